@@ -1,0 +1,153 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// Env is the process state a command may use. Nothing below main reads
+// os.Args, os.Stdout or the environment directly.
+type Env struct {
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	Getenv func(string) string
+	// Ctx is canceled on SIGINT/SIGTERM.
+	Ctx context.Context
+}
+
+// Exit codes (ARCHITECTURE §6).
+const (
+	exitOK      = 0
+	exitFailed  = 1 // a gate failed or a comparison regressed
+	exitHarness = 2 // usage, configuration, input or harness error
+)
+
+// exitError carries an exit code through cobra. A nil err with a code just
+// sets the code (the command already printed what it had to say).
+type exitError struct {
+	code int
+	err  error
+	hint string
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// usageError is exit 2 with a message (and an optional hint line).
+func usageError(hint string, format string, args ...any) error {
+	return &exitError{code: exitHarness, err: fmt.Errorf(format, args...), hint: hint}
+}
+
+// inputError is exit 2 for bad input; the message is printed as is (it is
+// usually positioned "file:line:col: msg").
+func inputError(err error) error { return &exitError{code: exitHarness, err: err} }
+
+// failed is exit 1, with the reason already printed.
+func failed() error { return &exitError{code: exitFailed} }
+
+// silentExit sets the exit code without printing anything more.
+func silentExit(code int) error { return &exitError{code: code} }
+
+// run is the single place that turns errors into exit codes.
+func run(ctx context.Context, args []string, env *Env) int {
+	if env.Getenv == nil {
+		env.Getenv = func(string) string { return "" }
+	}
+	if env.Stdin == nil {
+		env.Stdin = strings.NewReader("")
+	}
+	env.Ctx = ctx
+	root := newRootCmd(env)
+	root.SetArgs(args)
+	root.SetIn(env.Stdin)
+	root.SetOut(env.Stdout)
+	root.SetErr(env.Stderr)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			printError(env.Stderr, ee.err)
+		}
+		if ee.hint != "" {
+			fmt.Fprintf(env.Stderr, "assay: hint: %s\n", ee.hint)
+		}
+		return ee.code
+	}
+	// Cobra's own errors (unknown flag, wrong arg count) are usage errors.
+	printError(env.Stderr, err)
+	return exitHarness
+}
+
+// printError prints one error line. Positioned errors ("file:line:col: msg")
+// are printed as they are; others get the "assay: error: " prefix.
+func printError(w io.Writer, err error) {
+	msg := err.Error()
+	if looksPositioned(msg) {
+		fmt.Fprintln(w, msg)
+		return
+	}
+	fmt.Fprintf(w, "assay: error: %s\n", msg)
+}
+
+func looksPositioned(msg string) bool {
+	first, _, ok := strings.Cut(msg, ": ")
+	if !ok {
+		return false
+	}
+	parts := strings.Split(first, ":")
+	if len(parts) < 2 {
+		return false
+	}
+	for _, p := range parts[1:] {
+		if p == "" || strings.Trim(p, "0123456789") != "" {
+			return false
+		}
+	}
+	return true
+}
+
+func newRootCmd(env *Env) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "assay",
+		Short:         "A deterministic evaluation harness for search and RAG systems",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Version:       version(),
+	}
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usageError("run '"+c.CommandPath()+" --help' for usage", "%s", err.Error())
+	})
+	// The one explicit list of commands.
+	for _, mk := range []func(*Env) *cobra.Command{
+		newRunCmd,
+		newLintCmd,
+	} {
+		root.AddCommand(mk(env))
+	}
+	return root
+}
+
+// isTerminal reports whether w is a terminal (for progress bars and color).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	return termIsTerminal(int(f.Fd()))
+}

@@ -1,0 +1,24 @@
+// Command assay is the CLI of the assay evaluation harness. It is the only
+// place that wires packages together, reads the environment, prints, and
+// chooses exit codes (0 ok, 1 gate failed or regression, 2 usage, input or
+// harness error).
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], &Env{
+		Stdin:  os.Stdin,
+		Stdout: os.Stdout,
+		Stderr: os.Stderr,
+		Getenv: os.Getenv,
+	})
+	stop()
+	os.Exit(code)
+}

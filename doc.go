@@ -1,0 +1,16 @@
+// Package assay holds the domain records of the assay evaluation harness and
+// the Target interface every system under test implements.
+//
+// The pipeline (see ARCHITECTURE §1) is one straight flow:
+//
+//	suite.Load        -> Suite{Cases, Corpus, Defaults, Gates}
+//	Target.Observe    -> Observation (what the system did for one case and trial)
+//	grade.Case        -> []Check + metric values = CaseResult
+//	runner            -> Run{Summary, Segments, Cases}
+//	store / compare / gate / report take these records.
+//
+// This package imports the standard library only. Its JSON forms are the
+// file contracts: an Observation is one line of a trace file (replay and
+// --record), a Run is the assay.run/v1 document. Fields may be added, never
+// renamed.
+package assay

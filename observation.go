@@ -1,0 +1,115 @@
+package assay
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Observation is what a target did for one case and one trial. Its JSON form
+// is the trace format (§3): one object per line in replay and --record files.
+type Observation struct {
+	Case            string            `json:"case"`
+	Trial           int               `json:"trial"`
+	Retrieved       []Hit             `json:"retrieved,omitempty"`
+	Answer          string            `json:"answer,omitempty"`
+	Citations       []Citation        `json:"citations,omitempty"`
+	Refused         *bool             `json:"refused"`
+	Tools           []ToolCall        `json:"tools,omitempty"`
+	Outcome         string            `json:"outcome,omitempty"`
+	ApprovalPending bool              `json:"approval_pending,omitempty"`
+	LatencyMs       *float64          `json:"latency_ms,omitempty"`
+	Spans           []Span            `json:"spans,omitempty"`
+	Versions        map[string]string `json:"versions,omitempty"`
+	Usage           map[string]any    `json:"usage,omitempty"`
+	// Fields holds extra mapped values (for example a JSON field that
+	// json_schema validates instead of the answer).
+	Fields map[string]any `json:"fields,omitempty"`
+	Error  *Error         `json:"error"`
+}
+
+// Hit is one retrieved document.
+type Hit struct {
+	ID    string  `json:"id"`
+	Score float64 `json:"score"`
+	Title string  `json:"title,omitempty"`
+	Path  string  `json:"path,omitempty"`
+	Text  string  `json:"text,omitempty"`
+}
+
+// Citation is one document an answer cites.
+type Citation struct {
+	ID    string `json:"id,omitempty"`
+	Title string `json:"title,omitempty"`
+	Path  string `json:"path,omitempty"`
+	Quote string `json:"quote,omitempty"`
+}
+
+// ToolCall is one tool the system called.
+type ToolCall struct {
+	Name  string  `json:"name"`
+	Args  RawJSON `json:"args,omitempty"`
+	Error string  `json:"error,omitempty"`
+}
+
+// Span is a timed phase of the observation, in ms from its start.
+type Span struct {
+	Name    string  `json:"name"`
+	StartMs float64 `json:"start_ms"`
+	EndMs   float64 `json:"end_ms"`
+}
+
+// ErrorClass classifies why no (valid) observation was obtained.
+type ErrorClass string
+
+// Error classes (§3).
+const (
+	ErrTimeout    ErrorClass = "timeout"
+	ErrTransport  ErrorClass = "transport"
+	ErrHTTPStatus ErrorClass = "http_status"
+	ErrMalformed  ErrorClass = "malformed"
+	ErrExec       ErrorClass = "exec"
+	ErrCanceled   ErrorClass = "canceled"
+	ErrMissing    ErrorClass = "missing"
+)
+
+// Error is an observation's failure, recorded as data.
+type Error struct {
+	Class   ErrorClass `json:"class"`
+	Message string     `json:"message"`
+	Status  int        `json:"status,omitempty"`
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%s: %s", e.Class, e.Message) }
+
+// Errorf makes an *Error of the given class.
+func Errorf(class ErrorClass, format string, args ...any) *Error {
+	return &Error{Class: class, Message: fmt.Sprintf(format, args...)}
+}
+
+// AsError returns err as an *Error: itself when it is (or wraps) one,
+// otherwise a transport error carrying its message.
+func AsError(err error) *Error {
+	if err == nil {
+		return nil
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return &Error{Class: ErrTransport, Message: err.Error()}
+}
+
+// Ranking returns the retrieved ids in the order returned, a repeated id
+// keeping its first position (§3).
+func (o Observation) Ranking() []string {
+	seen := make(map[string]bool, len(o.Retrieved))
+	out := make([]string, 0, len(o.Retrieved))
+	for _, h := range o.Retrieved {
+		if seen[h.ID] {
+			continue
+		}
+		seen[h.ID] = true
+		out = append(out, h.ID)
+	}
+	return out
+}

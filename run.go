@@ -1,0 +1,146 @@
+package assay
+
+import "time"
+
+// RunStatus is complete or incomplete.
+type RunStatus string
+
+// Run statuses.
+const (
+	StatusComplete   RunStatus = "complete"
+	StatusIncomplete RunStatus = "incomplete"
+)
+
+// Check is the outcome of one expectation for one observation.
+type Check struct {
+	Kind   string `json:"kind"`
+	Pass   bool   `json:"pass"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// CaseResult is one case and trial, graded. It is a line of the run's
+// "cases" list; cases.jsonl lines also carry the Observation.
+type CaseResult struct {
+	ID    string `json:"id"`
+	Trial int    `json:"trial"`
+	// Pass is nil when the case states no expectation (not graded).
+	Pass      *bool              `json:"pass"`
+	Error     *Error             `json:"error"`
+	Checks    []Check            `json:"checks"`
+	Metrics   map[string]float64 `json:"metrics,omitempty"`
+	LatencyMs *float64           `json:"latency_ms"`
+	Tags      map[string]string  `json:"tags,omitempty"`
+	// Facts the rates are computed from (§5).
+	Retrieved int  `json:"retrieved"`
+	Citations int  `json:"citations"`
+	Refused   bool `json:"refused"`
+	// Observation is embedded in cases.jsonl, left out of run.json.
+	Observation *Observation `json:"observation,omitempty"`
+}
+
+// Graded reports whether the case was graded (stated expectations).
+func (r CaseResult) Graded() bool { return r.Pass != nil }
+
+// Passed reports whether the case was graded and passed.
+func (r CaseResult) Passed() bool { return r.Pass != nil && *r.Pass }
+
+// Answered reports whether the target produced an observation (no error).
+func (r CaseResult) Answered() bool { return r.Error == nil }
+
+// Run is the assay.run/v1 document.
+type Run struct {
+	Schema       string     `json:"schema"`
+	RunID        string     `json:"run_id"`
+	Status       RunStatus  `json:"status"`
+	Suite        SuiteRef   `json:"suite"`
+	Target       TargetInfo `json:"target"`
+	AssayVersion string     `json:"assay_version"`
+	Git          *GitInfo   `json:"git,omitempty"`
+	Options      RunOptions `json:"options"`
+	StartedAt    time.Time  `json:"started_at"`
+	FinishedAt   time.Time  `json:"finished_at"`
+	// Gain, cutoff and tie rule the metrics were computed with.
+	Gain     Gain               `json:"gain"`
+	TieRule  string             `json:"tie_rule"`
+	Summary  Summary            `json:"summary"`
+	Segments map[string]Segment `json:"segments"`
+	Gates    []GateResult       `json:"gates"`
+	Cases    []CaseResult       `json:"cases"`
+	Warnings []string           `json:"warnings,omitempty"`
+}
+
+// SuiteRef identifies the suite a run used.
+type SuiteRef struct {
+	Name        string `json:"name"`
+	Fingerprint string `json:"fingerprint"`
+	Path        string `json:"path,omitempty"`
+	Cases       int    `json:"cases,omitempty"`
+}
+
+// GitInfo is the working tree's commit when the run started.
+type GitInfo struct {
+	Commit string `json:"commit"`
+	Dirty  bool   `json:"dirty"`
+}
+
+// RunOptions are the options a run was made with.
+type RunOptions struct {
+	K           int               `json:"k,omitempty"`
+	Trials      int               `json:"trials"`
+	Concurrency int               `json:"concurrency"`
+	Timeout     string            `json:"timeout,omitempty"`
+	Cases       []string          `json:"cases,omitempty"`
+	Tags        map[string]string `json:"tags,omitempty"`
+	Metrics     []string          `json:"metrics,omitempty"`
+}
+
+// Summary aggregates a run (§5).
+type Summary struct {
+	Cases  int `json:"cases"`
+	Graded int `json:"graded"`
+	Passed int `json:"passed"`
+	Failed int `json:"failed"`
+	Errors int `json:"errors"`
+	// PassRate is passed/graded; nil when nothing was graded.
+	PassRate  *float64             `json:"pass_rate"`
+	Metrics   map[string]MetricAgg `json:"metrics"`
+	Rates     Rates                `json:"rates"`
+	LatencyMs Latency              `json:"latency_ms"`
+}
+
+// MetricAgg is a mean with its count.
+type MetricAgg struct {
+	Mean float64 `json:"mean"`
+	N    int     `json:"n"`
+}
+
+// Rates are the suite-level rates (§5).
+type Rates struct {
+	NoHit    float64 `json:"no_hit"`
+	Refusal  float64 `json:"refusal"`
+	Grounded float64 `json:"grounded"`
+	Error    float64 `json:"error"`
+}
+
+// Latency percentiles (nearest-rank) over observations with a latency.
+type Latency struct {
+	P50 float64 `json:"p50"`
+	P95 float64 `json:"p95"`
+	P99 float64 `json:"p99"`
+	Max float64 `json:"max"`
+	N   int     `json:"n"`
+}
+
+// Segment is the summary of the cases sharing one tag value (key "tag=value").
+type Segment = Summary
+
+// GateResult is one evaluated gate.
+type GateResult struct {
+	Expr   string   `json:"expr"`
+	Pass   bool     `json:"pass"`
+	Value  *float64 `json:"value"`
+	Bound  float64  `json:"bound"`
+	Op     string   `json:"op,omitempty"`
+	Source string   `json:"source,omitempty"`
+	Detail string   `json:"detail,omitempty"`
+}
