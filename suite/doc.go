@@ -1,0 +1,3 @@
+// Package suite loads and validates golden sets: the native format (§2) and
+// the seed formats (§4), and lints them.
+package suite

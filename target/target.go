@@ -1,0 +1,67 @@
+// Package target holds the adapters that turn a system under test into an
+// assay.Target: builtin (the BM25 baseline over the suite's corpus), replay
+// (recorded traces), http, command, and trec run files; and the recorder that
+// writes observations in the trace format.
+package target
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/assay-eval/assay"
+)
+
+// Options are what Open needs besides the spec.
+type Options struct {
+	// Suite is the suite being run (its corpus feeds builtin; setup for_each
+	// uses it too).
+	Suite *assay.Suite
+	// Getenv expands ${VAR} in target files; nil means no environment.
+	Getenv func(string) string
+	// AllowLiteralSecrets permits literal Authorization/Cookie values.
+	AllowLiteralSecrets bool
+	// Keep skips cleanup steps.
+	Keep bool
+}
+
+// Kinds lists the target spec forms, for messages.
+var Kinds = []string{"builtin", "builtin:rm3", "replay:FILE", "http://HOST/PATH", "https://HOST/PATH", "command:'CMD ARGS'", "trec:RUNFILE", "FILE.yaml"}
+
+// Open returns the target a spec names. An empty spec means builtin.
+func Open(spec string, o Options) (assay.Target, error) {
+	switch {
+	case spec == "" || spec == "builtin" || strings.HasPrefix(spec, "builtin:") || strings.HasPrefix(spec, "builtin?"):
+		if spec == "" {
+			spec = "builtin"
+		}
+		return newBuiltin(spec, o)
+	case strings.HasPrefix(spec, "replay:"):
+		return OpenReplay(strings.TrimPrefix(spec, "replay:"))
+	case strings.HasPrefix(spec, "http://") || strings.HasPrefix(spec, "https://"):
+		return newHTTPShorthand(spec, o)
+	case strings.HasPrefix(spec, "command:"):
+		return newCommandShorthand(strings.TrimPrefix(spec, "command:"), o)
+	case strings.HasPrefix(spec, "trec:"):
+		return newTrecRun(strings.TrimPrefix(spec, "trec:"), o)
+	case strings.HasSuffix(spec, ".yaml") || strings.HasSuffix(spec, ".yml") || strings.HasSuffix(spec, ".json"):
+		return openFile(spec, o)
+	}
+	return nil, fmt.Errorf("unknown target %q (valid: %s)", spec, strings.Join(Kinds, ", "))
+}
+
+// Close closes t when it has a Close method.
+func Close(t assay.Target) error {
+	if c, ok := t.(interface{ Close() error }); ok {
+		return c.Close()
+	}
+	return nil
+}
+
+// Describe returns t's description, or one naming only its kind.
+func Describe(t assay.Target, spec string) assay.TargetInfo {
+	if d, ok := t.(assay.Describer); ok {
+		return d.Describe()
+	}
+	kind, _, _ := strings.Cut(spec, ":")
+	return assay.TargetInfo{Kind: kind, Spec: spec}
+}
