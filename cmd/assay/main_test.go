@@ -1,0 +1,91 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+var update = flag.Bool("update", false, "rewrite expected sections of testscripts and golden files")
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"assay": func() {
+			os.Exit(run(context.Background(), os.Args[1:], &Env{
+				Stdin:  os.Stdin,
+				Stdout: os.Stdout,
+				Stderr: os.Stderr,
+				Getenv: os.Getenv,
+			}))
+		},
+	})
+}
+
+// repoRoot is the module root (two levels above this package).
+func repoRoot(t testing.TB) string {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+// TestScripts runs testdata/script/*.txtar. $ROOT is the repository root and
+// $SHARED the shared data directory beside it.
+func TestScripts(t *testing.T) {
+	root := repoRoot(t)
+	testscript.Run(t, testscript.Params{
+		Dir:           filepath.Join(root, "testdata", "script"),
+		UpdateScripts: *update,
+		Setup: func(e *testscript.Env) error {
+			e.Setenv("ROOT", root)
+			e.Setenv("SHARED", filepath.Join(filepath.Dir(root), "shared"))
+			e.Setenv("NO_COLOR", "1")
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// exitcode N CMD ARGS... runs CMD and asserts its exit status is
+			// exactly N; its stdout and stderr stay for stdout/stderr checks.
+			"exitcode": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) < 2 {
+					ts.Fatalf("usage: exitcode N CMD [ARGS...]")
+				}
+				want, err := strconv.Atoi(args[0])
+				if err != nil {
+					ts.Fatalf("exitcode: bad status %q", args[0])
+				}
+				err = ts.Exec(args[1], args[2:]...)
+				got := 0
+				var ee *exec.ExitError
+				if errors.As(err, &ee) {
+					got = ee.ExitCode()
+				} else if err != nil {
+					ts.Fatalf("exitcode: %v", err)
+				}
+				if got != want {
+					ts.Fatalf("exit status %d, want %d", got, want)
+				}
+			},
+			// lines N FILE asserts FILE has exactly N lines.
+			"lines": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 2 {
+					ts.Fatalf("usage: lines N FILE")
+				}
+				want, _ := strconv.Atoi(args[0])
+				got := bytes.Count([]byte(ts.ReadFile(args[1])), []byte("\n"))
+				if (got == want) == neg {
+					ts.Fatalf("%s has %d lines, want %d", args[1], got, want)
+				}
+			},
+		},
+	})
+}
