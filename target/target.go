@@ -36,7 +36,11 @@ func Open(spec string, o Options) (assay.Target, error) {
 		}
 		return newBuiltin(spec, o)
 	case strings.HasPrefix(spec, "replay:"):
-		return OpenReplay(strings.TrimPrefix(spec, "replay:"))
+		r, err := OpenReplay(strings.TrimPrefix(spec, "replay:"))
+		if err != nil {
+			return nil, err
+		}
+		return r, nil
 	case strings.HasPrefix(spec, "http://") || strings.HasPrefix(spec, "https://"):
 		return newHTTPShorthand(spec, o)
 	case strings.HasPrefix(spec, "command:"):
