@@ -1,0 +1,203 @@
+package metric
+
+import (
+	"math"
+	"slices"
+)
+
+// Topic is one topic (one case) as every measure sees it: the label of each
+// ranked document and the grades of all judgments. Both Spec.Eval and the
+// trec_eval-compatible command build a Topic and call the same methods, so the
+// numbers cannot drift apart.
+//
+// Labels follow trec_eval: -1 means the document has no judgment for this
+// topic ("not in pool"), -2 means it was judged with a negative grade ("in the
+// pool, unjudged"), and a value >= 0 is the grade. A rank is relevant when its
+// label is >= Threshold.
+//
+// Call Prepare after filling (or refilling) the exported fields and before
+// calling any measure. A Topic may be reused for the next topic: Prepare
+// keeps its scratch buffers.
+type Topic struct {
+	Labels    []int // label per rank, rank 1 first
+	Judgments []int // grade of every judgment of the topic (qrels lines), any order
+	Threshold int   // relevance threshold ℓ (trec_eval -l); Spec.Eval uses 1 by default
+
+	n, r, rr int
+	nonrel   int   // judged docs with 0 <= grade < Threshold
+	nonpool  int   // ranks labelled -1
+	unjudged int   // ranks labelled -2
+	cum      []int // cum[i] = relevant ranks among 1..i; len n+1
+	ideal    []int // grades > 0, descending
+}
+
+// Prepare computes the counts every measure shares. It must be called after
+// the exported fields change.
+func (t *Topic) Prepare() {
+	t.n = len(t.Labels)
+	t.r, t.nonrel = 0, 0
+	t.ideal = t.ideal[:0]
+	for _, g := range t.Judgments {
+		switch {
+		case g < 0:
+		case g >= t.Threshold:
+			t.r++
+		default:
+			t.nonrel++
+		}
+		if g > 0 {
+			t.ideal = append(t.ideal, g)
+		}
+	}
+	sortDesc(t.ideal)
+	t.cum = append(t.cum[:0], 0)
+	t.rr, t.nonpool, t.unjudged = 0, 0, 0
+	for _, l := range t.Labels {
+		switch {
+		case l == -1:
+			t.nonpool++
+		case l < 0:
+			t.unjudged++
+		case l >= t.Threshold:
+			t.rr++
+		}
+		t.cum = append(t.cum, t.rr)
+	}
+}
+
+// sortDesc sorts in descending order without allocating.
+func sortDesc(a []int) {
+	slices.Sort(a)
+	slices.Reverse(a)
+}
+
+// log2 is the discount function of the DCG family.
+func log2(x float64) float64 { return math.Log2(x) }
+
+func (t *Topic) rel(l int) bool { return l >= t.Threshold }
+
+// relAt returns the number of relevant ranks among 1..k (k may exceed n).
+func (t *Topic) relAt(k int) int {
+	if k > t.n {
+		k = t.n
+	}
+	if k <= 0 {
+		return 0
+	}
+	return t.cum[k]
+}
+
+// NumRet is the length of the ranking (trec_eval num_ret).
+func (t *Topic) NumRet() int { return t.n }
+
+// NumRel is R, the number of judgments with a grade >= Threshold (num_rel).
+func (t *Topic) NumRel() int { return t.r }
+
+// NumRelRet is the number of relevant ranks (num_rel_ret).
+func (t *Topic) NumRelRet() int { return t.rr }
+
+// NumNonrelJudgedRet is the number of ranks with 0 <= label < Threshold.
+func (t *Topic) NumNonrelJudgedRet() int { return t.n - t.nonpool - t.unjudged - t.rr }
+
+// AP is average precision (trec_eval map): the sum over relevant ranks i of
+// (relevant ranks up to i)/i, divided by R. 0 when R = 0.
+func (t *Topic) AP() float64 { return t.APCut(t.n) }
+
+// APCut is map_cut_k: AP with only ranks 1..k contributing; still divided by R.
+func (t *Topic) APCut(k int) float64 {
+	if t.r == 0 {
+		return 0
+	}
+	if k > t.n {
+		k = t.n
+	}
+	sum := 0.0
+	rel := 0
+	for i := 0; i < k; i++ {
+		if t.rel(t.Labels[i]) {
+			rel++
+			sum += float64(rel) / float64(i+1)
+		}
+	}
+	if rel == 0 {
+		return 0
+	}
+	return sum / float64(t.r)
+}
+
+// RPrec is R-precision: relevant ranks among 1..min(n,R), divided by R.
+func (t *Topic) RPrec() float64 {
+	k := min(t.n, t.r)
+	if k == 0 {
+		return 0
+	}
+	return float64(t.cum[k]) / float64(t.r)
+}
+
+// RecipRank is 1/i for the first relevant rank i over the whole ranking, or 0.
+func (t *Topic) RecipRank() float64 {
+	for i, l := range t.Labels {
+		if t.rel(l) {
+			return 1 / float64(i+1)
+		}
+	}
+	return 0
+}
+
+// P is precision at k: relevant ranks among 1..min(k,n), divided by k.
+func (t *Topic) P(k int) float64 {
+	if k <= 0 {
+		return 0
+	}
+	return float64(t.relAt(k)) / float64(k)
+}
+
+// Recall is recall at k: relevant ranks among 1..min(k,n), divided by R; 0 when R = 0.
+func (t *Topic) Recall(k int) float64 {
+	if t.r == 0 {
+		return 0
+	}
+	return float64(t.relAt(k)) / float64(t.r)
+}
+
+// Success is 1 when a relevant document is among ranks 1..k, else 0.
+func (t *Topic) Success(k int) float64 {
+	if t.relAt(k) > 0 {
+		return 1
+	}
+	return 0
+}
+
+// RelativeP is relevant ranks among 1..min(k,n), divided by min(k,R); 0 when R = 0.
+func (t *Topic) RelativeP(k int) float64 {
+	if t.r == 0 || k <= 0 {
+		return 0
+	}
+	return float64(t.relAt(k)) / float64(min(k, t.r))
+}
+
+// NDCGCut is trec_eval's ndcg_cut_k: DCG@k = Σ_{i<=min(k,n), L[i]>0} gain(L[i])/log2(i+1)
+// over an ideal list of the positive judgments sorted by grade descending and
+// also cut at k. gain nil means linear (the grade itself). When IDCG@k = 0 the
+// value is DCG@k (which is then 0).
+func (t *Topic) NDCGCut(k int, gain func(int) float64) float64 {
+	if gain == nil {
+		gain = linear
+	}
+	dcg := 0.0
+	for i := 0; i < k && i < t.n; i++ {
+		if l := t.Labels[i]; l > 0 {
+			dcg += gain(l) / log2(float64(i+2))
+		}
+	}
+	idcg := 0.0
+	for i := 0; i < k && i < len(t.ideal); i++ {
+		idcg += gain(t.ideal[i]) / log2(float64(i+2))
+	}
+	if idcg > 0 {
+		return dcg / idcg
+	}
+	return dcg
+}
+
+func linear(g int) float64 { return float64(g) }
