@@ -27,7 +27,7 @@ type CaseResult struct {
 	Pass      *bool              `json:"pass"`
 	Error     *Error             `json:"error"`
 	Checks    []Check            `json:"checks"`
-	Metrics   map[string]float64 `json:"metrics,omitempty"`
+	Metrics   map[string]float64 `json:"metrics"`
 	LatencyMs *float64           `json:"latency_ms"`
 	Tags      map[string]string  `json:"tags,omitempty"`
 	// Facts the rates are computed from (§5).

@@ -1,0 +1,107 @@
+package report
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/assay-eval/assay"
+)
+
+// update rewrites golden files: go test ./report -update
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// golden compares got with testdata/<name> (rewritten with -update) and
+// prints a line diff on mismatch. Every renderer test in this package uses it.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./report -update to create it)", err)
+	}
+	if string(want) != string(got) {
+		t.Errorf("%s differs from the output (-want +got):\n%s", path, lineDiff(string(want), string(got)))
+	}
+}
+
+func lineDiff(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	var out strings.Builder
+	n := max(len(al), len(bl))
+	for i := 0; i < n; i++ {
+		var x, y string
+		if i < len(al) {
+			x = al[i]
+		}
+		if i < len(bl) {
+			y = bl[i]
+		}
+		if x != y {
+			out.WriteString("-" + x + "\n+" + y + "\n")
+		}
+	}
+	return out.String()
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// sampleRun is a small run with every part a report shows: metrics, rates,
+// latency, segments, gates (one failing), a failing case, an errored case,
+// an ungraded case and a warning.
+func sampleRun() *assay.Run {
+	t0 := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
+	return &assay.Run{
+		Schema:       assay.RunSchema,
+		RunID:        "019ad3c1-7f2e-7c4d-9a55-3b8d2f0c1e77",
+		Status:       assay.StatusComplete,
+		Suite:        assay.SuiteRef{Name: "kb", Fingerprint: "sha256:abc", Path: "kb.yaml", Cases: 4},
+		Target:       assay.TargetInfo{Kind: "replay", Spec: "replay:t.jsonl"},
+		AssayVersion: "0.1.0-test",
+		Options:      assay.RunOptions{K: 10, Trials: 1, Concurrency: 4, Metrics: []string{"ndcg@10", "mrr"}},
+		StartedAt:    t0,
+		FinishedAt:   t0.Add(1500 * time.Millisecond),
+		Gain:         assay.GainLinear,
+		TieRule:      TieRule,
+		Summary: assay.Summary{
+			Cases: 4, Graded: 3, Passed: 1, Failed: 2, Errors: 1, PassRate: ptr(1.0 / 3),
+			Metrics:   map[string]assay.MetricAgg{"ndcg@10": {Mean: 0.6131, N: 3}, "mrr": {Mean: 0.5, N: 3}},
+			Rates:     assay.Rates{NoHit: 0, Refusal: 1.0 / 3, Grounded: 1.0 / 3, Error: 0.25},
+			LatencyMs: assay.Latency{P50: 12.1, P95: 40.2, P99: 40.2, Max: 40.2, N: 3},
+		},
+		Segments: map[string]assay.Summary{
+			"lang=en": {Cases: 3, Graded: 2, Passed: 1, Failed: 1, PassRate: ptr(0.5),
+				Metrics: map[string]assay.MetricAgg{"ndcg@10": {Mean: 0.8, N: 2}}},
+			"lang=de": {Cases: 1, Graded: 1, Failed: 1, Errors: 1, PassRate: ptr(0.0), Metrics: map[string]assay.MetricAgg{}},
+		},
+		Gates: []assay.GateResult{
+			{Expr: "pass_rate >= 0.3", Pass: true, Value: ptr(1.0 / 3), Bound: 0.3, Op: ">=", Source: "kb.yaml:5"},
+			{Expr: "ndcg@10 >= 0.7", Pass: false, Value: ptr(0.6131), Bound: 0.7, Op: ">=", Source: "--gate"},
+		},
+		Cases: []assay.CaseResult{
+			{ID: "q1", Pass: ptr(true), Checks: []assay.Check{{Kind: "answer_includes", Pass: true}},
+				Metrics: map[string]float64{"ndcg@10": 1, "mrr": 1}, LatencyMs: ptr(12.1), Tags: map[string]string{"lang": "en"}, Retrieved: 3, Citations: 1},
+			{ID: "q2", Pass: ptr(false), Checks: []assay.Check{
+				{Kind: "answer_includes", Pass: false, Detail: `missing "sha-256"`},
+				{Kind: "cites", Pass: false, Detail: "unsurfaced d9"}},
+				Metrics: map[string]float64{"ndcg@10": 0.6131, "mrr": 0.5}, LatencyMs: ptr(40.2), Tags: map[string]string{"lang": "en"}, Retrieved: 2, Refused: true},
+			{ID: "q3", Pass: nil, Metrics: map[string]float64{"ndcg@10": 0.2262, "mrr": 0}, Checks: nil, LatencyMs: ptr(5.0), Tags: map[string]string{"lang": "en"}, Retrieved: 1},
+			{ID: "q4", Pass: ptr(false), Error: &assay.Error{Class: assay.ErrTimeout, Message: "no observation after 30s"},
+				Checks: []assay.Check{{Kind: "refusal", Pass: false, Detail: "timeout: no observation after 30s"}}, Tags: map[string]string{"lang": "de"},
+				Observation: &assay.Observation{Case: "q4"}},
+		},
+		Warnings: []string{"need >= 10 paired cases for a 95% CI"},
+	}
+}

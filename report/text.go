@@ -1,0 +1,273 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/assay-eval/assay"
+)
+
+// TextOptions adjust the terminal summary.
+type TextOptions struct {
+	// MaxFailures caps the failing cases listed (0: all).
+	MaxFailures int
+	// Queries maps case id to its query, shown beside failing cases.
+	Queries map[string]string
+}
+
+// TieRule is how assay orders a ranking, named in every report.
+const TieRule = "ranking as returned by the target; a repeated id keeps its first position"
+
+// Text writes the readable summary of a run: totals, metrics with n, rates,
+// latency, the segment table, gates, then each failing case with its facts.
+func Text(w io.Writer, run *assay.Run, o TextOptions) error {
+	p := &printer{w: w}
+	s := run.Summary
+	target := run.Target.Spec
+	if target == "" {
+		target = run.Target.Kind
+	}
+	id := run.RunID
+	if len(id) > 13 {
+		id = id[:13]
+	}
+	trials := run.Options.Trials
+	if trials == 0 {
+		trials = 1
+	}
+	p.f("assay run %s · suite %s · target %s · %s", nonEmpty(id, "(unsaved)"), run.Suite.Name, target, run.Status)
+	if !run.StartedAt.IsZero() && !run.FinishedAt.IsZero() {
+		p.f(" in %s", run.FinishedAt.Sub(run.StartedAt).Round(time.Millisecond))
+	}
+	p.nl()
+	p.f("cases %d  graded %d  passed %d  failed %d  errors %d  pass rate %s", s.Cases, s.Graded, s.Passed, s.Failed, s.Errors, pct(s.PassRate))
+	if trials > 1 {
+		p.f("  (%d trials per case; counts are case×trial)", trials)
+	}
+	p.nl()
+
+	if len(s.Metrics) > 0 {
+		p.nl()
+		gain := run.Gain
+		if gain == "" {
+			gain = assay.GainLinear
+		}
+		p.f("metrics (mean over judged cases; gain %s; %s)\n", gain, TieRule)
+		names := metricOrder(run)
+		width := 8
+		for _, n := range names {
+			width = max(width, len(n))
+		}
+		for _, n := range names {
+			m, ok := s.Metrics[n]
+			if !ok {
+				continue
+			}
+			p.f("  %-*s  %.4f  n=%d\n", width, n, m.Mean, m.N)
+		}
+	}
+
+	p.nl()
+	p.f("rates    no_hit %s  refusal %s  grounded %s  error %s\n", pctv(s.Rates.NoHit), pctv(s.Rates.Refusal), pctv(s.Rates.Grounded), pctv(s.Rates.Error))
+	if s.LatencyMs.N > 0 {
+		l := s.LatencyMs
+		p.f("latency  p50 %s  p95 %s  p99 %s  max %s  (ms, nearest-rank, n=%d)\n", ms(l.P50), ms(l.P95), ms(l.P99), ms(l.Max), l.N)
+	} else {
+		p.f("latency  none reported\n")
+	}
+
+	if len(run.Segments) > 0 {
+		p.nl()
+		segs := make([]string, 0, len(run.Segments))
+		for k := range run.Segments {
+			segs = append(segs, k)
+		}
+		sort.Strings(segs)
+		head := headlineMetric(run)
+		width := len("segment")
+		for _, k := range segs {
+			width = max(width, len(k))
+		}
+		p.f("%-*s  %5s  %9s", width, "segment", "cases", "pass rate")
+		if head != "" {
+			p.f("  %9s", head)
+		}
+		p.nl()
+		for _, k := range segs {
+			seg := run.Segments[k]
+			p.f("%-*s  %5d  %9s", width, k, seg.Cases, pct(seg.PassRate))
+			if head != "" {
+				if m, ok := seg.Metrics[head]; ok {
+					p.f("  %9.4f", m.Mean)
+				} else {
+					p.f("  %9s", "-")
+				}
+			}
+			p.nl()
+		}
+	}
+
+	if len(run.Gates) > 0 {
+		p.nl()
+		p.f("gates\n")
+		for _, g := range run.Gates {
+			mark := "✓"
+			if !g.Pass {
+				mark = "✗"
+			}
+			val := "n/a"
+			if g.Value != nil {
+				val = num(*g.Value)
+			}
+			p.f("  %s %s  (observed %s", mark, g.Expr, val)
+			if g.Op != "" {
+				p.f(", bound %s %s", g.Op, num(g.Bound))
+			}
+			p.f(")")
+			if g.Detail != "" {
+				p.f(" %s", g.Detail)
+			}
+			p.nl()
+		}
+	}
+
+	var failing []assay.CaseResult
+	for _, c := range run.Cases {
+		if (c.Pass != nil && !*c.Pass) || (c.Pass == nil && c.Error != nil) {
+			failing = append(failing, c)
+		}
+	}
+	if len(failing) > 0 {
+		p.nl()
+		p.f("failing cases (%d)\n", len(failing))
+		for i, c := range failing {
+			if o.MaxFailures > 0 && i == o.MaxFailures {
+				p.f("  … and %d more (see --json)\n", len(failing)-i)
+				break
+			}
+			p.f("  %s", c.ID)
+			if trials > 1 {
+				p.f(" (trial %d)", c.Trial)
+			}
+			if q := o.Queries[c.ID]; q != "" {
+				p.f("  %q", clip(q, 70))
+			}
+			p.nl()
+			if c.Error != nil {
+				p.f("    ✗ error %s: %s\n", c.Error.Class, c.Error.Message)
+				if len(c.Checks) > 0 {
+					p.f("    (every stated expectation fails with it: %d)\n", len(c.Checks))
+				}
+				continue
+			}
+			for _, ch := range c.Checks {
+				if ch.Pass {
+					continue
+				}
+				p.f("    ✗ %s: %s\n", ch.Kind, ch.Detail)
+			}
+		}
+	}
+
+	if len(run.Warnings) > 0 {
+		p.nl()
+		for _, wn := range run.Warnings {
+			p.f("warning: %s\n", wn)
+		}
+	}
+	if run.Status == assay.StatusIncomplete {
+		p.nl()
+		p.f("run incomplete: not every case was observed; it will not be used as a baseline\n")
+	}
+	return p.err
+}
+
+// metricOrder is the run's metric list, then any other metric present.
+func metricOrder(run *assay.Run) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, n := range run.Options.Metrics {
+		if _, ok := run.Summary.Metrics[n]; ok && !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	var rest []string
+	for n := range run.Summary.Metrics {
+		if !seen[n] {
+			rest = append(rest, n)
+		}
+	}
+	sort.Strings(rest)
+	return append(out, rest...)
+}
+
+// headlineMetric is the first metric of the run that has values.
+func headlineMetric(run *assay.Run) string {
+	names := metricOrder(run)
+	if len(names) == 0 {
+		return ""
+	}
+	return names[0]
+}
+
+type printer struct {
+	w   io.Writer
+	err error
+}
+
+func (p *printer) f(format string, args ...any) {
+	if p.err != nil {
+		return
+	}
+	_, p.err = fmt.Fprintf(p.w, format, args...)
+}
+
+func (p *printer) nl() { p.f("\n") }
+
+func pct(v *float64) string {
+	if v == nil {
+		return "n/a"
+	}
+	return pctv(*v)
+}
+
+func pctv(v float64) string { return fmt.Sprintf("%.1f%%", v*100) }
+
+func ms(v float64) string {
+	switch {
+	case v >= 100:
+		return fmt.Sprintf("%.0f", v)
+	case v >= 10:
+		return fmt.Sprintf("%.1f", v)
+	default:
+		return fmt.Sprintf("%.2f", v)
+	}
+}
+
+func num(v float64) string {
+	s := fmt.Sprintf("%.4f", v)
+	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	if s == "" || s == "-" {
+		return "0"
+	}
+	return s
+}
+
+func nonEmpty(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
