@@ -81,7 +81,7 @@ func OpenTrecRun(path string) (*TrecRun, error) {
 	return r, nil
 }
 
-// Observe returns the ranking for the case's id, cut at the case's k when set.
+// Observe returns the whole ranking for the case's id (metrics apply their own cutoffs).
 func (r *TrecRun) Observe(ctx context.Context, c assay.Case) (assay.Observation, error) {
 	hits := r.runs[c.ID]
 	return assay.Observation{Case: c.ID, Trial: assay.TrialFrom(ctx), Retrieved: hits}, nil
