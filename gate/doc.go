@@ -1,0 +1,103 @@
+// Package gate decides whether a run is good enough: it parses gate
+// expressions, evaluates them against a run (and a baseline run), checks and
+// ratchets quality floors, and computes the trial statistics that expose
+// flaky cases.
+//
+// In the pipeline (ARCHITECTURE §1) gate sits after the runner and compare:
+//
+//	(Run, baseline Run) ── gate.Evaluate ──► gate.Verdict{Results, Pass, Warnings}
+//
+// The CLI turns a failing verdict into exit status 1. The package never
+// prints, reads files or the environment: floors are read from an io.Reader
+// and written to an io.Writer, and the clock is passed in.
+//
+// # Grammar
+//
+// One expression per suite list item or --gate flag:
+//
+//	gate      = [ scope ] body
+//	body      = METRIC OP NUMBER                     threshold
+//	          | "delta(" METRIC ")" OP NUMBER        run value - baseline value
+//	          | "ratio(" METRIC ")" OP NUMBER        run value / baseline value
+//	          | "no_new_failures" [ scope ]          no case went pass -> fail
+//	scope     = "[" TAG "=" VALUE "]"                the cases tagged TAG=VALUE
+//	OP        = ">=" | ">" | "<=" | "<" | "=="
+//	NUMBER    = a decimal number as Go's strconv.ParseFloat reads it (no NaN, no Inf)
+//
+// Spaces between tokens are optional. Examples:
+//
+//	pass_rate >= 0.8
+//	p95_latency_ms <= 10000
+//	[lang=zh] recall@10 >= 0.47
+//	delta(ndcg@10) >= -0.02
+//	ratio(p95_latency_ms) <= 1.2
+//	no_new_failures
+//	no_new_failures [category=identifier]
+//	[variant=fast] p95_latency_ms <= 1000
+//
+// # Metric names
+//
+// METRIC is case-insensitive. Per-case IR metrics are any name package
+// metric accepts, ir_measures spellings included (nDCG@10, R@10, P@5, RR,
+// AP, Success@5); they are normalised to the canonical name (ndcg@10,
+// recall@10, precision@5, mrr, map, hit@5) and read as the run's mean over
+// judged cases (Summary.Metrics[name].Mean). The run-level names are:
+//
+//	pass_rate       passed / graded cases
+//	error_rate      errored / cases
+//	no_hit_rate     answered cases with an empty ranking / answered
+//	refusal_rate    refused / answered
+//	grounded_rate   answered, not refused, with >= 1 citation / answered
+//	p50_latency_ms p95_latency_ms p99_latency_ms max_latency_ms   nearest rank
+//	cases graded passed failed errors                            counts
+//	flaky_cases     graded cases whose trials disagree
+//	pass_any_rate   pass@N: graded cases with some passing trial / graded
+//	pass_all_rate   pass^N: graded cases whose every trial passed / graded
+//
+// An unknown name is a parse error that names the source, the expression and
+// the known names:
+//
+//	suite.yaml:12: gate "pass_rat >= 0.8": unknown metric "pass_rat" (did you mean pass_rate?) (known: ...)
+//
+// # Evaluation
+//
+// Comparisons hold within Epsilon (1e-9), so 24/30 >= 0.8 holds. A value the
+// run does not have makes its gate fail with the reason as the detail: a
+// metric no judged case produced ("metric ndcg@10 was not computed (no
+// judged cases)"), a pass_rate with no graded case, a latency with no timed
+// observation, a scope no case carries. A scope reads the run's segment
+// "TAG=VALUE"; when the run has no such segment it is summarised from the
+// cases carrying the tag (Summarize).
+//
+// delta, ratio and no_new_failures need a baseline run; without one they fail
+// with the detail "... needs a baseline run". ratio against a baseline value
+// of 0 is undefined (fails) unless both are 0 (ratio 1). no_new_failures
+// pairs graded cases by id: a case passes when every one of its trials
+// passed (pass^N), and a new failure is a case that passed in the baseline
+// and does not pass in the run; cases present in only one run are not
+// counted. Its value is the number of new failures, its bound 0.
+//
+// Gates evaluate whatever the run holds; whether an incomplete run can pass
+// is the caller's decision (the CLI never lets one pass).
+//
+// # Floors
+//
+// A floors file (assay.floors.json, schema assay.floors/v1) holds per-metric
+// lower bounds for metrics where higher is better (IR metrics, pass_rate,
+// grounded_rate, pass_any_rate, pass_all_rate), keyed by metric and
+// optionally scoped ("[lang=zh] recall@10"). Checking a run against floors
+// evaluates "KEY >= FLOOR" for each. Ratchet raises each floor to what a
+// complete run achieved minus a margin, never lowers one, and appends every
+// raise to the file's log (date, run id, metric, old -> new, comment). The
+// first ratchet of an empty file sets floors for pass_rate and every metric
+// the run computed. A run that is incomplete, or that fails its floors,
+// never ratchets. Floors are stored rounded down to 4 decimals, so a run
+// always holds the floors it set.
+//
+// # Trials
+//
+// Trials computes, over a run's case results (one per case and trial), the
+// passing trials per case, pass@N, pass^N, the flaky cases (mixed results)
+// and each metric's mean and sample standard deviation across trials (the
+// spread of the per-trial means).
+package gate

@@ -1,0 +1,427 @@
+package gate
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/assay-eval/assay"
+)
+
+// Verdict is the outcome of a set of gates against a run.
+type Verdict struct {
+	Results []assay.GateResult `json:"results"`
+	// Pass is true when every gate held (and vacuously with no gates).
+	Pass bool `json:"pass"`
+	// Warnings are data, worded as the remedy.
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// Failed returns the results that did not hold.
+func (v Verdict) Failed() []assay.GateResult {
+	var out []assay.GateResult
+	for _, r := range v.Results {
+		if !r.Pass {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Merge appends the results and warnings of o to v; the merged verdict
+// passes only when both do.
+func (v Verdict) Merge(o Verdict) Verdict {
+	return Verdict{
+		Results:  append(append([]assay.GateResult(nil), v.Results...), o.Results...),
+		Pass:     v.Pass && o.Pass,
+		Warnings: append(append([]string(nil), v.Warnings...), o.Warnings...),
+	}
+}
+
+// Evaluate checks every gate against the run, and against the baseline run
+// when one is given (nil = none: delta, ratio and no_new_failures gates then
+// fail with a detail saying a baseline is needed). It returns an error only
+// when a gate does not parse; a gate whose value is missing fails with the
+// reason in its Detail.
+func Evaluate(gates []assay.Gate, run *assay.Run, baseline *assay.Run) (Verdict, error) {
+	exprs, err := ParseAll(gates)
+	if err != nil {
+		return Verdict{}, err
+	}
+	return EvaluateExprs(exprs, run, baseline), nil
+}
+
+// EvaluateExprs is Evaluate over parsed expressions.
+func EvaluateExprs(exprs []Expr, run *assay.Run, baseline *assay.Run) Verdict {
+	v := Verdict{Pass: true}
+	if run == nil {
+		run = &assay.Run{}
+	}
+	if baseline != nil && baseline.Status == assay.StatusIncomplete {
+		v.Warnings = append(v.Warnings, fmt.Sprintf("baseline run %s is incomplete: compare against a complete run", short(baseline.RunID)))
+	}
+	warned := map[string]bool{}
+	for _, e := range exprs {
+		r, warn := evalOne(e, run, baseline)
+		if !r.Pass {
+			v.Pass = false
+		}
+		v.Results = append(v.Results, r)
+		if warn != "" && !warned[warn] {
+			warned[warn] = true
+			v.Warnings = append(v.Warnings, warn)
+		}
+	}
+	return v
+}
+
+func evalOne(e Expr, run, baseline *assay.Run) (assay.GateResult, string) {
+	res := assay.GateResult{Expr: e.Text, Op: string(e.Op), Bound: e.Bound, Source: e.Source}
+	if res.Expr == "" {
+		res.Expr = e.String()
+	}
+	if e.Kind.NeedsBaseline() && baseline == nil {
+		res.Detail = fmt.Sprintf("%s needs a baseline run (pass --baseline REF)", e.Kind)
+		return res, ""
+	}
+	cand, cdetail := viewOf(run, e.Scope)
+	switch e.Kind {
+	case Threshold:
+		if cdetail != "" {
+			res.Detail = cdetail
+			return res, ""
+		}
+		val, detail := lookup(cand, e.Metric)
+		if detail != "" {
+			res.Detail = detail
+			return res, ""
+		}
+		res.Value = &val
+		res.Pass = e.Op.Holds(val, e.Bound)
+		return res, ""
+	case Delta, Ratio:
+		base, bdetail := viewOf(baseline, e.Scope)
+		if cdetail != "" {
+			res.Detail = cdetail
+			return res, ""
+		}
+		if bdetail != "" {
+			res.Detail = "baseline: " + bdetail
+			return res, ""
+		}
+		cv, detail := lookup(cand, e.Metric)
+		if detail != "" {
+			res.Detail = detail
+			return res, ""
+		}
+		bv, detail := lookup(base, e.Metric)
+		if detail != "" {
+			res.Detail = "baseline: " + detail
+			return res, ""
+		}
+		var val float64
+		if e.Kind == Delta {
+			val = cv - bv
+		} else {
+			switch {
+			case bv == 0 && cv == 0:
+				val = 1
+			case bv == 0:
+				res.Detail = fmt.Sprintf("%s is 0 in the baseline: the ratio is undefined (use delta(%s))", e.Metric, e.Metric)
+				return res, ""
+			default:
+				val = cv / bv
+			}
+		}
+		res.Value = &val
+		res.Pass = e.Op.Holds(val, e.Bound)
+		res.Detail = fmt.Sprintf("baseline %s, run %s", formatValue(bv), formatValue(cv))
+		return res, ""
+	case NoNewFailures:
+		flips, paired := NewFailures(run, baseline, e.Scope)
+		n := float64(len(flips))
+		res.Value = &n
+		res.Pass = len(flips) == 0
+		warn := ""
+		if paired == 0 {
+			warn = "the run and its baseline share no graded case: no_new_failures compared nothing (check that both ran the same suite)"
+		}
+		if len(flips) == 0 {
+			res.Detail = fmt.Sprintf("no case went from pass to fail (%d paired)", paired)
+		} else {
+			res.Detail = "pass -> fail: " + strings.Join(flips, ", ")
+		}
+		return res, warn
+	}
+	res.Detail = "unknown gate form"
+	return res, ""
+}
+
+// NewFailures returns the ids (in order) of the graded cases, carrying the
+// scope's tag when scope is non-nil, that passed in the baseline and do not
+// pass in the run, and the number of graded cases the two runs share. With
+// trials a case passes when every one of its trials passed (pass^N).
+func NewFailures(run, baseline *assay.Run, scope *Scope) (flips []string, paired int) {
+	if run == nil || baseline == nil {
+		return nil, 0
+	}
+	base := caseOutcomes(baseline.Cases, scope)
+	cand := caseOutcomes(run.Cases, scope)
+	for _, id := range sortedKeys(cand) {
+		b, ok := base[id]
+		if !ok {
+			continue
+		}
+		paired++
+		if b && !cand[id] {
+			flips = append(flips, id)
+		}
+	}
+	return flips, paired
+}
+
+// caseOutcomes maps each graded case id (within scope) to whether all its
+// trials passed.
+func caseOutcomes(cases []assay.CaseResult, scope *Scope) map[string]bool {
+	out := map[string]bool{}
+	for _, r := range cases {
+		if scope != nil && r.Tags[scope.Key] != scope.Value {
+			continue
+		}
+		if !r.Graded() && r.Error == nil {
+			continue
+		}
+		prev, seen := out[r.ID]
+		out[r.ID] = (prev || !seen) && r.Passed()
+	}
+	return out
+}
+
+// view is what a gate reads: a summary (the whole run's or a segment's)
+// and the case results under it.
+type view struct {
+	sum   assay.Summary
+	cases []assay.CaseResult
+}
+
+// viewOf returns the run, or the cases of its segment scope. A scope the
+// run has no segment for is summarised from the cases carrying the tag; a
+// scope no case carries gives a detail instead.
+func viewOf(run *assay.Run, sc *Scope) (view, string) {
+	if sc == nil {
+		return view{sum: run.Summary, cases: run.Cases}, ""
+	}
+	var cases []assay.CaseResult
+	for _, r := range run.Cases {
+		if r.Tags[sc.Key] == sc.Value {
+			cases = append(cases, r)
+		}
+	}
+	if seg, ok := run.Segments[sc.String()]; ok {
+		return view{sum: seg, cases: cases}, ""
+	}
+	if len(cases) == 0 {
+		return view{}, fmt.Sprintf("no case has tag %s", sc)
+	}
+	return view{sum: Summarize(cases), cases: cases}, ""
+}
+
+// lookup reads the named value from a view; a non-empty detail says why
+// there is none.
+func lookup(v view, name string) (float64, string) {
+	s := v.sum
+	latency := func(x float64) (float64, string) {
+		if s.LatencyMs.N == 0 && s.LatencyMs.Max == 0 {
+			return 0, "no observation has a latency"
+		}
+		return x, ""
+	}
+	switch name {
+	case "pass_rate":
+		if s.PassRate == nil {
+			return 0, "pass_rate is undefined: no case was graded (no case states an expectation)"
+		}
+		return *s.PassRate, ""
+	case "error_rate":
+		return s.Rates.Error, ""
+	case "no_hit_rate":
+		return s.Rates.NoHit, ""
+	case "refusal_rate":
+		return s.Rates.Refusal, ""
+	case "grounded_rate":
+		return s.Rates.Grounded, ""
+	case "p50_latency_ms":
+		return latency(s.LatencyMs.P50)
+	case "p95_latency_ms":
+		return latency(s.LatencyMs.P95)
+	case "p99_latency_ms":
+		return latency(s.LatencyMs.P99)
+	case "max_latency_ms":
+		return latency(s.LatencyMs.Max)
+	case "cases":
+		return float64(s.Cases), ""
+	case "graded":
+		return float64(s.Graded), ""
+	case "passed":
+		return float64(s.Passed), ""
+	case "failed":
+		return float64(s.Failed), ""
+	case "errors":
+		return float64(s.Errors), ""
+	case "flaky_cases":
+		return float64(len(Trials(v.cases).Flaky)), ""
+	case "pass_any_rate", "pass_all_rate":
+		st := Trials(v.cases)
+		p := st.PassAny
+		if name == "pass_all_rate" {
+			p = st.PassAll
+		}
+		if p == nil {
+			return 0, name + " is undefined: no case was graded"
+		}
+		return *p, ""
+	}
+	m, ok := s.Metrics[name]
+	if !ok || m.N == 0 {
+		return 0, fmt.Sprintf("metric %s was not computed (no judged cases)", name)
+	}
+	return m.Mean, ""
+}
+
+// Summarize aggregates case results the way §5 defines the suite-level
+// figures. Gates use it for a scope the run records no segment for.
+// Per case id: graded when a trial is graded or errored; passed when every
+// trial passed; errored when a trial errored. Metric means are over the
+// case results that carry the metric; rates are over case results;
+// latency percentiles are nearest-rank over results with a latency.
+func Summarize(cases []assay.CaseResult) assay.Summary {
+	var s assay.Summary
+	outcomes := caseOutcomes(cases, nil)
+	errored := map[string]bool{}
+	ids := map[string]bool{}
+	sums := map[string]float64{}
+	counts := map[string]int{}
+	var lat []float64
+	var answered, noHit, refused, grounded, errs int
+	for _, r := range cases {
+		ids[r.ID] = true
+		if r.Error != nil {
+			errored[r.ID] = true
+			errs++
+		} else {
+			answered++
+			if r.Retrieved == 0 {
+				noHit++
+			}
+			if r.Refused {
+				refused++
+			} else if r.Citations > 0 {
+				grounded++
+			}
+		}
+		for name, v := range r.Metrics {
+			sums[name] += v
+			counts[name]++
+		}
+		if r.LatencyMs != nil {
+			lat = append(lat, *r.LatencyMs)
+		}
+	}
+	s.Cases = len(ids)
+	s.Errors = len(errored)
+	s.Graded = len(outcomes)
+	for _, ok := range outcomes {
+		if ok {
+			s.Passed++
+		} else {
+			s.Failed++
+		}
+	}
+	if s.Graded > 0 {
+		p := float64(s.Passed) / float64(s.Graded)
+		s.PassRate = &p
+	}
+	if len(sums) > 0 {
+		s.Metrics = map[string]assay.MetricAgg{}
+		for name, sum := range sums {
+			s.Metrics[name] = assay.MetricAgg{Mean: sum / float64(counts[name]), N: counts[name]}
+		}
+	}
+	if len(cases) > 0 {
+		s.Rates.Error = float64(errs) / float64(len(cases))
+	}
+	if answered > 0 {
+		s.Rates.NoHit = float64(noHit) / float64(answered)
+		s.Rates.Refusal = float64(refused) / float64(answered)
+		s.Rates.Grounded = float64(grounded) / float64(answered)
+	}
+	if len(lat) > 0 {
+		sort.Float64s(lat)
+		s.LatencyMs = assay.Latency{P50: nearestRank(lat, 50), P95: nearestRank(lat, 95), P99: nearestRank(lat, 99), Max: lat[len(lat)-1], N: len(lat)}
+	}
+	return s
+}
+
+// nearestRank is the p-th percentile of sorted xs by the nearest-rank rule.
+func nearestRank(sorted []float64, p float64) float64 {
+	rank := int(math.Ceil(p / 100 * float64(len(sorted))))
+	if rank < 1 {
+		rank = 1
+	}
+	return sorted[rank-1]
+}
+
+// formatValue prints a gate value: up to 4 decimals, trailing zeros trimmed.
+func formatValue(f float64) string {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return fmt.Sprint(f)
+	}
+	s := fmt.Sprintf("%.4f", f)
+	s = strings.TrimRight(s, "0")
+	s = strings.TrimSuffix(s, ".")
+	if s == "-0" {
+		s = "0"
+	}
+	return s
+}
+
+// FormatValue prints a gate value the way results are shown: up to four
+// decimals with trailing zeros trimmed ("0.8", "0.6123", "1200").
+func FormatValue(f float64) string { return formatValue(f) }
+
+// Line renders one result as a line of text:
+//
+//	✓ pass_rate >= 0.8  value 0.8333, bound 0.8
+//	✗ delta(ndcg@10) >= -0.02  value -0.06, bound -0.02 (baseline 0.61, run 0.55)  suite.yaml:14
+func Line(r assay.GateResult) string {
+	var b strings.Builder
+	if r.Pass {
+		b.WriteString("✓ ")
+	} else {
+		b.WriteString("✗ ")
+	}
+	b.WriteString(r.Expr)
+	if r.Value != nil {
+		fmt.Fprintf(&b, "  value %s, bound %s", formatValue(*r.Value), formatValue(r.Bound))
+		if r.Detail != "" {
+			fmt.Fprintf(&b, " (%s)", r.Detail)
+		}
+	} else if r.Detail != "" {
+		fmt.Fprintf(&b, "  %s", r.Detail)
+	}
+	if r.Source != "" && r.Source != "--gate" {
+		fmt.Fprintf(&b, "  [%s]", r.Source)
+	}
+	return b.String()
+}
+
+func short(id string) string {
+	if len(id) > 8 {
+		return id[:8]
+	}
+	if id == "" {
+		return "(no id)"
+	}
+	return id
+}

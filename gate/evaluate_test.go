@@ -1,0 +1,206 @@
+package gate
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/assay-eval/assay"
+)
+
+func ptr[T any](v T) *T { return &v }
+
+// result builds one case result: pass is "pass", "fail", "err" or "" (not graded).
+func result(id string, trial int, pass string, tags map[string]string, metrics map[string]float64) assay.CaseResult {
+	r := assay.CaseResult{ID: id, Trial: trial, Tags: tags, Metrics: metrics, Retrieved: 3, LatencyMs: ptr(10.0 * float64(len(id)+trial))}
+	switch pass {
+	case "pass":
+		r.Pass = ptr(true)
+	case "fail":
+		r.Pass = ptr(false)
+	case "err":
+		r.Pass = ptr(false)
+		r.Error = &assay.Error{Class: assay.ErrTimeout, Message: "deadline"}
+		r.LatencyMs = nil
+		r.Retrieved = 0
+	}
+	return r
+}
+
+// runOf builds a complete run from case results, summarised by Summarize.
+func runOf(id string, cases ...assay.CaseResult) *assay.Run {
+	return &assay.Run{RunID: id, Status: assay.StatusComplete, Summary: Summarize(cases), Cases: cases}
+}
+
+func gates(exprs ...string) []assay.Gate {
+	out := make([]assay.Gate, len(exprs))
+	for i, e := range exprs {
+		out[i] = assay.Gate{Expr: e, Source: "suite.yaml:" + string(rune('1'+i))}
+	}
+	return out
+}
+
+func TestEvaluateThresholds(t *testing.T) {
+	zh := map[string]string{"lang": "zh"}
+	en := map[string]string{"lang": "en"}
+	run := runOf("r1",
+		result("q1", 0, "pass", en, map[string]float64{"ndcg@10": 1}),
+		result("q2", 0, "pass", en, map[string]float64{"ndcg@10": 0.5}),
+		result("q3", 0, "fail", zh, map[string]float64{"ndcg@10": 0}),
+		result("q4", 0, "err", zh, map[string]float64{"ndcg@10": 0}),
+		result("q5", 0, "", zh, nil),
+	)
+	tests := []struct {
+		expr   string
+		pass   bool
+		value  *float64
+		detail string
+	}{
+		{"pass_rate >= 0.5", true, ptr(0.5), ""},
+		{"pass_rate > 0.5", false, ptr(0.5), ""},
+		{"nDCG@10 >= 0.375", true, ptr(0.375), ""},
+		{"ndcg@10 >= 0.4", false, ptr(0.375), ""},
+		{"error_rate <= 0.2", true, ptr(0.2), ""},
+		{"errors == 1", true, ptr(1.0), ""},
+		{"cases == 5", true, ptr(5.0), ""},
+		{"max_latency_ms <= 20", true, ptr(20.0), ""},
+		{"[lang=en] pass_rate == 1", true, ptr(1.0), ""},
+		{"[lang=zh] pass_rate >= 0.1", false, ptr(0.0), ""},
+		{"[lang=zh] ndcg@10 <= 0", true, ptr(0.0), ""},
+		{"[lang=fr] pass_rate >= 0.1", false, nil, "no case has tag lang=fr"},
+		{"recall@5 >= 0.1", false, nil, "metric recall@5 was not computed (no judged cases)"},
+		{"delta(ndcg@10) >= 0", false, nil, "delta needs a baseline run"},
+		{"no_new_failures", false, nil, "no_new_failures needs a baseline run"},
+		{"flaky_cases == 0", true, ptr(0.0), ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.expr, func(t *testing.T) {
+			v, err := Evaluate(gates(tt.expr), run, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := v.Results[0]
+			if r.Pass != tt.pass || v.Pass != tt.pass {
+				t.Errorf("pass = %v (verdict %v), want %v: %s", r.Pass, v.Pass, tt.pass, Line(r))
+			}
+			if (r.Value == nil) != (tt.value == nil) || (r.Value != nil && !EQ.Holds(*r.Value, *tt.value)) {
+				t.Errorf("value = %v, want %v", deref(r.Value), deref(tt.value))
+			}
+			if tt.detail != "" && !strings.Contains(r.Detail, tt.detail) {
+				t.Errorf("detail = %q, want %q", r.Detail, tt.detail)
+			}
+			if r.Expr != tt.expr || r.Source != "suite.yaml:1" {
+				t.Errorf("expr/source = %q %q", r.Expr, r.Source)
+			}
+		})
+	}
+}
+
+func deref(p *float64) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
+func TestEvaluateAgainstBaseline(t *testing.T) {
+	id := map[string]string{"category": "identifier"}
+	base := runOf("base",
+		result("q1", 0, "pass", id, map[string]float64{"ndcg@10": 0.8}),
+		result("q2", 0, "pass", nil, map[string]float64{"ndcg@10": 0.6}),
+		result("q3", 0, "fail", nil, map[string]float64{"ndcg@10": 0.4}),
+	)
+	base.Summary.LatencyMs = assay.Latency{P95: 100, Max: 100, N: 3}
+	cand := runOf("cand",
+		result("q1", 0, "pass", id, map[string]float64{"ndcg@10": 0.8}),
+		result("q2", 0, "fail", nil, map[string]float64{"ndcg@10": 0.3}),
+		result("q3", 0, "pass", nil, map[string]float64{"ndcg@10": 0.4}),
+		result("q9", 0, "fail", nil, nil), // new case: not a new failure
+	)
+	cand.Summary.LatencyMs = assay.Latency{P95: 130, Max: 130, N: 3}
+	tests := []struct {
+		expr   string
+		pass   bool
+		value  float64
+		detail string
+	}{
+		{"delta(ndcg@10) >= -0.02", false, -0.1, "baseline 0.6, run 0.5"},
+		{"delta(ndcg@10) >= -0.2", true, -0.1, ""},
+		{"[category=identifier] delta(ndcg@10) >= 0", true, 0, ""},
+		{"ratio(p95_latency_ms) <= 1.2", false, 1.3, ""},
+		{"ratio(p95_latency_ms) <= 1.5", true, 1.3, ""},
+		{"no_new_failures", false, 1, "pass -> fail: q2"},
+		{"no_new_failures [category=identifier]", true, 0, "no case went from pass to fail (1 paired)"},
+		{"delta(pass_rate) >= -0.5", true, 0.5 - 2.0/3, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.expr, func(t *testing.T) {
+			v, err := Evaluate(gates(tt.expr), cand, base)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := v.Results[0]
+			if r.Pass != tt.pass {
+				t.Errorf("pass = %v, want %v: %s", r.Pass, tt.pass, Line(r))
+			}
+			if r.Value == nil || !EQ.Holds(*r.Value, tt.value) {
+				t.Errorf("value = %v, want %v", deref(r.Value), tt.value)
+			}
+			if !strings.Contains(r.Detail, tt.detail) {
+				t.Errorf("detail = %q, want %q", r.Detail, tt.detail)
+			}
+		})
+	}
+}
+
+func TestEvaluateRatioZeroBaseline(t *testing.T) {
+	base := runOf("b", result("q1", 0, "pass", nil, nil))
+	cand := runOf("c", result("q1", 0, "pass", nil, nil))
+	v, _ := Evaluate(gates("ratio(error_rate) <= 1.2"), cand, base)
+	if !v.Pass || *v.Results[0].Value != 1 {
+		t.Errorf("0/0 should be ratio 1: %s", Line(v.Results[0]))
+	}
+	cand = runOf("c", result("q1", 0, "err", nil, nil))
+	v, _ = Evaluate(gates("ratio(error_rate) <= 1.2"), cand, base)
+	if v.Pass || v.Results[0].Value != nil || !strings.Contains(v.Results[0].Detail, "undefined") {
+		t.Errorf("x/0 should fail as undefined: %s", Line(v.Results[0]))
+	}
+}
+
+func TestEvaluateParseErrorStops(t *testing.T) {
+	_, err := Evaluate([]assay.Gate{{Expr: "pass_rate >= 0.5", Source: "a:1"}, {Expr: "pass_rat >= 1", Source: "a:2"}}, runOf("r"), nil)
+	if err == nil || !strings.HasPrefix(err.Error(), `a:2: gate "pass_rat >= 1": unknown metric`) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestEvaluateNoGatesPasses(t *testing.T) {
+	v, err := Evaluate(nil, runOf("r"), nil)
+	if err != nil || !v.Pass || len(v.Results) != 0 {
+		t.Fatalf("v = %+v, err = %v", v, err)
+	}
+}
+
+func TestEvaluateWarnsOnIncompleteBaseline(t *testing.T) {
+	base := runOf("0190aaaabbbb", result("q1", 0, "pass", nil, nil))
+	base.Status = assay.StatusIncomplete
+	v, _ := Evaluate(gates("no_new_failures"), runOf("c", result("q1", 0, "pass", nil, nil)), base)
+	if len(v.Warnings) != 1 || !strings.Contains(v.Warnings[0], "0190aaaa is incomplete") {
+		t.Fatalf("warnings = %q", v.Warnings)
+	}
+}
+
+func TestLine(t *testing.T) {
+	tests := []struct {
+		r    assay.GateResult
+		want string
+	}{
+		{assay.GateResult{Expr: "pass_rate >= 0.8", Pass: true, Value: ptr(5.0 / 6), Bound: 0.8, Source: "s.yaml:3"}, "✓ pass_rate >= 0.8  value 0.8333, bound 0.8  [s.yaml:3]"},
+		{assay.GateResult{Expr: "recall@5 >= 0.1", Bound: 0.1, Detail: "metric recall@5 was not computed (no judged cases)", Source: "--gate"}, "✗ recall@5 >= 0.1  metric recall@5 was not computed (no judged cases)"},
+		{assay.GateResult{Expr: "delta(mrr) >= 0", Value: ptr(-0.25), Detail: "baseline 0.75, run 0.5"}, "✗ delta(mrr) >= 0  value -0.25, bound 0 (baseline 0.75, run 0.5)"},
+	}
+	for _, tt := range tests {
+		if got := Line(tt.r); got != tt.want {
+			t.Errorf("Line = %q\nwant   %q", got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,182 @@
+package gate
+
+import (
+	"math"
+	"sort"
+
+	"github.com/assay-eval/assay"
+)
+
+// TrialStats summarises the trials of a run (assay run --trials N): how many
+// trials of each case passed, pass@N and pass^N, the flaky cases, and each
+// metric's mean and standard deviation across trials.
+type TrialStats struct {
+	// Trials is the largest number of trials any case has.
+	Trials int `json:"trials"`
+	// Cases has one entry per case id, in id order.
+	Cases []CaseTrials `json:"cases"`
+	// Graded is the number of graded cases (some trial stated a pass/fail).
+	Graded int `json:"graded"`
+	// PassAny is pass@N: graded cases with at least one passing trial / graded.
+	// PassAll is pass^N: graded cases whose every trial passed / graded.
+	// Both are nil when no case is graded.
+	PassAny *float64 `json:"pass_any_rate"`
+	PassAll *float64 `json:"pass_all_rate"`
+	// Flaky lists the ids of graded cases whose trials disagree (some
+	// passed, some did not), in id order.
+	Flaky []string `json:"flaky"`
+	// Metrics holds, per metric, the mean over trials of the per-trial mean
+	// over cases, and the sample standard deviation of those per-trial
+	// means (0 with a single trial).
+	Metrics map[string]MeanSD `json:"metrics,omitempty"`
+}
+
+// CaseTrials is one case across its trials.
+type CaseTrials struct {
+	ID     string `json:"id"`
+	Trials int    `json:"trials"`
+	// Passed counts passing trials; Errors trials whose target failed.
+	Passed int  `json:"passed"`
+	Errors int  `json:"errors,omitempty"`
+	Graded bool `json:"graded"`
+	// PassAny: some trial passed (pass@N). PassAll: every trial passed
+	// (pass^N). Flaky: graded and the trials disagree.
+	PassAny bool `json:"pass_any"`
+	PassAll bool `json:"pass_all"`
+	Flaky   bool `json:"flaky"`
+	// Metrics are this case's metric means over its trials.
+	Metrics map[string]float64 `json:"metrics,omitempty"`
+}
+
+// MeanSD is a mean with the standard deviation across trials and the number
+// of trials it is over.
+type MeanSD struct {
+	Mean float64 `json:"mean"`
+	SD   float64 `json:"sd"`
+	N    int     `json:"n"`
+}
+
+// Trials computes trial statistics over the case results of a run (one per
+// case and trial). A trial whose target failed counts as not passed. A case
+// is graded when any of its trials is graded or errored.
+func Trials(cases []assay.CaseResult) TrialStats {
+	type acc struct {
+		ct      CaseTrials
+		sums    map[string]float64
+		counts  map[string]int
+		anyPass bool
+	}
+	byID := map[string]*acc{}
+	var order []string
+	// per-trial metric sums, to take the spread across trials.
+	trialSum := map[int]map[string]float64{}
+	trialN := map[int]map[string]int{}
+	st := TrialStats{}
+	for _, r := range cases {
+		a := byID[r.ID]
+		if a == nil {
+			a = &acc{ct: CaseTrials{ID: r.ID}, sums: map[string]float64{}, counts: map[string]int{}}
+			byID[r.ID] = a
+			order = append(order, r.ID)
+		}
+		a.ct.Trials++
+		if r.Error != nil {
+			a.ct.Errors++
+		}
+		if r.Graded() || r.Error != nil {
+			a.ct.Graded = true
+		}
+		if r.Passed() {
+			a.ct.Passed++
+		}
+		for name, v := range r.Metrics {
+			a.sums[name] += v
+			a.counts[name]++
+			if trialSum[r.Trial] == nil {
+				trialSum[r.Trial] = map[string]float64{}
+				trialN[r.Trial] = map[string]int{}
+			}
+			trialSum[r.Trial][name] += v
+			trialN[r.Trial][name]++
+		}
+		if a.ct.Trials > st.Trials {
+			st.Trials = a.ct.Trials
+		}
+	}
+	sort.Strings(order)
+	passAny, passAll := 0, 0
+	for _, id := range order {
+		a := byID[id]
+		ct := a.ct
+		if len(a.sums) > 0 {
+			ct.Metrics = make(map[string]float64, len(a.sums))
+			for name, s := range a.sums {
+				ct.Metrics[name] = s / float64(a.counts[name])
+			}
+		}
+		if ct.Graded {
+			st.Graded++
+			ct.PassAny = ct.Passed > 0
+			ct.PassAll = ct.Passed == ct.Trials
+			ct.Flaky = ct.PassAny && !ct.PassAll
+			if ct.PassAny {
+				passAny++
+			}
+			if ct.PassAll {
+				passAll++
+			}
+			if ct.Flaky {
+				st.Flaky = append(st.Flaky, id)
+			}
+		}
+		st.Cases = append(st.Cases, ct)
+	}
+	if st.Graded > 0 {
+		pa := float64(passAny) / float64(st.Graded)
+		pl := float64(passAll) / float64(st.Graded)
+		st.PassAny, st.PassAll = &pa, &pl
+	}
+	if len(trialSum) > 0 {
+		st.Metrics = map[string]MeanSD{}
+		per := map[string][]float64{}
+		for _, t := range sortedInts(trialSum) {
+			for name, s := range trialSum[t] {
+				per[name] = append(per[name], s/float64(trialN[t][name]))
+			}
+		}
+		for name, xs := range per {
+			st.Metrics[name] = meanSD(xs)
+		}
+	}
+	return st
+}
+
+func sortedInts[V any](m map[int]V) []int {
+	out := make([]int, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Ints(out)
+	return out
+}
+
+// meanSD is the mean and the sample (n-1) standard deviation of xs.
+func meanSD(xs []float64) MeanSD {
+	n := len(xs)
+	if n == 0 {
+		return MeanSD{}
+	}
+	var sum float64
+	for _, x := range xs {
+		sum += x
+	}
+	mean := sum / float64(n)
+	if n == 1 {
+		return MeanSD{Mean: mean, N: 1}
+	}
+	var ss float64
+	for _, x := range xs {
+		ss += (x - mean) * (x - mean)
+	}
+	return MeanSD{Mean: mean, SD: math.Sqrt(ss / float64(n-1)), N: n}
+}
