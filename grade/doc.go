@@ -1,0 +1,89 @@
+// Package grade turns one observation of one case into a graded
+// assay.CaseResult: one check per expectation the case states (§3 of the
+// architecture) and, for judged cases, the per-case metrics.
+//
+// Its place in the pipeline:
+//
+//	Target.Observe -> Observation ──grade.Case──> CaseResult ──runner.Summarize──> Summary
+//
+// Every expectation kind is a pure exported function (AnswerIncludes,
+// Retrieves, Cites, ...) returning an assay.Check. A passing check has an
+// empty Detail; a failing one states the fact, worded the same way
+// everywhere: strings from the answer are Go-quoted (`missing "sha-256"`);
+// document ids, paths, titles and tool names are bare unless they are empty
+// or hold spaces, commas, semicolons, parentheses or quotes, in which case
+// they are Go-quoted (`unsurfaced d9`, `missing "Getting Started" from top 5`);
+// several facts of one check are joined by "; ".
+//
+// # Shared definitions
+//
+//   - Ranking: obs.Retrieved in the order returned; a repeated id keeps its
+//     first position (assay.Observation.Ranking). Metrics and retrieves use it.
+//   - A citation matches a value when the value equals its id, path or title.
+//     Empty strings match nothing.
+//   - A citation is surfaced when one of its non-empty id, path or title
+//     equals the id, path or title of a document anywhere in obs.Retrieved
+//     (fields cross: a citation by path matches a hit by path or by id).
+//   - Refused: obs.Refused when the target reports it (non-null); otherwise
+//     the answer contains a refusal marker, case-insensitively. The markers
+//     are the suite's refusal_markers, else assay.DefaultRefusalMarkers.
+//   - Substring comparisons are case-insensitive (both sides
+//     strings.ToLower'ed) unless the case's expect.case_sensitive, else the
+//     suite's defaults.case_sensitive, says otherwise.
+//   - k is the case's k, else the suite's defaults.k, else assay.DefaultK.
+//
+// # The kinds, in the order Case reports their checks (Kinds)
+//
+//	answer_includes      every string occurs in the answer            missing "a", "b"
+//	answer_includes_any  at least one string occurs in the answer     none of "a", "b"
+//	answer_excludes      no string occurs in the answer               found "md5"
+//	answer_matches       the RE2 pattern matches somewhere (unanchored;
+//	                     case_sensitive does not apply, use (?i))      no match for PATTERN
+//	retrieves            each value matches (id, path or title) a
+//	                     document among the first k of the ranking     missing a.md from top 10 [(rank 12)]
+//	cites                each value matches some surfaced citation    unsurfaced d9; not cited d3
+//	cites_any            at least one value does                      none of a, b cited [and surfaced (unsurfaced b)]
+//	cites_only_surfaced  every citation is surfaced (none passes)     unsurfaced docs/x.md
+//	no_citations         there is no citation                         cited a.md, b.md
+//	refusal              refused == the stated value                  not refused | refused
+//	calls_tool           each name called at least once without error not called search; get errored: MSG
+//	calls_any_tool       some call has an empty error                 no tool called | every call errored (2 calls)
+//	never_calls          no call has that name, errored or not        called delete_doc
+//	stops_at_approval    approval_pending is true                     no approval pending
+//	outcome              outcome equals the value exactly             outcome "failed", want "completed"
+//	json_schema          the answer (or obs.Fields["json"] when the
+//	                     target mapped one) is one JSON value valid
+//	                     against the schema (draft from $schema:
+//	                     2020-12 default, 07 supported)                answer is not JSON: ... | at '/k': ... (sorted, at most 5)
+//	max_latency_ms       latency_ms reported and <= the bound         latency 250 ms > 100 ms | no latency reported
+//
+// An observation with an error fails every expectation the case states,
+// each check carrying the error as its detail (`timeout: no answer after
+// 30s`).
+//
+// # Case
+//
+// Case fills an assay.CaseResult: ID (the case's), Trial (the
+// observation's), Pass (nil when the case states no expectation; otherwise
+// true iff every check passes and the observation has no error), Error,
+// Checks (never nil: an empty list for an ungraded case), Metrics (only for
+// judged cases: canonical metric name -> metric.Spec.Eval over the ranking,
+// with the suite's gain; an errored observation contributes an empty
+// ranking, so zeros), LatencyMs, Tags, Retrieved (length of the ranking),
+// Citations (number of citations), Refused (the rule above) and Observation
+// (a pointer to a copy of the observation).
+//
+// Case is pure and deterministic: the same case, observation and Options
+// give the same result (schema failures are sorted, since the validator's
+// own order follows map iteration).
+//
+// # Options
+//
+// NewOptions resolves the suite once per run: metric names through
+// metric.Parse (default assay.DefaultMetrics; duplicates after
+// canonicalisation kept once), the gain (linear unless exponential), every
+// answer_matches pattern (a bad one is an error), every json_schema file
+// (Expect.JSONSchemaPath, else the written path relative to the suite's
+// directory; relative $refs resolve against the schema file). Errors name
+// the case: `kb.yaml:12: case q7: json_schema s.json: not a valid schema: ...`.
+package grade

@@ -1,0 +1,195 @@
+package grade
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/assay-eval/assay"
+)
+
+// rankedHits returns the retrieved hits in the order returned, a repeated id
+// keeping its first position (the hits behind assay.Observation.Ranking).
+func rankedHits(obs assay.Observation) []assay.Hit {
+	seen := make(map[string]bool, len(obs.Retrieved))
+	out := make([]assay.Hit, 0, len(obs.Retrieved))
+	for _, h := range obs.Retrieved {
+		if seen[h.ID] {
+			continue
+		}
+		seen[h.ID] = true
+		out = append(out, h)
+	}
+	return out
+}
+
+// hitMatches reports whether value equals the hit's id, path or title.
+// An empty value matches nothing.
+func hitMatches(h assay.Hit, value string) bool {
+	return value != "" && (value == h.ID || value == h.Path || value == h.Title)
+}
+
+// CitationMatches reports whether value equals the citation's id, path or
+// title (§3). An empty value matches nothing.
+func CitationMatches(c assay.Citation, value string) bool {
+	return value != "" && (value == c.ID || value == c.Path || value == c.Title)
+}
+
+// Surfaced reports whether citation c is surfaced: one of its non-empty
+// id, path or title equals the id, path or title of some document in
+// obs.Retrieved (any position, not only the first k). Matching crosses
+// fields, so a citation by path "docs/a.md" is surfaced by a hit whose id is
+// "a.md" and whose path is "docs/a.md".
+func Surfaced(obs assay.Observation, c assay.Citation) bool {
+	for _, h := range obs.Retrieved {
+		if hitMatches(h, c.ID) || hitMatches(h, c.Path) || hitMatches(h, c.Title) {
+			return true
+		}
+	}
+	return false
+}
+
+// citationName is how a detail names a citation: its id, else its path,
+// else its title, else "citation N" (1-based position).
+func citationName(c assay.Citation, i int) string {
+	switch {
+	case c.ID != "":
+		return name(c.ID)
+	case c.Path != "":
+		return name(c.Path)
+	case c.Title != "":
+		return name(c.Title)
+	}
+	return "citation " + strconv.Itoa(i+1)
+}
+
+// Retrieves passes when each value of want matches (by id, path or title) a
+// document among the first k of the ranking: obs.Retrieved in the order
+// returned, a repeated id keeping its first position. k <= 0 means
+// assay.DefaultK. A failing check names each value it did not find, and the
+// rank when the value was retrieved below the cutoff:
+// `missing security.md from top 10`,
+// `missing a.md from top 3 (rank 5)`.
+func Retrieves(obs assay.Observation, want []string, k int) assay.Check {
+	if k <= 0 {
+		k = assay.DefaultK
+	}
+	hits := rankedHits(obs)
+	var facts []string
+	for _, w := range want {
+		rank := 0
+		for i, h := range hits {
+			if hitMatches(h, w) {
+				rank = i + 1
+				break
+			}
+		}
+		switch {
+		case rank >= 1 && rank <= k:
+			continue
+		case rank > k:
+			facts = append(facts, "missing "+name(w)+" from top "+strconv.Itoa(k)+" (rank "+strconv.Itoa(rank)+")")
+		default:
+			facts = append(facts, "missing "+name(w)+" from top "+strconv.Itoa(k))
+		}
+	}
+	if len(facts) > 0 {
+		return fail(KindRetrieves, strings.Join(facts, "; "))
+	}
+	return pass(KindRetrieves)
+}
+
+// citeStatus says whether some citation matches value, and whether one of
+// the matching citations is surfaced.
+func citeStatus(obs assay.Observation, value string) (cited, surfaced bool) {
+	for _, c := range obs.Citations {
+		if CitationMatches(c, value) {
+			cited = true
+			if Surfaced(obs, c) {
+				return true, true
+			}
+		}
+	}
+	return cited, false
+}
+
+// Cites passes when each value of want matches (by id, path or title) some
+// surfaced citation. A failing check separates what was cited without being
+// retrieved from what was not cited at all:
+// `unsurfaced d9; not cited d3, d4`.
+func Cites(obs assay.Observation, want []string) assay.Check {
+	var unsurfaced, uncited []string
+	for _, w := range want {
+		cited, surfaced := citeStatus(obs, w)
+		switch {
+		case surfaced:
+		case cited:
+			unsurfaced = append(unsurfaced, w)
+		default:
+			uncited = append(uncited, w)
+		}
+	}
+	var facts []string
+	if len(unsurfaced) > 0 {
+		facts = append(facts, "unsurfaced "+nameList(unsurfaced))
+	}
+	if len(uncited) > 0 {
+		facts = append(facts, "not cited "+nameList(uncited))
+	}
+	if len(facts) > 0 {
+		return fail(KindCites, strings.Join(facts, "; "))
+	}
+	return pass(KindCites)
+}
+
+// CitesAny passes when at least one value of want matches some surfaced
+// citation. An empty want passes. A failing check says
+// `none of a.md, b.md cited` and adds the values cited without being
+// retrieved: `none of a.md, b.md cited and surfaced (unsurfaced b.md)`.
+func CitesAny(obs assay.Observation, want []string) assay.Check {
+	if len(want) == 0 {
+		return pass(KindCitesAny)
+	}
+	var unsurfaced []string
+	for _, w := range want {
+		cited, surfaced := citeStatus(obs, w)
+		if surfaced {
+			return pass(KindCitesAny)
+		}
+		if cited {
+			unsurfaced = append(unsurfaced, w)
+		}
+	}
+	if len(unsurfaced) > 0 {
+		return fail(KindCitesAny, "none of "+nameList(want)+" cited and surfaced (unsurfaced "+nameList(unsurfaced)+")")
+	}
+	return fail(KindCitesAny, "none of "+nameList(want)+" cited")
+}
+
+// CitesOnlySurfaced passes when every citation is surfaced (see Surfaced);
+// no citation at all passes. A failing check names each citation that is
+// not, by id, else path, else title: `unsurfaced docs/x.md`.
+func CitesOnlySurfaced(obs assay.Observation) assay.Check {
+	var bad []string
+	for i, c := range obs.Citations {
+		if !Surfaced(obs, c) {
+			bad = append(bad, citationName(c, i))
+		}
+	}
+	if len(bad) > 0 {
+		return fail(KindCitesOnlySurfaced, "unsurfaced "+strings.Join(bad, ", "))
+	}
+	return pass(KindCitesOnlySurfaced)
+}
+
+// NoCitations passes when the observation carries no citation. A failing
+// check names them: `cited a.md, b.md`.
+func NoCitations(obs assay.Observation) assay.Check {
+	if len(obs.Citations) == 0 {
+		return pass(KindNoCitations)
+	}
+	names := make([]string, len(obs.Citations))
+	for i, c := range obs.Citations {
+		names[i] = citationName(c, i)
+	}
+	return fail(KindNoCitations, "cited "+strings.Join(names, ", "))
+}

@@ -1,0 +1,160 @@
+package grade
+
+import (
+	"testing"
+
+	"github.com/assay-eval/assay"
+)
+
+func hits(ids ...string) []assay.Hit {
+	out := make([]assay.Hit, len(ids))
+	for i, id := range ids {
+		out[i] = assay.Hit{ID: id}
+	}
+	return out
+}
+
+func cits(ids ...string) []assay.Citation {
+	out := make([]assay.Citation, len(ids))
+	for i, id := range ids {
+		out[i] = assay.Citation{ID: id}
+	}
+	return out
+}
+
+func TestRetrieves(t *testing.T) {
+	sec := assay.Hit{ID: "d1", Title: "Security", Path: "docs/security.md"}
+	tests := []struct {
+		name   string
+		hits   []assay.Hit
+		want   []string
+		k      int
+		pass   bool
+		detail string
+	}{
+		{"by id in top k", hits("a", "b", "c"), []string{"b"}, 2, true, ""},
+		{"by path", []assay.Hit{{ID: "x"}, sec}, []string{"docs/security.md"}, 10, true, ""},
+		{"by title", []assay.Hit{sec}, []string{"Security"}, 1, true, ""},
+		{"below cutoff names rank", hits("a", "b", "c", "d", "e"), []string{"e"}, 3, false, "missing e from top 3 (rank 5)"},
+		{"not retrieved", hits("a"), []string{"security.md"}, 10, false, "missing security.md from top 10"},
+		{"empty ranking", nil, []string{"a"}, 5, false, "missing a from top 5"},
+		{"title with space quoted", nil, []string{"Getting Started"}, 5, false, `missing "Getting Started" from top 5`},
+		// a repeated id keeps its first position: c is at rank 3, not 4
+		{"duplicates collapse", hits("a", "a", "b", "c"), []string{"c"}, 3, true, ""},
+		{"duplicate still beyond", hits("a", "b", "a", "c"), []string{"c"}, 2, false, "missing c from top 2 (rank 3)"},
+		{"k zero means default 10", hits("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"), []string{"10"}, 0, true, ""},
+		{"k zero default excludes 11", hits("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"), []string{"11"}, 0, false, "missing 11 from top 10 (rank 11)"},
+		{"two facts", hits("a"), []string{"a", "b", "c"}, 1, false, "missing b from top 1; missing c from top 1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			obs := assay.Observation{Retrieved: tt.hits}
+			checkEq(t, Retrieves(obs, tt.want, tt.k), "retrieves", tt.pass, tt.detail)
+		})
+	}
+}
+
+func TestSurfaced(t *testing.T) {
+	obs := assay.Observation{Retrieved: []assay.Hit{{ID: "a.md", Path: "docs/a.md", Title: "Alpha"}, {ID: "b.md"}}}
+	tests := []struct {
+		c    assay.Citation
+		want bool
+	}{
+		{assay.Citation{ID: "a.md"}, true},
+		{assay.Citation{Path: "docs/a.md"}, true},
+		{assay.Citation{Title: "Alpha"}, true},
+		{assay.Citation{ID: "docs/a.md"}, true}, // fields cross: id against path
+		{assay.Citation{ID: "zz", Title: "Alpha"}, true},
+		{assay.Citation{ID: "b.md"}, true},
+		{assay.Citation{ID: "c.md"}, false},
+		{assay.Citation{}, false}, // empty fields match nothing, even an empty title
+	}
+	for _, tt := range tests {
+		if got := Surfaced(obs, tt.c); got != tt.want {
+			t.Errorf("Surfaced(%+v) = %v, want %v", tt.c, got, tt.want)
+		}
+	}
+}
+
+func TestCites(t *testing.T) {
+	tests := []struct {
+		name   string
+		obs    assay.Observation
+		want   []string
+		pass   bool
+		detail string
+	}{
+		{"cited and surfaced", assay.Observation{Retrieved: hits("d1"), Citations: cits("d1")}, []string{"d1"}, true, ""},
+		{"match by citation title", assay.Observation{
+			Retrieved: []assay.Hit{{ID: "d1", Title: "Security"}},
+			Citations: []assay.Citation{{ID: "d1", Title: "Security"}},
+		}, []string{"Security"}, true, ""},
+		{"match by citation path", assay.Observation{
+			Retrieved: []assay.Hit{{ID: "d1", Path: "docs/s.md"}},
+			Citations: []assay.Citation{{Path: "docs/s.md"}},
+		}, []string{"docs/s.md"}, true, ""},
+		{"cited not surfaced", assay.Observation{Retrieved: hits("d1"), Citations: cits("d1", "d9")}, []string{"d9"}, false, "unsurfaced d9"},
+		{"not cited", assay.Observation{Retrieved: hits("d1"), Citations: cits("d1")}, []string{"d3", "d4"}, false, "not cited d3, d4"},
+		{"both facts", assay.Observation{Retrieved: hits("d1"), Citations: cits("d9")}, []string{"d1", "d9", "d3"}, false, "unsurfaced d9; not cited d1, d3"},
+		{"one of two matching citations surfaced", assay.Observation{
+			Retrieved: []assay.Hit{{ID: "d2", Title: "T"}},
+			Citations: []assay.Citation{{ID: "x", Title: "T"}, {ID: "d2", Title: "T"}},
+		}, []string{"T"}, true, ""},
+		{"no citations", assay.Observation{Retrieved: hits("d1")}, []string{"d1"}, false, "not cited d1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			checkEq(t, Cites(tt.obs, tt.want), "cites", tt.pass, tt.detail)
+		})
+	}
+}
+
+func TestCitesAny(t *testing.T) {
+	tests := []struct {
+		name   string
+		obs    assay.Observation
+		want   []string
+		pass   bool
+		detail string
+	}{
+		{"one surfaced", assay.Observation{Retrieved: hits("b"), Citations: cits("b")}, []string{"a", "b"}, true, ""},
+		{"none cited", assay.Observation{Retrieved: hits("a"), Citations: cits("c")}, []string{"a", "b"}, false, "none of a, b cited"},
+		{"cited but unsurfaced", assay.Observation{Retrieved: hits("x"), Citations: cits("b")}, []string{"a", "b"}, false, "none of a, b cited and surfaced (unsurfaced b)"},
+		{"empty list passes", assay.Observation{}, nil, true, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			checkEq(t, CitesAny(tt.obs, tt.want), "cites_any", tt.pass, tt.detail)
+		})
+	}
+}
+
+func TestCitesOnlySurfaced(t *testing.T) {
+	tests := []struct {
+		name   string
+		obs    assay.Observation
+		pass   bool
+		detail string
+	}{
+		{"all surfaced", assay.Observation{Retrieved: hits("a", "b"), Citations: cits("b", "a")}, true, ""},
+		{"no citations", assay.Observation{Retrieved: hits("a")}, true, ""},
+		{"one unsurfaced by path", assay.Observation{
+			Retrieved: hits("a"),
+			Citations: []assay.Citation{{ID: "a"}, {Path: "docs/x.md"}},
+		}, false, "unsurfaced docs/x.md"},
+		{"nothing retrieved", assay.Observation{Citations: cits("a", "b")}, false, "unsurfaced a, b"},
+		{"empty citation named by position", assay.Observation{Retrieved: hits("a"), Citations: []assay.Citation{{ID: "a"}, {Quote: "q"}}}, false, "unsurfaced citation 2"},
+		{"title with comma quoted", assay.Observation{Citations: []assay.Citation{{Title: "Hash, salt"}}}, false, `unsurfaced "Hash, salt"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			checkEq(t, CitesOnlySurfaced(tt.obs), "cites_only_surfaced", tt.pass, tt.detail)
+		})
+	}
+}
+
+func TestNoCitations(t *testing.T) {
+	checkEq(t, NoCitations(assay.Observation{Retrieved: hits("a")}), "no_citations", true, "")
+	checkEq(t, NoCitations(assay.Observation{Citations: cits("a", "b")}), "no_citations", false, "cited a, b")
+	checkEq(t, NoCitations(assay.Observation{Citations: []assay.Citation{{Title: "Intro"}}}), "no_citations", false, "cited Intro")
+}
