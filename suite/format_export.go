@@ -1,0 +1,278 @@
+package suite
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/assay-eval/assay"
+	"github.com/goccy/go-yaml"
+)
+
+// ExportOptions control WriteNative.
+type ExportOptions struct {
+	// Dir is the directory the written suite will live in: corpus paths are
+	// written relative to it. Empty means the current directory.
+	Dir string
+	// CorpusFile, when set, is the path (relative to Dir) of the JSONL file
+	// the caller writes the corpus to with WriteCorpusJSONL, used when the
+	// corpus has no file of its own to reference (Knowlex's inline corpus,
+	// Cranfield's SMART file). When empty such a corpus is written inline.
+	CorpusFile string
+	// Comment is written as "# " lines at the top of the file.
+	Comment string
+}
+
+type exportDoc struct {
+	ID    string `yaml:"id"`
+	Title string `yaml:"title,omitempty"`
+	Text  string `yaml:"text"`
+}
+
+type exportDefaults struct {
+	K             int  `yaml:"k,omitempty"`
+	CaseSensitive bool `yaml:"case_sensitive,omitempty"`
+}
+
+type exportExpect struct {
+	AnswerIncludes    []string `yaml:"answer_includes,omitempty,flow"`
+	AnswerIncludesAny []string `yaml:"answer_includes_any,omitempty,flow"`
+	AnswerExcludes    []string `yaml:"answer_excludes,omitempty,flow"`
+	AnswerMatches     string   `yaml:"answer_matches,omitempty"`
+	CaseSensitive     *bool    `yaml:"case_sensitive,omitempty"`
+	Retrieves         []string `yaml:"retrieves,omitempty,flow"`
+	Cites             []string `yaml:"cites,omitempty,flow"`
+	CitesAny          []string `yaml:"cites_any,omitempty,flow"`
+	CitesOnlySurfaced bool     `yaml:"cites_only_surfaced,omitempty"`
+	NoCitations       bool     `yaml:"no_citations,omitempty"`
+	Refusal           *bool    `yaml:"refusal,omitempty"`
+	CallsTool         []string `yaml:"calls_tool,omitempty,flow"`
+	CallsAnyTool      bool     `yaml:"calls_any_tool,omitempty"`
+	NeverCalls        []string `yaml:"never_calls,omitempty,flow"`
+	StopsAtApproval   bool     `yaml:"stops_at_approval,omitempty"`
+	Outcome           string   `yaml:"outcome,omitempty"`
+	JSONSchema        string   `yaml:"json_schema,omitempty"`
+	MaxLatencyMs      *float64 `yaml:"max_latency_ms,omitempty"`
+}
+
+type exportCase struct {
+	ID        string            `yaml:"id"`
+	Query     string            `yaml:"query"`
+	Tags      yaml.MapSlice     `yaml:"tags,omitempty,flow"`
+	Guards    string            `yaml:"guards,omitempty"`
+	K         int               `yaml:"k,omitempty"`
+	Relevant  []string          `yaml:"relevant,omitempty,flow"`
+	Judgments yaml.MapSlice     `yaml:"judgments,omitempty,flow"`
+	Expect    *exportExpect     `yaml:"expect,omitempty"`
+	Surface   string            `yaml:"surface,omitempty"`
+	Vars      map[string]string `yaml:"vars,omitempty"`
+}
+
+type exportFile struct {
+	Assay          int             `yaml:"assay"`
+	Name           string          `yaml:"name,omitempty"`
+	Description    string          `yaml:"description,omitempty"`
+	Corpus         any             `yaml:"corpus,omitempty"`
+	Defaults       *exportDefaults `yaml:"defaults,omitempty"`
+	Metrics        []string        `yaml:"metrics,omitempty,flow"`
+	Gain           string          `yaml:"gain,omitempty"`
+	RefusalMarkers []string        `yaml:"refusal_markers,omitempty,flow"`
+	Tools          []string        `yaml:"tools,omitempty,flow"`
+	Gates          []string        `yaml:"gates,omitempty"`
+	Cases          []exportCase    `yaml:"cases"`
+}
+
+// corpusRef returns the path a native suite can name for s's corpus: a
+// directory or a JSONL(.gz) file. ok is false when the corpus must be
+// written out (inline, or a file format the native loader does not read).
+func corpusRef(s *assay.Suite) (string, bool) {
+	src := s.CorpusSource
+	if src == "" || src == "inline" {
+		return "", false
+	}
+	if dirExists(src) || strings.HasSuffix(src, ".jsonl") || strings.HasSuffix(src, ".jsonl.gz") {
+		return src, true
+	}
+	return "", false
+}
+
+// NeedsCorpusFile reports whether s has a corpus that WriteNative cannot
+// reference by path, so that it is written inline unless the caller writes
+// it to ExportOptions.CorpusFile.
+func NeedsCorpusFile(s *assay.Suite) bool {
+	_, ok := corpusRef(s)
+	return len(s.Corpus) > 0 && !ok
+}
+
+// relSlash makes target relative to dir when it can (slash-separated),
+// otherwise returns it absolute.
+func relSlash(dir, target string) string {
+	if dir == "" {
+		dir = "."
+	}
+	ad, err1 := filepath.Abs(dir)
+	at, err2 := filepath.Abs(target)
+	if err1 != nil || err2 != nil {
+		return filepath.ToSlash(target)
+	}
+	r, err := filepath.Rel(ad, at)
+	if err != nil {
+		return filepath.ToSlash(at)
+	}
+	return filepath.ToSlash(r)
+}
+
+// WriteNative writes s as a native suite (`assay: 1`) that loads back to an
+// equal suite: the same cases, judgments, expectations, gates, defaults,
+// metrics and corpus. Judgments that are all grade 1 are written as
+// `relevant:`, others as `judgments:`. Settings equal to the native defaults
+// are left out.
+func WriteNative(w io.Writer, s *assay.Suite, o ExportOptions) error {
+	f := exportFile{Assay: 1, Name: s.Name, Description: s.Description}
+	if ref, ok := corpusRef(s); ok {
+		p := relSlash(o.Dir, ref)
+		if dirExists(ref) && !strings.HasSuffix(p, "/") {
+			p += "/"
+		}
+		f.Corpus = p
+	} else if len(s.Corpus) > 0 {
+		if o.CorpusFile != "" {
+			f.Corpus = filepath.ToSlash(o.CorpusFile)
+		} else {
+			docs := make([]exportDoc, len(s.Corpus))
+			for i, d := range s.Corpus {
+				docs[i] = exportDoc{ID: d.ID, Title: d.Title, Text: d.Text}
+			}
+			f.Corpus = docs
+		}
+	}
+	if (s.Defaults.K != 0 && s.Defaults.K != assay.DefaultK) || s.Defaults.CaseSensitive {
+		f.Defaults = &exportDefaults{CaseSensitive: s.Defaults.CaseSensitive}
+		if s.Defaults.K != assay.DefaultK {
+			f.Defaults.K = s.Defaults.K
+		}
+	}
+	if len(s.Metrics) > 0 && !slices.Equal(s.Metrics, assay.DefaultMetrics) {
+		f.Metrics = s.Metrics
+	}
+	if s.Gain != "" && s.Gain != assay.GainLinear {
+		f.Gain = string(s.Gain)
+	}
+	if len(s.RefusalMarkers) > 0 && !slices.Equal(s.RefusalMarkers, assay.DefaultRefusalMarkers) {
+		f.RefusalMarkers = s.RefusalMarkers
+	}
+	f.Tools = s.Tools
+	for _, g := range s.Gates {
+		f.Gates = append(f.Gates, g.Expr)
+	}
+	f.Cases = make([]exportCase, 0, len(s.Cases))
+	for _, c := range s.Cases {
+		nc := exportCase{ID: c.ID, Query: c.Query, Guards: c.Guards, K: c.K, Surface: c.Surface, Vars: c.Vars}
+		for _, k := range keysSorted(c.Tags) {
+			nc.Tags = append(nc.Tags, yaml.MapItem{Key: k, Value: c.Tags[k]})
+		}
+		allOne := len(c.Judgments) > 0
+		for _, g := range c.Judgments {
+			if g != 1 {
+				allOne = false
+			}
+		}
+		for _, id := range keysSorted(c.Judgments) {
+			if allOne {
+				nc.Relevant = append(nc.Relevant, id)
+			} else {
+				nc.Judgments = append(nc.Judgments, yaml.MapItem{Key: id, Value: c.Judgments[id]})
+			}
+		}
+		if !c.Expect.Empty() {
+			e := c.Expect
+			nc.Expect = &exportExpect{
+				AnswerIncludes: e.AnswerIncludes, AnswerIncludesAny: e.AnswerIncludesAny,
+				AnswerExcludes: e.AnswerExcludes, AnswerMatches: e.AnswerMatches,
+				CaseSensitive: e.CaseSensitive, Retrieves: e.Retrieves, Cites: e.Cites,
+				CitesAny: e.CitesAny, CitesOnlySurfaced: e.CitesOnlySurfaced, NoCitations: e.NoCitations,
+				Refusal: e.Refusal, CallsTool: e.CallsTool, CallsAnyTool: e.CallsAnyTool,
+				NeverCalls: e.NeverCalls, StopsAtApproval: e.StopsAtApproval, Outcome: e.Outcome,
+				MaxLatencyMs: e.MaxLatencyMs,
+			}
+			if e.JSONSchemaPath != "" {
+				nc.Expect.JSONSchema = relSlash(o.Dir, e.JSONSchemaPath)
+			} else {
+				nc.Expect.JSONSchema = e.JSONSchema
+			}
+		} else if c.Expect.CaseSensitive != nil {
+			nc.Expect = &exportExpect{CaseSensitive: c.Expect.CaseSensitive}
+		}
+		f.Cases = append(f.Cases, nc)
+	}
+	out, err := yaml.MarshalWithOptions(f, yaml.Indent(2), yaml.IndentSequence(true), yaml.UseLiteralStyleIfMultiline(true))
+	if err != nil {
+		return fmt.Errorf("writing native suite: %v", err)
+	}
+	var buf bytes.Buffer
+	for _, l := range strings.Split(strings.TrimRight(o.Comment, "\n"), "\n") {
+		if o.Comment != "" {
+			fmt.Fprintf(&buf, "# %s\n", l)
+		}
+	}
+	buf.Write(out)
+	_, err = w.Write(buf.Bytes())
+	return err
+}
+
+// WriteCorpusJSONL writes docs as JSONL, one {"id","title","text"} object
+// a line, the shape corpus.Load reads.
+func WriteCorpusJSONL(w io.Writer, docs []assay.Document) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for _, d := range docs {
+		if err := enc.Encode(struct {
+			ID    string `json:"id"`
+			Title string `json:"title,omitempty"`
+			Text  string `json:"text"`
+		}{d.ID, d.Title, d.Text}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Import loads src as format (one of ImportFormats) and writes its native
+// equivalent to out. A corpus that cannot be referenced by path is written
+// beside out as "<out stem>.corpus.jsonl". It returns the loaded suite and
+// the files written.
+func Import(format, src, out string, o LoadOptions) (*assay.Suite, []string, error) {
+	s, err := LoadFormat(format, src, o)
+	if err != nil {
+		return nil, nil, err
+	}
+	dir := filepath.Dir(out)
+	opts := ExportOptions{Dir: dir, Comment: fmt.Sprintf("imported by `assay import %s %s`", format, filepath.ToSlash(src))}
+	var written []string
+	if NeedsCorpusFile(s) {
+		stem := strings.TrimSuffix(filepath.Base(out), filepath.Ext(out))
+		opts.CorpusFile = stem + ".corpus.jsonl"
+		cp := filepath.Join(dir, opts.CorpusFile)
+		var buf bytes.Buffer
+		if err := WriteCorpusJSONL(&buf, s.Corpus); err != nil {
+			return nil, nil, err
+		}
+		if err := os.WriteFile(cp, buf.Bytes(), 0o644); err != nil {
+			return nil, nil, Errorf(cp, 0, 0, "%v", unwrapPathError(err))
+		}
+		written = append(written, cp)
+	}
+	var buf bytes.Buffer
+	if err := WriteNative(&buf, s, opts); err != nil {
+		return nil, nil, err
+	}
+	if err := os.WriteFile(out, buf.Bytes(), 0o644); err != nil {
+		return nil, nil, Errorf(out, 0, 0, "%v", unwrapPathError(err))
+	}
+	return s, append(written, out), nil
+}

@@ -1,0 +1,272 @@
+package suite
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/corpus"
+)
+
+// findTRECFiles finds the one qrels file and the one topics file of dir
+// ("" when there is not exactly one of a kind).
+func findTRECFiles(dir string) (qrels, topics string) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return "", ""
+	}
+	var qs, ts []string
+	for _, e := range ents {
+		if !e.Type().IsRegular() {
+			continue
+		}
+		n := strings.ToLower(e.Name())
+		stem := strings.TrimSuffix(n, filepath.Ext(n))
+		switch {
+		case strings.Contains(n, "qrels"):
+			qs = append(qs, filepath.Join(dir, e.Name()))
+		case stem == "topics" || strings.HasSuffix(n, ".topics") || strings.HasPrefix(n, "topics.") ||
+			n == "queries.tsv" || n == "queries.txt" || n == "topics.tsv":
+			ts = append(ts, filepath.Join(dir, e.Name()))
+		}
+	}
+	if len(qs) == 1 {
+		qrels = qs[0]
+	}
+	if len(ts) == 1 {
+		topics = ts[0]
+	}
+	return qrels, topics
+}
+
+// looksLikeQrels reports whether the first lines of data are TREC qrels
+// (`qid iter docno rel`, rel an integer).
+func looksLikeQrels(data []byte) bool {
+	n := 0
+	for len(data) > 0 && n < 5 {
+		var l []byte
+		l, data, _ = bytes.Cut(data, []byte{'\n'})
+		f := strings.Fields(string(l))
+		if len(f) == 0 {
+			continue
+		}
+		if len(f) != 4 {
+			return false
+		}
+		if _, err := strconv.Atoi(f[3]); err != nil {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
+// readTRECQrels reads `qid iter docno rel` lines. A negative grade is 0.
+func readTRECQrels(path string) (map[string]map[string]int, []string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, Errorf(path, 0, 0, "%v", unwrapPathError(err))
+	}
+	judg := map[string]map[string]int{}
+	var order []string
+	line := 0
+	for len(data) > 0 {
+		var l []byte
+		l, data, _ = bytes.Cut(data, []byte{'\n'})
+		line++
+		f := strings.Fields(string(l))
+		if len(f) == 0 {
+			continue
+		}
+		if len(f) != 4 {
+			return nil, nil, Errorf(path, line, 0, "want \"qid iter docno rel\", got %d fields", len(f))
+		}
+		g, err := strconv.Atoi(f[3])
+		if err != nil {
+			return nil, nil, Errorf(path, line, 0, "relevance %q is not an integer", f[3])
+		}
+		if g < 0 {
+			g = 0
+		}
+		if judg[f[0]] == nil {
+			judg[f[0]] = map[string]int{}
+			order = append(order, f[0])
+		}
+		judg[f[0]][f[2]] = g
+	}
+	return judg, order, nil
+}
+
+type trecTopic struct {
+	id, query string
+	line      int
+}
+
+// readTRECTopics reads TSV (`qid<TAB>query`) or SGML (`<top>`) topics.
+func readTRECTopics(path string) ([]trecTopic, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, Errorf(path, 0, 0, "%v", unwrapPathError(err))
+	}
+	data = trimBOM(data)
+	if bytes.Contains(bytes.ToLower(data), []byte("<top>")) {
+		return readSGMLTopics(path, data)
+	}
+	var out []trecTopic
+	line := 0
+	for len(data) > 0 {
+		var l []byte
+		l, data, _ = bytes.Cut(data, []byte{'\n'})
+		line++
+		s := strings.TrimRight(string(l), "\r")
+		if strings.TrimSpace(s) == "" {
+			continue
+		}
+		id, q, ok := strings.Cut(s, "\t")
+		if !ok {
+			f := strings.Fields(s)
+			if len(f) < 2 {
+				return nil, Errorf(path, line, 0, "want \"qid<TAB>query\"")
+			}
+			id, q = f[0], strings.Join(f[1:], " ")
+		}
+		out = append(out, trecTopic{id: strings.TrimSpace(id), query: strings.TrimSpace(q), line: line})
+	}
+	return out, nil
+}
+
+// readSGMLTopics reads TREC `<top>` topics: `<num>` (an optional
+// "Number:" prefix dropped) and `<title>` (an optional "Topic:" prefix
+// dropped), each running to the next tag.
+func readSGMLTopics(path string, data []byte) ([]trecTopic, error) {
+	lower := bytes.ToLower(data)
+	var out []trecTopic
+	off := 0
+	for {
+		i := bytes.Index(lower[off:], []byte("<top>"))
+		if i < 0 {
+			break
+		}
+		start := off + i
+		end := bytes.Index(lower[start:], []byte("</top>"))
+		if end < 0 {
+			end = len(data) - start
+		}
+		block, lblock := data[start:start+end], lower[start:start+end]
+		line := 1 + bytes.Count(data[:start], []byte{'\n'})
+		num := sgmlField(block, lblock, "<num>")
+		num = strings.TrimSpace(strings.TrimPrefix(num, "Number:"))
+		title := sgmlField(block, lblock, "<title>")
+		title = strings.TrimSpace(strings.TrimPrefix(title, "Topic:"))
+		if num == "" {
+			return nil, Errorf(path, line, 0, "topic without <num>")
+		}
+		if title == "" {
+			return nil, Errorf(path, line, 0, "topic %s without <title>", num)
+		}
+		out = append(out, trecTopic{id: num, query: title, line: line})
+		off = start + end
+		if off >= len(data) {
+			break
+		}
+		off++
+	}
+	return out, nil
+}
+
+// sgmlField returns the text after tag up to the next '<', whitespace folded.
+func sgmlField(block, lblock []byte, tag string) string {
+	i := bytes.Index(lblock, []byte(tag))
+	if i < 0 {
+		return ""
+	}
+	rest := block[i+len(tag):]
+	if j := bytes.IndexByte(rest, '<'); j >= 0 {
+		rest = rest[:j]
+	}
+	return strings.Join(strings.Fields(string(rest)), " ")
+}
+
+// loadTREC reads TREC qrels with their topics. See formats.go.
+func loadTREC(path string) (*assay.Suite, error) {
+	var qrelsPath, topicsPath, dir string
+	if dirExists(path) {
+		dir = path
+		qrelsPath, topicsPath = findTRECFiles(path)
+		if qrelsPath == "" {
+			return nil, Errorf(path, 0, 0, "want exactly one qrels file (a name containing \"qrels\")")
+		}
+	} else {
+		dir = filepath.Dir(path)
+		qrelsPath = path
+		_, topicsPath = findTRECFiles(dir)
+	}
+	if topicsPath == "" {
+		return nil, Errorf(dir, 0, 0, "no topics file beside the qrels (want one of topics, topics.*, *.topics, queries.tsv, queries.txt)")
+	}
+	judg, order, err := readTRECQrels(qrelsPath)
+	if err != nil {
+		return nil, err
+	}
+	topics, err := readTRECTopics(topicsPath)
+	if err != nil {
+		return nil, err
+	}
+	s := newSuite(path, FormatTREC)
+	if dirExists(path) {
+		s.Name = filepath.Base(filepath.Clean(path))
+	}
+	seen := map[string]int{}
+	for _, t := range topics {
+		if prev, dup := seen[t.id]; dup {
+			return nil, Errorf(topicsPath, t.line, 0, "duplicate topic %q (first at line %d)", t.id, prev)
+		}
+		seen[t.id] = t.line
+		j := judg[t.id]
+		if j == nil {
+			continue
+		}
+		s.Cases = append(s.Cases, assay.Case{ID: t.id, Query: t.query, Judgments: j, Source: fmt.Sprintf("%s:%d", topicsPath, t.line)})
+	}
+	var missing []string
+	for _, q := range order {
+		if _, ok := seen[q]; !ok {
+			missing = append(missing, q)
+		}
+	}
+	if len(missing) > 0 {
+		s.Warnings = append(s.Warnings, fmt.Sprintf("%s: %d judged topics are not in %s (%s)", qrelsPath, len(missing), topicsPath, strings.Join(firstFew(missing, 5), ", ")))
+	}
+	if len(s.Cases) == 0 {
+		return nil, Errorf(qrelsPath, 0, 0, "no topic of %s has judgments", topicsPath)
+	}
+	if err := loadCorpusBeside(s, dir); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// loadCorpusBeside loads corpus/, corpus.jsonl.gz or corpus.jsonl from dir
+// into s, when there is one.
+func loadCorpusBeside(s *assay.Suite, dir string) error {
+	for _, name := range []string{"corpus", "corpus.jsonl.gz", "corpus.jsonl"} {
+		p := filepath.Join(dir, name)
+		if (name == "corpus" && dirExists(p)) || (name != "corpus" && fileExists(p)) {
+			docs, err := corpus.Load(p)
+			if err != nil {
+				return err
+			}
+			s.Corpus, s.CorpusSource = docs, p
+			return nil
+		}
+	}
+	s.Warnings = append(s.Warnings, fmt.Sprintf("%s: no corpus (corpus/, corpus.jsonl or corpus.jsonl.gz) beside the qrels: the suite has no corpus", dir))
+	return nil
+}
+
+var _ = sort.Strings
