@@ -1,0 +1,58 @@
+// Package store keeps run records (ARCHITECTURE §7): files first, with an
+// SQL index for listing, references and trends.
+//
+// Layout of a store rooted at DIR (default .assay, chosen by --store or
+// ASSAY_STORE in the CLI):
+//
+//	DIR/runs/<run_id>/run.json     the assay.run/v1 document (cases without observations)
+//	DIR/runs/<run_id>/cases.jsonl  one line per case and trial: checks, metrics, observation
+//	DIR/assay.db                   SQLite index: runs, run_metrics, case_results, schema_migrations
+//
+// Run ids are UUIDv7 (NewRunID), lowercase and time-ordered.
+//
+// # Writing a run
+//
+// A run command calls Begin, which creates the run directory and writes
+// run.json with status "incomplete" before any case runs; Append writes one
+// cases.jsonl line per graded case (one write each, synced at least every
+// second), and Finish writes the final run.json through a temporary file and
+// an atomic rename, then updates the index in one transaction. A process
+// that is killed (kill -9, Ctrl-C before Finish) therefore leaves a run that
+// is listed as incomplete, whose finished cases can still be read, and that
+// "latest" never names.
+//
+// # Reading runs
+//
+// LoadRun reads a run.json (or its directory) with no database: compare
+// a/run.json b/run.json works on bare files. Every error names the file, with
+// line and column for JSON syntax errors; a corrupt or truncated file is an
+// error, never a panic. ReadCases streams cases.jsonl.
+//
+// A REF (ResolveRef) is, everywhere: a path to a run.json or its directory;
+// "latest" (newest complete run); "latest~N" (the Nth complete run before
+// the latest, same suite); or a run id or unique prefix of one.
+//
+// # Concurrency
+//
+// Several processes may write runs into one store at once. Each run has its
+// own directory; the SQLite index is opened in WAL mode with a busy timeout,
+// write transactions begin IMMEDIATE, and any SQLITE_BUSY that still
+// surfaces is retried with jittered backoff for up to a minute.
+//
+// # Index
+//
+// Migrations are embedded (migrations/NNNN_name.sql) and recorded in
+// schema_migrations as they are applied. The index can always be rebuilt
+// from the files: Open indexes any run directory it does not know, so
+// deleting assay.db loses nothing.
+//
+// # Provenance helpers
+//
+// GitInfo reads the commit and dirty flag of the repository holding a
+// directory; Redact copies a target configuration with secrets removed
+// (fields named like token, key, secret, password, cookie, authorization, and
+// any value expanded from the environment).
+//
+// Store is a small interface so that a Postgres store can follow;
+// store/storetest is the conformance suite every implementation passes.
+package store

@@ -1,0 +1,355 @@
+package store
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/assay-eval/assay"
+)
+
+// EncodeRun returns the run.json form of run: the assay.run/v1 document,
+// indented, with one case per line and without observations (they live in
+// cases.jsonl). A human can read it and a diff of two runs stays small.
+func EncodeRun(run *assay.Run) ([]byte, error) {
+	head := *run
+	if head.Schema == "" {
+		head.Schema = assay.RunSchema
+	}
+	head.Cases = []assay.CaseResult{}
+	b, err := json.MarshalIndent(&head, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encode run %s: %w", run.RunID, err)
+	}
+	const empty = "\n  \"cases\": []"
+	i := bytes.Index(b, []byte(empty))
+	if i < 0 {
+		return nil, fmt.Errorf("encode run %s: cases field not found", run.RunID)
+	}
+	if len(run.Cases) == 0 {
+		return append(b, '\n'), nil
+	}
+	var out bytes.Buffer
+	out.Grow(len(b) + 256*len(run.Cases))
+	out.Write(b[:i])
+	out.WriteString("\n  \"cases\": [")
+	for j := range run.Cases {
+		c := run.Cases[j]
+		c.Observation = nil
+		cb, err := json.Marshal(&c)
+		if err != nil {
+			return nil, fmt.Errorf("encode run %s: case %s: %w", run.RunID, c.ID, err)
+		}
+		if j > 0 {
+			out.WriteByte(',')
+		}
+		out.WriteString("\n    ")
+		out.Write(cb)
+	}
+	out.WriteString("\n  ]")
+	out.Write(b[i+len(empty):])
+	out.WriteByte('\n')
+	return out.Bytes(), nil
+}
+
+// writeFileAtomic writes b to path through a temporary file in the same
+// directory, synced and renamed over path, then syncs the directory.
+func writeFileAtomic(path string, b []byte) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(b)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if d, err := os.Open(dir); err == nil {
+		d.Sync() // best effort: not every file system syncs directories
+		d.Close()
+	}
+	return nil
+}
+
+// runFile returns the run.json path for a path that is either the file or
+// its directory.
+func runFile(path string) string {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return filepath.Join(path, RunFile)
+	}
+	return path
+}
+
+// LoadRun reads a run record: the path of a run.json or of its directory.
+// Errors name the file (and the line and column of a syntax error); a
+// corrupted, truncated or missing file is an error, never a panic.
+//
+// An incomplete run whose run.json lists no cases (the process stopped
+// before Finish) gets its cases from cases.jsonl, observations left out; a
+// torn last line there is skipped as a case that was in flight.
+func LoadRun(path string) (*assay.Run, error) {
+	file := runFile(path)
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fileErr(file, err)
+	}
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil, fmt.Errorf("%s: empty run record (truncated, or written by a process that was stopped)", file)
+	}
+	var run assay.Run
+	if err := json.Unmarshal(b, &run); err != nil {
+		return nil, jsonErr(file, b, err)
+	}
+	if run.Schema != assay.RunSchema {
+		return nil, fmt.Errorf("%s: not an %s document (schema %q)", file, assay.RunSchema, run.Schema)
+	}
+	switch run.Status {
+	case assay.StatusComplete, assay.StatusIncomplete:
+	default:
+		return nil, fmt.Errorf("%s: status %q is neither complete nor incomplete", file, run.Status)
+	}
+	if run.RunID == "" {
+		return nil, fmt.Errorf("%s: run_id is missing", file)
+	}
+	if run.Status == assay.StatusIncomplete && len(run.Cases) == 0 {
+		cf := filepath.Join(filepath.Dir(file), CasesFile)
+		err := ReadCases(cf, func(r assay.CaseResult) error {
+			r.Observation = nil
+			run.Cases = append(run.Cases, r)
+			return nil
+		})
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+	}
+	seen := make(map[caseKey]bool, len(run.Cases))
+	for i, c := range run.Cases {
+		if c.ID == "" {
+			return nil, fmt.Errorf("%s: case %d has no id", file, i+1)
+		}
+		k := caseKey{c.ID, c.Trial}
+		if seen[k] {
+			return nil, fmt.Errorf("%s: case %q trial %d appears twice", file, c.ID, c.Trial)
+		}
+		seen[k] = true
+	}
+	return &run, nil
+}
+
+type caseKey struct {
+	id    string
+	trial int
+}
+
+// ReadCases calls fn for each line of a cases.jsonl file (or the
+// cases.jsonl of a run directory), observations included. A torn last line
+// (no newline, not valid JSON: the case that was being written when the
+// process died) is skipped; any other bad line is an error "file:line: msg".
+func ReadCases(path string, fn func(assay.CaseResult) error) error {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		path = filepath.Join(path, CasesFile)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return fileErr(path, err)
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 64<<10)
+	for line := 1; ; line++ {
+		b, rerr := br.ReadBytes('\n')
+		if rerr != nil && rerr != io.EOF {
+			return fmt.Errorf("%s:%d: %v", path, line, rerr)
+		}
+		torn := rerr == io.EOF
+		if t := bytes.TrimSpace(b); len(t) > 0 {
+			var r assay.CaseResult
+			if err := json.Unmarshal(t, &r); err != nil {
+				if torn {
+					return nil
+				}
+				var se *json.SyntaxError
+				if errors.As(err, &se) {
+					return fmt.Errorf("%s:%d:%d: %s", path, line, se.Offset, se.Error())
+				}
+				return fmt.Errorf("%s:%d: %s", path, line, err.Error())
+			}
+			if err := fn(r); err != nil {
+				return err
+			}
+		}
+		if torn {
+			return nil
+		}
+	}
+}
+
+func fileErr(file string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%s: no such file: %w", file, fs.ErrNotExist)
+	}
+	return fmt.Errorf("%s: %w", file, err)
+}
+
+// jsonErr positions a JSON decoding error as file:line:col.
+func jsonErr(file string, b []byte, err error) error {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		line, col := lineCol(b, se.Offset)
+		return fmt.Errorf("%s:%d:%d: %s", file, line, col, se.Error())
+	case errors.As(err, &te):
+		line, col := lineCol(b, te.Offset)
+		field := te.Field
+		if field == "" {
+			field = "value"
+		}
+		return fmt.Errorf("%s:%d:%d: %s: cannot use %s as %s", file, line, col, field, te.Value, te.Type)
+	case err.Error() == "unexpected end of JSON input":
+		line, col := lineCol(b, int64(len(b)))
+		return fmt.Errorf("%s:%d:%d: truncated: unexpected end of JSON input", file, line, col)
+	}
+	return fmt.Errorf("%s: %s", file, strings.TrimPrefix(err.Error(), "json: "))
+}
+
+func lineCol(b []byte, off int64) (line, col int) {
+	if off > int64(len(b)) {
+		off = int64(len(b))
+	}
+	if off < 0 {
+		off = 0
+	}
+	pre := b[:off]
+	line = 1 + bytes.Count(pre, []byte("\n"))
+	col = int(off) - bytes.LastIndexByte(pre, '\n')
+	if col < 1 {
+		col = 1
+	}
+	return line, col
+}
+
+// fileRun writes one run's files; the store supplies what to do on Begin
+// and Finish for the index.
+type fileRun struct {
+	mu       sync.Mutex
+	dir      string
+	cases    *os.File
+	finished bool
+	lastSync time.Time
+	index    func(run *assay.Run) error
+}
+
+// syncEvery bounds how long appended cases stay only in the OS cache.
+const syncEvery = time.Second
+
+// beginFiles creates dir, run.json (status incomplete) and an empty
+// cases.jsonl.
+func beginFiles(dir string, run *assay.Run) (*fileRun, error) {
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return nil, err
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return nil, fmt.Errorf("%s: run %s already exists", dir, run.RunID)
+		}
+		return nil, err
+	}
+	b, err := EncodeRun(run)
+	if err != nil {
+		return nil, err
+	}
+	if err := writeFileAtomic(filepath.Join(dir, RunFile), b); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(filepath.Join(dir, CasesFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	return &fileRun{dir: dir, cases: f, lastSync: time.Now()}, nil
+}
+
+func (w *fileRun) Dir() string { return w.dir }
+
+func (w *fileRun) Append(r assay.CaseResult) error {
+	b, err := json.Marshal(&r)
+	if err != nil {
+		return fmt.Errorf("case %s: %w", r.ID, err)
+	}
+	b = append(b, '\n')
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.finished {
+		return ErrFinished
+	}
+	if _, err := w.cases.Write(b); err != nil {
+		return fmt.Errorf("%s: %w", w.cases.Name(), err)
+	}
+	if time.Since(w.lastSync) >= syncEvery {
+		w.lastSync = time.Now()
+		if err := w.cases.Sync(); err != nil {
+			return fmt.Errorf("%s: %w", w.cases.Name(), err)
+		}
+	}
+	return nil
+}
+
+func (w *fileRun) Finish(run *assay.Run) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.finished {
+		return ErrFinished
+	}
+	w.finished = true
+	if run.Schema == "" {
+		run.Schema = assay.RunSchema
+	}
+	if run.Status == "" {
+		run.Status = assay.StatusComplete
+	}
+	if run.FinishedAt.IsZero() {
+		run.FinishedAt = time.Now().UTC()
+	}
+	serr := w.cases.Sync()
+	cerr := w.cases.Close()
+	if err := errors.Join(serr, cerr); err != nil {
+		return fmt.Errorf("%s: %w", w.cases.Name(), err)
+	}
+	b, err := EncodeRun(run)
+	if err != nil {
+		return err
+	}
+	file := filepath.Join(w.dir, RunFile)
+	if err := writeFileAtomic(file, b); err != nil {
+		return fmt.Errorf("%s: %w", file, err)
+	}
+	if w.index != nil {
+		if err := w.index(run); err != nil {
+			return fmt.Errorf("run %s saved in %s, but the index was not updated: %w", run.RunID, w.dir, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,150 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/assay-eval/assay"
+)
+
+// Lister is the part of a Store that ResolveRef needs.
+type Lister interface {
+	List(ctx context.Context, f Filter) ([]Entry, error)
+}
+
+// IsPathRef reports whether ref names a file or directory that exists (or
+// looks like a path: it ends in .json or contains a path separator), so it
+// can be loaded with no store at all.
+func IsPathRef(ref string) bool {
+	if _, err := os.Stat(ref); err == nil {
+		return true
+	}
+	return strings.HasSuffix(ref, ".json") || strings.ContainsRune(ref, '/') || strings.ContainsRune(ref, filepath.Separator)
+}
+
+// ResolvePath turns a path REF (a run.json or its directory) into the
+// run.json path, checking that it exists.
+func ResolvePath(ref string) (string, error) {
+	file := runFile(ref)
+	fi, err := os.Stat(file)
+	if err != nil {
+		return "", fileErr(file, err)
+	}
+	if fi.IsDir() {
+		return "", fmt.Errorf("%s: is a directory without a %s", file, RunFile)
+	}
+	return file, nil
+}
+
+// ResolveRef turns a REF into the path of a run.json. A REF is, in order:
+//
+//   - a path to a run.json or to its directory (anything that exists, ends
+//     in .json or contains a path separator);
+//   - "latest": the newest complete run (an incomplete run is never chosen);
+//   - "latest~N": the Nth complete run before the latest, of the same
+//     suite (latest~0 is latest);
+//   - a run id or a unique prefix of one (case-insensitive).
+//
+// Errors wrap ErrNotFound or ErrAmbiguous.
+func ResolveRef(ctx context.Context, l Lister, ref string) (string, error) {
+	ref = strings.TrimSpace(ref)
+	switch {
+	case ref == "":
+		return "", fmt.Errorf("empty run reference: %w", ErrNotFound)
+	case IsPathRef(ref):
+		return ResolvePath(ref)
+	case ref == "latest" || strings.HasPrefix(ref, "latest~"):
+		n := 0
+		if ref != "latest" {
+			v, err := strconv.Atoi(strings.TrimPrefix(ref, "latest~"))
+			if err != nil || v < 0 {
+				return "", fmt.Errorf("run reference %q: want latest~N with N a whole number, as in latest~1", ref)
+			}
+			n = v
+		}
+		latest, err := l.List(ctx, Filter{Status: assay.StatusComplete, Limit: 1})
+		if err != nil {
+			return "", err
+		}
+		if len(latest) == 0 {
+			return "", fmt.Errorf("%s: no complete run in the store (latest never names an incomplete run): %w", ref, ErrNotFound)
+		}
+		if n == 0 {
+			return latest[0].Path, nil
+		}
+		same, err := l.List(ctx, Filter{Status: assay.StatusComplete, Suite: latest[0].Suite, Limit: n + 1})
+		if err != nil {
+			return "", err
+		}
+		if n >= len(same) {
+			return "", fmt.Errorf("%s: the store holds %d complete run(s) of suite %q; latest~%d needs %d: %w",
+				ref, len(same), latest[0].Suite, n, n+1, ErrNotFound)
+		}
+		return same[n].Path, nil
+	}
+	all, err := l.List(ctx, Filter{})
+	if err != nil {
+		return "", err
+	}
+	want := strings.ToLower(ref)
+	var match []Entry
+	for _, e := range all {
+		if e.RunID == want {
+			return e.Path, nil
+		}
+		if strings.HasPrefix(e.RunID, want) {
+			match = append(match, e)
+		}
+	}
+	switch len(match) {
+	case 0:
+		return "", fmt.Errorf("run %q: no run id starts with it (see assay runs): %w", ref, ErrNotFound)
+	case 1:
+		return match[0].Path, nil
+	}
+	ids := make([]string, 0, 4)
+	for i, e := range match {
+		if i == 3 {
+			ids = append(ids, "...")
+			break
+		}
+		ids = append(ids, e.RunID)
+	}
+	return "", fmt.Errorf("run %q matches %d runs (%s); give more of the id: %w",
+		ref, len(match), strings.Join(ids, ", "), ErrAmbiguous)
+}
+
+// ShortIDs returns, for each entry, the shortest prefix of its run id that
+// is at least minLen characters long and unique among entries.
+func ShortIDs(entries []Entry, minLen int) map[string]string {
+	ids := make([]string, len(entries))
+	for i, e := range entries {
+		ids[i] = e.RunID
+	}
+	sort.Strings(ids)
+	out := make(map[string]string, len(ids))
+	for i, id := range ids {
+		n := minLen
+		if i > 0 && ids[i-1] != id {
+			n = max(n, commonPrefix(id, ids[i-1])+1)
+		}
+		if i+1 < len(ids) && ids[i+1] != id {
+			n = max(n, commonPrefix(id, ids[i+1])+1)
+		}
+		out[id] = id[:min(n, len(id))]
+	}
+	return out
+}
+
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}

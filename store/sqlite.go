@@ -1,0 +1,429 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/assay-eval/assay"
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+//go:embed migrations/*.sql
+var migrationFS embed.FS
+
+// DBFile is the name of the SQLite index in the store root.
+const DBFile = "assay.db"
+
+// SQLiteStore is the default store: run files under <root>/runs and an
+// SQLite index at <root>/assay.db (WAL, busy timeout, retries on
+// SQLITE_BUSY), so several processes can write runs into one store.
+type SQLiteStore struct {
+	root string
+	db   *sql.DB
+}
+
+var _ Store = (*SQLiteStore)(nil)
+
+// Open opens (creating when needed) the store rooted at dir: dir/runs/ and
+// the index dir/assay.db with its migrations applied. Run directories that
+// the index does not know (a removed or older database) are indexed.
+func Open(dir string) (*SQLiteStore, error) {
+	if dir == "" {
+		dir = ".assay"
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "runs"), 0o755); err != nil {
+		return nil, fmt.Errorf("store %s: %w", dir, err)
+	}
+	dbPath := filepath.Join(dir, DBFile)
+	dsn := "file:" + dbPath + "?_busy_timeout=10000&_journal_mode=WAL&_synchronous=NORMAL&_foreign_keys=1&_txlock=immediate"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", dbPath, err)
+	}
+	// One connection: a CLI process does not need more, and it keeps the
+	// locking between processes simple.
+	db.SetMaxOpenConns(1)
+	s := &SQLiteStore{root: dir, db: db}
+	ctx := context.Background()
+	if err := retry(ctx, func() error { return db.PingContext(ctx) }); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("%s: %w", dbPath, err)
+	}
+	if err := s.migrate(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("%s: %w", dbPath, err)
+	}
+	if err := s.Reindex(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Root is the store's directory.
+func (s *SQLiteStore) Root() string { return s.root }
+
+// Close closes the index.
+func (s *SQLiteStore) Close() error { return s.db.Close() }
+
+// migrate applies the embedded migrations not yet recorded in
+// schema_migrations, each in its own immediate transaction.
+func (s *SQLiteStore) migrate(ctx context.Context) error {
+	err := retry(ctx, func() error {
+		_, err := s.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+			version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	names, err := fs.Glob(migrationFS, "migrations/*.sql")
+	if err != nil {
+		return err
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		base := filepath.Base(name)
+		v, err := strconv.Atoi(strings.SplitN(base, "_", 2)[0])
+		if err != nil {
+			return fmt.Errorf("migration %s: no version number", base)
+		}
+		body, err := migrationFS.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		err = s.tx(ctx, func(tx *sql.Tx) error {
+			var n int
+			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE version = ?`, v).Scan(&n); err != nil {
+				return err
+			}
+			if n > 0 {
+				return nil
+			}
+			if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+				return fmt.Errorf("migration %s: %w", base, err)
+			}
+			_, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`,
+				v, base, time.Now().UTC().Format(time.RFC3339))
+			return err
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// tx runs fn in an immediate transaction, retrying the whole of it when
+// the database is busy.
+func (s *SQLiteStore) tx(ctx context.Context, fn func(*sql.Tx) error) error {
+	return retry(ctx, func() error {
+		tx, err := s.db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		if err := fn(tx); err != nil {
+			tx.Rollback()
+			return err
+		}
+		return tx.Commit()
+	})
+}
+
+// retry calls fn again while it fails with SQLITE_BUSY or SQLITE_LOCKED,
+// with jittered backoff, for up to a minute (the busy timeout already
+// waits inside SQLite; this covers the cases where SQLite returns busy
+// without waiting, such as a lock upgrade in WAL mode).
+func retry(ctx context.Context, fn func() error) error {
+	deadline := time.Now().Add(time.Minute)
+	wait := 5 * time.Millisecond
+	for {
+		err := fn()
+		if err == nil || !isBusy(err) || time.Now().After(deadline) {
+			return err
+		}
+		d := wait/2 + time.Duration(rand.Int64N(int64(wait)))
+		select {
+		case <-ctx.Done():
+			return errors.Join(err, ctx.Err())
+		case <-time.After(d):
+		}
+		if wait < 500*time.Millisecond {
+			wait *= 2
+		}
+	}
+}
+
+func isBusy(err error) bool {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		switch se.Code() & 0xff {
+		case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
+			return true
+		}
+	}
+	return false
+}
+
+// Begin implements Store.
+func (s *SQLiteStore) Begin(ctx context.Context, run *assay.Run) (RunWriter, error) {
+	if run.RunID == "" {
+		run.RunID = NewRunID()
+	}
+	if strings.ContainsAny(run.RunID, `/\`) || run.RunID == "." || run.RunID == ".." {
+		return nil, fmt.Errorf("run id %q is not a valid directory name", run.RunID)
+	}
+	if run.Schema == "" {
+		run.Schema = assay.RunSchema
+	}
+	if run.AssayVersion == "" {
+		run.AssayVersion = assay.Version
+	}
+	if run.StartedAt.IsZero() {
+		run.StartedAt = time.Now().UTC()
+	}
+	run.Status = assay.StatusIncomplete
+	dir := filepath.Join(s.root, "runs", run.RunID)
+	w, err := beginFiles(dir, run)
+	if err != nil {
+		return nil, fmt.Errorf("store %s: %w", s.root, err)
+	}
+	if err := s.tx(ctx, func(tx *sql.Tx) error { return indexRun(ctx, tx, run, s.relDir(run.RunID), false) }); err != nil {
+		w.cases.Close()
+		return nil, fmt.Errorf("%s: %w", filepath.Join(s.root, DBFile), err)
+	}
+	w.index = func(run *assay.Run) error {
+		return s.tx(context.WithoutCancel(ctx), func(tx *sql.Tx) error {
+			return indexRun(ctx, tx, run, s.relDir(run.RunID), true)
+		})
+	}
+	return w, nil
+}
+
+func (s *SQLiteStore) relDir(id string) string { return filepath.ToSlash(filepath.Join("runs", id)) }
+
+// indexRun upserts the run row (and with cases, its metric and case rows).
+func indexRun(ctx context.Context, tx *sql.Tx, run *assay.Run, dir string, withCases bool) error {
+	sum := run.Summary
+	head, headVal := headline(run)
+	var dirty int
+	var commit string
+	if run.Git != nil {
+		commit = run.Git.Commit
+		if run.Git.Dirty {
+			dirty = 1
+		}
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO runs (run_id, status, suite_name, suite_fingerprint, target_kind, target_spec,
+		started_at, finished_at, cases, graded, passed, failed, errors, pass_rate, headline, headline_value,
+		assay_version, git_commit, git_dirty, dir)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (run_id) DO UPDATE SET status = excluded.status, suite_name = excluded.suite_name,
+		suite_fingerprint = excluded.suite_fingerprint, target_kind = excluded.target_kind, target_spec = excluded.target_spec,
+		started_at = excluded.started_at, finished_at = excluded.finished_at, cases = excluded.cases,
+		graded = excluded.graded, passed = excluded.passed, failed = excluded.failed, errors = excluded.errors,
+		pass_rate = excluded.pass_rate, headline = excluded.headline, headline_value = excluded.headline_value,
+		assay_version = excluded.assay_version, git_commit = excluded.git_commit, git_dirty = excluded.git_dirty, dir = excluded.dir`,
+		run.RunID, string(run.Status), run.Suite.Name, run.Suite.Fingerprint, run.Target.Kind, run.Target.Spec,
+		fmtTime(run.StartedAt), fmtTime(run.FinishedAt), sum.Cases, sum.Graded, sum.Passed, sum.Failed, sum.Errors,
+		sum.PassRate, head, headVal, run.AssayVersion, commit, dirty, dir)
+	if err != nil || !withCases {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM run_metrics WHERE run_id = ?`, run.RunID); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM case_results WHERE run_id = ?`, run.RunID); err != nil {
+		return err
+	}
+	for name, m := range sum.Metrics {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO run_metrics (run_id, name, mean, n) VALUES (?, ?, ?, ?)`,
+			run.RunID, name, m.Mean, m.N); err != nil {
+			return err
+		}
+	}
+	stmt, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO case_results (run_id, case_id, trial, pass, error_class, latency_ms, metrics)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for _, c := range run.Cases {
+		var pass any
+		if c.Pass != nil {
+			pass = boolInt(*c.Pass)
+		}
+		var class string
+		if c.Error != nil {
+			class = string(c.Error.Class)
+		}
+		mb := []byte("{}")
+		if len(c.Metrics) > 0 {
+			if mb, err = json.Marshal(c.Metrics); err != nil {
+				return err
+			}
+		}
+		if _, err := stmt.ExecContext(ctx, run.RunID, c.ID, c.Trial, pass, class, c.LatencyMs, string(mb)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// fmtTime writes times so that they sort as text.
+func fmtTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format("2006-01-02T15:04:05.000000000Z")
+}
+
+func parseTime(s string) time.Time {
+	t, _ := time.Parse(time.RFC3339Nano, s)
+	return t
+}
+
+// headline picks the metric shown in listings: the first of the run's
+// metric set (options, else the default set) that has a value.
+func headline(run *assay.Run) (string, *float64) {
+	names := run.Options.Metrics
+	if len(names) == 0 {
+		names = assay.DefaultMetrics
+	}
+	for _, n := range names {
+		if m, ok := run.Summary.Metrics[n]; ok && m.N > 0 {
+			v := m.Mean
+			return n, &v
+		}
+	}
+	keys := make([]string, 0, len(run.Summary.Metrics))
+	for k, m := range run.Summary.Metrics {
+		if m.N > 0 {
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) == 0 {
+		return "", nil
+	}
+	sort.Strings(keys)
+	v := run.Summary.Metrics[keys[0]].Mean
+	return keys[0], &v
+}
+
+// Reindex adds to the index every run directory it does not know, read
+// from its run.json. Unreadable run files are skipped (LoadRun reports
+// them when the run is asked for).
+func (s *SQLiteStore) Reindex(ctx context.Context) error {
+	ents, err := os.ReadDir(filepath.Join(s.root, "runs"))
+	if err != nil {
+		return fmt.Errorf("store %s: %w", s.root, err)
+	}
+	known := map[string]bool{}
+	rows, err := s.db.QueryContext(ctx, `SELECT run_id FROM runs`)
+	if err != nil {
+		return fmt.Errorf("%s: %w", filepath.Join(s.root, DBFile), err)
+	}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return err
+		}
+		known[id] = true
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, e := range ents {
+		if !e.IsDir() || known[e.Name()] {
+			continue
+		}
+		run, err := LoadRun(filepath.Join(s.root, "runs", e.Name()))
+		if err != nil || run.RunID != e.Name() {
+			continue
+		}
+		if err := s.tx(ctx, func(tx *sql.Tx) error {
+			return indexRun(ctx, tx, run, s.relDir(run.RunID), run.Status == assay.StatusComplete)
+		}); err != nil {
+			return fmt.Errorf("%s: %w", filepath.Join(s.root, DBFile), err)
+		}
+	}
+	return nil
+}
+
+// List implements Store.
+func (s *SQLiteStore) List(ctx context.Context, f Filter) ([]Entry, error) {
+	q := `SELECT run_id, status, suite_name, suite_fingerprint, target_kind, target_spec, started_at, finished_at,
+		cases, pass_rate, headline, headline_value, dir FROM runs WHERE 1=1`
+	var args []any
+	if f.Suite != "" {
+		q += ` AND suite_name = ?`
+		args = append(args, f.Suite)
+	}
+	if f.Status != "" {
+		q += ` AND status = ?`
+		args = append(args, string(f.Status))
+	}
+	q += ` ORDER BY started_at DESC, run_id DESC`
+	if f.Limit > 0 {
+		q += ` LIMIT ?`
+		args = append(args, f.Limit)
+	}
+	var out []Entry
+	err := retry(ctx, func() error {
+		out = out[:0]
+		rows, err := s.db.QueryContext(ctx, q, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var e Entry
+			var status, kind, spec, started, finished, dir string
+			if err := rows.Scan(&e.RunID, &status, &e.Suite, &e.Fingerprint, &kind, &spec, &started, &finished,
+				&e.Cases, &e.PassRate, &e.Headline, &e.HeadlineValue, &dir); err != nil {
+				return err
+			}
+			e.Status = assay.RunStatus(status)
+			e.Target = kind
+			if spec != "" {
+				e.Target = spec
+			}
+			e.StartedAt = parseTime(started)
+			e.FinishedAt = parseTime(finished)
+			e.Path = filepath.Join(s.root, filepath.FromSlash(dir), RunFile)
+			out = append(out, e)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(s.root, DBFile), err)
+	}
+	return out, nil
+}
+
+// Resolve implements Store; see ResolveRef for the rules.
+func (s *SQLiteStore) Resolve(ctx context.Context, ref string) (string, error) {
+	return ResolveRef(ctx, s, ref)
+}
