@@ -1,0 +1,49 @@
+package gate_test
+
+import (
+	"fmt"
+
+	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/gate"
+)
+
+func Example() {
+	passRate := 0.75
+	run := &assay.Run{
+		RunID:  "0190c0de",
+		Status: assay.StatusComplete,
+		Summary: assay.Summary{
+			Cases: 4, Graded: 4, Passed: 3, Failed: 1, PassRate: &passRate,
+			Metrics:   map[string]assay.MetricAgg{"ndcg@10": {Mean: 0.61, N: 4}},
+			LatencyMs: assay.Latency{P50: 120, P95: 900, P99: 900, Max: 900, N: 4},
+		},
+	}
+	v, err := gate.Evaluate([]assay.Gate{
+		{Expr: "pass_rate >= 0.8", Source: "suite.yaml:7"},
+		{Expr: "nDCG@10 >= 0.6", Source: "suite.yaml:8"},
+		{Expr: "p95_latency_ms <= 1000", Source: "--gate"},
+	}, run, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, r := range v.Results {
+		fmt.Println(gate.Line(r))
+	}
+	fmt.Println("pass:", v.Pass)
+	// Output:
+	// ✗ pass_rate >= 0.8  value 0.75, bound 0.8  [suite.yaml:7]
+	// ✓ nDCG@10 >= 0.6  value 0.61, bound 0.6  [suite.yaml:8]
+	// ✓ p95_latency_ms <= 1000  value 900, bound 1000
+	// pass: false
+}
+
+func ExampleParse() {
+	_, err := gate.Parse("pass_rat >= 0.8", "suite.yaml:12")
+	fmt.Println(err.Error()[:90])
+	e, _ := gate.Parse("[lang=zh] DELTA(R@10) >= -0.02", "--gate")
+	fmt.Println(e.Kind, e.Scope, e.Metric, e.Op, e.Bound)
+	// Output:
+	// suite.yaml:12: gate "pass_rat >= 0.8": unknown metric "pass_rat" (did you mean pass_rate?)
+	// delta lang=zh recall@10 >= -0.02
+}
