@@ -1,0 +1,41 @@
+// Package corpus loads the documents a suite is judged against and gives
+// them stable ids and a content fingerprint.
+//
+// It sits at the start of the pipeline (ARCHITECTURE §1, §2 `corpus:`):
+// suite.Load calls Load for the suite's `corpus:` path, the built-in engine
+// indexes the result, and the run record carries Fingerprint.
+//
+// # Sources
+//
+// A corpus path is one of:
+//
+//   - a directory: every .md and .txt file below it, recursively. Files and
+//     directories whose name starts with "." are skipped. A document's id and
+//     Path are its slash-separated path relative to the directory
+//     ("guides/setup.md"). The title of a .md file is its first markdown
+//     heading ("# Title" at any level, outside fenced code and YAML front
+//     matter); otherwise, and for .txt files, it is the file name without its
+//     extension.
+//   - a .jsonl or .jsonl.gz file: one JSON object per line with "_id" or "id"
+//     (a string or a number), "title", "text", and optionally "lang" and
+//     "metadata" (an object; its values are kept as strings). Blank lines
+//     are skipped. This is the BEIR corpus.jsonl shape.
+//
+// An inline list of documents in the suite file is parsed by package suite,
+// which calls Sort on the result.
+//
+// Text is kept as written except that a leading UTF-8 byte order mark is
+// removed and CRLF line ends become LF, so that a checkout on Windows has the
+// same fingerprint.
+//
+// Documents are returned sorted by id (byte order). Duplicate ids are an
+// error. Errors are positioned: "corpus.jsonl:12: missing \"_id\" or \"id\"".
+//
+// # Fingerprint
+//
+// Fingerprint is "sha256:" and the hex SHA-256 of the documents' canonical
+// bytes: for each document in id order, its id, title and text, each
+// written as a decimal byte length, a colon and the bytes. Paths, languages
+// and metadata are not part of it, so the same documents loaded from a
+// directory or from JSONL have the same fingerprint.
+package corpus

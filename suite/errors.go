@@ -1,0 +1,93 @@
+package suite
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// PosError is an error at a place in a file, printed "file:line:col: msg"
+// ("file:line: msg" when the column is unknown, "file: msg" when the line is).
+type PosError struct {
+	File string
+	Line int
+	Col  int
+	Msg  string
+}
+
+func (e *PosError) Error() string { return e.Where() + ": " + e.Msg }
+
+// Where is "file:line:col", "file:line" or "file".
+func (e *PosError) Where() string {
+	s := e.File
+	if e.Line > 0 {
+		s += ":" + strconv.Itoa(e.Line)
+		if e.Col > 0 {
+			s += ":" + strconv.Itoa(e.Col)
+		}
+	}
+	return s
+}
+
+// Errorf returns a *PosError.
+func Errorf(file string, line, col int, format string, args ...any) error {
+	return &PosError{File: file, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
+}
+
+// problem is a structural fault found while loading: Load refuses the suite
+// for it, Lint reports it as an error finding.
+type problem struct {
+	line, col int
+	src       string // "file:line" when the fault is not in the suite file itself
+	msg       string
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func levenshtein(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+// nearest returns the known name closest to s, or "" when none is close
+// enough to be a likely misspelling.
+func suggestName(s string, known []string) string {
+	for _, k := range known {
+		if k != s && strings.EqualFold(k, s) {
+			return k
+		}
+	}
+	best, bestD := "", 0
+	for _, k := range known {
+		d := levenshtein(s, k)
+		if d == 0 {
+			continue
+		}
+		if best == "" || d < bestD {
+			best, bestD = k, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	limit := max(1, min(3, len([]rune(s))/3))
+	if bestD > limit {
+		return ""
+	}
+	return best
+}

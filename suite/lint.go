@@ -1,0 +1,323 @@
+package suite
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/assay-eval/assay"
+)
+
+// Severities of a Finding.
+const (
+	SeverityError   = "error"
+	SeverityWarning = "warning"
+	SeverityNote    = "note"
+)
+
+// A Finding is one thing Lint has to say about a suite.
+type Finding struct {
+	Source   string `json:"source"`   // "file:line" (or just "file")
+	Severity string `json:"severity"` // "error", "warning" or "note"
+	Message  string `json:"message"`
+}
+
+// String is "file:line: severity: message", the form `assay lint` prints.
+func (f Finding) String() string {
+	return f.Source + ": " + f.Severity + ": " + f.Message
+}
+
+// Lint runs every check on the suite at path without running it. The error
+// is non-nil only when the suite cannot be loaded at all (unreadable, syntax,
+// unknown field, wrong type, unreadable corpus); structural faults that make
+// Load refuse the suite are error findings here.
+func Lint(path string, o LoadOptions) ([]Finding, error) {
+	_, fs, err := Check(path, o)
+	return fs, err
+}
+
+// Check is Lint that also returns the suite as loaded (it may hold the
+// structural faults reported as error findings).
+func Check(path string, o LoadOptions) (*assay.Suite, []Finding, error) {
+	l, err := load(path, o)
+	if err != nil {
+		return nil, nil, err
+	}
+	var out []Finding
+	for _, p := range l.probs {
+		src := p.src
+		if src == "" {
+			src = fmt.Sprintf("%s:%d", l.file, p.line)
+		}
+		out = append(out, Finding{Source: src, Severity: SeverityError, Message: p.msg})
+	}
+	out = append(out, lintSuite(l)...)
+	sortFindings(out)
+	for _, w := range l.suite.Warnings {
+		out = append(out, Finding{Source: l.file, Severity: SeverityWarning, Message: w})
+	}
+	if ws := CheckManifest(l.suite); len(ws) > 0 {
+		mp := filepath.Join(l.suite.Dir, ManifestName)
+		for _, w := range ws {
+			out = append(out, Finding{Source: mp, Severity: SeverityWarning, Message: w})
+		}
+	}
+	return l.suite, out, nil
+}
+
+// sortFindings orders findings by file, then line (stable otherwise).
+func sortFindings(fs []Finding) {
+	slices.SortStableFunc(fs, func(a, b Finding) int {
+		fa, la := sourceLine(a.Source)
+		fb, lb := sourceLine(b.Source)
+		if c := strings.Compare(fa, fb); c != 0 {
+			return c
+		}
+		return la - lb
+	})
+}
+
+// lintSuite runs the checks that do not stop a run (ARCHITECTURE issue 7).
+func lintSuite(l *loaded) []Finding {
+	s := l.suite
+	var out []Finding
+	// where returns "file:line" for case i's field (or the case).
+	where := func(i int, fieldKeys ...string) string {
+		if l.native != nil && i < len(l.native.caseLines) {
+			lines := l.native.caseLines[i]
+			for _, k := range fieldKeys {
+				if n, ok := lines[k]; ok {
+					return fmt.Sprintf("%s:%d", l.file, n)
+				}
+			}
+			return fmt.Sprintf("%s:%d", l.file, lines[""])
+		}
+		if s.Cases[i].Source != "" {
+			return s.Cases[i].Source
+		}
+		return l.file
+	}
+	add := func(src, sev, format string, args ...any) {
+		out = append(out, Finding{Source: src, Severity: sev, Message: fmt.Sprintf(format, args...)})
+	}
+
+	docs := newDocIndex(s.Corpus)
+	hasCorpus := s.CorpusSource != "" || len(s.Corpus) > 0
+	refsUnchecked := 0
+	tools := map[string]bool{}
+	for _, t := range s.Tools {
+		tools[t] = true
+	}
+
+	for i, c := range s.Cases {
+		name := fmt.Sprintf("case %q", c.ID)
+		e := c.Expect
+
+		// Nothing to check.
+		if e.Empty() && !c.Judged() {
+			add(where(i), SeverityError, "%s has nothing to check: add expectations under \"expect:\" or judgments", name)
+		}
+
+		// Empty query (a missing query is a structural fault, reported already).
+		queryPresent := c.Query != ""
+		if l.native != nil && i < len(l.native.caseLines) {
+			_, queryPresent = l.native.caseLines[i]["query"]
+		}
+		if queryPresent && strings.TrimSpace(c.Query) == "" {
+			add(where(i, "query"), SeverityError, "%s: empty query", name)
+		}
+
+		// References to documents the corpus lacks.
+		if !hasCorpus {
+			if c.Judged() || len(e.Retrieves) > 0 || len(e.Cites) > 0 || len(e.CitesAny) > 0 {
+				refsUnchecked++
+			}
+		} else {
+			for _, id := range sortedJudged(c.Judgments) {
+				if docs.has(id) {
+					continue
+				}
+				if c.Judgments[id] > 0 {
+					add(where(i, "judgments", "relevant"), SeverityError, "%s: judgments: no document %q in the corpus", name, id)
+				} else {
+					add(where(i, "judgments"), SeverityWarning, "%s: judgments: no document %q in the corpus (judged non-relevant)", name, id)
+				}
+			}
+			for _, ref := range e.Retrieves {
+				if !docs.has(ref) {
+					add(where(i, "expect.retrieves"), SeverityError, "%s: retrieves: no document %q in the corpus (matched by id, path or title)", name, ref)
+				}
+			}
+			for _, ref := range e.Cites {
+				if !docs.has(ref) {
+					add(where(i, "expect.cites"), SeverityError, "%s: cites: no document %q in the corpus (matched by id, path or title)", name, ref)
+				}
+			}
+			var missingAny []string
+			for _, ref := range e.CitesAny {
+				if !docs.has(ref) {
+					missingAny = append(missingAny, ref)
+				}
+			}
+			if len(missingAny) > 0 {
+				sev := SeverityWarning
+				if len(missingAny) == len(e.CitesAny) {
+					sev = SeverityError
+				}
+				add(where(i, "expect.cites_any"), sev, "%s: cites_any: no document %s in the corpus (matched by id, path or title)", name, quoteList(missingAny))
+			}
+		}
+
+		// Tools not on the surface.
+		if len(s.Tools) > 0 {
+			for _, t := range e.CallsTool {
+				if !tools[t] {
+					add(where(i, "expect.calls_tool"), SeverityError, "%s: calls_tool: tool %q is not on the surface (tools: %s)", name, t, strings.Join(s.Tools, ", "))
+				}
+			}
+			for _, t := range e.NeverCalls {
+				if !tools[t] {
+					add(where(i, "expect.never_calls"), SeverityError, "%s: never_calls: tool %q is not on the surface (tools: %s)", name, t, strings.Join(s.Tools, ", "))
+				}
+			}
+		}
+
+		// Leakage: the answer or a judged document named in the query.
+		if strings.TrimSpace(c.Query) != "" {
+			cs := s.Defaults.CaseSensitive
+			if e.CaseSensitive != nil {
+				cs = *e.CaseSensitive
+			}
+			for _, a := range append(slices.Clone(e.AnswerIncludes), e.AnswerIncludesAny...) {
+				if strings.TrimSpace(a) != "" && substring(c.Query, a, cs) {
+					add(where(i, "expect.answer_includes", "expect.answer_includes_any"), SeverityWarning,
+						"%s: leakage: the expected answer %q appears in the query", name, a)
+				}
+			}
+			for _, id := range sortedJudged(c.Judgments) {
+				if c.Judgments[id] > 0 && containsToken(c.Query, id) {
+					add(where(i, "judgments", "relevant"), SeverityWarning,
+						"%s: leakage: the judged document id %q appears in the query", name, id)
+				}
+			}
+		}
+	}
+
+	// Groups whose members disagree on the expected documents.
+	type member struct {
+		index int
+		set   string
+	}
+	groups := map[string]member{}
+	for i, c := range s.Cases {
+		g := c.Tags["group"]
+		if g == "" {
+			continue
+		}
+		set := expectedSet(c)
+		first, ok := groups[g]
+		if !ok {
+			groups[g] = member{index: i, set: set}
+			continue
+		}
+		if set != first.set {
+			add(where(i), SeverityWarning, "case %q: group %q expects documents [%s], but case %q (%s) expects [%s]",
+				c.ID, g, set, s.Cases[first.index].ID, where(first.index), first.set)
+		}
+	}
+
+	if refsUnchecked > 0 {
+		src := l.file
+		if l.native != nil {
+			if n, ok := l.native.topLines["cases"]; ok {
+				src = fmt.Sprintf("%s:%d", l.file, n)
+			}
+		}
+		add(src, SeverityNote, "no corpus: document references of %d case(s) are not checked", refsUnchecked)
+	}
+	return out
+}
+
+func sortedJudged(j map[string]int) []string {
+	ids := make([]string, 0, len(j))
+	for id := range j {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// expectedSet is the space-separated sorted ids a case judges relevant.
+func expectedSet(c assay.Case) string {
+	var ids []string
+	for _, id := range sortedJudged(c.Judgments) {
+		if c.Judgments[id] > 0 {
+			ids = append(ids, id)
+		}
+	}
+	return strings.Join(ids, " ")
+}
+
+func quoteList(xs []string) string {
+	q := make([]string, len(xs))
+	for i, x := range xs {
+		q[i] = fmt.Sprintf("%q", x)
+	}
+	return strings.Join(q, ", ")
+}
+
+func substring(s, sub string, caseSensitive bool) bool {
+	if caseSensitive {
+		return strings.Contains(s, sub)
+	}
+	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
+}
+
+// containsToken reports whether tok occurs in s (case-insensitively) not
+// glued to letters or digits on either side, so that id "12" is not found in
+// "2012".
+func containsToken(s, tok string) bool {
+	if tok == "" {
+		return false
+	}
+	ls, lt := strings.ToLower(s), strings.ToLower(tok)
+	for from := 0; from <= len(ls)-len(lt); {
+		j := strings.Index(ls[from:], lt)
+		if j < 0 {
+			return false
+		}
+		start, end := from+j, from+j+len(lt)
+		before, _ := utf8.DecodeLastRuneInString(ls[:start])
+		after, _ := utf8.DecodeRuneInString(ls[end:])
+		if (start == 0 || !isWordRune(before)) && (end == len(ls) || !isWordRune(after)) {
+			return true
+		}
+		from = start + 1
+	}
+	return false
+}
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// docIndex answers "does the corpus have a document with this id, path or
+// title".
+type docIndex map[string]bool
+
+func newDocIndex(docs []assay.Document) docIndex {
+	ix := docIndex{}
+	for _, d := range docs {
+		ix[d.ID] = true
+		if d.Path != "" {
+			ix[d.Path] = true
+		}
+		if d.Title != "" {
+			ix[d.Title] = true
+		}
+	}
+	return ix
+}
+
+func (ix docIndex) has(ref string) bool { return ix[ref] }

@@ -1,0 +1,330 @@
+package suite
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/corpus"
+	"github.com/assay-eval/assay/metric"
+)
+
+// Load reads the suite at path (native or auto-detected format), resolves
+// every default and loads its corpus. It is LoadWith(path, LoadOptions{}).
+func Load(path string) (*assay.Suite, error) { return LoadWith(path, LoadOptions{}) }
+
+// LoadWith reads the suite at path. A file or directory recognised as one of
+// the formats of §4 is read by that format's loader; anything else is parsed
+// as the native format.
+//
+// The error is one line, positioned "file:line:col: msg" where possible.
+// Besides syntax and type errors, LoadWith refuses a suite with a structural
+// fault: duplicate or missing case ids, a missing query, an invalid regexp,
+// an unknown metric, a bad json_schema, k < 1, an unknown gain. Lint reports
+// the same faults as findings instead.
+func LoadWith(path string, o LoadOptions) (*assay.Suite, error) {
+	l, err := load(path, o)
+	if err != nil {
+		return nil, err
+	}
+	if len(l.probs) > 0 {
+		return nil, l.probError(l.probs[0])
+	}
+	return l.suite, nil
+}
+
+// loaded is a suite with the structural problems found while loading it.
+type loaded struct {
+	suite  *assay.Suite
+	file   string
+	probs  []problem // sorted by position
+	native *parsed   // nil for a foreign format
+}
+
+func (l *loaded) probError(p problem) error {
+	if p.src != "" {
+		return fmt.Errorf("%s: %s", p.src, p.msg)
+	}
+	return Errorf(l.file, p.line, p.col, "%s", p.msg)
+}
+
+func load(path string, o LoadOptions) (*loaded, error) {
+	if load, ok := detectFormat(path, o); ok {
+		s, err := load()
+		if err != nil {
+			return nil, err
+		}
+		if s.Path == "" {
+			s.Path = path
+		}
+		if s.Dir == "" {
+			s.Dir = suiteDir(path)
+		}
+		if s.Name == "" {
+			s.Name = baseName(path)
+		}
+		fillDefaults(s)
+		l := &loaded{suite: s, file: path}
+		l.probs = checkStructure(s)
+		return l, nil
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, unwrapFSError(err))
+	}
+	if fi.IsDir() {
+		return nil, fmt.Errorf("%s: a directory, but not one of a known suite format (native suites are .yaml or .json files)", path)
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, unwrapFSError(err))
+	}
+	p, err := parseNative(path, src)
+	if err != nil {
+		return nil, err
+	}
+	s := p.suite
+	s.Path = path
+	s.Dir = filepath.Dir(path)
+	if s.Name == "" {
+		s.Name = baseName(path)
+	}
+	if s.CorpusSource != "" && s.CorpusSource != "inline" {
+		if err := loadCorpus(s, p); err != nil {
+			return nil, err
+		}
+	}
+	p.probs = append(p.probs, checkSchemas(s, p)...)
+	fillDefaults(s)
+	slices.SortStableFunc(p.probs, func(a, b problem) int {
+		if a.line != b.line {
+			return a.line - b.line
+		}
+		return a.col - b.col
+	})
+	return &loaded{suite: s, file: path, probs: p.probs, native: p}, nil
+}
+
+func unwrapFSError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// suiteDir is the directory relative paths of the suite at path resolve
+// against: the directory itself for a directory suite.
+func suiteDir(path string) string {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return path
+	}
+	return filepath.Dir(path)
+}
+
+// baseName is the file name without its extension(s) (.yaml, .json.gz...).
+func baseName(path string) string {
+	b := filepath.Base(filepath.Clean(path))
+	for _, ext := range []string{".gz", ".yaml", ".yml", ".json", ".jsonl", ".tsv", ".txt"} {
+		b = strings.TrimSuffix(b, ext)
+	}
+	if b == "" || b == "." || b == string(filepath.Separator) {
+		return "suite"
+	}
+	return b
+}
+
+// fillDefaults resolves every suite-level default.
+func fillDefaults(s *assay.Suite) {
+	if s.Defaults.K == 0 {
+		s.Defaults.K = assay.DefaultK
+	}
+	if s.Metrics == nil {
+		s.Metrics = slices.Clone(assay.DefaultMetrics)
+	}
+	if s.Gain == "" {
+		s.Gain = assay.GainLinear
+	}
+	if s.RefusalMarkers == nil {
+		s.RefusalMarkers = slices.Clone(assay.DefaultRefusalMarkers)
+	}
+	if s.Corpus != nil && s.CorpusSource == "" {
+		s.CorpusSource = "inline"
+	}
+}
+
+// loadCorpus loads the corpus path written in the suite, resolved against
+// the suite's directory. A path that cannot be read is an error at the
+// `corpus:` value; a fault inside a corpus file is positioned in that file.
+func loadCorpus(s *assay.Suite, p *parsed) error {
+	written := s.CorpusSource
+	full := resolvePath(s.Dir, written)
+	line, col := p.topLines["corpus.value"], p.topLines["corpus.value:col"]
+	fi, err := os.Stat(full)
+	if err != nil {
+		return Errorf(s.Path, line, col, "corpus: cannot read %q: %v", written, unwrapFSError(err))
+	}
+	if !fi.IsDir() && !strings.HasSuffix(full, ".jsonl") && !strings.HasSuffix(full, ".jsonl.gz") {
+		return Errorf(s.Path, line, col, "corpus: %q is not a corpus: want a directory of .md/.txt files, a .jsonl or a .jsonl.gz file", written)
+	}
+	docs, err := corpus.Load(full)
+	if err != nil {
+		return err
+	}
+	s.Corpus = docs
+	s.CorpusSource = full
+	if len(docs) == 0 {
+		s.Warnings = append(s.Warnings, fmt.Sprintf("corpus %s holds no documents", written))
+	}
+	return nil
+}
+
+// checkSchemas resolves every json_schema path against the suite dir and
+// compiles it once.
+func checkSchemas(s *assay.Suite, p *parsed) []problem {
+	var probs []problem
+	compiled := map[string]string{} // full path -> "" or the error
+	for i := range s.Cases {
+		e := &s.Cases[i].Expect
+		if e.JSONSchema == "" {
+			continue
+		}
+		full := resolvePath(s.Dir, e.JSONSchema)
+		e.JSONSchemaPath = full
+		msg, done := compiled[full]
+		if !done {
+			msg = compileSchema(full)
+			compiled[full] = msg
+		}
+		if msg != "" {
+			lines := p.caseLines[i]
+			probs = append(probs, problem{line: lines["expect.json_schema:line"], col: lines["expect.json_schema:col"],
+				msg: fmt.Sprintf("json_schema: %q: %s", e.JSONSchema, msg)})
+		}
+	}
+	return probs
+}
+
+// compileSchema returns "" when the file holds a valid JSON Schema, or why not.
+func compileSchema(full string) string {
+	f, err := os.Open(full)
+	if err != nil {
+		return fmt.Sprintf("cannot read it: %v", unwrapFSError(err))
+	}
+	defer f.Close()
+	doc, err := jsonschema.UnmarshalJSON(f)
+	if err != nil {
+		return "not JSON: " + firstLine(err.Error())
+	}
+	abs, err := filepath.Abs(full)
+	if err != nil {
+		abs = full
+	}
+	url := "file://" + filepath.ToSlash(abs)
+	c := jsonschema.NewCompiler()
+	c.UseLoader(noRemoteLoader{})
+	if err := c.AddResource(url, doc); err != nil {
+		return "invalid schema: " + firstLine(err.Error())
+	}
+	if _, err := c.Compile(url); err != nil {
+		return "invalid schema: " + firstLine(err.Error())
+	}
+	return ""
+}
+
+// noRemoteLoader refuses to fetch referenced schemas: loading never reaches
+// the network or other files.
+type noRemoteLoader struct{}
+
+func (noRemoteLoader) Load(url string) (any, error) {
+	return nil, fmt.Errorf("references to other schemas are not loaded (%s)", url)
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return strings.TrimSpace(s)
+}
+
+// checkStructure finds the structural faults of a suite read by a foreign
+// loader, positioned by each case's Source.
+func checkStructure(s *assay.Suite) []problem {
+	var probs []problem
+	at := func(c assay.Case, format string, args ...any) {
+		src := c.Source
+		if src == "" {
+			src = s.Path
+		}
+		probs = append(probs, problem{src: src, msg: fmt.Sprintf(format, args...)})
+	}
+	if len(s.Cases) == 0 {
+		probs = append(probs, problem{src: s.Path, msg: "the suite has no cases"})
+	}
+	ids := map[string]string{}
+	for i, c := range s.Cases {
+		switch {
+		case c.ID == "":
+			at(c, "case %d has no id", i+1)
+		case c.Query == "":
+			at(c, "case %q has no query", c.ID)
+		}
+		if c.ID != "" {
+			if first, dup := ids[c.ID]; dup {
+				at(c, "duplicate case id %q (first at %s)", c.ID, first)
+			} else {
+				ids[c.ID] = c.Source
+			}
+		}
+		if c.K < 0 {
+			at(c, "case %q: k must be at least 1, got %d", c.ID, c.K)
+		}
+		if c.Expect.AnswerMatches != "" {
+			if _, err := regexp.Compile(c.Expect.AnswerMatches); err != nil {
+				at(c, "case %q: answer_matches: invalid regexp: %s", c.ID, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+			}
+		}
+		if c.Expect.JSONSchema != "" {
+			if c.Expect.JSONSchemaPath == "" {
+				s.Cases[i].Expect.JSONSchemaPath = resolvePath(s.Dir, c.Expect.JSONSchema)
+			}
+			if msg := compileSchema(s.Cases[i].Expect.JSONSchemaPath); msg != "" {
+				at(c, "case %q: json_schema: %q: %s", c.ID, c.Expect.JSONSchema, msg)
+			}
+		}
+	}
+	for _, m := range s.Metrics {
+		if _, err := metric.Parse(m); err != nil {
+			probs = append(probs, problem{src: s.Path, msg: "metrics: " + err.Error()})
+		}
+	}
+	if s.Gain != assay.GainLinear && s.Gain != assay.GainExponential {
+		probs = append(probs, problem{src: s.Path, msg: fmt.Sprintf("gain: unknown gain %q (want %q or %q)", s.Gain, assay.GainLinear, assay.GainExponential)})
+	}
+	return probs
+}
+
+// sourceLine splits "file:line" into its parts (line 0 when absent).
+func sourceLine(src string) (string, int) {
+	i := strings.LastIndexByte(src, ':')
+	if i < 0 {
+		return src, 0
+	}
+	n, err := strconv.Atoi(src[i+1:])
+	if err != nil {
+		return src, 0
+	}
+	return src[:i], n
+}
+
+var _ = json.Marshal

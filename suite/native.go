@@ -1,0 +1,645 @@
+package suite
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/parser"
+
+	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/corpus"
+	"github.com/assay-eval/assay/metric"
+)
+
+// Field names of the native format (ARCHITECTURE §2), in the order the docs
+// list them.
+var (
+	suiteFields    = []string{"assay", "name", "description", "corpus", "defaults", "metrics", "gain", "refusal_markers", "tools", "analyzer", "gates", "cases"}
+	defaultsFields = []string{"k", "case_sensitive"}
+	caseFields     = []string{"id", "query", "tags", "guards", "k", "relevant", "judgments", "expect", "surface", "vars"}
+	expectFields   = []string{"answer_includes", "answer_includes_any", "answer_excludes", "answer_matches", "case_sensitive",
+		"retrieves", "cites", "cites_any", "cites_only_surfaced", "no_citations", "refusal",
+		"calls_tool", "calls_any_tool", "never_calls", "stops_at_approval", "outcome", "json_schema", "max_latency_ms"}
+	docFields = []string{"id", "title", "text", "path", "lang", "metadata"}
+)
+
+// NativeVersion is the value of `assay:` this package reads.
+const NativeVersion = 1
+
+// parsed is a native suite file read into a Suite, with the structural
+// problems found and the lines of each case's fields (for lint).
+type parsed struct {
+	suite *assay.Suite
+	probs []problem
+	// caseLines[i][field] is the line of case i's field key; "" is the case.
+	caseLines []map[string]int
+	// lines of suite-level fields.
+	topLines map[string]int
+}
+
+// parseNative reads the native format from src. file names the file in
+// positions; dir is where relative paths resolve. The corpus is not loaded
+// (loadCorpus does that), so that parsing is pure and fuzzable.
+func parseNative(file string, src []byte) (p *parsed, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			p, err = nil, Errorf(file, 1, 1, "cannot parse: %v", r)
+		}
+	}()
+	f, err := parser.ParseBytes(src, 0)
+	if err != nil {
+		return nil, yamlError(file, err)
+	}
+	var body ast.Node
+	for i, d := range f.Docs {
+		if d == nil || d.Body == nil {
+			continue
+		}
+		if _, ok := d.Body.(*ast.CommentGroupNode); ok {
+			continue
+		}
+		if body != nil {
+			line, col := nodePos(d.Body)
+			if d.Start != nil && d.Start.Position != nil {
+				line, col = d.Start.Position.Line, d.Start.Position.Column
+			}
+			_ = i
+			return nil, Errorf(file, line, col, "a suite file holds one YAML document; found a second one")
+		}
+		body = d.Body
+	}
+	if body == nil {
+		return nil, Errorf(file, 1, 1, "empty suite file: the native format starts with \"assay: %d\"", NativeVersion)
+	}
+	r := &nodeReader{file: file}
+	body, err = r.resolve(body)
+	if err != nil {
+		return nil, err
+	}
+	switch body.(type) {
+	case *ast.MappingNode, *ast.MappingValueNode:
+	default:
+		line, col := nodePos(body)
+		return nil, Errorf(file, line, col, "a native suite is a mapping that starts with \"assay: %d\", got %s", NativeVersion, nodeDesc(body))
+	}
+	d := &nativeDecoder{r: r, p: &parsed{suite: &assay.Suite{Format: "native"}, topLines: map[string]int{}}}
+	if err := d.top(body); err != nil {
+		return nil, err
+	}
+	return d.p, nil
+}
+
+// yamlError turns a goccy/go-yaml error into one positioned line.
+func yamlError(file string, err error) error {
+	var ye yaml.Error
+	if errors.As(err, &ye) {
+		line, col := 1, 1
+		if tk := ye.GetToken(); tk != nil && tk.Position != nil {
+			line, col = tk.Position.Line, tk.Position.Column
+		}
+		return Errorf(file, line, col, "%s", tidyYAMLMessage(ye.GetMessage()))
+	}
+	msg := err.Error()
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i]
+	}
+	return Errorf(file, 1, 1, "%s", tidyYAMLMessage(msg))
+}
+
+var dupKeyRE = regexp.MustCompile(`^mapping key "(.*)" already defined at \[(\d+):\d+\]$`)
+
+func tidyYAMLMessage(m string) string {
+	if sm := dupKeyRE.FindStringSubmatch(m); sm != nil {
+		return fmt.Sprintf("duplicate field %q (first at line %s)", sm[1], sm[2])
+	}
+	m = strings.TrimSpace(m)
+	if i := strings.IndexByte(m, '\n'); i >= 0 {
+		m = m[:i]
+	}
+	return strings.TrimSuffix(m, ".")
+}
+
+type nativeDecoder struct {
+	r *nodeReader
+	p *parsed
+}
+
+func (d *nativeDecoder) prob(n ast.Node, format string, args ...any) {
+	d.p.probs = append(d.p.probs, probAt(n, format, args...))
+}
+
+func (d *nativeDecoder) top(body ast.Node) error {
+	r, s := d.r, d.p.suite
+	fs, err := r.fields(body, "suite", suiteFields, func(key string) string {
+		if slices.Contains(caseFields, key) || slices.Contains(expectFields, key) {
+			return fmt.Sprintf("%q belongs to a case, under \"cases:\"", key)
+		}
+		return ""
+	})
+	if err != nil {
+		return err
+	}
+	var version *yfield
+	for i := range fs {
+		f := &fs[i]
+		d.p.topLines[f.key] = f.line
+		if f.key == "assay" {
+			version = f
+		}
+	}
+	if version == nil {
+		line, col := nodePos(body)
+		return Errorf(r.file, line, col, "missing \"assay: %d\": the native suite format needs it (is this a file of another format?)", NativeVersion)
+	}
+	v, err := r.integer("assay", version.val)
+	if err != nil {
+		return err
+	}
+	if v != NativeVersion {
+		return r.errAt(version.val, "assay: unsupported format version %d (this assay reads version %d)", v, NativeVersion)
+	}
+	var casesField *yfield
+	for i := range fs {
+		f := fs[i]
+		var err error
+		switch f.key {
+		case "name":
+			s.Name, err = r.str(f)
+		case "description":
+			s.Description, err = r.text(f.key, f.val)
+		case "analyzer":
+			s.Analyzer, err = r.str(f)
+		case "corpus":
+			err = d.corpusField(f)
+		case "defaults":
+			err = d.defaults(f)
+		case "metrics":
+			err = d.metrics(f)
+		case "gain":
+			err = d.gain(f)
+		case "refusal_markers":
+			s.RefusalMarkers, _, err = r.strList(f)
+			if err == nil && s.RefusalMarkers != nil && len(s.RefusalMarkers) == 0 {
+				d.prob(f.val, "refusal_markers: empty list; leave the field out to use the defaults")
+			}
+		case "tools":
+			s.Tools, _, err = r.strList(f)
+		case "gates":
+			err = d.gates(f)
+		case "cases":
+			casesField = &fs[i]
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if casesField == nil || nodeIsNull(casesField.val) {
+		line, col := nodePos(body)
+		if casesField != nil {
+			line, col = casesField.line, casesField.col
+		}
+		d.p.probs = append(d.p.probs, problem{line: line, col: col, msg: "the suite has no cases"})
+		return nil
+	}
+	return d.cases(*casesField)
+}
+
+// corpusField records the corpus path (loaded later) or reads an inline list.
+func (d *nativeDecoder) corpusField(f yfield) error {
+	r, s := d.r, d.p.suite
+	if nodeIsNull(f.val) {
+		return nil
+	}
+	if p, ok := nodeScalar(f.val); ok {
+		if strings.TrimSpace(p) == "" {
+			return r.errAt(f.val, "corpus: empty path")
+		}
+		s.CorpusSource = p // resolved against the suite dir by loadCorpus
+		d.p.topLines["corpus.value"], d.p.topLines["corpus.value:col"] = nodePos(f.val)
+		return nil
+	}
+	seq, ok := f.val.(*ast.SequenceNode)
+	if !ok {
+		return r.errAt(f.val, "corpus: want a path or a list of documents, got %s", nodeDesc(f.val))
+	}
+	s.CorpusSource = "inline"
+	s.Corpus = []assay.Document{}
+	seen := map[string]int{}
+	for _, item := range seq.Values {
+		item, err := r.resolve(item)
+		if err != nil {
+			return err
+		}
+		dfs, err := r.fields(item, "corpus document", docFields, nil)
+		if err != nil {
+			return err
+		}
+		var doc assay.Document
+		hasID, hasBody := false, false
+		for _, df := range dfs {
+			switch df.key {
+			case "id":
+				doc.ID, err = r.str(df)
+				hasID = doc.ID != ""
+			case "title":
+				doc.Title, err = r.text(df.key, df.val)
+				hasBody = hasBody || !nodeIsNull(df.val)
+			case "text":
+				doc.Text, err = r.text(df.key, df.val)
+				hasBody = hasBody || !nodeIsNull(df.val)
+			case "path":
+				doc.Path, err = r.str(df)
+			case "lang":
+				doc.Lang, err = r.str(df)
+			case "metadata":
+				doc.Meta, err = r.strMap(df)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		switch {
+		case !hasID:
+			d.prob(item, "corpus document has no \"id\"")
+			continue
+		case !hasBody:
+			d.prob(item, "corpus document %q has neither \"title\" nor \"text\"", doc.ID)
+		}
+		line, _ := nodePos(item)
+		if first, dup := seen[doc.ID]; dup {
+			d.prob(item, "duplicate document id %q (first at line %d)", doc.ID, first)
+			continue
+		}
+		seen[doc.ID] = line
+		s.Corpus = append(s.Corpus, doc)
+	}
+	corpus.Sort(s.Corpus)
+	return nil
+}
+
+func (d *nativeDecoder) defaults(f yfield) error {
+	r, s := d.r, d.p.suite
+	if nodeIsNull(f.val) {
+		return nil
+	}
+	fs, err := r.fields(f.val, "defaults", defaultsFields, nil)
+	if err != nil {
+		return err
+	}
+	for _, df := range fs {
+		switch df.key {
+		case "k":
+			k, err := r.integer("k", df.val)
+			if err != nil {
+				return err
+			}
+			if k < 1 {
+				d.prob(df.val, "k: must be at least 1, got %d", k)
+			}
+			s.Defaults.K = k
+		case "case_sensitive":
+			if s.Defaults.CaseSensitive, err = r.boolean(df.key, df.val); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (d *nativeDecoder) metrics(f yfield) error {
+	names, nodes, err := d.r.strList(f)
+	if err != nil {
+		return err
+	}
+	if names != nil && len(names) == 0 {
+		d.prob(f.val, "metrics: empty list; leave the field out to use the default set")
+	}
+	seen := map[string]bool{}
+	for i, name := range names {
+		sp, err := metric.Parse(name)
+		if err != nil {
+			d.prob(nodes[i], "metrics: %v", err)
+			continue
+		}
+		if !seen[sp.Name] {
+			seen[sp.Name] = true
+			d.p.suite.Metrics = append(d.p.suite.Metrics, sp.Name)
+		}
+	}
+	if d.p.suite.Metrics == nil && len(names) > 0 {
+		d.p.suite.Metrics = []string{}
+	}
+	return nil
+}
+
+func (d *nativeDecoder) gain(f yfield) error {
+	g, err := d.r.str(f)
+	if err != nil {
+		return err
+	}
+	switch assay.Gain(strings.ToLower(g)) {
+	case "":
+	case assay.GainLinear:
+		d.p.suite.Gain = assay.GainLinear
+	case assay.GainExponential:
+		d.p.suite.Gain = assay.GainExponential
+	default:
+		d.prob(f.val, "gain: unknown gain %q (want %q or %q)", g, assay.GainLinear, assay.GainExponential)
+	}
+	return nil
+}
+
+// gates reads a list of expressions, or one string with one per line.
+func (d *nativeDecoder) gates(f yfield) error {
+	r, s := d.r, d.p.suite
+	if nodeIsNull(f.val) {
+		return nil
+	}
+	add := func(expr string, line int) {
+		if expr = strings.TrimSpace(expr); expr != "" && !strings.HasPrefix(expr, "#") {
+			s.Gates = append(s.Gates, assay.Gate{Expr: expr, Source: fmt.Sprintf("%s:%d", r.file, line)})
+		}
+	}
+	switch v := f.val.(type) {
+	case *ast.SequenceNode:
+		for _, item := range v.Values {
+			item, err := r.resolve(item)
+			if err != nil {
+				return err
+			}
+			txt, ok := nodeScalar(item)
+			if !ok {
+				return r.errAt(item, "gates: want a gate expression such as \"pass_rate >= 0.8\", got %s", nodeDesc(item))
+			}
+			line, _ := nodePos(item)
+			add(txt, line)
+		}
+	case *ast.LiteralNode:
+		line, _ := nodePos(v)
+		for i, l := range strings.Split(nodeScalarMust(v), "\n") {
+			add(l, line+1+i)
+		}
+	case *ast.StringNode:
+		line, _ := nodePos(v)
+		add(v.Value, line)
+	default:
+		return r.errAt(f.val, "gates: want a list of gate expressions, got %s", nodeDesc(f.val))
+	}
+	return nil
+}
+
+func nodeScalarMust(n ast.Node) string {
+	s, _ := nodeScalar(n)
+	return s
+}
+
+func (d *nativeDecoder) cases(f yfield) error {
+	r := d.r
+	seq, ok := f.val.(*ast.SequenceNode)
+	if !ok {
+		return r.errAt(f.val, "cases: want a list of cases, got %s", nodeDesc(f.val))
+	}
+	if len(seq.Values) == 0 {
+		d.prob(f.val, "the suite has no cases")
+	}
+	ids := map[string]int{}
+	for i, item := range seq.Values {
+		item, err := r.resolve(item)
+		if err != nil {
+			return err
+		}
+		c, lines, err := d.oneCase(item, i)
+		if err != nil {
+			return err
+		}
+		if c.ID != "" {
+			if first, dup := ids[c.ID]; dup {
+				line, col := lines["id"], lines["id:col"]
+				d.p.probs = append(d.p.probs, problem{line: line, col: col, msg: fmt.Sprintf("duplicate case id %q (first at line %d)", c.ID, first)})
+			} else {
+				ids[c.ID] = lines["id"]
+			}
+		}
+		d.p.suite.Cases = append(d.p.suite.Cases, c)
+		d.p.caseLines = append(d.p.caseLines, lines)
+	}
+	return nil
+}
+
+func (d *nativeDecoder) oneCase(n ast.Node, index int) (assay.Case, map[string]int, error) {
+	r := d.r
+	var c assay.Case
+	lines := map[string]int{}
+	fs, err := r.fields(n, "case", caseFields, func(key string) string {
+		if slices.Contains(expectFields, key) {
+			return fmt.Sprintf("%q is an expectation: put it under \"expect:\"", key)
+		}
+		return ""
+	})
+	if err != nil {
+		return c, nil, err
+	}
+	line, col := nodePos(n)
+	lines[""] = line
+	c.Source = fmt.Sprintf("%s:%d", r.file, line)
+	var relevant []string
+	var relevantNodes []ast.Node
+	hasQuery := false
+	for _, f := range fs {
+		lines[f.key] = f.line
+		var err error
+		switch f.key {
+		case "id":
+			c.ID, err = r.str(f)
+			vl, vc := nodePos(f.val)
+			lines["id"], lines["id:col"] = vl, vc
+		case "query":
+			c.Query, err = r.text(f.key, f.val)
+			hasQuery = !nodeIsNull(f.val)
+		case "tags":
+			c.Tags, err = r.strMap(f)
+		case "guards":
+			c.Guards, err = r.text(f.key, f.val)
+		case "k":
+			if nodeIsNull(f.val) {
+				break
+			}
+			c.K, err = r.integer("k", f.val)
+			if err == nil && c.K < 1 {
+				d.prob(f.val, "k: must be at least 1, got %d", c.K)
+			}
+		case "relevant":
+			relevant, relevantNodes, err = r.strList(f)
+		case "judgments":
+			err = d.judgments(f, &c)
+		case "expect":
+			err = d.expect(f, &c, lines)
+		case "surface":
+			c.Surface, err = r.str(f)
+		case "vars":
+			c.Vars, err = r.strMap(f)
+		}
+		if err != nil {
+			return c, nil, err
+		}
+	}
+	for i, id := range relevant {
+		if id == "" {
+			d.prob(relevantNodes[i], "relevant: empty document id")
+			continue
+		}
+		if c.Judgments == nil {
+			c.Judgments = map[string]int{}
+		}
+		if _, ok := c.Judgments[id]; !ok {
+			c.Judgments[id] = 1
+		}
+	}
+	switch {
+	case c.ID == "":
+		if _, present := lines["id"]; present && lines["id:col"] > 0 {
+			d.p.probs = append(d.p.probs, problem{line: lines["id"], col: lines["id:col"], msg: fmt.Sprintf("case %d: empty \"id\"", index+1)})
+		} else {
+			d.p.probs = append(d.p.probs, problem{line: line, col: col, msg: fmt.Sprintf("case %d has no \"id\"", index+1)})
+		}
+	case !hasQuery:
+		d.p.probs = append(d.p.probs, problem{line: line, col: col, msg: fmt.Sprintf("case %q has no \"query\"", c.ID)})
+	}
+	return c, lines, nil
+}
+
+func (d *nativeDecoder) judgments(f yfield, c *assay.Case) error {
+	r := d.r
+	if nodeIsNull(f.val) {
+		return nil
+	}
+	fs, err := r.fields(f.val, "judgments", nil, nil)
+	if err != nil {
+		return err
+	}
+	if c.Judgments == nil {
+		c.Judgments = make(map[string]int, len(fs))
+	}
+	for _, j := range fs {
+		if nodeIsNull(j.val) {
+			return r.errAt(j.keyNode, "judgments: %q has no grade (want an integer such as 1)", j.key)
+		}
+		g, err := r.integer(fmt.Sprintf("judgments: grade of %q", j.key), j.val)
+		if err != nil {
+			return err
+		}
+		c.Judgments[j.key] = g
+	}
+	return nil
+}
+
+func (d *nativeDecoder) expect(f yfield, c *assay.Case, lines map[string]int) error {
+	r := d.r
+	if nodeIsNull(f.val) {
+		return nil
+	}
+	fs, err := r.fields(f.val, "expect", expectFields, func(key string) string {
+		if slices.Contains(caseFields, key) {
+			return fmt.Sprintf("%q belongs to the case, not under \"expect:\"", key)
+		}
+		return ""
+	})
+	if err != nil {
+		return err
+	}
+	e := &c.Expect
+	for _, f := range fs {
+		lines["expect."+f.key] = f.line
+		var err error
+		optBool := func() (*bool, error) {
+			if nodeIsNull(f.val) {
+				return nil, nil
+			}
+			b, err := r.boolean(f.key, f.val)
+			return &b, err
+		}
+		plainBool := func() (bool, error) {
+			if nodeIsNull(f.val) {
+				return false, nil
+			}
+			return r.boolean(f.key, f.val)
+		}
+		switch f.key {
+		case "answer_includes":
+			e.AnswerIncludes, _, err = r.strList(f)
+		case "answer_includes_any":
+			e.AnswerIncludesAny, _, err = r.strList(f)
+		case "answer_excludes":
+			e.AnswerExcludes, _, err = r.strList(f)
+		case "answer_matches":
+			if e.AnswerMatches, err = r.str(f); err == nil && e.AnswerMatches != "" {
+				if _, rerr := regexp.Compile(e.AnswerMatches); rerr != nil {
+					d.prob(f.val, "answer_matches: invalid regexp: %s", strings.TrimPrefix(rerr.Error(), "error parsing regexp: "))
+				}
+			}
+		case "case_sensitive":
+			e.CaseSensitive, err = optBool()
+		case "retrieves":
+			e.Retrieves, _, err = r.strList(f)
+		case "cites":
+			e.Cites, _, err = r.strList(f)
+		case "cites_any":
+			e.CitesAny, _, err = r.strList(f)
+		case "cites_only_surfaced":
+			e.CitesOnlySurfaced, err = plainBool()
+		case "no_citations":
+			e.NoCitations, err = plainBool()
+		case "refusal":
+			e.Refusal, err = optBool()
+		case "calls_tool":
+			e.CallsTool, _, err = r.strList(f)
+		case "calls_any_tool":
+			e.CallsAnyTool, err = plainBool()
+		case "never_calls":
+			e.NeverCalls, _, err = r.strList(f)
+		case "stops_at_approval":
+			e.StopsAtApproval, err = plainBool()
+		case "outcome":
+			e.Outcome, err = r.str(f)
+		case "json_schema":
+			if e.JSONSchema, err = r.str(f); err == nil && e.JSONSchema != "" {
+				lines["expect.json_schema:col"] = nodeCol(f.val)
+				lines["expect.json_schema:line"], _ = nodePos(f.val)
+			}
+		case "max_latency_ms":
+			if nodeIsNull(f.val) {
+				break
+			}
+			var v float64
+			if v, err = r.number(f.key, f.val); err == nil {
+				if v <= 0 {
+					d.prob(f.val, "max_latency_ms: must be greater than 0, got %v", v)
+				}
+				e.MaxLatencyMs = &v
+			}
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func nodeCol(n ast.Node) int {
+	_, c := nodePos(n)
+	return c
+}
+
+// resolvePath joins a suite-relative path to dir.
+func resolvePath(dir, p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(dir, filepath.FromSlash(p))
+}
