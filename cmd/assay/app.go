@@ -137,6 +137,7 @@ func newRootCmd(env *Env) *cobra.Command {
 	for _, mk := range []func(*Env) *cobra.Command{
 		newRunCmd,
 		newLintCmd,
+		newImportCmd,
 	} {
 		root.AddCommand(mk(env))
 	}

@@ -1,0 +1,136 @@
+package suite
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/assay-eval/assay"
+)
+
+// comparable is the part of a resolved suite that importing must keep:
+// everything but where it was read from.
+func comparableSuite(s *assay.Suite) assay.Suite {
+	c := *s
+	c.Path, c.Dir, c.Format, c.CorpusSource, c.Warnings = "", "", "", "", nil
+	c.Gates = nil
+	for _, g := range s.Gates {
+		c.Gates = append(c.Gates, assay.Gate{Expr: g.Expr})
+	}
+	c.Cases = make([]assay.Case, len(s.Cases))
+	for i, k := range s.Cases {
+		k.Source = ""
+		k.Expect.JSONSchemaPath = ""
+		c.Cases[i] = k
+	}
+	return c
+}
+
+// diffSuites names the first difference between two suites, or "".
+func diffSuites(a, b *assay.Suite) string {
+	x, y := comparableSuite(a), comparableSuite(b)
+	if len(x.Cases) != len(y.Cases) {
+		return fmt.Sprintf("cases: %d vs %d", len(x.Cases), len(y.Cases))
+	}
+	for i := range x.Cases {
+		if !reflect.DeepEqual(x.Cases[i], y.Cases[i]) {
+			return fmt.Sprintf("case %d:\n  %+v\nvs\n  %+v", i, x.Cases[i], y.Cases[i])
+		}
+	}
+	if len(x.Corpus) != len(y.Corpus) {
+		return fmt.Sprintf("corpus: %d vs %d docs", len(x.Corpus), len(y.Corpus))
+	}
+	for i := range x.Corpus {
+		if !reflect.DeepEqual(x.Corpus[i], y.Corpus[i]) {
+			return fmt.Sprintf("corpus doc %d:\n  %+v\nvs\n  %+v", i, x.Corpus[i], y.Corpus[i])
+		}
+	}
+	x.Cases, y.Cases, x.Corpus, y.Corpus = nil, nil, nil, nil
+	if !reflect.DeepEqual(x, y) {
+		return fmt.Sprintf("suite:\n  %+v\nvs\n  %+v", x, y)
+	}
+	return ""
+}
+
+// roundTrip imports src as format into a temporary directory, loads the
+// native file back and compares it with the original.
+func roundTrip(t *testing.T, format, src string, o LoadOptions) *assay.Suite {
+	t.Helper()
+	orig, err := LoadWith(src, o)
+	if err != nil {
+		t.Fatalf("load original: %v", err)
+	}
+	if got := DetectFormat(src); got != format {
+		t.Errorf("DetectFormat(%s) = %q, want %q", src, got, format)
+	}
+	out := filepath.Join(t.TempDir(), "imported.yaml")
+	_, written, err := Import(format, src, out, o)
+	if err != nil {
+		t.Fatalf("import: %v", err)
+	}
+	if written[len(written)-1] != out {
+		t.Errorf("written = %v, want %s last", written, out)
+	}
+	back, err := Load(out)
+	if err != nil {
+		b, _ := os.ReadFile(out)
+		t.Fatalf("load imported: %v\n%s", err, head(string(b), 3000))
+	}
+	if back.Format != "native" {
+		t.Errorf("imported suite format = %q, want native", back.Format)
+	}
+	if d := diffSuites(orig, back); d != "" {
+		b, _ := os.ReadFile(out)
+		t.Fatalf("imported suite differs: %s\n--- imported file:\n%s", d, head(string(b), 3000))
+	}
+	return orig
+}
+
+func head(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "\n..."
+	}
+	return s
+}
+
+func TestImportRoundTripSeedFixtures(t *testing.T) {
+	for _, tc := range []struct {
+		format, src string
+		cases, docs int
+	}{
+		{FormatGNO, "gno/queries.json", 29, 9},
+		{FormatGNO, "gno/hybrid-adversarial.json", 8, 9},
+		{FormatGNOAsk, "gno/ask-cases.json", 8, 9},
+		{FormatKebab, "kebab/golden_queries.yaml", 5, 0},
+		{FormatKebab, "kebab/multi_hop_golden.yaml", 15, 0},
+		{FormatKnowlex, "knowlex-craftstack/golden_qa.json", 30, 10},
+	} {
+		t.Run(strings.ReplaceAll(tc.src, "/", "_"), func(t *testing.T) {
+			s := roundTrip(t, tc.format, seed(t, tc.src), LoadOptions{})
+			if len(s.Cases) != tc.cases || len(s.Corpus) != tc.docs {
+				t.Errorf("got %d cases and %d docs, want %d and %d", len(s.Cases), len(s.Corpus), tc.cases, tc.docs)
+			}
+		})
+	}
+}
+
+func TestImportRoundTripDatasets(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads SciFact and Cranfield")
+	}
+	t.Run("scifact", func(t *testing.T) {
+		s := roundTrip(t, FormatBEIR, dataset(t, "scifact"), LoadOptions{})
+		if len(s.Cases) != 300 {
+			t.Errorf("got %d cases, want 300", len(s.Cases))
+		}
+	})
+	t.Run("cranfield", func(t *testing.T) {
+		s := roundTrip(t, FormatCranfield, dataset(t, "cranfield"), LoadOptions{})
+		if len(s.Cases) != 225 || len(s.Corpus) != 1400 {
+			t.Errorf("got %d cases, %d docs, want 225 and 1400", len(s.Cases), len(s.Corpus))
+		}
+	})
+}
