@@ -1,17 +1,608 @@
 package target
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
 
 	"github.com/assay-eval/assay"
 )
 
-// placeholder: owned by the http/command work.
-func newHTTPShorthand(url string, o Options) (assay.Target, error) {
-	return nil, errors.New("http target: not built yet")
+// HTTP drives a system under test over HTTP: one or more requests per case
+// (steps), the response mapped to an observation, with per-request timeouts,
+// retries of transient failures, a response size limit and an optional
+// client-side rate limit. It is safe for concurrent use.
+//
+// Every failure is returned as an *assay.Error (and set as the returned
+// observation's Error): timeout (no response within the timeout), transport
+// (connection refused or reset), http_status (a non-2xx status after any
+// retries, with Status set), malformed (a body that is not JSON, a mapped
+// field of the wrong type, a body over max_body), canceled (the run was
+// interrupted).
+//
+// Retries (retries: N, default 2 in target files and the shorthand) apply to
+// transient failures only: connection errors (refused, reset, closed before a
+// response), 429, 502, 503 and 504. The wait before retry n is a random
+// duration in [b·2ⁿ/2, b·2ⁿ] (b = backoff, default 200ms, capped at 10s), or
+// the response's Retry-After (seconds or an HTTP date) when that is longer; a
+// wait that would pass the case's deadline is not made. A timeout is not
+// retried. The observation's latency_ms is the wall time of the whole
+// exchange, retries included, unless a map: reads latency_ms.
+type HTTP struct {
+	spec     string
+	base     *url.URL
+	steps    []*httpStep
+	setup    []*httpStep
+	cleanup  []*httpStep
+	mapping  []mapField
+	timeout  time.Duration
+	retries  int
+	backoff  time.Duration
+	maxBody  int64
+	limiter  *limiter
+	defaultK int
+	keep     bool
+	suite    *assay.Suite
+	secrets  *secrets
+	config   any // the config as written, for Describe
+	client   *http.Client
+	tr       *http.Transport
+
+	runVars map[string]string // captured by setup; read-only once cases run
+	pending sync.Map          // caseID/trial -> vars, for cleanup
 }
 
-// placeholder: owned by the http/command work.
-func openFile(path string, o Options) (assay.Target, error) {
-	return nil, errors.New("target files: not built yet")
+var (
+	_ assay.Target    = (*HTTP)(nil)
+	_ assay.Describer = (*HTTP)(nil)
+	_ Setupper        = (*HTTP)(nil)
+	_ Cleaner         = (*HTTP)(nil)
+)
+
+// httpStep is one request.
+type httpStep struct {
+	name    string
+	method  string
+	url     strTmpl
+	headers []httpHeader
+	body    *bodyTmpl // nil: no body
+	rawBody bool      // body is a text template sent as is
+	capture []mapField
+	forEach string // setup only: "corpus"
+}
+
+type httpHeader struct {
+	name string
+	val  strTmpl
+}
+
+// Defaults of HTTP targets.
+const (
+	DefaultHTTPTimeout = 30 * time.Second
+	DefaultRetries     = 2
+	DefaultBackoff     = 200 * time.Millisecond
+	DefaultMaxBody     = 10 << 20
+	maxBackoff         = 10 * time.Second
+	maxRetryAfter      = 60 * time.Second
+)
+
+// newHTTPShorthand is the target "http://HOST/PATH": POST {"query", "k"} and
+// read the response as an observation.
+func newHTTPShorthand(spec string, o Options) (assay.Target, error) {
+	u, err := url.Parse(spec)
+	if err != nil || u.Host == "" {
+		return nil, fmt.Errorf("target %q: not a valid URL", spec)
+	}
+	body := &bodyTmpl{kind: bodyObject, keys: []string{"k", "query"}}
+	kT, _ := compileBody(&node{value: "{{.K}}"}, "k")
+	qT, _ := compileBody(&node{value: "{{.Query}}"}, "query")
+	body.parts = []*bodyTmpl{kT, qT}
+	h := newHTTP(spec, o)
+	h.base = u
+	h.steps = []*httpStep{{name: "request", method: http.MethodPost, url: strTmpl{lit: spec}, body: body}}
+	h.mapping = defaultMap()
+	h.config = map[string]any{"url": redactURL(u)}
+	return h, nil
+}
+
+func newHTTP(spec string, o Options) *HTTP {
+	tr := &http.Transport{
+		DialContext:           (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		ForceAttemptHTTP2:     true,
+		MaxIdleConns:          256,
+		MaxIdleConnsPerHost:   256,
+		IdleConnTimeout:       90 * time.Second,
+		TLSHandshakeTimeout:   10 * time.Second,
+		ExpectContinueTimeout: time.Second,
+	}
+	h := &HTTP{
+		spec:     spec,
+		timeout:  DefaultHTTPTimeout,
+		retries:  DefaultRetries,
+		backoff:  DefaultBackoff,
+		maxBody:  DefaultMaxBody,
+		keep:     o.Keep,
+		suite:    o.Suite,
+		secrets:  newSecrets(),
+		tr:       tr,
+		client:   &http.Client{Transport: tr},
+		defaultK: assay.DefaultK,
+	}
+	if o.Suite != nil && o.Suite.Defaults.K > 0 {
+		h.defaultK = o.Suite.Defaults.K
+	}
+	return h
+}
+
+// redactURL drops user info and query values that look like credentials.
+func redactURL(u *url.URL) string {
+	c := *u
+	if c.User != nil {
+		c.User = url.User("[redacted]")
+	}
+	q := c.Query()
+	changed := false
+	for k := range q {
+		if isSecretName(k) {
+			q.Set(k, "[redacted]")
+			changed = true
+		}
+	}
+	if changed {
+		c.RawQuery = q.Encode()
+	}
+	return c.String()
+}
+
+// Describe returns the target's kind and its configuration as written, with
+// credentials redacted.
+func (h *HTTP) Describe() assay.TargetInfo {
+	cfg, _ := redactConfig(h.config).(map[string]any)
+	return assay.TargetInfo{Kind: "http", Spec: h.spec, Config: cfg, Fingerprint: fingerprint(cfg)}
+}
+
+// Close releases idle connections.
+func (h *HTTP) Close() error {
+	h.tr.CloseIdleConnections()
+	return nil
+}
+
+// Observe runs the case's steps and maps the responses to an observation.
+func (h *HTTP) Observe(ctx context.Context, c assay.Case) (assay.Observation, error) {
+	trial := assay.TrialFrom(ctx)
+	obs := assay.Observation{Case: c.ID, Trial: trial}
+	vars := h.caseVars(c)
+	resps := make(map[string]*response, len(h.steps))
+	start := time.Now()
+	var err error
+	for _, st := range h.steps {
+		var r *response
+		r, err = h.do(ctx, st, caseData(c, h.defaultK, trial, vars))
+		if err != nil {
+			if len(h.steps) > 1 {
+				err = prefixError(err, fmt.Sprintf("step %q: ", st.name))
+			}
+			break
+		}
+		resps[st.name] = r
+		if len(st.capture) > 0 {
+			if vars, err = h.captureVars(st, r, vars); err != nil {
+				break
+			}
+		}
+	}
+	lat := float64(time.Since(start).Microseconds()) / 1000
+	obs.LatencyMs = &lat
+	if len(h.cleanup) > 0 && !h.keep {
+		h.pending.Store(pendingKey(c.ID, trial), vars)
+	}
+	if err == nil {
+		err = applyMap(&obs, h.mapping, resps, h.steps[len(h.steps)-1].name, "response")
+	}
+	if err != nil {
+		e := assay.AsError(h.secrets.redactError(err))
+		obs.Error = e
+		h.secrets.redactObservation(&obs)
+		return obs, e
+	}
+	h.secrets.redactObservation(&obs)
+	return obs, nil
+}
+
+func pendingKey(id string, trial int) string { return id + "\x00" + strconv.Itoa(trial) }
+
+func (h *HTTP) caseVars(c assay.Case) map[string]string {
+	if len(h.runVars) == 0 && len(c.Vars) == 0 {
+		return nil
+	}
+	v := make(map[string]string, len(h.runVars)+len(c.Vars))
+	for k, x := range h.runVars {
+		v[k] = x
+	}
+	for k, x := range c.Vars {
+		v[k] = x
+	}
+	return v
+}
+
+// captureVars returns vars plus the step's captures (a fresh map).
+func (h *HTTP) captureVars(st *httpStep, r *response, vars map[string]string) (map[string]string, error) {
+	out := make(map[string]string, len(vars)+len(st.capture))
+	for k, v := range vars {
+		out[k] = v
+	}
+	var tmp assay.Observation
+	for _, f := range st.capture {
+		tmp.Fields = nil
+		if err := applyMap(&tmp, []mapField{{name: f.name, header: f.header, path: f.path}}, map[string]*response{st.name: r}, st.name, "response"); err != nil {
+			return out, prefixError(err, fmt.Sprintf("step %q capture: ", st.name))
+		}
+		v, ok := tmp.Fields[f.name]
+		if !ok {
+			return out, assay.Errorf(assay.ErrMalformed, "step %q capture %s: nothing at %s", st.name, f.name, captureSource(f))
+		}
+		switch x := v.(type) {
+		case string:
+			out[f.name] = x
+		case float64:
+			out[f.name] = strconv.FormatFloat(x, 'f', -1, 64)
+		default:
+			b, _ := json.Marshal(x)
+			out[f.name] = string(b)
+		}
+	}
+	return out, nil
+}
+
+func captureSource(f mapField) string {
+	if f.header != "" {
+		return "header " + f.header
+	}
+	return "path " + strconv.Quote(f.path)
+}
+
+func prefixError(err error, prefix string) error {
+	e := *assay.AsError(err)
+	e.Message = prefix + e.Message
+	return &e
+}
+
+// Setup runs the setup: steps once, before the cases. A step with
+// for_each: corpus is sent once per document of the suite's corpus (.Doc).
+// Values captured by setup steps are visible to every case as .Vars.
+func (h *HTTP) Setup(ctx context.Context) error {
+	vars := map[string]string{}
+	for _, st := range h.setup {
+		if st.forEach == "corpus" {
+			if h.suite == nil || len(h.suite.Corpus) == 0 {
+				return fmt.Errorf("setup step %q: for_each: corpus, but the suite has no corpus", st.name)
+			}
+			for i, doc := range h.suite.Corpus {
+				d := &tmplData{K: h.defaultK, Tags: map[string]string{}, Vars: vars, Doc: doc}
+				if _, err := h.do(ctx, st, d); err != nil {
+					return h.secrets.redactError(prefixError(err, fmt.Sprintf("setup step %q (document %d, %s): ", st.name, i+1, doc.ID)))
+				}
+			}
+			continue
+		}
+		d := &tmplData{K: h.defaultK, Tags: map[string]string{}, Vars: vars}
+		r, err := h.do(ctx, st, d)
+		if err != nil {
+			return h.secrets.redactError(prefixError(err, fmt.Sprintf("setup step %q: ", st.name)))
+		}
+		if len(st.capture) > 0 {
+			if vars, err = h.captureVars(st, r, vars); err != nil {
+				return h.secrets.redactError(err)
+			}
+		}
+	}
+	h.runVars = vars
+	return nil
+}
+
+// Cleanup runs the cleanup: steps for a case after it was graded (also when
+// it failed), with the values its steps captured. It does nothing when the
+// target was opened with Keep.
+func (h *HTTP) Cleanup(ctx context.Context, c assay.Case, obs assay.Observation) error {
+	v, _ := h.pending.LoadAndDelete(pendingKey(c.ID, obs.Trial))
+	if h.keep || len(h.cleanup) == 0 {
+		return nil
+	}
+	vars, _ := v.(map[string]string)
+	if vars == nil {
+		vars = h.caseVars(c)
+	}
+	var errs []error
+	for _, st := range h.cleanup {
+		if _, err := h.do(ctx, st, caseData(c, h.defaultK, obs.Trial, vars)); err != nil {
+			errs = append(errs, h.secrets.redactError(prefixError(err, fmt.Sprintf("cleanup step %q for case %s: ", st.name, c.ID))))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// do sends one step's request, with retries, and reads the response.
+func (h *HTTP) do(ctx context.Context, st *httpStep, d *tmplData) (*response, error) {
+	u, err := st.url.render(d)
+	if err != nil {
+		return nil, assay.Errorf(assay.ErrMalformed, "building the url: %s", err)
+	}
+	if h.base != nil && !strings.Contains(u, "://") {
+		ref, err := url.Parse(u)
+		if err != nil {
+			return nil, assay.Errorf(assay.ErrMalformed, "building the url: %s", err)
+		}
+		u = h.base.ResolveReference(ref).String()
+	}
+	var body []byte
+	if st.body != nil {
+		var buf bytes.Buffer
+		if err := st.body.render(&buf, d); err != nil {
+			return nil, assay.Errorf(assay.ErrMalformed, "building the body: %s", err)
+		}
+		body = buf.Bytes()
+	}
+	hdr := make(http.Header, len(st.headers)+1)
+	for _, hh := range st.headers {
+		v, err := hh.val.render(d)
+		if err != nil {
+			return nil, assay.Errorf(assay.ErrMalformed, "building header %s: %s", hh.name, err)
+		}
+		hdr.Set(hh.name, v)
+	}
+	if body != nil && !st.rawBody && hdr.Get("Content-Type") == "" {
+		hdr.Set("Content-Type", "application/json")
+	}
+	if hdr.Get("Accept") == "" {
+		hdr.Set("Accept", "application/json")
+	}
+	for attempt := 0; ; attempt++ {
+		if h.limiter != nil {
+			if err := h.limiter.wait(ctx); err != nil {
+				return nil, ctxError(ctx, err)
+			}
+		}
+		r, retryAfter, err := h.once(ctx, st.method, u, hdr, body)
+		if err == nil {
+			return r, nil
+		}
+		if retryAfter < 0 || attempt >= h.retries {
+			return nil, err
+		}
+		wait := h.backoffFor(attempt)
+		if retryAfter > wait {
+			wait = min(retryAfter, maxRetryAfter)
+		}
+		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
+			return nil, err
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, ctxError(ctx, ctx.Err())
+		case <-t.C:
+		}
+	}
+}
+
+func (h *HTTP) backoffFor(attempt int) time.Duration {
+	d := h.backoff << attempt
+	if d > maxBackoff || d <= 0 {
+		d = maxBackoff
+	}
+	if d <= 1 {
+		return d
+	}
+	return d/2 + rand.N(d/2+1)
+}
+
+// once makes one attempt. retryAfter is < 0 when the failure is not
+// transient, otherwise the wait the server asked for (0 if none).
+func (h *HTTP) once(ctx context.Context, method, u string, hdr http.Header, body []byte) (*response, time.Duration, error) {
+	actx, cancel := context.WithTimeout(ctx, h.timeout)
+	defer cancel()
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(actx, method, u, rd)
+	if err != nil {
+		return nil, -1, assay.Errorf(assay.ErrMalformed, "building the request: %s", err)
+	}
+	req.Header = hdr.Clone()
+	resp, err := h.client.Do(req)
+	if err != nil {
+		return nil, transientDelay(err), h.netError(ctx, actx, method, req.URL, err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, h.maxBody+1))
+	if err != nil {
+		return nil, -1, h.netError(ctx, actx, method, req.URL, err)
+	}
+	if int64(len(b)) > h.maxBody {
+		return nil, -1, assay.Errorf(assay.ErrMalformed, "%s %s: response body exceeds max_body (%s)", method, shortURL(req.URL), formatSize(h.maxBody))
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		e := &assay.Error{Class: assay.ErrHTTPStatus, Status: resp.StatusCode,
+			Message: fmt.Sprintf("%s %s: %s", method, shortURL(req.URL), resp.Status)}
+		if s := strings.TrimSpace(snippet(b, 200)); s != "" {
+			e.Message += ": " + strings.Join(strings.Fields(s), " ")
+		}
+		switch resp.StatusCode {
+		case http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+			return nil, parseRetryAfter(resp.Header.Get("Retry-After")), e
+		}
+		return nil, -1, e
+	}
+	return &response{body: b, header: resp.Header}, 0, nil
+}
+
+func shortURL(u *url.URL) string {
+	c := *u
+	c.User = nil
+	c.RawQuery = ""
+	return c.String()
+}
+
+// netError classes a client error: the run's context ending is canceled (or
+// timeout when it was a deadline), the attempt's deadline is timeout, the
+// rest is transport.
+func (h *HTTP) netError(ctx, actx context.Context, method string, u *url.URL, err error) error {
+	if ctx.Err() != nil {
+		return ctxError(ctx, ctx.Err())
+	}
+	if actx.Err() == context.DeadlineExceeded {
+		return assay.Errorf(assay.ErrTimeout, "%s %s: no response within %s", method, shortURL(u), h.timeout)
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	return assay.Errorf(assay.ErrTransport, "%s %s: %s", method, shortURL(u), err.Error())
+}
+
+// ctxError classes the end of the caller's context.
+func ctxError(ctx context.Context, err error) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded) {
+		return assay.Errorf(assay.ErrTimeout, "case deadline exceeded")
+	}
+	return assay.Errorf(assay.ErrCanceled, "canceled")
+}
+
+// transientDelay is 0 for a connection failure worth retrying, -1 otherwise.
+func transientDelay(err error) time.Duration {
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return -1
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return -1
+	}
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" {
+		return 0
+	}
+	if errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, syscall.EPIPE) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return 0
+	}
+	return -1
+}
+
+// parseRetryAfter reads delay-seconds or an HTTP date; 0 when absent.
+func parseRetryAfter(v string) time.Duration {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0
+	}
+	if s, err := strconv.Atoi(v); err == nil {
+		if s < 0 {
+			return 0
+		}
+		return time.Duration(s) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		if d := time.Until(t); d > 0 {
+			return d
+		}
+	}
+	return 0
+}
+
+// limiter spaces requests evenly (rate: N/s).
+type limiter struct {
+	mu       sync.Mutex
+	interval time.Duration
+	next     time.Time
+}
+
+func (l *limiter) wait(ctx context.Context) error {
+	l.mu.Lock()
+	now := time.Now()
+	if l.next.Before(now) {
+		l.next = now
+	}
+	at := l.next
+	l.next = l.next.Add(l.interval)
+	l.mu.Unlock()
+	d := time.Until(at)
+	if d <= 0 {
+		return nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// parseRate reads "20/s", "600/m", "5/min", "1/500ms".
+func parseRate(s string) (time.Duration, error) {
+	n, per, ok := strings.Cut(strings.TrimSpace(s), "/")
+	if !ok {
+		return 0, fmt.Errorf("rate %q: want N/s, N/m or N/DURATION", s)
+	}
+	count, err := strconv.ParseFloat(strings.TrimSpace(n), 64)
+	if err != nil || count <= 0 {
+		return 0, fmt.Errorf("rate %q: want a positive number of requests", s)
+	}
+	var unit time.Duration
+	switch strings.TrimSpace(per) {
+	case "s", "sec", "second":
+		unit = time.Second
+	case "m", "min", "minute":
+		unit = time.Minute
+	case "h", "hour":
+		unit = time.Hour
+	default:
+		if unit, err = time.ParseDuration(strings.TrimSpace(per)); err != nil || unit <= 0 {
+			return 0, fmt.Errorf("rate %q: unknown unit %q (s, m, h or a duration)", s, per)
+		}
+	}
+	return time.Duration(float64(unit) / count), nil
+}
+
+// parseSize reads "10MiB", "512KB", "1GiB", "2048".
+func parseSize(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	i := 0
+	for i < len(t) && (t[i] >= '0' && t[i] <= '9' || t[i] == '.') {
+		i++
+	}
+	num, err := strconv.ParseFloat(t[:i], 64)
+	if err != nil || num <= 0 {
+		return 0, fmt.Errorf("size %q: want a number with a unit (10MiB, 512KB)", s)
+	}
+	mult := map[string]float64{"": 1, "b": 1, "kb": 1e3, "k": 1e3, "mb": 1e6, "m": 1e6, "gb": 1e9, "g": 1e9,
+		"kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30}[strings.ToLower(strings.TrimSpace(t[i:]))]
+	if mult == 0 {
+		return 0, fmt.Errorf("size %q: unknown unit %q (B, KB, KiB, MB, MiB, GB, GiB)", s, strings.TrimSpace(t[i:]))
+	}
+	return int64(num * mult), nil
+}
+
+func formatSize(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%dMiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%dKiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }

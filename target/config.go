@@ -1,0 +1,667 @@
+package target
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/assay-eval/assay"
+)
+
+// Target files.
+//
+// A target file (--target target.yaml, or .yml, or .json) describes a system
+// under test that a one-word spec cannot:
+//
+//	http:                         # an HTTP service (see HTTP)
+//	  url: http://127.0.0.1:3001/api/kb/ask
+//	  method: POST                # default: POST with a body, else GET
+//	  headers: {Authorization: "Bearer ${KB_TOKEN}"}
+//	  body: {question: "{{.Query}}", k: "{{.K}}"}
+//	  timeout: 30s                # per request
+//	  retries: 2                  # transient failures only
+//	  backoff: 200ms              # base of the exponential backoff
+//	  max_body: 10MiB
+//	  rate: 20/s                  # optional client-side limit
+//	  map: {answer: answer, retrieved: "header:x-knowlex-docs"}
+//	  capture: {conv: conversation.id}   # values for later steps (.Vars)
+//	  steps:                      # several requests per case, in order
+//	    - {name: ask, url: /ask, body: {q: "{{.Query}}"}, capture: {id: id}}
+//	    - {name: trace, method: GET, url: "/trace/{{.Vars.id}}"}
+//	  setup:                      # once per run, before the cases
+//	    - {url: /ingest, for_each: corpus, body: {title: "{{.Doc.Title}}", content: "{{.Doc.Text}}"}}
+//	  cleanup:                    # after each case is graded (skipped by Keep)
+//	    - {method: DELETE, url: "/conversations/{{.Vars.id}}"}
+//
+//	command: [gno, query, --json, "{{.Query}}"]        # a process per case
+//	command: {serve: [mysystem, --jsonl], workers: 2}  # long-lived processes
+//	timeout: 30s                  # command options sit beside command:
+//	map: {answer: answer}
+//	env: {MODE: eval}
+//	dir: .
+//	max_body: 10MiB               # the most stdout read per case
+//
+//	tools: [search, get]          # the tools the (default) target has
+//	surfaces:                     # several named targets in one file
+//	  kb:    {tools: [search], http: {url: ...}}
+//	  agent: {tools: [search, get_doc], command: [...]}
+//
+// Step URLs without a scheme resolve against http.url; http.headers are sent
+// with every step. Relative command paths and dir resolve against the file's
+// directory. Unknown fields are errors at their line and column.
+//
+// A case with surface: NAME is sent to that surface; a case without one goes
+// to the file's top-level http:/command:, or to the only surface when there
+// is just one. Surfaces reports the tools of each surface, for lint.
+
+// Setupper is the optional capability of a target that must prepare the
+// system once per run. The runner calls Setup before the first case; an
+// error stops the run (a harness error, exit 2).
+type Setupper interface {
+	Setup(ctx context.Context) error
+}
+
+// Cleaner is the optional capability of a target that must undo what a case
+// did. The runner calls Cleanup after the case is graded, also when the
+// observation failed; an error is a warning of the run, not a case failure.
+type Cleaner interface {
+	Cleanup(ctx context.Context, c assay.Case, obs assay.Observation) error
+}
+
+// openFile opens a target file.
+func openFile(path string, o Options) (assay.Target, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("target file: %w", err)
+	}
+	return parseFile(path, src, o)
+}
+
+// ParseFile opens a target file's contents; path is used for messages and
+// to resolve relative paths.
+func ParseFile(path string, src []byte, o Options) (assay.Target, error) {
+	return parseFile(path, src, o)
+}
+
+var (
+	topKeys     = []string{"http", "command", "surfaces", "tools", "name", "description", "timeout", "map", "env", "dir", "max_body"}
+	surfaceKeys = []string{"http", "command", "tools", "description", "timeout", "map", "env", "dir", "max_body"}
+	httpKeys    = []string{"url", "method", "headers", "body", "timeout", "retries", "backoff", "max_body", "rate", "map", "capture", "steps", "setup", "cleanup"}
+	stepKeys    = []string{"name", "url", "method", "headers", "body", "capture", "for_each"}
+	commandKeys = []string{"run", "serve", "workers", "timeout", "map", "env", "dir", "max_body"}
+)
+
+func parseFile(path string, src []byte, o Options) (assay.Target, error) {
+	root, err := parseTree(path, src)
+	if err != nil {
+		return nil, err
+	}
+	if root.kind != mapNode {
+		return nil, root.errorf("a target file is a mapping with http:, command: or surfaces:")
+	}
+	if err := root.checkKeys("target file", topKeys...); err != nil {
+		return nil, err
+	}
+	written := root.plain()
+	sc := newSecrets()
+	if err := root.expandEnv(sc, o.Getenv); err != nil {
+		return nil, err
+	}
+	sc.seal()
+	fc := &fileCtx{path: path, dir: filepath.Dir(path), o: o, sc: sc, written: written}
+
+	var def assay.Target
+	if root.get("http") != nil || root.get("command") != nil {
+		if def, err = fc.parseTarget(root, "target file"); err != nil {
+			return nil, err
+		}
+	} else {
+		for _, k := range []string{"timeout", "map", "env", "dir", "max_body"} {
+			if n := root.get(k); n != nil {
+				return nil, n.errorf("%s: only with command: (put HTTP options under http:)", k)
+			}
+		}
+	}
+	sn := root.get("surfaces")
+	if sn == nil {
+		if def == nil {
+			return nil, root.errorf("a target file needs http:, command: or surfaces:")
+		}
+		return def, nil
+	}
+	if sn.kind != mapNode || len(sn.keys) == 0 {
+		return nil, sn.errorf("surfaces: want a mapping of surface name to target")
+	}
+	ft := &fileTarget{path: path, def: def, surfaces: map[string]assay.Target{}, config: written}
+	for i, name := range sn.keys {
+		v := sn.vals[i]
+		if v.kind != mapNode {
+			return nil, v.errorf("surfaces.%s: want a mapping with http: or command:", name)
+		}
+		if err := v.checkKeys("surfaces."+name, surfaceKeys...); err != nil {
+			return nil, err
+		}
+		if v.get("http") == nil && v.get("command") == nil {
+			return nil, v.errorf("surfaces.%s: needs http: or command:", name)
+		}
+		t, err := fc.parseTarget(v, "surfaces."+name)
+		if err != nil {
+			ft.Close()
+			return nil, err
+		}
+		ft.surfaces[name] = t
+		ft.names = append(ft.names, name)
+	}
+	return ft, nil
+}
+
+type fileCtx struct {
+	path, dir string
+	o         Options
+	sc        *secrets
+	written   any
+}
+
+// parseTarget reads http: or command: (with its sibling options) from n.
+func (fc *fileCtx) parseTarget(n *node, where string) (assay.Target, error) {
+	hn, cn := n.get("http"), n.get("command")
+	if hn != nil && cn != nil {
+		return nil, cn.errorf("%s: has both http: and command: (one target each; use surfaces: for several)", where)
+	}
+	if hn != nil {
+		for _, k := range []string{"timeout", "map", "env", "dir", "max_body"} {
+			if x := n.get(k); x != nil {
+				return nil, x.errorf("%s: put %s under http:", where, k)
+			}
+		}
+		return fc.parseHTTP(hn)
+	}
+	return fc.parseCommand(n, cn)
+}
+
+func (fc *fileCtx) parseHTTP(n *node) (*HTTP, error) {
+	if n.kind != mapNode {
+		return nil, n.errorf("http: want a mapping with url:")
+	}
+	if err := n.checkKeys("http", httpKeys...); err != nil {
+		return nil, err
+	}
+	h := newHTTP(fc.path, fc.o)
+	h.secrets = fc.sc
+	h.config = fc.written
+	un := n.get("url")
+	if un == nil {
+		return nil, n.errorf("http: needs url:")
+	}
+	us, err := un.str("http.url")
+	if err != nil {
+		return nil, err
+	}
+	if strings.Contains(us, "{{") {
+		return nil, un.errorf("http.url: the base url cannot be a template (template step urls instead)")
+	}
+	if h.base, err = url.Parse(us); err != nil || h.base.Host == "" || (h.base.Scheme != "http" && h.base.Scheme != "https") {
+		return nil, un.errorf("http.url: %q is not an http:// or https:// url", fc.sc.redact(us))
+	}
+	if x := n.get("timeout"); x != nil {
+		if h.timeout, err = durationOf(x, "http.timeout"); err != nil {
+			return nil, err
+		}
+	}
+	if x := n.get("backoff"); x != nil {
+		if h.backoff, err = durationOf(x, "http.backoff"); err != nil {
+			return nil, err
+		}
+	}
+	if x := n.get("retries"); x != nil {
+		if h.retries, err = x.integer("http.retries"); err != nil {
+			return nil, err
+		}
+		if h.retries < 0 || h.retries > 10 {
+			return nil, x.errorf("http.retries: want 0 to 10, got %d", h.retries)
+		}
+	}
+	if x := n.get("max_body"); x != nil {
+		if h.maxBody, err = sizeOf(x, "http.max_body"); err != nil {
+			return nil, err
+		}
+	}
+	if x := n.get("rate"); x != nil {
+		s, err := x.str("http.rate")
+		if err != nil {
+			return nil, err
+		}
+		iv, err := parseRate(s)
+		if err != nil {
+			return nil, x.errorf("http.%s", err.Error())
+		}
+		h.limiter = &limiter{interval: iv}
+	}
+	var common []httpHeader
+	if x := n.get("headers"); x != nil {
+		if common, err = fc.parseHeaders(x, "http.headers"); err != nil {
+			return nil, err
+		}
+	}
+	if sn := n.get("steps"); sn != nil {
+		for _, k := range []string{"method", "body", "capture"} {
+			if x := n.get(k); x != nil {
+				return nil, x.errorf("http.%s: with steps:, give each step its own %s", k, k)
+			}
+		}
+		if h.steps, err = fc.parseSteps(sn, "http.steps", common, false); err != nil {
+			return nil, err
+		}
+	} else {
+		st, err := fc.parseStep(n, "http", "request", common, false, true)
+		if err != nil {
+			return nil, err
+		}
+		st.url = strTmpl{lit: us}
+		h.steps = []*httpStep{st}
+	}
+	names := make([]string, len(h.steps))
+	for i, st := range h.steps {
+		names[i] = st.name
+	}
+	if x := n.get("map"); x != nil {
+		if h.mapping, err = parseMap(x, names, true); err != nil {
+			return nil, err
+		}
+	} else {
+		h.mapping = defaultMap()
+	}
+	if x := n.get("setup"); x != nil {
+		if h.setup, err = fc.parseSteps(x, "http.setup", common, true); err != nil {
+			return nil, err
+		}
+	}
+	if x := n.get("cleanup"); x != nil {
+		if h.cleanup, err = fc.parseSteps(x, "http.cleanup", common, false); err != nil {
+			return nil, err
+		}
+	}
+	return h, nil
+}
+
+func (fc *fileCtx) parseSteps(n *node, where string, common []httpHeader, setup bool) ([]*httpStep, error) {
+	if n.kind != seqNode || len(n.items) == 0 {
+		return nil, n.errorf("%s: want a list of requests", where)
+	}
+	var out []*httpStep
+	seen := map[string]bool{}
+	for i, it := range n.items {
+		w := fmt.Sprintf("%s[%d]", where, i)
+		if it.kind != mapNode {
+			return nil, it.errorf("%s: want a mapping with url:", w)
+		}
+		if err := it.checkKeys(w, stepKeys...); err != nil {
+			return nil, err
+		}
+		name := fmt.Sprintf("step%d", i+1)
+		if x := it.get("name"); x != nil {
+			s, err := x.str(w + ".name")
+			if err != nil {
+				return nil, err
+			}
+			if s == "" || s == "header" || strings.ContainsAny(s, ":.#|@*? ") {
+				return nil, x.errorf("%s.name: %q cannot name a step (letters, digits, - and _)", w, s)
+			}
+			name = s
+		}
+		if seen[name] {
+			return nil, it.errorf("%s: a step named %q already exists", w, name)
+		}
+		seen[name] = true
+		st, err := fc.parseStep(it, w, name, common, setup, false)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, st)
+	}
+	return out, nil
+}
+
+// parseStep reads method, url, headers, body, capture and for_each from n.
+// When topLevel, n is the http: block itself and url: was read already.
+func (fc *fileCtx) parseStep(n *node, where, name string, common []httpHeader, setup, topLevel bool) (*httpStep, error) {
+	st := &httpStep{name: name}
+	if !topLevel {
+		un := n.get("url")
+		if un == nil {
+			return nil, n.errorf("%s: needs url:", where)
+		}
+		s, err := un.str(where + ".url")
+		if err != nil {
+			return nil, err
+		}
+		if st.url, err = compileStr(un, where+".url", s); err != nil {
+			return nil, err
+		}
+	}
+	st.headers = append(st.headers, common...)
+	if x := n.get("headers"); x != nil && !topLevel {
+		own, err := fc.parseHeaders(x, where+".headers")
+		if err != nil {
+			return nil, err
+		}
+		st.headers = append(st.headers, own...)
+	}
+	if x := n.get("body"); x != nil {
+		if s, ok := x.value.(string); ok && x.kind == scalarNode {
+			t, err := compileStr(x, where+".body", s)
+			if err != nil {
+				return nil, err
+			}
+			st.body = &bodyTmpl{kind: bodyString, str: t}
+			if !t.isTemplate() {
+				st.body = &bodyTmpl{kind: bodyLiteral, raw: []byte(s)}
+			} else {
+				st.body = &bodyTmpl{kind: bodyTyped, typed: t.t}
+			}
+			st.rawBody = true
+		} else {
+			if err := fc.checkLiteralFields(x, where+".body"); err != nil {
+				return nil, err
+			}
+			b, err := compileBody(x, where+".body")
+			if err != nil {
+				return nil, err
+			}
+			st.body = b
+		}
+	}
+	st.method = http.MethodGet
+	if st.body != nil {
+		st.method = http.MethodPost
+	}
+	if x := n.get("method"); x != nil {
+		s, err := x.str(where + ".method")
+		if err != nil {
+			return nil, err
+		}
+		s = strings.ToUpper(s)
+		switch s {
+		case "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS":
+		default:
+			return nil, x.errorf("%s.method: unknown method %q (GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS)", where, s)
+		}
+		st.method = s
+	}
+	if x := n.get("capture"); x != nil {
+		if x.kind != mapNode {
+			return nil, x.errorf("%s.capture: want a mapping of variable name to path", where)
+		}
+		caps, err := parseMap(x, nil, true)
+		if err != nil {
+			return nil, err
+		}
+		st.capture = caps
+	}
+	if x := n.get("for_each"); x != nil {
+		s, err := x.str(where + ".for_each")
+		if err != nil {
+			return nil, err
+		}
+		if !setup {
+			return nil, x.errorf("%s.for_each: only setup steps repeat", where)
+		}
+		if s != "corpus" {
+			return nil, x.errorf("%s.for_each: unknown value %q (corpus)", where, s)
+		}
+		st.forEach = s
+	}
+	return st, nil
+}
+
+func (fc *fileCtx) parseHeaders(n *node, where string) ([]httpHeader, error) {
+	if n.kind != mapNode {
+		return nil, n.errorf("%s: want a mapping of header name to value", where)
+	}
+	var out []httpHeader
+	for i, k := range n.keys {
+		v := n.vals[i]
+		s, err := v.str(where + "." + k)
+		if err != nil {
+			return nil, err
+		}
+		if err := fc.checkLiteral(v, where, k, s); err != nil {
+			return nil, err
+		}
+		t, err := compileStr(v, where+"."+k, s)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, httpHeader{name: http.CanonicalHeaderKey(k), val: t})
+	}
+	return out, nil
+}
+
+// checkLiteral refuses a literal credential under a credential-like name.
+func (fc *fileCtx) checkLiteral(v *node, where, name, s string) error {
+	if fc.o.AllowLiteralSecrets || v.env || s == "" || strings.Contains(s, "{{") || !isSecretName(name) {
+		return nil
+	}
+	return v.errorf("%s.%s: literal credential in the file; write it as ${VAR} and set VAR in the environment (or pass --allow-literal-secrets)", where, name)
+}
+
+func (fc *fileCtx) checkLiteralFields(n *node, where string) error {
+	switch n.kind {
+	case mapNode:
+		for i, k := range n.keys {
+			v := n.vals[i]
+			if s, ok := v.value.(string); ok && v.kind == scalarNode {
+				if err := fc.checkLiteral(v, where, k, s); err != nil {
+					return err
+				}
+			}
+			if err := fc.checkLiteralFields(v, where+"."+k); err != nil {
+				return err
+			}
+		}
+	case seqNode:
+		for i, it := range n.items {
+			if err := fc.checkLiteralFields(it, fmt.Sprintf("%s[%d]", where, i)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func durationOf(n *node, what string) (time.Duration, error) {
+	s, err := n.str(what)
+	if err != nil {
+		return 0, err
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return 0, n.errorf("%s: want a positive duration like 30s or 500ms, got %q", what, s)
+	}
+	return d, nil
+}
+
+func sizeOf(n *node, what string) (int64, error) {
+	s, err := n.str(what)
+	if err != nil {
+		return 0, err
+	}
+	v, err := parseSize(s)
+	if err != nil {
+		return 0, n.errorf("%s: %s", what, err.Error())
+	}
+	return v, nil
+}
+
+// fingerprint is sha256 over the canonical JSON of a redacted config.
+func fingerprint(v any) string {
+	b, err := json.Marshal(v) // map keys are sorted
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// fileTarget is a target file with surfaces: it sends each case to the
+// target its surface names.
+type fileTarget struct {
+	path     string
+	def      assay.Target
+	surfaces map[string]assay.Target
+	names    []string
+	config   any
+}
+
+var (
+	_ assay.Target    = (*fileTarget)(nil)
+	_ assay.Describer = (*fileTarget)(nil)
+	_ Setupper        = (*fileTarget)(nil)
+	_ Cleaner         = (*fileTarget)(nil)
+)
+
+func (f *fileTarget) pick(c assay.Case) (assay.Target, error) {
+	if c.Surface != "" {
+		if t := f.surfaces[c.Surface]; t != nil {
+			return t, nil
+		}
+		return nil, assay.Errorf(assay.ErrMalformed, "case %s names surface %q; %s has %s", c.ID, c.Surface, f.path, strings.Join(f.names, ", "))
+	}
+	if f.def != nil {
+		return f.def, nil
+	}
+	if len(f.names) == 1 {
+		return f.surfaces[f.names[0]], nil
+	}
+	return nil, assay.Errorf(assay.ErrMalformed, "case %s names no surface; %s has %s and no top-level target", c.ID, f.path, strings.Join(f.names, ", "))
+}
+
+// Observe sends the case to its surface.
+func (f *fileTarget) Observe(ctx context.Context, c assay.Case) (assay.Observation, error) {
+	t, err := f.pick(c)
+	if err != nil {
+		e := assay.AsError(err)
+		return assay.Observation{Case: c.ID, Trial: assay.TrialFrom(ctx), Error: e}, e
+	}
+	return t.Observe(ctx, c)
+}
+
+func (f *fileTarget) all() []assay.Target {
+	var out []assay.Target
+	if f.def != nil {
+		out = append(out, f.def)
+	}
+	for _, n := range f.names {
+		out = append(out, f.surfaces[n])
+	}
+	return out
+}
+
+// Setup sets up every target of the file.
+func (f *fileTarget) Setup(ctx context.Context) error {
+	for _, t := range f.all() {
+		if s, ok := t.(Setupper); ok {
+			if err := s.Setup(ctx); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Cleanup cleans up after the case on its surface.
+func (f *fileTarget) Cleanup(ctx context.Context, c assay.Case, obs assay.Observation) error {
+	t, err := f.pick(c)
+	if err != nil {
+		return nil
+	}
+	if cl, ok := t.(Cleaner); ok {
+		return cl.Cleanup(ctx, c, obs)
+	}
+	return nil
+}
+
+// Describe names the file and its redacted configuration.
+func (f *fileTarget) Describe() assay.TargetInfo {
+	cfg, _ := redactConfig(f.config).(map[string]any)
+	return assay.TargetInfo{Kind: "surfaces", Spec: f.path, Config: cfg, Fingerprint: fingerprint(cfg)}
+}
+
+// Close closes every target of the file.
+func (f *fileTarget) Close() error {
+	var errs []error
+	for _, t := range f.all() {
+		errs = append(errs, Close(t))
+	}
+	return errors.Join(errs...)
+}
+
+// Surfaces reads the surfaces of a target file and the tools each has, for
+// lint: a case naming a surface must name one of these, and a case's
+// calls_tool / never_calls tools must be among its surface's tools. The
+// top-level target (if any) is the surface "" with the file's tools:. A
+// surface that lists no tools maps to nil (nothing to check). Environment
+// variables are not expanded.
+func Surfaces(path string) (map[string][]string, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("target file: %w", err)
+	}
+	root, err := parseTree(path, src)
+	if err != nil {
+		return nil, err
+	}
+	if root.kind != mapNode {
+		return nil, root.errorf("a target file is a mapping with http:, command: or surfaces:")
+	}
+	if err := root.checkKeys("target file", topKeys...); err != nil {
+		return nil, err
+	}
+	out := map[string][]string{}
+	tools := func(n *node, where string) ([]string, error) {
+		x := n.get("tools")
+		if x == nil {
+			return nil, nil
+		}
+		l, err := x.strList(where + ".tools")
+		if err != nil {
+			return nil, err
+		}
+		sort.Strings(l)
+		return l, nil
+	}
+	if root.get("http") != nil || root.get("command") != nil || root.get("tools") != nil {
+		t, err := tools(root, "target file")
+		if err != nil {
+			return nil, err
+		}
+		out[""] = t
+	}
+	if sn := root.get("surfaces"); sn != nil {
+		if sn.kind != mapNode {
+			return nil, sn.errorf("surfaces: want a mapping of surface name to target")
+		}
+		for i, name := range sn.keys {
+			v := sn.vals[i]
+			if v.kind != mapNode {
+				return nil, v.errorf("surfaces.%s: want a mapping with http: or command:", name)
+			}
+			t, err := tools(v, "surfaces."+name)
+			if err != nil {
+				return nil, err
+			}
+			out[name] = t
+		}
+	}
+	return out, nil
+}

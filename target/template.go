@@ -1,0 +1,249 @@
+package target
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/template"
+	"text/template/parse"
+
+	"github.com/assay-eval/assay"
+)
+
+// Request templates.
+//
+// URLs, header values, command arguments and every string inside a request
+// body are Go text/template templates over the case:
+//
+//	.ID .Query .K .Tags .Vars .Trial     (and .Doc in setup for_each: corpus)
+//
+// .K is the case's k (or the suite default, or 10); .Vars holds the case's
+// vars and the values captured by earlier steps. A body string that is one
+// template action and nothing else ("{{.K}}", "{{.Tags}}") is replaced by the
+// JSON value of the action, keeping its type (k: "{{.K}}" sends a number); a
+// string with other text around the action is sent as a JSON string. A
+// missing map key renders empty. Templates are checked when the file is
+// opened, so a misspelt field (.Qeury) is an error at its line and column.
+
+// tmplData is what request templates see.
+type tmplData struct {
+	ID    string
+	Query string
+	K     int
+	Tags  map[string]string
+	Vars  map[string]string
+	Trial int
+	Doc   assay.Document
+}
+
+var tmplFuncs = template.FuncMap{
+	"json": func(v any) (string, error) {
+		b, err := json.Marshal(v)
+		return string(b), err
+	},
+}
+
+// sampleData is used to check templates when a file is opened.
+var sampleData = &tmplData{K: assay.DefaultK, Tags: map[string]string{}, Vars: map[string]string{}}
+
+// strTmpl is a string that may hold template actions.
+type strTmpl struct {
+	lit string
+	t   *template.Template
+}
+
+func compileStr(n *node, what, s string) (strTmpl, error) {
+	if !strings.Contains(s, "{{") {
+		return strTmpl{lit: s}, nil
+	}
+	t, err := template.New(what).Funcs(tmplFuncs).Option("missingkey=zero").Parse(s)
+	if err != nil {
+		return strTmpl{}, n.errorf("%s: %s", what, cleanTmplErr(err))
+	}
+	if err := t.Execute(io.Discard, sampleData); err != nil {
+		return strTmpl{}, n.errorf("%s: %s", what, cleanTmplErr(err))
+	}
+	return strTmpl{t: t}, nil
+}
+
+func (s strTmpl) isTemplate() bool { return s.t != nil }
+
+func (s strTmpl) render(d *tmplData) (string, error) {
+	if s.t == nil {
+		return s.lit, nil
+	}
+	var b strings.Builder
+	if err := s.t.Execute(&b, d); err != nil {
+		return "", fmt.Errorf("%s", cleanTmplErr(err))
+	}
+	return b.String(), nil
+}
+
+// cleanTmplErr drops text/template's "template: NAME:1:2: " prefix noise
+// while keeping what went wrong.
+func cleanTmplErr(err error) string {
+	msg := err.Error()
+	msg = strings.TrimPrefix(msg, "template: ")
+	if i := strings.Index(msg, ": "); i >= 0 && strings.Count(msg[:i], ":") >= 1 {
+		msg = msg[i+2:]
+	}
+	return msg
+}
+
+// bodyTmpl is a compiled request body: a JSON value whose strings may be
+// templates.
+type bodyTmpl struct {
+	kind  bodyKind
+	raw   []byte      // literal JSON (scalars)
+	keys  []string    // object keys, sorted
+	parts []*bodyTmpl // object values (parallel to keys) or array items
+	str   strTmpl     // text template (a JSON string)
+	typed *template.Template
+}
+
+type bodyKind int
+
+const (
+	bodyLiteral bodyKind = iota
+	bodyObject
+	bodyArray
+	bodyString
+	bodyTyped
+)
+
+func compileBody(n *node, what string) (*bodyTmpl, error) {
+	switch n.kind {
+	case mapNode:
+		b := &bodyTmpl{kind: bodyObject}
+		idx := make([]int, len(n.keys))
+		for i := range idx {
+			idx[i] = i
+		}
+		sort.Slice(idx, func(a, c int) bool { return n.keys[idx[a]] < n.keys[idx[c]] })
+		for _, i := range idx {
+			p, err := compileBody(n.vals[i], what+"."+n.keys[i])
+			if err != nil {
+				return nil, err
+			}
+			b.keys = append(b.keys, n.keys[i])
+			b.parts = append(b.parts, p)
+		}
+		return b, nil
+	case seqNode:
+		b := &bodyTmpl{kind: bodyArray}
+		for i, it := range n.items {
+			p, err := compileBody(it, fmt.Sprintf("%s[%d]", what, i))
+			if err != nil {
+				return nil, err
+			}
+			b.parts = append(b.parts, p)
+		}
+		return b, nil
+	}
+	s, ok := n.value.(string)
+	if !ok {
+		raw, err := json.Marshal(n.value)
+		if err != nil {
+			return nil, n.errorf("%s: %v", what, err)
+		}
+		return &bodyTmpl{kind: bodyLiteral, raw: raw}, nil
+	}
+	if pipe := singleAction(s); pipe != "" {
+		t, err := template.New(what).Funcs(tmplFuncs).Option("missingkey=zero").Parse("{{(" + pipe + ") | json}}")
+		if err == nil {
+			if err := t.Execute(io.Discard, sampleData); err != nil {
+				return nil, n.errorf("%s: %s", what, cleanTmplErr(err))
+			}
+			return &bodyTmpl{kind: bodyTyped, typed: t}, nil
+		}
+	}
+	st, err := compileStr(n, what, s)
+	if err != nil {
+		return nil, err
+	}
+	if !st.isTemplate() {
+		raw, _ := json.Marshal(s)
+		return &bodyTmpl{kind: bodyLiteral, raw: raw}, nil
+	}
+	return &bodyTmpl{kind: bodyString, str: st}, nil
+}
+
+// singleAction returns the pipeline of s when s is exactly one template
+// action without variable declarations, else "".
+func singleAction(s string) string {
+	trees, err := parse.Parse("x", s, "{{", "}}", tmplFuncs, template.FuncMap{})
+	if err != nil {
+		return ""
+	}
+	tr := trees["x"]
+	if tr == nil || tr.Root == nil || len(tr.Root.Nodes) != 1 {
+		return ""
+	}
+	a, ok := tr.Root.Nodes[0].(*parse.ActionNode)
+	if !ok || a.Pipe == nil || len(a.Pipe.Decl) > 0 {
+		return ""
+	}
+	return a.Pipe.String()
+}
+
+func (b *bodyTmpl) render(w *bytes.Buffer, d *tmplData) error {
+	switch b.kind {
+	case bodyLiteral:
+		w.Write(b.raw)
+	case bodyObject:
+		w.WriteByte('{')
+		for i, k := range b.keys {
+			if i > 0 {
+				w.WriteByte(',')
+			}
+			kb, _ := json.Marshal(k)
+			w.Write(kb)
+			w.WriteByte(':')
+			if err := b.parts[i].render(w, d); err != nil {
+				return err
+			}
+		}
+		w.WriteByte('}')
+	case bodyArray:
+		w.WriteByte('[')
+		for i, p := range b.parts {
+			if i > 0 {
+				w.WriteByte(',')
+			}
+			if err := p.render(w, d); err != nil {
+				return err
+			}
+		}
+		w.WriteByte(']')
+	case bodyString:
+		s, err := b.str.render(d)
+		if err != nil {
+			return err
+		}
+		sb, _ := json.Marshal(s)
+		w.Write(sb)
+	case bodyTyped:
+		if err := b.typed.Execute(w, d); err != nil {
+			return fmt.Errorf("%s", cleanTmplErr(err))
+		}
+	}
+	return nil
+}
+
+// caseData builds the template data of a case.
+func caseData(c assay.Case, k, trial int, vars map[string]string) *tmplData {
+	if c.K > 0 {
+		k = c.K
+	}
+	if k <= 0 {
+		k = assay.DefaultK
+	}
+	tags := c.Tags
+	if tags == nil {
+		tags = map[string]string{}
+	}
+	return &tmplData{ID: c.ID, Query: c.Query, K: k, Tags: tags, Vars: vars, Trial: trial}
+}

@@ -1,0 +1,349 @@
+package target
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/parser"
+)
+
+// node is one value of a target file with where it was written. Target
+// files are decoded by hand from this tree (rather than into tagged structs)
+// so every message can name file:line:col and the valid choices.
+type node struct {
+	file      string
+	line, col int
+	kind      nodeKind
+	keys      []string // mapping keys, in file order
+	keyNodes  []*node  // positions of the keys
+	vals      []*node  // mapping values, parallel to keys
+	items     []*node  // sequence items
+	value     any      // scalar: string, int64, uint64, float64, bool or nil
+	env       bool     // the string was expanded from ${VAR}
+}
+
+type nodeKind int
+
+const (
+	scalarNode nodeKind = iota
+	mapNode
+	seqNode
+)
+
+// posError is a positioned error, printed as "file:line:col: msg".
+type posError struct {
+	file      string
+	line, col int
+	msg       string
+}
+
+func (e *posError) Error() string {
+	if e.line == 0 {
+		return fmt.Sprintf("%s: %s", e.file, e.msg)
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", e.file, e.line, e.col, e.msg)
+}
+
+func (n *node) errorf(format string, args ...any) error {
+	return &posError{file: n.file, line: n.line, col: n.col, msg: fmt.Sprintf(format, args...)}
+}
+
+// parseTree reads YAML (or JSON, a subset of it) into a node tree.
+func parseTree(file string, src []byte) (*node, error) {
+	f, err := parser.ParseBytes(src, 0)
+	if err != nil {
+		var ye yaml.Error
+		if errors.As(err, &ye) && ye.GetToken() != nil {
+			p := ye.GetToken().Position
+			return nil, &posError{file: file, line: p.Line, col: p.Column, msg: strings.ToLower(firstLine(ye.GetMessage()))}
+		}
+		return nil, &posError{file: file, msg: firstLine(err.Error())}
+	}
+	if len(f.Docs) == 0 || f.Docs[0].Body == nil {
+		return nil, &posError{file: file, msg: "empty target file"}
+	}
+	if len(f.Docs) > 1 {
+		return nil, &posError{file: file, msg: "a target file holds one YAML document"}
+	}
+	return convertNode(file, f.Docs[0].Body, 0)
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	return strings.TrimPrefix(s, "[")
+}
+
+func convertNode(file string, n ast.Node, depth int) (*node, error) {
+	if depth > 64 {
+		return nil, &posError{file: file, msg: "target file nests too deeply"}
+	}
+	out := &node{file: file}
+	if tk := n.GetToken(); tk != nil && tk.Position != nil {
+		out.line, out.col = tk.Position.Line, tk.Position.Column
+	}
+	switch v := n.(type) {
+	case *ast.MappingNode:
+		out.kind = mapNode
+		for _, mv := range v.Values {
+			if err := out.addPair(file, mv, depth); err != nil {
+				return nil, err
+			}
+		}
+		if len(v.Values) > 0 {
+			out.line, out.col = out.keyNodes[0].line, out.keyNodes[0].col
+		}
+	case *ast.MappingValueNode:
+		out.kind = mapNode
+		if err := out.addPair(file, v, depth); err != nil {
+			return nil, err
+		}
+		out.line, out.col = out.keyNodes[0].line, out.keyNodes[0].col
+	case *ast.SequenceNode:
+		out.kind = seqNode
+		for _, it := range v.Values {
+			c, err := convertNode(file, it, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			out.items = append(out.items, c)
+		}
+	case *ast.AnchorNode:
+		return convertNode(file, v.Value, depth+1)
+	case *ast.TagNode:
+		return convertNode(file, v.Value, depth+1)
+	case *ast.AliasNode:
+		return nil, out.errorf("aliases are not supported in target files")
+	case *ast.LiteralNode:
+		out.value = v.Value.Value
+	case *ast.StringNode:
+		out.value = v.Value
+	case *ast.NullNode:
+		out.value = nil
+	case ast.ScalarNode:
+		out.value = v.GetValue()
+	default:
+		return nil, out.errorf("unsupported YAML node %s", n.Type())
+	}
+	return out, nil
+}
+
+func (out *node) addPair(file string, mv *ast.MappingValueNode, depth int) error {
+	k, err := convertNode(file, mv.Key, depth+1)
+	if err != nil {
+		return err
+	}
+	if k.kind != scalarNode {
+		return k.errorf("mapping keys must be scalars")
+	}
+	key := scalarString(k.value)
+	for _, have := range out.keys {
+		if have == key {
+			return k.errorf("duplicate key %q", key)
+		}
+	}
+	var val *node
+	if mv.Value == nil {
+		val = &node{file: file, line: k.line, col: k.col}
+	} else if val, err = convertNode(file, mv.Value, depth+1); err != nil {
+		return err
+	}
+	if val.line == 0 {
+		val.line, val.col = k.line, k.col
+	}
+	out.keys = append(out.keys, key)
+	out.keyNodes = append(out.keyNodes, k)
+	out.vals = append(out.vals, val)
+	return nil
+}
+
+func scalarString(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	default:
+		return fmt.Sprint(x)
+	}
+}
+
+// expandEnv replaces ${VAR} in every string value (not keys) of the tree.
+func (n *node) expandEnv(sc *secrets, getenv func(string) string) error {
+	switch n.kind {
+	case mapNode:
+		for _, v := range n.vals {
+			if err := v.expandEnv(sc, getenv); err != nil {
+				return err
+			}
+		}
+	case seqNode:
+		for _, v := range n.items {
+			if err := v.expandEnv(sc, getenv); err != nil {
+				return err
+			}
+		}
+	default:
+		s, ok := n.value.(string)
+		if !ok {
+			return nil
+		}
+		out, used, err := sc.expand(s, getenv)
+		if err != nil {
+			return n.errorf("%s", err.Error())
+		}
+		n.value, n.env = out, used
+	}
+	return nil
+}
+
+// get returns the value under key, or nil.
+func (n *node) get(key string) *node {
+	for i, k := range n.keys {
+		if k == key {
+			return n.vals[i]
+		}
+	}
+	return nil
+}
+
+// checkKeys rejects keys outside known, naming the nearest known one.
+func (n *node) checkKeys(where string, known ...string) error {
+	for i, k := range n.keys {
+		ok := false
+		for _, kk := range known {
+			if k == kk {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			msg := fmt.Sprintf("unknown field %q in %s", k, where)
+			if s := nearest(k, known); s != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", s)
+			} else {
+				sorted := append([]string(nil), known...)
+				sort.Strings(sorted)
+				msg += fmt.Sprintf(" (known: %s)", strings.Join(sorted, ", "))
+			}
+			return n.keyNodes[i].errorf("%s", msg)
+		}
+	}
+	return nil
+}
+
+// str returns a scalar's text; numbers and booleans are accepted as text.
+func (n *node) str(what string) (string, error) {
+	if n.kind != scalarNode {
+		return "", n.errorf("%s: want a string", what)
+	}
+	if n.value == nil {
+		return "", nil
+	}
+	return scalarString(n.value), nil
+}
+
+func (n *node) strList(what string) ([]string, error) {
+	if n.kind == scalarNode && n.value == nil {
+		return nil, nil
+	}
+	if n.kind != seqNode {
+		return nil, n.errorf("%s: want a list of strings", what)
+	}
+	out := make([]string, 0, len(n.items))
+	for _, it := range n.items {
+		s, err := it.str(what)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+func (n *node) integer(what string) (int, error) {
+	switch v := n.value.(type) {
+	case int64:
+		return int(v), nil
+	case uint64:
+		return int(v), nil
+	case string:
+		if i, err := strconv.Atoi(v); err == nil {
+			return i, nil
+		}
+	}
+	return 0, n.errorf("%s: want a whole number, got %s", what, describeValue(n))
+}
+
+func describeValue(n *node) string {
+	switch n.kind {
+	case mapNode:
+		return "a mapping"
+	case seqNode:
+		return "a list"
+	}
+	if n.value == nil {
+		return "nothing"
+	}
+	return strconv.Quote(scalarString(n.value))
+}
+
+// plain converts the tree to plain Go values (map[string]any, []any,
+// scalars), for redacted descriptions.
+func (n *node) plain() any {
+	switch n.kind {
+	case mapNode:
+		m := make(map[string]any, len(n.keys))
+		for i, k := range n.keys {
+			m[k] = n.vals[i].plain()
+		}
+		return m
+	case seqNode:
+		l := make([]any, len(n.items))
+		for i, it := range n.items {
+			l[i] = it.plain()
+		}
+		return l
+	}
+	return n.value
+}
+
+// nearest returns the known word closest to w by edit distance, when close.
+func nearest(w string, known []string) string {
+	best, bestD := "", 1<<30
+	for _, k := range known {
+		if d := editDistance(w, k); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	if bestD <= 2 || (bestD <= 3 && len(w) > 6) {
+		return best
+	}
+	return ""
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := prev[j-1]
+			if a[i-1] != b[j-1] {
+				c++
+			}
+			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
