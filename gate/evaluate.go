@@ -289,26 +289,25 @@ func lookup(v view, name string) (float64, string) {
 	return m.Mean, ""
 }
 
-// Summarize aggregates case results the way §5 defines the suite-level
-// figures. Gates use it for a scope the run records no segment for.
-// Per case id: graded when a trial is graded or errored; passed when every
-// trial passed; errored when a trial errored. Metric means are over the
-// case results that carry the metric; rates are over case results;
-// latency percentiles are nearest-rank over results with a latency.
+// Summarize aggregates case results with the §5 definitions the runner
+// uses (one CaseResult, a case × trial, is the counting unit; rates over
+// answered results; nearest-rank latency percentiles). Gates use it for a
+// scope the run records no segment for, as in a run written by another tool.
 func Summarize(cases []assay.CaseResult) assay.Summary {
-	var s assay.Summary
-	outcomes := caseOutcomes(cases, nil)
-	errored := map[string]bool{}
-	ids := map[string]bool{}
+	s := assay.Summary{Cases: len(cases)}
 	sums := map[string]float64{}
 	counts := map[string]int{}
 	var lat []float64
-	var answered, noHit, refused, grounded, errs int
+	var answered, noHit, refused, grounded int
 	for _, r := range cases {
-		ids[r.ID] = true
+		if r.Graded() {
+			s.Graded++
+			if r.Passed() {
+				s.Passed++
+			}
+		}
 		if r.Error != nil {
-			errored[r.ID] = true
-			errs++
+			s.Errors++
 		} else {
 			answered++
 			if r.Retrieved == 0 {
@@ -328,16 +327,7 @@ func Summarize(cases []assay.CaseResult) assay.Summary {
 			lat = append(lat, *r.LatencyMs)
 		}
 	}
-	s.Cases = len(ids)
-	s.Errors = len(errored)
-	s.Graded = len(outcomes)
-	for _, ok := range outcomes {
-		if ok {
-			s.Passed++
-		} else {
-			s.Failed++
-		}
-	}
+	s.Failed = s.Graded - s.Passed
 	if s.Graded > 0 {
 		p := float64(s.Passed) / float64(s.Graded)
 		s.PassRate = &p
@@ -349,7 +339,7 @@ func Summarize(cases []assay.CaseResult) assay.Summary {
 		}
 	}
 	if len(cases) > 0 {
-		s.Rates.Error = float64(errs) / float64(len(cases))
+		s.Rates.Error = float64(s.Errors) / float64(len(cases))
 	}
 	if answered > 0 {
 		s.Rates.NoHit = float64(noHit) / float64(answered)
@@ -363,12 +353,11 @@ func Summarize(cases []assay.CaseResult) assay.Summary {
 	return s
 }
 
-// nearestRank is the p-th percentile of sorted xs by the nearest-rank rule.
+// nearestRank is the p-th percentile of sorted xs by the nearest-rank rule
+// (rank ceil(p*n/100), clamped to [1, n]).
 func nearestRank(sorted []float64, p float64) float64 {
-	rank := int(math.Ceil(p / 100 * float64(len(sorted))))
-	if rank < 1 {
-		rank = 1
-	}
+	rank := int(math.Ceil(p*float64(len(sorted))/100 - 1e-9))
+	rank = max(1, min(rank, len(sorted)))
 	return sorted[rank-1]
 }
 

@@ -138,6 +138,7 @@ func newRootCmd(env *Env) *cobra.Command {
 		newRunCmd,
 		newLintCmd,
 		newImportCmd,
+		newGateCmd,
 	} {
 		root.AddCommand(mk(env))
 	}

@@ -1,0 +1,261 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/gate"
+	"github.com/assay-eval/assay/store"
+	"github.com/spf13/cobra"
+)
+
+type gateFlags struct {
+	floors   string
+	ratchet  bool
+	margin   float64
+	comment  string
+	gates    []string
+	baseline string
+	storeDir string
+}
+
+func newGateCmd(env *Env) *cobra.Command {
+	f := &gateFlags{}
+	cmd := &cobra.Command{
+		Use:   "gate RUN",
+		Short: "Check a stored run against gates and ratcheting floors",
+		Long: `Check a run against gate expressions and a floors file.
+
+RUN is a run id or unique prefix, a run.json path or its directory, latest
+or latest~N. The gates checked are the --gate expressions; with neither
+--gate nor --floors, the gates the run recorded are checked again.
+
+Gate expressions (see 'go doc github.com/assay-eval/assay/gate'):
+  pass_rate >= 0.8                 [lang=zh] recall@10 >= 0.47
+  delta(ndcg@10) >= -0.02          ratio(p95_latency_ms) <= 1.2
+  no_new_failures                  no_new_failures [category=identifier]
+delta, ratio and no_new_failures compare with --baseline.
+
+--floors FILE checks the run against the floors in FILE (assay.floors.json).
+--ratchet then raises each floor to what the run achieved (minus --margin),
+never lowers one, and logs every raise in the file. The first ratchet of a
+new file sets floors for pass_rate and every metric the run computed. An
+incomplete run, or one that fails a gate or floor, never ratchets.
+
+Exit status: 0 every gate and floor held on a complete run; 1 one failed;
+2 usage or input error, or an incomplete run.`,
+		Args: exactArgs(1, "assay gate RUN [--floors FILE [--ratchet]] [--gate EXPR]..."),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runGate(env, args[0], f, cmd)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.floors, "floors", "", "floors file to check (and ratchet), e.g. "+gate.DefaultFloorsFile)
+	fl.BoolVar(&f.ratchet, "ratchet", false, "raise the floors to what a complete, passing run achieved")
+	fl.Float64Var(&f.margin, "margin", 0, "with --ratchet: raise floors to the achieved value minus this")
+	fl.StringVar(&f.comment, "comment", "", "with --ratchet: a comment logged with every raise")
+	fl.StringArrayVar(&f.gates, "gate", nil, "gate expression, e.g. 'pass_rate >= 0.8' (repeatable)")
+	fl.StringVar(&f.baseline, "baseline", "", "baseline run REF for delta, ratio and no_new_failures")
+	fl.StringVar(&f.storeDir, "store", "", "run store directory (default $ASSAY_STORE, else .assay)")
+	return cmd
+}
+
+func runGate(env *Env, ref string, f *gateFlags, cmd *cobra.Command) error {
+	if f.ratchet && f.floors == "" {
+		return usageError("for example: assay gate latest --floors "+gate.DefaultFloorsFile+" --ratchet", "--ratchet needs --floors FILE")
+	}
+	if (cmd.Flags().Changed("margin") || f.comment != "") && !f.ratchet {
+		return usageError("add --ratchet", "--margin and --comment only apply with --ratchet")
+	}
+	if f.margin < 0 {
+		return usageError("", "--margin must be >= 0, got %v", f.margin)
+	}
+	exprs := make([]gate.Expr, 0, len(f.gates))
+	for _, g := range f.gates {
+		e, err := gate.Parse(g, "--gate")
+		if err != nil {
+			return inputError(err)
+		}
+		exprs = append(exprs, e)
+	}
+
+	st, closeStore, err := gateStore(env, f.storeDir, ref, f.baseline)
+	if err != nil {
+		return inputError(err)
+	}
+	defer closeStore()
+	run, err := loadGateRef(env, st, ref)
+	if err != nil {
+		return inputError(err)
+	}
+	var base *assay.Run
+	if f.baseline != "" {
+		if base, err = loadGateRef(env, st, f.baseline); err != nil {
+			return inputError(err)
+		}
+	}
+	if len(exprs) == 0 && f.floors == "" {
+		for _, g := range run.Gates {
+			e, err := gate.Parse(g.Expr, g.Source)
+			if err != nil {
+				return inputError(fmt.Errorf("run %s records a gate that does not parse: %w", run.RunID, err))
+			}
+			exprs = append(exprs, e)
+		}
+		if len(exprs) == 0 {
+			return usageError("give --gate EXPR or --floors FILE", "nothing to check: run %s records no gates", run.RunID)
+		}
+	}
+
+	verdict := gate.EvaluateExprs(exprs, run, base)
+	var floors *gate.Floors
+	if f.floors != "" {
+		floors, err = readFloorsFile(f.floors, f.ratchet)
+		if err != nil {
+			return inputError(err)
+		}
+		verdict = verdict.Merge(floors.Check(run, f.floors))
+	}
+
+	out := env.Stdout
+	fmt.Fprintf(out, "run %s  suite %s  %s\n", run.RunID, run.Suite.Name, run.Status)
+	if floors != nil && len(floors.Floors) == 0 {
+		fmt.Fprintf(out, "%s holds no floors yet\n", f.floors)
+	}
+	for _, r := range verdict.Results {
+		fmt.Fprintln(out, gate.Line(r))
+	}
+	nFail := len(verdict.Failed())
+	fmt.Fprintf(out, "gates: %d held, %d failed\n", len(verdict.Results)-nFail, nFail)
+	for _, w := range verdict.Warnings {
+		fmt.Fprintf(env.Stderr, "assay: warning: %s\n", w)
+	}
+
+	complete := run.Status == assay.StatusComplete
+	if f.ratchet {
+		switch {
+		case !complete:
+			fmt.Fprintf(out, "floors not raised: run %s is incomplete (an incomplete run never ratchets)\n", run.RunID)
+		case !verdict.Pass:
+			fmt.Fprintf(out, "floors not raised: the run fails %d gate(s)\n", nFail)
+		default:
+			changes, err := floors.Ratchet(run, gate.RatchetOptions{Margin: f.margin, Comment: f.comment, Now: time.Now().UTC(), Name: f.floors})
+			if err != nil {
+				return inputError(err)
+			}
+			if len(changes) == 0 {
+				fmt.Fprintf(out, "floors unchanged: nothing rose above its floor\n")
+			} else {
+				if err := writeFloorsFile(f.floors, floors); err != nil {
+					return inputError(err)
+				}
+				for _, c := range changes {
+					verb := "raised"
+					if c.Old == nil {
+						verb = "set"
+					}
+					fmt.Fprintf(out, "%s floor %s\n", verb, c)
+				}
+				fmt.Fprintf(out, "wrote %s\n", f.floors)
+			}
+		}
+	}
+
+	switch {
+	case !complete:
+		return inputError(fmt.Errorf("run %s is incomplete: a partial run never passes", run.RunID))
+	case !verdict.Pass:
+		return failed()
+	}
+	return nil
+}
+
+// gateStore opens the run store when a REF needs it (anything but a path);
+// paths work without one.
+func gateStore(env *Env, dir string, refs ...string) (*store.SQLiteStore, func(), error) {
+	need := false
+	for _, r := range refs {
+		if r == "" {
+			continue
+		}
+		if _, err := os.Stat(r); err != nil && !store.IsPathRef(r) {
+			need = true
+		}
+	}
+	if !need {
+		return nil, func() {}, nil
+	}
+	if dir == "" {
+		dir = env.Getenv("ASSAY_STORE")
+	}
+	if dir == "" {
+		dir = ".assay"
+	}
+	if _, err := os.Stat(dir); err != nil {
+		return nil, nil, fmt.Errorf("no run store at %s (run 'assay run' first, or give a run.json path or --store DIR)", dir)
+	}
+	st, err := store.Open(dir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("store %s: %w", dir, err)
+	}
+	return st, func() { st.Close() }, nil
+}
+
+// loadGateRef loads a run REF: a path without the store, anything else
+// through it.
+func loadGateRef(env *Env, st *store.SQLiteStore, ref string) (*assay.Run, error) {
+	var path string
+	var err error
+	if st == nil || store.IsPathRef(ref) {
+		path, err = store.ResolvePath(ref)
+	} else {
+		path, err = st.Resolve(env.Ctx, ref)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return store.LoadRun(path)
+}
+
+// readFloorsFile reads a floors file; a missing one is an empty file when
+// it is about to be ratcheted, an error otherwise.
+func readFloorsFile(path string, ratchet bool) (*gate.Floors, error) {
+	fh, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		if ratchet {
+			return gate.NewFloors(), nil
+		}
+		return nil, fmt.Errorf("%s: no such floors file (create it with --ratchet)", path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	return gate.ReadFloors(fh, path)
+}
+
+// writeFloorsFile replaces the floors file atomically (temp file + rename).
+func writeFloorsFile(path string, f *gate.Floors) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".floors-*.json")
+	if err != nil {
+		return err
+	}
+	if err := f.Write(tmp); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
