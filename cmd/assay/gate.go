@@ -103,7 +103,7 @@ func runGate(env *Env, ref string, f *gateFlags, cmd *cobra.Command) error {
 		for _, g := range run.Gates {
 			e, err := gate.Parse(g.Expr, g.Source)
 			if err != nil {
-				return inputError(fmt.Errorf("run %s records a gate that does not parse: %w", run.RunID, err))
+				return inputError(err)
 			}
 			exprs = append(exprs, e)
 		}
