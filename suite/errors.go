@@ -42,29 +42,35 @@ type problem struct {
 	msg       string
 }
 
-// editDistance is the Levenshtein distance between a and b.
+// levenshtein is the optimal-string-alignment edit distance between a and
+// b: insertions, deletions, substitutions and transpositions of adjacent
+// letters each cost 1 ("nmae" is 1 from "name").
 func levenshtein(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
+	d := make([][]int, len(ra)+1)
+	for i := range d {
+		d[i] = make([]int, len(rb)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
 	}
 	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
 		for j := 1; j <= len(rb); j++ {
 			cost := 1
 			if ra[i-1] == rb[j-1] {
 				cost = 0
 			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
 		}
-		prev, cur = cur, prev
 	}
-	return prev[len(rb)]
+	return d[len(ra)][len(rb)]
 }
 
-// nearest returns the known name closest to s, or "" when none is close
+// suggestName returns the known name closest to s, or "" when none is close
 // enough to be a likely misspelling.
 func suggestName(s string, known []string) string {
 	for _, k := range known {
@@ -85,7 +91,13 @@ func suggestName(s string, known []string) string {
 	if best == "" {
 		return ""
 	}
-	limit := max(1, min(3, len([]rune(s))/3))
+	limit := 1 // short names: one edit
+	switch n := len([]rune(s)); {
+	case n > 8:
+		limit = 3
+	case n > 3:
+		limit = 2
+	}
 	if bestD > limit {
 		return ""
 	}

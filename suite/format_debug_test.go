@@ -22,3 +22,36 @@ func TestDebugDump(t *testing.T) {
 		}
 	}
 }
+
+func TestDebugImport(t *testing.T) {
+	for _, c := range [][2]string{{"knowlex", seed(t, "knowlex-craftstack/golden_qa.json")}, {"gno", seed(t, "gno/queries.json")}, {"kebab", seed(t, "kebab/golden_queries.yaml")}, {"gno-ask", seed(t, "gno/ask-cases.json")}} {
+		_, w, err := Import(c[0], c[1], "/tmp/imp/"+c[0]+".yaml", LoadOptions{})
+		fmt.Println(w, err)
+	}
+}
+
+func TestDebugSynth(t *testing.T) {
+	for _, p := range []string{"gno/queries.json", "gno/adversarial.json", "gno/ask.json", "knowlex/golden.json", "kebab/golden.yaml", "beir", "trec", "trec/qrels.txt", "trec-tsv", "trec-tsv/test.qrels", "cranfield"} {
+		p = "testdata/formats/" + p
+		s, err := Load(p)
+		if err != nil {
+			t.Errorf("%v", err)
+			continue
+		}
+		fmt.Println(p, s.Format, s.Name, len(s.Corpus), s.CorpusSource, s.Gates, s.Defaults)
+		for _, c := range s.Cases {
+			b, _ := json.Marshal(c)
+			fmt.Println("   ", c.Source, string(b))
+		}
+		for _, w := range s.Warnings {
+			fmt.Println("   W", w)
+		}
+	}
+}
+
+func TestDebugKebabErr(t *testing.T) {
+	for _, p := range []string{"/tmp/kt/k.yaml", "/tmp/kt/s.yaml", "/tmp/kt/t.yaml"} {
+		_, err := LoadFormat("kebab", p, LoadOptions{})
+		fmt.Printf("%q\n", err)
+	}
+}

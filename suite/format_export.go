@@ -124,6 +124,18 @@ func relSlash(dir, target string) string {
 	if err != nil {
 		return filepath.ToSlash(at)
 	}
+	// A path that climbs to the root shares nothing with dir: absolute
+	// is clearer than "../../../x".
+	up := 0
+	for _, seg := range strings.Split(filepath.ToSlash(r), "/") {
+		if seg != ".." {
+			break
+		}
+		up++
+	}
+	if up > 0 && up >= strings.Count(filepath.ToSlash(filepath.Clean(ad)), "/") {
+		return filepath.ToSlash(at)
+	}
 	return filepath.ToSlash(r)
 }
 

@@ -159,7 +159,7 @@ func (d *jsonDoc) array(off int) ([]jsonValue, error) {
 		start := d.skipSpace(off+int(dec.InputOffset()), ",")
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
-			return nil, d.decodeErr(err, off)
+			return nil, d.decodeErr(err, start)
 		}
 		out = append(out, jsonValue{raw: raw, off: start})
 	}
@@ -195,7 +195,7 @@ func (d *jsonDoc) object(off int) (map[string]jsonValue, []string, error) {
 		start := d.skipSpace(off+int(dec.InputOffset()), ":")
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
-			return nil, nil, d.decodeErr(err, off)
+			return nil, nil, d.decodeErr(err, start)
 		}
 		members[key] = jsonValue{raw: raw, off: start}
 		order = append(order, key)

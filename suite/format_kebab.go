@@ -85,6 +85,62 @@ func kebabYAMLErr(file string, err error) error {
 	return Errorf(file, 0, 0, "%s", first)
 }
 
+// kebabScalar returns the text of a scalar node; ok is false for a list,
+// a mapping or anything else that is not one value.
+func kebabScalar(n ast.Node) (string, bool) {
+	switch v := n.(type) {
+	case nil, *ast.NullNode:
+		return "", true
+	case *ast.StringNode:
+		return v.Value, true
+	case *ast.LiteralNode:
+		return v.Value.Value, true
+	case *ast.TagNode:
+		return kebabScalar(v.Value)
+	case ast.ScalarNode:
+		return v.GetToken().Value, true
+	}
+	return "", false
+}
+
+func kebabNodeErr(path, field string, n ast.Node, want string) error {
+	p := n.GetToken().Position
+	got := "a list"
+	if _, isMap := kebabMapping(n); isMap {
+		got = "a mapping"
+	} else if _, isSeq := n.(*ast.SequenceNode); !isSeq {
+		got = strings.ToLower(n.Type().String())
+	}
+	return Errorf(path, p.Line, p.Column, "%s: want %s, got %s", field, want, got)
+}
+
+func kebabString(path, field string, n ast.Node) (string, error) {
+	s, ok := kebabScalar(n)
+	if !ok {
+		return "", kebabNodeErr(path, field, n, "a string")
+	}
+	return s, nil
+}
+
+func kebabList(path, field string, n ast.Node) ([]string, error) {
+	if _, isNull := n.(*ast.NullNode); isNull || n == nil {
+		return nil, nil
+	}
+	seq, ok := n.(*ast.SequenceNode)
+	if !ok {
+		return nil, kebabNodeErr(path, field, n, "a list of strings")
+	}
+	var out []string
+	for _, v := range seq.Values {
+		s, ok := kebabScalar(v)
+		if !ok {
+			return nil, kebabNodeErr(path, field+" item", v, "a string")
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
 // loadKebab reads a kebab golden query YAML file. See formats.go.
 func loadKebab(path string, data []byte) (*assay.Suite, error) {
 	items, ok, err := kebabItems(trimBOM(data))
@@ -104,15 +160,40 @@ func loadKebab(path string, data []byte) (*assay.Suite, error) {
 		if !isMap {
 			return nil, Errorf(path, line, col, "want a mapping with id and query for each entry")
 		}
+		if len(m.Values) > 0 {
+			p := m.Values[0].Key.GetToken().Position
+			line, col = p.Line, p.Column
+		}
+		var q kebabQuery
 		for _, kv := range m.Values {
-			if k := kv.Key.String(); !hasString(kebabFields, k) {
+			k := kv.Key.String()
+			var err error
+			switch k {
+			case "id":
+				q.ID, err = kebabString(path, k, kv.Value)
+			case "query":
+				q.Query, err = kebabString(path, k, kv.Value)
+			case "lang":
+				q.Lang, err = kebabString(path, k, kv.Value)
+			case "difficulty":
+				q.Difficulty, err = kebabString(path, k, kv.Value)
+			case "group":
+				q.Group, err = kebabString(path, k, kv.Value)
+			case "expected_doc_ids":
+				q.ExpectedDocIDs, err = kebabList(path, k, kv.Value)
+			case "expected_chunk_ids":
+				q.ExpectedChunkIDs, err = kebabList(path, k, kv.Value)
+			case "must_contain":
+				q.MustContain, err = kebabList(path, k, kv.Value)
+			case "forbidden":
+				q.Forbidden, err = kebabList(path, k, kv.Value)
+			default:
 				p := kv.Key.GetToken().Position
 				s.Warnings = append(s.Warnings, fmt.Sprintf("%s:%d: unknown field %q ignored", path, p.Line, k))
 			}
-		}
-		var q kebabQuery
-		if err := yaml.NodeToValue(n, &q); err != nil {
-			return nil, kebabYAMLErr(path, err)
+			if err != nil {
+				return nil, err
+			}
 		}
 		if q.ID == "" {
 			return nil, Errorf(path, line, col, "entry is missing \"id\"")

@@ -232,22 +232,38 @@ func compileSchema(full string) string {
 	}
 	url := "file://" + filepath.ToSlash(abs)
 	c := jsonschema.NewCompiler()
-	c.UseLoader(noRemoteLoader{})
-	if err := c.AddResource(url, doc); err != nil {
-		return "invalid schema: " + firstLine(err.Error())
+	c.UseLoader(jsonschema.SchemeURLLoader{"file": jsonschema.FileLoader{}})
+	err = c.AddResource(url, doc)
+	if err == nil {
+		_, err = c.Compile(url)
 	}
-	if _, err := c.Compile(url); err != nil {
-		return "invalid schema: " + firstLine(err.Error())
+	if err != nil {
+		msg := schemaMessage(err)
+		// Name files relative to the schema's directory, not as file:// URLs.
+		msg = strings.ReplaceAll(msg, "file://"+filepath.ToSlash(filepath.Dir(abs))+"/", "")
+		return "invalid schema: " + msg
 	}
 	return ""
 }
 
-// noRemoteLoader refuses to fetch referenced schemas: loading never reaches
-// the network or other files.
-type noRemoteLoader struct{}
-
-func (noRemoteLoader) Load(url string) (any, error) {
-	return nil, fmt.Errorf("references to other schemas are not loaded (%s)", url)
+// schemaMessage is one line out of a jsonschema compile error: for a schema
+// that fails its metaschema, the first leaf of the failure tree
+// ("at '/type': got number, want string").
+func schemaMessage(err error) string {
+	var sve *jsonschema.SchemaValidationError
+	if errors.As(err, &sve) {
+		lines := strings.Split(err.Error(), "\n")
+		indent := func(l string) int { return len(l) - len(strings.TrimLeft(l, " ")) }
+		for i := 1; i < len(lines); i++ {
+			if strings.TrimSpace(lines[i]) == "" {
+				continue
+			}
+			if i+1 == len(lines) || indent(lines[i+1]) <= indent(lines[i]) {
+				return strings.TrimPrefix(strings.TrimSpace(lines[i]), "- ")
+			}
+		}
+	}
+	return firstLine(err.Error())
 }
 
 func firstLine(s string) string {

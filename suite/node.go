@@ -160,11 +160,11 @@ func (r *nodeReader) fields(n ast.Node, what string, known []string, hint func(k
 		}
 		key, ok := nodeScalar(kn)
 		if !ok {
-			return nil, r.errAt(mv.Key, "%s: a yfield name must be a string, got %s", what, nodeDesc(kn))
+			return nil, r.errAt(mv.Key, "%s: a field name must be a string, got %s", what, nodeDesc(kn))
 		}
 		line, col := nodePos(mv.Key)
 		if known != nil && !slices.Contains(known, key) {
-			msg := fmt.Sprintf("unknown yfield %q", key)
+			msg := fmt.Sprintf("unknown field %q", key)
 			if h := hintFor(hint, key); h != "" {
 				msg += " (" + h + ")"
 			} else if near := suggestName(key, known); near != "" {
@@ -173,7 +173,7 @@ func (r *nodeReader) fields(n ast.Node, what string, known []string, hint func(k
 			return nil, Errorf(r.file, line, col, "%s", msg)
 		}
 		if first, dup := seen[key]; dup {
-			return nil, Errorf(r.file, line, col, "duplicate yfield %q (first at line %d)", key, first)
+			return nil, Errorf(r.file, line, col, "duplicate field %q (first at line %d)", key, first)
 		}
 		seen[key] = line
 		val, err := r.resolve(mv.Value)

@@ -1,7 +1,93 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/assay-eval/assay/suite"
+)
 
 func newLintCmd(env *Env) *cobra.Command {
-	return &cobra.Command{Use: "lint SUITE", Short: "Check a suite without running it"}
+	var (
+		writeManifest bool
+		split         string
+	)
+	cmd := &cobra.Command{
+		Use:   "lint SUITE",
+		Short: "Check a suite without running it",
+		Long: `Check a suite without running it.
+
+lint loads SUITE (the native format or any auto-detected one) and reports,
+one line per finding, "file:line: error: message" or "file:line: warning:
+message", sorted by line:
+
+  errors    duplicate or missing case ids, missing or empty queries, invalid
+            regexps, unknown metrics, bad json_schema files, k < 1, unknown
+            gain; judgments (graded > 0), retrieves and cites naming documents
+            the corpus lacks (by id, path or title); cases with neither
+            expectations nor judgments; calls_tool / never_calls naming a tool
+            not in the suite's "tools:" list
+  warnings  members of a "group" tag that disagree on their judged documents;
+            leakage (an expected answer string, or a judged document id, inside
+            the case's own query); judged non-relevant documents the corpus
+            lacks; files that changed since assay.manifest.json was written
+  notes     document references left unchecked because the suite has no corpus
+
+--write-manifest records the sha256 of the suite file, every corpus file and
+every json_schema file in assay.manifest.json beside the suite; later lints and
+runs warn when one of them no longer matches.
+
+Exit status: 2 when the suite cannot be read or parsed at all (syntax, unknown
+field, wrong type, unreadable corpus; one positioned line on stderr), 1 when
+any finding is an error, 0 otherwise (warnings and notes only).`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			path := args[0]
+			s, findings, err := suite.Check(path, suite.LoadOptions{Split: split})
+			if err != nil {
+				return inputError(err)
+			}
+			errs, warns := 0, 0
+			for _, f := range findings {
+				fmt.Fprintln(env.Stdout, f.String())
+				switch f.Severity {
+				case suite.SeverityError:
+					errs++
+				case suite.SeverityWarning:
+					warns++
+				}
+			}
+			if writeManifest {
+				mp, err := suite.WriteManifest(s)
+				if err != nil {
+					return inputError(fmt.Errorf("write manifest: %w", err))
+				}
+				fmt.Fprintf(env.Stderr, "assay: wrote %s\n", mp)
+			}
+			fmt.Fprintf(env.Stderr, "assay: %s: %d %s, %s, %s\n", path, len(s.Cases), lintPlural(len(s.Cases), "case", "cases"),
+				lintCount(errs, "error", "errors"), lintCount(warns, "warning", "warnings"))
+			if errs > 0 {
+				return failed()
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&writeManifest, "write-manifest", false, "record the sha256 of the suite's files in assay.manifest.json beside it")
+	cmd.Flags().StringVar(&split, "split", "", "qrels split of a BEIR directory (default test)")
+	return cmd
+}
+
+func lintPlural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func lintCount(n int, one, many string) string {
+	if n == 0 {
+		return "no " + many
+	}
+	return fmt.Sprintf("%d %s", n, lintPlural(n, one, many))
 }
