@@ -29,12 +29,16 @@ type Topic struct {
 	unjudged int   // ranks labelled -2
 	cum      []int // cum[i] = relevant ranks among 1..i; len n+1
 	ideal    []int // grades > 0, descending
+
+	maxPrecOK bool
+	maxPrec   []float64 // maxPrec[j] = highest precision at any rank >= j
 }
 
 // Prepare computes the counts every measure shares. It must be called after
 // the exported fields change.
 func (t *Topic) Prepare() {
 	t.n = len(t.Labels)
+	t.maxPrecOK = false
 	t.r, t.nonrel = 0, 0
 	t.ideal = t.ideal[:0]
 	for _, g := range t.Judgments {

@@ -1,0 +1,333 @@
+package metric
+
+import "math"
+
+// LevelGain sets the gain of one relevance level (trec_eval's ndcg.1=3 style
+// parameters).
+type LevelGain struct {
+	Level int
+	Gain  float64
+}
+
+// GainTable is trec_eval's gain table for one topic: one entry per relevance
+// level 0..max grade (empty levels included, gain = the level), with custom
+// gains overriding levels (and adding levels absent from the topic, with no
+// documents). It feeds ndcg, ndcg_rel, Rndcg, G and rbp. Build it with
+// Topic.Gains; it is reusable.
+type GainTable struct {
+	custom  []LevelGain
+	entries []gainEntry // sorted by gain ascending, trec_eval's comparator
+	scratch []gainEntry
+	ideal   []float64 // positive gains, highest first, each repeated count times
+	lo, hi  float64   // lowest and highest gain over all entries
+}
+
+type gainEntry struct {
+	level int
+	gain  float64
+	count int
+}
+
+// gain returns the gain of a ranked document's label.
+func (g *GainTable) gain(label int) float64 {
+	if label < 0 {
+		return 0
+	}
+	for _, c := range g.custom {
+		if c.Level == label {
+			return c.Gain
+		}
+	}
+	return float64(label)
+}
+
+// Gains fills g with the gain table of t (after Prepare) under the given
+// custom level gains (nil for the default linear gains).
+func (t *Topic) Gains(g *GainTable, custom []LevelGain) {
+	g.custom = custom
+	g.entries = g.entries[:0]
+	// Judged levels and their counts. Grades are usually a handful of small
+	// integers: count them into entries directly.
+	maxLevel := 0
+	for _, v := range t.Judgments {
+		if v > maxLevel {
+			maxLevel = v
+		}
+	}
+	const dense = 1 << 16
+	if maxLevel < dense {
+		for v := 0; v <= maxLevel; v++ {
+			g.entries = append(g.entries, gainEntry{level: v, gain: float64(v)})
+		}
+		for _, v := range t.Judgments {
+			if v >= 0 {
+				g.entries[v].count++
+			}
+		}
+	} else {
+		// Sparse: level 0 and the judged levels only (empty levels between
+		// them have gains inside [0, maxLevel] unless overridden).
+		g.entries = append(g.entries, gainEntry{level: 0})
+	outer:
+		for _, v := range t.Judgments {
+			if v < 0 {
+				continue
+			}
+			for i := range g.entries {
+				if g.entries[i].level == v {
+					g.entries[i].count++
+					continue outer
+				}
+			}
+			g.entries = append(g.entries, gainEntry{level: v, gain: float64(v), count: 1})
+		}
+	}
+	for _, c := range custom {
+		found := false
+		for i := range g.entries {
+			if g.entries[i].level == c.Level {
+				g.entries[i].gain = c.Gain
+				found = true
+				break
+			}
+		}
+		if !found {
+			g.entries = append(g.entries, gainEntry{level: c.Level, gain: c.Gain})
+		}
+	}
+	if len(custom) > 0 {
+		g.scratch = msortGains(g.entries, g.scratch)
+	} // default gains are already ascending by level
+	g.lo, g.hi = g.entries[0].gain, g.entries[0].gain
+	for _, e := range g.entries {
+		g.lo = min(g.lo, e.gain)
+		g.hi = max(g.hi, e.gain)
+	}
+	g.ideal = g.ideal[:0]
+	for i := len(g.entries) - 1; i >= 0; i-- {
+		e := g.entries[i]
+		if e.gain <= 0 {
+			break
+		}
+		for range e.count {
+			g.ideal = append(g.ideal, e.gain)
+		}
+	}
+}
+
+// msortGains sorts entries by gain ascending with trec_eval's comparator,
+// which compares the truncated integer difference of the gains, using a
+// top-down merge sort (glibc's qsort for small arrays), so fractional custom
+// gains order as they do there.
+func msortGains(a, tmp []gainEntry) []gainEntry {
+	if cap(tmp) < len(a) {
+		tmp = make([]gainEntry, len(a))
+	}
+	tmp = tmp[:len(a)]
+	msort(a, tmp)
+	return tmp
+}
+
+func msort(a, tmp []gainEntry) {
+	if len(a) <= 1 {
+		return
+	}
+	n1 := len(a) / 2
+	msort(a[:n1], tmp)
+	msort(a[n1:], tmp)
+	b1, b2 := a[:n1], a[n1:]
+	k := 0
+	for len(b1) > 0 && len(b2) > 0 {
+		if int(b1[0].gain-b2[0].gain) <= 0 {
+			tmp[k] = b1[0]
+			b1 = b1[1:]
+		} else {
+			tmp[k] = b2[0]
+			b2 = b2[1:]
+		}
+		k++
+	}
+	k += copy(tmp[k:], b1)
+	copy(tmp[k:], b2)
+	copy(a, tmp[:len(a)])
+}
+
+// idcgAt sums the ideal gains of positions 0..d-1 with the log2 discount.
+func (g *GainTable) idcgAt(d int) float64 {
+	s := 0.0
+	for i := 0; i < d && i < len(g.ideal); i++ {
+		s += g.ideal[i] / log2(float64(i+2))
+	}
+	return s
+}
+
+// NDCG is trec_eval's ndcg: DCG over the whole ranking with the table gains,
+// divided by the DCG of the whole ideal list; 0 when that is 0.
+func (t *Topic) NDCG(g *GainTable) float64 {
+	dcg := 0.0
+	for i, l := range t.Labels {
+		if gn := g.gain(l); gn != 0 {
+			dcg += gn / log2(float64(i+2))
+		}
+	}
+	idcg := g.idcgAt(len(g.ideal))
+	if idcg > 0 {
+		return dcg / idcg
+	}
+	return 0
+}
+
+// DCG is the unnormalised DCG over the whole ranking (trec_eval dcg).
+func (t *Topic) DCG(g *GainTable) float64 {
+	dcg := 0.0
+	for i, l := range t.Labels {
+		if gn := g.gain(l); gn != 0 {
+			dcg += gn / log2(float64(i+2))
+		}
+	}
+	return dcg
+}
+
+// IdealDCG is the DCG of the whole ideal list (trec_eval ideal_dcg).
+func (t *Topic) IdealDCG(g *GainTable) float64 { return g.idcgAt(len(g.ideal)) }
+
+// NDCGRel (trec_eval ndcg_rel): with P the ideal list length, each retrieved
+// doc with positive gain at rank i adds DCG@i/IDCG@min(i,P); then
+// (P − k)·DCG@n/IDCG@P is added for the k such docs; the sum is divided by P.
+func (t *Topic) NDCGRel(g *GainTable) float64 {
+	p := len(g.ideal)
+	if p == 0 {
+		return 0
+	}
+	sum := 0.0
+	dcg, idcg := 0.0, 0.0
+	k := 0
+	for i, l := range t.Labels {
+		disc := log2(float64(i + 2))
+		if i < p {
+			idcg += g.ideal[i] / disc
+		}
+		gn := g.gain(l)
+		if gn != 0 {
+			dcg += gn / disc
+		}
+		if gn > 0 {
+			k++
+			sum += dcg / idcg
+		}
+	}
+	if k < p {
+		full := g.idcgAt(p)
+		sum += float64(p-k) * dcg / full
+	}
+	if sum > 0 {
+		return sum / float64(p)
+	}
+	return 0
+}
+
+// RNDCG is trec_eval's Rndcg: the mean of nDCG taken at every depth where
+// the ideal gain changes (and at depth n), see the package documentation
+// of trec for the walk. 0 when R = 0; 0/0 (NaN) when nothing is recorded.
+func (t *Topic) RNDCG(g *GainTable) float64 {
+	if t.r == 0 {
+		return 0
+	}
+	p := len(g.ideal)
+	ig := func(j int) float64 {
+		if j < p {
+			return g.ideal[j]
+		}
+		return 0
+	}
+	prev := g.hi
+	sum, cnt := 0.0, 0
+	dcg, idcg := 0.0, 0.0
+	j := 0
+	for j < t.n {
+		v := ig(j)
+		if v != prev {
+			if idcg > 0 {
+				sum += dcg / idcg
+				cnt++
+			}
+			prev = v
+		}
+		disc := log2(float64(j + 2))
+		dcg += g.gain(t.Labels[j]) / disc
+		idcg += v / disc
+		j++
+		if v <= 0 {
+			break
+		}
+	}
+	if j < t.n {
+		for i := j; i < t.n; i++ {
+			dcg += g.gain(t.Labels[i]) / log2(float64(i+2))
+		}
+		if idcg > 0 {
+			sum += dcg / idcg
+			cnt++
+		}
+	}
+	for j < p {
+		v := ig(j)
+		if v != prev {
+			if idcg > 0 {
+				sum += dcg / idcg
+				cnt++
+			}
+			prev = v
+		}
+		idcg += v / log2(float64(j+2))
+		j++
+	}
+	return sum / float64(cnt)
+}
+
+// G is trec_eval's experimental G measure: walking the ranks, Sr sums the
+// gains seen and Sc the ideal gains (at least 1 each); a doc with gain g ≠ 0
+// adds g/log2(2 + Sc − Sr). Divided by the sum of the ideal gains.
+func (t *Topic) G(g *GainTable) float64 {
+	total := 0.0
+	for _, v := range g.ideal {
+		total += v
+	}
+	if total == 0 {
+		return 0
+	}
+	sum, sr, sc := 0.0, 0.0, 0.0
+	for i, l := range t.Labels {
+		gn := g.gain(l)
+		sr += gn
+		if i < len(g.ideal) && g.ideal[i] >= 1 {
+			sc += g.ideal[i]
+		} else {
+			sc += 1
+		}
+		if gn != 0 {
+			sum += gn / log2(2+sc-sr)
+		}
+	}
+	return sum / total
+}
+
+// RBP is rank-biased precision with persistence p: gains are the table
+// gains, rescaled to (g−lo)/(hi−lo) when the table's gains leave [0,1];
+// rbp = (1−p)·Σ gain(i)·p^(i−1). Unjudged documents gain 0.
+func (t *Topic) RBP(p float64, g *GainTable) float64 {
+	scale := g.lo < 0 || g.hi > 1
+	sum := 0.0
+	w := 1.0
+	for _, l := range t.Labels {
+		gn := g.gain(l)
+		if l >= 0 && scale {
+			gn = (gn - g.lo) / (g.hi - g.lo)
+		}
+		sum += gn * w
+		w *= p
+	}
+	return (1 - p) * sum
+}
+
+var _ = math.NaN

@@ -1,0 +1,259 @@
+package metric
+
+import (
+	"math"
+	"strings"
+)
+
+// This file holds the measures of trec_eval's all_trec set that Spec does
+// not expose. Each follows trec_eval v10.0; the comment gives the rule.
+
+// Bpref: with N = judged non-relevant docs (0 <= grade < ℓ, retrieved or
+// not), walk the ranks skipping unjudged ones; at each relevant rank add
+// 1 − min(nr,R)/min(N,R) when nr > 0 judged non-relevant ranks were seen
+// above it, else 1. Divided by R; 0 when R = 0.
+func (t *Topic) Bpref() float64 {
+	if t.r == 0 {
+		return 0
+	}
+	nr := 0
+	sum := 0.0
+	den := float64(min(t.nonrel, t.r))
+	for _, l := range t.Labels {
+		switch {
+		case l < 0:
+		case l >= t.Threshold:
+			if nr > 0 {
+				sum += 1 - float64(min(nr, t.r))/den
+			} else {
+				sum += 1
+			}
+		default:
+			nr++
+		}
+	}
+	return sum / float64(t.r)
+}
+
+// IPrecAtRecall is the interpolated precision at recall x (v10 rule): with
+// c = round-half-away(x·R), 0 when c > RR, otherwise the highest precision
+// at any rank j >= the rank of the c-th relevant document (rank 1 when
+// c = 0). With an empty ranking the value is 0/0 (NaN), as in trec_eval.
+func (t *Topic) IPrecAtRecall(x float64) float64 {
+	c := int(math.Round(x * float64(t.r)))
+	if c > t.rr {
+		return 0
+	}
+	if t.n == 0 {
+		return math.NaN()
+	}
+	t.prepMaxPrec()
+	s := 1
+	if c > 0 {
+		s = t.rankOfRel(c)
+	}
+	return t.maxPrec[s]
+}
+
+// rankOfRel returns the rank of the c-th relevant document (1 <= c <= RR).
+func (t *Topic) rankOfRel(c int) int {
+	// cum is non-decreasing: binary search for the first k with cum[k] >= c.
+	lo, hi := 1, t.n
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if t.cum[m] >= c {
+			hi = m
+		} else {
+			lo = m + 1
+		}
+	}
+	return lo
+}
+
+func (t *Topic) prepMaxPrec() {
+	if t.maxPrecOK {
+		return
+	}
+	t.maxPrecOK = true
+	t.maxPrec = append(t.maxPrec[:0], make([]float64, t.n+2)...)
+	best := 0.0
+	for j := t.n; j >= 1; j-- {
+		if p := float64(t.cum[j]) / float64(j); p > best {
+			best = p
+		}
+		t.maxPrec[j] = best
+	}
+}
+
+// ElevenPtAvg is the mean of IPrecAtRecall over the given recall points
+// (trec_eval 11pt_avg; the default points are 0.0, 0.1, ..., 1.0).
+func (t *Topic) ElevenPtAvg(points []float64) float64 {
+	if len(points) == 0 {
+		return 0
+	}
+	sum := 0.0
+	for _, x := range points {
+		sum += t.IPrecAtRecall(x)
+	}
+	return sum / float64(len(points))
+}
+
+// Relstring is one character per rank for ranks 1..min(length,n): the grade
+// digit for 0..9, '>' above 9, '-' for no judgment, '.' for a negative grade.
+func (t *Topic) Relstring(length int) string {
+	k := min(length, t.n)
+	var b strings.Builder
+	b.Grow(max(k, 0))
+	for i := 0; i < k; i++ {
+		switch l := t.Labels[i]; {
+		case l == -1:
+			b.WriteByte('-')
+		case l < 0:
+			b.WriteByte('.')
+		case l > 9:
+			b.WriteByte('>')
+		default:
+			b.WriteByte(byte('0' + l))
+		}
+	}
+	return b.String()
+}
+
+// InfAP is inferred AP (trec_eval infAP). Walking the ranks with 0-based
+// index j, skipping unpooled docs, counting pooled-unjudged u and judged
+// non-relevant nr: a relevant doc with r relevant above adds 1 when j = 0,
+// else 1/(j+1) + (j/(j+1))·((r+nr+u)/j)·((r+ε)/(r+nr+2ε)), ε = 1e-5. Divided by R.
+func (t *Topic) InfAP() float64 {
+	if t.r == 0 {
+		return 0
+	}
+	const eps = 0.00001
+	sum := 0.0
+	r, nr, u := 0, 0, 0
+	for j, l := range t.Labels {
+		switch {
+		case l == -1:
+		case l < 0:
+			u++
+		case l >= t.Threshold:
+			if j == 0 {
+				sum += 1
+			} else {
+				fj := float64(j)
+				sum += 1/(fj+1) + (fj/(fj+1))*(float64(r+nr+u)/fj)*((float64(r)+eps)/(float64(r+nr)+2*eps))
+			}
+			r++
+		default:
+			nr++
+		}
+	}
+	return sum / float64(t.r)
+}
+
+// RPrecMult is precision at rank c = trunc(x·R + 0.9) (trec_eval Rprec_mult_x);
+// 0 when c = 0.
+func (t *Topic) RPrecMult(x float64) float64 {
+	c := int(x*float64(t.r) + 0.9)
+	if c <= 0 {
+		return 0
+	}
+	return float64(t.relAt(c)) / float64(c)
+}
+
+// Utility is a·RR + b·(n−RR) + c·(R−RR) + d·(N + RR − n − R) with N the
+// collection size (trec_eval -N).
+func (t *Topic) Utility(a, b, c, d float64, collection int) float64 {
+	rr, n, r := float64(t.rr), float64(t.n), float64(t.r)
+	return a*rr + b*(n-rr) + c*(r-rr) + d*(float64(collection)+rr-n-r)
+}
+
+// BinG is Σ_{relevant i} 1/log2(2 + non-relevant ranks above i), divided by R.
+func (t *Topic) BinG() float64 {
+	if t.r == 0 {
+		return 0
+	}
+	sum := 0.0
+	rel := 0
+	for i, l := range t.Labels {
+		if t.rel(l) {
+			sum += 1 / log2(float64(2+i-rel))
+			rel++
+		}
+	}
+	return sum / float64(t.r)
+}
+
+// SetP is RR/n (0 when n = 0).
+func (t *Topic) SetP() float64 {
+	if t.n == 0 {
+		return 0
+	}
+	return float64(t.rr) / float64(t.n)
+}
+
+// SetRecall is RR/R (0 when R = 0).
+func (t *Topic) SetRecall() float64 {
+	if t.r == 0 {
+		return 0
+	}
+	return float64(t.rr) / float64(t.r)
+}
+
+// SetRelativeP is RR/min(n,R) (0 when that is 0).
+func (t *Topic) SetRelativeP() float64 {
+	d := min(t.n, t.r)
+	if d == 0 {
+		return 0
+	}
+	return float64(t.rr) / float64(d)
+}
+
+// SetMap is RR²/(n·R), i.e. set precision times set recall.
+func (t *Topic) SetMap() float64 {
+	if t.n == 0 || t.r == 0 {
+		return 0
+	}
+	return t.SetP() * t.SetRecall()
+}
+
+// SetF is (x+1)·P·Rc/(x·P + Rc) with P = RR/n and Rc = RR/R; x plays the
+// role of β². 0 when RR = 0.
+func (t *Topic) SetF(x float64) float64 {
+	if t.rr == 0 {
+		return 0
+	}
+	p, rc := t.SetP(), t.SetRecall()
+	return (x + 1) * p * rc / (x*p + rc)
+}
+
+// Unj is the number of ranks among 1..min(k,n) with a negative label
+// (unjudged), divided by k.
+func (t *Topic) Unj(k int) float64 {
+	if k <= 0 {
+		return 0
+	}
+	c := 0
+	for i := 0; i < k && i < t.n; i++ {
+		if t.Labels[i] < 0 {
+			c++
+		}
+	}
+	return float64(c) / float64(k)
+}
+
+// RBPResid is the residual of rank-biased precision: when some retrieved
+// document has a negative label, p^n + (1−p)·Σ_{i: label<0} p^(i−1); else 0.
+func (t *Topic) RBPResid(p float64) float64 {
+	if t.nonpool+t.unjudged == 0 {
+		return 0
+	}
+	sum := 0.0
+	w := 1.0
+	for _, l := range t.Labels {
+		if l < 0 {
+			sum += w
+		}
+		w *= p
+	}
+	return math.Pow(p, float64(t.n)) + (1-p)*sum
+}

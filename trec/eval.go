@@ -1,0 +1,361 @@
+package trec
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"hash/maphash"
+	"io"
+	"math"
+	"runtime"
+	"slices"
+	"strconv"
+	"sync"
+
+	"github.com/assay-eval/assay/metric"
+)
+
+// Config is a parsed trec_eval command line.
+type Config struct {
+	PerTopic   bool     // -q
+	Complete   bool     // -c
+	NoSummary  bool     // -n
+	JudgedOnly bool     // -J
+	RelLevel   int      // -l (default 1)
+	MaxRet     int      // -M (default unlimited)
+	NumDocs    int      // -N
+	Measures   []string // -m arguments, in order
+	Qrels, Run string   // the two file names; "-" for stdin
+}
+
+// DefaultConfig returns trec_eval's defaults.
+func DefaultConfig() Config { return Config{RelLevel: 1, MaxRet: math.MaxInt} }
+
+// item is one ranked document while a topic is being formed.
+type item struct {
+	score float64
+	doc   []byte
+}
+
+// topicResult is the per-topic output of the evaluator.
+type topicResult struct {
+	done bool
+	vals []float64
+	rel  string
+	err  string // trec_eval's messages when the topic cannot be evaluated
+}
+
+type evaluator struct {
+	cfg     Config
+	q       *Qrels
+	plan    *plan
+	results []topicResult
+	seed    maphash.Seed
+}
+
+// worker holds the scratch space of one evaluation goroutine.
+type worker struct {
+	ev     *evaluator
+	items  []item
+	labels []int
+	topic  metric.Topic
+	ctx    evalCtx
+	table  []int32
+}
+
+func (ev *evaluator) newWorker() *worker {
+	w := &worker{ev: ev}
+	n := len(ev.plan.gains)
+	w.ctx = evalCtx{t: &w.topic, gt: make([]metric.GainTable, n), gainsOK: make([]bool, n),
+		gainSpec: ev.plan.gains, numDocs: ev.cfg.NumDocs}
+	return w
+}
+
+func cmpItems(a, b item) int {
+	if a.score > b.score {
+		return -1
+	}
+	if a.score < b.score {
+		return 1
+	}
+	return bytes.Compare(b.doc, a.doc)
+}
+
+// findDup returns the smallest docno that occurs twice among items.
+func (w *worker) findDup(items []item) ([]byte, bool) {
+	size := 16
+	for size < 2*len(items) {
+		size *= 2
+	}
+	if cap(w.table) < size {
+		w.table = make([]int32, size)
+	}
+	tab := w.table[:size]
+	clear(tab)
+	mask := uint64(size - 1)
+	var dup []byte
+	found := false
+	for i := range items {
+		d := items[i].doc
+		h := maphash.Bytes(w.ev.seed, d) & mask
+		for {
+			v := tab[h]
+			if v == 0 {
+				tab[h] = int32(i + 1)
+				break
+			}
+			if bytes.Equal(items[v-1].doc, d) {
+				if !found || bytes.Compare(d, dup) < 0 {
+					dup = d
+				}
+				found = true
+				break
+			}
+			h = (h + 1) & mask
+		}
+	}
+	return dup, found
+}
+
+// evalTopic forms the ranking of one topic and computes every column.
+func (w *worker) evalTopic(ti int, segs []segment) topicResult {
+	ev := w.ev
+	qt := ev.q.topics[ti]
+	items := w.items[:0]
+	for _, s := range segs {
+		for _, e := range s.ents {
+			items = append(items, item{score: e.score, doc: s.arena[e.off : e.off+e.n]})
+		}
+	}
+	w.items = items
+	slices.SortFunc(items, cmpItems)
+	if len(items) > ev.cfg.MaxRet {
+		items = items[:max(ev.cfg.MaxRet, 0)]
+	}
+	if d, ok := w.findDup(items); ok {
+		return topicResult{done: true, err: fmt.Sprintf("trec_eval.form_res_qrels: duplicate docs %strec_eval: Can't calculate measure '%s'\n", d, ev.plan.calcName)}
+	}
+	if qt.hasDup {
+		return topicResult{done: true, err: fmt.Sprintf("trec_eval.form_res_rels: duplicate docs %s\ntrec_eval: Can't calculate measure '%s'\n", qt.dup, ev.plan.calcName)}
+	}
+	labels := w.labels[:0]
+	for _, it := range items {
+		g, ok := qt.docs[string(it.doc)]
+		switch {
+		case !ok:
+			g = -1
+		case g < 0:
+			g = -2
+		}
+		if ev.cfg.JudgedOnly && g < 0 {
+			continue
+		}
+		labels = append(labels, g)
+	}
+	w.labels = labels
+	return w.compute(qt, labels, false)
+}
+
+// compute fills the column values for a formed ranking. missing marks a
+// -c topic absent from the run.
+func (w *worker) compute(qt *qrelsTopic, labels []int, missing bool) topicResult {
+	t := &w.topic
+	t.Labels = labels
+	t.Judgments = qt.grades
+	t.Threshold = w.ev.cfg.RelLevel
+	t.Prepare()
+	clear(w.ctx.gainsOK)
+	cols := w.ev.plan.cols
+	res := topicResult{done: true, vals: make([]float64, len(cols))}
+	for i := range cols {
+		c := &cols[i]
+		if missing && c.zeroMissing {
+			continue
+		}
+		switch {
+		case c.value != nil:
+			res.vals[i] = c.value(&w.ctx)
+		case c.str != nil:
+			res.rel = c.str(&w.ctx)
+		}
+	}
+	return res
+}
+
+// pool runs evalTopic on a fixed number of goroutines.
+type pool struct {
+	jobs chan job
+	wg   sync.WaitGroup
+}
+
+type job struct {
+	ti   int
+	segs []segment
+}
+
+func (ev *evaluator) startPool() *pool {
+	p := &pool{jobs: make(chan job, 64)}
+	for range runtime.GOMAXPROCS(0) {
+		p.wg.Add(1)
+		go func() {
+			defer p.wg.Done()
+			w := ev.newWorker()
+			for j := range p.jobs {
+				ev.results[j.ti] = w.evalTopic(j.ti, j.segs)
+			}
+		}()
+	}
+	return p
+}
+
+func (p *pool) wait() { close(p.jobs); p.wg.Wait() }
+
+// report prints per-topic rows (with -q) and the summary, returning the
+// exit status. Output stops at the first topic that cannot be evaluated,
+// as trec_eval's does.
+func (ev *evaluator) report(stdout, stderr io.Writer, tag []byte) int {
+	out := bufio.NewWriterSize(stdout, 1<<16)
+	cols := ev.plan.cols
+	sums := make([]float64, len(cols))
+	var w *worker
+	nq := 0
+	buf := make([]byte, 0, 256)
+	for ti, qt := range ev.q.topics {
+		res := ev.results[ti]
+		if !res.done {
+			if !ev.cfg.Complete {
+				continue // absent from the run: skipped, as trec_eval 9.x did
+			}
+			if w == nil {
+				w = ev.newWorker()
+			}
+			if qt.hasDup {
+				res = topicResult{done: true, err: fmt.Sprintf("trec_eval.form_res_rels: duplicate docs %s\ntrec_eval: Can't calculate measure '%s'\n", qt.dup, ev.plan.calcName)}
+			} else {
+				res = w.compute(qt, []int{-1}, true)
+			}
+		}
+		if res.err != "" {
+			out.Flush()
+			io.WriteString(stderr, res.err)
+			return 4
+		}
+		nq++
+		for i := range cols {
+			c := &cols[i]
+			v := res.vals[i]
+			switch c.agg {
+			case aggGeo:
+				if v > 1e-5 {
+					sums[i] += math.Log(v)
+				} else {
+					sums[i] += math.Log(1e-5)
+				}
+			case aggOnly:
+			default:
+				sums[i] += v
+			}
+			if !ev.cfg.PerTopic || c.agg == aggOnly || c.agg == aggGeo {
+				continue
+			}
+			buf = buf[:0]
+			if c.agg == aggNone {
+				buf = appendName(buf, c.name, qt.qid)
+				buf = append(buf, '\'')
+				buf = append(buf, res.rel...)
+				buf = append(buf, "'\n"...)
+			} else {
+				buf = appendRow(buf, c.name, qt.qid, v, c.integer)
+			}
+			out.Write(buf)
+		}
+	}
+	if ev.cfg.Complete {
+		nq = len(ev.q.topics)
+	}
+	if nq == 0 {
+		out.Flush()
+		io.WriteString(stderr, "trec_eval: No queries with both results and relevance info\n")
+		return 7
+	}
+	if !ev.cfg.NoSummary {
+		q := float64(nq)
+		for i := range cols {
+			c := &cols[i]
+			buf = buf[:0]
+			switch c.agg {
+			case aggNone:
+				continue
+			case aggOnly:
+				if c.name == "runid" {
+					buf = appendName(buf, c.name, "all")
+					buf = append(buf, tag...)
+					buf = append(buf, '\n')
+				} else {
+					buf = appendRow(buf, c.name, "all", q, true)
+				}
+			case aggSum:
+				v := sums[i]
+				if c.name == "num_rel" && ev.cfg.Complete {
+					v = 0
+					for _, t := range ev.q.topics {
+						v += float64(t.pos)
+					}
+				}
+				buf = appendRow(buf, c.name, "all", v, true)
+			case aggGeo:
+				buf = appendRow(buf, c.name, "all", math.Exp(sums[i]/q), false)
+			default:
+				buf = appendRow(buf, c.name, "all", sums[i]/q, false)
+			}
+			out.Write(buf)
+		}
+	}
+	if err := out.Flush(); err != nil {
+		return 2
+	}
+	return 0
+}
+
+// appendName writes "%-22s\t%s\t".
+func appendName(b []byte, name, qid string) []byte {
+	b = append(b, name...)
+	for i := len(name); i < 22; i++ {
+		b = append(b, ' ')
+	}
+	b = append(b, '\t')
+	b = append(b, qid...)
+	return append(b, '\t')
+}
+
+// appendRow writes one output line: "%-22s\t%s\t%6.4f\n" (or %ld for counts).
+func appendRow(b []byte, name, qid string, v float64, integer bool) []byte {
+	b = appendName(b, name, qid)
+	if integer {
+		b = strconv.AppendInt(b, int64(v), 10)
+		return append(b, '\n')
+	}
+	return append(appendValue(b, v), '\n')
+}
+
+// appendValue is C's %6.4f: NaN prints as glibc prints 0/0 ("-nan").
+func appendValue(b []byte, v float64) []byte {
+	var s []byte
+	var tmp [32]byte
+	switch {
+	case math.IsNaN(v):
+		s = append(tmp[:0], "-nan"...)
+	case math.IsInf(v, 1):
+		s = append(tmp[:0], "inf"...)
+	case math.IsInf(v, -1):
+		s = append(tmp[:0], "-inf"...)
+	default:
+		s = strconv.AppendFloat(tmp[:0], v, 'f', 4, 64)
+	}
+	for i := len(s); i < 6; i++ {
+		b = append(b, ' ')
+	}
+	return append(b, s...)
+}
+
+func newSeed() maphash.Seed { return maphash.MakeSeed() }

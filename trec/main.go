@@ -1,0 +1,286 @@
+package trec
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// IO is the process state Main uses; the command wires it to the real
+// process, tests to buffers.
+type IO struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	// Open opens a named input file. When the returned reader is also an
+	// io.Seeker the run can be re-read, which lets the evaluator stream it.
+	Open func(name string) (io.ReadCloser, error)
+}
+
+// Usage is the one-line synopsis.
+const Usage = "usage: assay trec [-h] [-q] [-c] [-n] [-J] [-l N] [-M N] [-N N] {-m measure[.params]}* QRELS RUN\n"
+
+// Help is printed by -h.
+const Help = Usage + `
+Evaluate a TREC run against qrels exactly as trec_eval v10.0 does, with
+byte-identical output: same measures, names, order, rounding and messages.
+
+  -q        also print per-topic values
+  -c        average over all qrels topics; topics absent from the run score 0
+  -n        no summary ("all") lines
+  -J        drop retrieved documents that have no judgment before evaluating
+  -l N      relevance threshold (default 1)
+  -M N      keep only the top N documents of each topic (after sorting)
+  -N N      number of documents in the collection (for utility)
+  -m M      measure or set: official (default), all_trec, set, or a measure
+            name such as P, ndcg_cut, map; parameters after a dot: -m P.5,10
+  -h, -v    this help; the version
+
+RUN may be "-" for standard input.
+
+One deliberate difference from trec_eval v10.0: a qrels topic that is
+missing from the run is skipped (as trec_eval 9.x did) instead of aborting
+with "result qid not found in qrels" and exit status 4. With -c such a topic
+scores 0, as in trec_eval.
+
+Exit status: 0 ok; 1 usage or unknown measure; 2 unreadable or malformed
+input, bad measure parameters; 4 a duplicate document in a ranking or in the
+qrels; 7 no topic has both results and judgments.
+`
+
+// usageError is a command-line problem: message, usage, exit status 1.
+func usageFail(msg string) *measureError {
+	return &measureError{msg: msg + Usage, code: 1}
+}
+
+// ParseArgs reads a trec_eval command line (getopt style: -q -l2 -l 2
+// -M100 -m P.5,10 --measure=P, options and files in any order).
+func ParseArgs(args []string) (Config, *request, bool, error) {
+	cfg := DefaultConfig()
+	req := newRequest()
+	help := false
+	var pos []string
+	withArg := "mlDNMRTZ"
+	longs := map[string]byte{
+		"help": 'h', "version": 'v', "query_eval_wanted": 'q', "measure": 'm',
+		"complete_rel_info_wanted": 'c', "level_for_rel": 'l', "nosummary": 'n',
+		"Debug_level": 'D', "Judged_docs_only": 'J', "Number_docs_in_coll": 'N',
+		"Max_retrieved_per_topic": 'M', "Rel_info_format": 'R', "Results_format": 'T',
+		"Output_old_results_format": 'o', "Zscore": 'Z',
+	}
+	apply := func(opt byte, val string) error {
+		switch opt {
+		case 'h':
+			help = true
+		case 'v':
+			return &measureError{msg: "assay trec: trec_eval version 10.0 (compatible)\n", code: 0}
+		case 'q':
+			cfg.PerTopic = true
+		case 'm':
+			cfg.Measures = append(cfg.Measures, val)
+			if err := req.mark(val); err != nil {
+				return err
+			}
+		case 'c':
+			cfg.Complete = true
+		case 'l':
+			cfg.RelLevel = atol(val)
+		case 'n':
+			cfg.NoSummary = true
+		case 'D', 'o':
+		case 'J':
+			cfg.JudgedOnly = true
+		case 'N':
+			cfg.NumDocs = atol(val)
+		case 'M':
+			cfg.MaxRet = atol(val)
+		case 'R':
+			if val != "qrels" {
+				return &measureError{msg: fmt.Sprintf("trec_eval: Illegal rel_format '%s' (assay trec reads qrels only)\n", val), code: 2}
+			}
+		case 'T':
+			if val != "trec_results" {
+				return &measureError{msg: fmt.Sprintf("trec_eval: Illegal retrieval results format '%s' (assay trec reads trec_results only)\n", val), code: 2}
+			}
+		case 'Z':
+			return &measureError{msg: "assay trec: -Z (z-scores) is not supported\n", code: 2}
+		}
+		return nil
+	}
+	onlyFiles := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if onlyFiles || a == "-" || !strings.HasPrefix(a, "-") {
+			pos = append(pos, a)
+			continue
+		}
+		if a == "--" {
+			onlyFiles = true
+			continue
+		}
+		if strings.HasPrefix(a, "--") {
+			name, val, hasVal := strings.Cut(a[2:], "=")
+			opt, ok := longs[name]
+			if !ok {
+				var match []string
+				for l := range longs {
+					if strings.HasPrefix(l, name) {
+						match = append(match, l)
+					}
+				}
+				if len(match) != 1 {
+					return cfg, nil, false, usageFail(fmt.Sprintf("trec_eval: unrecognized option '%s'\n", a))
+				}
+				opt = longs[match[0]]
+			}
+			if strings.IndexByte(withArg, opt) >= 0 && !hasVal {
+				if i+1 >= len(args) {
+					return cfg, nil, false, usageFail(fmt.Sprintf("trec_eval: option '%s' requires an argument\n", a))
+				}
+				i++
+				val = args[i]
+			}
+			if err := apply(opt, val); err != nil {
+				return cfg, nil, false, err
+			}
+			continue
+		}
+		for j := 1; j < len(a); j++ {
+			opt := a[j]
+			if strings.IndexByte("hvqmclnDJNMRTZo", opt) < 0 {
+				return cfg, nil, false, usageFail(fmt.Sprintf("trec_eval: invalid option -- '%c'\n", opt))
+			}
+			if strings.IndexByte(withArg, opt) >= 0 {
+				val := a[j+1:]
+				if val == "" {
+					if i+1 >= len(args) {
+						return cfg, nil, false, usageFail(fmt.Sprintf("trec_eval: option requires an argument -- '%c'\n", opt))
+					}
+					i++
+					val = args[i]
+				}
+				if err := apply(opt, val); err != nil {
+					return cfg, nil, false, err
+				}
+				break
+			}
+			if err := apply(opt, ""); err != nil {
+				return cfg, nil, false, err
+			}
+		}
+	}
+	if help {
+		return cfg, req, true, nil
+	}
+	if len(pos) != 2 {
+		return cfg, nil, false, usageFail("")
+	}
+	cfg.Qrels, cfg.Run = pos[0], pos[1]
+	if len(cfg.Measures) == 0 {
+		req.mark("official")
+	}
+	return cfg, req, false, nil
+}
+
+// Main runs `assay trec` and returns its exit status. It prints trec_eval's
+// output to sys.Stdout and trec_eval's messages to sys.Stderr.
+func Main(args []string, sys IO) int {
+	cfg, req, help, err := ParseArgs(args)
+	if err != nil {
+		return fail(sys.Stderr, err)
+	}
+	if help {
+		io.WriteString(sys.Stdout, Help)
+		return 0
+	}
+	// Qrels first, then the run, then the measures, as trec_eval does.
+	qdata, err := readAll(sys, cfg.Qrels)
+	if err != nil {
+		return fail(sys.Stderr, inputFail("trec_eval.get_qrels: Cannot read qrels file '%s'\ntrec_eval: Quit in file '%s'\n", cfg.Qrels, cfg.Qrels))
+	}
+	q, err := ParseQrels(qdata, cfg.Qrels)
+	qdata = nil
+	if err != nil {
+		return fail(sys.Stderr, err)
+	}
+	pl, planErr := req.build()
+	code, err := evaluate(cfg, q, pl, planErr, sys)
+	if err != nil {
+		return fail(sys.Stderr, err)
+	}
+	return code
+}
+
+func fail(w io.Writer, err error) int {
+	var me *measureError
+	if errors.As(err, &me) {
+		io.WriteString(w, me.msg)
+		return me.code
+	}
+	fmt.Fprintf(w, "assay trec: %v\n", err)
+	return 2
+}
+
+func readAll(sys IO, name string) ([]byte, error) {
+	if name == "-" {
+		return io.ReadAll(sys.Stdin)
+	}
+	f, err := sys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
+}
+
+// evaluate streams the run through the evaluator and prints the report.
+func evaluate(cfg Config, q *Qrels, pl *plan, planErr error, sys IO) (int, error) {
+	var r io.Reader
+	var seeker io.Seeker
+	if cfg.Run == "-" {
+		r = sys.Stdin
+	} else {
+		f, err := sys.Open(cfg.Run)
+		if err != nil {
+			return 0, inputFail("trec_eval.get_results: Cannot read results file '%s'\ntrec_eval: Quit in file '%s'\n", cfg.Run, cfg.Run)
+		}
+		defer f.Close()
+		r = f
+		seeker, _ = f.(io.Seeker)
+	}
+	if cfg.MaxRet < 0 {
+		cfg.MaxRet = 0
+	}
+	eager := seeker != nil
+	for {
+		ev := &evaluator{cfg: cfg, q: q, plan: pl, results: make([]topicResult, len(q.topics))}
+		rr := &runReader{q: q, eager: eager}
+		var p *pool
+		if planErr == nil {
+			ev.seed = newSeed()
+			p = ev.startPool()
+			rr.submit = func(ti int, segs []segment) { p.jobs <- job{ti, segs} }
+		} else {
+			rr.submit = func(int, []segment) {}
+		}
+		err := rr.read(r, cfg.Run)
+		if p != nil {
+			p.wait()
+		}
+		if err == errFragmented {
+			// Topics are interleaved: read again, keeping every topic until the end.
+			if _, serr := seeker.Seek(0, io.SeekStart); serr != nil {
+				return 0, serr
+			}
+			eager = false
+			continue
+		}
+		if err != nil {
+			return 0, err
+		}
+		if planErr != nil {
+			return 0, planErr
+		}
+		return ev.report(sys.Stdout, sys.Stderr, rr.tag), nil
+	}
+}

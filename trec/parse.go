@@ -1,0 +1,280 @@
+package trec
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"strconv"
+	"unsafe"
+)
+
+// isSpace is C isspace in the "C" locale.
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+}
+
+// Judgments of one qrels topic.
+type qrelsTopic struct {
+	qid    string
+	docs   map[string]int // docno -> grade
+	grades []int          // every grade, one per qrels line
+	dup    string         // smallest duplicated docno ("" when none)
+	hasDup bool
+	pos    int // lines with grade > 0 (the -c summary num_rel)
+}
+
+// Qrels is a parsed qrels file: its topics in byte order of qid.
+type Qrels struct {
+	topics []*qrelsTopic
+	index  map[string]int
+}
+
+// NumTopics returns the number of topics in the qrels.
+func (q *Qrels) NumTopics() int { return len(q.topics) }
+
+// inputError is a trec_eval input failure: message lines and exit status 2.
+func inputFail(format string, args ...any) *measureError {
+	return &measureError{msg: fmt.Sprintf(format, args...), code: 2}
+}
+
+// ParseQrels reads a qrels file ("qid iter docno rel" per line) with
+// trec_eval v10.0's rules. name is used in messages.
+func ParseQrels(data []byte, name string) (*Qrels, error) {
+	if len(data) == 0 {
+		return nil, inputFail("trec_eval.get_qrels: Cannot read qrels file '%s'\ntrec_eval: Quit in file '%s'\n", name, name)
+	}
+	if data[len(data)-1] != '\n' {
+		data = append(data[:len(data):len(data)], '\n')
+	}
+	q := &Qrels{index: map[string]int{}}
+	line := 0
+	p := 0
+	n := len(data)
+	for p < n {
+		if data[p] == '#' {
+			// A column-0 comment: skip this one line; the next one is data.
+			i := bytes.IndexByte(data[p:], '\n')
+			p += i + 1
+			if p >= n {
+				break
+			}
+		}
+		line++
+		bad := func() error {
+			return inputFail("trec_eval.get_qrels: Malformed line %d\ntrec_eval: Quit in file '%s'\n", line, name)
+		}
+		for data[p] != '\n' && isSpace(data[p]) {
+			p++
+		}
+		s := p
+		for !isSpace(data[p]) {
+			p++
+		}
+		if data[p] == '\n' {
+			return nil, bad()
+		}
+		qid := data[s:p]
+		p++
+		for data[p] != '\n' && isSpace(data[p]) {
+			p++
+		}
+		for !isSpace(data[p]) {
+			p++
+		}
+		if data[p] == '\n' {
+			return nil, bad()
+		}
+		p++
+		for data[p] != '\n' && isSpace(data[p]) {
+			p++
+		}
+		s = p
+		for !isSpace(data[p]) {
+			p++
+		}
+		if data[p] == '\n' {
+			return nil, bad()
+		}
+		doc := data[s:p]
+		p++
+		for data[p] != '\n' && isSpace(data[p]) {
+			p++
+		}
+		if data[p] == '\n' {
+			return nil, bad()
+		}
+		s = p
+		for !isSpace(data[p]) {
+			p++
+		}
+		rel := atol(string(data[s:p]))
+		if data[p] != '\n' {
+			p++
+			for data[p] != '\n' && isSpace(data[p]) {
+				p++
+			}
+			if data[p] != '\n' {
+				return nil, bad()
+			}
+		}
+		p++
+		ti, ok := q.index[string(qid)]
+		if !ok {
+			ti = len(q.topics)
+			q.index[string(qid)] = ti
+			q.topics = append(q.topics, &qrelsTopic{qid: string(qid), docs: map[string]int{}})
+		}
+		t := q.topics[ti]
+		if _, dup := t.docs[string(doc)]; dup {
+			if !t.hasDup || string(doc) < t.dup {
+				t.dup = string(doc)
+			}
+			t.hasDup = true
+		} else {
+			t.docs[string(doc)] = rel
+		}
+		t.grades = append(t.grades, rel)
+		if rel > 0 {
+			t.pos++
+		}
+	}
+	// Byte order of qid.
+	sortTopics(q)
+	return q, nil
+}
+
+func sortTopics(q *Qrels) {
+	ts := q.topics
+	// insertion into a sorted copy via the standard library sort
+	sortByQid(ts)
+	for i, t := range ts {
+		q.index[t.qid] = i
+	}
+}
+
+// parseFloatPrefix is C atof: the longest prefix of b that strtod accepts
+// (decimal, hexadecimal, inf, infinity, nan), 0 when there is none.
+func parseFloatPrefix(b []byte) float64 {
+	i := 0
+	neg := false
+	if i < len(b) && (b[i] == '+' || b[i] == '-') {
+		neg = b[i] == '-'
+		i++
+	}
+	start := i
+	// inf / infinity / nan
+	if i < len(b) && (b[i]|0x20 == 'i' || b[i]|0x20 == 'n') {
+		rest := b[i:]
+		switch {
+		case hasPrefixFold(rest, "inf"):
+			if neg {
+				return math.Inf(-1)
+			}
+			return math.Inf(1)
+		case hasPrefixFold(rest, "nan"):
+			return math.NaN()
+		}
+		return 0
+	}
+	// hexadecimal
+	if i+1 < len(b) && b[i] == '0' && b[i+1]|0x20 == 'x' {
+		j := i + 2
+		digits := 0
+		for j < len(b) && isHex(b[j]) {
+			j++
+			digits++
+		}
+		if j < len(b) && b[j] == '.' {
+			j++
+			for j < len(b) && isHex(b[j]) {
+				j++
+				digits++
+			}
+		}
+		if digits == 0 {
+			// "0x" alone: the prefix "0" parses.
+			if neg {
+				return math.Copysign(0, -1)
+			}
+			return 0
+		}
+		mant := b[start:j]
+		exp := []byte("p0")
+		if j < len(b) && b[j]|0x20 == 'p' {
+			k := j + 1
+			if k < len(b) && (b[k] == '+' || b[k] == '-') {
+				k++
+			}
+			if k < len(b) && b[k] >= '0' && b[k] <= '9' {
+				for k < len(b) && b[k] >= '0' && b[k] <= '9' {
+					k++
+				}
+				exp = b[j:k]
+			}
+		}
+		s := string(mant) + string(exp)
+		if bytes.HasSuffix(mant, []byte(".")) {
+			s = string(mant) + "0" + string(exp)
+		}
+		v, _ := strconv.ParseFloat(s, 64)
+		if neg {
+			v = -v
+		}
+		return v
+	}
+	j := i
+	digits := 0
+	for j < len(b) && b[j] >= '0' && b[j] <= '9' {
+		j++
+		digits++
+	}
+	if j < len(b) && b[j] == '.' {
+		j++
+		for j < len(b) && b[j] >= '0' && b[j] <= '9' {
+			j++
+			digits++
+		}
+	}
+	if digits == 0 {
+		return 0
+	}
+	if j < len(b) && b[j]|0x20 == 'e' {
+		k := j + 1
+		if k < len(b) && (b[k] == '+' || b[k] == '-') {
+			k++
+		}
+		if k < len(b) && b[k] >= '0' && b[k] <= '9' {
+			for k < len(b) && b[k] >= '0' && b[k] <= '9' {
+				k++
+			}
+			j = k
+		}
+	}
+	tok := b[:j]
+	v, err := strconv.ParseFloat(unsafe.String(unsafe.SliceData(tok), len(tok)), 64)
+	if err != nil {
+		// Range errors still give ±Inf or 0 as strtod does; anything else
+		// (cannot happen for the syntax checked above) gives 0.
+		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+			return v
+		}
+		return 0
+	}
+	return v
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'f'
+}
+
+func hasPrefixFold(b []byte, p string) bool {
+	if len(b) < len(p) {
+		return false
+	}
+	for i := 0; i < len(p); i++ {
+		if b[i]|0x20 != p[i] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,348 @@
+package trec
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+)
+
+func sortByQid(ts []*qrelsTopic) {
+	slices.SortFunc(ts, func(a, b *qrelsTopic) int { return strings.Compare(a.qid, b.qid) })
+}
+
+// entry is one run line kept for ranking: its score and its docno, stored
+// in the arena of the chunk it came from.
+type entry struct {
+	score float64
+	off   uint32
+	n     uint32
+}
+
+// segment is a maximal block of consecutive run lines of one topic inside
+// one chunk.
+type segment struct {
+	qid   string
+	ents  []entry
+	arena []byte
+}
+
+type chunk struct {
+	idx  int
+	data []byte
+}
+
+type chunkResult struct {
+	idx     int
+	segs    []segment
+	lines   int    // data lines parsed
+	badLine int    // 1-based data line of the first malformed line, 0 if none
+	tag     []byte // run tag of the last data line
+}
+
+const chunkSize = 4 << 20
+
+var errFragmented = errors.New("trec: run topics are not contiguous")
+
+// parseChunk parses complete lines of a run file (data ends with '\n').
+func parseChunk(c chunk) chunkResult {
+	res := chunkResult{idx: c.idx}
+	data := c.data
+	n := len(data)
+	// Pre-size the arena and entries from the chunk size: lines are ~30+ bytes.
+	ents := make([]entry, 0, n/24+16)
+	arena := make([]byte, 0, n/3+64)
+	var cur *segment
+	segStart := 0
+	var lastQid []byte
+	var tagS, tagE int
+	p := 0
+	for p < n {
+		for data[p] != '\n' && isSpace(data[p]) {
+			p++
+		}
+		if data[p] == '\n' {
+			p++
+			continue
+		}
+		if data[p] == '#' {
+			p += bytes.IndexByte(data[p:], '\n') + 1
+			continue
+		}
+		res.lines++
+		// qid
+		s := p
+		for !isSpace(data[p]) {
+			p++
+		}
+		if data[p] == '\n' {
+			res.badLine = res.lines
+			return res
+		}
+		qid := data[s:p]
+		p++
+		// iter
+		for data[p] != '\n' && isSpace(data[p]) {
+			p++
+		}
+		for !isSpace(data[p]) {
+			p++
+		}
+		if data[p] == '\n' {
+			res.badLine = res.lines
+			return res
+		}
+		p++
+		// docno
+		for data[p] != '\n' && isSpace(data[p]) {
+			p++
+		}
+		s = p
+		for !isSpace(data[p]) {
+			p++
+		}
+		if data[p] == '\n' {
+			res.badLine = res.lines
+			return res
+		}
+		doc := data[s:p]
+		p++
+		// rank
+		for data[p] != '\n' && isSpace(data[p]) {
+			p++
+		}
+		for !isSpace(data[p]) {
+			p++
+		}
+		if data[p] == '\n' {
+			res.badLine = res.lines
+			return res
+		}
+		p++
+		// score
+		for data[p] != '\n' && isSpace(data[p]) {
+			p++
+		}
+		s = p
+		for !isSpace(data[p]) {
+			p++
+		}
+		if data[p] == '\n' {
+			res.badLine = res.lines
+			return res
+		}
+		score := parseFloatPrefix(data[s:p])
+		p++
+		// tag
+		for data[p] != '\n' && isSpace(data[p]) {
+			p++
+		}
+		if data[p] == '\n' {
+			res.badLine = res.lines
+			return res
+		}
+		tagS = p
+		for !isSpace(data[p]) {
+			p++
+		}
+		tagE = p
+		if data[p] != '\n' {
+			p += bytes.IndexByte(data[p:], '\n')
+		}
+		p++
+
+		if cur == nil || !bytes.Equal(qid, lastQid) {
+			if cur != nil {
+				cur.ents = ents[segStart:len(ents):len(ents)]
+			}
+			res.segs = append(res.segs, segment{qid: string(qid)})
+			cur = &res.segs[len(res.segs)-1]
+			segStart = len(ents)
+			lastQid = qid
+		}
+		ents = append(ents, entry{score: score, off: uint32(len(arena)), n: uint32(len(doc))})
+		arena = append(arena, doc...)
+	}
+	if cur != nil {
+		cur.ents = ents[segStart:len(ents):len(ents)]
+	}
+	for i := range res.segs {
+		res.segs[i].arena = arena
+	}
+	if res.lines > 0 {
+		res.tag = bytes.Clone(data[tagS:tagE])
+	}
+	return res
+}
+
+// runReader streams a run file through parallel parsers and hands complete
+// topics to the evaluator.
+type runReader struct {
+	q      *Qrels
+	eager  bool
+	submit func(ti int, segs []segment)
+
+	acc        [][]segment // per qrels topic
+	dispatched []bool
+	tag        []byte
+	lines      int
+	seen       []bool
+}
+
+// read parses the whole run. It returns errFragmented (only when eager)
+// when a topic's lines are not contiguous, or a *measureError for a
+// malformed line.
+func (rr *runReader) read(r io.Reader, name string) error {
+	nt := len(rr.q.topics)
+	rr.acc = make([][]segment, nt)
+	rr.dispatched = make([]bool, nt)
+	rr.seen = make([]bool, nt)
+
+	workers := runtime.GOMAXPROCS(0)
+	chunks := make(chan chunk, workers)
+	results := make(chan chunkResult, workers*2)
+	done := make(chan struct{})
+	var readErr error
+	var empty bool
+
+	var wg sync.WaitGroup
+	// Reader.
+	go func() {
+		defer close(chunks)
+		var carry []byte
+		idx := 0
+		total := 0
+		for {
+			size := chunkSize
+			for size < len(carry)*2 {
+				size *= 2
+			}
+			buf := make([]byte, size)
+			k := copy(buf, carry)
+			m, err := io.ReadFull(r, buf[k:])
+			total += m
+			buf = buf[:k+m]
+			eof := err == io.EOF || err == io.ErrUnexpectedEOF
+			if err != nil && !eof {
+				readErr = err
+				return
+			}
+			if eof {
+				if total == 0 {
+					empty = true
+					return
+				}
+				if len(buf) > 0 {
+					if buf[len(buf)-1] != '\n' {
+						buf = append(buf, '\n')
+					}
+					select {
+					case chunks <- chunk{idx: idx, data: buf}:
+					case <-done:
+					}
+				}
+				return
+			}
+			last := bytes.LastIndexByte(buf, '\n')
+			if last < 0 {
+				carry = buf // a line longer than the buffer: grow
+				continue
+			}
+			carry = bytes.Clone(buf[last+1:])
+			select {
+			case chunks <- chunk{idx: idx, data: buf[:last+1]}:
+			case <-done:
+				return
+			}
+			idx++
+		}
+	}()
+	// Parsers.
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := range chunks {
+				res := parseChunk(c)
+				select {
+				case results <- res:
+				case <-done:
+				}
+			}
+		}()
+	}
+	go func() { wg.Wait(); close(results) }()
+
+	stop := func() {
+		close(done)
+		for range results {
+		}
+	}
+	pending := map[int]chunkResult{}
+	next := 0
+	cur := -1
+	for res := range results {
+		pending[res.idx] = res
+		for {
+			c, ok := pending[next]
+			if !ok {
+				break
+			}
+			delete(pending, next)
+			next++
+			if c.badLine > 0 {
+				stop()
+				return inputFail("trec_eval.get_results: Malformed line %d\ntrec_eval: Quit in file '%s'\n", rr.lines+c.badLine, name)
+			}
+			rr.lines += c.lines
+			if c.tag != nil {
+				rr.tag = c.tag
+			}
+			for _, s := range c.segs {
+				ti, ok := rr.q.index[s.qid]
+				if !ok {
+					ti = -1
+				}
+				if rr.eager && ti != cur && cur >= 0 {
+					rr.submit(cur, rr.acc[cur])
+					rr.acc[cur] = nil
+					rr.dispatched[cur] = true
+				}
+				cur = ti
+				if ti < 0 {
+					continue
+				}
+				if rr.dispatched[ti] {
+					stop()
+					return errFragmented
+				}
+				rr.seen[ti] = true
+				rr.acc[ti] = append(rr.acc[ti], s)
+			}
+		}
+	}
+	if readErr != nil {
+		return inputFail("trec_eval.get_results: Cannot read results file '%s'\ntrec_eval: Quit in file '%s'\n", name, name)
+	}
+	if empty {
+		return inputFail("trec_eval.get_results: Cannot read results file '%s'\ntrec_eval: Quit in file '%s'\n", name, name)
+	}
+	if rr.eager {
+		if cur >= 0 {
+			rr.submit(cur, rr.acc[cur])
+			rr.acc[cur] = nil
+			rr.dispatched[cur] = true
+		}
+		return nil
+	}
+	for ti := range rr.acc {
+		if rr.seen[ti] {
+			rr.submit(ti, rr.acc[ti])
+			rr.acc[ti] = nil
+		}
+	}
+	return nil
+}
