@@ -1,0 +1,54 @@
+package grade_test
+
+import (
+	"fmt"
+
+	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/grade"
+)
+
+func ExampleCase() {
+	s := &assay.Suite{Metrics: []string{"hit@1", "mrr"}}
+	opts, err := grade.NewOptions(s)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	c := assay.Case{
+		ID:        "q001",
+		Judgments: map[string]int{"security.md": 1},
+		Expect: assay.Expect{
+			AnswerIncludes: []string{"sha-256"},
+			Cites:          []string{"security.md", "d9"},
+		},
+	}
+	obs := assay.Observation{
+		Retrieved: []assay.Hit{{ID: "intro.md"}, {ID: "security.md"}},
+		Answer:    "Tokens are hashed with SHA-256.",
+		Citations: []assay.Citation{{ID: "security.md"}, {ID: "d9"}},
+	}
+	r := grade.Case(c, obs, opts)
+	fmt.Println("pass:", *r.Pass)
+	for _, ch := range r.Checks {
+		if ch.Pass {
+			fmt.Println(ch.Kind, "pass")
+		} else {
+			fmt.Println(ch.Kind, "fail:", ch.Detail)
+		}
+	}
+	fmt.Println("hit@1:", r.Metrics["hit@1"], "mrr:", r.Metrics["mrr"])
+	// Output:
+	// pass: false
+	// answer_includes pass
+	// cites fail: unsurfaced d9
+	// hit@1: 0 mrr: 0.5
+}
+
+func ExampleRetrieves() {
+	obs := assay.Observation{Retrieved: []assay.Hit{{ID: "a"}, {ID: "a"}, {ID: "b"}, {ID: "c", Path: "docs/c.md"}}}
+	fmt.Println(grade.Retrieves(obs, []string{"b"}, 2))
+	fmt.Println(grade.Retrieves(obs, []string{"docs/c.md", "z"}, 2))
+	// Output:
+	// {retrieves true }
+	// {retrieves false missing docs/c.md from top 2 (rank 3); missing z from top 2}
+}
