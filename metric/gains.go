@@ -42,63 +42,67 @@ func (g *GainTable) gain(label int) float64 {
 }
 
 // Gains fills g with the gain table of t (after Prepare) under the given
-// custom level gains (nil for the default linear gains).
+// custom level gains (nil for the default linear gains). As in trec_eval the
+// table holds the custom levels first (in parameter order), then every level
+// 0..max grade not among them, sorted by gain.
 func (t *Topic) Gains(g *GainTable, custom []LevelGain) {
 	g.custom = custom
 	g.entries = g.entries[:0]
-	// Judged levels and their counts. Grades are usually a handful of small
-	// integers: count them into entries directly.
-	maxLevel := 0
+	numLevels := 0
 	for _, v := range t.Judgments {
-		if v > maxLevel {
-			maxLevel = v
-		}
-	}
-	const dense = 1 << 16
-	if maxLevel < dense {
-		for v := 0; v <= maxLevel; v++ {
-			g.entries = append(g.entries, gainEntry{level: v, gain: float64(v)})
-		}
-		for _, v := range t.Judgments {
-			if v >= 0 {
-				g.entries[v].count++
-			}
-		}
-	} else {
-		// Sparse: level 0 and the judged levels only (empty levels between
-		// them have gains inside [0, maxLevel] unless overridden).
-		g.entries = append(g.entries, gainEntry{level: 0})
-	outer:
-		for _, v := range t.Judgments {
-			if v < 0 {
-				continue
-			}
-			for i := range g.entries {
-				if g.entries[i].level == v {
-					g.entries[i].count++
-					continue outer
-				}
-			}
-			g.entries = append(g.entries, gainEntry{level: v, gain: float64(v), count: 1})
+		if v >= numLevels {
+			numLevels = v + 1
 		}
 	}
 	for _, c := range custom {
+		g.entries = append(g.entries, gainEntry{level: c.Level, gain: c.Gain})
+	}
+	nc := len(custom)
+	const dense = 1 << 16
+	for v := 0; v < numLevels; v++ {
+		if v >= dense && !t.hasGrade(v) {
+			continue // sparse beyond 2^16: only the levels that occur
+		}
 		found := false
-		for i := range g.entries {
-			if g.entries[i].level == c.Level {
-				g.entries[i].gain = c.Gain
+		for i := 0; i < nc; i++ {
+			if g.entries[i].level == v {
 				found = true
 				break
 			}
 		}
 		if !found {
-			g.entries = append(g.entries, gainEntry{level: c.Level, gain: c.Gain})
+			g.entries = append(g.entries, gainEntry{level: v, gain: float64(v)})
+		}
+		if v >= dense {
+			// a huge grade: jump to the next grade that occurs
+			next := numLevels
+			for _, x := range t.Judgments {
+				if x > v && x < next {
+					next = x
+				}
+			}
+			v = next - 1
 		}
 	}
-	if len(custom) > 0 {
+	// Counts per level.
+	for _, x := range t.Judgments {
+		if x < 0 {
+			continue
+		}
+		for i := range g.entries {
+			if g.entries[i].level == x {
+				g.entries[i].count++
+				break
+			}
+		}
+	}
+	if nc > 0 {
 		g.scratch = msortGains(g.entries, g.scratch)
 	} // default gains are already ascending by level
-	g.lo, g.hi = g.entries[0].gain, g.entries[0].gain
+	g.lo, g.hi = 0, 0
+	if len(g.entries) > 0 {
+		g.lo, g.hi = g.entries[0].gain, g.entries[0].gain
+	}
 	for _, e := range g.entries {
 		g.lo = min(g.lo, e.gain)
 		g.hi = max(g.hi, e.gain)
@@ -113,6 +117,15 @@ func (t *Topic) Gains(g *GainTable, custom []LevelGain) {
 			g.ideal = append(g.ideal, e.gain)
 		}
 	}
+}
+
+func (t *Topic) hasGrade(v int) bool {
+	for _, x := range t.Judgments {
+		if x == v {
+			return true
+		}
+	}
+	return false
 }
 
 // msortGains sorts entries by gain ascending with trec_eval's comparator,
@@ -226,61 +239,71 @@ func (t *Topic) NDCGRel(g *GainTable) float64 {
 	return 0
 }
 
-// RNDCG is trec_eval's Rndcg: the mean of nDCG taken at every depth where
-// the ideal gain changes (and at depth n), see the package documentation
-// of trec for the walk. 0 when R = 0; 0/0 (NaN) when nothing is recorded.
+// RNDCG is trec_eval's Rndcg: nDCG averaged at the "R levels", the ranks
+// where the ideal gain changes while walking the gain table from the highest
+// gain down (each level lasting as many ranks as it has judgments), plus
+// one point at the end of the ranking when the ideal runs out of positive
+// gain before it. 0 when R = 0; 0/0 (NaN) when no point is recorded.
 func (t *Topic) RNDCG(g *GainTable) float64 {
 	if t.r == 0 {
 		return 0
 	}
-	p := len(g.ideal)
-	ig := func(j int) float64 {
-		if j < p {
-			return g.ideal[j]
-		}
-		return 0
+	e := g.entries
+	cur := len(e) - 1
+	ig := 0.0
+	if cur >= 0 {
+		ig = e[cur].gain
 	}
-	prev := g.hi
+	old := ig
 	sum, cnt := 0.0, 0
 	dcg, idcg := 0.0, 0.0
-	j := 0
-	for j < t.n {
-		v := ig(j)
-		if v != prev {
+	nat := 0
+	step := func() {
+		nat++
+		for cur >= 0 && nat > e[cur].count {
+			nat = 1
+			cur--
+			ig = 0
+			if cur >= 0 {
+				ig = e[cur].gain
+			}
+		}
+		if old != ig {
 			if idcg > 0 {
 				sum += dcg / idcg
 				cnt++
 			}
-			prev = v
-		}
-		disc := log2(float64(j + 2))
-		dcg += g.gain(t.Labels[j]) / disc
-		idcg += v / disc
-		j++
-		if v <= 0 {
-			break
+			old = ig
 		}
 	}
-	if j < t.n {
-		for i := j; i < t.n; i++ {
-			dcg += g.gain(t.Labels[i]) / log2(float64(i+2))
+	i := 0
+	for ; i < t.n && ig > 0; i++ {
+		rg := g.gain(t.Labels[i])
+		step()
+		if rg != 0 {
+			dcg += rg / log2(float64(i+2))
+		}
+		if ig > 0 {
+			idcg += ig / log2(float64(i+2))
+		}
+	}
+	if i < t.n {
+		for ; i < t.n; i++ {
+			if rg := g.gain(t.Labels[i]); rg != 0 {
+				dcg += rg / log2(float64(i+2))
+			}
 		}
 		if idcg > 0 {
 			sum += dcg / idcg
 			cnt++
 		}
 	}
-	for j < p {
-		v := ig(j)
-		if v != prev {
-			if idcg > 0 {
-				sum += dcg / idcg
-				cnt++
-			}
-			prev = v
+	for ig > 0 {
+		step()
+		if ig > 0 {
+			idcg += ig / log2(float64(i+2))
 		}
-		idcg += v / log2(float64(j+2))
-		j++
+		i++
 	}
 	return sum / float64(cnt)
 }
