@@ -261,6 +261,12 @@ func ReadJSONL(name string, r io.Reader) ([]assay.Document, error) {
 
 func parseJSONLine(b []byte) (assay.Document, error) {
 	var j jsonlDoc
+	if b[0] != '{' {
+		if !json.Valid(b) {
+			return assay.Document{}, errors.New("invalid JSON: want one object per line")
+		}
+		return assay.Document{}, errors.New("want a JSON object per line")
+	}
 	if err := json.Unmarshal(b, &j); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && te.Field != "" {

@@ -1,3 +1,89 @@
-// Package suite loads and validates golden sets: the native format (§2) and
-// the seed formats (§4), and lints them.
+// Package suite loads and validates golden sets: the native format
+// (ARCHITECTURE §2) and the seed formats (§4), and lints them.
+//
+// It is the first step of the pipeline: suite.Load turns a file into a fully
+// resolved assay.Suite (cases, corpus, defaults, gates) that the runner,
+// the targets and the graders read without looking at files again.
+//
+// # Loading
+//
+// LoadWith first asks the foreign-format detector (formats.go) whether the
+// path is a GNO, kebab, Knowlex, BEIR or TREC golden set; anything else is
+// parsed as the native format, YAML or JSON (JSON is read by the same YAML
+// parser, so positions are right for both). The native format is strict:
+//
+//   - `assay: 1` is required; a file without it is not a native suite.
+//   - Unknown fields are errors naming the nearest known field
+//     (`unknown field "answer_include" (did you mean "answer_includes"?)`),
+//     or where the field belongs when it is written at the wrong level
+//     (an expectation on the case, a case field under `expect:`).
+//   - Wrong types are errors (`k: want an integer, got a string "ten"`).
+//     Leniencies, on purpose: a single string where a list of strings is
+//     expected is a list of one; numbers are accepted where a string is
+//     (document ids such as 4983); a null value is the same as leaving the
+//     field out; anchors and aliases work.
+//   - Every error is one line, "file:line:col: message", lowercase, with no
+//     trailing period. A fault inside a JSONL corpus is positioned in that
+//     file ("corpus.jsonl:12: missing \"_id\" or \"id\"").
+//
+// A loaded suite is fully resolved: Name (the file name without extension
+// when unset), Path, Dir, Format "native", Defaults.K (assay.DefaultK),
+// Metrics (assay.DefaultMetrics; names are validated with metric.Parse and
+// stored in canonical spelling, so `nDCG@10` becomes `ndcg@10`), Gain
+// (linear), RefusalMarkers (assay.DefaultRefusalMarkers), Gates with their
+// Source "file:line" (a list, or one string with one expression per line),
+// each case's Judgments (the `relevant:` list merged in with grade 1; an
+// explicit grade in `judgments:` wins), each case's Source "file:line",
+// Expect.JSONSchemaPath resolved against the suite's directory, and the
+// Corpus loaded (package corpus) with CorpusSource set to the resolved path,
+// or "inline" for a list of {id, title, text} documents in the suite.
+// A case's K stays 0 when the case does not set it: it means the suite
+// default, so that a command-line -k can still override it.
+//
+// # What refuses a run and what lint reports
+//
+// Three levels, decided once for `assay run` and `assay lint`:
+//
+//   - Load errors: the file cannot be read or parsed at all (syntax, unknown
+//     field, wrong type, missing `assay: 1`, unreadable corpus). Load returns
+//     them; Lint returns them as its error. `assay run` and `assay lint`
+//     both print the one positioned line and exit 2.
+//   - Structural errors: duplicate case ids, a missing id or query, an
+//     invalid regexp (Go RE2), an unknown metric, a json_schema file that is
+//     missing or does not compile, k < 1, an unknown gain, an inline corpus
+//     document without an id. Load refuses the suite with the first of them, so
+//     `assay run` exits 2 with one positioned line; Lint reports all of them
+//     as error findings, so `assay lint` exits 1.
+//   - Lint findings: Load accepts the suite, Lint reports. Errors: a case
+//     with neither expectations nor judgments; an empty query; judgments
+//     (grade > 0), `retrieves` and `cites` naming a document the corpus
+//     lacks (matched by id, path or title; `cites_any` is an error only when
+//     none of its documents exist); `calls_tool`/`never_calls` naming a tool
+//     missing from the suite's `tools:` list. Warnings: members of a case
+//     tag `group` (kebab groups) whose judged relevant documents differ;
+//     leakage (an expected answer string, or a judged document id as a whole
+//     word, inside the case's own query); a judged non-relevant document the
+//     corpus lacks; files that changed since the manifest was written.
+//     A note says when document references are not checked because the
+//     suite has no corpus.
+//
+// `assay lint` prints one line per finding, "file:line: error: message" or
+// "file:line: warning: message", sorted by line, and exits 1 on any error,
+// 0 with warnings and notes only.
+//
+// # Fingerprint and manifest
+//
+// Fingerprint hashes the canonical suite: cases sorted by id, defaults,
+// metrics, gain, refusal markers, tools, analyzer, gate expressions, the
+// bytes of json_schema files, and corpus.Fingerprint of the documents. It
+// leaves out what does not change a measurement: the name, description,
+// paths, positions, comments and case order.
+//
+// WriteManifest (`assay lint --write-manifest`) records in
+// assay.manifest.json, beside the suite, the sha256 of the suite file (every
+// file of a directory suite), of each corpus file and of each json_schema
+// file, with the suite's fingerprint. One manifest serves all the suites of
+// a directory, keyed by file name. CheckManifest returns one warning per
+// file that changed, disappeared or appeared since, worded as the remedy;
+// `assay lint` shows them as warnings and `assay run` prints them.
 package suite
