@@ -139,6 +139,7 @@ func newRootCmd(env *Env) *cobra.Command {
 		newLintCmd,
 		newImportCmd,
 		newGateCmd,
+		newTrecCmd,
 	} {
 		root.AddCommand(mk(env))
 	}

@@ -1,0 +1,34 @@
+package main
+
+import (
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/assay-eval/assay/trec"
+)
+
+// newTrecCmd is `assay trec`, a trec_eval v10.0 drop-in. Its options are
+// trec_eval's (-l2, -M100, -m P.5,10), so cobra's flag parsing is off and
+// package trec reads the command line; its exit statuses are trec_eval's.
+func newTrecCmd(env *Env) *cobra.Command {
+	return &cobra.Command{
+		Use:                "trec [-q] [-c] [-n] [-J] [-l N] [-M N] [-N N] [-m MEASURE[.PARAMS]]... QRELS RUN",
+		Short:              "Evaluate a TREC run against qrels, byte-identical to trec_eval v10.0",
+		Long:               trec.Help,
+		DisableFlagParsing: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			code := trec.Main(args, trec.IO{
+				Stdin:  env.Stdin,
+				Stdout: env.Stdout,
+				Stderr: env.Stderr,
+				Open:   func(name string) (io.ReadCloser, error) { return os.Open(name) },
+			})
+			if code != 0 {
+				return silentExit(code)
+			}
+			return nil
+		},
+	}
+}
