@@ -1,0 +1,398 @@
+package report
+
+import (
+	"encoding/xml"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/assay-eval/assay"
+)
+
+// JUnit writes the run as JUnit XML: one <testcase> per case and trial in a
+// <testsuite> named for the suite, and, when the run recorded gates, a
+// second <testsuite> "<suite> gates" with one <testcase> per gate.
+//
+// The mapping:
+//
+//   - a passing case is an empty <testcase>;
+//   - a failing case carries <failure type="KIND" message="KIND: FACT"> with
+//     every failing check ("answer_includes: missing \"sha-256\"") in its body;
+//   - a case whose target failed carries <error type="CLASS" message=...>;
+//   - a case that states no expectation (judgments only) is <skipped>: it is
+//     not graded and stays out of pass_rate;
+//   - time is the observation latency in seconds; properties carry the run
+//     id, status, target, pass rate and metric means; warnings go to the
+//     suite's <system-out>. An incomplete run adds an errored testcase
+//     "run complete" to the gates suite.
+//
+// The output satisfies the structure the Jenkins (xunit junit-10.xsd), Ant
+// (junit-4.xsd) and GitLab readers require: every testsuite has name, tests,
+// failures, errors, skipped, time, timestamp and hostname, and its children
+// in the order properties, testcase*, system-out, system-err; every
+// testcase has name, classname and time; failure and error have type and
+// message.
+func JUnit(w io.Writer, run *assay.Run) error {
+	doc := junitDoc(run)
+	p := &printer{w: w}
+	p.f("%s", xml.Header)
+	p.f("<testsuites name=\"%s\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%s\">\n",
+		xmlAttr(doc.Name), doc.Tests, doc.Failures, doc.Errors, doc.Skipped, doc.Time)
+	for _, s := range doc.Suites {
+		p.f("  <testsuite name=\"%s\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%s\" timestamp=\"%s\" hostname=\"%s\" id=\"%d\" package=\"%s\">\n",
+			xmlAttr(s.Name), s.Tests, s.Failures, s.Errors, s.Skipped, s.Time, s.Timestamp, xmlAttr(s.Hostname), s.ID, xmlAttr(s.Package))
+		if len(s.Properties) == 0 {
+			p.f("    <properties/>\n")
+		} else {
+			p.f("    <properties>\n")
+			for _, pr := range s.Properties {
+				p.f("      <property name=\"%s\" value=\"%s\"/>\n", xmlAttr(pr.Name), xmlAttr(pr.Value))
+			}
+			p.f("    </properties>\n")
+		}
+		for _, c := range s.Cases {
+			p.f("    <testcase name=\"%s\" classname=\"%s\" time=\"%s\"", xmlAttr(c.Name), xmlAttr(c.Classname), c.Time)
+			var el string
+			var m *junitMessage
+			switch {
+			case c.Failure != nil:
+				el, m = "failure", c.Failure
+			case c.Error != nil:
+				el, m = "error", c.Error
+			case c.Skipped != nil:
+				el, m = "skipped", c.Skipped
+			}
+			if m == nil {
+				p.f("/>\n")
+				continue
+			}
+			p.f(">\n      <%s message=\"%s\"", el, xmlAttr(m.Message))
+			if m.Type != "" {
+				p.f(" type=\"%s\"", xmlAttr(m.Type))
+			}
+			if m.Body == "" {
+				p.f("/>\n")
+			} else {
+				p.f(">%s</%s>\n", xmlText(m.Body), el)
+			}
+			p.f("    </testcase>\n")
+		}
+		for _, el := range []struct {
+			name string
+			body string
+		}{{"system-out", s.SystemOut.Body}, {"system-err", s.SystemErr.Body}} {
+			if el.body == "" {
+				p.f("    <%s/>\n", el.name)
+			} else {
+				p.f("    <%s>%s</%s>\n", el.name, xmlText(el.body), el.name)
+			}
+		}
+		p.f("  </testsuite>\n")
+	}
+	p.f("</testsuites>\n")
+	return p.err
+}
+
+// xmlText escapes character data: &, < and > become entities, characters
+// XML 1.0 cannot carry become U+FFFD; newlines and quotes stay readable.
+func xmlText(s string) string {
+	return xmlEscape(s, false)
+}
+
+// xmlAttr escapes an attribute value (quotes and whitespace controls too).
+func xmlAttr(s string) string {
+	return xmlEscape(s, true)
+}
+
+func xmlEscape(s string, attr bool) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '&':
+			b.WriteString("&amp;")
+		case r == '<':
+			b.WriteString("&lt;")
+		case r == '>':
+			b.WriteString("&gt;")
+		case attr && r == '"':
+			b.WriteString("&quot;")
+		case attr && r == '\n':
+			b.WriteString("&#10;")
+		case attr && r == '\r':
+			b.WriteString("&#13;")
+		case attr && r == '\t':
+			b.WriteString("&#9;")
+		case !attr && r == '\r':
+			b.WriteString("&#13;")
+		case !xmlChar(r):
+			b.WriteRune('\uFFFD')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// xmlChar reports whether r may appear in an XML 1.0 document.
+func xmlChar(r rune) bool {
+	return r == 0x09 || r == 0x0A || r == 0x0D ||
+		(r >= 0x20 && r <= 0xD7FF) || (r >= 0xE000 && r <= 0xFFFD) || (r >= 0x10000 && r <= 0x10FFFF)
+}
+
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Errors   int          `xml:"errors,attr"`
+	Skipped  int          `xml:"skipped,attr"`
+	Time     string       `xml:"time,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name       string          `xml:"name,attr"`
+	Tests      int             `xml:"tests,attr"`
+	Failures   int             `xml:"failures,attr"`
+	Errors     int             `xml:"errors,attr"`
+	Skipped    int             `xml:"skipped,attr"`
+	Time       string          `xml:"time,attr"`
+	Timestamp  string          `xml:"timestamp,attr"`
+	Hostname   string          `xml:"hostname,attr"`
+	ID         int             `xml:"id,attr"`
+	Package    string          `xml:"package,attr"`
+	Properties []junitProperty `xml:"properties>property"`
+	Cases      []junitCase     `xml:"testcase"`
+	SystemOut  junitText       `xml:"system-out"`
+	SystemErr  junitText       `xml:"system-err"`
+}
+
+type junitProperty struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	Time      string        `xml:"time,attr"`
+	Skipped   *junitMessage `xml:"skipped,omitempty"`
+	Error     *junitMessage `xml:"error,omitempty"`
+	Failure   *junitMessage `xml:"failure,omitempty"`
+}
+
+type junitMessage struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr,omitempty"`
+	Body    string `xml:",chardata"`
+}
+
+type junitText struct {
+	Body string `xml:",chardata"`
+}
+
+func junitDoc(run *assay.Run) junitSuites {
+	name := run.Suite.Name
+	if name == "" {
+		name = "assay"
+	}
+	multi := run.Options.Trials > 1
+	for _, c := range run.Cases {
+		if c.Trial > 0 {
+			multi = true
+		}
+	}
+	stamp := ""
+	if !run.StartedAt.IsZero() {
+		stamp = run.StartedAt.UTC().Format("2006-01-02T15:04:05")
+	} else {
+		stamp = time.Unix(0, 0).UTC().Format("2006-01-02T15:04:05")
+	}
+	elapsed := 0.0
+	if !run.StartedAt.IsZero() && run.FinishedAt.After(run.StartedAt) {
+		elapsed = run.FinishedAt.Sub(run.StartedAt).Seconds()
+	}
+
+	cases := junitSuite{Name: name, Timestamp: stamp, Hostname: "assay", ID: 0, Package: name, Time: seconds(elapsed)}
+	cases.Properties = junitProperties(run)
+	for _, c := range run.Cases {
+		tc := junitCase{Name: c.ID, Classname: name, Time: "0.000"}
+		if multi {
+			tc.Name = fmt.Sprintf("%s (trial %d)", c.ID, c.Trial)
+		}
+		if c.LatencyMs != nil && *c.LatencyMs > 0 {
+			tc.Time = seconds(*c.LatencyMs / 1000)
+		}
+		switch {
+		case c.Error != nil:
+			tc.Error = &junitMessage{
+				Type:    string(c.Error.Class),
+				Message: fmt.Sprintf("%s: %s", c.Error.Class, c.Error.Message),
+				Body:    caseFacts(c),
+			}
+			cases.Errors++
+		case c.Pass == nil:
+			tc.Skipped = &junitMessage{Message: "not graded: the case states no expectation (it feeds the metrics only)"}
+			cases.Skipped++
+		case !*c.Pass:
+			kind, msg := firstFailure(c)
+			tc.Failure = &junitMessage{Type: kind, Message: msg, Body: caseFacts(c)}
+			cases.Failures++
+		}
+		cases.Cases = append(cases.Cases, tc)
+	}
+	cases.Tests = len(cases.Cases)
+	if len(run.Warnings) > 0 {
+		cases.SystemOut.Body = "warning: " + strings.Join(run.Warnings, "\nwarning: ") + "\n"
+	}
+	doc := junitSuites{Name: "assay " + name, Time: cases.Time, Suites: []junitSuite{cases}}
+
+	if len(run.Gates) > 0 || run.Status == assay.StatusIncomplete {
+		gates := junitSuite{Name: name + " gates", Timestamp: stamp, Hostname: "assay", ID: 1, Package: name, Time: "0.000", Properties: []junitProperty{}}
+		if run.Status == assay.StatusIncomplete {
+			gates.Cases = append(gates.Cases, junitCase{Name: "run complete", Classname: name + ".gates", Time: "0.000",
+				Error: &junitMessage{Type: "incomplete", Message: "the run is incomplete: not every case was observed, so it cannot pass"}})
+			gates.Errors++
+		}
+		for _, g := range run.Gates {
+			tc := junitCase{Name: g.Expr, Classname: name + ".gates", Time: "0.000"}
+			if !g.Pass {
+				tc.Failure = &junitMessage{Type: "gate", Message: gateFact(g), Body: gateBody(g)}
+				gates.Failures++
+			}
+			gates.Cases = append(gates.Cases, tc)
+		}
+		gates.Tests = len(gates.Cases)
+		doc.Suites = append(doc.Suites, gates)
+	}
+	for _, s := range doc.Suites {
+		doc.Tests += s.Tests
+		doc.Failures += s.Failures
+		doc.Errors += s.Errors
+		doc.Skipped += s.Skipped
+	}
+	return doc
+}
+
+func junitProperties(run *assay.Run) []junitProperty {
+	props := []junitProperty{
+		{"run_id", run.RunID},
+		{"status", string(run.Status)},
+	}
+	if t := nonEmpty(run.Target.Spec, run.Target.Kind); t != "" {
+		props = append(props, junitProperty{"target", t})
+	}
+	if run.Suite.Fingerprint != "" {
+		props = append(props, junitProperty{"suite_fingerprint", run.Suite.Fingerprint})
+	}
+	if run.AssayVersion != "" {
+		props = append(props, junitProperty{"assay_version", run.AssayVersion})
+	}
+	if run.Options.Trials > 1 {
+		props = append(props, junitProperty{"trials", fmt.Sprint(run.Options.Trials)})
+	}
+	if run.Summary.PassRate != nil {
+		props = append(props, junitProperty{"pass_rate", num(*run.Summary.PassRate)})
+	}
+	for _, n := range metricOrder(run) {
+		m := run.Summary.Metrics[n]
+		props = append(props, junitProperty{n, fmt.Sprintf("%s (n=%d)", num(m.Mean), m.N)})
+	}
+	return props
+}
+
+// firstFailure is the type and message of a failing case: its first failing
+// check, and how many more there are.
+func firstFailure(c assay.CaseResult) (kind, msg string) {
+	var failing []assay.Check
+	for _, ch := range c.Checks {
+		if !ch.Pass {
+			failing = append(failing, ch)
+		}
+	}
+	if len(failing) == 0 {
+		return "fail", "the case failed"
+	}
+	kind = failing[0].Kind
+	msg = checkFact(failing[0])
+	if len(failing) > 1 {
+		msg += fmt.Sprintf(" (and %d more)", len(failing)-1)
+	}
+	return kind, msg
+}
+
+func checkFact(ch assay.Check) string {
+	if ch.Detail == "" {
+		return ch.Kind + ": failed"
+	}
+	return ch.Kind + ": " + ch.Detail
+}
+
+// caseFacts is the body of a failure or error: every failing check, the
+// case's tags and its metric values.
+func caseFacts(c assay.CaseResult) string {
+	var b strings.Builder
+	if c.Error != nil {
+		fmt.Fprintf(&b, "error %s: %s\n", c.Error.Class, c.Error.Message)
+	}
+	for _, ch := range c.Checks {
+		if !ch.Pass && c.Error == nil {
+			b.WriteString(checkFact(ch) + "\n")
+		}
+	}
+	if len(c.Tags) > 0 {
+		b.WriteString("tags:")
+		for _, k := range keysOf(c.Tags) {
+			fmt.Fprintf(&b, " %s=%s", k, c.Tags[k])
+		}
+		b.WriteString("\n")
+	}
+	if len(c.Metrics) > 0 {
+		b.WriteString("metrics:")
+		for _, k := range keysOf(c.Metrics) {
+			fmt.Fprintf(&b, " %s=%s", k, num(c.Metrics[k]))
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// gateFact is the one-line statement of a failing gate.
+func gateFact(g assay.GateResult) string {
+	if g.Value == nil {
+		return nonEmpty(g.Detail, "no value")
+	}
+	s := fmt.Sprintf("value %s, bound %s %s", num(*g.Value), nonEmpty(g.Op, "?"), num(g.Bound))
+	if g.Detail != "" {
+		s += " (" + g.Detail + ")"
+	}
+	return s
+}
+
+func gateBody(g assay.GateResult) string {
+	s := g.Expr + "\n" + gateFact(g) + "\n"
+	if g.Source != "" {
+		s += "source: " + g.Source + "\n"
+	}
+	return s
+}
+
+// seconds formats a duration in seconds as an xs:decimal with 3 decimals.
+func seconds(s float64) string {
+	if s < 0 {
+		s = 0
+	}
+	return fmt.Sprintf("%.3f", s)
+}
+
+// keysOf returns m's keys in order.
+func keysOf[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,296 @@
+package report
+
+import (
+	"bytes"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/assay-eval/assay"
+)
+
+func TestJUnitGolden(t *testing.T) {
+	var b bytes.Buffer
+	if err := JUnit(&b, ciRun()); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "TestJUnit.golden.xml", b.Bytes())
+	if problems := checkJUnit(b.Bytes()); len(problems) > 0 {
+		t.Errorf("JUnit output breaks the schema:\n%s", strings.Join(problems, "\n"))
+	}
+}
+
+func TestJUnitSchemaAcrossRuns(t *testing.T) {
+	incomplete := ciRun()
+	incomplete.Status = assay.StatusIncomplete
+	incomplete.Gates = nil
+	single := sampleRun()
+	empty := &assay.Run{RunID: "x", Status: assay.StatusComplete}
+	hostile := ciRun()
+	hostile.Suite.Name = "a\"<b>&\x00c"
+	hostile.Cases[3].Checks[0].Detail = "bad \x01 byte ]]> and \ufffe"
+	for name, run := range map[string]*assay.Run{"incomplete": incomplete, "single": single, "empty": empty, "hostile": hostile} {
+		t.Run(name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := JUnit(&b, run); err != nil {
+				t.Fatal(err)
+			}
+			if problems := checkJUnit(b.Bytes()); len(problems) > 0 {
+				t.Errorf("schema problems:\n%s\n%s", strings.Join(problems, "\n"), b.String())
+			}
+		})
+	}
+}
+
+func TestJUnitCarriesFacts(t *testing.T) {
+	var b bytes.Buffer
+	JUnit(&b, ciRun())
+	var doc junitSuites
+	if err := xml.Unmarshal(b.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	cases := doc.Suites[0]
+	if cases.Tests != 10 || cases.Failures != 3 || cases.Errors != 1 || cases.Skipped != 2 {
+		t.Errorf("counts tests=%d failures=%d errors=%d skipped=%d, want 10 3 1 2", cases.Tests, cases.Failures, cases.Errors, cases.Skipped)
+	}
+	byName := map[string]junitCase{}
+	for _, c := range cases.Cases {
+		byName[c.Name] = c
+	}
+	q3 := byName["q3 (trial 0)"]
+	if q3.Failure == nil || q3.Failure.Message != `answer_includes: missing "<sha-256>" (and 1 more)` ||
+		!strings.Contains(q3.Failure.Body, `answer_excludes: found "md5" | "sha1"`) || q3.Failure.Type != "answer_includes" {
+		t.Errorf("q3 trial 0 failure = %+v", q3.Failure)
+	}
+	if e := byName["q4 (trial 1)"].Error; e == nil || e.Type != "timeout" || e.Message != "timeout: no observation after 30s" {
+		t.Errorf("q4 trial 1 error = %+v", e)
+	}
+	if byName["q2 (trial 1)"].Time != "2.300" {
+		t.Errorf("time = %q, want latency in seconds", byName["q2 (trial 1)"].Time)
+	}
+	gates := doc.Suites[1]
+	if gates.Tests != 2 || gates.Failures != 1 || gates.Cases[1].Failure.Message != "value 2300, bound <= 1000" {
+		t.Errorf("gates suite = %+v", gates)
+	}
+}
+
+// TestCheckJUnitRejects makes sure the schema check can fail.
+func TestCheckJUnitRejects(t *testing.T) {
+	tests := []struct{ name, doc, want string }{
+		{"root", `<testsuite name="a" tests="0"/>`, "root element is <testsuite>"},
+		{"missing attr", `<testsuites><testsuite name="a" tests="1" failures="0" errors="0" skipped="0" time="0" timestamp="2026-11-30T09:00:00" hostname="h"><properties/><testcase classname="c" time="0"/><system-out/><system-err/></testsuite></testsuites>`, "testcase: missing attribute name"},
+		{"bad count", `<testsuites><testsuite name="a" tests="2" failures="0" errors="0" skipped="0" time="0" timestamp="2026-11-30T09:00:00" hostname="h"><properties/><testcase name="x" classname="c" time="0"/><system-out/><system-err/></testsuite></testsuites>`, "tests=2 but 1 testcase"},
+		{"order", `<testsuites><testsuite name="a" tests="1" failures="0" errors="0" skipped="0" time="0" timestamp="2026-11-30T09:00:00" hostname="h"><properties/><system-out/><testcase name="x" classname="c" time="0"/><system-err/></testsuite></testsuites>`, "out of order"},
+		{"bad time", `<testsuites><testsuite name="a" tests="1" failures="1" errors="0" skipped="0" time="1e3" timestamp="2026-11-30T09:00:00" hostname="h"><properties/><testcase name="x" classname="c" time="0"><failure message="m"/></testcase><system-out/><system-err/></testsuite></testsuites>`, "time=\"1e3\" is not a decimal"},
+		{"failure type", `<testsuites><testsuite name="a" tests="1" failures="1" errors="0" skipped="0" time="0" timestamp="2026-11-30T09:00:00" hostname="h"><properties/><testcase name="x" classname="c" time="0"><failure message="m"/></testcase><system-out/><system-err/></testsuite></testsuites>`, "failure: missing attribute type"},
+		{"timestamp", `<testsuites><testsuite name="a" tests="0" failures="0" errors="0" skipped="0" time="0" timestamp="yesterday" hostname="h"><properties/><system-out/><system-err/></testsuite></testsuites>`, "timestamp"},
+		{"two results", `<testsuites><testsuite name="a" tests="1" failures="1" errors="1" skipped="0" time="0" timestamp="2026-11-30T09:00:00" hostname="h"><properties/><testcase name="x" classname="c" time="0"><failure type="t" message="m"/><error type="t" message="m"/></testcase><system-out/><system-err/></testsuite></testsuites>`, "more than one of"},
+		{"not xml", `<testsuites>`, "not well-formed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			problems := checkJUnit([]byte(tt.doc))
+			if !strings.Contains(strings.Join(problems, "\n"), tt.want) {
+				t.Errorf("problems = %q, want one containing %q", problems, tt.want)
+			}
+		})
+	}
+}
+
+// xnode is a parsed XML element.
+type xnode struct {
+	name     string
+	attrs    map[string]string
+	children []*xnode
+}
+
+func parseXML(data []byte) (*xnode, error) {
+	dec := xml.NewDecoder(bytes.NewReader(data))
+	var stack []*xnode
+	var root *xnode
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			n := &xnode{name: t.Name.Local, attrs: map[string]string{}}
+			for _, a := range t.Attr {
+				n.attrs[a.Name.Local] = a.Value
+			}
+			if len(stack) > 0 {
+				p := stack[len(stack)-1]
+				p.children = append(p.children, n)
+			} else if root == nil {
+				root = n
+			}
+			stack = append(stack, n)
+		case xml.EndElement:
+			stack = stack[:len(stack)-1]
+		}
+	}
+	if root == nil || len(stack) != 0 {
+		return nil, fmt.Errorf("unexpected end of document")
+	}
+	return root, nil
+}
+
+var (
+	xsDecimal   = regexp.MustCompile(`^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)$`)
+	xsTimestamp = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}$`)
+)
+
+// checkJUnit checks a JUnit XML document against the structure that the
+// Jenkins xunit schema (junit-10.xsd), the Ant schema (junit-4.xsd) and
+// GitLab's reader require, taking the stricter rule where they differ:
+//
+//   - root <testsuites> (attributes name, tests, failures, errors, skipped,
+//     disabled, time; totals equal the sums over its suites), children
+//     <testsuite> only;
+//   - <testsuite> requires name, tests, failures, errors, time, timestamp
+//     (xs:dateTime without zone, as Ant), hostname; skipped, id, package
+//     are allowed; children in the order properties (exactly one),
+//     testcase*, system-out, system-err; the counts match its testcases;
+//   - <property> requires name and value;
+//   - <testcase> requires name, classname and time (non-negative
+//     xs:decimal); it holds at most one of skipped, error, failure;
+//   - <failure> and <error> require type and message (Ant requires type,
+//     the strict GitLab/tmt schema message); <skipped> allows message.
+func checkJUnit(data []byte) []string {
+	root, err := parseXML(data)
+	if err != nil {
+		return []string{"not well-formed XML: " + err.Error()}
+	}
+	var problems []string
+	bad := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	allowed := func(n *xnode, names ...string) {
+		for a := range n.attrs {
+			ok := false
+			for _, x := range names {
+				ok = ok || a == x
+			}
+			if !ok {
+				bad("%s: attribute %s is not in the schema", n.name, a)
+			}
+		}
+	}
+	required := func(n *xnode, names ...string) {
+		for _, a := range names {
+			if _, ok := n.attrs[a]; !ok {
+				bad("%s: missing attribute %s", n.name, a)
+			}
+		}
+	}
+	count := func(n *xnode, a string) (int, bool) {
+		v, ok := n.attrs[a]
+		if !ok {
+			return 0, false
+		}
+		i, err := strconv.Atoi(v)
+		if err != nil || i < 0 {
+			bad("%s: %s=%q is not a count", n.name, a, v)
+			return 0, false
+		}
+		return i, true
+	}
+	decimal := func(n *xnode, a string) {
+		if v, ok := n.attrs[a]; ok && (!xsDecimal.MatchString(v) || strings.HasPrefix(v, "-")) {
+			bad("%s: %s=%q is not a decimal >= 0", n.name, a, v)
+		}
+	}
+	if root.name != "testsuites" {
+		return []string{"root element is <" + root.name + ">, want <testsuites>"}
+	}
+	allowed(root, "name", "tests", "failures", "errors", "skipped", "disabled", "time")
+	decimal(root, "time")
+	totals := map[string]int{}
+	for _, s := range root.children {
+		if s.name != "testsuite" {
+			bad("testsuites: unexpected child <%s>", s.name)
+			continue
+		}
+		required(s, "name", "tests", "failures", "errors", "time", "timestamp", "hostname")
+		allowed(s, "name", "tests", "failures", "errors", "skipped", "disabled", "time", "timestamp", "hostname", "id", "package", "file")
+		if s.attrs["name"] == "" {
+			bad("testsuite: empty name")
+		}
+		decimal(s, "time")
+		if ts, ok := s.attrs["timestamp"]; ok && !xsTimestamp.MatchString(ts) {
+			bad("testsuite %q: timestamp %q is not YYYY-MM-DDThh:mm:ss", s.attrs["name"], ts)
+		}
+		order := map[string]int{"properties": 0, "testcase": 1, "system-out": 2, "system-err": 3}
+		seen := map[string]int{}
+		last := -1
+		got := map[string]int{}
+		for _, c := range s.children {
+			pos, ok := order[c.name]
+			if !ok {
+				bad("testsuite %q: unexpected child <%s>", s.attrs["name"], c.name)
+				continue
+			}
+			if pos < last {
+				bad("testsuite %q: <%s> out of order (want properties, testcase*, system-out, system-err)", s.attrs["name"], c.name)
+			}
+			last = pos
+			seen[c.name]++
+			switch c.name {
+			case "properties":
+				for _, p := range c.children {
+					if p.name != "property" {
+						bad("properties: unexpected child <%s>", p.name)
+						continue
+					}
+					required(p, "name", "value")
+					allowed(p, "name", "value")
+				}
+			case "testcase":
+				got["tests"]++
+				required(c, "name", "classname", "time")
+				allowed(c, "name", "classname", "time", "assertions", "status", "file", "line")
+				decimal(c, "time")
+				if len(c.children) > 1 {
+					bad("testcase %q: more than one of skipped, error, failure", c.attrs["name"])
+				}
+				for _, r := range c.children {
+					switch r.name {
+					case "failure", "error":
+						required(r, "type", "message")
+						allowed(r, "type", "message")
+						got[map[string]string{"failure": "failures", "error": "errors"}[r.name]]++
+					case "skipped":
+						allowed(r, "message")
+						got["skipped"]++
+					default:
+						bad("testcase %q: unexpected child <%s>", c.attrs["name"], r.name)
+					}
+				}
+			}
+		}
+		for _, el := range []string{"properties", "system-out", "system-err"} {
+			if seen[el] != 1 {
+				bad("testsuite %q: want exactly one <%s>, got %d", s.attrs["name"], el, seen[el])
+			}
+		}
+		for _, a := range []string{"tests", "failures", "errors", "skipped"} {
+			if v, ok := count(s, a); ok && v != got[a] {
+				noun := map[string]string{"tests": "testcase", "failures": "failure", "errors": "error", "skipped": "skipped"}[a]
+				bad("testsuite %q: %s=%d but %d %s element(s)", s.attrs["name"], a, v, got[a], noun)
+			}
+			totals[a] += got[a]
+		}
+	}
+	for _, a := range []string{"tests", "failures", "errors", "skipped"} {
+		if v, ok := count(root, a); ok && v != totals[a] {
+			bad("testsuites: %s=%d but its suites sum to %d", a, v, totals[a])
+		}
+	}
+	return problems
+}
