@@ -177,7 +177,7 @@ func TestLoadFormatErrors(t *testing.T) {
 	}
 }
 
-func TestLoadWarnings(t *testing.T) {
+func TestFormatLoadWarnings(t *testing.T) {
 	dir := writeFormatFiles(t, map[string]string{
 		"q.json": "[\n  {\"id\": \"a\", \"query\": \"x\", \"relevantDocs\": [\"d\"], \"extra\": 1}\n]",
 		"k.json": "{\"corpus\": [{\"title\": \"A\", \"content\": \"x\"}],\n \"thresholds\": {\"maxErrors\": 2},\n \"questions\": [{\"id\": \"q\", \"question\": \"?\", \"expectedDocumentTitle\": \"B\"}]}",
@@ -188,7 +188,7 @@ func TestLoadWarnings(t *testing.T) {
 	}
 	want := []string{
 		dir + `/q.json:2: unknown field "extra" ignored`,
-		dir + `/q.json: no corpus/ directory beside the file: the suite has no corpus (reference checks and the builtin target need one)`,
+		`no corpus/ directory beside the file: the suite has no corpus (reference checks and the builtin target need one)`,
 	}
 	if strings.Join(s.Warnings, "\n") != strings.Join(want, "\n") {
 		t.Errorf("warnings:\n%s\nwant\n%s", strings.Join(s.Warnings, "\n"), strings.Join(want, "\n"))
@@ -206,7 +206,7 @@ func TestLoadWarnings(t *testing.T) {
 	}
 }
 
-func TestBEIRSplit(t *testing.T) {
+func TestFormatBEIRSplit(t *testing.T) {
 	s, err := LoadWith(filepath.Join("testdata", "formats", "beir"), LoadOptions{Split: "dev"})
 	if err != nil {
 		t.Fatal(err)

@@ -264,6 +264,9 @@ func Import(format, src, out string, o LoadOptions) (*assay.Suite, []string, err
 		return nil, nil, err
 	}
 	dir := filepath.Dir(out)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, nil, fmt.Errorf("%s: %v", dir, unwrapPathError(err))
+	}
 	opts := ExportOptions{Dir: dir, Comment: fmt.Sprintf("imported by `assay import %s %s`", format, filepath.ToSlash(src))}
 	var written []string
 	if NeedsCorpusFile(s) {

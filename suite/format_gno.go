@@ -2,7 +2,6 @@ package suite
 
 import (
 	"encoding/json"
-	"fmt"
 	"path/filepath"
 
 	"github.com/assay-eval/assay"
@@ -143,7 +142,7 @@ func loadGNO(path string, data []byte, ask bool) (*assay.Suite, error) {
 		s.Corpus = docs
 		s.CorpusSource = cdir
 	} else {
-		s.Warnings = append(s.Warnings, fmt.Sprintf("%s: no corpus/ directory beside the file: the suite has no corpus (reference checks and the builtin target need one)", path))
+		s.Warnings = append(s.Warnings, "no corpus/ directory beside the file: the suite has no corpus (reference checks and the builtin target need one)")
 	}
 	return s, nil
 }

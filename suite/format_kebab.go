@@ -235,8 +235,8 @@ func loadKebab(path string, data []byte) (*assay.Suite, error) {
 		return nil, Errorf(path, 1, 1, "no queries")
 	}
 	if chunkOnly > 0 {
-		s.Warnings = append(s.Warnings, fmt.Sprintf("%s: expected_chunk_ids of %d case(s) are not evaluated: they name chunks of kebab's store, not documents", path, chunkOnly))
+		s.Warnings = append(s.Warnings, fmt.Sprintf("expected_chunk_ids of %d case(s) are not evaluated: they name chunks of kebab's store, not documents", chunkOnly))
 	}
-	s.Warnings = append(s.Warnings, fmt.Sprintf("%s: no corpus: kebab evaluates its own ingested workspace, so document references cannot be checked", path))
+	s.Warnings = append(s.Warnings, "no corpus: kebab evaluates its own ingested workspace, so document references cannot be checked")
 	return s, nil
 }

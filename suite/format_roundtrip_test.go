@@ -13,7 +13,7 @@ import (
 
 // comparable is the part of a resolved suite that importing must keep:
 // everything but where it was read from.
-func comparableSuite(s *assay.Suite) assay.Suite {
+func fxComparableSuite(s *assay.Suite) assay.Suite {
 	c := *s
 	c.Path, c.Dir, c.Format, c.CorpusSource, c.Warnings = "", "", "", "", nil
 	c.Gates = nil
@@ -30,8 +30,8 @@ func comparableSuite(s *assay.Suite) assay.Suite {
 }
 
 // diffSuites names the first difference between two suites, or "".
-func diffSuites(a, b *assay.Suite) string {
-	x, y := comparableSuite(a), comparableSuite(b)
+func fxDiffSuites(a, b *assay.Suite) string {
+	x, y := fxComparableSuite(a), fxComparableSuite(b)
 	if len(x.Cases) != len(y.Cases) {
 		return fmt.Sprintf("cases: %d vs %d", len(x.Cases), len(y.Cases))
 	}
@@ -57,7 +57,7 @@ func diffSuites(a, b *assay.Suite) string {
 
 // roundTrip imports src as format into a temporary directory, loads the
 // native file back and compares it with the original.
-func roundTrip(t *testing.T, format, src string, o LoadOptions) *assay.Suite {
+func fxRoundTrip(t *testing.T, format, src string, o LoadOptions) *assay.Suite {
 	t.Helper()
 	orig, err := LoadWith(src, o)
 	if err != nil {
@@ -77,19 +77,19 @@ func roundTrip(t *testing.T, format, src string, o LoadOptions) *assay.Suite {
 	back, err := Load(out)
 	if err != nil {
 		b, _ := os.ReadFile(out)
-		t.Fatalf("load imported: %v\n%s", err, head(string(b), 3000))
+		t.Fatalf("load imported: %v\n%s", err, fxHead(string(b), 3000))
 	}
 	if back.Format != "native" {
 		t.Errorf("imported suite format = %q, want native", back.Format)
 	}
-	if d := diffSuites(orig, back); d != "" {
+	if d := fxDiffSuites(orig, back); d != "" {
 		b, _ := os.ReadFile(out)
-		t.Fatalf("imported suite differs: %s\n--- imported file:\n%s", d, head(string(b), 3000))
+		t.Fatalf("imported suite differs: %s\n--- imported file:\n%s", d, fxHead(string(b), 3000))
 	}
 	return orig
 }
 
-func head(s string, n int) string {
+func fxHead(s string, n int) string {
 	if len(s) > n {
 		return s[:n] + "\n..."
 	}
@@ -109,7 +109,7 @@ func TestImportRoundTripSeedFixtures(t *testing.T) {
 		{FormatKnowlex, "knowlex-craftstack/golden_qa.json", 30, 10},
 	} {
 		t.Run(strings.ReplaceAll(tc.src, "/", "_"), func(t *testing.T) {
-			s := roundTrip(t, tc.format, seed(t, tc.src), LoadOptions{})
+			s := fxRoundTrip(t, tc.format, fxSeed(t, tc.src), LoadOptions{})
 			if len(s.Cases) != tc.cases || len(s.Corpus) != tc.docs {
 				t.Errorf("got %d cases and %d docs, want %d and %d", len(s.Cases), len(s.Corpus), tc.cases, tc.docs)
 			}
@@ -122,15 +122,60 @@ func TestImportRoundTripDatasets(t *testing.T) {
 		t.Skip("loads SciFact and Cranfield")
 	}
 	t.Run("scifact", func(t *testing.T) {
-		s := roundTrip(t, FormatBEIR, dataset(t, "scifact"), LoadOptions{})
+		s := fxRoundTrip(t, FormatBEIR, fxDataset(t, "scifact"), LoadOptions{})
 		if len(s.Cases) != 300 {
 			t.Errorf("got %d cases, want 300", len(s.Cases))
 		}
 	})
 	t.Run("cranfield", func(t *testing.T) {
-		s := roundTrip(t, FormatCranfield, dataset(t, "cranfield"), LoadOptions{})
+		s := fxRoundTrip(t, FormatCranfield, fxDataset(t, "cranfield"), LoadOptions{})
 		if len(s.Cases) != 225 || len(s.Corpus) != 1400 {
 			t.Errorf("got %d cases, %d docs, want 225 and 1400", len(s.Cases), len(s.Corpus))
 		}
 	})
+}
+
+func TestImportRoundTripSynthetic(t *testing.T) {
+	for _, tc := range []struct {
+		format, src string
+		o           LoadOptions
+	}{
+		{FormatGNO, "gno/queries.json", LoadOptions{}},
+		{FormatGNO, "gno/adversarial.json", LoadOptions{}},
+		{FormatGNOAsk, "gno/ask.json", LoadOptions{}},
+		{FormatKnowlex, "knowlex/golden.json", LoadOptions{}},
+		{FormatKebab, "kebab/golden.yaml", LoadOptions{}},
+		{FormatBEIR, "beir", LoadOptions{}},
+		{FormatBEIR, "beir", LoadOptions{Split: "dev"}},
+		{FormatTREC, "trec", LoadOptions{}},
+		{FormatTREC, "trec-tsv/test.qrels", LoadOptions{}},
+		{FormatCranfield, "cranfield", LoadOptions{}},
+	} {
+		t.Run(strings.ReplaceAll(tc.src, "/", "_")+tc.o.Split, func(t *testing.T) {
+			fxRoundTrip(t, tc.format, filepath.Join("testdata", "formats", tc.src), tc.o)
+		})
+	}
+}
+
+// The round trip must notice a difference: a suite whose import lost a
+// judgment grade, a tag or a gate is not equal.
+func TestDiffSuitesNoticesLoss(t *testing.T) {
+	s, err := Load(filepath.Join("testdata", "formats", "knowlex", "golden.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, mutate := range map[string]func(*assay.Suite){
+		"tag":       func(x *assay.Suite) { x.Cases[0].Tags = nil },
+		"gate":      func(x *assay.Suite) { x.Gates = x.Gates[:1] },
+		"doc text":  func(x *assay.Suite) { x.Corpus[0].Text += " " },
+		"refusal":   func(x *assay.Suite) { x.Cases[2].Expect.Refusal = nil },
+		"judgments": func(x *assay.Suite) { x.Cases[1].Judgments = map[string]int{"Clay recycling": 1} },
+		"k":         func(x *assay.Suite) { x.Defaults.K = 5 },
+	} {
+		c, _ := Load(filepath.Join("testdata", "formats", "knowlex", "golden.json"))
+		mutate(c)
+		if fxDiffSuites(s, c) == "" {
+			t.Errorf("%s: difference not noticed", name)
+		}
+	}
 }

@@ -15,7 +15,7 @@ import (
 
 // sharedDir locates ../shared beside the repository root (the directory
 // holding go.mod), or skips the test when it is not there.
-func sharedDir(t testing.TB) string {
+func fxSharedDir(t testing.TB) string {
 	t.Helper()
 	dir, err := os.Getwd()
 	if err != nil {
@@ -38,19 +38,19 @@ func sharedDir(t testing.TB) string {
 	return shared
 }
 
-func seed(t testing.TB, rel string) string {
-	return filepath.Join(sharedDir(t), "seed-fixtures", rel)
+func fxSeed(t testing.TB, rel string) string {
+	return filepath.Join(fxSharedDir(t), "seed-fixtures", rel)
 }
 
-func dataset(t testing.TB, rel string) string {
-	return filepath.Join(sharedDir(t), "datasets", rel)
+func fxDataset(t testing.TB, rel string) string {
+	return filepath.Join(fxSharedDir(t), "datasets", rel)
 }
 
 var updateFormats = flag.Bool("update-formats", false, "rewrite suite/testdata/formats/*.golden.json")
 
 // resolvedView is what the loader tests pin down: the whole resolved suite,
 // with the fields assay.Suite leaves out of its JSON form.
-type resolvedView struct {
+type fxResolvedView struct {
 	Suite    *assay.Suite
 	Path     string
 	Dir      string
@@ -81,7 +81,7 @@ func TestLoadSyntheticFormats(t *testing.T) {
 			if s.Format != tc.format {
 				t.Errorf("Format = %q, want %q", s.Format, tc.format)
 			}
-			v := resolvedView{Suite: s, Path: s.Path, Dir: s.Dir, Warnings: s.Warnings}
+			v := fxResolvedView{Suite: s, Path: s.Path, Dir: s.Dir, Warnings: s.Warnings}
 			for _, c := range s.Cases {
 				v.Sources = append(v.Sources, c.Source)
 			}
@@ -105,14 +105,14 @@ func TestLoadSyntheticFormats(t *testing.T) {
 				t.Fatalf("%v (run go test ./suite -run TestLoadSyntheticFormats -update-formats)", err)
 			}
 			if !bytes.Equal(got, want) {
-				t.Errorf("resolved suite differs from %s:\n%s", golden, lineDiff(string(want), string(got)))
+				t.Errorf("resolved suite differs from %s:\n%s", golden, fxLineDiff(string(want), string(got)))
 			}
 		})
 	}
 }
 
 // lineDiff shows the first differing lines of two texts.
-func lineDiff(want, got string) string {
+func fxLineDiff(want, got string) string {
 	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
 	for i := 0; i < len(w) || i < len(g); i++ {
 		var a, b string

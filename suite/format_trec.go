@@ -265,7 +265,7 @@ func loadCorpusBeside(s *assay.Suite, dir string) error {
 			return nil
 		}
 	}
-	s.Warnings = append(s.Warnings, fmt.Sprintf("%s: no corpus (corpus/, corpus.jsonl or corpus.jsonl.gz) beside the qrels: the suite has no corpus", dir))
+	s.Warnings = append(s.Warnings, "no corpus (corpus/, corpus.jsonl or corpus.jsonl.gz) beside the qrels: the suite has no corpus")
 	return nil
 }
 
