@@ -1,0 +1,141 @@
+package suite
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// nativeGolden compares got with testdata/<name>.golden, or rewrites it with -update.
+func nativeGolden(t *testing.T, name, got string) {
+	t.Helper()
+	p := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.WriteFile(p, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from %s (go test -update rewrites it):\n%s", name, p, nativeLineDiff(string(want), got))
+	}
+}
+
+// nativeLineDiff shows the lines only in want (-) and only in got (+).
+func nativeLineDiff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	inW, inG := map[string]int{}, map[string]int{}
+	for _, l := range w {
+		inW[l]++
+	}
+	for _, l := range g {
+		inG[l]++
+	}
+	var b strings.Builder
+	for _, l := range w {
+		if inG[l] == 0 {
+			b.WriteString("- " + l + "\n")
+		}
+	}
+	for _, l := range g {
+		if inW[l] == 0 {
+			b.WriteString("+ " + l + "\n")
+		}
+	}
+	return b.String()
+}
+
+func lintText(t *testing.T, path string) string {
+	t.Helper()
+	fs, err := Lint(path, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, f := range fs {
+		b.WriteString(f.String() + "\n")
+	}
+	return b.String()
+}
+
+func TestLintFindings(t *testing.T) {
+	wd, _ := os.Getwd()
+	t.Chdir(filepath.Join("testdata", "lint"))
+	got := lintText(t, "findings.yaml")
+	t.Chdir(wd)
+	nativeGolden(t, "TestLintFindings", got)
+}
+
+func TestLintNoCorpus(t *testing.T) {
+	t.Chdir(filepath.Join("testdata", "lint"))
+	got := lintText(t, "nocorpus.yaml")
+	want := "nocorpus.yaml:2: note: no corpus: document references of 2 case(s) are not checked\n"
+	if got != want {
+		t.Errorf("got\n%swant\n%s", got, want)
+	}
+}
+
+func TestLintCleanSuite(t *testing.T) {
+	t.Chdir(filepath.Join("testdata", "kb"))
+	if got := lintText(t, "suite.yaml"); got != "" {
+		t.Errorf("findings on a clean suite:\n%s", got)
+	}
+}
+
+func TestLintLoadErrorIsError(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"s.yaml": "assay: 1\ncases:\n  - id: a\n    qeury: x\n"})
+	t.Chdir(dir)
+	fs, err := Lint("s.yaml", LoadOptions{})
+	if err == nil || fs != nil {
+		t.Fatalf("Lint = %v, %v; want no findings and the load error", fs, err)
+	}
+	if want := `s.yaml:4:5: unknown field "qeury" (did you mean "query"?)`; err.Error() != want {
+		t.Errorf("error %q, want %q", err, want)
+	}
+}
+
+func TestContainsToken(t *testing.T) {
+	tests := []struct {
+		s, tok string
+		want   bool
+	}{
+		{"summarise billing.md please", "billing.md", true},
+		{"BILLING.MD?", "billing.md", true},
+		{"in 2012 we", "12", false},
+		{"doc 12, please", "12", true},
+		{"prebilling.md", "billing.md", false},
+		{"x", "", false},
+	}
+	for _, tt := range tests {
+		if got := containsToken(tt.s, tt.tok); got != tt.want {
+			t.Errorf("containsToken(%q, %q) = %v, want %v", tt.s, tt.tok, got, tt.want)
+		}
+	}
+}
+
+func TestSuggestName(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"answer_include", "answer_includes"},
+		{"nmae", "name"},
+		{"Query", "query"},
+		{"judgements", "judgments"},
+		{"expected", "expect"},
+		{"x", "k"}, // one edit away from a one-letter field
+		{"xyzzy", ""},
+		{"zzzzzz", ""},
+	}
+	known := append(append(append([]string{}, suiteFields...), caseFields...), expectFields...)
+	for _, tt := range tests {
+		if got := suggestName(tt.in, known); got != tt.want {
+			t.Errorf("suggestName(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
