@@ -1,0 +1,575 @@
+package compare
+
+import (
+	"fmt"
+	"hash/fnv"
+	"maps"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/assay-eval/assay"
+)
+
+// Verdict is the outcome of a comparison.
+type Verdict string
+
+// Verdicts (§8).
+const (
+	Better    Verdict = "better"
+	Same      Verdict = "same"
+	Regressed Verdict = "regressed"
+)
+
+// MarshalText implements encoding.TextMarshaler.
+func (v Verdict) MarshalText() ([]byte, error) { return []byte(v), nil }
+
+// UnmarshalText accepts better, same or regressed.
+func (v *Verdict) UnmarshalText(b []byte) error {
+	switch Verdict(b) {
+	case Better, Same, Regressed:
+		*v = Verdict(b)
+		return nil
+	}
+	return fmt.Errorf("unknown verdict %q (valid: better, same, regressed)", b)
+}
+
+// Change says which way a metric moved.
+type Change string
+
+// Changes. NoChange ("~") is a change that is not significant; Changed is
+// a significant change of a measure with no better direction
+// (refusal_rate).
+const (
+	Improved Change = "better"
+	Worsened Change = "worse"
+	Changed  Change = "changed"
+	NoChange Change = "~"
+)
+
+// Options tune a comparison. The zero value means the defaults.
+type Options struct {
+	// Alpha is the significance level (default 0.05).
+	Alpha float64
+	// Resamples is the number of bootstrap resamples (default 10,000).
+	Resamples int
+	// Samples is the number of random sign assignments of the sign-flip
+	// test when there are more than ExactMax paired values (default 10,000).
+	Samples int
+	// ExactMax is the largest n for which the sign-flip test enumerates
+	// every assignment (default 20).
+	ExactMax int
+	// MinPaired is the number of paired cases below which the report warns
+	// that a CI means little (default 10).
+	MinPaired int
+	// Seed seeds the PCG generators (default 1); a fixed seed makes the
+	// output reproducible.
+	Seed uint64
+}
+
+// Defaults are the options a zero Options stands for.
+var Defaults = Options{Alpha: 0.05, Resamples: 10000, Samples: 10000, ExactMax: 20, MinPaired: 10, Seed: 1}
+
+func (o Options) withDefaults() Options {
+	d := Defaults
+	if o.Alpha > 0 {
+		d.Alpha = o.Alpha
+	}
+	if o.Resamples > 0 {
+		d.Resamples = o.Resamples
+	}
+	if o.Samples > 0 {
+		d.Samples = o.Samples
+	}
+	if o.ExactMax > 0 {
+		d.ExactMax = o.ExactMax
+	}
+	if o.MinPaired > 0 {
+		d.MinPaired = o.MinPaired
+	}
+	if o.Seed != 0 {
+		d.Seed = o.Seed
+	}
+	return d
+}
+
+// Report is the comparison of two runs; its JSON form is assay.compare/v1.
+type Report struct {
+	Schema      string        `json:"schema"`
+	Verdict     Verdict       `json:"verdict"`
+	Baseline    string        `json:"baseline"`
+	Candidate   string        `json:"candidate"`
+	PairedCases int           `json:"paired_cases"`
+	Metrics     []MetricDelta `json:"metrics"`
+	Flips       Flips         `json:"flips"`
+	Latency     LatencyDelta  `json:"latency"`
+	Warnings    []string      `json:"warnings"`
+	// Reasons explain the verdict ("ndcg@10 worse", "1 case flipped pass
+	// to fail"); empty for same.
+	Reasons []string `json:"reasons,omitempty"`
+	// Context for renderers.
+	Suite           string          `json:"suite"`
+	BaselineStatus  assay.RunStatus `json:"baseline_status"`
+	CandidateStatus assay.RunStatus `json:"candidate_status"`
+	// PairedValues counts case trials paired (PairedCases counts case ids).
+	PairedValues  int     `json:"paired_values"`
+	OnlyBaseline  int     `json:"only_baseline"`
+	OnlyCandidate int     `json:"only_candidate"`
+	Alpha         float64 `json:"alpha"`
+}
+
+// MetricDelta is one metric or rate compared over the paired cases that
+// have it in both runs.
+type MetricDelta struct {
+	Name string `json:"name"`
+	// N is the number of paired values (case trials) compared.
+	N         int     `json:"n"`
+	Baseline  float64 `json:"baseline"`
+	Candidate float64 `json:"candidate"`
+	Delta     float64 `json:"delta"`
+	// CI95 is the paired bootstrap 95% interval of the mean delta.
+	CI95        [2]float64 `json:"ci95"`
+	P           float64    `json:"p"`
+	Significant bool       `json:"significant"`
+	// Direction says which way is better: "higher", "lower" or "none".
+	Direction string `json:"direction"`
+	Change    Change `json:"change"`
+	// Gated metrics decide the verdict: every IR metric and pass_rate.
+	Gated bool `json:"gated"`
+	// Rate is true for the suite-level rates (pass_rate, error_rate, ...).
+	Rate bool `json:"rate"`
+}
+
+// Flips are the case ids whose pass/fail outcome changed.
+type Flips struct {
+	PassToFail []string `json:"pass_to_fail"`
+	FailToPass []string `json:"fail_to_pass"`
+}
+
+// LatencyDelta compares nearest-rank latency percentiles (ms) over the
+// paired case trials that have a latency in each run. It is reported, not
+// gated (latency bounds belong to gates).
+type LatencyDelta struct {
+	N         int          `json:"n"`
+	Baseline  LatencyStats `json:"baseline"`
+	Candidate LatencyStats `json:"candidate"`
+	DeltaP50  float64      `json:"delta_p50"`
+	DeltaP95  float64      `json:"delta_p95"`
+}
+
+// LatencyStats are the percentiles of one run.
+type LatencyStats struct {
+	P50 float64 `json:"p50"`
+	P95 float64 `json:"p95"`
+}
+
+type pair struct {
+	key  key
+	b, c *assay.CaseResult
+}
+
+type key struct {
+	id    string
+	trial int
+}
+
+// rate is a suite-level rate computed per paired case trial: value reports
+// the 0/1 outcome and whether the pair counts for the rate.
+type rate struct {
+	name      string
+	direction string
+	gated     bool
+	always    bool // reported even when zero in both runs
+	value     func(r *assay.CaseResult) (v float64, ok bool)
+}
+
+var rates = []rate{
+	{"pass_rate", "higher", true, true, func(r *assay.CaseResult) (float64, bool) {
+		return b2f(r.Passed()), r.Graded()
+	}},
+	{"error_rate", "lower", false, true, func(r *assay.CaseResult) (float64, bool) {
+		return b2f(r.Error != nil), true
+	}},
+	{"no_hit_rate", "lower", false, false, func(r *assay.CaseResult) (float64, bool) {
+		return b2f(r.Retrieved == 0), r.Answered()
+	}},
+	{"refusal_rate", "none", false, false, func(r *assay.CaseResult) (float64, bool) {
+		return b2f(r.Refused), r.Answered()
+	}},
+	{"grounded_rate", "higher", false, false, func(r *assay.CaseResult) (float64, bool) {
+		return b2f(!r.Refused && r.Citations > 0), r.Answered()
+	}},
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// series is one measure's paired values, in pair order.
+type series struct {
+	name      string
+	direction string
+	gated     bool
+	rate      bool
+	b, c      []float64
+}
+
+// Runs compares cand with base (ARCHITECTURE §8). Cases are paired by id
+// and trial; see the package documentation for the statistics and the
+// verdict rule. Runs never fails: what limits the comparison is reported in
+// Warnings.
+func Runs(base, cand *assay.Run, o Options) Report {
+	o = o.withDefaults()
+	rep := Report{
+		Schema:          assay.CompareSchema,
+		Baseline:        base.RunID,
+		Candidate:       cand.RunID,
+		Suite:           cand.Suite.Name,
+		BaselineStatus:  base.Status,
+		CandidateStatus: cand.Status,
+		Alpha:           o.Alpha,
+		Metrics:         []MetricDelta{},
+		Flips:           Flips{PassToFail: []string{}, FailToPass: []string{}},
+		Warnings:        []string{},
+	}
+	pairs, onlyB, onlyC := pairUp(base, cand)
+	rep.PairedValues = len(pairs)
+	rep.OnlyBaseline, rep.OnlyCandidate = onlyB, onlyC
+	ids := map[string]bool{}
+	for _, p := range pairs {
+		ids[p.key.id] = true
+	}
+	rep.PairedCases = len(ids)
+	rep.Warnings = warnings(base, cand, &rep, o)
+
+	all := buildSeries(base, cand, pairs)
+	rep.Metrics = make([]MetricDelta, len(all))
+	var wg sync.WaitGroup
+	work := make(chan int)
+	for range min(runtime.GOMAXPROCS(0), max(1, len(all))) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				rep.Metrics[i] = measure(all[i], o)
+			}
+		}()
+	}
+	for i := range all {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+
+	rep.Flips = flips(pairs)
+	rep.Latency = latency(pairs)
+	rep.Verdict, rep.Reasons = verdict(rep)
+	return rep
+}
+
+// pairUp pairs the cases of both runs by (id, trial), sorted by id then
+// trial so that resampling is reproducible whatever the order of the files.
+func pairUp(base, cand *assay.Run) (pairs []pair, onlyB, onlyC int) {
+	bm := make(map[key]*assay.CaseResult, len(base.Cases))
+	for i := range base.Cases {
+		r := &base.Cases[i]
+		bm[key{r.ID, r.Trial}] = r
+	}
+	seen := make(map[key]bool, len(cand.Cases))
+	for i := range cand.Cases {
+		r := &cand.Cases[i]
+		k := key{r.ID, r.Trial}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		if b, ok := bm[k]; ok {
+			pairs = append(pairs, pair{k, b, r})
+		} else {
+			onlyC++
+		}
+	}
+	onlyB = len(bm) - len(pairs)
+	sort.Slice(pairs, func(i, j int) bool {
+		if pairs[i].key.id != pairs[j].key.id {
+			return pairs[i].key.id < pairs[j].key.id
+		}
+		return pairs[i].key.trial < pairs[j].key.trial
+	})
+	return pairs, onlyB, onlyC
+}
+
+// buildSeries collects pass_rate, every IR metric, then the other rates.
+func buildSeries(base, cand *assay.Run, pairs []pair) []series {
+	var out []series
+	rateSeries := func(r rate) {
+		s := series{name: r.name, direction: r.direction, gated: r.gated, rate: true}
+		any1 := false
+		for _, p := range pairs {
+			bv, bok := r.value(p.b)
+			cv, cok := r.value(p.c)
+			if !bok || !cok {
+				continue
+			}
+			s.b = append(s.b, bv)
+			s.c = append(s.c, cv)
+			any1 = any1 || bv != 0 || cv != 0
+		}
+		if len(s.b) > 0 && (r.always || any1) {
+			out = append(out, s)
+		}
+	}
+	rateSeries(rates[0])
+	for _, name := range metricNames(base, cand, pairs) {
+		s := series{name: name, direction: "higher", gated: true}
+		for _, p := range pairs {
+			bv, bok := p.b.Metrics[name]
+			cv, cok := p.c.Metrics[name]
+			if bok && cok {
+				s.b = append(s.b, bv)
+				s.c = append(s.c, cv)
+			}
+		}
+		if len(s.b) > 0 {
+			out = append(out, s)
+		}
+	}
+	for _, r := range rates[1:] {
+		rateSeries(r)
+	}
+	return out
+}
+
+// metricNames orders the metrics: the candidate's metric set, then the
+// baseline's, then any other name found in the cases, sorted.
+func metricNames(base, cand *assay.Run, pairs []pair) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(n string) {
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	for _, n := range cand.Options.Metrics {
+		add(n)
+	}
+	for _, n := range base.Options.Metrics {
+		add(n)
+	}
+	rest := map[string]bool{}
+	for _, p := range pairs {
+		for n := range p.b.Metrics {
+			if _, ok := p.c.Metrics[n]; ok && !seen[n] {
+				rest[n] = true
+			}
+		}
+	}
+	for _, n := range slices.Sorted(maps.Keys(rest)) {
+		add(n)
+	}
+	return out
+}
+
+// measure computes one MetricDelta. Each measure has its own PCG streams,
+// seeded from Options.Seed and the measure's name, so its numbers do not
+// depend on which other measures are compared or on scheduling.
+func measure(s series, o Options) MetricDelta {
+	d := make([]float64, len(s.b))
+	for i := range d {
+		d[i] = s.c[i] - s.b[i]
+	}
+	h := fnv.New64a()
+	h.Write([]byte(s.name))
+	stream := h.Sum64()
+	mb, mc := mean(s.b), mean(s.c)
+	md := MetricDelta{
+		Name: s.name, N: len(d), Baseline: mb, Candidate: mc, Delta: mean(d),
+		Direction: s.direction, Gated: s.gated, Rate: s.rate, Change: NoChange,
+	}
+	lo, hi := bootstrapCI(d, o.Resamples, rand.NewPCG(o.Seed, stream))
+	md.CI95 = [2]float64{lo, hi}
+	md.P = signFlipP(d, len(d), o.ExactMax, o.Samples, rand.NewPCG(o.Seed, stream^0x9e3779b97f4a7c15))
+	md.Significant = md.P < o.Alpha && md.Delta != 0
+	if md.Significant {
+		switch {
+		case s.direction == "higher" && md.Delta > 0, s.direction == "lower" && md.Delta < 0:
+			md.Change = Improved
+		case s.direction == "higher" && md.Delta < 0, s.direction == "lower" && md.Delta > 0:
+			md.Change = Worsened
+		default:
+			md.Change = Changed
+		}
+	}
+	return md
+}
+
+// flips compares each case's outcome: a case passes in a run when every
+// one of its paired trials that was graded in both runs passed.
+func flips(pairs []pair) Flips {
+	type outcome struct{ b, c, graded bool }
+	byID := map[string]*outcome{}
+	var order []string
+	for _, p := range pairs {
+		if !p.b.Graded() || !p.c.Graded() {
+			continue
+		}
+		o := byID[p.key.id]
+		if o == nil {
+			o = &outcome{b: true, c: true, graded: true}
+			byID[p.key.id] = o
+			order = append(order, p.key.id)
+		}
+		o.b = o.b && p.b.Passed()
+		o.c = o.c && p.c.Passed()
+	}
+	f := Flips{PassToFail: []string{}, FailToPass: []string{}}
+	for _, id := range order {
+		o := byID[id]
+		switch {
+		case o.b && !o.c:
+			f.PassToFail = append(f.PassToFail, id)
+		case !o.b && o.c:
+			f.FailToPass = append(f.FailToPass, id)
+		}
+	}
+	return f
+}
+
+func latency(pairs []pair) LatencyDelta {
+	var b, c []float64
+	for _, p := range pairs {
+		if p.b.LatencyMs != nil && p.c.LatencyMs != nil {
+			b = append(b, *p.b.LatencyMs)
+			c = append(c, *p.c.LatencyMs)
+		}
+	}
+	l := LatencyDelta{N: len(b)}
+	if len(b) == 0 {
+		return l
+	}
+	l.Baseline = LatencyStats{P50: percentile(b, 50), P95: percentile(b, 95)}
+	l.Candidate = LatencyStats{P50: percentile(c, 50), P95: percentile(c, 95)}
+	l.DeltaP50 = l.Candidate.P50 - l.Baseline.P50
+	l.DeltaP95 = l.Candidate.P95 - l.Baseline.P95
+	return l
+}
+
+// verdict applies §8: regressed if a gated measure is significantly worse
+// or a case flipped pass to fail; better if a gated measure is
+// significantly better and nothing regressed; same otherwise.
+func verdict(rep Report) (Verdict, []string) {
+	var worse, better []string
+	for _, m := range rep.Metrics {
+		if !m.Gated {
+			continue
+		}
+		switch m.Change {
+		case Worsened:
+			worse = append(worse, m.Name+" worse")
+		case Improved:
+			better = append(better, m.Name+" better")
+		}
+	}
+	if n := len(rep.Flips.PassToFail); n > 0 {
+		worse = append(worse, fmt.Sprintf("%d %s flipped pass → fail", n, plural(n, "case", "cases")))
+	}
+	switch {
+	case len(worse) > 0:
+		return Regressed, worse
+	case len(better) > 0:
+		return Better, better
+	}
+	return Same, nil
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// warnings words what limits the comparison as the remedy.
+func warnings(base, cand *assay.Run, rep *Report, o Options) []string {
+	w := []string{}
+	if base.Status != assay.StatusComplete {
+		w = append(w, fmt.Sprintf("baseline run %s is %s: compared the cases it finished; compare against a complete run", short(base.RunID), nonEmpty(string(base.Status), "of unknown status")))
+	}
+	if cand.Status != assay.StatusComplete {
+		w = append(w, fmt.Sprintf("candidate run %s is %s: compared the cases it finished; rerun it to completion", short(cand.RunID), nonEmpty(string(cand.Status), "of unknown status")))
+	}
+	if base.Suite.Name != cand.Suite.Name {
+		w = append(w, fmt.Sprintf("suites differ (%q vs %q): compare runs of one suite", base.Suite.Name, cand.Suite.Name))
+	}
+	if base.Suite.Fingerprint != cand.Suite.Fingerprint {
+		w = append(w, fmt.Sprintf("suite fingerprints differ: compared the %d cases present in both", rep.PairedCases))
+	} else if rep.OnlyBaseline+rep.OnlyCandidate > 0 {
+		w = append(w, fmt.Sprintf("%d case trials only in the baseline and %d only in the candidate: compared the %d cases present in both",
+			rep.OnlyBaseline, rep.OnlyCandidate, rep.PairedCases))
+	}
+	if diff := versionDiff(base.Target.Versions, cand.Target.Versions); diff != "" {
+		w = append(w, "system versions differ ("+diff+"): pin them to attribute the change to the code under test")
+	}
+	if tb, tc := trials(base), trials(cand); tb != tc {
+		w = append(w, fmt.Sprintf("trials differ (%d vs %d): compared the %d case trials present in both; run both with the same --trials", tb, tc, rep.PairedValues))
+	}
+	if base.Options.K != 0 && cand.Options.K != 0 && base.Options.K != cand.Options.K {
+		w = append(w, fmt.Sprintf("k differs (%d vs %d): run both with the same -k", base.Options.K, cand.Options.K))
+	}
+	switch {
+	case rep.PairedCases == 0:
+		w = append(w, "no case is in both runs: nothing was compared; compare runs of the same suite")
+	case rep.PairedCases < o.MinPaired:
+		w = append(w, fmt.Sprintf("only %d paired cases: need >= %d for a 95%% CI to mean much", rep.PairedCases, o.MinPaired))
+	}
+	return w
+}
+
+func trials(r *assay.Run) int {
+	if r.Options.Trials > 0 {
+		return r.Options.Trials
+	}
+	return 1
+}
+
+func versionDiff(b, c map[string]string) string {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(unionKeys(b, c))) {
+		if b[k] != c[k] {
+			parts = append(parts, fmt.Sprintf("%s %s → %s", k, nonEmpty(b[k], "none"), nonEmpty(c[k], "none")))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func unionKeys(a, b map[string]string) map[string]bool {
+	out := map[string]bool{}
+	for k := range a {
+		out[k] = true
+	}
+	for k := range b {
+		out[k] = true
+	}
+	return out
+}
+
+func short(id string) string {
+	if len(id) > 13 {
+		return id[:13]
+	}
+	return id
+}
+
+func nonEmpty(s, alt string) string {
+	if s == "" {
+		return alt
+	}
+	return s
+}

@@ -1,0 +1,90 @@
+// Package compare pairs two runs of one suite and says whether the
+// candidate regressed, stayed the same or got better (ARCHITECTURE §8). It
+// takes assay.Run records (from store.LoadRun or a runner) and returns a
+// Report that the report package renders (text in the style of benchstat,
+// markdown, assay.compare/v1 JSON). It uses the standard library only, so
+// every number can be checked by reading this package.
+//
+// # Pairing
+//
+// Case results are paired by (case id, trial). Cases present in one run only
+// are left out and counted (Report.OnlyBaseline, OnlyCandidate); the
+// warnings say how many were compared. Pairs are sorted by id, then trial,
+// before any resampling, so the order of the files does not matter.
+//
+// # Measures
+//
+// For every IR metric that both runs recorded for a pair (ndcg@10, mrr, ...)
+// the paired values are the per-case metric values. The suite-level rates
+// are compared as per-case 0/1 outcomes over the pairs where both runs
+// define them:
+//
+//	pass_rate      passed, over pairs graded in both runs      higher is better  gated
+//	error_rate     the target failed, over all pairs           lower is better   reported
+//	no_hit_rate    empty ranking, over pairs answered in both  lower is better   reported
+//	refusal_rate   refused, over pairs answered in both        no direction      reported
+//	grounded_rate  not refused and >= 1 citation, same pairs   higher is better  reported
+//
+// pass_rate and error_rate are always listed; the other rates only when they
+// are non-zero in one of the runs. Baseline and candidate are the means over
+// the pairs, delta is the mean of the paired deltas (candidate - baseline).
+//
+// # Statistics
+//
+// Confidence interval: a paired bootstrap of the mean delta. Each of the
+// 10,000 resamples (Options.Resamples) draws n deltas with replacement from
+// the n paired deltas; the interval is the 2.5th and 97.5th percentiles of
+// the 10,000 resampled means, by nearest rank (ranks 250 and 9,750). Random
+// numbers come from math/rand/v2's PCG, seeded with Options.Seed (default 1)
+// and an FNV-1a hash of the measure's name, so the output is reproducible and
+// a measure's numbers do not depend on which other measures are present.
+// Indices are drawn exactly uniformly (Lemire's multiply-shift with
+// rejection). When fewer than half the deltas are non-zero, the sampler first
+// draws how many of the n draws land on a non-zero delta (Binomial(n, m/n),
+// by inverting its CDF) and then draws only those: the same distribution,
+// much less work.
+//
+// p-value: a two-sided paired sign-flip (randomization) test of "the mean
+// delta is 0". Under that hypothesis each delta is as likely to have the
+// other sign, so p is the share of sign assignments whose |sum of deltas| is
+// at least the observed one (with a relative tolerance of 1e-9 for rounding).
+// Zero deltas do not change any sum and are dropped. With n <= 20 pairs
+// (Options.ExactMax) all 2^m assignments of the m non-zero deltas are
+// enumerated: p = count / 2^m. Otherwise 10,000 random assignments are drawn
+// (Options.Samples) and p = (count + 1) / (10,000 + 1), which is never 0.
+//
+// A change is significant when p < alpha (0.05) and the delta is not 0;
+// renderers mark the others "~". A significant change is "better" or
+// "worse" by the measure's direction.
+//
+// # Flips
+//
+// A case passes in a run when every one of its paired trials that was graded
+// in both runs passed. pass_to_fail lists the case ids that passed in the
+// baseline and not in the candidate; fail_to_pass the reverse. Ungraded cases
+// never flip.
+//
+// # Latency
+//
+// p50 and p95 (nearest rank) of each run over the pairs with a latency in
+// both, and their deltas. Latency is reported, not gated: bound it with a
+// gate (p95_latency_ms <= 2000).
+//
+// # Verdict
+//
+// The gated measures are every IR metric and pass_rate.
+//
+//	regressed  a gated measure is significantly worse, or a case flipped pass -> fail
+//	better     a gated measure is significantly better and nothing regressed
+//	same       otherwise
+//
+// Report.Reasons names what decided it. The CLI exits 1 on regressed.
+//
+// # Warnings
+//
+// Warnings are data, worded as the remedy: an incomplete run; suites or
+// suite fingerprints that differ (the intersection was compared, with its
+// size); cases present in one run only; system versions that differ; trials
+// or k that differ; fewer than 10 paired cases (Options.MinPaired); no
+// paired case at all.
+package compare

@@ -1,0 +1,259 @@
+package compare
+
+import (
+	"math"
+	"math/bits"
+	"math/rand/v2"
+	"slices"
+)
+
+// mean returns the arithmetic mean of x (0 for none).
+func mean(x []float64) float64 {
+	if len(x) == 0 {
+		return 0
+	}
+	var s float64
+	for _, v := range x {
+		s += v
+	}
+	return s / float64(len(x))
+}
+
+// nonzero returns the non-zero values of d, in order.
+func nonzero(d []float64) []float64 {
+	out := make([]float64, 0, len(d))
+	for _, v := range d {
+		if v != 0 {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// sumDraws returns the sum of k values drawn uniformly with replacement
+// from x. Each 64-bit PCG output gives two indices by Lemire's
+// multiply-shift on its 32-bit halves, with his rejection step (taken with
+// probability below len(x)/2^32), so the indices are exactly uniform.
+func sumDraws(x []float64, k int, rng *rand.PCG) float64 {
+	var s float64
+	n := uint64(len(x))
+	t := (1 << 32) % n
+	for k >= 2 {
+		r := rng.Uint64()
+		m0, m1 := (r&0xffffffff)*n, (r>>32)*n
+		if m0&0xffffffff < t || m1&0xffffffff < t {
+			if m0&0xffffffff >= t {
+				s += x[m0>>32]
+				k--
+			}
+			if m1&0xffffffff >= t {
+				s += x[m1>>32]
+				k--
+			}
+			continue
+		}
+		s += x[m0>>32] + x[m1>>32]
+		k -= 2
+	}
+	for k > 0 {
+		m := (rng.Uint64() & 0xffffffff) * n
+		if m&0xffffffff >= t {
+			s += x[m>>32]
+			k--
+		}
+	}
+	return s
+}
+
+// bootstrapCI returns the percentile 95% interval of the mean of d over
+// resamples paired-bootstrap resamples: each resample draws len(d) deltas
+// with replacement. The interval ends are the 2.5th and 97.5th percentiles
+// of the resampled means, by nearest rank.
+//
+// Zero deltas add nothing to a resample's sum, so when most deltas are zero
+// the sampler draws how many of the len(d) draws land on a non-zero delta
+// (Binomial(n, m/n), by inverting its exact CDF) and then only those draws.
+// That is the same distribution as drawing all n, and much faster for runs
+// that changed few cases.
+func bootstrapCI(d []float64, resamples int, rng *rand.PCG) (lo, hi float64) {
+	n := len(d)
+	if n == 0 {
+		return 0, 0
+	}
+	nz := nonzero(d)
+	if len(nz) == 0 {
+		return 0, 0
+	}
+	if allEqual(d) {
+		return d[0], d[0]
+	}
+	means := make([]float64, resamples)
+	m := len(nz)
+	if float64(m) >= sparseBelow*float64(n) {
+		for b := range means {
+			means[b] = sumDraws(d, n, rng) / float64(n)
+		}
+	} else {
+		cdf := binomialCDF(n, float64(m)/float64(n))
+		for b := range means {
+			k := invert(cdf, float64(rng.Uint64()>>11)/(1<<53))
+			means[b] = sumDraws(nz, k, rng) / float64(n)
+		}
+	}
+	slices.Sort(means)
+	return nearestRank(means, 0.025), nearestRank(means, 0.975)
+}
+
+// sparseBelow is the share of non-zero deltas under which bootstrapCI
+// samples only the draws that land on them (a variable so tests can compare
+// both samplers).
+var sparseBelow = 0.5
+
+// nearestRank returns the p-quantile of sorted x: the value of rank
+// ceil(p*len(x)) (1-based).
+func nearestRank(sorted []float64, p float64) float64 {
+	r := int(math.Ceil(p * float64(len(sorted))))
+	if r < 1 {
+		r = 1
+	}
+	if r > len(sorted) {
+		r = len(sorted)
+	}
+	return sorted[r-1]
+}
+
+func allEqual(d []float64) bool {
+	for _, v := range d[1:] {
+		if v != d[0] {
+			return false
+		}
+	}
+	return true
+}
+
+// binomialCDF returns P(K <= k) for K ~ Binomial(n, p), k = 0..n, computed
+// from log-pmf terms (exact to float precision, no underflow of the tails
+// that matter).
+func binomialCDF(n int, p float64) []float64 {
+	cdf := make([]float64, n+1)
+	lp, lq := math.Log(p), math.Log1p(-p)
+	ln1, _ := math.Lgamma(float64(n + 1))
+	var acc float64
+	for k := 0; k <= n; k++ {
+		lk, _ := math.Lgamma(float64(k + 1))
+		lnk, _ := math.Lgamma(float64(n - k + 1))
+		acc += math.Exp(ln1 - lk - lnk + float64(k)*lp + float64(n-k)*lq)
+		cdf[k] = acc
+	}
+	return cdf
+}
+
+// invert returns the smallest k with cdf[k] > u.
+func invert(cdf []float64, u float64) int {
+	k, _ := slices.BinarySearchFunc(cdf, u, func(c, u float64) int {
+		if c <= u {
+			return -1
+		}
+		return 1
+	})
+	if k >= len(cdf) {
+		k = len(cdf) - 1
+	}
+	return k
+}
+
+// signFlipP returns the two-sided p-value of the paired sign-flip
+// (randomization) test of mean delta = 0: the share of sign assignments
+// whose |sum| is at least the observed |sum|. Zero deltas do not change
+// any sum and are dropped. With n <= exactMax deltas every one of the 2^m
+// assignments is enumerated (p = count/2^m); otherwise samples random
+// assignments are drawn and p = (count+1)/(samples+1).
+func signFlipP(d []float64, n, exactMax, samples int, rng *rand.PCG) float64 {
+	nz := nonzero(d)
+	m := len(nz)
+	if m == 0 {
+		return 1
+	}
+	var obs, abs float64
+	for _, v := range nz {
+		obs += v
+		abs += math.Abs(v)
+	}
+	obs = math.Abs(obs)
+	eps := 1e-9 * abs
+	thr := obs - eps
+	if n <= exactMax {
+		// Gray-code walk from all signs negative: each step flips one.
+		signs := make([]bool, m) // true: +
+		var sum float64
+		for _, v := range nz {
+			sum -= v
+		}
+		count := 0
+		if math.Abs(sum) >= thr {
+			count++
+		}
+		total := 1 << m
+		for g := 1; g < total; g++ {
+			j := bits.TrailingZeros(uint(g))
+			if signs[j] {
+				sum -= 2 * nz[j]
+			} else {
+				sum += 2 * nz[j]
+			}
+			signs[j] = !signs[j]
+			if math.Abs(sum) >= thr {
+				count++
+			}
+		}
+		return float64(count) / float64(total)
+	}
+	// Groups of 4 deltas: a table of the 16 signed sums of each group, so a
+	// sample costs m/4 lookups driven by 4 random bits each.
+	groups := (m + 3) / 4
+	table := make([]float64, groups*16)
+	for g := range groups {
+		for mask := range 16 {
+			var s float64
+			for b := range 4 {
+				i := 4*g + b
+				if i >= m {
+					break
+				}
+				if mask&(1<<b) != 0 {
+					s -= nz[i]
+				} else {
+					s += nz[i]
+				}
+			}
+			table[16*g+mask] = s
+		}
+	}
+	count := 0
+	for range samples {
+		var s float64
+		var r uint64
+		for g := range groups {
+			if g%16 == 0 {
+				r = rng.Uint64()
+			}
+			s += table[16*g+int(r&15)]
+			r >>= 4
+		}
+		if math.Abs(s) >= thr {
+			count++
+		}
+	}
+	return float64(count+1) / float64(samples+1)
+}
+
+// percentile returns the nearest-rank p-th percentile (p in [0, 100]) of x
+// (0 for none); x is not changed.
+func percentile(x []float64, p float64) float64 {
+	if len(x) == 0 {
+		return 0
+	}
+	s := slices.Clone(x)
+	slices.Sort(s)
+	return nearestRank(s, p/100)
+}

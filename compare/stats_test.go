@@ -1,0 +1,198 @@
+package compare
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// bruteSignFlip enumerates every sign assignment directly.
+func bruteSignFlip(d []float64) float64 {
+	var obs float64
+	for _, v := range d {
+		obs += v
+	}
+	obs = math.Abs(obs)
+	count := 0
+	total := 1 << len(d)
+	for mask := range total {
+		var s float64
+		for i, v := range d {
+			if mask&(1<<i) != 0 {
+				s -= v
+			} else {
+				s += v
+			}
+		}
+		if math.Abs(s) >= obs-1e-9 {
+			count++
+		}
+	}
+	return float64(count) / float64(total)
+}
+
+func TestSignFlipExact(t *testing.T) {
+	tests := []struct {
+		name string
+		d    []float64
+		want float64
+	}{
+		{"no change gives p 1", []float64{0, 0, 0}, 1},
+		{"five equal gains give 2/32", []float64{1, 1, 1, 1, 1}, 2.0 / 32},
+		{"zeros are dropped", []float64{1, 0, 1, 0, 1, 1, 0, 1}, 2.0 / 32},
+		{"ten equal losses give 2/1024", []float64{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, 2.0 / 1024},
+		{"balanced changes give 1", []float64{1, -1, 0.5, -0.5}, 1},
+		{"one change gives 1", []float64{0.3}, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := signFlipP(tc.d, len(tc.d), 20, 1000, rand.NewPCG(1, 1))
+			if math.Abs(got-tc.want) > 1e-12 {
+				t.Errorf("p = %v; want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestSignFlipExactMatchesBruteForce(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for trial := range 200 {
+		n := 1 + r.IntN(12)
+		d := make([]float64, n)
+		for i := range d {
+			switch r.IntN(4) {
+			case 0:
+				d[i] = 0
+			case 1:
+				d[i] = float64(r.IntN(3) - 1) // ties are common in metrics
+			default:
+				d[i] = math.Round((r.Float64()-0.4)*100) / 100
+			}
+		}
+		got := signFlipP(d, n, 20, 1000, rand.NewPCG(1, 1))
+		if want := bruteSignFlip(d); math.Abs(got-want) > 1e-12 {
+			t.Fatalf("trial %d: d=%v: p = %v; brute force %v", trial, d, got, want)
+		}
+	}
+}
+
+func TestSignFlipMonteCarloNearExact(t *testing.T) {
+	// 20 values: the exact p is known; the sampled p (forced by exactMax 0)
+	// must be within Monte Carlo error of it.
+	r := rand.New(rand.NewPCG(5, 6))
+	d := make([]float64, 20)
+	for i := range d {
+		d[i] = r.Float64() - 0.35
+	}
+	exact := signFlipP(d, 20, 20, 0, nil)
+	sampled := signFlipP(d, 20, 0, 10000, rand.NewPCG(1, 1))
+	if se := math.Sqrt(exact * (1 - exact) / 10000); math.Abs(sampled-exact) > 4*se+1e-4 {
+		t.Errorf("sampled p %v, exact %v (4 se = %v)", sampled, exact, 4*se)
+	}
+	if exact <= 0.001 || exact >= 0.999 {
+		t.Fatalf("test data gives p %v; want a p in the middle to test", exact)
+	}
+}
+
+func TestSignFlipLargeShiftIsSignificant(t *testing.T) {
+	d := make([]float64, 500)
+	for i := range d {
+		d[i] = -0.05 + 0.01*float64(i%3)
+	}
+	p := signFlipP(d, len(d), 20, 10000, rand.NewPCG(1, 1))
+	if p != 1.0/10001 {
+		t.Errorf("p = %v; want the smallest sampled p 1/10001", p)
+	}
+}
+
+func TestBootstrapCI(t *testing.T) {
+	t.Run("all zero gives [0, 0]", func(t *testing.T) {
+		lo, hi := bootstrapCI(make([]float64, 50), 10000, rand.NewPCG(1, 1))
+		if lo != 0 || hi != 0 {
+			t.Errorf("CI = [%v, %v]", lo, hi)
+		}
+	})
+	t.Run("constant gives a point", func(t *testing.T) {
+		d := []float64{-0.2, -0.2, -0.2}
+		lo, hi := bootstrapCI(d, 10000, rand.NewPCG(1, 1))
+		if lo != -0.2 || hi != -0.2 {
+			t.Errorf("CI = [%v, %v]", lo, hi)
+		}
+	})
+	t.Run("symmetric ones match the normal width", func(t *testing.T) {
+		d := make([]float64, 1000)
+		for i := range d {
+			d[i] = float64(2*(i%2) - 1)
+		}
+		lo, hi := bootstrapCI(d, 10000, rand.NewPCG(1, 1))
+		want := 1.96 / math.Sqrt(1000) // sd 1
+		if math.Abs(hi-want) > 0.01 || math.Abs(lo+want) > 0.01 {
+			t.Errorf("CI = [%v, %v]; want about [-%v, %v]", lo, hi, want, want)
+		}
+	})
+}
+
+func TestBootstrapSparseMatchesDense(t *testing.T) {
+	// A tenth of the deltas non-zero: the sparse sampler must give the
+	// distribution the plain one does (up to Monte Carlo error).
+	r := rand.New(rand.NewPCG(7, 8))
+	d := make([]float64, 2000)
+	for i := range d {
+		if r.IntN(10) == 0 {
+			d[i] = r.Float64() - 0.3
+		}
+	}
+	sLo, sHi := bootstrapCI(d, 10000, rand.NewPCG(1, 1))
+	old := sparseBelow
+	sparseBelow = 0
+	defer func() { sparseBelow = old }()
+	dLo, dHi := bootstrapCI(d, 10000, rand.NewPCG(1, 1))
+	width := dHi - dLo
+	if math.Abs(sLo-dLo) > 0.05*width || math.Abs(sHi-dHi) > 0.05*width {
+		t.Errorf("sparse CI [%v, %v], dense [%v, %v]", sLo, sHi, dLo, dHi)
+	}
+}
+
+func TestBinomialCDF(t *testing.T) {
+	cdf := binomialCDF(1000, 0.1)
+	if math.Abs(cdf[len(cdf)-1]-1) > 1e-9 {
+		t.Errorf("cdf ends at %v; want 1", cdf[len(cdf)-1])
+	}
+	// mean = sum of P(K > k)
+	var m float64
+	for k := 0; k < len(cdf)-1; k++ {
+		m += 1 - cdf[k]
+	}
+	if math.Abs(m-100) > 1e-6 {
+		t.Errorf("mean %v; want 100", m)
+	}
+	if k := invert(cdf, 0); k != 0 && cdf[0] > 0 {
+		t.Errorf("invert(0) = %d", k)
+	}
+	if k := invert(cdf, 0.999999999999); k < 100 {
+		t.Errorf("invert(~1) = %d; want far above the mean", k)
+	}
+}
+
+func TestSumDrawsUniform(t *testing.T) {
+	// Indices are uniform: drawing from one-hot vectors counts each index.
+	const n, k = 7, 70000
+	rng := rand.NewPCG(9, 9)
+	for i := range n {
+		x := make([]float64, n)
+		x[i] = 1
+		got := sumDraws(x, k, rng)
+		if math.Abs(got-k/n) > 5*math.Sqrt(k/n) {
+			t.Errorf("index %d drawn %v times of %d; want about %d", i, got, k, k/n)
+		}
+	}
+}
+
+func TestPercentileNearestRank(t *testing.T) {
+	x := []float64{15, 20, 35, 40, 50}
+	for p, want := range map[float64]float64{5: 15, 30: 20, 40: 20, 50: 35, 100: 50} {
+		if got := percentile(x, p); got != want {
+			t.Errorf("p%v = %v; want %v", p, got, want)
+		}
+	}
+}
