@@ -1,0 +1,284 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/compare"
+	"github.com/assay-eval/assay/gate"
+)
+
+// MarkdownMaxFailures caps the failing cases Markdown lists.
+const MarkdownMaxFailures = 50
+
+// Markdown writes a GitHub-flavoured markdown summary of the run, for a pull
+// request comment or $GITHUB_STEP_SUMMARY: a status headline, the totals,
+// the metrics with n, the gates with value and bound, trial statistics
+// (pass@N, pass^N, flaky cases) when a case ran more than once, the
+// segments, the comparison with the baseline when cmp is not nil, the
+// failing cases with their facts (at most MarkdownMaxFailures), and the
+// warnings. Text from the run is escaped so it renders as written.
+func Markdown(w io.Writer, run *assay.Run, cmp *compare.Report) error {
+	p := &printer{w: w}
+	s := run.Summary
+	name := nonEmpty(run.Suite.Name, "suite")
+
+	failedGates := 0
+	for _, g := range run.Gates {
+		if !g.Pass {
+			failedGates++
+		}
+	}
+	switch {
+	case run.Status == assay.StatusIncomplete:
+		p.f("## ⚠️ assay · %s — run incomplete\n\n", mdEscape(name))
+	case failedGates > 0:
+		p.f("## ❌ assay · %s — %d of %d gates failed\n\n", mdEscape(name), failedGates, len(run.Gates))
+	case len(run.Gates) > 0:
+		p.f("## ✅ assay · %s — every gate held\n\n", mdEscape(name))
+	default:
+		p.f("## assay · %s\n\n", mdEscape(name))
+	}
+
+	id := run.RunID
+	if len(id) > 13 {
+		id = id[:13]
+	}
+	p.f("run `%s` · target `%s` · %s", nonEmpty(id, "unsaved"), mdCode(nonEmpty(run.Target.Spec, nonEmpty(run.Target.Kind, "?"))), run.Status)
+	if !run.StartedAt.IsZero() {
+		p.f(" · %s", run.StartedAt.UTC().Format("2006-01-02 15:04 UTC"))
+		if run.FinishedAt.After(run.StartedAt) {
+			p.f(" · %s", run.FinishedAt.Sub(run.StartedAt).Round(time.Millisecond))
+		}
+	}
+	if run.Options.Trials > 1 {
+		p.f(" · %d trials per case", run.Options.Trials)
+	}
+	p.f("\n\n")
+
+	p.f("| pass rate | graded | passed | failed | errors | p50 | p95 |\n")
+	p.f("|---:|---:|---:|---:|---:|---:|---:|\n")
+	p50, p95 := "–", "–"
+	if s.LatencyMs.N > 0 {
+		p50, p95 = ms(s.LatencyMs.P50)+" ms", ms(s.LatencyMs.P95)+" ms"
+	}
+	p.f("| %s | %d | %d | %d | %d | %s | %s |\n\n", pct(s.PassRate), s.Graded, s.Passed, s.Failed, s.Errors, p50, p95)
+
+	if names := metricOrder(run); len(names) > 0 {
+		gain := run.Gain
+		if gain == "" {
+			gain = assay.GainLinear
+		}
+		p.f("### Metrics\n\n")
+		p.f("| metric | mean | n |\n|---|---:|---:|\n")
+		for _, n := range names {
+			m := s.Metrics[n]
+			p.f("| %s | %.4f | %d |\n", mdEscape(n), m.Mean, m.N)
+		}
+		p.f("\nMeans over judged cases; gain %s.\n\n", gain)
+	}
+
+	if len(run.Gates) > 0 {
+		p.f("### Gates\n\n")
+		p.f("| | gate | value | bound | detail |\n|---|---|---:|---:|---|\n")
+		for _, g := range run.Gates {
+			mark := "✅"
+			if !g.Pass {
+				mark = "❌"
+			}
+			val := "–"
+			if g.Value != nil {
+				val = num(*g.Value)
+			}
+			bound := num(g.Bound)
+			if g.Op != "" {
+				bound = mdEscape(g.Op + " " + bound)
+			}
+			detail := g.Detail
+			if g.Source != "" && g.Source != "--gate" {
+				detail = strings.TrimSpace(detail + " (" + g.Source + ")")
+			}
+			p.f("| %s | `%s` | %s | %s | %s |\n", mark, mdCode(g.Expr), val, bound, mdEscape(detail))
+		}
+		p.f("\n")
+	}
+
+	st := gate.Trials(run.Cases)
+	if st.Trials > 1 {
+		n := st.Trials
+		p.f("### Trials\n\n")
+		p.f("pass@%d %s · pass^%d %s · %d flaky", n, pct(st.PassAny), n, pct(st.PassAll), len(st.Flaky))
+		if len(st.Flaky) > 0 {
+			ids := make([]string, len(st.Flaky))
+			for i, id := range st.Flaky {
+				ids[i] = "`" + mdCode(id) + "`"
+			}
+			p.f(": %s", strings.Join(ids, ", "))
+		}
+		p.f("\n\n")
+		if len(st.Metrics) > 0 {
+			p.f("| metric | mean ± sd across trials |\n|---|---:|\n")
+			for _, m := range keysOf(st.Metrics) {
+				ms := st.Metrics[m]
+				p.f("| %s | %.4f ± %.4f |\n", mdEscape(m), ms.Mean, ms.SD)
+			}
+			p.f("\n")
+		}
+	}
+
+	if len(run.Segments) > 0 {
+		head := headlineMetric(run)
+		p.f("### Segments\n\n| segment | cases | pass rate |")
+		if head != "" {
+			p.f(" %s |", mdEscape(head))
+		}
+		p.f("\n|---|---:|---:|")
+		if head != "" {
+			p.f("---:|")
+		}
+		p.f("\n")
+		for _, k := range keysOf(run.Segments) {
+			seg := run.Segments[k]
+			p.f("| %s | %d | %s |", mdEscape(k), seg.Cases, pct(seg.PassRate))
+			if head != "" {
+				if m, ok := seg.Metrics[head]; ok {
+					p.f(" %.4f |", m.Mean)
+				} else {
+					p.f(" – |")
+				}
+			}
+			p.f("\n")
+		}
+		p.f("\n")
+	}
+
+	if cmp != nil {
+		markdownComparison(p, cmp)
+	}
+
+	var failing []assay.CaseResult
+	for _, c := range run.Cases {
+		if (c.Pass != nil && !*c.Pass) || c.Error != nil {
+			failing = append(failing, c)
+		}
+	}
+	if len(failing) > 0 {
+		p.f("### Failing cases (%d)\n\n", len(failing))
+		multi := st.Trials > 1
+		for i, c := range failing {
+			if i == MarkdownMaxFailures {
+				p.f("- … and %d more (see the JSON report)\n", len(failing)-i)
+				break
+			}
+			p.f("- **%s**", mdEscape(c.ID))
+			if multi {
+				p.f(" (trial %d)", c.Trial)
+			}
+			var facts []string
+			if c.Error != nil {
+				facts = append(facts, fmt.Sprintf("error `%s`: %s", c.Error.Class, mdEscape(c.Error.Message)))
+			} else {
+				for _, ch := range c.Checks {
+					if !ch.Pass {
+						facts = append(facts, fmt.Sprintf("`%s`: %s", mdCode(ch.Kind), mdEscape(ch.Detail)))
+					}
+				}
+			}
+			if len(facts) > 0 {
+				p.f(" — %s", strings.Join(facts, "; "))
+			}
+			p.f("\n")
+		}
+		p.f("\n")
+	}
+
+	if len(run.Warnings) > 0 {
+		for _, wn := range run.Warnings {
+			p.f("> ⚠️ %s\n", mdEscape(wn))
+		}
+		p.f("\n")
+	}
+	if run.Status == assay.StatusIncomplete {
+		p.f("The run is incomplete: not every case was observed, so it cannot pass and is never used as a baseline.\n")
+	}
+	return p.err
+}
+
+func markdownComparison(p *printer, cmp *compare.Report) {
+	base := cmp.Baseline
+	if len(base) > 13 {
+		base = base[:13]
+	}
+	p.f("### Compared with `%s`: %s\n\n", mdCode(base), cmp.Verdict)
+	p.f("%d paired cases", cmp.PairedCases)
+	if len(cmp.Reasons) > 0 {
+		p.f(" · %s", mdEscape(strings.Join(cmp.Reasons, "; ")))
+	}
+	p.f("\n\n")
+	if len(cmp.Metrics) > 0 {
+		p.f("| metric | baseline | run | delta | 95%% CI | p | |\n|---|---:|---:|---:|---:|---:|---|\n")
+		for _, m := range cmp.Metrics {
+			mark := "~"
+			if m.Significant {
+				mark = string(m.Change)
+			}
+			p.f("| %s | %.4f | %.4f | %+.4f | [%+.4f, %+.4f] | %.3f | %s |\n",
+				mdEscape(m.Name), m.Baseline, m.Candidate, m.Delta, m.CI95[0], m.CI95[1], m.P, mdEscape(mark))
+		}
+		p.f("\n")
+	}
+	flips := func(label string, ids []string) {
+		if len(ids) == 0 {
+			return
+		}
+		sorted := append([]string(nil), ids...)
+		sort.Strings(sorted)
+		for i, id := range sorted {
+			sorted[i] = "`" + mdCode(id) + "`"
+		}
+		p.f("%s (%d): %s\n\n", label, len(ids), strings.Join(sorted, ", "))
+	}
+	flips("pass → fail", cmp.Flips.PassToFail)
+	flips("fail → pass", cmp.Flips.FailToPass)
+	for _, wn := range cmp.Warnings {
+		p.f("> ⚠️ %s\n", mdEscape(wn))
+	}
+	if len(cmp.Warnings) > 0 {
+		p.f("\n")
+	}
+}
+
+// mdEscape escapes text for a markdown paragraph or table cell: markdown
+// punctuation and HTML brackets, pipes, and newlines (as spaces).
+func mdEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '\\', '`', '*', '_', '[', ']', '|', '#':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '&':
+			b.WriteString("&amp;")
+		case '\n', '\r':
+			b.WriteByte(' ')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// mdCode makes s safe inside a `code span` (in a table): backticks become
+// quotes, pipes are escaped, newlines become spaces.
+func mdCode(s string) string {
+	r := strings.NewReplacer("`", "'", "|", `\|`, "\n", " ", "\r", " ")
+	return r.Replace(s)
+}
