@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"os"
@@ -74,6 +75,23 @@ func TestScripts(t *testing.T) {
 				if got != want {
 					ts.Fatalf("exit status %d, want %d", got, want)
 				}
+			},
+			// jsonpart FILE prints the parts of a run JSON that a replay must
+			// reproduce (summary, segments, gates, cases), indented.
+			"jsonpart": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 1 {
+					ts.Fatalf("usage: jsonpart FILE")
+				}
+				var doc map[string]any
+				if err := json.Unmarshal([]byte(ts.ReadFile(args[0])), &doc); err != nil {
+					ts.Fatalf("%s: %v", args[0], err)
+				}
+				part := map[string]any{}
+				for _, k := range []string{"summary", "segments", "gates", "cases"} {
+					part[k] = doc[k]
+				}
+				b, _ := json.MarshalIndent(part, "", "  ")
+				ts.Stdout().Write(append(b, '\n'))
 			},
 			// lines N FILE asserts FILE has exactly N lines.
 			"lines": func(ts *testscript.TestScript, neg bool, args []string) {

@@ -1,7 +1,474 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/gate"
+	"github.com/assay-eval/assay/grade"
+	"github.com/assay-eval/assay/metric"
+	"github.com/assay-eval/assay/report"
+	"github.com/assay-eval/assay/runner"
+	"github.com/assay-eval/assay/store"
+	"github.com/assay-eval/assay/suite"
+	"github.com/assay-eval/assay/target"
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+)
+
+type runFlags struct {
+	target      string
+	k           int
+	trials      int
+	concurrency int
+	timeout     time.Duration
+	cases       []string
+	tags        []string
+	storeDir    string
+	noStore     bool
+	jsonOut     string
+	record      string
+	baseline    string
+	gates       []string
+	split       string
+	maxErrors   int
+	keep        bool
+	allowSecret bool
+	maxFailures int
+	junit       string
+	markdown    string
+	badge       string
+	reportDir   string
+}
 
 func newRunCmd(env *Env) *cobra.Command {
-	return &cobra.Command{Use: "run SUITE", Short: "Run a golden set against a target"}
+	f := &runFlags{}
+	cmd := &cobra.Command{
+		Use:   "run SUITE",
+		Short: "Run a golden set against a target, grade it, store it and check its gates",
+		Long: `Run every case of SUITE against a target, grade the answers, compute the IR
+metrics, store the run and check the gates.
+
+SUITE is a native suite (assay: 1, YAML or JSON) or any format assay reads
+(GNO, kebab, Knowlex, a BEIR directory, TREC). The target defaults to the
+built-in BM25 baseline over the suite's corpus.
+
+Exit status: 0 the run completed and every gate held; 1 a gate failed or the
+comparison with --baseline regressed; 2 usage, input or harness error, or an
+incomplete run.`,
+		Args: exactArgs(1, "assay run SUITE"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runRun(env, args[0], f, cmd)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.target, "target", "", "system under test: "+strings.Join(target.Kinds, ", ")+" (default builtin when the suite has a corpus)")
+	fl.IntVarP(&f.k, "k", "k", 0, "results asked of the target per case (default: the suite's, else 10)")
+	fl.IntVar(&f.trials, "trials", 1, "observations per case")
+	fl.IntVarP(&f.concurrency, "concurrency", "j", runner.DefaultConcurrency, "cases in flight")
+	fl.DurationVar(&f.timeout, "timeout", runner.DefaultTimeout, "per-case timeout")
+	fl.StringArrayVar(&f.cases, "case", nil, "run only this case id (repeatable)")
+	fl.StringArrayVar(&f.tags, "tag", nil, "run only cases with tag key=value (repeatable; all must match)")
+	fl.StringVar(&f.storeDir, "store", "", "run store directory (default $ASSAY_STORE, else .assay)")
+	fl.BoolVar(&f.noStore, "no-store", false, "write no run record")
+	fl.StringVar(&f.jsonOut, "json", "", "write the assay.run/v1 JSON to FILE (- for stdout)")
+	fl.StringVar(&f.record, "record", "", "write every observation to FILE in the trace format (replay it with --target replay:FILE)")
+	fl.StringVar(&f.baseline, "baseline", "", "compare with this run (id, prefix, run.json path, latest, latest~N); exit 1 on a regression")
+	fl.StringArrayVar(&f.gates, "gate", nil, "gate expression, e.g. 'pass_rate >= 0.8' (repeatable; added to the suite's)")
+	fl.StringVar(&f.split, "split", "", "qrels split of a BEIR directory (default test)")
+	fl.IntVar(&f.maxErrors, "max-errors", 0, "stop the run (exit 2) after N errored observations (0: never)")
+	fl.BoolVar(&f.keep, "keep", false, "skip the target's cleanup steps")
+	fl.BoolVar(&f.allowSecret, "allow-literal-secrets", false, "accept literal Authorization or Cookie values in a target file")
+	fl.IntVar(&f.maxFailures, "max-failures", 50, "failing cases listed in the summary (0: all)")
+	fl.StringVar(&f.junit, "junit", "", "write a JUnit XML report to FILE")
+	fl.StringVar(&f.markdown, "markdown", "", "write a markdown summary to FILE (also appended to $GITHUB_STEP_SUMMARY)")
+	fl.StringVar(&f.badge, "badge", "", "write a shields.io endpoint badge JSON to FILE")
+	fl.StringVar(&f.reportDir, "report-dir", "", "write DIR/YYYY-MM-DD.json, DIR/latest.md and DIR/badge.json")
+	return cmd
+}
+
+// exactArgs is cobra.ExactArgs with a usage line in the error.
+func exactArgs(n int, usage string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) != n {
+			return usageError("usage: "+usage, "%s takes %d argument(s), got %d", cmd.CommandPath(), n, len(args))
+		}
+		return nil
+	}
+}
+
+func runRun(env *Env, path string, f *runFlags, cmd *cobra.Command) error {
+	ctx := env.Ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	now := time.Now
+
+	s, err := suite.LoadWith(path, suite.LoadOptions{Split: f.split})
+	if err != nil {
+		return inputError(err)
+	}
+	var warnings []string
+	warnings = append(warnings, s.Warnings...)
+	warnings = append(warnings, suite.CheckManifest(s)...)
+
+	cases, err := selectCases(s.Cases, f.cases, f.tags)
+	if err != nil {
+		return err
+	}
+	if f.k < 0 || f.trials < 1 || f.concurrency < 1 {
+		return usageError("", "-k must be >= 0, --trials and -j >= 1")
+	}
+	if f.k > 0 {
+		s.Defaults.K = f.k
+		for i := range cases {
+			cases[i].K = f.k
+		}
+	}
+
+	gopts, err := grade.NewOptions(s)
+	if err != nil {
+		return inputError(err)
+	}
+
+	gates := append([]assay.Gate(nil), s.Gates...)
+	for _, g := range f.gates {
+		gates = append(gates, assay.Gate{Expr: g, Source: "--gate"})
+	}
+	for _, g := range gates {
+		if _, err := gate.Parse(g.Expr, g.Source); err != nil {
+			return inputError(err)
+		}
+	}
+
+	spec := f.target
+	if spec == "" {
+		if len(s.Corpus) == 0 {
+			return usageError("give --target (for example --target replay:trace.jsonl or --target http://127.0.0.1:8080/ask)",
+				"suite %s has no corpus, so the built-in target has nothing to search", s.Name)
+		}
+		spec = "builtin"
+	}
+	tgt, err := target.Open(spec, target.Options{Suite: s, Getenv: env.Getenv, AllowLiteralSecrets: f.allowSecret, Keep: f.keep})
+	if err != nil {
+		return inputError(err)
+	}
+	defer target.Close(tgt)
+
+	var base *assay.Run
+	var st *store.SQLiteStore
+	if !f.noStore {
+		dir := f.storeDir
+		if dir == "" {
+			dir = env.Getenv("ASSAY_STORE")
+		}
+		if dir == "" {
+			dir = ".assay"
+		}
+		st, err = store.Open(dir)
+		if err != nil {
+			return inputError(fmt.Errorf("store %s: %w", dir, err))
+		}
+		defer st.Close()
+	}
+	if f.baseline != "" {
+		base, err = loadRef(ctx, st, f.baseline)
+		if err != nil {
+			return inputError(err)
+		}
+	}
+
+	run := &assay.Run{
+		Schema:       assay.RunSchema,
+		RunID:        store.NewRunID(),
+		Status:       assay.StatusIncomplete,
+		Suite:        assay.SuiteRef{Name: s.Name, Fingerprint: suite.Fingerprint(s), Path: s.Path, Cases: len(s.Cases)},
+		Target:       target.Describe(tgt, spec),
+		AssayVersion: version(),
+		Git:          store.GitInfo(s.Dir),
+		Options: assay.RunOptions{
+			K: s.Defaults.K, Trials: f.trials, Concurrency: f.concurrency, Timeout: f.timeout.String(),
+			Cases: f.cases, Tags: tagMap(f.tags), Metrics: specNames(gopts.Metrics),
+		},
+		StartedAt: now().UTC(),
+		Gain:      gopts.Gain,
+		TieRule:   report.TieRule,
+	}
+	if run.Gain == "" {
+		run.Gain = assay.GainLinear
+	}
+
+	var rw store.RunWriter
+	if st != nil {
+		rw, err = st.Begin(ctx, run)
+		if err != nil {
+			return inputError(fmt.Errorf("store: %w", err))
+		}
+	}
+	var rec *target.Recorder
+	if f.record != "" {
+		rec, err = target.NewRecorder(f.record)
+		if err != nil {
+			return inputError(err)
+		}
+	}
+
+	bar := newProgress(env.Stderr, len(cases)*f.trials)
+	var mu sync.Mutex
+	res, err := runner.Run(ctx, tgt, cases, runner.Options{
+		Concurrency: f.concurrency,
+		Trials:      f.trials,
+		Timeout:     f.timeout,
+		Grade:       gopts,
+		MaxErrors:   f.maxErrors,
+		Keep:        f.keep,
+		OnResult: func(r assay.CaseResult) error {
+			mu.Lock()
+			defer mu.Unlock()
+			if bar != nil {
+				bar.Add(1)
+			}
+			if rec != nil && r.Observation != nil {
+				if err := rec.Write(*r.Observation); err != nil {
+					return fmt.Errorf("record %s: %w", f.record, err)
+				}
+			}
+			if rw != nil {
+				if err := rw.Append(r); err != nil {
+					return fmt.Errorf("store: %w", err)
+				}
+			}
+			return nil
+		},
+	})
+	if bar != nil {
+		bar.Finish()
+		fmt.Fprintln(env.Stderr)
+	}
+	if rec != nil {
+		if cerr := rec.Close(); cerr != nil && err == nil {
+			err = fmt.Errorf("record %s: %w", f.record, cerr)
+		}
+	}
+	if err != nil {
+		if rw != nil {
+			run.FinishedAt = now().UTC()
+			rw.Finish(run)
+		}
+		return inputError(err)
+	}
+
+	run.FinishedAt = now().UTC()
+	if res.Complete {
+		run.Status = assay.StatusComplete
+	} else {
+		warnings = append(warnings, "run stopped early: "+res.Stopped)
+	}
+	if len(res.Versions) > 0 {
+		if run.Target.Versions == nil {
+			run.Target.Versions = map[string]string{}
+		}
+		for k, v := range res.Versions {
+			if _, ok := run.Target.Versions[k]; !ok {
+				run.Target.Versions[k] = v
+			}
+		}
+	}
+	warnings = append(warnings, res.Warnings...)
+	run.Cases = res.Results
+	run.Summary = runner.Summarize(res.Results, run.Options.Metrics)
+	run.Segments = runner.Segments(res.Results, run.Options.Metrics)
+
+	verdict, err := gate.Evaluate(gates, run, base)
+	if err != nil {
+		return inputError(err)
+	}
+	run.Gates = verdict.Results
+	warnings = append(warnings, verdict.Warnings...)
+	run.Warnings = warnings
+
+	if rw != nil {
+		if err := rw.Finish(run); err != nil {
+			return inputError(fmt.Errorf("store: %w", err))
+		}
+	}
+
+	// Outputs.
+	queries := make(map[string]string, len(cases))
+	for _, c := range cases {
+		queries[c.ID] = c.Query
+	}
+	textOut := env.Stdout
+	if f.jsonOut == "-" {
+		textOut = env.Stderr
+	}
+	if err := report.Text(textOut, run, report.TextOptions{MaxFailures: f.maxFailures, Queries: queries}); err != nil {
+		return inputError(err)
+	}
+	if f.jsonOut != "" {
+		if err := writeTo(env, f.jsonOut, func(w io.Writer) error { return report.JSON(w, run) }); err != nil {
+			return inputError(err)
+		}
+	}
+	if err := writeCIOutputs(env, f, run, verdict.Pass); err != nil {
+		return inputError(err)
+	}
+
+	regressed := false
+	if base != nil {
+		regressed, err = printComparison(env, base, run)
+		if err != nil {
+			return inputError(err)
+		}
+	}
+
+	switch {
+	case run.Status != assay.StatusComplete:
+		return silentExit(exitHarness)
+	case !verdict.Pass || regressed:
+		return failed()
+	}
+	return nil
+}
+
+// selectCases applies --case and --tag filters, in suite order.
+func selectCases(all []assay.Case, ids, tags []string) ([]assay.Case, error) {
+	want := map[string]bool{}
+	for _, id := range ids {
+		want[id] = true
+	}
+	tm := map[string]string{}
+	for _, t := range tags {
+		k, v, ok := strings.Cut(t, "=")
+		if !ok || k == "" {
+			return nil, usageError("write --tag key=value, e.g. --tag lang=en", "bad --tag %q", t)
+		}
+		tm[k] = v
+	}
+	found := map[string]bool{}
+	var out []assay.Case
+	for _, c := range all {
+		if len(want) > 0 && !want[c.ID] {
+			continue
+		}
+		found[c.ID] = true
+		ok := true
+		for k, v := range tm {
+			if c.Tags[k] != v {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			out = append(out, c)
+		}
+	}
+	for _, id := range ids {
+		if !found[id] {
+			return nil, usageError("", "--case %q: no such case in the suite", id)
+		}
+	}
+	if len(out) == 0 {
+		return nil, usageError("", "no case matches the filters")
+	}
+	return out, nil
+}
+
+func tagMap(tags []string) map[string]string {
+	if len(tags) == 0 {
+		return nil
+	}
+	m := map[string]string{}
+	for _, t := range tags {
+		k, v, _ := strings.Cut(t, "=")
+		m[k] = v
+	}
+	return m
+}
+
+func specNames(specs []metric.Spec) []string {
+	out := make([]string, len(specs))
+	for i, s := range specs {
+		out[i] = s.Name
+	}
+	return out
+}
+
+// writeTo writes to a file, or stdout for "-".
+func writeTo(env *Env, path string, fn func(io.Writer) error) error {
+	if path == "-" {
+		return fn(env.Stdout)
+	}
+	if dir := filepath.Dir(path); dir != "." {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
+	fh, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := fn(fh); err != nil {
+		fh.Close()
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return fh.Close()
+}
+
+// loadRef resolves a run reference: a path to a run.json (or its directory)
+// works without a store; ids, prefixes and latest need one.
+func loadRef(ctx context.Context, st *store.SQLiteStore, ref string) (*assay.Run, error) {
+	if fi, err := os.Stat(ref); err == nil {
+		p := ref
+		if fi.IsDir() {
+			p = filepath.Join(ref, "run.json")
+		}
+		return store.LoadRun(p)
+	}
+	if st == nil {
+		return nil, errors.New("a run reference other than a run.json path needs the store (drop --no-store)")
+	}
+	p, err := st.Resolve(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	return store.LoadRun(p)
+}
+
+type progress interface {
+	Add(int) error
+	Finish() error
+}
+
+// newProgress returns a progress bar on stderr when it is a terminal.
+func newProgress(w io.Writer, total int) progress {
+	if !isTerminal(w) || total < 2 {
+		return nil
+	}
+	return progressbar.NewOptions(total,
+		progressbar.OptionSetWriter(w),
+		progressbar.OptionSetDescription("cases"),
+		progressbar.OptionShowCount(),
+		progressbar.OptionClearOnFinish(),
+		progressbar.OptionThrottle(100*time.Millisecond),
+	)
+}
+
+// sortedKeys returns m's keys in order.
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
