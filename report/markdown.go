@@ -1,8 +1,11 @@
 package report
 
 import (
+	"bytes"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -281,4 +284,62 @@ func mdEscape(s string) string {
 func mdCode(s string) string {
 	r := strings.NewReplacer("`", "'", "|", `\|`, "\n", " ", "\r", " ")
 	return r.Replace(s)
+}
+
+// WriteReportDir writes the CI report directory: DIR/YYYY-MM-DD.json (the
+// assay.run/v1 document, dated by now in UTC; a later run the same day
+// replaces it), and refreshes DIR/latest.md (Markdown) and DIR/badge.json
+// (Badge). DIR is created when missing. Each file is written to a temporary
+// file and renamed, so a reader never sees half a report. It returns the
+// paths written.
+func WriteReportDir(dir string, run *assay.Run, cmp *compare.Report, verdict gate.Verdict, now time.Time) ([]string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	files := []struct {
+		name   string
+		render func(io.Writer) error
+	}{
+		{now.UTC().Format("2006-01-02") + ".json", func(w io.Writer) error { return JSON(w, run) }},
+		{"latest.md", func(w io.Writer) error { return Markdown(w, run, cmp) }},
+		{"badge.json", func(w io.Writer) error { return Badge(w, run, verdict) }},
+	}
+	var written []string
+	for _, f := range files {
+		var buf bytes.Buffer
+		if err := f.render(&buf); err != nil {
+			return written, fmt.Errorf("%s: %w", f.name, err)
+		}
+		path := filepath.Join(dir, f.name)
+		if err := writeFileAtomic(path, buf.Bytes()); err != nil {
+			return written, err
+		}
+		written = append(written, path)
+	}
+	return written, nil
+}
+
+func writeFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return nil
 }

@@ -2,11 +2,16 @@ package report
 
 import (
 	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/compare"
+	"github.com/assay-eval/assay/gate"
 )
 
 func sampleComparison() *compare.Report {
@@ -104,5 +109,49 @@ func TestMDEscape(t *testing.T) {
 		if got := mdEscape(in); got != want {
 			t.Errorf("mdEscape(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+func TestWriteReportDir(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "reports")
+	run := ciRun()
+	v := gate.Verdict{Results: run.Gates, Pass: false}
+	day1 := time.Date(2026, 11, 30, 23, 59, 0, 0, time.FixedZone("x", -3600)) // 2026-12-01 in UTC
+	paths, err := WriteReportDir(dir, run, nil, v, day1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{filepath.Join(dir, "2026-12-01.json"), filepath.Join(dir, "latest.md"), filepath.Join(dir, "badge.json")}
+	if strings.Join(paths, ",") != strings.Join(want, ",") {
+		t.Errorf("paths = %v, want %v", paths, want)
+	}
+	var doc assay.Run
+	b, _ := os.ReadFile(want[0])
+	if err := json.Unmarshal(b, &doc); err != nil || doc.RunID != run.RunID || doc.Schema != assay.RunSchema {
+		t.Errorf("dated JSON: %v %+v", err, doc.RunID)
+	}
+	badge, _ := os.ReadFile(want[2])
+	if err := checkShieldsEndpoint(badge); err != nil {
+		t.Error(err)
+	}
+	// A second run refreshes latest.md and badge.json and adds its day.
+	run2 := ciRun()
+	run2.RunID = "second"
+	run2.Gates = run2.Gates[:1]
+	if _, err := WriteReportDir(dir, run2, nil, gate.Verdict{Results: run2.Gates, Pass: true}, day1.Add(24*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	md, _ := os.ReadFile(want[1])
+	badge, _ = os.ReadFile(want[2])
+	if !strings.Contains(string(md), "run `second`") || !strings.Contains(string(badge), "brightgreen") {
+		t.Errorf("latest.md / badge.json not refreshed:\n%s\n%s", md, badge)
+	}
+	entries, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if strings.Join(names, " ") != "2026-12-01.json 2026-12-02.json badge.json latest.md" {
+		t.Errorf("dir holds %v (temporary files left behind?)", names)
 	}
 }
