@@ -1,0 +1,171 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/assay-eval/assay/compare"
+)
+
+// CompareText writes a comparison for the terminal, in the style of
+// benchstat: one row per measure with baseline, candidate, delta, the 95%
+// CI of the mean delta and p, marked "~" when not significant (else better,
+// worse or changed); then latency, the flipped cases, the verdict with its
+// reasons, and the warnings as numbered footnotes.
+func CompareText(w io.Writer, rep compare.Report) error {
+	p := &printer{w: w}
+	p.f("baseline  %s (%s)\n", nonEmpty(shortID(rep.Baseline), "?"), rep.BaselineStatus)
+	p.f("candidate %s (%s)\n", nonEmpty(shortID(rep.Candidate), "?"), rep.CandidateStatus)
+	p.f("suite %s · %d paired cases", nonEmpty(rep.Suite, "?"), rep.PairedCases)
+	if rep.PairedValues != rep.PairedCases {
+		p.f(" (%d case trials)", rep.PairedValues)
+	}
+	p.f("\n\n")
+	if len(rep.Metrics) > 0 {
+		nameW := len("latency p95")
+		for _, m := range rep.Metrics {
+			nameW = max(nameW, len(m.Name))
+		}
+		rows := [][]string{{"", "baseline", "candidate", "delta", "95% CI", "p", ""}}
+		for _, m := range rep.Metrics {
+			rows = append(rows, []string{m.Name, fmt.Sprintf("%.4f", m.Baseline), fmt.Sprintf("%.4f", m.Candidate),
+				fmt.Sprintf("%+.4f", m.Delta), fmt.Sprintf("[%+.4f, %+.4f]", m.CI95[0], m.CI95[1]), pval(m.P), string(m.Change)})
+		}
+		if l := rep.Latency; l.N > 0 {
+			rows = append(rows, nil,
+				[]string{"latency p50", ms(l.Baseline.P50) + "ms", ms(l.Candidate.P50) + "ms", signedMs(l.DeltaP50), "", "", ""},
+				[]string{"latency p95", ms(l.Baseline.P95) + "ms", ms(l.Candidate.P95) + "ms", signedMs(l.DeltaP95), "", "", ""})
+		}
+		widths := make([]int, 7)
+		widths[0] = nameW
+		for _, r := range rows {
+			for i := 1; i < len(r); i++ {
+				widths[i] = max(widths[i], len(r[i]))
+			}
+		}
+		for _, r := range rows {
+			if r == nil {
+				p.nl()
+				continue
+			}
+			line := fmt.Sprintf("%-*s", widths[0], r[0])
+			for i := 1; i <= 5; i++ {
+				line += "  " + fmt.Sprintf("%*s", widths[i], r[i])
+			}
+			if r[6] != "" {
+				line += "  " + r[6]
+			}
+			p.f("%s\n", strings.TrimRight(line, " "))
+		}
+		p.nl()
+	}
+	p.f("pass → fail (%d)%s\n", len(rep.Flips.PassToFail), idList(rep.Flips.PassToFail))
+	p.f("fail → pass (%d)%s\n", len(rep.Flips.FailToPass), idList(rep.Flips.FailToPass))
+	p.nl()
+	p.f("verdict: %s", rep.Verdict)
+	if len(rep.Reasons) > 0 {
+		p.f(" (%s)", strings.Join(rep.Reasons, "; "))
+	}
+	p.nl()
+	if len(rep.Warnings) > 0 {
+		p.f("\nwarnings:\n")
+		for i, wn := range rep.Warnings {
+			p.f("  %d. %s\n", i+1, wn)
+		}
+	}
+	return p.err
+}
+
+// CompareMarkdown writes a comparison as a GitHub-flavoured markdown pull
+// request comment: the verdict headline, the measure table, latency, the
+// flipped cases and the warnings.
+func CompareMarkdown(w io.Writer, rep compare.Report) error {
+	p := &printer{w: w}
+	icon := map[compare.Verdict]string{compare.Regressed: "❌", compare.Better: "✅", compare.Same: "➖"}[rep.Verdict]
+	p.f("## %s assay compare · %s — %s\n\n", icon, mdEscape(nonEmpty(rep.Suite, "suite")), rep.Verdict)
+	p.f("baseline `%s` (%s) → candidate `%s` (%s) · %d paired cases\n\n",
+		mdCode(shortID(rep.Baseline)), rep.BaselineStatus, mdCode(shortID(rep.Candidate)), rep.CandidateStatus, rep.PairedCases)
+	if len(rep.Reasons) > 0 {
+		p.f("**%s**\n\n", mdEscape(strings.Join(rep.Reasons, "; ")))
+	}
+	if len(rep.Metrics) > 0 {
+		p.f("| measure | baseline | candidate | delta | 95%% CI | p | |\n|---|---:|---:|---:|---:|---:|---|\n")
+		for _, m := range rep.Metrics {
+			mark := string(m.Change)
+			switch m.Change {
+			case compare.Worsened:
+				mark = "🔻 worse"
+			case compare.Improved:
+				mark = "🔺 better"
+			}
+			p.f("| %s | %.4f | %.4f | %+.4f | [%+.4f, %+.4f] | %s | %s |\n",
+				mdEscape(m.Name), m.Baseline, m.Candidate, m.Delta, m.CI95[0], m.CI95[1], mdEscape(pval(m.P)), mdEscape(mark))
+		}
+		if l := rep.Latency; l.N > 0 {
+			p.f("| latency p50 | %sms | %sms | %s | | | |\n", ms(l.Baseline.P50), ms(l.Candidate.P50), signedMs(l.DeltaP50))
+			p.f("| latency p95 | %sms | %sms | %s | | | |\n", ms(l.Baseline.P95), ms(l.Candidate.P95), signedMs(l.DeltaP95))
+		}
+		p.f("\n`~`: not significant at alpha %.2f (paired bootstrap CI, sign-flip test)\n\n", rep.Alpha)
+	}
+	mdFlips := func(label string, ids []string) {
+		if len(ids) == 0 {
+			return
+		}
+		quoted := make([]string, len(ids))
+		for i, id := range ids {
+			quoted[i] = "`" + mdCode(id) + "`"
+		}
+		p.f("**%s (%d):** %s\n\n", label, len(ids), strings.Join(quoted, ", "))
+	}
+	mdFlips("pass → fail", rep.Flips.PassToFail)
+	mdFlips("fail → pass", rep.Flips.FailToPass)
+	for _, wn := range rep.Warnings {
+		p.f("> ⚠️ %s\n", mdEscape(wn))
+	}
+	if len(rep.Warnings) > 0 {
+		p.nl()
+	}
+	return p.err
+}
+
+// CompareJSON writes the assay.compare/v1 document.
+func CompareJSON(w io.Writer, rep compare.Report) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(rep)
+}
+
+func shortID(id string) string {
+	if len(id) > 13 {
+		return id[:13]
+	}
+	return id
+}
+
+func pval(p float64) string {
+	if p < 0.001 {
+		return "<0.001"
+	}
+	return fmt.Sprintf("%.3f", p)
+}
+
+func signedMs(v float64) string {
+	if v < 0 {
+		return "-" + ms(-v) + "ms"
+	}
+	return "+" + ms(v) + "ms"
+}
+
+func idList(ids []string) string {
+	if len(ids) == 0 {
+		return ""
+	}
+	const show = 20
+	if len(ids) > show {
+		return fmt.Sprintf(": %s, ... (%d more)", strings.Join(ids[:show], ", "), len(ids)-show)
+	}
+	return ": " + strings.Join(ids, ", ")
+}
