@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/compare"
 	"github.com/assay-eval/assay/gate"
 	"github.com/assay-eval/assay/grade"
 	"github.com/assay-eval/assay/metric"
@@ -319,17 +320,17 @@ func runRun(env *Env, path string, f *runFlags, cmd *cobra.Command) error {
 			return inputError(err)
 		}
 	}
-	if err := writeCIOutputs(env, f, run, verdict.Pass); err != nil {
-		return inputError(err)
-	}
-
-	regressed := false
+	var cmp *compare.Report
 	if base != nil {
-		regressed, err = printComparison(env, base, run)
+		cmp, err = printComparison(textOut, base, run)
 		if err != nil {
 			return inputError(err)
 		}
 	}
+	if err := writeCIOutputs(env, f, run, verdict, cmp); err != nil {
+		return inputError(err)
+	}
+	regressed := cmp != nil && cmp.Verdict == compare.Regressed
 
 	switch {
 	case run.Status != assay.StatusComplete:

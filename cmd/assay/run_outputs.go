@@ -1,18 +1,76 @@
 package main
 
 import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/compare"
+	"github.com/assay-eval/assay/gate"
+	"github.com/assay-eval/assay/report"
 )
 
-// writeCIOutputs writes --junit, --markdown, --badge and --report-dir.
-// TODO(lead): wire the report package's CI renderers.
-func writeCIOutputs(env *Env, f *runFlags, run *assay.Run, pass bool) error {
+// writeCIOutputs writes --junit, --markdown (also appended to
+// $GITHUB_STEP_SUMMARY when set), --badge and --report-dir.
+func writeCIOutputs(env *Env, f *runFlags, run *assay.Run, verdict gate.Verdict, cmp *compare.Report) error {
+	if f.junit != "" {
+		if err := writeTo(env, f.junit, func(w io.Writer) error { return report.JUnit(w, run) }); err != nil {
+			return err
+		}
+	}
+	md := func(w io.Writer) error { return report.Markdown(w, run, cmp) }
+	if f.markdown != "" {
+		if err := writeTo(env, f.markdown, md); err != nil {
+			return err
+		}
+	}
+	if p := env.Getenv("GITHUB_STEP_SUMMARY"); p != "" && (f.markdown != "" || f.reportDir != "") {
+		fh, err := os.OpenFile(p, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			return fmt.Errorf("GITHUB_STEP_SUMMARY: %w", err)
+		}
+		err = md(fh)
+		if cerr := fh.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("GITHUB_STEP_SUMMARY: %w", err)
+		}
+	}
+	badge := func(w io.Writer) error { return report.Badge(w, run, verdict) }
+	if f.badge != "" {
+		if err := writeTo(env, f.badge, badge); err != nil {
+			return err
+		}
+	}
+	if dir := f.reportDir; dir != "" {
+		day := run.StartedAt
+		if day.IsZero() {
+			day = time.Now().UTC()
+		}
+		for name, fn := range map[string]func(io.Writer) error{
+			day.Format("2006-01-02") + ".json": func(w io.Writer) error { return report.JSON(w, run) },
+			"latest.md":                        md,
+			"badge.json":                       badge,
+		} {
+			if err := writeTo(env, filepath.Join(dir, name), fn); err != nil {
+				return err
+			}
+		}
+	}
 	return nil
 }
 
-// printComparison compares run with base, prints the comparison and reports
-// whether it regressed.
-// TODO(lead): wire package compare.
-func printComparison(env *Env, base, run *assay.Run) (bool, error) {
-	return false, nil
+// printComparison compares run with base, prints the comparison and returns
+// it.
+func printComparison(w io.Writer, base, run *assay.Run) (*compare.Report, error) {
+	rep := compare.Runs(base, run, compare.Options{})
+	fmt.Fprintln(w)
+	if err := report.CompareText(w, rep); err != nil {
+		return nil, err
+	}
+	return &rep, nil
 }
