@@ -82,6 +82,9 @@ func fxRoundTrip(t *testing.T, format, src string, o LoadOptions) *assay.Suite {
 	if back.Format != "native" {
 		t.Errorf("imported suite format = %q, want native", back.Format)
 	}
+	if fa, fb := Fingerprint(orig), Fingerprint(back); fa != fb {
+		t.Errorf("fingerprints differ: original %s, imported %s", fa, fb)
+	}
 	if d := fxDiffSuites(orig, back); d != "" {
 		b, _ := os.ReadFile(out)
 		t.Fatalf("imported suite differs: %s\n--- imported file:\n%s", d, fxHead(string(b), 3000))
