@@ -57,6 +57,14 @@ type Run struct {
 	AssayVersion string     `json:"assay_version"`
 	Git          *GitInfo   `json:"git,omitempty"`
 	Options      RunOptions `json:"options"`
+	// Group is the id shared by the runs of one variant matrix (a target
+	// that declares variants:); empty for a single run.
+	Group string `json:"group,omitempty"`
+	// Variant holds the variant values this run was made with, e.g.
+	// {"mode": "fast"}; nil when the target declares no variants. Gates
+	// scoped [variant=NAME] or [KEY=VALUE] on a variant key apply to the
+	// runs of that variant only (package gate).
+	Variant map[string]string `json:"variant,omitempty"`
 	StartedAt    time.Time  `json:"started_at"`
 	FinishedAt   time.Time  `json:"finished_at"`
 	// Gain, cutoff and tie rule the metrics were computed with.
