@@ -64,9 +64,9 @@ type Run struct {
 	// {"mode": "fast"}; nil when the target declares no variants. Gates
 	// scoped [variant=NAME] or [KEY=VALUE] on a variant key apply to the
 	// runs of that variant only (package gate).
-	Variant map[string]string `json:"variant,omitempty"`
-	StartedAt    time.Time  `json:"started_at"`
-	FinishedAt   time.Time  `json:"finished_at"`
+	Variant    map[string]string `json:"variant,omitempty"`
+	StartedAt  time.Time         `json:"started_at"`
+	FinishedAt time.Time         `json:"finished_at"`
 	// Gain, cutoff and tie rule the metrics were computed with.
 	Gain     Gain               `json:"gain"`
 	TieRule  string             `json:"tie_rule"`
