@@ -85,15 +85,47 @@ func (t *Topic) prepMaxPrec() {
 	}
 }
 
-// ElevenPtAvg is the mean of IPrecAtRecall over the given recall points
-// (trec_eval 11pt_avg; the default points are 0.0, 0.1, ..., 1.0).
+// ElevenPtAvg is trec_eval's 11pt_avg over the given recall points (the
+// default points are 0.0, 0.1, ..., 1.0): each point x becomes a relevant
+// count c = round-half-away(x·R); walking the ranking from the bottom with
+// the running interpolated precision, the point's value is taken when the
+// count of relevant documents at or above the rank equals c (points with
+// c > RR give 0). Values are summed from the last point to the first, then
+// divided by the number of points. As in trec_eval, the points are meant to
+// be ascending: other orders give trec_eval's (unsorted) answer.
 func (t *Topic) ElevenPtAvg(points []float64) float64 {
 	if len(points) == 0 {
 		return 0
 	}
-	sum := 0.0
+	var buf [16]int
+	cuts := buf[:0]
 	for _, x := range points {
-		sum += t.IPrecAtRecall(x)
+		cuts = append(cuts, int(math.Round(x*float64(t.r))))
+	}
+	cur := len(cuts) - 1
+	for cur >= 0 && cuts[cur] > t.rr {
+		cur--
+	}
+	precis := float64(t.rr) / float64(t.n)
+	ip := precis
+	rs := t.rr
+	sum := 0.0
+	for i := t.n; i > 0 && rs > 0; i-- {
+		precis = float64(rs) / float64(i)
+		if ip < precis {
+			ip = precis
+		}
+		if t.rel(t.Labels[i-1]) {
+			for cur >= 0 && rs == cuts[cur] {
+				sum += ip
+				cur--
+			}
+			rs--
+		}
+	}
+	for cur >= 0 {
+		sum += ip
+		cur--
 	}
 	return sum / float64(len(points))
 }
@@ -208,12 +240,12 @@ func (t *Topic) SetRelativeP() float64 {
 	return float64(t.rr) / float64(d)
 }
 
-// SetMap is RR²/(n·R), i.e. set precision times set recall.
+// SetMap is RR²/(n·R), computed as (RR·RR)/(n·R).
 func (t *Topic) SetMap() float64 {
 	if t.n == 0 || t.r == 0 {
 		return 0
 	}
-	return t.SetP() * t.SetRecall()
+	return (float64(t.rr) * float64(t.rr)) / (float64(t.n) * float64(t.r))
 }
 
 // SetF is (x+1)·P·Rc/(x·P + Rc) with P = RR/n and Rc = RR/R; x plays the
@@ -255,5 +287,5 @@ func (t *Topic) RBPResid(p float64) float64 {
 		}
 		w *= p
 	}
-	return math.Pow(p, float64(t.n)) + (1-p)*sum
+	return w + (1-p)*sum
 }

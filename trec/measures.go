@@ -308,8 +308,7 @@ func (r *request) build() (*plan, error) {
 					return x.t.Utility(a, b, c, dd, x.numDocs)
 				}})
 			case "11pt_avg":
-				pts := slices.Clone(vals)
-				slices.Sort(pts)
+				pts := vals
 				p.cols = append(p.cols, column{name: name, def: d, value: func(x *evalCtx) float64 { return x.t.ElevenPtAvg(pts) }})
 			case "set_F":
 				beta := vals[0]
