@@ -140,6 +140,8 @@ func newRootCmd(env *Env) *cobra.Command {
 		newImportCmd,
 		newGateCmd,
 		newTrecCmd,
+		newCompareCmd,
+		newRunsCmd,
 	} {
 		root.AddCommand(mk(env))
 	}

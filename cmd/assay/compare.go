@@ -1,0 +1,163 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/compare"
+	"github.com/assay-eval/assay/report"
+	"github.com/assay-eval/assay/store"
+	"github.com/spf13/cobra"
+)
+
+type compareFlags struct {
+	jsonOut     string
+	markdownOut string
+	storeDir    string
+}
+
+func newCompareCmd(env *Env) *cobra.Command {
+	f := &compareFlags{}
+	cmd := &cobra.Command{
+		Use:   "compare BASE CAND",
+		Short: "Compare two runs case by case: deltas, 95% CIs, p-values, flips, verdict",
+		Long: `Compare pairs the cases of two runs by id and trial and reports, for every
+metric and rate, the baseline, the candidate, the delta, a paired bootstrap
+95% CI of the mean delta and a sign-flip p-value ("~": not significant at
+0.05); the cases that flipped pass → fail and fail → pass; latency deltas;
+and the verdict: regressed (exit 1), same or better (exit 0).
+
+A REF is a run id or unique prefix, a path to a run.json or its directory,
+latest, or latest~N (the Nth complete run before the latest, same suite).
+Paths need no store.`,
+		Example: `  assay compare latest~1 latest
+  assay compare base/run.json cand/run.json --markdown comment.md
+  assay compare 0193a1b2 latest --json compare.json`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 2 {
+				return usageError("assay compare BASE CAND (for example: assay compare latest~1 latest)",
+					"compare takes two run references, got %d", len(args))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error { return runCompare(env, args[0], args[1], f) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.jsonOut, "json", "", "write the assay.compare/v1 JSON to `FILE` (- for stdout)")
+	fl.StringVar(&f.markdownOut, "markdown", "", "write a markdown PR comment to `FILE` (- for stdout)")
+	fl.StringVar(&f.storeDir, "store", "", "run store `DIR` (default $ASSAY_STORE, else .assay)")
+	return cmd
+}
+
+func runCompare(env *Env, baseRef, candRef string, f *compareFlags) error {
+	st, closeStore, err := openRefStore(env, f.storeDir, baseRef, candRef)
+	if err != nil {
+		return inputError(err)
+	}
+	defer closeStore()
+	base, err := loadRunRef(env, st, baseRef)
+	if err != nil {
+		return inputError(err)
+	}
+	cand, err := loadRunRef(env, st, candRef)
+	if err != nil {
+		return inputError(err)
+	}
+	rep := compare.Runs(base, cand, compare.Options{})
+
+	text := env.Stdout
+	if f.jsonOut == "-" || f.markdownOut == "-" {
+		text = env.Stderr
+	}
+	if err := report.CompareText(text, rep); err != nil {
+		return inputError(err)
+	}
+	if f.jsonOut != "" {
+		if err := writeOutput(env, f.jsonOut, func(w io.Writer) error { return report.CompareJSON(w, rep) }); err != nil {
+			return inputError(err)
+		}
+	}
+	if f.markdownOut != "" {
+		if err := writeOutput(env, f.markdownOut, func(w io.Writer) error { return report.CompareMarkdown(w, rep) }); err != nil {
+			return inputError(err)
+		}
+	}
+	if rep.Verdict == compare.Regressed {
+		return failed()
+	}
+	return nil
+}
+
+// storeRoot is the store directory: the flag, else $ASSAY_STORE, else
+// .assay; explicit reports whether the user chose it.
+func storeRoot(env *Env, flag string) (dir string, explicit bool) {
+	if flag != "" {
+		return flag, true
+	}
+	if d := env.Getenv("ASSAY_STORE"); d != "" {
+		return d, true
+	}
+	return ".assay", false
+}
+
+// openRefStore opens the run store when one of refs needs it (anything but
+// a path); paths work with no store at all.
+func openRefStore(env *Env, flag string, refs ...string) (*store.SQLiteStore, func(), error) {
+	need := false
+	for _, r := range refs {
+		if !store.IsPathRef(r) {
+			need = true
+		}
+	}
+	if !need {
+		return nil, func() {}, nil
+	}
+	dir, _ := storeRoot(env, flag)
+	if _, err := os.Stat(dir); err != nil {
+		return nil, nil, fmt.Errorf("no run store at %s: run 'assay run SUITE' first, give a run.json path, or pass --store DIR", dir)
+	}
+	st, err := store.Open(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	return st, func() { st.Close() }, nil
+}
+
+// loadRunRef loads the run a REF names.
+func loadRunRef(env *Env, st *store.SQLiteStore, ref string) (*assay.Run, error) {
+	var path string
+	var err error
+	if st == nil || store.IsPathRef(ref) {
+		path, err = store.ResolvePath(ref)
+	} else {
+		path, err = st.Resolve(env.Ctx, ref)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return store.LoadRun(path)
+}
+
+// writeOutput writes to a file (creating its directory), or stdout for "-".
+func writeOutput(env *Env, path string, fn func(io.Writer) error) error {
+	if path == "-" {
+		return fn(env.Stdout)
+	}
+	if dir := filepath.Dir(path); dir != "." {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
+	fh, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := fn(fh); err != nil {
+		fh.Close()
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return fh.Close()
+}

@@ -1,0 +1,253 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"os"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/report"
+	"github.com/assay-eval/assay/store"
+	"github.com/spf13/cobra"
+)
+
+type runsFlags struct {
+	storeDir string
+	suite    string
+	status   string
+	limit    int
+	json     bool
+}
+
+func newRunsCmd(env *Env) *cobra.Command {
+	f := &runsFlags{}
+	cmd := &cobra.Command{
+		Use:   "runs [list | show REF]",
+		Short: "List stored runs, newest first, or show one",
+		Long: `Runs lists the runs in the store (--store, $ASSAY_STORE or .assay), newest
+first: id prefix, start time (UTC), suite, target, status, cases, pass rate and
+the headline metric. An incomplete run (stopped or killed before it finished)
+is listed as such and never chosen by latest.
+
+runs show REF prints one run: its provenance and its summary.`,
+		Args: noArgs("assay runs [list | show REF]"),
+		RunE: func(cmd *cobra.Command, args []string) error { return runsList(env, f) },
+	}
+	cmd.PersistentFlags().StringVar(&f.storeDir, "store", "", "run store `DIR` (default $ASSAY_STORE, else .assay)")
+	cmd.PersistentFlags().BoolVar(&f.json, "json", false, "print JSON instead of text")
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "List stored runs, newest first",
+		Args:  noArgs("assay runs list"),
+		RunE:  func(cmd *cobra.Command, args []string) error { return runsList(env, f) },
+	}
+	for _, c := range []*cobra.Command{cmd, list} {
+		c.Flags().StringVar(&f.suite, "suite", "", "only runs of suite `NAME`")
+		c.Flags().StringVar(&f.status, "status", "", "only runs with `STATUS` complete or incomplete")
+		c.Flags().IntVarP(&f.limit, "limit", "n", 20, "at most `N` runs (0: all)")
+	}
+	show := &cobra.Command{
+		Use:   "show REF",
+		Short: "Show one run: provenance and summary",
+		Example: `  assay runs show latest
+  assay runs show 0193a1b2-7c3d
+  assay runs show .assay/runs/0193a1b2-7c3d-7e4f-8a5b-0123456789ab`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usageError("assay runs show REF (a run id or prefix, latest, latest~N, or a run.json path)",
+					"runs show takes one run reference, got %d", len(args))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error { return runsShow(env, args[0], f) },
+	}
+	cmd.AddCommand(list, show)
+	return cmd
+}
+
+func noArgs(usage string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) > 0 {
+			return usageError(usage, "unexpected argument %q", args[0])
+		}
+		return nil
+	}
+}
+
+func runsList(env *Env, f *runsFlags) error {
+	var status assay.RunStatus
+	switch f.status {
+	case "", string(assay.StatusComplete), string(assay.StatusIncomplete):
+		status = assay.RunStatus(f.status)
+	default:
+		return usageError("--status complete or --status incomplete", "unknown status %q", f.status)
+	}
+	if f.limit < 0 {
+		return usageError("--limit 0 lists every run", "--limit must not be negative, got %d", f.limit)
+	}
+	dir, explicit := storeRoot(env, f.storeDir)
+	if _, err := os.Stat(dir); err != nil {
+		if explicit {
+			return inputError(fmt.Errorf("no run store at %s", dir))
+		}
+		if f.json {
+			fmt.Fprintln(env.Stdout, "[]")
+			return nil
+		}
+		fmt.Fprintf(env.Stdout, "no runs yet (the store %s does not exist): run 'assay run SUITE' to make one\n", dir)
+		return nil
+	}
+	st, err := store.Open(dir)
+	if err != nil {
+		return inputError(err)
+	}
+	defer st.Close()
+	all, err := st.List(env.Ctx, store.Filter{})
+	if err != nil {
+		return inputError(err)
+	}
+	entries, err := st.List(env.Ctx, store.Filter{Suite: f.suite, Status: status, Limit: f.limit})
+	if err != nil {
+		return inputError(err)
+	}
+	if f.json {
+		if entries == nil {
+			entries = []store.Entry{}
+		}
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(entries)
+	}
+	if len(entries) == 0 {
+		if len(all) == 0 {
+			fmt.Fprintf(env.Stdout, "no runs in %s yet: run 'assay run SUITE' to make one\n", dir)
+		} else {
+			fmt.Fprintf(env.Stdout, "no run matches (the store %s holds %d)\n", dir, len(all))
+		}
+		return nil
+	}
+	short := store.ShortIDs(all, 13)
+	tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tSTARTED (UTC)\tSUITE\tTARGET\tSTATUS\tCASES\tPASS\tHEADLINE")
+	for _, e := range entries {
+		pass := "-"
+		if e.PassRate != nil {
+			pass = fmt.Sprintf("%.1f%%", *e.PassRate*100)
+		}
+		head := "-"
+		if e.Headline != "" && e.HeadlineValue != nil {
+			head = fmt.Sprintf("%s %.4f", e.Headline, *e.HeadlineValue)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", short[e.RunID], fmtUTC(e.StartedAt),
+			dash(e.Suite), dash(clipText(e.Target, 40)), e.Status, e.Cases, pass, head)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if f.limit > 0 && len(entries) == f.limit && len(all) > f.limit && f.suite == "" && status == "" {
+		fmt.Fprintf(env.Stdout, "(%d of %d runs; --limit 0 lists all)\n", len(entries), len(all))
+	}
+	return nil
+}
+
+func runsShow(env *Env, ref string, f *runsFlags) error {
+	st, closeStore, err := openRefStore(env, f.storeDir, ref)
+	if err != nil {
+		return inputError(err)
+	}
+	defer closeStore()
+	var path string
+	if st == nil {
+		path, err = store.ResolvePath(ref)
+	} else {
+		path, err = st.Resolve(env.Ctx, ref)
+	}
+	if err != nil {
+		return inputError(err)
+	}
+	run, err := store.LoadRun(path)
+	if err != nil {
+		return inputError(err)
+	}
+	if f.json {
+		return report.JSON(env.Stdout, run)
+	}
+	tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
+	row := func(k, v string) { fmt.Fprintf(tw, "%s\t%s\n", k, v) }
+	row("run", run.RunID)
+	row("status", string(run.Status))
+	suite := dash(run.Suite.Name)
+	if run.Suite.Fingerprint != "" {
+		suite += " (" + run.Suite.Fingerprint + ")"
+	}
+	row("suite", suite)
+	target := dash(run.Target.Kind)
+	if run.Target.Spec != "" && run.Target.Spec != run.Target.Kind {
+		target += " " + run.Target.Spec
+	}
+	row("target", target)
+	if len(run.Target.Versions) > 0 {
+		var vs []string
+		for _, k := range sortedNames(run.Target.Versions) {
+			vs = append(vs, k+"="+run.Target.Versions[k])
+		}
+		row("versions", strings.Join(vs, " "))
+	}
+	row("started", fmtUTC(run.StartedAt))
+	row("finished", fmtUTC(run.FinishedAt))
+	row("assay", dash(run.AssayVersion))
+	if run.Git != nil {
+		g := run.Git.Commit
+		if run.Git.Dirty {
+			g += " (dirty)"
+		}
+		row("git", g)
+	}
+	o := run.Options
+	opts := fmt.Sprintf("k=%d trials=%d concurrency=%d", o.K, max(o.Trials, 1), o.Concurrency)
+	if len(o.Cases) > 0 {
+		opts += " cases=" + strings.Join(o.Cases, ",")
+	}
+	for _, k := range sortedNames(o.Tags) {
+		opts += " tag:" + k + "=" + o.Tags[k]
+	}
+	row("options", opts)
+	row("file", path)
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(env.Stdout)
+	if err := report.Text(env.Stdout, run, report.TextOptions{MaxFailures: 20}); err != nil {
+		return inputError(err)
+	}
+	return nil
+}
+
+func sortedNames[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
+
+func fmtUTC(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.UTC().Format("2006-01-02 15:04:05")
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func clipText(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
