@@ -1,0 +1,68 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestREADMECommands runs the README's install-and-run command exactly as
+// written (with GOPATH pointed at a temporary directory so the test installs
+// nothing of the user's) and checks the test command is the one .ci/run runs.
+func TestREADMECommands(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and installs the binary")
+	}
+	root := repoRoot(t)
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := regexp.MustCompile("(?s)```sh\n(.*?)```").FindAllStringSubmatch(string(readme), -1)
+	if len(blocks) != 2 {
+		t.Fatalf("README has %d sh blocks, want exactly two (install-and-run, test)", len(blocks))
+	}
+	install := strings.TrimSpace(blocks[0][1])
+	testCmd := strings.TrimSpace(blocks[1][1])
+	if !strings.Contains(install, "go install ./cmd/assay") || !strings.Contains(install, "run examples/quickstart/suite.yaml") {
+		t.Fatalf("first README command does not install and run the quickstart: %q", install)
+	}
+	ci, err := os.ReadFile(filepath.Join(root, ".ci", "run"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(testCmd) + `$`).Match(ci) {
+		t.Errorf(".ci/run does not run the README's test command %q", testCmd)
+	}
+
+	modcache, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	gopath := t.TempDir()
+	cmd := exec.Command("sh", "-c", install)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(),
+		"GOPATH="+gopath,
+		"GOBIN=",
+		"GOMODCACHE="+strings.TrimSpace(string(modcache)),
+		"GOFLAGS=-mod=mod",
+		"ASSAY_STORE="+filepath.Join(gopath, "store"),
+		"NO_COLOR=1",
+	)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", install, err, out)
+	}
+	for _, want := range []string{"suite quickstart · target builtin · complete", "✓ pass_rate >= 0.8"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("README command output lacks %q:\n%s", want, out)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(gopath, "store", "assay.db")); err != nil {
+		t.Errorf("the run was not stored: %v", err)
+	}
+}
