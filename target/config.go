@@ -207,10 +207,10 @@ func (fc *fileCtx) parseHTTP(n *node) (*HTTP, error) {
 	if err != nil {
 		return nil, err
 	}
-	if strings.Contains(us, "{{") {
-		return nil, un.errorf("http.url: the base url cannot be a template (template step urls instead)")
-	}
-	if h.base, err = url.Parse(us); err != nil || h.base.Host == "" || (h.base.Scheme != "http" && h.base.Scheme != "https") {
+	// The base that step urls resolve against is the url up to its first
+	// template action.
+	baseStr, _, _ := strings.Cut(us, "{{")
+	if h.base, err = url.Parse(baseStr); err != nil || h.base.Host == "" || (h.base.Scheme != "http" && h.base.Scheme != "https") {
 		return nil, un.errorf("http.url: %q is not an http:// or https:// url", fc.sc.redact(us))
 	}
 	if x := n.get("timeout"); x != nil {
@@ -267,7 +267,9 @@ func (fc *fileCtx) parseHTTP(n *node) (*HTTP, error) {
 		if err != nil {
 			return nil, err
 		}
-		st.url = strTmpl{lit: us}
+		if st.url, err = compileStr(un, "http.url", us); err != nil {
+			return nil, err
+		}
 		h.steps = []*httpStep{st}
 	}
 	names := make([]string, len(h.steps))

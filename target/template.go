@@ -90,6 +90,14 @@ func cleanTmplErr(err error) string {
 	if i := strings.Index(msg, ": "); i >= 0 && strings.Count(msg[:i], ":") >= 1 {
 		msg = msg[i+2:]
 	}
+	if strings.HasPrefix(msg, "executing ") {
+		if i := strings.Index(msg, " at <"); i >= 0 {
+			msg = msg[i+4:]
+		}
+	}
+	if i := strings.Index(msg, " in type *target.tmplData"); i >= 0 {
+		msg = msg[:i] + " (fields: .ID .Query .K .Tags .Vars .Trial .Doc)" + msg[i+len(" in type *target.tmplData"):]
+	}
 	return msg
 }
 
