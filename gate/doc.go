@@ -77,6 +77,25 @@
 // and does not pass in the run; cases present in only one run are not
 // counted. Its value is the number of new failures, its bound 0.
 //
+// # Variants
+//
+// The runs of a variant matrix (a target that declares variants:) carry
+// Run.Variant, e.g. {"mode": "fast"}. A gate scoped [variant=NAME] (NAME is
+// VariantName: the value, or the values joined by "/") or [KEY=VALUE] with
+// KEY a variant key applies only to the run of that variant: Evaluate
+// leaves it out of the other variants' verdicts (AppliesTo). On a run
+// without variants such a scope is an ordinary tag scope.
+//
+// An Ordering states how a metric must rank the variants:
+//
+//	ordering  = METRIC ":" VARIANT { OP VARIANT } [ "tolerance" NUMBER ]
+//	OP        = "<=" | "<" | ">=" | ">"
+//
+// e.g. "ndcg@10: fast <= balanced <= thorough tolerance 0.005". With
+// tolerance t, "a <= b" holds when a <= b + t. Ordering.Check reads the
+// metric from each variant's run and fails, naming the broken pair, when
+// the order does not hold.
+//
 // Gates evaluate whatever the run holds; whether an incomplete run can pass
 // is the caller's decision (the CLI never lets one pass).
 //

@@ -63,6 +63,9 @@ func EvaluateExprs(exprs []Expr, run *assay.Run, baseline *assay.Run) Verdict {
 	}
 	warned := map[string]bool{}
 	for _, e := range exprs {
+		if !AppliesTo(e, run) {
+			continue
+		}
 		r, warn := evalOne(e, run, baseline)
 		if !r.Pass {
 			v.Pass = false
@@ -212,6 +215,12 @@ func viewOf(run *assay.Run, sc *Scope) (view, string) {
 	if sc == nil {
 		return view{sum: run.Summary, cases: run.Cases}, ""
 	}
+	if match, isVariant := variantScope(run, sc); isVariant {
+		if !match {
+			return view{}, fmt.Sprintf("the run is variant %s, not %s", VariantName(run.Variant), sc.Value)
+		}
+		return view{sum: run.Summary, cases: run.Cases}, ""
+	}
 	var cases []assay.CaseResult
 	for _, r := range run.Cases {
 		if r.Tags[sc.Key] == sc.Value {
@@ -225,6 +234,53 @@ func viewOf(run *assay.Run, sc *Scope) (view, string) {
 		return view{}, fmt.Sprintf("no case has tag %s", sc)
 	}
 	return view{sum: Summarize(cases), cases: cases}, ""
+}
+
+// AppliesTo reports whether a gate applies to the run. Every gate does,
+// except one scoped to a variant ([variant=NAME], or [KEY=VALUE] with KEY
+// a variant key) on a run of another variant: the gates of a variant
+// matrix are evaluated against each variant's run, and each scoped gate
+// only against its own.
+func AppliesTo(e Expr, run *assay.Run) bool {
+	if e.Scope == nil || run == nil {
+		return true
+	}
+	match, isVariant := variantScope(run, e.Scope)
+	return !isVariant || match
+}
+
+// variantScope reports whether sc names a variant of the run (isVariant)
+// and whether it is the run's own (match).
+func variantScope(run *assay.Run, sc *Scope) (match, isVariant bool) {
+	if len(run.Variant) == 0 {
+		return false, false
+	}
+	if v, ok := run.Variant[sc.Key]; ok {
+		return v == sc.Value, true
+	}
+	if sc.Key != "variant" {
+		return false, false
+	}
+	if VariantName(run.Variant) == sc.Value {
+		return true, true
+	}
+	for _, v := range run.Variant {
+		if v == sc.Value {
+			return true, true
+		}
+	}
+	return false, true
+}
+
+// VariantName names a variant: its value when it has one key ("fast"),
+// otherwise its values in key order joined by "/" ("fast/slim").
+func VariantName(v map[string]string) string {
+	keys := sortedKeys(v)
+	vals := make([]string, len(keys))
+	for i, k := range keys {
+		vals[i] = v[k]
+	}
+	return strings.Join(vals, "/")
 }
 
 // lookup reads the named value from a view; a non-empty detail says why
