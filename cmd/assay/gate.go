@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/assay-eval/assay"
@@ -127,6 +128,13 @@ func runGate(env *Env, ref string, f *gateFlags, cmd *cobra.Command) error {
 	if floors != nil && len(floors.Floors) == 0 {
 		fmt.Fprintf(out, "%s holds no floors yet\n", f.floors)
 	}
+	if st := gate.Trials(run.Cases); st.Trials > 1 {
+		fmt.Fprintf(out, "trials %d: pass@%d %s  pass^%d %s  flaky %d", st.Trials, st.Trials, rateText(st.PassAny), st.Trials, rateText(st.PassAll), len(st.Flaky))
+		if len(st.Flaky) > 0 {
+			fmt.Fprintf(out, ": %s", strings.Join(st.Flaky, ", "))
+		}
+		fmt.Fprintln(out)
+	}
 	for _, r := range verdict.Results {
 		fmt.Fprintln(out, gate.Line(r))
 	}
@@ -173,6 +181,13 @@ func runGate(env *Env, ref string, f *gateFlags, cmd *cobra.Command) error {
 		return failed()
 	}
 	return nil
+}
+
+func rateText(p *float64) string {
+	if p == nil {
+		return "n/a"
+	}
+	return gate.FormatValue(*p)
 }
 
 // gateStore opens the run store when a REF needs it (anything but a path);
