@@ -3,6 +3,7 @@ package store
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -72,6 +73,9 @@ func writeFileAtomic(path string, b []byte) error {
 	tmp := f.Name()
 	_, err = f.Write(b)
 	if err == nil {
+		err = f.Chmod(0o644)
+	}
+	if err == nil {
 		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {
@@ -84,10 +88,7 @@ func writeFileAtomic(path string, b []byte) error {
 		os.Remove(tmp)
 		return err
 	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync() // best effort: not every file system syncs directories
-		d.Close()
-	}
+	syncDir(dir)
 	return nil
 }
 
@@ -132,8 +133,7 @@ func LoadRun(path string) (*assay.Run, error) {
 		return nil, fmt.Errorf("%s: run_id is missing", file)
 	}
 	if run.Status == assay.StatusIncomplete && len(run.Cases) == 0 {
-		cf := filepath.Join(filepath.Dir(file), CasesFile)
-		err := ReadCases(cf, func(r assay.CaseResult) error {
+		err := ReadCases(filepath.Dir(file), func(r assay.CaseResult) error {
 			r.Observation = nil
 			run.Cases = append(run.Cases, r)
 			return nil
@@ -161,20 +161,36 @@ type caseKey struct {
 	trial int
 }
 
-// ReadCases calls fn for each line of a cases.jsonl file (or the
-// cases.jsonl of a run directory), observations included. A torn last line
-// (no newline, not valid JSON: the case that was being written when the
-// process died) is skipped; any other bad line is an error "file:line: msg".
+// ReadCases calls fn for each case line of a run, observations included.
+// path is a run directory (its cases.jsonl.gz, else its cases.jsonl) or one
+// of those files. A torn last line of a plain cases.jsonl (no newline, not
+// valid JSON: the case being written when the process died) is skipped; any
+// other bad line is an error "file:line: msg".
 func ReadCases(path string, fn func(assay.CaseResult) error) error {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		path = filepath.Join(path, CasesFile)
+		gz := filepath.Join(path, CasesGzFile)
+		if _, err := os.Stat(gz); err == nil {
+			path = gz
+		} else {
+			path = filepath.Join(path, CasesFile)
+		}
 	}
 	f, err := os.Open(path)
 	if err != nil {
 		return fileErr(path, err)
 	}
 	defer f.Close()
-	br := bufio.NewReaderSize(f, 64<<10)
+	var r io.Reader = f
+	compressed := strings.HasSuffix(path, ".gz")
+	if compressed {
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			return fmt.Errorf("%s: %v", path, err)
+		}
+		defer zr.Close()
+		r = zr
+	}
+	br := bufio.NewReaderSize(r, 64<<10)
 	for line := 1; ; line++ {
 		b, rerr := br.ReadBytes('\n')
 		if rerr != nil && rerr != io.EOF {
@@ -184,7 +200,7 @@ func ReadCases(path string, fn func(assay.CaseResult) error) error {
 		if t := bytes.TrimSpace(b); len(t) > 0 {
 			var r assay.CaseResult
 			if err := json.Unmarshal(t, &r); err != nil {
-				if torn {
+				if torn && !compressed {
 					return nil
 				}
 				var se *json.SyntaxError
@@ -200,6 +216,56 @@ func ReadCases(path string, fn func(assay.CaseResult) error) error {
 		if torn {
 			return nil
 		}
+	}
+}
+
+// compressCases gzips dir/cases.jsonl into dir/cases.jsonl.gz (through a
+// synced temporary file and a rename) and removes the plain file.
+func compressCases(dir string) error {
+	plain := filepath.Join(dir, CasesFile)
+	in, err := os.Open(plain)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.CreateTemp(dir, "."+CasesGzFile+".*.tmp")
+	if err != nil {
+		return err
+	}
+	tmp := out.Name()
+	zw, _ := gzip.NewWriterLevel(out, gzip.BestCompression)
+	_, err = io.Copy(zw, in)
+	if cerr := zw.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = out.Chmod(0o644)
+	}
+	if err == nil {
+		err = out.Sync()
+	}
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, filepath.Join(dir, CasesGzFile))
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	syncDir(dir)
+	if err := os.Remove(plain); err != nil {
+		return err
+	}
+	syncDir(dir)
+	return nil
+}
+
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		d.Sync() // best effort: not every file system syncs directories
+		d.Close()
 	}
 }
 
@@ -219,19 +285,19 @@ func jsonErr(file string, b []byte, err error) error {
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
 	switch {
+	case errors.As(err, &se) && se.Error() == "unexpected end of JSON input":
+		line, col := lineCol(b, int64(len(b)))
+		return fmt.Errorf("%s:%d:%d: truncated: unexpected end of JSON input", file, line, col)
 	case errors.As(err, &se):
-		line, col := lineCol(b, se.Offset)
+		line, col := lineCol(b, se.Offset-1) // Offset counts the bad byte
 		return fmt.Errorf("%s:%d:%d: %s", file, line, col, se.Error())
 	case errors.As(err, &te):
-		line, col := lineCol(b, te.Offset)
+		line, col := lineCol(b, te.Offset-1) // the value's last byte
 		field := te.Field
 		if field == "" {
 			field = "value"
 		}
 		return fmt.Errorf("%s:%d:%d: %s: cannot use %s as %s", file, line, col, field, te.Value, te.Type)
-	case err.Error() == "unexpected end of JSON input":
-		line, col := lineCol(b, int64(len(b)))
-		return fmt.Errorf("%s:%d:%d: truncated: unexpected end of JSON input", file, line, col)
 	}
 	return fmt.Errorf("%s: %s", file, strings.TrimPrefix(err.Error(), "json: "))
 }
@@ -345,6 +411,9 @@ func (w *fileRun) Finish(run *assay.Run) error {
 	file := filepath.Join(w.dir, RunFile)
 	if err := writeFileAtomic(file, b); err != nil {
 		return fmt.Errorf("%s: %w", file, err)
+	}
+	if err := compressCases(w.dir); err != nil {
+		return fmt.Errorf("%s: %w", filepath.Join(w.dir, CasesFile), err)
 	}
 	if w.index != nil {
 		if err := w.index(run); err != nil {

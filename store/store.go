@@ -82,8 +82,10 @@ func NewRunID() string {
 	return id.String()
 }
 
-// RunFile and CasesFile are the names of a run's files in its directory.
+// The names of a run's files in its directory. Cases are appended to
+// CasesFile while the run goes; Finish compresses it to CasesGzFile.
 const (
-	RunFile   = "run.json"
-	CasesFile = "cases.jsonl"
+	RunFile     = "run.json"
+	CasesFile   = "cases.jsonl"
+	CasesGzFile = "cases.jsonl.gz"
 )
