@@ -31,7 +31,23 @@ func (e *PosError) Where() string {
 
 // Errorf returns a *PosError.
 func Errorf(file string, line, col int, format string, args ...any) error {
-	return &PosError{File: file, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
+	return &PosError{File: file, Line: line, Col: col, Msg: oneLine(fmt.Sprintf(format, args...))}
+}
+
+// oneLine escapes line breaks so that a message quoting user input (a
+// regexp, an alias name) stays one line.
+func oneLine(s string) string {
+	if !strings.ContainsAny(s, "\r\n") {
+		return s
+	}
+	return strings.NewReplacer("\r", `\r`, "\n", `\n`).Replace(s)
+}
+
+// oneLineProblems applies oneLine to every problem's message.
+func oneLineProblems(ps []problem) {
+	for i := range ps {
+		ps[i].msg = oneLine(ps[i].msg)
+	}
 }
 
 // problem is a structural fault found while loading: Load refuses the suite

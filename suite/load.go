@@ -76,6 +76,7 @@ func load(path string, o LoadOptions) (*loaded, error) {
 		fillDefaults(s)
 		l := &loaded{suite: s, file: path}
 		l.probs = checkStructure(s)
+		oneLineProblems(l.probs)
 		return l, nil
 	}
 	fi, err := os.Stat(path)
@@ -105,6 +106,7 @@ func load(path string, o LoadOptions) (*loaded, error) {
 		}
 	}
 	p.probs = append(p.probs, checkSchemas(s, p)...)
+	oneLineProblems(p.probs)
 	fillDefaults(s)
 	slices.SortStableFunc(p.probs, func(a, b problem) int {
 		if a.line != b.line {

@@ -92,6 +92,7 @@ func parseNative(file string, src []byte) (p *parsed, err error) {
 	if err := d.top(body); err != nil {
 		return nil, err
 	}
+	oneLineProblems(d.p.probs)
 	return d.p, nil
 }
 
