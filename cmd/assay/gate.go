@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -10,7 +12,9 @@ import (
 	"time"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/compare"
 	"github.com/assay-eval/assay/gate"
+	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/store"
 	"github.com/spf13/cobra"
 )
@@ -23,6 +27,9 @@ type gateFlags struct {
 	gates    []string
 	baseline string
 	storeDir string
+	junit    string
+	markdown string
+	badge    string
 }
 
 func newGateCmd(env *Env) *cobra.Command {
@@ -63,6 +70,9 @@ Exit status: 0 every gate and floor held on a complete run; 1 one failed;
 	fl.StringArrayVar(&f.gates, "gate", nil, "gate expression, e.g. 'pass_rate >= 0.8' (repeatable)")
 	fl.StringVar(&f.baseline, "baseline", "", "baseline run REF for delta, ratio and no_new_failures")
 	fl.StringVar(&f.storeDir, "store", "", "run store directory (default $ASSAY_STORE, else .assay)")
+	fl.StringVar(&f.junit, "junit", "", "write the run with these gate results as JUnit XML to FILE")
+	fl.StringVar(&f.markdown, "markdown", "", "write a markdown summary with these gate results to FILE")
+	fl.StringVar(&f.badge, "badge", "", "write a shields.io endpoint badge JSON for these gate results to FILE")
 	return cmd
 }
 
@@ -144,6 +154,10 @@ func runGate(env *Env, ref string, f *gateFlags, cmd *cobra.Command) error {
 		fmt.Fprintf(env.Stderr, "assay: warning: %s\n", w)
 	}
 
+	if err := writeGateOutputs(f, run, base, verdict); err != nil {
+		return inputError(err)
+	}
+
 	complete := run.Status == assay.StatusComplete
 	if f.ratchet {
 		switch {
@@ -179,6 +193,48 @@ func runGate(env *Env, ref string, f *gateFlags, cmd *cobra.Command) error {
 		return inputError(fmt.Errorf("run %s is incomplete: a partial run never passes", run.RunID))
 	case !verdict.Pass:
 		return failed()
+	}
+	return nil
+}
+
+// writeGateOutputs writes --junit, --markdown and --badge for the run with
+// the gate results of this check in place of those it recorded.
+func writeGateOutputs(f *gateFlags, run, base *assay.Run, verdict gate.Verdict) error {
+	if f.junit == "" && f.markdown == "" && f.badge == "" {
+		return nil
+	}
+	shown := *run
+	shown.Gates = verdict.Results
+	shown.Warnings = append(append([]string(nil), run.Warnings...), verdict.Warnings...)
+	var cmp *compare.Report
+	if base != nil && f.markdown != "" {
+		r := compare.Runs(base, run, compare.Options{})
+		cmp = &r
+	}
+	outputs := []struct {
+		path   string
+		render func(io.Writer) error
+	}{
+		{f.junit, func(w io.Writer) error { return report.JUnit(w, &shown) }},
+		{f.markdown, func(w io.Writer) error { return report.Markdown(w, &shown, cmp) }},
+		{f.badge, func(w io.Writer) error { return report.Badge(w, &shown, verdict) }},
+	}
+	for _, o := range outputs {
+		if o.path == "" {
+			continue
+		}
+		var buf bytes.Buffer
+		if err := o.render(&buf); err != nil {
+			return fmt.Errorf("%s: %w", o.path, err)
+		}
+		if dir := filepath.Dir(o.path); dir != "." {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return err
+			}
+		}
+		if err := os.WriteFile(o.path, buf.Bytes(), 0o644); err != nil {
+			return err
+		}
 	}
 	return nil
 }
