@@ -144,10 +144,10 @@ done
 
 func TestSplitWords(t *testing.T) {
 	for in, want := range map[string]string{
-		`prog a b`:                 "prog|a|b",
-		`'my prog' "x y" z\ w`:     "my prog|x y|z w",
+		`prog a b`:                  "prog|a|b",
+		`'my prog' "x y" z\ w`:      "my prog|x y|z w",
 		`  prog   --q='{{.Query}}'`: "prog|--q={{.Query}}",
-		`prog ""`:                  "prog|",
+		`prog ""`:                   "prog|",
 	} {
 		got, err := splitWords(in)
 		if err != nil || strings.Join(got, "|") != want {

@@ -131,7 +131,7 @@ func TestHTTPFaults(t *testing.T) {
     http:
       url: `+fs.srv.URL+`/ask
       body: {id: "{{.ID}}", query: "{{.Query}}"}
-      timeout: 300ms
+      timeout: 1s
       retries: 2
       backoff: 10ms
       max_body: 1KiB
@@ -159,7 +159,7 @@ func TestHTTPFaults(t *testing.T) {
 		"r429":      {calls: 2},
 		"flaky503":  {calls: 3},
 		"always503": {class: assay.ErrHTTPStatus, status: 503, calls: 3},
-		"hang":      {class: assay.ErrTimeout, calls: 1, in: "no response within 300ms"},
+		"hang":      {class: assay.ErrTimeout, calls: 1, in: "no response within 1s"},
 		"reset":     {class: assay.ErrTransport, calls: 3},
 		"garbage":   {class: assay.ErrMalformed, calls: 1, in: "not JSON"},
 		"huge":      {class: assay.ErrMalformed, calls: 1, in: "exceeds max_body (1KiB)"},
