@@ -8,10 +8,15 @@ import (
 	"unsafe"
 )
 
+// spaceTab marks the bytes C isspace accepts in the "C" locale.
+var spaceTab = [256]bool{' ': true, '\t': true, '\n': true, '\v': true, '\f': true, '\r': true}
+
 // isSpace is C isspace in the "C" locale.
-func isSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
-}
+func isSpace(c byte) bool { return spaceTab[c] }
+
+// pow10 holds the powers of ten that float64 represents exactly.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
 // Judgments of one qrels topic.
 type qrelsTopic struct {
@@ -162,6 +167,41 @@ func parseFloatPrefix(b []byte) float64 {
 		i++
 	}
 	start := i
+	// Fast path: a plain decimal ("12.3456") whose digits fit in 2^53 and
+	// whose fraction has at most 22 digits converts exactly as m / 10^k,
+	// one correctly rounded division (Clinger's fast path).
+	{
+		var m uint64
+		nd, frac := 0, 0
+		dot := false
+		j := i
+		for ; j < len(b); j++ {
+			c := b[j]
+			if c >= '0' && c <= '9' {
+				m = m*10 + uint64(c-'0')
+				nd++
+				if dot {
+					frac++
+				}
+				if nd > 15 {
+					break
+				}
+				continue
+			}
+			if c == '.' && !dot {
+				dot = true
+				continue
+			}
+			break
+		}
+		if j == len(b) && nd > 0 && frac <= 22 {
+			v := float64(m) / pow10[frac]
+			if neg {
+				v = -v
+			}
+			return v
+		}
+	}
 	// inf / infinity / nan
 	if i < len(b) && (b[i]|0x20 == 'i' || b[i]|0x20 == 'n') {
 		rest := b[i:]

@@ -43,7 +43,7 @@ type chunkResult struct {
 	tag     []byte // run tag of the last data line
 }
 
-const chunkSize = 4 << 20
+const chunkSize = 1 << 20
 
 var errFragmented = errors.New("trec: run topics are not contiguous")
 
