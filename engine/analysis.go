@@ -42,9 +42,16 @@ func (l *Language) Stem(w string) string {
 	if l.stemmer == nil || !hasLetter(w) {
 		return w
 	}
+	// Lucene's PorterStemmer leaves words of one or two letters alone.
+	if l.Name == "en" && len(w) <= 2 {
+		return w
+	}
 	env := snowballstem.NewEnv(w)
 	l.stemmer(env)
-	return env.Current()
+	if s := env.Current(); s != "" {
+		return s
+	}
+	return w
 }
 
 // IsStop reports whether w (folded) is a stop word of the language.
@@ -161,6 +168,9 @@ func asciiLower(s string) string {
 }
 
 func isCJK(r rune) bool {
+	if r < 0x1100 {
+		return false
+	}
 	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) ||
 		unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r) || r == 'ー'
 }
@@ -181,6 +191,10 @@ func tokenize(s string, emit func(rawToken)) {
 	i := 0
 	for i < len(s) {
 		r, n := utf8.DecodeRuneInString(s[i:])
+		if r < utf8.RuneSelf && !isWordRune(r) {
+			i++
+			continue
+		}
 		switch {
 		case isCJK(r):
 			j := i
@@ -335,33 +349,34 @@ func (l *Language) term(t rawToken, cache map[string]string) (string, bool) {
 	return l.Stem(t.text), true
 }
 
-// detectLanguage recognises the language of text among langs by counting
-// function words; it returns fallback unless another language has at least
-// 3 hits and twice the fallback's.
-func detectLanguage(text string, langs []*Language, fallback *Language) *Language {
-	counts := make([]int, len(langs))
-	fb := 0
+// detectLanguage recognises the language of a token sequence among the
+// detectable languages by counting function words among its first 1000
+// words; it returns fallback unless another language has at least 3 hits
+// and twice the fallback's.
+func detectLanguage(toks []rawToken, fallback *Language) *Language {
+	var counts [8]int
 	n := 0
-	tokenize(Normalize(text), func(t rawToken) {
-		if t.kind != kindWord || n > 2000 {
-			return
-		}
-		n++
-		for i, l := range langs {
-			if l.detect[t.text] {
-				counts[i]++
-			}
-		}
-		if fallback.detect[t.text] {
-			fb++
-		}
-	})
-	best, bestN := fallback, fb
-	for i, l := range langs {
-		if l.Name == fallback.Name {
+	for _, t := range toks {
+		if t.kind != kindWord {
 			continue
 		}
-		if counts[i] >= 3 && counts[i] >= 2*fb && counts[i] > bestN {
+		if n++; n > 1000 {
+			break
+		}
+		mask := functionWords[t.text]
+		for i := 0; mask != 0; i, mask = i+1, mask>>1 {
+			counts[i] += int(mask & 1)
+		}
+	}
+	fb := 0
+	for i, l := range detectable {
+		if l == fallback {
+			fb = counts[i]
+		}
+	}
+	best, bestN := fallback, fb
+	for i, l := range detectable {
+		if l != fallback && counts[i] >= 3 && counts[i] >= 2*fb && counts[i] > bestN {
 			best, bestN = l, counts[i]
 		}
 	}
@@ -377,18 +392,30 @@ var detectable = func() []*Language {
 	return out
 }()
 
+// functionWords maps a folded word to the bit set of detectable languages
+// it is a function word of.
+var functionWords = func() map[string]uint8 {
+	m := map[string]uint8{}
+	for i, l := range detectable {
+		for w := range l.detect {
+			m[w] |= 1 << i
+		}
+	}
+	return m
+}()
+
 // queryTerms analyses a query under one or more languages. Each query token
 // contributes a total weight of 1, split evenly over its distinct analyses
 // (so a word every language stems alike counts once, and a single language
 // gives each term a weight equal to its count, as Anserini's bag-of-words
 // query does).
-func queryTerms(q string, langs []*Language) map[string]float64 {
+func queryTerms(q string, langs []*Language, analyze func(*Language, rawToken) (string, bool)) map[string]float64 {
 	out := make(map[string]float64)
 	var variants []string
 	tokenize(Normalize(q), func(t rawToken) {
 		variants = variants[:0]
 		for _, l := range langs {
-			if term, ok := l.term(t, nil); ok && !slices.Contains(variants, term) {
+			if term, ok := analyze(l, t); ok && !slices.Contains(variants, term) {
 				variants = append(variants, term)
 			}
 		}

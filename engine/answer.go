@@ -27,7 +27,8 @@ const RefusalText = "I cannot answer this from the corpus: no document matches e
 // questionWords are dropped from the question before coverage is measured,
 // beside each language's stop and function words.
 var questionWords = words(`what which who whom whose when where why how does do did is are was were
-can could should would will shall may might tell me explain describe please list give show
+can could should would will shall may might tell me explain describe please give show
+within without across among upon via per onto toward towards versus also any some
 was wer wie wo wann warum welche welcher welches quoi quel quelle quels quelles comment pourquoi
 où quand cosa quale quali come perché dove quando chi qué cuál cuáles cómo por dónde cuándo quién
 wat welke hoe waarom waar wanneer o que qual quais como porquê onde quando quem`)
@@ -65,7 +66,16 @@ func (a Answer) Docs() []int {
 	return out
 }
 
-type weightedSet map[string]float64
+// qterm is one content term of a question: its id (stopID when the corpus
+// lacks it) and its normalised weight.
+type qterm struct {
+	id uint32
+	w  float64
+}
+
+type idSet map[uint32]struct{}
+
+func (s idSet) has(id uint32) bool { _, ok := s[id]; return ok }
 
 // Answer builds a deterministic extractive answer to q from results (the
 // ranking Search returned for it).
@@ -76,11 +86,11 @@ func (ix *Index) Answer(q Query, results []Result) Answer {
 	type cand struct {
 		Sentence
 		pos   int
-		terms map[string]bool
-		qw    weightedSet
+		terms idSet
+		qw    []qterm
 	}
 	var cands []cand
-	qCache := map[*Language]weightedSet{}
+	qCache := map[*Language][]qterm{}
 	for rank, r := range results[:min(AnswerDocs, len(results))] {
 		l := ix.langs[r.Doc]
 		qw, ok := qCache[l]
@@ -92,15 +102,15 @@ func (ix *Index) Answer(q Query, results []Result) Answer {
 			continue
 		}
 		doc := ix.docs[r.Doc]
-		title := termSet(doc.Title+" "+doc.Path, l)
+		title := ix.termSet(doc.Title+" "+doc.Path, l)
 		for pos, s := range SplitSentences(doc.Text) {
-			ts := termSet(s, l)
+			ts := ix.termSet(s, l)
 			score := 0.0
-			for t, w := range qw {
-				if ts[t] {
-					score += w
-				} else if title[t] {
-					score += titleWeight * w
+			for _, t := range qw {
+				if ts.has(t.id) {
+					score += t.w
+				} else if title.has(t.id) {
+					score += titleWeight * t.w
 				}
 			}
 			if score > 0 {
@@ -125,10 +135,6 @@ func (ix *Index) Answer(q Query, results []Result) Answer {
 	})
 	best := cands[0]
 	chosen := []cand{best}
-	covered := map[string]bool{}
-	for t := range best.terms {
-		covered[t] = true
-	}
 	for _, c := range cands[1:] {
 		if len(chosen) == MaxAnswerSentences || c.Score < best.Score/2 {
 			break
@@ -140,14 +146,14 @@ func (ix *Index) Answer(q Query, results []Result) Answer {
 	}
 	// Coverage of the chosen sentences, measured with the best sentence's
 	// question weights and document title.
-	title := termSet(ix.docs[best.Doc].Title+" "+ix.docs[best.Doc].Path, ix.langs[best.Doc])
+	title := ix.termSet(ix.docs[best.Doc].Title+" "+ix.docs[best.Doc].Path, ix.langs[best.Doc])
 	cov := 0.0
-	for t, w := range best.qw {
+	for _, t := range best.qw {
 		switch {
-		case slices.ContainsFunc(chosen, func(c cand) bool { return c.terms[t] }):
-			cov += w
-		case title[t]:
-			cov += titleWeight * w
+		case slices.ContainsFunc(chosen, func(c cand) bool { return c.terms.has(t.id) }):
+			cov += t.w
+		case title.has(t.id):
+			cov += titleWeight * t.w
 		}
 	}
 	if cov < MinCoverage {
@@ -172,46 +178,46 @@ func (ix *Index) Answer(q Query, results []Result) Answer {
 // questionWeights returns the question's content terms under l, weighted by
 // idf and normalised to sum to 1. A term the corpus lacks gets the largest
 // possible idf: the corpus cannot support that part of the question.
-func (ix *Index) questionWeights(q string, l *Language) weightedSet {
+func (ix *Index) questionWeights(q string, l *Language) []qterm {
 	N := float64(ix.docCount)
 	maxIDF := math.Log(1 + (N+0.5)/0.5)
-	out := weightedSet{}
+	var out []qterm
+	seen := map[string]bool{}
 	tokenize(Normalize(q), func(t rawToken) {
-		if t.kind == kindWhole {
-			return
-		}
 		if t.kind == kindWord && (l.stop[t.text] || l.detect[t.text] || questionWords[t.text]) {
 			return
 		}
-		term, ok := l.term(t, nil)
-		if !ok {
+		id, term, known := ix.lookup(l, t)
+		if term == "" || seen[term] {
 			return
 		}
+		seen[term] = true
 		idf := maxIDF
-		if id, ok := ix.vocab[term]; ok {
+		if known {
 			df := float64(len(ix.postings[id]))
 			idf = math.Log(1 + (N-df+0.5)/(df+0.5))
 		}
-		out[term] = idf
+		out = append(out, qterm{id: id, w: idf})
 	})
 	sum := 0.0
-	for _, w := range out {
-		sum += w
+	for _, t := range out {
+		sum += t.w
 	}
 	if sum <= 0 {
-		return weightedSet{}
+		return nil
 	}
-	for t := range out {
-		out[t] /= sum
+	for i := range out {
+		out[i].w /= sum
 	}
 	return out
 }
 
-func termSet(s string, l *Language) map[string]bool {
-	out := map[string]bool{}
+// termSet returns the ids of the corpus terms s contains under l.
+func (ix *Index) termSet(s string, l *Language) idSet {
+	out := idSet{}
 	tokenize(Normalize(s), func(t rawToken) {
-		if term, ok := l.term(t, nil); ok {
-			out[term] = true
+		if id, _, ok := ix.lookup(l, t); ok {
+			out[id] = struct{}{}
 		}
 	})
 	return out

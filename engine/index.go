@@ -86,6 +86,10 @@ type Index struct {
 	avgdl    float32
 	cache    [256]float32 // 1 / (k1 * (1 - b + b * dl/avgdl)) per norm byte
 
+	// wordIDs maps, per language, each word as written in the corpus to
+	// its term id (stopID for a stop word). Read-only after Build.
+	wordIDs map[*Language]map[string]uint32
+
 	accPool sync.Pool
 }
 
@@ -101,45 +105,58 @@ func Build(docs []assay.Document, o Options) (*Index, error) {
 	if len(docs) > math.MaxUint32/2 {
 		return nil, errors.New("corpus too large")
 	}
-	stemCaches := make(map[*Language]map[string]string)
+	wordIDs := make(map[*Language]map[string]uint32)
+	ix.wordIDs = wordIDs
 	ix.langs = make([]*Language, len(docs))
 	ix.norms = make([]uint8, len(docs))
 	ix.lengths = make([]uint32, len(docs))
 	ix.docTerms = make([][]posting, len(docs))
 	var sumTTF int64
 	var ids []uint32
+	var toks []rawToken
 	for d, doc := range docs {
-		l := ix.docLanguage(doc)
+		toks = toks[:0]
+		tokenize(Normalize(docText(doc)), func(t rawToken) { toks = append(toks, t) })
+		l := ix.docLanguage(doc, toks)
 		ix.langs[d] = l
 		if !slices.Contains(ix.corpusLangs, l) {
 			ix.corpusLangs = append(ix.corpusLangs, l)
 		}
-		cache := stemCaches[l]
+		// cache maps a word as written to its term id (stopID: a stop
+		// word), so most tokens cost one map lookup.
+		cache := wordIDs[l]
 		if cache == nil {
-			cache = make(map[string]string)
-			stemCaches[l] = cache
+			cache = make(map[string]uint32)
+			wordIDs[l] = cache
 		}
 		ids = ids[:0]
 		length := 0
 		add := func(t rawToken) {
-			term, ok := l.term(t, cache)
-			if !ok {
-				return
+			if t.kind == kindWord {
+				if id, ok := cache[t.text]; ok {
+					if id != stopID {
+						ids = append(ids, id)
+						length++
+					}
+					return
+				}
 			}
-			id, ok := ix.vocab[term]
-			if !ok {
-				id = uint32(len(ix.terms))
-				term = strings.Clone(term)
-				ix.vocab[term] = id
-				ix.terms = append(ix.terms, term)
-				ix.postings = append(ix.postings, nil)
+			term, ok := l.term(t, nil)
+			id := uint32(stopID)
+			if ok {
+				id = ix.termID(term)
+				ids = append(ids, id)
+				if t.kind != kindWhole {
+					length++
+				}
 			}
-			ids = append(ids, id)
-			if t.kind != kindWhole {
-				length++
+			if t.kind == kindWord {
+				cache[strings.Clone(t.text)] = id
 			}
 		}
-		tokenize(Normalize(docText(doc)), add)
+		for _, t := range toks {
+			add(t)
+		}
 		slices.Sort(ids)
 		var dt []posting
 		for i := 0; i < len(ids); {
@@ -171,6 +188,44 @@ func Build(docs []assay.Document, o Options) (*Index, error) {
 	return ix, nil
 }
 
+const stopID = math.MaxUint32
+
+// termID returns the id of term, adding it to the vocabulary.
+func (ix *Index) termID(term string) uint32 {
+	id, ok := ix.vocab[term]
+	if !ok {
+		id = uint32(len(ix.terms))
+		term = strings.Clone(term)
+		ix.vocab[term] = id
+		ix.terms = append(ix.terms, term)
+		ix.postings = append(ix.postings, nil)
+	}
+	return id
+}
+
+// lookup returns the term id of a raw token under l, and whether the
+// corpus has that term (false for stop words and unknown terms). term is
+// the analysed form when the token is not a stop word.
+func (ix *Index) lookup(l *Language, t rawToken) (id uint32, term string, ok bool) {
+	if t.kind == kindWord {
+		if id, ok := ix.wordIDs[l][t.text]; ok {
+			if id == stopID {
+				return stopID, "", false
+			}
+			return id, ix.terms[id], true
+		}
+	}
+	term, ok = l.term(t, nil)
+	if !ok {
+		return stopID, "", false
+	}
+	id, ok = ix.vocab[term]
+	if !ok {
+		return stopID, term, false
+	}
+	return id, term, true
+}
+
 // docText is what a document is indexed as: title + " " + text (BEIR's flat
 // index), plus its path when it has one.
 func docText(d assay.Document) string {
@@ -189,7 +244,7 @@ func docText(d assay.Document) string {
 // docLanguage chooses a document's language: its Lang field, Meta["lang"],
 // the first segment of its path when that is a language code ("de/x.md"),
 // the index's analyzer option, or the language its function words point to.
-func (ix *Index) docLanguage(d assay.Document) *Language {
+func (ix *Index) docLanguage(d assay.Document, toks []rawToken) *Language {
 	for _, c := range []string{d.Lang, d.Meta["lang"]} {
 		if c != "" {
 			if l, err := LookupLanguage(c); err == nil {
@@ -207,7 +262,7 @@ func (ix *Index) docLanguage(d assay.Document) *Language {
 	if ix.defaultLang != nil {
 		return ix.defaultLang
 	}
-	return detectLanguage(d.Title+" "+d.Text, detectable, languages["en"])
+	return detectLanguage(toks, languages["en"])
 }
 
 // Len returns the number of documents.
@@ -289,7 +344,10 @@ func (ix *Index) queryLanguages(lang string) []*Language {
 
 // Terms returns the weighted query terms q analyses to (before RM3).
 func (ix *Index) Terms(q Query) map[string]float64 {
-	return queryTerms(q.Text, ix.queryLanguages(q.Lang))
+	return queryTerms(q.Text, ix.queryLanguages(q.Lang), func(l *Language, t rawToken) (string, bool) {
+		_, term, _ := ix.lookup(l, t)
+		return term, term != ""
+	})
 }
 
 // Search ranks the corpus for q: BM25, optionally expanded by RM3.
