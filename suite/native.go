@@ -137,6 +137,9 @@ func (d *nativeDecoder) prob(n ast.Node, format string, args ...any) {
 
 func (d *nativeDecoder) top(body ast.Node) error {
 	r, s := d.r, d.p.suite
+	if err := d.requireVersion(body); err != nil {
+		return err
+	}
 	fs, err := r.fields(body, "suite", suiteFields, func(key string) string {
 		if slices.Contains(caseFields, key) || slices.Contains(expectFields, key) {
 			return fmt.Sprintf("%q belongs to a case, under \"cases:\"", key)
@@ -209,6 +212,37 @@ func (d *nativeDecoder) top(body ast.Node) error {
 		return nil
 	}
 	return d.cases(*casesField)
+}
+
+// requireVersion fails early, before unknown fields are reported, when the
+// mapping has no "assay" key: such a file is most likely not a native suite
+// at all, and saying so helps more than naming its first unknown field. A
+// key that looks like a misspelling of "assay" is reported as one.
+func (d *nativeDecoder) requireVersion(body ast.Node) error {
+	var values []*ast.MappingValueNode
+	switch m := body.(type) {
+	case *ast.MappingNode:
+		values = m.Values
+	case *ast.MappingValueNode:
+		values = []*ast.MappingValueNode{m}
+	}
+	for _, mv := range values {
+		kn, err := d.r.resolve(mv.Key)
+		if err != nil {
+			return err
+		}
+		if k, ok := nodeScalar(kn); ok && k == "assay" {
+			return nil
+		}
+	}
+	for _, mv := range values {
+		kn, _ := d.r.resolve(mv.Key)
+		if k, ok := nodeScalar(kn); ok && suggestName(k, []string{"assay"}) == "assay" {
+			return d.r.errAt(mv.Key, "unknown field %q (did you mean \"assay\"?)", k)
+		}
+	}
+	line, col := nodePos(body)
+	return Errorf(d.r.file, line, col, "missing \"assay: %d\": the native suite format needs it (is this a file of another format?)", NativeVersion)
 }
 
 // corpusField records the corpus path (loaded later) or reads an inline list.

@@ -172,6 +172,16 @@ func TestLoadRejectsBadSuites(t *testing.T) {
 			want: `s.yaml:1:1: missing "assay: 1": the native suite format needs it (is this a file of another format?)`,
 		},
 		{
+			name: "another tool's file is not a native suite, whatever its fields",
+			src:  "schemaVersion: 3\nresults: []\n",
+			want: `s.yaml:1:1: missing "assay: 1": the native suite format needs it (is this a file of another format?)`,
+		},
+		{
+			name: "misspelt assay key",
+			src:  "name: kb\nasay: 1\ncases:\n  - {id: a, query: q, relevant: [x]}\n",
+			want: `s.yaml:2:1: unknown field "asay" (did you mean "assay"?)`,
+		},
+		{
 			name: "unsupported assay version",
 			src:  "assay: 2\ncases:\n  - {id: a, query: q, relevant: [x]}\n",
 			want: `s.yaml:1:8: assay: unsupported format version 2 (this assay reads version 1)`,
