@@ -224,7 +224,9 @@ func (fc *fileCtx) parseCommand(n, cn *node) (*Command, error) {
 	for i, w := range words {
 		it := argvNode.items[i]
 		if i == 0 && !strings.Contains(w, "{{") && strings.Contains(w, "/") && !filepath.IsAbs(w) {
-			w = filepath.Join(fc.dir, w)
+			if abs, err := filepath.Abs(filepath.Join(fc.dir, w)); err == nil {
+				w = abs
+			}
 		}
 		t, err := compileStr(it, fmt.Sprintf("command[%d]", i), w)
 		if err != nil {
@@ -254,6 +256,9 @@ func (fc *fileCtx) parseCommand(n, cn *node) (*Command, error) {
 		}
 		if !filepath.IsAbs(d) {
 			d = filepath.Join(fc.dir, d)
+		}
+		if abs, err := filepath.Abs(d); err == nil {
+			d = abs
 		}
 		c.dir = d
 	}

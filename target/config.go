@@ -25,7 +25,8 @@ import (
 //
 //	http:                         # an HTTP service (see HTTP)
 //	  url: http://127.0.0.1:3001/api/kb/ask
-//	  method: POST                # default: POST with a body, else GET
+//	  method: POST                # default: POST with a body, else GET; with
+//	                              # neither, POST {"query": ..., "k": ...}
 //	  headers: {Authorization: "Bearer ${KB_TOKEN}"}
 //	  body: {question: "{{.Query}}", k: "{{.K}}"}
 //	  timeout: 30s                # per request
@@ -269,6 +270,10 @@ func (fc *fileCtx) parseHTTP(n *node) (*HTTP, error) {
 		}
 		if st.url, err = compileStr(un, "http.url", us); err != nil {
 			return nil, err
+		}
+		if n.get("body") == nil && n.get("method") == nil {
+			// Like the shorthand: POST {"query", "k"}.
+			st.method, st.body = http.MethodPost, shorthandBody()
 		}
 		h.steps = []*httpStep{st}
 	}

@@ -105,16 +105,21 @@ func newHTTPShorthand(spec string, o Options) (assay.Target, error) {
 	if err != nil || u.Host == "" {
 		return nil, fmt.Errorf("target %q: not a valid URL", spec)
 	}
+	h := newHTTP(spec, o)
+	h.base = u
+	h.steps = []*httpStep{{name: "request", method: http.MethodPost, url: strTmpl{lit: spec}, body: shorthandBody()}}
+	h.mapping = defaultMap()
+	h.config = map[string]any{"url": redactURL(u)}
+	return h, nil
+}
+
+// shorthandBody is {"k": .K, "query": .Query}.
+func shorthandBody() *bodyTmpl {
 	body := &bodyTmpl{kind: bodyObject, keys: []string{"k", "query"}}
 	kT, _ := compileBody(&node{value: "{{.K}}"}, "k")
 	qT, _ := compileBody(&node{value: "{{.Query}}"}, "query")
 	body.parts = []*bodyTmpl{kT, qT}
-	h := newHTTP(spec, o)
-	h.base = u
-	h.steps = []*httpStep{{name: "request", method: http.MethodPost, url: strTmpl{lit: spec}, body: body}}
-	h.mapping = defaultMap()
-	h.config = map[string]any{"url": redactURL(u)}
-	return h, nil
+	return body
 }
 
 func newHTTP(spec string, o Options) *HTTP {
