@@ -62,11 +62,12 @@ func EvaluateExprs(exprs []Expr, run *assay.Run, baseline *assay.Run) Verdict {
 		v.Warnings = append(v.Warnings, fmt.Sprintf("baseline run %s is incomplete: compare against a complete run", short(baseline.RunID)))
 	}
 	warned := map[string]bool{}
+	vc := viewCache{}
 	for _, e := range exprs {
 		if !AppliesTo(e, run) {
 			continue
 		}
-		r, warn := evalOne(e, run, baseline)
+		r, warn := evalOne(e, run, baseline, vc)
 		if !r.Pass {
 			v.Pass = false
 		}
@@ -79,7 +80,7 @@ func EvaluateExprs(exprs []Expr, run *assay.Run, baseline *assay.Run) Verdict {
 	return v
 }
 
-func evalOne(e Expr, run, baseline *assay.Run) (assay.GateResult, string) {
+func evalOne(e Expr, run, baseline *assay.Run, vc viewCache) (assay.GateResult, string) {
 	res := assay.GateResult{Expr: e.Text, Op: string(e.Op), Bound: e.Bound, Source: e.Source}
 	if res.Expr == "" {
 		res.Expr = e.String()
@@ -88,7 +89,7 @@ func evalOne(e Expr, run, baseline *assay.Run) (assay.GateResult, string) {
 		res.Detail = fmt.Sprintf("%s needs a baseline run (pass --baseline REF)", e.Kind)
 		return res, ""
 	}
-	cand, cdetail := viewOf(run, e.Scope)
+	cand, cdetail := vc.get(run, e.Scope)
 	switch e.Kind {
 	case Threshold:
 		if cdetail != "" {
@@ -104,7 +105,7 @@ func evalOne(e Expr, run, baseline *assay.Run) (assay.GateResult, string) {
 		res.Pass = e.Op.Holds(val, e.Bound)
 		return res, ""
 	case Delta, Ratio:
-		base, bdetail := viewOf(baseline, e.Scope)
+		base, bdetail := vc.get(baseline, e.Scope)
 		if cdetail != "" {
 			res.Detail = cdetail
 			return res, ""
@@ -202,24 +203,60 @@ func caseOutcomes(cases []assay.CaseResult, scope *Scope) map[string]bool {
 }
 
 // view is what a gate reads: a summary (the whole run's or a segment's)
-// and the case results under it.
+// and the case results under it, with their trial statistics computed once.
 type view struct {
-	sum   assay.Summary
-	cases []assay.CaseResult
+	sum    assay.Summary
+	cases  []assay.CaseResult
+	trials *TrialStats
+}
+
+func (v *view) trialStats() *TrialStats {
+	if v.trials == nil {
+		st := Trials(v.cases)
+		v.trials = &st
+	}
+	return v.trials
+}
+
+// viewCache holds the views of one evaluation, so gates that share a scope
+// share its summary and trial statistics.
+type viewCache map[viewKey]cachedView
+
+type viewKey struct {
+	run   *assay.Run
+	scope string
+}
+
+type cachedView struct {
+	v      *view
+	detail string
+}
+
+func (c viewCache) get(run *assay.Run, sc *Scope) (*view, string) {
+	k := viewKey{run: run}
+	if sc != nil {
+		k.scope = sc.String()
+	}
+	if cv, ok := c[k]; ok {
+		return cv.v, cv.detail
+	}
+	v, detail := viewOf(run, sc)
+	c[k] = cachedView{v, detail}
+	return v, detail
 }
 
 // viewOf returns the run, or the cases of its segment scope. A scope the
 // run has no segment for is summarised from the cases carrying the tag; a
 // scope no case carries gives a detail instead.
-func viewOf(run *assay.Run, sc *Scope) (view, string) {
+func viewOf(run *assay.Run, sc *Scope) (*view, string) {
 	if sc == nil {
-		return view{sum: run.Summary, cases: run.Cases}, ""
+		return &view{sum: run.Summary, cases: run.Cases}, ""
 	}
 	if match, isVariant := variantScope(run, sc); isVariant {
 		if !match {
-			return view{}, fmt.Sprintf("the run is variant %s, not %s", VariantName(run.Variant), sc.Value)
+			return &view{}, fmt.Sprintf("the run is variant %s, not %s", VariantName(run.Variant), sc.Value)
 		}
-		return view{sum: run.Summary, cases: run.Cases}, ""
+		return &view{sum: run.Summary, cases: run.Cases}, ""
 	}
 	var cases []assay.CaseResult
 	for _, r := range run.Cases {
@@ -228,12 +265,12 @@ func viewOf(run *assay.Run, sc *Scope) (view, string) {
 		}
 	}
 	if seg, ok := run.Segments[sc.String()]; ok {
-		return view{sum: seg, cases: cases}, ""
+		return &view{sum: seg, cases: cases}, ""
 	}
 	if len(cases) == 0 {
-		return view{}, fmt.Sprintf("no case has tag %s", sc)
+		return &view{}, fmt.Sprintf("no case has tag %s", sc)
 	}
-	return view{sum: Summarize(cases), cases: cases}, ""
+	return &view{sum: Summarize(cases), cases: cases}, ""
 }
 
 // AppliesTo reports whether a gate applies to the run. Every gate does,
@@ -285,7 +322,7 @@ func VariantName(v map[string]string) string {
 
 // lookup reads the named value from a view; a non-empty detail says why
 // there is none.
-func lookup(v view, name string) (float64, string) {
+func lookup(v *view, name string) (float64, string) {
 	s := v.sum
 	latency := func(x float64) (float64, string) {
 		if s.LatencyMs.N == 0 && s.LatencyMs.Max == 0 {
@@ -326,9 +363,9 @@ func lookup(v view, name string) (float64, string) {
 	case "errors":
 		return float64(s.Errors), ""
 	case "flaky_cases":
-		return float64(len(Trials(v.cases).Flaky)), ""
+		return float64(len(v.trialStats().Flaky)), ""
 	case "pass_any_rate", "pass_all_rate":
-		st := Trials(v.cases)
+		st := v.trialStats()
 		p := st.PassAny
 		if name == "pass_all_rate" {
 			p = st.PassAll

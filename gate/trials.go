@@ -61,21 +61,22 @@ type MeanSD struct {
 // is graded when any of its trials is graded or errored.
 func Trials(cases []assay.CaseResult) TrialStats {
 	type acc struct {
-		ct      CaseTrials
-		sums    map[string]float64
-		counts  map[string]int
-		anyPass bool
+		ct     CaseTrials
+		sums   []float64 // by metric index
+		counts []int
 	}
-	byID := map[string]*acc{}
+	byID := make(map[string]*acc, len(cases))
 	var order []string
+	var names []string
+	nameIdx := map[string]int{}
 	// per-trial metric sums, to take the spread across trials.
-	trialSum := map[int]map[string]float64{}
-	trialN := map[int]map[string]int{}
+	trialSum := map[int][]float64{}
+	trialN := map[int][]int{}
 	st := TrialStats{}
 	for _, r := range cases {
 		a := byID[r.ID]
 		if a == nil {
-			a = &acc{ct: CaseTrials{ID: r.ID}, sums: map[string]float64{}, counts: map[string]int{}}
+			a = &acc{ct: CaseTrials{ID: r.ID}}
 			byID[r.ID] = a
 			order = append(order, r.ID)
 		}
@@ -90,14 +91,26 @@ func Trials(cases []assay.CaseResult) TrialStats {
 			a.ct.Passed++
 		}
 		for name, v := range r.Metrics {
-			a.sums[name] += v
-			a.counts[name]++
-			if trialSum[r.Trial] == nil {
-				trialSum[r.Trial] = map[string]float64{}
-				trialN[r.Trial] = map[string]int{}
+			j, ok := nameIdx[name]
+			if !ok {
+				j = len(names)
+				nameIdx[name] = j
+				names = append(names, name)
 			}
-			trialSum[r.Trial][name] += v
-			trialN[r.Trial][name]++
+			for len(a.sums) <= j {
+				a.sums = append(a.sums, 0)
+				a.counts = append(a.counts, 0)
+			}
+			a.sums[j] += v
+			a.counts[j]++
+			ts, tn := trialSum[r.Trial], trialN[r.Trial]
+			for len(ts) <= j {
+				ts = append(ts, 0)
+				tn = append(tn, 0)
+			}
+			ts[j] += v
+			tn[j]++
+			trialSum[r.Trial], trialN[r.Trial] = ts, tn
 		}
 		if a.ct.Trials > st.Trials {
 			st.Trials = a.ct.Trials
@@ -105,14 +118,18 @@ func Trials(cases []assay.CaseResult) TrialStats {
 	}
 	sort.Strings(order)
 	passAny, passAll := 0, 0
+	st.Cases = make([]CaseTrials, 0, len(order))
 	for _, id := range order {
 		a := byID[id]
 		ct := a.ct
-		if len(a.sums) > 0 {
-			ct.Metrics = make(map[string]float64, len(a.sums))
-			for name, s := range a.sums {
-				ct.Metrics[name] = s / float64(a.counts[name])
+		for j, n := range a.counts {
+			if n == 0 {
+				continue
 			}
+			if ct.Metrics == nil {
+				ct.Metrics = make(map[string]float64, len(a.counts))
+			}
+			ct.Metrics[names[j]] = a.sums[j] / float64(n)
 		}
 		if ct.Graded {
 			st.Graded++
@@ -136,16 +153,18 @@ func Trials(cases []assay.CaseResult) TrialStats {
 		pl := float64(passAll) / float64(st.Graded)
 		st.PassAny, st.PassAll = &pa, &pl
 	}
-	if len(trialSum) > 0 {
-		st.Metrics = map[string]MeanSD{}
-		per := map[string][]float64{}
+	if len(names) > 0 {
+		st.Metrics = make(map[string]MeanSD, len(names))
+		per := make([][]float64, len(names))
 		for _, t := range sortedInts(trialSum) {
-			for name, s := range trialSum[t] {
-				per[name] = append(per[name], s/float64(trialN[t][name]))
+			for j, sum := range trialSum[t] {
+				if n := trialN[t][j]; n > 0 {
+					per[j] = append(per[j], sum/float64(n))
+				}
 			}
 		}
-		for name, xs := range per {
-			st.Metrics[name] = meanSD(xs)
+		for j, xs := range per {
+			st.Metrics[names[j]] = meanSD(xs)
 		}
 	}
 	return st
