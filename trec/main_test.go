@@ -1,0 +1,197 @@
+package trec
+
+import (
+	"bytes"
+	"io"
+	"io/fs"
+	"strings"
+	"testing"
+)
+
+// memIO serves named files from a map; a file is seekable like os.File.
+func memIO(files map[string]string, stdin string) (IO, *bytes.Buffer, *bytes.Buffer) {
+	var out, errb bytes.Buffer
+	return IO{
+		Stdin:  strings.NewReader(stdin),
+		Stdout: &out,
+		Stderr: &errb,
+		Open: func(name string) (io.ReadCloser, error) {
+			s, ok := files[name]
+			if !ok {
+				return nil, fs.ErrNotExist
+			}
+			return struct {
+				*strings.Reader
+				io.Closer
+			}{strings.NewReader(s), io.NopCloser(nil)}, nil
+		},
+	}, &out, &errb
+}
+
+func run(t *testing.T, files map[string]string, args string) (int, string, string) {
+	t.Helper()
+	sys, out, errb := memIO(files, files["<stdin>"])
+	code := Main(strings.Fields(args), sys)
+	return code, out.String(), errb.String()
+}
+
+const qrels3 = "1 0 a 1\n1 0 b 0\n1 0 c 2\n2 0 x 1\n"
+
+func TestErrors(t *testing.T) {
+	tests := []struct {
+		name   string
+		files  map[string]string
+		args   string
+		code   int
+		stderr string
+	}{
+		{"empty qrels", map[string]string{"q": "", "r": "1 Q0 a 1 1 t\n"}, "q r", 2,
+			"trec_eval.get_qrels: Cannot read qrels file 'q'\ntrec_eval: Quit in file 'q'\n"},
+		{"missing qrels file", map[string]string{"r": "1 Q0 a 1 1 t\n"}, "q r", 2,
+			"trec_eval.get_qrels: Cannot read qrels file 'q'\ntrec_eval: Quit in file 'q'\n"},
+		{"empty run", map[string]string{"q": qrels3, "r": ""}, "q r", 2,
+			"trec_eval.get_results: Cannot read results file 'r'\ntrec_eval: Quit in file 'r'\n"},
+		{"qrels line with 3 fields", map[string]string{"q": "1 0 a 1\n1 0 b\n", "r": "1 Q0 a 1 1 t\n"}, "q r", 2,
+			"trec_eval.get_qrels: Malformed line 2\ntrec_eval: Quit in file 'q'\n"},
+		{"qrels line with 5 fields", map[string]string{"q": "1 0 a 1 9\n", "r": "1 Q0 a 1 1 t\n"}, "q r", 2,
+			"trec_eval.get_qrels: Malformed line 1\ntrec_eval: Quit in file 'q'\n"},
+		{"blank qrels line", map[string]string{"q": "1 0 a 1\n\n1 0 b 1\n", "r": "1 Q0 a 1 1 t\n"}, "q r", 2,
+			"trec_eval.get_qrels: Malformed line 2\ntrec_eval: Quit in file 'q'\n"},
+		{"second comment line is data", map[string]string{"q": "# one\n# two\n1 0 a 1\n", "r": "1 Q0 a 1 1 t\n"}, "q r", 2,
+			"trec_eval.get_qrels: Malformed line 1\ntrec_eval: Quit in file 'q'\n"},
+		{"run line with 5 fields, counted in data lines", map[string]string{"q": qrels3,
+			"r": "# comment\n1 Q0 a 1 1 t\n\n   \n1 Q0 b 2 0.5\n"}, "q r", 2,
+			"trec_eval.get_results: Malformed line 2\ntrec_eval: Quit in file 'r'\n"},
+		{"duplicate docno in a ranking", map[string]string{"q": qrels3,
+			"r": "1 Q0 a 1 3 t\n1 Q0 b 2 2 t\n1 Q0 a 3 1 t\n"}, "q r", 4,
+			"trec_eval.form_res_qrels: duplicate docs atrec_eval: Can't calculate measure 'num_ret'\n"},
+		{"duplicate docno in the qrels", map[string]string{"q": "1 0 a 1\n1 0 a 0\n", "r": "1 Q0 a 1 3 t\n"}, "-m map q r", 4,
+			"trec_eval.form_res_rels: duplicate docs a\ntrec_eval: Can't calculate measure 'map'\n"},
+		{"unknown measure", map[string]string{"q": qrels3, "r": "1 Q0 a 1 1 t\n"}, "-m bogus q r", 1,
+			"trec_eval: illegal measure 'bogus'\n"},
+		{"empty parameters", map[string]string{"q": qrels3, "r": "1 Q0 a 1 1 t\n"}, "-m P. q r", 1,
+			"trec_eval: improper measure in parameter 'P'\ntrec_eval: illegal measure 'P'\n"},
+		{"zero cutoff", map[string]string{"q": qrels3, "r": "1 Q0 a 1 1 t\n"}, "-m P.0,5 q r", 2,
+			"trec_eval: Negative cutoff detected\ntrec_eval: Cannot initialize measure 'P'\n"},
+		{"duplicate cutoff", map[string]string{"q": qrels3, "r": "1 Q0 a 1 1 t\n"}, "-m P.5,5 q r", 2,
+			"trec_eval: duplicate cutoffs detected\ntrec_eval: Cannot initialize measure 'P'\n"},
+		{"no topic in common", map[string]string{"q": qrels3, "r": "9 Q0 a 1 1 t\n"}, "q r", 7,
+			"trec_eval: No queries with both results and relevance info\n"},
+		{"one positional argument", map[string]string{"q": qrels3}, "q", 1, Usage},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, stderr := run(t, tt.files, tt.args)
+			if code != tt.code || stderr != tt.stderr {
+				t.Errorf("exit %d, stderr %q; want exit %d, stderr %q", code, stderr, tt.code, tt.stderr)
+			}
+		})
+	}
+}
+
+func TestDuplicateBeyondCutoffIsNotDetected(t *testing.T) {
+	code, out, stderr := run(t, map[string]string{"q": qrels3,
+		"r": "1 Q0 a 1 3 t\n1 Q0 b 2 2 t\n1 Q0 a 3 1 t\n"}, "-M2 -m num_ret q r")
+	if code != 0 || out != "num_ret               \tall\t2\n" {
+		t.Errorf("exit %d, out %q, stderr %q", code, out, stderr)
+	}
+}
+
+func TestTieBreakAndTopicOrder(t *testing.T) {
+	// Equal scores (spelled differently) rank by docno descending, so "b"
+	// (non-relevant) comes first and "a" (relevant) second; topic "10"
+	// prints before "2".
+	files := map[string]string{
+		"q": "2 0 a 1\n2 0 b 0\n10 0 z 1\n",
+		"r": "2 Q0 a 1 1.5 t\n2 Q0 b 2 +1.50 t\n10 Q0 z 1 0x10 t\n",
+	}
+	code, out, _ := run(t, files, "-q -m recip_rank q r")
+	want := "recip_rank            \t10\t1.0000\n" +
+		"recip_rank            \t2\t0.5000\n" +
+		"recip_rank            \tall\t0.7500\n"
+	if code != 0 || out != want {
+		t.Errorf("exit %d\ngot\n%s\nwant\n%s", code, out, want)
+	}
+}
+
+func TestMissingTopic(t *testing.T) {
+	files := map[string]string{"q": qrels3, "r": "1 Q0 a 1 1 t\n"}
+	// Without -c the topic absent from the run is skipped (trec_eval 9.x).
+	code, out, _ := run(t, files, "-q -m P.1 -m num_rel q r")
+	want := "num_rel               \t1\t2\nP_1                   \t1\t1.0000\n" +
+		"num_rel               \tall\t2\nP_1                   \tall\t1.0000\n"
+	if code != 0 || out != want {
+		t.Errorf("without -c: exit %d\ngot\n%s\nwant\n%s", code, out, want)
+	}
+	// With -c it scores 0 and counts in the mean; num_rel keeps its count.
+	code, out, _ = run(t, files, "-q -c -m P.1 -m num_rel q r")
+	want = "num_rel               \t1\t2\nP_1                   \t1\t1.0000\n" +
+		"num_rel               \t2\t1\nP_1                   \t2\t0.0000\n" +
+		"num_rel               \tall\t3\nP_1                   \tall\t0.5000\n"
+	if code != 0 || out != want {
+		t.Errorf("with -c: exit %d\ngot\n%s\nwant\n%s", code, out, want)
+	}
+}
+
+func TestCompleteNumRelIgnoresLevel(t *testing.T) {
+	// -c -l 2: per-topic num_rel counts grade >= 2, the summary counts rel > 0.
+	files := map[string]string{"q": qrels3, "r": "1 Q0 a 1 1 t\n"}
+	code, out, _ := run(t, files, "-c -l2 -m num_rel q r")
+	if want := "num_rel               \tall\t3\n"; code != 0 || out != want {
+		t.Errorf("got %q, want %q", out, want)
+	}
+}
+
+func TestJudgedOnlyEmptyRankingIsNaN(t *testing.T) {
+	files := map[string]string{"q": qrels3, "r": "1 Q0 zz 1 1 t\n"}
+	code, out, _ := run(t, files, "-J -m iprec_at_recall.0 -m num_ret q r")
+	want := "num_ret               \tall\t0\niprec_at_recall_0.00  \tall\t  -nan\n"
+	if code != 0 || out != want {
+		t.Errorf("got %q, want %q", out, want)
+	}
+}
+
+func TestRunFromStdinAndInterleavedTopics(t *testing.T) {
+	grouped := "1 Q0 a 1 3 t\n1 Q0 b 2 2 t\n1 Q0 c 3 1 t\n2 Q0 x 1 1 t\n2 Q0 y 2 0 t\n"
+	interleaved := "1 Q0 a 1 3 t\n2 Q0 x 1 1 t\n1 Q0 b 2 2 t\n2 Q0 y 2 0 t\n1 Q0 c 3 1 t2\n"
+	_, want, _ := run(t, map[string]string{"q": qrels3, "r": grouped}, "-q -m all_trec q r")
+	_, got, _ := run(t, map[string]string{"q": qrels3, "r": interleaved}, "-q -m all_trec q r")
+	want = strings.Replace(want, "all\tt\n", "all\tt2\n", 1) // runid: the tag of the last line
+	if got != want {
+		t.Errorf("interleaved run differs:\n%s", lineDiff(want, got))
+	}
+	_, got, _ = run(t, map[string]string{"q": qrels3, "<stdin>": interleaved}, "-q -m all_trec q -")
+	if got != want {
+		t.Errorf("stdin run differs:\n%s", lineDiff(want, got))
+	}
+}
+
+func TestArgs(t *testing.T) {
+	cfg, _, _, err := ParseArgs(strings.Fields("-qc -l2 -M 100 -N50 -J -n --measure=P.5 -m map q r"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cfg.PerTopic || !cfg.Complete || cfg.RelLevel != 2 || cfg.MaxRet != 100 || cfg.NumDocs != 50 ||
+		!cfg.JudgedOnly || !cfg.NoSummary || cfg.Qrels != "q" || cfg.Run != "r" ||
+		strings.Join(cfg.Measures, " ") != "P.5 map" {
+		t.Errorf("parsed %+v", cfg)
+	}
+}
+
+func TestAtof(t *testing.T) {
+	tests := map[string]float64{
+		"1.5": 1.5, "1.50": 1.5, "+1.5": 1.5, "1.5e0": 1.5, "1.5abc": 1.5, "abc": 0,
+		"0x10": 16, "-2": -2, "1e-3": 0.001, "1e": 1, ".5": 0.5, "5.": 5, "-.25": -0.25,
+		"12345678901234567890": 12345678901234567890, "0x1p-2": 0.25, "INF": inf, "-inf": -inf,
+	}
+	for in, want := range tests {
+		if got := parseFloatPrefix([]byte(in)); got != want {
+			t.Errorf("atof(%q) = %v, want %v", in, got, want)
+		}
+	}
+	if v := parseFloatPrefix([]byte("nan")); v == v {
+		t.Errorf("atof(nan) = %v", v)
+	}
+}
+
+var inf = func() float64 { var z float64; return 1 / z }()
