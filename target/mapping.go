@@ -198,7 +198,7 @@ func headerResult(field, v string) gjson.Result {
 		for _, p := range strings.Split(v, ",") {
 			p = strings.TrimSpace(p)
 			if strings.Contains(p, "%") {
-				if u, err := url.QueryUnescape(p); err == nil {
+				if u, err := url.PathUnescape(p); err == nil {
 					p = u
 				}
 			}
