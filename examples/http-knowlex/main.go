@@ -201,4 +201,3 @@ func terms(text string) []string {
 	}
 	return out
 }
-
