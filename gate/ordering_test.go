@@ -133,3 +133,24 @@ func TestVariantScopedGates(t *testing.T) {
 		t.Errorf("VariantName of two keys")
 	}
 }
+
+func FuzzParseOrdering(f *testing.F) {
+	for _, s := range []string{"ndcg@10: fast <= balanced <= thorough", "R@10:bm25<rm3 tolerance 0.01", "p95_latency_ms: a >= b ± 5", ":", "x: <", "ndcg@10: a <= b tolerance"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		o, err := ParseOrdering(s, "f:1")
+		if err != nil {
+			return
+		}
+		again, err := ParseOrdering(o.String(), "f:1")
+		if err != nil || again.String() != o.String() {
+			t.Fatalf("canonical form %q of %q: %v %q", o.String(), s, err, again.String())
+		}
+		runs := map[string]*assay.Run{}
+		for _, v := range o.Variants {
+			runs[v] = &assay.Run{}
+		}
+		o.Check(runs) // never panics
+	})
+}
