@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/url"
 	"sort"
 	"strconv"
@@ -232,4 +233,94 @@ func (b *Builtin) ObserveQuery(caseID string, trial int, query string, k int, la
 		{Name: "answer", StartMs: ms(tRetrieve), EndMs: ms(tAnswer)},
 	}
 	return obs
+}
+
+// MaxServeK bounds the k a Handler request may ask for.
+const MaxServeK = 10000
+
+// serveRequest is the body of POST /search and POST /ask.
+type serveRequest struct {
+	Query string `json:"query"`
+	K     int    `json:"k"`
+	Lang  string `json:"lang"`
+	ID    string `json:"id"`
+}
+
+// Handler serves the target over HTTP (assay serve):
+//
+//	POST /search {"query", "k", "lang"?}   -> {"retrieved": [{id, score, title, path}, ...]}
+//	POST /ask    {"query", "k", "lang"?, "id"?} -> an observation in the trace shape (§3)
+//	GET  /healthz                          -> {"status": "ok", "documents": N, "engine": ...}
+//
+// k defaults to the suite's k (else 10) and is capped at MaxServeK. Bad
+// requests get a 4xx status with {"error": "..."}.
+func (b *Builtin) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			httpError(w, http.StatusMethodNotAllowed, "use GET /healthz")
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"status": "ok", "documents": b.ix.Len(), "engine": b.vers["engine"]})
+	})
+	mux.HandleFunc("/search", func(w http.ResponseWriter, r *http.Request) {
+		req, ok := b.readRequest(w, r)
+		if !ok {
+			return
+		}
+		obs := b.ObserveQuery(req.ID, 0, req.Query, req.K, req.Lang)
+		writeJSON(w, http.StatusOK, map[string]any{"retrieved": obs.Retrieved, "latency_ms": obs.LatencyMs})
+	})
+	mux.HandleFunc("/ask", func(w http.ResponseWriter, r *http.Request) {
+		req, ok := b.readRequest(w, r)
+		if !ok {
+			return
+		}
+		writeJSON(w, http.StatusOK, b.ObserveQuery(req.ID, 0, req.Query, req.K, req.Lang))
+	})
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		httpError(w, http.StatusNotFound, fmt.Sprintf("no route %s %s (routes: POST /search, POST /ask, GET /healthz)", r.Method, r.URL.Path))
+	})
+	return mux
+}
+
+func (b *Builtin) readRequest(w http.ResponseWriter, r *http.Request) (serveRequest, bool) {
+	var req serveRequest
+	if r.Method != http.MethodPost {
+		httpError(w, http.StatusMethodNotAllowed, "use POST with a JSON body {\"query\": ..., \"k\": ...}")
+		return req, false
+	}
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<20))
+	if err := dec.Decode(&req); err != nil {
+		httpError(w, http.StatusBadRequest, "body is not a JSON object {\"query\": ..., \"k\": ...}: "+err.Error())
+		return req, false
+	}
+	if strings.TrimSpace(req.Query) == "" {
+		httpError(w, http.StatusBadRequest, "missing \"query\"")
+		return req, false
+	}
+	if req.K < 0 {
+		httpError(w, http.StatusBadRequest, fmt.Sprintf("k must be >= 1, got %d", req.K))
+		return req, false
+	}
+	if req.K == 0 {
+		req.K = b.k
+	}
+	if req.K <= 0 {
+		req.K = assay.DefaultK
+	}
+	req.K = min(req.K, MaxServeK)
+	return req, true
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+}
+
+func httpError(w http.ResponseWriter, status int, msg string) {
+	writeJSON(w, status, map[string]string{"error": msg})
 }

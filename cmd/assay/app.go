@@ -142,6 +142,7 @@ func newRootCmd(env *Env) *cobra.Command {
 		newTrecCmd,
 		newCompareCmd,
 		newRunsCmd,
+		newServeCmd,
 	} {
 		root.AddCommand(mk(env))
 	}

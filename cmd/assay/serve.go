@@ -1,0 +1,105 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/assay-eval/assay/suite"
+	"github.com/assay-eval/assay/target"
+	"github.com/spf13/cobra"
+)
+
+// defaultServeAddr is loopback: assay serve is for demos and tests, and
+// binds to another interface only when told.
+const defaultServeAddr = "127.0.0.1:8088"
+
+type serveFlags struct {
+	addr   string
+	target string
+	split  string
+}
+
+func newServeCmd(env *Env) *cobra.Command {
+	f := &serveFlags{}
+	cmd := &cobra.Command{
+		Use:   "serve SUITE",
+		Short: "Serve the built-in BM25 engine over a suite's corpus as an HTTP service",
+		Long: `Serve the built-in engine over SUITE's corpus as an HTTP service: a reference
+server for the http target, for demos and for tests.
+
+  POST /search {"query": "...", "k": 10}   the ranking: {"retrieved": [{id, score, title, path}]}
+  POST /ask    {"query": "...", "k": 10}   an observation in the trace shape (answer,
+                                           citations, refused, retrieved, latency_ms, spans)
+  GET  /healthz                            {"status": "ok", "documents": N, "engine": "bm25"}
+
+It binds to 127.0.0.1 unless --addr names another interface (port 0 picks a
+free port), prints "assay: serving on http://ADDR" on stderr, and shuts down
+cleanly on SIGINT or SIGTERM.`,
+		Args: exactArgs(1, "assay serve SUITE [--addr 127.0.0.1:8088]"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runServe(env, args[0], f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.addr, "addr", defaultServeAddr, "address to listen on (host:port)")
+	fl.StringVar(&f.target, "target", "builtin", "engine variant: builtin, builtin:rm3, or either with ?k1=..&b=..")
+	fl.StringVar(&f.split, "split", "", "qrels split of a BEIR directory (default test)")
+	return cmd
+}
+
+func runServe(env *Env, path string, f *serveFlags) error {
+	ctx := env.Ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	// serve runs until stopped: it stops on SIGINT/SIGTERM itself, also
+	// when its caller's context does not carry them.
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if f.target != "builtin" && !strings.HasPrefix(f.target, "builtin:") && !strings.HasPrefix(f.target, "builtin?") {
+		return usageError("assay serve --target builtin:rm3", "--target %q: assay serve serves the built-in engine only (valid: builtin, builtin:rm3)", f.target)
+	}
+	if _, _, err := net.SplitHostPort(f.addr); err != nil {
+		return usageError("assay serve SUITE --addr 127.0.0.1:8088", "--addr %q: %v", f.addr, err)
+	}
+	s, err := suite.LoadWith(path, suite.LoadOptions{Split: f.split})
+	if err != nil {
+		return inputError(err)
+	}
+	b, err := target.NewBuiltin(f.target, s)
+	if err != nil {
+		return inputError(err)
+	}
+	ln, err := net.Listen("tcp", f.addr)
+	if err != nil {
+		return inputError(fmt.Errorf("--addr %s: %v", f.addr, err))
+	}
+	srv := &http.Server{
+		Handler:           b.Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+	}
+	fmt.Fprintf(env.Stderr, "assay: serving on http://%s\n", ln.Addr())
+	fmt.Fprintf(env.Stderr, "assay: %d documents, engine %s; POST /search, POST /ask, GET /healthz\n", b.Index().Len(), b.Describe().Versions["engine"])
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return inputError(fmt.Errorf("serve: %v", err))
+	case <-ctx.Done():
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return inputError(fmt.Errorf("shutdown: %v", err))
+	}
+	fmt.Fprintln(env.Stderr, "assay: stopped")
+	return nil
+}
