@@ -121,6 +121,11 @@ func readBEIRQrels(path string) (map[string]map[string]int, []string, error) {
 	if err != nil {
 		return nil, nil, Errorf(path, 0, 0, "%v", unwrapPathError(err))
 	}
+	return parseBEIRQrels(path, data)
+}
+
+// parseBEIRQrels parses BEIR qrels TSV; path is for messages.
+func parseBEIRQrels(path string, data []byte) (map[string]map[string]int, []string, error) {
 	judg := map[string]map[string]int{}
 	var order []string
 	line := 0

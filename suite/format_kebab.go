@@ -28,6 +28,12 @@ var kebabFields = []string{"id", "query", "lang", "expected_doc_ids", "expected_
 // kebabItems parses a YAML document whose top level is a list and returns
 // its items; ok is false when the top level is not a list.
 func kebabItems(data []byte) (items []ast.Node, ok bool, err error) {
+	defer func() {
+		// Bad input never panics, even if the YAML parser does.
+		if r := recover(); r != nil {
+			items, ok, err = nil, false, fmt.Errorf("cannot parse YAML: %v", r)
+		}
+	}()
 	f, err := parser.ParseBytes(data, 0)
 	if err != nil {
 		return nil, false, err

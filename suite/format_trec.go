@@ -72,6 +72,11 @@ func readTRECQrels(path string) (map[string]map[string]int, []string, error) {
 	if err != nil {
 		return nil, nil, Errorf(path, 0, 0, "%v", unwrapPathError(err))
 	}
+	return parseTRECQrels(path, data)
+}
+
+// parseTRECQrels parses qrels lines; path is for messages.
+func parseTRECQrels(path string, data []byte) (map[string]map[string]int, []string, error) {
 	judg := map[string]map[string]int{}
 	var order []string
 	line := 0
@@ -113,8 +118,13 @@ func readTRECTopics(path string) ([]trecTopic, error) {
 	if err != nil {
 		return nil, Errorf(path, 0, 0, "%v", unwrapPathError(err))
 	}
+	return parseTRECTopics(path, data)
+}
+
+// parseTRECTopics parses TSV or SGML topics; path is for messages.
+func parseTRECTopics(path string, data []byte) ([]trecTopic, error) {
 	data = trimBOM(data)
-	if bytes.Contains(bytes.ToLower(data), []byte("<top>")) {
+	if bytes.Contains(asciiLower(data), []byte("<top>")) {
 		return readSGMLTopics(path, data)
 	}
 	var out []trecTopic
@@ -144,7 +154,7 @@ func readTRECTopics(path string) ([]trecTopic, error) {
 // "Number:" prefix dropped) and `<title>` (an optional "Topic:" prefix
 // dropped), each running to the next tag.
 func readSGMLTopics(path string, data []byte) ([]trecTopic, error) {
-	lower := bytes.ToLower(data)
+	lower := asciiLower(data) // same length as data, so offsets agree
 	var out []trecTopic
 	off := 0
 	for {
@@ -270,3 +280,15 @@ func loadCorpusBeside(s *assay.Suite, dir string) error {
 }
 
 var _ = sort.Strings
+
+// asciiLower lowercases A-Z only, keeping every byte offset.
+func asciiLower(b []byte) []byte {
+	out := make([]byte, len(b))
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		out[i] = c
+	}
+	return out
+}
