@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/examples/http-knowlex/kb"
 	"github.com/assay-eval/assay/grade"
 	"github.com/assay-eval/assay/runner"
 	"github.com/assay-eval/assay/suite"
@@ -41,7 +42,7 @@ func openTarget(t *testing.T, s *assay.Suite, srv *httptest.Server, tok string) 
 // TestSuitePasses runs the example as its README does: the service, the
 // target file with setup: ingesting the corpus, and the suite's gates.
 func TestSuitePasses(t *testing.T) {
-	srv := httptest.NewServer(newServer(token))
+	srv := httptest.NewServer(kb.NewServer(token))
 	defer srv.Close()
 	s, err := suite.Load("suite.yaml")
 	if err != nil {
@@ -72,7 +73,7 @@ func TestSuitePasses(t *testing.T) {
 // TestWrongTokenStopsSetup: the service refuses a wrong token, so setup
 // fails before any case, and the token is not in the message.
 func TestWrongTokenStopsSetup(t *testing.T) {
-	srv := httptest.NewServer(newServer(token))
+	srv := httptest.NewServer(kb.NewServer(token))
 	defer srv.Close()
 	s, err := suite.Load("suite.yaml")
 	if err != nil {
@@ -86,7 +87,7 @@ func TestWrongTokenStopsSetup(t *testing.T) {
 }
 
 func TestServiceRefusesAndNamesSources(t *testing.T) {
-	srv := httptest.NewServer(newServer(""))
+	srv := httptest.NewServer(kb.NewServer(""))
 	defer srv.Close()
 	post := func(path, body string) *http.Response {
 		resp, err := http.Post(srv.URL+path, "application/json", strings.NewReader(body))
