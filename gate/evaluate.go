@@ -472,7 +472,8 @@ func formatValue(f float64) string {
 // decimals with trailing zeros trimmed ("0.8", "0.6123", "1200").
 func FormatValue(f float64) string { return formatValue(f) }
 
-// Line renders one result as a line of text:
+// Line renders one result as a line of text, with its source unless it
+// came from a flag:
 //
 //	✓ pass_rate >= 0.8  value 0.8333, bound 0.8
 //	✗ delta(ndcg@10) >= -0.02  value -0.06, bound -0.02 (baseline 0.61, run 0.55)  suite.yaml:14
@@ -492,7 +493,7 @@ func Line(r assay.GateResult) string {
 	} else if r.Detail != "" {
 		fmt.Fprintf(&b, "  %s", r.Detail)
 	}
-	if r.Source != "" && r.Source != "--gate" {
+	if r.Source != "" && !strings.HasPrefix(r.Source, "--") {
 		fmt.Fprintf(&b, "  [%s]", r.Source)
 	}
 	return b.String()

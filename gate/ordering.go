@@ -139,11 +139,10 @@ func splitOps(s string) []string {
 // Check evaluates the ordering over the runs of a matrix, keyed by variant
 // name (VariantName). The result fails, with the reason in Detail, when a
 // pair is out of order beyond the tolerance, a variant has no run, or a run
-// lacks the metric. Its Value is the smallest slack over the pairs (how far
-// the tightest pair is from breaking, negative when broken), Op ">=" and
-// Bound 0.
+// lacks the metric. The result has no Value (the detail lists each
+// variant's value); Bound is the tolerance.
 func (o Ordering) Check(runs map[string]*assay.Run) assay.GateResult {
-	res := assay.GateResult{Expr: "ordering " + o.Text, Source: o.Source, Op: string(GE), Bound: 0}
+	res := assay.GateResult{Expr: "ordering " + o.Text, Source: o.Source, Bound: o.Tolerance}
 	if o.Text == "" {
 		res.Expr = "ordering " + o.String()
 	}
@@ -162,7 +161,6 @@ func (o Ordering) Check(runs map[string]*assay.Run) assay.GateResult {
 		vals[i] = v
 	}
 	var parts, broken []string
-	slack := math.Inf(1)
 	for i, op := range o.Ops {
 		a, b := vals[i], vals[i+1]
 		var s float64
@@ -172,7 +170,6 @@ func (o Ordering) Check(runs map[string]*assay.Run) assay.GateResult {
 		default:
 			s = a + o.Tolerance - b
 		}
-		slack = math.Min(slack, s)
 		holds := s >= -Epsilon
 		if op == LT || op == GT {
 			holds = s > Epsilon
@@ -185,7 +182,6 @@ func (o Ordering) Check(runs map[string]*assay.Run) assay.GateResult {
 		}
 		parts = append(parts, fmt.Sprintf("%s %s %s", op, o.Variants[i+1], formatValue(b)))
 	}
-	res.Value = &slack
 	res.Pass = len(broken) == 0
 	res.Detail = strings.Join(parts, " ")
 	if len(broken) > 0 {

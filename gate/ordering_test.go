@@ -83,8 +83,8 @@ func TestOrderingCheck(t *testing.T) {
 	}
 	o, _ := ParseOrdering("ndcg@10: fast <= balanced <= thorough", "")
 	r := o.Check(runs)
-	if r.Value == nil || !EQ.Holds(*r.Value, -0.01) {
-		t.Errorf("slack = %v, want -0.01", deref(r.Value))
+	if want := "✗ ordering ndcg@10: fast <= balanced <= thorough  broken: balanced 0.58 is not <= thorough 0.57 (fast 0.5 <= balanced 0.58 <= thorough 0.57)"; Line(r) != want {
+		t.Errorf("Line = %q\nwant   %q", Line(r), want)
 	}
 	v := CheckOrderings([]Ordering{o}, runs)
 	if v.Pass || len(v.Results) != 1 {

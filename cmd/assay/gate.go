@@ -20,16 +20,17 @@ import (
 )
 
 type gateFlags struct {
-	floors   string
-	ratchet  bool
-	margin   float64
-	comment  string
-	gates    []string
-	baseline string
-	storeDir string
-	junit    string
-	markdown string
-	badge    string
+	floors    string
+	ratchet   bool
+	margin    float64
+	comment   string
+	gates     []string
+	baseline  string
+	storeDir  string
+	junit     string
+	markdown  string
+	badge     string
+	orderings []string
 }
 
 func newGateCmd(env *Env) *cobra.Command {
@@ -56,9 +57,22 @@ new file sets floors for pass_rate and every metric the run computed. An
 incomplete run, or one that fails a gate or floor, never ratchets.
 
 Exit status: 0 every gate and floor held on a complete run; 1 one failed;
-2 usage or input error, or an incomplete run.`,
-		Args: exactArgs(1, "assay gate RUN [--floors FILE [--ratchet]] [--gate EXPR]..."),
+2 usage or input error, or an incomplete run.
+
+Variant matrices: give one RUN per variant (runs that record a variant,
+e.g. {"mode": "fast"}) and --ordering 'ndcg@10: fast <= balanced <= thorough'
+(optionally ending in 'tolerance 0.01') to check how a metric ranks them;
+--gate expressions scoped [variant=NAME] apply to that variant's run only.`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageError("usage: assay gate RUN [--floors FILE [--ratchet]] [--gate EXPR]...", "assay gate needs a RUN")
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 1 || len(f.orderings) > 0 {
+				return runGateMatrix(env, args, f)
+			}
 			return runGate(env, args[0], f, cmd)
 		},
 	}
@@ -73,6 +87,7 @@ Exit status: 0 every gate and floor held on a complete run; 1 one failed;
 	fl.StringVar(&f.junit, "junit", "", "write the run with these gate results as JUnit XML to FILE")
 	fl.StringVar(&f.markdown, "markdown", "", "write a markdown summary with these gate results to FILE")
 	fl.StringVar(&f.badge, "badge", "", "write a shields.io endpoint badge JSON for these gate results to FILE")
+	fl.StringArrayVar(&f.orderings, "ordering", nil, "with one RUN per variant: expected order of a metric, e.g. 'ndcg@10: bm25 <= rm3' (repeatable)")
 	return cmd
 }
 
@@ -192,6 +207,93 @@ func runGate(env *Env, ref string, f *gateFlags, cmd *cobra.Command) error {
 	case !complete:
 		return inputError(fmt.Errorf("run %s is incomplete: a partial run never passes", run.RunID))
 	case !verdict.Pass:
+		return failed()
+	}
+	return nil
+}
+
+// runGateMatrix checks the runs of a variant matrix: each run against the
+// --gate expressions that apply to its variant, then every --ordering
+// across them.
+func runGateMatrix(env *Env, refs []string, f *gateFlags) error {
+	switch {
+	case f.floors != "" || f.ratchet:
+		return usageError("check floors one run at a time", "--floors takes one RUN, got %d", len(refs))
+	case f.junit != "" || f.markdown != "" || f.badge != "":
+		return usageError("write reports one run at a time", "--junit, --markdown and --badge take one RUN, got %d", len(refs))
+	case f.baseline != "":
+		return usageError("compare variants with --ordering, or one run at a time with --baseline", "--baseline takes one RUN, got %d", len(refs))
+	case len(refs) < 2:
+		return usageError("for example: assay gate RUN_FAST RUN_THOROUGH --ordering 'ndcg@10: fast <= thorough'", "--ordering compares variants: give one RUN per variant")
+	}
+	var exprs []gate.Expr
+	for _, g := range f.gates {
+		e, err := gate.Parse(g, "--gate")
+		if err != nil {
+			return inputError(err)
+		}
+		exprs = append(exprs, e)
+	}
+	var orderings []gate.Ordering
+	for _, spec := range f.orderings {
+		o, err := gate.ParseOrdering(spec, "--ordering")
+		if err != nil {
+			return inputError(err)
+		}
+		orderings = append(orderings, o)
+	}
+	if len(exprs) == 0 && len(orderings) == 0 {
+		return usageError("give --gate EXPR or --ordering SPEC", "nothing to check across %d runs", len(refs))
+	}
+	st, closeStore, err := gateStore(env, f.storeDir, refs...)
+	if err != nil {
+		return inputError(err)
+	}
+	defer closeStore()
+	byVariant := map[string]*assay.Run{}
+	var runs []*assay.Run
+	for _, ref := range refs {
+		run, err := loadGateRef(env, st, ref)
+		if err != nil {
+			return inputError(err)
+		}
+		name := gate.VariantName(run.Variant)
+		if name == "" {
+			return inputError(fmt.Errorf("run %s records no variant: orderings compare the runs of a variant matrix", run.RunID))
+		}
+		if other, dup := byVariant[name]; dup {
+			return inputError(fmt.Errorf("runs %s and %s are both variant %s", other.RunID, run.RunID, name))
+		}
+		byVariant[name] = run
+		runs = append(runs, run)
+	}
+
+	out := env.Stdout
+	pass, complete := true, true
+	for _, run := range runs {
+		fmt.Fprintf(out, "variant %s  run %s  suite %s  %s\n", gate.VariantName(run.Variant), run.RunID, run.Suite.Name, run.Status)
+		complete = complete && run.Status == assay.StatusComplete
+		v := gate.EvaluateExprs(exprs, run, nil)
+		for _, r := range v.Results {
+			fmt.Fprintf(out, "  %s\n", gate.Line(r))
+		}
+		for _, w := range v.Warnings {
+			fmt.Fprintf(env.Stderr, "assay: warning: %s\n", w)
+		}
+		pass = pass && v.Pass
+	}
+	if len(orderings) > 0 {
+		v := gate.CheckOrderings(orderings, byVariant)
+		fmt.Fprintf(out, "orderings\n")
+		for _, r := range v.Results {
+			fmt.Fprintf(out, "  %s\n", gate.Line(r))
+		}
+		pass = pass && v.Pass
+	}
+	switch {
+	case !complete:
+		return inputError(fmt.Errorf("a run of the matrix is incomplete: a partial run never passes"))
+	case !pass:
 		return failed()
 	}
 	return nil
