@@ -43,3 +43,16 @@ func BenchmarkParseChunk(b *testing.B) {
 		parseChunk(chunk{data: data})
 	}
 }
+
+// BenchmarkGenerated evaluates a generated 500 x 1000 pair (500,000 run
+// lines) with all_trec, per topic.
+func BenchmarkGenerated(b *testing.B) {
+	files := generated(b, 500, 1000, false)
+	b.SetBytes(int64(len(files["r"])))
+	for b.Loop() {
+		sys, _, errb := memIO(files, "")
+		if code := Main(strings.Fields("-q -m all_trec q r"), sys); code != 0 {
+			b.Fatalf("exit %d: %s", code, errb.String())
+		}
+	}
+}

@@ -232,7 +232,13 @@ func (ev *evaluator) report(stdout, stderr io.Writer, tag []byte) int {
 			if qt.hasDup {
 				res = topicResult{done: true, err: fmt.Sprintf("trec_eval.form_res_rels: duplicate docs %s\ntrec_eval: Can't calculate measure '%s'\n", qt.dup, ev.plan.calcName)}
 			} else {
-				res = w.compute(qt, []int{-1}, true)
+				// As trec_eval: one retrieved document outside the pool,
+				// through the same -M and -J, then the forced zeros.
+				labels := []int{-1}
+				if ev.cfg.MaxRet < 1 || ev.cfg.JudgedOnly {
+					labels = labels[:0]
+				}
+				res = w.compute(qt, labels, true)
 			}
 		}
 		if res.err != "" {
