@@ -1,0 +1,84 @@
+package store_test
+
+import (
+	"context"
+	"database/sql"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/assay-eval/assay/store"
+	"github.com/assay-eval/assay/store/storetest"
+	_ "modernc.org/sqlite"
+)
+
+func TestMigrationsAreRecorded(t *testing.T) {
+	root := t.TempDir()
+	for range 2 { // the second Open applies nothing new
+		s, err := store.Open(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Close()
+	}
+	db, err := sql.Open("sqlite", filepath.Join(root, "assay.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var n int
+	var name, mode string
+	if err := db.QueryRow(`SELECT count(*), min(name) FROM schema_migrations`).Scan(&n, &name); err != nil {
+		t.Fatal(err)
+	}
+	if n != 1 || name != "0001_runs.sql" {
+		t.Errorf("schema_migrations: %d rows, first %q; want 1, 0001_runs.sql", n, name)
+	}
+	if err := db.QueryRow(`PRAGMA journal_mode`).Scan(&mode); err != nil || mode != "wal" {
+		t.Errorf("journal_mode %q (%v); want wal", mode, err)
+	}
+}
+
+func TestIndexRebuiltFromFiles(t *testing.T) {
+	root := t.TempDir()
+	s, err := store.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := storetest.NewRun("kb", time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC))
+	w, err := s.Begin(context.Background(), run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := storetest.Case("q1", true, 0.75)
+	w.Append(c)
+	storetest.Complete(run, nil)
+	run.Cases = nil
+	storetest.Complete(run, append(run.Cases, c))
+	if err := w.Finish(run); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	for _, f := range []string{"assay.db", "assay.db-wal", "assay.db-shm"} {
+		os.Remove(filepath.Join(root, f))
+	}
+	// A run directory with a corrupt run.json is skipped, not fatal.
+	writeFile(t, filepath.Join(root, "runs", "broken", "run.json"), "{")
+
+	s, err = store.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	list, err := s.List(context.Background(), store.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 1 || list[0].RunID != run.RunID || list[0].HeadlineValue == nil || *list[0].HeadlineValue != 0.75 {
+		t.Fatalf("after deleting the index: %+v; want run %s with ndcg@10 0.75", list, run.RunID)
+	}
+	if _, err := s.Resolve(context.Background(), "broken"); err == nil {
+		t.Error("the broken run resolved by id")
+	}
+}
