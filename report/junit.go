@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/gate"
 )
 
 // JUnit writes the run as JUnit XML: one <testcase> per case and trial in a
@@ -35,7 +36,76 @@ import (
 // testcase has name, classname and time; failure and error have type and
 // message.
 func JUnit(w io.Writer, run *assay.Run) error {
-	doc := junitDoc(run)
+	return writeJUnit(w, junitDoc(run))
+}
+
+// JUnitMatrix writes the runs of a variant matrix as one JUnit document:
+// each run's suites as JUnit writes them, named "SUITE [VARIANT]", and a
+// last suite "SUITE orderings" with one testcase per ordering result.
+func JUnitMatrix(w io.Writer, runs []*assay.Run, orderings gate.Verdict) error {
+	var doc junitSuites
+	name := "assay"
+	for _, run := range runs {
+		d := junitDoc(run)
+		variant := gate.VariantName(run.Variant)
+		for _, s := range d.Suites {
+			if variant != "" {
+				// Suite and class names carry the variant, so readers that
+				// key testcases by classname and name keep them apart.
+				base := nonEmpty(run.Suite.Name, "assay")
+				tagged := base + " [" + variant + "]"
+				s.Name = strings.Replace(s.Name, base, tagged, 1)
+				for i := range s.Cases {
+					s.Cases[i].Classname = strings.Replace(s.Cases[i].Classname, base, tagged, 1)
+				}
+			}
+			s.ID = len(doc.Suites)
+			doc.Suites = append(doc.Suites, s)
+		}
+		name = d.Name
+	}
+	if len(orderings.Results) > 0 {
+		suiteName := "assay"
+		stamp := time.Unix(0, 0).UTC().Format("2006-01-02T15:04:05")
+		if len(runs) > 0 {
+			suiteName = nonEmpty(runs[0].Suite.Name, "assay")
+			if !runs[0].StartedAt.IsZero() {
+				stamp = runs[0].StartedAt.UTC().Format("2006-01-02T15:04:05")
+			}
+		}
+		o := junitSuite{Name: suiteName + " orderings", Timestamp: stamp, Hostname: "assay", ID: len(doc.Suites), Package: suiteName, Time: "0.000"}
+		for _, g := range orderings.Results {
+			tc := junitCase{Name: g.Expr, Classname: suiteName + ".orderings", Time: "0.000"}
+			if !g.Pass {
+				tc.Failure = &junitMessage{Type: "ordering", Message: gateFact(g), Body: gateBody(g)}
+				o.Failures++
+			}
+			o.Cases = append(o.Cases, tc)
+		}
+		o.Tests = len(o.Cases)
+		doc.Suites = append(doc.Suites, o)
+	}
+	doc.Name = name
+	for _, s := range doc.Suites {
+		doc.Tests += s.Tests
+		doc.Failures += s.Failures
+		doc.Errors += s.Errors
+		doc.Skipped += s.Skipped
+	}
+	doc.Time = "0.000"
+	if len(doc.Suites) > 0 {
+		var total float64
+		for _, s := range doc.Suites {
+			var t float64
+			fmt.Sscanf(s.Time, "%g", &t)
+			total += t
+		}
+		doc.Time = seconds(total)
+	}
+	return writeJUnit(w, doc)
+}
+
+func writeJUnit(w io.Writer, doc junitSuites) error {
 	p := &printer{w: w}
 	p.f("%s", xml.Header)
 	p.f("<testsuites name=\"%s\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%s\">\n",

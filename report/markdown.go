@@ -286,6 +286,90 @@ func mdCode(s string) string {
 	return r.Replace(s)
 }
 
+// MarkdownMatrix writes one table across the runs of a variant matrix (one
+// row per variant: pass rate, each metric, p95 latency, gates held), then
+// the ordering results.
+func MarkdownMatrix(w io.Writer, runs []*assay.Run, orderings gate.Verdict) error {
+	p := &printer{w: w}
+	name := "suite"
+	if len(runs) > 0 {
+		name = nonEmpty(runs[0].Suite.Name, name)
+	}
+	failed := len(orderings.Failed())
+	for _, r := range runs {
+		for _, g := range r.Gates {
+			if !g.Pass {
+				failed++
+			}
+		}
+	}
+	mark := "✅"
+	if failed > 0 {
+		mark = "❌"
+	}
+	p.f("## %s assay · %s — %d variants\n\n", mark, mdEscape(name), len(runs))
+	var metrics []string
+	seen := map[string]bool{}
+	for _, r := range runs {
+		for _, m := range metricOrder(r) {
+			if !seen[m] {
+				seen[m] = true
+				metrics = append(metrics, m)
+			}
+		}
+	}
+	p.f("| variant | pass rate |")
+	for _, m := range metrics {
+		p.f(" %s |", mdEscape(m))
+	}
+	p.f(" p95 | gates |\n|---|---:|")
+	for range metrics {
+		p.f("---:|")
+	}
+	p.f("---:|---|\n")
+	for _, r := range runs {
+		p.f("| %s | %s |", mdEscape(nonEmpty(gate.VariantName(r.Variant), r.RunID)), pct(r.Summary.PassRate))
+		for _, m := range metrics {
+			if agg, ok := r.Summary.Metrics[m]; ok {
+				p.f(" %.4f |", agg.Mean)
+			} else {
+				p.f(" – |")
+			}
+		}
+		p95 := "–"
+		if r.Summary.LatencyMs.N > 0 {
+			p95 = ms(r.Summary.LatencyMs.P95) + " ms"
+		}
+		held := 0
+		for _, g := range r.Gates {
+			if g.Pass {
+				held++
+			}
+		}
+		gates := "–"
+		if len(r.Gates) > 0 {
+			gates = fmt.Sprintf("%d/%d", held, len(r.Gates))
+			if held < len(r.Gates) {
+				gates += " ❌"
+			}
+		}
+		p.f(" %s | %s |\n", p95, gates)
+	}
+	p.f("\n")
+	if len(orderings.Results) > 0 {
+		p.f("### Orderings\n\n")
+		for _, g := range orderings.Results {
+			m := "✅"
+			if !g.Pass {
+				m = "❌"
+			}
+			p.f("- %s `%s` — %s\n", m, mdCode(strings.TrimPrefix(g.Expr, "ordering ")), mdEscape(g.Detail))
+		}
+		p.f("\n")
+	}
+	return p.err
+}
+
 // WriteReportDir writes the CI report directory: DIR/YYYY-MM-DD.json (the
 // assay.run/v1 document, dated by now in UTC; a later run the same day
 // replaces it), and refreshes DIR/latest.md (Markdown) and DIR/badge.json
