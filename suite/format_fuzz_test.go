@@ -25,7 +25,6 @@ func addFormatSeeds(f *testing.F, exts ...string) {
 	})
 }
 
-
 // fuzzPath is a file path whose directory does not exist, so loaders find
 // no corpus beside it.
 const fuzzPath = "no-such-dir/fuzz.json"
