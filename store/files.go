@@ -275,10 +275,16 @@ func fileErr(file string, err error) error {
 		err = pe.Err
 	}
 	if errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("%s: no such file: %w", file, fs.ErrNotExist)
+		return notExist(file)
 	}
 	return fmt.Errorf("%s: %w", file, err)
 }
+
+// notExist is "FILE: no such file"; errors.Is(err, fs.ErrNotExist) holds.
+type notExist string
+
+func (e notExist) Error() string { return string(e) + ": no such file" }
+func (e notExist) Unwrap() error { return fs.ErrNotExist }
 
 // jsonErr positions a JSON decoding error as file:line:col.
 func jsonErr(file string, b []byte, err error) error {
