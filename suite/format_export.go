@@ -263,6 +263,9 @@ func Import(format, src, out string, o LoadOptions) (*assay.Suite, []string, err
 	if err != nil {
 		return nil, nil, err
 	}
+	if sameFile(src, out) {
+		return nil, nil, fmt.Errorf("%s: refusing to overwrite the source with its import", out)
+	}
 	dir := filepath.Dir(out)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, nil, fmt.Errorf("%s: %v", dir, unwrapPathError(err))
@@ -273,6 +276,9 @@ func Import(format, src, out string, o LoadOptions) (*assay.Suite, []string, err
 		stem := strings.TrimSuffix(filepath.Base(out), filepath.Ext(out))
 		opts.CorpusFile = stem + ".corpus.jsonl"
 		cp := filepath.Join(dir, opts.CorpusFile)
+		if sameFile(src, cp) || sameFile(s.CorpusSource, cp) {
+			return nil, nil, fmt.Errorf("%s: refusing to overwrite the source with its import", cp)
+		}
 		var buf bytes.Buffer
 		if err := WriteCorpusJSONL(&buf, s.Corpus); err != nil {
 			return nil, nil, err
@@ -290,4 +296,11 @@ func Import(format, src, out string, o LoadOptions) (*assay.Suite, []string, err
 		return nil, nil, Errorf(out, 0, 0, "%v", unwrapPathError(err))
 	}
 	return s, append(written, out), nil
+}
+
+// sameFile reports whether a and b name one existing file.
+func sameFile(a, b string) bool {
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
 }

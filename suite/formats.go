@@ -104,10 +104,25 @@ package suite
 // own .I numbers have gaps, so qrel query n is the n-th query of the file
 // (as ir_datasets does); case ids are those positions. Relevance codes follow
 // Cleverdon (1 = complete answer .. 4 = minimum interest, -1 = no interest);
-// they are mapped to grades 4 - code + 1 (1→4, 2→3, 3→2, 4→1) and -1 → 0, so
+// they are mapped to grades 5 - code (1→4, 2→3, 3→2, 4→1) and -1 → 0, so
 // binary relevance is code >= 1 and nDCG gains rise with relevance. Document
-// ids are the .I numbers; the title is .T and the text is .T and .W joined
-// (the abstract repeats the title in the original).
+// ids are the .I numbers; the title is .T and the text is .W (which repeats
+// the title in the original; two abstracts are empty and get the title),
+// each folded to one line. The corpus is read from cran.all.1400, so
+// `assay import` writes it out as JSONL.
+//
+// # assay import
+//
+// Import (and the `assay import` command) loads a golden set with LoadFormat
+// and writes the native suite with WriteNative: settings equal to the native
+// defaults are left out, judgments all of grade 1 are written as
+// `relevant:`, others as `judgments:`, gates as their expressions. A corpus
+// directory or JSONL file is referenced by a path relative to the output
+// (absolute when they share no directory but the root); a corpus without
+// such a file (Knowlex's inline one, Cranfield's SMART file) is written beside
+// the output as <name>.corpus.jsonl. Loading the written file gives a suite
+// equal to the original in everything but its paths, Format and Source
+// positions, with the same Fingerprint.
 
 import (
 	"fmt"
