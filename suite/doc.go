@@ -21,7 +21,7 @@
 //     Leniencies, on purpose: a single string where a list of strings is
 //     expected is a list of one; numbers are accepted where a string is
 //     (document ids such as 4983); a null value is the same as leaving the
-//     field out; anchors and aliases work.
+//     field out; anchors, aliases and merge keys (<<) work.
 //   - Every error is one line, "file:line:col: message", lowercase, with no
 //     trailing period. A fault inside a JSONL corpus is positioned in that
 //     file ("corpus.jsonl:12: missing \"_id\" or \"id\"").

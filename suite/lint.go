@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/gate"
 )
 
 // Severities of a Finding.
@@ -102,6 +104,22 @@ func lintSuite(l *loaded) []Finding {
 	}
 	add := func(src, sev, format string, args ...any) {
 		out = append(out, Finding{Source: src, Severity: sev, Message: fmt.Sprintf(format, args...)})
+	}
+
+	// Gate expressions that would not parse at run time.
+	for _, g := range s.Gates {
+		if _, err := gate.Parse(g.Expr, g.Source); err != nil {
+			msg := err.Error()
+			var pe *gate.ParseError
+			if errors.As(err, &pe) {
+				msg = fmt.Sprintf("gate %q: %s", pe.Expr, pe.Reason)
+			}
+			src := g.Source
+			if src == "" {
+				src = l.file
+			}
+			add(src, SeverityError, "%s", msg)
+		}
 	}
 
 	docs := newDocIndex(s.Corpus)

@@ -200,3 +200,39 @@ func TestFingerprintInvariants(t *testing.T) {
 		}
 	}
 }
+
+func TestLoadMergeKeys(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"s.yaml": `assay: 1
+cases:
+  - id: a
+    query: q
+    expect: &common
+      answer_excludes: [md5]
+      refusal: false
+  - id: b
+    query: r
+    expect:
+      <<: *common
+      refusal: true
+  - id: c
+    query: s
+    expect:
+      <<: [*common, {answer_excludes: [sha1], no_citations: true}]
+`})
+	t.Chdir(dir)
+	s, err := Load("s.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, c := s.Cases[1].Expect, s.Cases[2].Expect
+	if !reflect.DeepEqual(b.AnswerExcludes, []string{"md5"}) || b.Refusal == nil || !*b.Refusal {
+		t.Errorf("case b: %+v, want md5 merged in and the explicit refusal kept", b)
+	}
+	if !reflect.DeepEqual(c.AnswerExcludes, []string{"md5"}) || !c.NoCitations {
+		t.Errorf("case c: %+v, want the first merge to win and the second to add no_citations", c)
+	}
+	os.WriteFile("t.yaml", []byte("assay: 1\ncases:\n  - id: a\n    query: q\n    expect:\n      <<: {answer_exclude: [x]}\n"), 0o644)
+	if _, err := Load("t.yaml"); err == nil || err.Error() != `t.yaml:6:12: unknown field "answer_exclude" (did you mean "answer_excludes"?)` {
+		t.Errorf("merged unknown field: %v", err)
+	}
+}

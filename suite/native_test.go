@@ -167,6 +167,36 @@ func TestLoadRejectsBadSuites(t *testing.T) {
 			want:  `c.jsonl:2: missing "_id" or "id"`,
 		},
 		{
+			name: "inline corpus document without an id",
+			src:  "assay: 1\ncorpus:\n  - {title: T, text: x}\ncases:\n  - {id: a, query: q, relevant: [x]}\n",
+			want: `s.yaml:3:5: corpus document has no "id"`,
+		},
+		{
+			name: "inline corpus duplicate document id",
+			src:  "assay: 1\ncorpus:\n  - {id: x, text: one}\n  - {id: x, text: two}\ncases:\n  - {id: a, query: q, relevant: [x]}\n",
+			want: `s.yaml:4:5: duplicate document id "x" (first at line 3)`,
+		},
+		{
+			name: "inline corpus unknown field",
+			src:  "assay: 1\ncorpus:\n  - {id: x, body: one}\ncases:\n  - {id: a, query: q, relevant: [x]}\n",
+			want: `s.yaml:3:13: unknown field "body"`,
+		},
+		{
+			name: "corpus of the wrong type",
+			src:  "assay: 1\ncorpus: {dir: docs}\ncases:\n  - {id: a, query: q, relevant: [x]}\n",
+			want: `s.yaml:2:9: corpus: want a path or a list of documents, got a mapping`,
+		},
+		{
+			name: "gates of the wrong type",
+			src:  "assay: 1\ngates: {pass_rate: 0.8}\ncases:\n  - {id: a, query: q, relevant: [x]}\n",
+			want: `s.yaml:2:8: gates: want a list of gate expressions, got a mapping`,
+		},
+		{
+			name: "max_latency_ms not positive",
+			src:  "assay: 1\ncases:\n  - {id: a, query: q, expect: {max_latency_ms: -5}}\n",
+			want: `s.yaml:3:48: max_latency_ms: must be greater than 0, got -5`,
+		},
+		{
 			name: "missing assay version",
 			src:  "name: kb\ncases:\n  - {id: a, query: q, relevant: [x]}\n",
 			want: `s.yaml:1:1: missing "assay: 1": the native suite format needs it (is this a file of another format?)`,

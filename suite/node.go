@@ -151,9 +151,24 @@ func (r *nodeReader) fields(n ast.Node, what string, known []string, hint func(k
 	default:
 		return nil, r.errAt(n, "%s: want a mapping, got %s", what, nodeDesc(n))
 	}
+	return r.mappingFields(values, what, known, hint, 0)
+}
+
+// mappingFields reads the key/values of one mapping. A merge key ("<<: *x"
+// or "<<: [*x, *y]") splices in the fields of the mappings it names; keys
+// written explicitly win over merged ones, and earlier merges over later.
+func (r *nodeReader) mappingFields(values []*ast.MappingValueNode, what string, known []string, hint func(key string) string, depth int) ([]yfield, error) {
+	if depth > 20 {
+		return nil, Errorf(r.file, 1, 1, "%s: merge keys nest too deeply", what)
+	}
 	out := make([]yfield, 0, len(values))
 	seen := map[string]int{}
+	var merges []ast.Node
 	for i, mv := range values {
+		if _, ok := mv.Key.(*ast.MergeKeyNode); ok {
+			merges = append(merges, mv.Value)
+			continue
+		}
 		kn, err := r.resolve(mv.Key)
 		if err != nil {
 			return nil, err
@@ -181,6 +196,43 @@ func (r *nodeReader) fields(n ast.Node, what string, known []string, hint func(k
 			return nil, err
 		}
 		out = append(out, yfield{key: key, keyNode: mv.Key, val: val, line: line, col: col, keyIndex: i})
+	}
+	for _, m := range merges {
+		m, err := r.resolve(m)
+		if err != nil {
+			return nil, err
+		}
+		var sources []ast.Node
+		if seq, ok := m.(*ast.SequenceNode); ok {
+			sources = seq.Values
+		} else {
+			sources = []ast.Node{m}
+		}
+		for _, src := range sources {
+			src, err := r.resolve(src)
+			if err != nil {
+				return nil, err
+			}
+			var mvs []*ast.MappingValueNode
+			switch v := src.(type) {
+			case *ast.MappingNode:
+				mvs = v.Values
+			case *ast.MappingValueNode:
+				mvs = []*ast.MappingValueNode{v}
+			default:
+				return nil, r.errAt(src, "%s: a merge key (<<) takes a mapping or a list of mappings, got %s", what, nodeDesc(src))
+			}
+			merged, err := r.mappingFields(mvs, what, known, hint, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			for _, f := range merged {
+				if _, dup := seen[f.key]; !dup {
+					seen[f.key] = f.line
+					out = append(out, f)
+				}
+			}
+		}
 	}
 	return out, nil
 }
