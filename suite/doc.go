@@ -59,7 +59,8 @@
 //     (grade > 0), `retrieves` and `cites` naming a document the corpus
 //     lacks (matched by id, path or title; `cites_any` is an error only when
 //     none of its documents exist); `calls_tool`/`never_calls` naming a tool
-//     missing from the suite's `tools:` list. Warnings: members of a case
+//     missing from the suite's `tools:` list; a gate expression that does
+//     not parse (package gate). Warnings: members of a case
 //     tag `group` (kebab groups) whose judged relevant documents differ;
 //     leakage (an expected answer string, or a judged document id as a whole
 //     word, inside the case's own query); a judged non-relevant document the

@@ -27,7 +27,7 @@ message", sorted by line:
             gain; judgments (graded > 0), retrieves and cites naming documents
             the corpus lacks (by id, path or title); cases with neither
             expectations nor judgments; calls_tool / never_calls naming a tool
-            not in the suite's "tools:" list
+            not in the suite's "tools:" list; gate expressions that do not parse
   warnings  members of a "group" tag that disagree on their judged documents;
             leakage (an expected answer string, or a judged document id, inside
             the case's own query); judged non-relevant documents the corpus
