@@ -54,7 +54,7 @@ directory. The mapping of each format is described in the suite package docs.`,
 			if out == "" || out == "-" {
 				s, err := suite.LoadFormat(format, src, o)
 				if err != nil {
-					return inputError(err)
+					return importError(err, format, src)
 				}
 				importWarnings(env, s.Warnings)
 				comment := fmt.Sprintf("imported by `assay import %s %s`", format, filepath.ToSlash(src))
@@ -65,7 +65,7 @@ directory. The mapping of each format is described in the suite package docs.`,
 			}
 			s, written, err := suite.Import(format, src, out, o)
 			if err != nil {
-				return inputError(err)
+				return importError(err, format, src)
 			}
 			importWarnings(env, s.Warnings)
 			for _, w := range written[:len(written)-1] {
@@ -78,6 +78,15 @@ directory. The mapping of each format is described in the suite package docs.`,
 	cmd.Flags().StringVarP(&out, "output", "o", "", "write the native suite to this file (default: print it)")
 	cmd.Flags().StringVar(&split, "split", "", "qrels split of a BEIR directory (default test)")
 	return cmd
+}
+
+// importError is exit 2 with the loader's error, and a hint when SRC looks
+// like another format than the one asked for.
+func importError(err error, format, src string) error {
+	if got := suite.DetectFormat(src); got != "" && got != format {
+		return &exitError{code: exitHarness, err: err, hint: fmt.Sprintf("%s looks like %s: assay import %s %s", src, got, got, src)}
+	}
+	return inputError(err)
 }
 
 // importWarnings prints load warnings, one line each, on stderr.
