@@ -236,3 +236,10 @@ cases:
 		t.Errorf("merged unknown field: %v", err)
 	}
 }
+
+func TestLoadByteOrderMark(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"s.yaml": "\ufeffassay: 1\ncases:\n  - {id: a, query: q, expect: {answer_includes: x}}\n"})
+	if _, err := Load(filepath.Join(dir, "s.yaml")); err != nil {
+		t.Errorf("a suite starting with a byte order mark: %v", err)
+	}
+}

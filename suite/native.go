@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -52,6 +53,7 @@ func parseNative(file string, src []byte) (p *parsed, err error) {
 			p, err = nil, Errorf(file, 1, 1, "cannot parse: %v", r)
 		}
 	}()
+	src = bytes.TrimPrefix(src, []byte("\ufeff")) // a UTF-8 byte order mark is not part of the text
 	f, err := parser.ParseBytes(src, 0)
 	if err != nil {
 		return nil, yamlError(file, err)
