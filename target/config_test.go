@@ -379,3 +379,17 @@ func TestIsSecretName(t *testing.T) {
 		}
 	}
 }
+
+// TestObservationShapedError: a body in the observation shape that reports
+// its own error is a failed observation with that class.
+func TestObservationShapedError(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(`{"case": "x", "answer": "", "error": {"class": "timeout", "message": "upstream took too long"}}`))
+	}))
+	defer srv.Close()
+	tg := mustOpen(t, srv.URL, Options{})
+	o, err := tg.Observe(context.Background(), assay.Case{ID: "x", Query: "q"})
+	if e := assay.AsError(err); e == nil || e.Class != assay.ErrTimeout || e.Message != "upstream took too long" || o.Error == nil {
+		t.Fatalf("want the body's timeout error, got %v (%+v)", err, o.Error)
+	}
+}

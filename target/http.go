@@ -216,6 +216,9 @@ func (h *HTTP) Observe(ctx context.Context, c assay.Case) (assay.Observation, er
 	if err == nil {
 		err = applyMap(&obs, h.mapping, resps, h.steps[len(h.steps)-1].name, "response")
 	}
+	if err == nil && obs.Error != nil {
+		err = obs.Error
+	}
 	if err != nil {
 		e := assay.AsError(h.secrets.redactError(err))
 		obs.Error = e

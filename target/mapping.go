@@ -35,7 +35,8 @@ import (
 //	spans versions usage   objects in the §3 shape
 //	any other name    kept in the observation's fields (for json_schema)
 //
-// Without a map: the body is read as an observation in the §3 shape.
+// Without a map: the body is read as an observation in the §3 shape, its
+// "error" ({class, message}) included: such an observation is a failed one.
 
 // mapField is one mapped observation field.
 type mapField struct {
@@ -56,7 +57,9 @@ func defaultMap() []mapField {
 		}
 		out = append(out, mapField{name: f, path: f})
 	}
-	return out
+	// A body in the observation shape may carry its own error (another
+	// assay serving as the system under test, a proxy of one).
+	return append(out, mapField{name: "error", path: "error"})
 }
 
 // parseMap reads a map: block. steps are the known step names; headers
@@ -289,6 +292,15 @@ func setField(o *assay.Observation, f mapField, r gjson.Result, fromHeader bool)
 			return true
 		})
 		o.Versions = v
+	case "error":
+		if !r.IsObject() {
+			return fmt.Errorf("want {class, message}, got %s", kindOf(r))
+		}
+		e := &assay.Error{Class: assay.ErrorClass(r.Get("class").String()), Message: r.Get("message").String(), Status: int(r.Get("status").Int())}
+		if e.Class == "" {
+			e.Class = assay.ErrMalformed
+		}
+		o.Error = e
 	case "usage":
 		if !r.IsObject() {
 			return fmt.Errorf("want an object, got %s", kindOf(r))
