@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 )
 
@@ -286,5 +285,3 @@ func jsonID(raw json.RawMessage) (string, bool) {
 	}
 	return "", false
 }
-
-var _ = sort.Strings

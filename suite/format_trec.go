@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -278,8 +277,6 @@ func loadCorpusBeside(s *assay.Suite, dir string) error {
 	s.Warnings = append(s.Warnings, "no corpus (corpus/, corpus.jsonl or corpus.jsonl.gz) beside the qrels: the suite has no corpus")
 	return nil
 }
-
-var _ = sort.Strings
 
 // asciiLower lowercases A-Z only, keeping every byte offset.
 func asciiLower(b []byte) []byte {
