@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strings"
@@ -51,6 +52,11 @@ func kebabItems(data []byte) (items []ast.Node, ok bool, err error) {
 // looksLikeKebab reports whether data is a YAML list of mappings with an
 // `id` and a `query`.
 func looksLikeKebab(data []byte) bool {
+	// Cheap first: a top-level list starts with "-", a native suite with a
+	// key, so a native file is not parsed twice.
+	if !strings.HasPrefix(firstYAMLLine(data), "-") {
+		return false
+	}
 	items, ok, err := kebabItems(data)
 	if err != nil || !ok || len(items) == 0 {
 		return false
@@ -64,6 +70,21 @@ func looksLikeKebab(data []byte) bool {
 		keys[kv.Key.String()] = true
 	}
 	return keys["id"] && keys["query"]
+}
+
+// firstYAMLLine returns the first line that is not blank, a comment, a
+// directive or a document marker.
+func firstYAMLLine(data []byte) string {
+	for len(data) > 0 {
+		var l []byte
+		l, data, _ = bytes.Cut(data, []byte{'\n'})
+		s := strings.TrimSpace(string(l))
+		if s == "" || s == "---" || strings.HasPrefix(s, "#") || strings.HasPrefix(s, "%") {
+			continue
+		}
+		return s
+	}
+	return ""
 }
 
 func kebabMapping(n ast.Node) (*ast.MappingNode, bool) {
