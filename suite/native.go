@@ -44,9 +44,9 @@ type parsed struct {
 	topLines map[string]int
 }
 
-// parseNative reads the native format from src. file names the file in
-// positions; dir is where relative paths resolve. The corpus is not loaded
-// (loadCorpus does that), so that parsing is pure and fuzzable.
+// parseNative reads the native format from src; file names the file in
+// positions. It touches no files: the corpus path and json_schema files are
+// resolved by load, so that parsing is pure and fuzzable.
 func parseNative(file string, src []byte) (p *parsed, err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -59,7 +59,7 @@ func parseNative(file string, src []byte) (p *parsed, err error) {
 		return nil, yamlError(file, err)
 	}
 	var body ast.Node
-	for i, d := range f.Docs {
+	for _, d := range f.Docs {
 		if d == nil || d.Body == nil {
 			continue
 		}
@@ -71,7 +71,6 @@ func parseNative(file string, src []byte) (p *parsed, err error) {
 			if d.Start != nil && d.Start.Position != nil {
 				line, col = d.Start.Position.Line, d.Start.Position.Column
 			}
-			_ = i
 			return nil, Errorf(file, line, col, "a suite file holds one YAML document; found a second one")
 		}
 		body = d.Body

@@ -232,6 +232,11 @@ func TestLoadRejectsBadSuites(t *testing.T) {
 			want: `s.yaml:3:1: duplicate field "name" (first at line 2)`,
 		},
 		{
+			name: "two YAML documents",
+			src:  "assay: 1\ncases:\n  - {id: a, query: q, relevant: [x]}\n---\nassay: 1\n",
+			want: `s.yaml:4:1: a suite file holds one YAML document; found a second one`,
+		},
+		{
 			name: "empty file",
 			src:  "# nothing here\n",
 			want: `s.yaml:1:1: empty suite file: the native format starts with "assay: 1"`,
