@@ -3,6 +3,7 @@ package target
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/assay-eval/assay"
 )
@@ -391,5 +393,35 @@ func TestObservationShapedError(t *testing.T) {
 	o, err := tg.Observe(context.Background(), assay.Case{ID: "x", Query: "q"})
 	if e := assay.AsError(err); e == nil || e.Class != assay.ErrTimeout || e.Message != "upstream took too long" || o.Error == nil {
 		t.Fatalf("want the body's timeout error, got %v (%+v)", err, o.Error)
+	}
+}
+
+func TestParseRetryAfter(t *testing.T) {
+	if d := parseRetryAfter("3"); d != 3*time.Second {
+		t.Errorf("seconds: %s", d)
+	}
+	if d := parseRetryAfter(time.Now().Add(10 * time.Second).UTC().Format(http.TimeFormat)); d < 8*time.Second || d > 10*time.Second {
+		t.Errorf("http date: %s", d)
+	}
+	for _, v := range []string{"", "-1", "soon", "Mon, 01 Jan 2001 00:00:00 GMT"} {
+		if d := parseRetryAfter(v); d != 0 {
+			t.Errorf("parseRetryAfter(%q) = %s, want 0", v, d)
+		}
+	}
+}
+
+// TestRateLimit: rate: 20/s spaces six requests over at least 250 ms.
+func TestRateLimit(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(`{"answer": "a"}`)) }))
+	defer srv.Close()
+	tg := mustOpen(t, writeFile(t, "t.yaml", "http:\n  url: "+srv.URL+"\n  rate: 20/s\n"), Options{})
+	start := time.Now()
+	for i := range 6 {
+		if _, err := tg.Observe(context.Background(), assay.Case{ID: fmt.Sprint(i), Query: "q"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if d := time.Since(start); d < 250*time.Millisecond {
+		t.Errorf("6 requests at 20/s took %s, want >= 250ms", d)
 	}
 }
