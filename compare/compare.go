@@ -248,25 +248,7 @@ func Runs(base, cand *assay.Run, o Options) Report {
 	rep.PairedCases = len(ids)
 	rep.Warnings = warnings(base, cand, &rep, o)
 
-	all := buildSeries(base, cand, pairs)
-	rep.Metrics = make([]MetricDelta, len(all))
-	var wg sync.WaitGroup
-	work := make(chan int)
-	for range min(runtime.GOMAXPROCS(0), max(1, len(all))) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				rep.Metrics[i] = measure(all[i], o)
-			}
-		}()
-	}
-	for i := range all {
-		work <- i
-	}
-	close(work)
-	wg.Wait()
-
+	rep.Metrics = measureAll(buildSeries(base, cand, pairs), o)
 	rep.Flips = flips(pairs)
 	rep.Latency = latency(pairs)
 	rep.Verdict, rep.Reasons = verdict(rep)
@@ -377,37 +359,115 @@ func metricNames(base, cand *assay.Run, pairs []pair) []string {
 	return out
 }
 
-// measure computes one MetricDelta. Each measure has its own PCG streams,
-// seeded from Options.Seed and the measure's name, so its numbers do not
-// depend on which other measures are compared or on scheduling.
-func measure(s series, o Options) MetricDelta {
-	d := make([]float64, len(s.b))
-	for i := range d {
-		d[i] = s.c[i] - s.b[i]
+// measureAll computes every MetricDelta. The work is a list of jobs run
+// on GOMAXPROCS workers; each job writes its own slots, and every random
+// stream is fixed by Options.Seed and the measure (its name, or for dense
+// bootstrap resamples its number of pairs and chunk), so the numbers do not
+// depend on scheduling, on the number of cores, or on which other measures
+// are compared.
+func measureAll(all []series, o Options) []MetricDelta {
+	out := make([]MetricDelta, len(all))
+	deltas := make([][]float64, len(all))
+	means := make([][]float64, len(all))
+	var jobs []func()
+	dense := map[int][]int{} // n -> indices of dense measures
+	var denseNs []int
+	for i, s := range all {
+		d := make([]float64, len(s.b))
+		for k := range d {
+			d[k] = s.c[k] - s.b[k]
+		}
+		deltas[i] = d
+		out[i] = MetricDelta{
+			Name: s.name, N: len(d), Baseline: mean(s.b), Candidate: mean(s.c), Delta: mean(d),
+			Direction: s.direction, Gated: s.gated, Rate: s.rate, Change: NoChange,
+		}
+		stream := nameStream(s.name)
+		switch planFor(d) {
+		case planTrivial:
+			if len(d) > 0 {
+				out[i].CI95 = [2]float64{d[0], d[0]}
+			}
+		case planSparse:
+			means[i] = make([]float64, o.Resamples)
+			jobs = append(jobs, func() { sparseMeans(d, means[i], rand.NewPCG(o.Seed, stream)) })
+		case planDense:
+			means[i] = make([]float64, o.Resamples)
+			if dense[len(d)] == nil {
+				denseNs = append(denseNs, len(d))
+			}
+			dense[len(d)] = append(dense[len(d)], i)
+		}
+		jobs = append(jobs, func() {
+			out[i].P = signFlipP(d, len(d), o.ExactMax, o.Samples, rand.NewPCG(o.Seed, stream^0x9e3779b97f4a7c15))
+		})
 	}
-	h := fnv.New64a()
-	h.Write([]byte(s.name))
-	stream := h.Sum64()
-	mb, mc := mean(s.b), mean(s.c)
-	md := MetricDelta{
-		Name: s.name, N: len(d), Baseline: mb, Candidate: mc, Delta: mean(d),
-		Direction: s.direction, Gated: s.gated, Rate: s.rate, Change: NoChange,
-	}
-	lo, hi := bootstrapCI(d, o.Resamples, rand.NewPCG(o.Seed, stream))
-	md.CI95 = [2]float64{lo, hi}
-	md.P = signFlipP(d, len(d), o.ExactMax, o.Samples, rand.NewPCG(o.Seed, stream^0x9e3779b97f4a7c15))
-	md.Significant = md.P < o.Alpha && md.Delta != 0
-	if md.Significant {
-		switch {
-		case s.direction == "higher" && md.Delta > 0, s.direction == "lower" && md.Delta < 0:
-			md.Change = Improved
-		case s.direction == "higher" && md.Delta < 0, s.direction == "lower" && md.Delta > 0:
-			md.Change = Worsened
-		default:
-			md.Change = Changed
+	for _, n := range denseNs {
+		idx := dense[n]
+		ds := make([][]float64, len(idx))
+		ms := make([][]float64, len(idx))
+		for k, i := range idx {
+			ds[k], ms[k] = deltas[i], means[i]
+		}
+		r := rows(ds)
+		for c := range bootstrapChunks {
+			from, to := c*o.Resamples/bootstrapChunks, (c+1)*o.Resamples/bootstrapChunks
+			jobs = append(jobs, func() {
+				denseMeans(r, len(ds), n, ms, from, to, rand.NewPCG(o.Seed, denseStream(n, c)))
+			})
 		}
 	}
-	return md
+	run(jobs)
+	for i := range out {
+		if means[i] != nil {
+			lo, hi := percentileCI(means[i])
+			out[i].CI95 = [2]float64{lo, hi}
+		}
+		classify(&out[i], o.Alpha)
+	}
+	return out
+}
+
+// run runs jobs on GOMAXPROCS workers and waits for them.
+func run(jobs []func()) {
+	work := make(chan func())
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), max(1, len(jobs))) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for job := range work {
+				job()
+			}
+		}()
+	}
+	for _, job := range jobs {
+		work <- job
+	}
+	close(work)
+	wg.Wait()
+}
+
+func nameStream(name string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(name))
+	return h.Sum64()
+}
+
+// classify sets Significant and Change from P, Delta and the direction.
+func classify(md *MetricDelta, alpha float64) {
+	md.Significant = md.P < alpha && md.Delta != 0
+	if !md.Significant {
+		return
+	}
+	switch {
+	case md.Direction == "higher" && md.Delta > 0, md.Direction == "lower" && md.Delta < 0:
+		md.Change = Improved
+	case md.Direction == "higher" && md.Delta < 0, md.Direction == "lower" && md.Delta > 0:
+		md.Change = Worsened
+	default:
+		md.Change = Changed
+	}
 }
 
 // flips compares each case's outcome: a case passes in a run when every

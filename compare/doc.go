@@ -51,7 +51,8 @@
 // Zero deltas do not change any sum and are dropped. With n <= 20 pairs
 // (Options.ExactMax) all 2^m assignments of the m non-zero deltas are
 // enumerated: p = count / 2^m. Otherwise 10,000 random assignments are drawn
-// (Options.Samples) and p = (count + 1) / (10,000 + 1), which is never 0.
+// (Options.Samples) and p = (count + 1) / (10,000 + 1), which is never 0. The
+// PCG stream of the test is fixed by the seed and the measure's name.
 //
 // A change is significant when p < alpha (0.05) and the delta is not 0;
 // renderers mark the others "~". A significant change is "better" or

@@ -65,43 +65,136 @@ func sumDraws(x []float64, k int, rng *rand.PCG) float64 {
 	return s
 }
 
-// bootstrapCI returns the percentile 95% interval of the mean of d over
-// resamples paired-bootstrap resamples: each resample draws len(d) deltas
-// with replacement. The interval ends are the 2.5th and 97.5th percentiles
-// of the resampled means, by nearest rank.
-//
-// Zero deltas add nothing to a resample's sum, so when most deltas are zero
-// the sampler draws how many of the len(d) draws land on a non-zero delta
-// (Binomial(n, m/n), by inverting its exact CDF) and then only those draws.
-// That is the same distribution as drawing all n, and much faster for runs
-// that changed few cases.
-func bootstrapCI(d []float64, resamples int, rng *rand.PCG) (lo, hi float64) {
+// Bootstrap plan of one delta vector.
+type plan int
+
+const (
+	planTrivial plan = iota // all deltas equal: the interval is that value
+	planSparse              // few non-zero deltas: sample only those
+	planDense               // sample all n
+)
+
+func planFor(d []float64) plan {
+	if len(d) == 0 || allEqual(d) {
+		return planTrivial
+	}
+	if float64(len(nonzero(d))) < sparseBelow*float64(len(d)) {
+		return planSparse
+	}
+	return planDense
+}
+
+// bootstrapChunks is the fixed number of pieces the resamples of a dense
+// group are split into (each with its own PCG stream), so they can run in
+// parallel and still give the same numbers on any number of cores.
+const bootstrapChunks = 4
+
+// denseStream is the PCG stream of chunk c of the dense resamples of n
+// pairs. It depends on n and c only, so every dense measure over the same
+// n pairs sees the same resampled case indices (a joint bootstrap; each
+// measure's interval is exactly what resampling it alone with that stream
+// gives), and the work for several measures is shared.
+func denseStream(n, c int) uint64 { return 0xb00757a9<<32 ^ uint64(n)<<4 ^ uint64(c) }
+
+// rows lays out the deltas of several measures over the same n pairs row by
+// row (pair i's deltas side by side), so one drawn index reads one cache
+// line.
+func rows(ds [][]float64) []float64 {
+	j := len(ds)
+	out := make([]float64, len(ds[0])*j)
+	for k, d := range ds {
+		for i, v := range d {
+			out[i*j+k] = v
+		}
+	}
+	return out
+}
+
+// denseMeans fills means[k][b] for b in [from, to) with the mean of
+// measure k over a resample of n pair indices drawn with replacement;
+// every measure uses the same indices. Indices come two per 64-bit PCG
+// output, by Lemire's multiply-shift on each 32-bit half with his
+// rejection step, so they are exactly uniform.
+func denseMeans(r []float64, j, n int, means [][]float64, from, to int, rng *rand.PCG) {
+	acc := make([]float64, j)
+	un := uint64(n)
+	t := (1 << 32) % un
+	add := func(i uint64) {
+		row := r[int(i)*j : int(i)*j+j]
+		for k, v := range row {
+			acc[k] += v
+		}
+	}
+	for b := from; b < to; b++ {
+		clear(acc)
+		k := n
+		for k > 0 {
+			x := rng.Uint64()
+			m0 := (x & 0xffffffff) * un
+			if m0&0xffffffff >= t {
+				add(m0 >> 32)
+				k--
+			}
+			if k == 0 {
+				break
+			}
+			m1 := (x >> 32) * un
+			if m1&0xffffffff >= t {
+				add(m1 >> 32)
+				k--
+			}
+		}
+		for k := range means {
+			means[k][b] = acc[k] / float64(n)
+		}
+	}
+}
+
+// sparseMeans fills means with resampled means of d when most deltas are
+// zero. Zero deltas add nothing to a resample's sum, so it draws how many
+// of the n draws land on a non-zero delta (Binomial(n, m/n), by inverting
+// its exact CDF) and then only those draws: the same distribution as
+// drawing all n, with much less work.
+func sparseMeans(d []float64, means []float64, rng *rand.PCG) {
 	n := len(d)
-	if n == 0 {
-		return 0, 0
-	}
 	nz := nonzero(d)
-	if len(nz) == 0 {
-		return 0, 0
+	cdf := binomialCDF(n, float64(len(nz))/float64(n))
+	for b := range means {
+		k := invert(cdf, float64(rng.Uint64()>>11)/(1<<53))
+		means[b] = sumDraws(nz, k, rng) / float64(n)
 	}
-	if allEqual(d) {
-		return d[0], d[0]
-	}
-	means := make([]float64, resamples)
-	m := len(nz)
-	if float64(m) >= sparseBelow*float64(n) {
-		for b := range means {
-			means[b] = sumDraws(d, n, rng) / float64(n)
-		}
-	} else {
-		cdf := binomialCDF(n, float64(m)/float64(n))
-		for b := range means {
-			k := invert(cdf, float64(rng.Uint64()>>11)/(1<<53))
-			means[b] = sumDraws(nz, k, rng) / float64(n)
-		}
-	}
+}
+
+// percentileCI sorts means and returns their 2.5th and 97.5th percentiles
+// by nearest rank.
+func percentileCI(means []float64) (lo, hi float64) {
 	slices.Sort(means)
 	return nearestRank(means, 0.025), nearestRank(means, 0.975)
+}
+
+// bootstrapCI is the paired bootstrap 95% interval of the mean of d for
+// one measure alone (Runs shares the dense work between measures, with
+// identical results): resamples draws of len(d) deltas with replacement,
+// percentile interval. sparseStream seeds the sparse sampler.
+func bootstrapCI(d []float64, resamples int, seed, sparseStream uint64) (lo, hi float64) {
+	switch planFor(d) {
+	case planTrivial:
+		if len(d) == 0 {
+			return 0, 0
+		}
+		return d[0], d[0]
+	case planSparse:
+		means := make([]float64, resamples)
+		sparseMeans(d, means, rand.NewPCG(seed, sparseStream))
+		return percentileCI(means)
+	}
+	means := [][]float64{make([]float64, resamples)}
+	r := rows([][]float64{d})
+	for c := range bootstrapChunks {
+		from, to := c*resamples/bootstrapChunks, (c+1)*resamples/bootstrapChunks
+		denseMeans(r, 1, len(d), means, from, to, rand.NewPCG(seed, denseStream(len(d), c)))
+	}
+	return percentileCI(means[0])
 }
 
 // sparseBelow is the share of non-zero deltas under which bootstrapCI

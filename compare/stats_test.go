@@ -107,14 +107,14 @@ func TestSignFlipLargeShiftIsSignificant(t *testing.T) {
 
 func TestBootstrapCI(t *testing.T) {
 	t.Run("all zero gives [0, 0]", func(t *testing.T) {
-		lo, hi := bootstrapCI(make([]float64, 50), 10000, rand.NewPCG(1, 1))
+		lo, hi := bootstrapCI(make([]float64, 50), 10000, 1, 1)
 		if lo != 0 || hi != 0 {
 			t.Errorf("CI = [%v, %v]", lo, hi)
 		}
 	})
 	t.Run("constant gives a point", func(t *testing.T) {
 		d := []float64{-0.2, -0.2, -0.2}
-		lo, hi := bootstrapCI(d, 10000, rand.NewPCG(1, 1))
+		lo, hi := bootstrapCI(d, 10000, 1, 1)
 		if lo != -0.2 || hi != -0.2 {
 			t.Errorf("CI = [%v, %v]", lo, hi)
 		}
@@ -124,7 +124,7 @@ func TestBootstrapCI(t *testing.T) {
 		for i := range d {
 			d[i] = float64(2*(i%2) - 1)
 		}
-		lo, hi := bootstrapCI(d, 10000, rand.NewPCG(1, 1))
+		lo, hi := bootstrapCI(d, 10000, 1, 1)
 		want := 1.96 / math.Sqrt(1000) // sd 1
 		if math.Abs(hi-want) > 0.01 || math.Abs(lo+want) > 0.01 {
 			t.Errorf("CI = [%v, %v]; want about [-%v, %v]", lo, hi, want, want)
@@ -142,11 +142,11 @@ func TestBootstrapSparseMatchesDense(t *testing.T) {
 			d[i] = r.Float64() - 0.3
 		}
 	}
-	sLo, sHi := bootstrapCI(d, 10000, rand.NewPCG(1, 1))
+	sLo, sHi := bootstrapCI(d, 10000, 1, 1)
 	old := sparseBelow
 	sparseBelow = 0
 	defer func() { sparseBelow = old }()
-	dLo, dHi := bootstrapCI(d, 10000, rand.NewPCG(1, 1))
+	dLo, dHi := bootstrapCI(d, 10000, 1, 1)
 	width := dHi - dLo
 	if math.Abs(sLo-dLo) > 0.05*width || math.Abs(sHi-dHi) > 0.05*width {
 		t.Errorf("sparse CI [%v, %v], dense [%v, %v]", sLo, sHi, dLo, dHi)
@@ -193,6 +193,36 @@ func TestPercentileNearestRank(t *testing.T) {
 	for p, want := range map[float64]float64{5: 15, 30: 20, 40: 20, 50: 35, 100: 50} {
 		if got := percentile(x, p); got != want {
 			t.Errorf("p%v = %v; want %v", p, got, want)
+		}
+	}
+}
+
+func TestJointBootstrapEqualsAlone(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	mk := func() ([]float64, []float64) {
+		b, c := make([]float64, 300), make([]float64, 300)
+		for i := range b {
+			b[i], c[i] = r.Float64(), r.Float64()
+		}
+		return b, c
+	}
+	b1, c1 := mk()
+	b2, c2 := mk()
+	all := []series{{name: "ndcg@10", direction: "higher", b: b1, c: c1}, {name: "mrr", direction: "higher", b: b2, c: c2}}
+	o := Defaults
+	together := measureAll(all, o)
+	for i, s := range all {
+		alone := measureAll([]series{s}, o)[0]
+		if together[i] != alone {
+			t.Errorf("%s with another measure %+v; alone %+v", s.name, together[i], alone)
+		}
+		d := make([]float64, len(s.b))
+		for k := range d {
+			d[k] = s.c[k] - s.b[k]
+		}
+		lo, hi := bootstrapCI(d, o.Resamples, o.Seed, nameStream(s.name))
+		if alone.CI95 != [2]float64{lo, hi} {
+			t.Errorf("%s: measureAll CI %v; bootstrapCI %v", s.name, alone.CI95, [2]float64{lo, hi})
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -143,8 +144,13 @@ func runsList(env *Env, f *runsFlags) error {
 		if e.Headline != "" && e.HeadlineValue != nil {
 			head = fmt.Sprintf("%s %.4f", e.Headline, *e.HeadlineValue)
 		}
+		cases := e.Cases
+		if e.Status == assay.StatusIncomplete && cases == 0 {
+			// A stopped run's index row has no summary: count what it recorded.
+			store.ReadCases(filepath.Dir(e.Path), func(assay.CaseResult) error { cases++; return nil })
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", short[e.RunID], fmtUTC(e.StartedAt),
-			dash(e.Suite), dash(clipText(e.Target, 40)), e.Status, e.Cases, pass, head)
+			dash(e.Suite), dash(clipText(e.Target, 40)), e.Status, cases, pass, head)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
