@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"sort"
@@ -174,7 +175,12 @@ func builtinFingerprint(config map[string]any, ix *engine.Index) string {
 }
 
 // Describe says what the target is (§7).
-func (b *Builtin) Describe() assay.TargetInfo { return b.info }
+func (b *Builtin) Describe() assay.TargetInfo {
+	info := b.info
+	info.Config = maps.Clone(b.info.Config)
+	info.Versions = maps.Clone(b.info.Versions)
+	return info
+}
 
 // Index returns the engine index the target searches.
 func (b *Builtin) Index() *engine.Index { return b.ix }
@@ -207,7 +213,7 @@ func (b *Builtin) ObserveQuery(caseID string, trial int, query string, k int, la
 	ans := b.ix.Answer(q, res)
 	tAnswer := b.clock()
 
-	obs := assay.Observation{Case: caseID, Trial: trial, Answer: ans.Text, Versions: b.vers}
+	obs := assay.Observation{Case: caseID, Trial: trial, Answer: ans.Text, Versions: maps.Clone(b.vers)}
 	obs.Retrieved = make([]assay.Hit, 0, len(res))
 	for _, r := range res {
 		d := b.ix.Doc(r.Doc)
