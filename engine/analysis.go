@@ -67,6 +67,9 @@ var languages = map[string]*Language{
 	"nl":         {Name: "nl", stop: dutchStop, stemmer: dutch.Stem, detect: dutchStop},
 	"pt":         {Name: "pt", stop: portugueseStop, stemmer: portuguese.Stem, detect: portugueseStop},
 	"simple":     {Name: "simple"},
+	// cjk is Lucene's CJKAnalyzer in spirit: English stop words, no
+	// stemming (CJK runs become bigrams under every language).
+	"cjk": {Name: "cjk", stop: luceneEnglishStop},
 }
 
 var languageAliases = map[string]string{
@@ -75,6 +78,7 @@ var languageAliases = map[string]string{
 	"italian": "it", "italiano": "it", "spanish": "es", "español": "es", "espanol": "es",
 	"dutch": "nl", "nederlands": "nl", "portuguese": "pt", "português": "pt", "portugues": "pt",
 	"none": "simple", "standard": "simple",
+	"zh": "cjk", "ja": "cjk", "ko": "cjk", "chinese": "cjk", "japanese": "cjk", "korean": "cjk",
 }
 
 // LanguageNames lists the analyzer names LookupLanguage accepts (canonical
@@ -102,6 +106,9 @@ func LookupLanguage(name string) (*Language, error) {
 	if base, _, ok := strings.Cut(strings.ReplaceAll(n, "_", "-"), "-"); ok {
 		if l, ok := languages[base]; ok {
 			return l, nil
+		}
+		if a, ok := languageAliases[base]; ok {
+			return languages[a], nil
 		}
 	}
 	return nil, fmt.Errorf("unknown analyzer %q (valid: %s)", name, strings.Join(LanguageNames(), ", "))

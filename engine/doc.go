@@ -33,12 +33,14 @@
 //	            (what Anserini's default analyzer does)
 //	en-porter2  the same stop words, Snowball English (Porter2)
 //	de fr it es nl pt   function-word stop lists, Snowball stemmers
+//	cjk         (also zh, ja, ko) Lucene's English stop words, no stemming
 //	simple      no stop words, no stemming
 //
 // Han, Hiragana, Katakana and Hangul runs are indexed as overlapping
 // character bigrams (a lone character as a unigram), like Lucene's
 // CJKBigramFilter, so CJK queries find documents without a segmenter.
-// Tokens longer than 255 bytes are dropped.
+// Tokens longer than 255 bytes are dropped. Other scripts written without
+// spaces (Thai, Lao, Khmer, ...) are not segmented: a run is one token.
 //
 // A query is analysed under its own language (a case's lang tag, else
 // Options.Analyzer) and under every language of the corpus, so a German

@@ -104,6 +104,35 @@ func TestLexicalMatrix(t *testing.T) {
 	}
 }
 
+// TestMalformedDocuments: documents with control bytes, invalid UTF-8 or
+// nothing indexable are indexed without error, stay findable by their valid
+// words, and do not match unrelated queries.
+func TestMalformedDocuments(t *testing.T) {
+	docs := []assay.Document{
+		{ID: "nul", Text: "alpha\x00beta\x1b[0m gamma"},
+		{ID: "bad-utf8", Text: "\xffdelta\xfe epsilon \xc3"},
+		{ID: "empty"},
+		{ID: "punct", Text: "!!! ... --- ///"},
+		{ID: "long", Text: strings.Repeat("z", 300) + " zeta"},
+	}
+	ix, err := Build(docs, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for q, want := range map[string]string{"beta": "nul", "gamma": "nul", "delta": "bad-utf8", "epsilon": "bad-utf8", "zeta": "long"} {
+		res := ix.Search(Query{Text: q})
+		if len(res) != 1 || res[0].ID != want {
+			t.Errorf("%s: %v, want [%s]", q, ids(res), want)
+		}
+	}
+	if res := ix.Search(Query{Text: strings.Repeat("z", 300)}); len(res) != 0 {
+		t.Errorf("an over-long token matched: %v", ids(res))
+	}
+	if s := ix.Stats(); s.DocCount != 3 {
+		t.Errorf("documents with terms = %d, want 3", s.DocCount)
+	}
+}
+
 func ids(res []Result) []string {
 	out := make([]string, len(res))
 	for i, r := range res {
@@ -147,13 +176,13 @@ func TestAnalyze(t *testing.T) {
 }
 
 func TestLookupLanguage(t *testing.T) {
-	for in, want := range map[string]string{"en": "en", "English": "en", "de-CH": "de", "pt_BR": "pt", "french": "fr", "en-porter2": "en-porter2", "simple": "simple"} {
+	for in, want := range map[string]string{"en": "en", "English": "en", "de-CH": "de", "pt_BR": "pt", "french": "fr", "en-porter2": "en-porter2", "simple": "simple", "zh": "cjk", "ja-JP": "cjk"} {
 		l, err := LookupLanguage(in)
 		if err != nil || l.Name != want {
 			t.Errorf("LookupLanguage(%q) = %v, %v; want %s", in, l, err, want)
 		}
 	}
-	if _, err := LookupLanguage("klingon"); err == nil || !strings.Contains(err.Error(), "valid: de, en") {
+	if _, err := LookupLanguage("klingon"); err == nil || !strings.Contains(err.Error(), "valid: cjk, de, en") {
 		t.Errorf("LookupLanguage(klingon) error = %v, want the list of valid names", err)
 	}
 }
