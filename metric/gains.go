@@ -169,7 +169,7 @@ func msort(a, tmp []gainEntry) {
 func (g *GainTable) idcgAt(d int) float64 {
 	s := 0.0
 	for i := 0; i < d && i < len(g.ideal); i++ {
-		s += g.ideal[i] / log2(float64(i+2))
+		s += g.ideal[i] / disc(i)
 	}
 	return s
 }
@@ -180,7 +180,7 @@ func (t *Topic) NDCG(g *GainTable) float64 {
 	dcg := 0.0
 	for i, l := range t.Labels {
 		if gn := g.gain(l); gn != 0 {
-			dcg += gn / log2(float64(i+2))
+			dcg += gn / disc(i)
 		}
 	}
 	idcg := g.idcgAt(len(g.ideal))
@@ -195,7 +195,7 @@ func (t *Topic) DCG(g *GainTable) float64 {
 	dcg := 0.0
 	for i, l := range t.Labels {
 		if gn := g.gain(l); gn != 0 {
-			dcg += gn / log2(float64(i+2))
+			dcg += gn / disc(i)
 		}
 	}
 	return dcg
@@ -216,7 +216,7 @@ func (t *Topic) NDCGRel(g *GainTable) float64 {
 	dcg, idcg := 0.0, 0.0
 	k := 0
 	for i, l := range t.Labels {
-		disc := log2(float64(i + 2))
+		disc := disc(i)
 		if i < p {
 			idcg += g.ideal[i] / disc
 		}
@@ -281,16 +281,16 @@ func (t *Topic) RNDCG(g *GainTable) float64 {
 		rg := g.gain(t.Labels[i])
 		step()
 		if rg != 0 {
-			dcg += rg / log2(float64(i+2))
+			dcg += rg / disc(i)
 		}
 		if ig > 0 {
-			idcg += ig / log2(float64(i+2))
+			idcg += ig / disc(i)
 		}
 	}
 	if i < t.n {
 		for ; i < t.n; i++ {
 			if rg := g.gain(t.Labels[i]); rg != 0 {
-				dcg += rg / log2(float64(i+2))
+				dcg += rg / disc(i)
 			}
 		}
 		if idcg > 0 {
@@ -301,7 +301,7 @@ func (t *Topic) RNDCG(g *GainTable) float64 {
 	for ig > 0 {
 		step()
 		if ig > 0 {
-			idcg += ig / log2(float64(i+2))
+			idcg += ig / disc(i)
 		}
 		i++
 	}

@@ -30,6 +30,10 @@ type Topic struct {
 	cum      []int // cum[i] = relevant ranks among 1..i; len n+1
 	ideal    []int // grades > 0, descending
 
+	dcgOK   bool
+	dcgPre  []float64 // dcgPre[k] = linear DCG of ranks 1..k, summed in rank order
+	idcgPre []float64 // idcgPre[k] = linear DCG of the first k ideal grades
+
 	maxPrecOK bool
 	maxPrec   []float64 // maxPrec[j] = highest precision at any rank >= j
 }
@@ -39,6 +43,7 @@ type Topic struct {
 func (t *Topic) Prepare() {
 	t.n = len(t.Labels)
 	t.maxPrecOK = false
+	t.dcgOK = false
 	t.r, t.nonrel = 0, 0
 	t.ideal = t.ideal[:0]
 	for _, g := range t.Judgments {
@@ -77,6 +82,24 @@ func sortDesc(a []int) {
 
 // log2 is the discount function of the DCG family.
 func log2(x float64) float64 { return math.Log2(x) }
+
+// discTab[i] = log2(i+2), the discount of 0-based rank i, precomputed with
+// the same function so that table and direct calls agree bit for bit.
+var discTab = func() []float64 {
+	t := make([]float64, 1<<14)
+	for i := range t {
+		t[i] = math.Log2(float64(i + 2))
+	}
+	return t
+}()
+
+// disc returns log2(i+2).
+func disc(i int) float64 {
+	if i < len(discTab) {
+		return discTab[i]
+	}
+	return math.Log2(float64(i + 2))
+}
 
 func (t *Topic) rel(l int) bool { return l >= t.Threshold }
 
@@ -186,22 +209,52 @@ func (t *Topic) RelativeP(k int) float64 {
 // value is DCG@k (which is then 0).
 func (t *Topic) NDCGCut(k int, gain func(int) float64) float64 {
 	if gain == nil {
-		gain = linear
+		t.prepDCG()
+		dcg := t.dcgPre[min(k, t.n)]
+		idcg := t.idcgPre[min(k, len(t.ideal))]
+		if idcg > 0 {
+			return dcg / idcg
+		}
+		return dcg
 	}
 	dcg := 0.0
 	for i := 0; i < k && i < t.n; i++ {
 		if l := t.Labels[i]; l > 0 {
-			dcg += gain(l) / log2(float64(i+2))
+			dcg += gain(l) / disc(i)
 		}
 	}
 	idcg := 0.0
 	for i := 0; i < k && i < len(t.ideal); i++ {
-		idcg += gain(t.ideal[i]) / log2(float64(i+2))
+		idcg += gain(t.ideal[i]) / disc(i)
 	}
 	if idcg > 0 {
 		return dcg / idcg
 	}
 	return dcg
+}
+
+// prepDCG fills the linear-gain DCG prefix sums. A prefix sum is the same
+// sequence of additions as summing ranks 1..k, so every cutoff reads the
+// exact value a direct loop would give.
+func (t *Topic) prepDCG() {
+	if t.dcgOK {
+		return
+	}
+	t.dcgOK = true
+	t.dcgPre = append(t.dcgPre[:0], 0)
+	s := 0.0
+	for i, l := range t.Labels {
+		if l > 0 {
+			s += float64(l) / disc(i)
+		}
+		t.dcgPre = append(t.dcgPre, s)
+	}
+	t.idcgPre = append(t.idcgPre[:0], 0)
+	s = 0
+	for i, g := range t.ideal {
+		s += float64(g) / disc(i)
+		t.idcgPre = append(t.idcgPre, s)
+	}
 }
 
 func linear(g int) float64 { return float64(g) }

@@ -208,7 +208,7 @@ func (t *Topic) BinG() float64 {
 	rel := 0
 	for i, l := range t.Labels {
 		if t.rel(l) {
-			sum += 1 / log2(float64(2+i-rel))
+			sum += 1 / disc(i-rel)
 			rel++
 		}
 	}
