@@ -60,11 +60,16 @@
 //     lacks (matched by id, path or title; `cites_any` is an error only when
 //     none of its documents exist); `calls_tool`/`never_calls` naming a tool
 //     missing from the suite's `tools:` list; a gate expression that does
-//     not parse (package gate). Warnings: members of a case
+//     not parse (package gate); expectations that contradict each other (a
+//     tool in both calls_tool and never_calls, no_citations with cites or
+//     cites_any, an answer_includes string containing an answer_excludes
+//     one). Warnings: members of a case
 //     tag `group` (kebab groups) whose judged relevant documents differ;
 //     leakage (an expected answer string, or a judged document id as a whole
 //     word, inside the case's own query); a judged non-relevant document the
-//     corpus lacks; files that changed since the manifest was written.
+//     corpus lacks; a document listed in `relevant` but judged 0 in
+//     `judgments` (the judgment wins); more `retrieves` documents than k;
+//     files that changed since the manifest was written.
 //     A note says when document references are not checked because the
 //     suite has no corpus.
 //

@@ -56,6 +56,11 @@ func Check(path string, o LoadOptions) (*assay.Suite, []Finding, error) {
 		}
 		out = append(out, Finding{Source: src, Severity: SeverityError, Message: p.msg})
 	}
+	if l.native != nil {
+		for _, w := range l.native.warns {
+			out = append(out, Finding{Source: fmt.Sprintf("%s:%d", l.file, w.line), Severity: SeverityWarning, Message: oneLine(w.msg)})
+		}
+	}
 	out = append(out, lintSuite(l)...)
 	sortFindings(out)
 	for _, w := range l.suite.Warnings {
@@ -189,6 +194,34 @@ func lintSuite(l *loaded) []Finding {
 			}
 		}
 
+		// Expectations that contradict each other, or cannot pass.
+		for _, t := range e.CallsTool {
+			if slices.Contains(e.NeverCalls, t) {
+				add(where(i, "expect.never_calls"), SeverityError, "%s: tool %q is in both calls_tool and never_calls", name, t)
+			}
+		}
+		if e.NoCitations && (len(e.Cites) > 0 || len(e.CitesAny) > 0) {
+			add(where(i, "expect.no_citations"), SeverityError, "%s: no_citations contradicts cites/cites_any", name)
+		}
+		cs := s.Defaults.CaseSensitive
+		if e.CaseSensitive != nil {
+			cs = *e.CaseSensitive
+		}
+		for _, inc := range e.AnswerIncludes {
+			for _, exc := range e.AnswerExcludes {
+				if inc != "" && exc != "" && substring(inc, exc, cs) {
+					add(where(i, "expect.answer_excludes"), SeverityError, "%s: answer_includes %q contains answer_excludes %q: no answer can pass", name, inc, exc)
+				}
+			}
+		}
+		k := c.K
+		if k == 0 {
+			k = s.Defaults.K
+		}
+		if k > 0 && len(e.Retrieves) > k {
+			add(where(i, "expect.retrieves"), SeverityWarning, "%s: retrieves lists %d documents but k is %d: they cannot all be in the top k", name, len(e.Retrieves), k)
+		}
+
 		// Tools not on the surface.
 		if len(s.Tools) > 0 {
 			for _, t := range e.CallsTool {
@@ -205,10 +238,6 @@ func lintSuite(l *loaded) []Finding {
 
 		// Leakage: the answer or a judged document named in the query.
 		if strings.TrimSpace(c.Query) != "" {
-			cs := s.Defaults.CaseSensitive
-			if e.CaseSensitive != nil {
-				cs = *e.CaseSensitive
-			}
 			for _, a := range append(slices.Clone(e.AnswerIncludes), e.AnswerIncludesAny...) {
 				if strings.TrimSpace(a) != "" && substring(c.Query, a, cs) {
 					add(where(i, "expect.answer_includes", "expect.answer_includes_any"), SeverityWarning,

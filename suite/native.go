@@ -42,6 +42,8 @@ type parsed struct {
 	caseLines []map[string]int
 	// lines of suite-level fields.
 	topLines map[string]int
+	// warns are lint warnings noticed while parsing (Load ignores them).
+	warns []problem
 }
 
 // parseNative reads the native format from src; file names the file in
@@ -533,8 +535,11 @@ func (d *nativeDecoder) oneCase(n ast.Node, index int) (assay.Case, map[string]i
 		if c.Judgments == nil {
 			c.Judgments = map[string]int{}
 		}
-		if _, ok := c.Judgments[id]; !ok {
+		if g, ok := c.Judgments[id]; !ok {
 			c.Judgments[id] = 1
+		} else if g <= 0 {
+			d.p.warns = append(d.p.warns, probAt(relevantNodes[i],
+				"case %q: %q is listed in relevant but judged %d in judgments (the judgment wins)", c.ID, id, g))
 		}
 	}
 	switch {

@@ -27,11 +27,16 @@ message", sorted by line:
             gain; judgments (graded > 0), retrieves and cites naming documents
             the corpus lacks (by id, path or title); cases with neither
             expectations nor judgments; calls_tool / never_calls naming a tool
-            not in the suite's "tools:" list; gate expressions that do not parse
+            not in the suite's "tools:" list; gate expressions that do not parse;
+            contradictory expectations (calls_tool and never_calls naming one
+            tool, no_citations with cites, an answer_includes string containing
+            an answer_excludes one)
   warnings  members of a "group" tag that disagree on their judged documents;
             leakage (an expected answer string, or a judged document id, inside
             the case's own query); judged non-relevant documents the corpus
-            lacks; files that changed since assay.manifest.json was written
+            lacks; a document in "relevant" judged 0 in "judgments"; more
+            "retrieves" documents than k; files that changed since
+            assay.manifest.json was written
   notes     document references left unchecked because the suite has no corpus
 
 --write-manifest records the sha256 of the suite file, every corpus file and
