@@ -2,6 +2,7 @@ package gate_test
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/gate"
@@ -46,4 +47,27 @@ func ExampleParse() {
 	// Output:
 	// suite.yaml:12: gate "pass_rat >= 0.8": unknown metric "pass_rat" (did you mean pass_rate?)
 	// delta lang=zh recall@10 >= -0.02
+}
+
+func ExampleFloors_Ratchet() {
+	floors := gate.NewFloors()
+	floors.Floors["ndcg@10"] = 0.55
+	passRate, ndcg := 0.9, 0.612
+	run := &assay.Run{RunID: "0190c0de", Status: assay.StatusComplete, Summary: assay.Summary{
+		PassRate: &passRate, Metrics: map[string]assay.MetricAgg{"ndcg@10": {Mean: ndcg, N: 20}},
+	}}
+	if v := floors.Check(run, "assay.floors.json"); !v.Pass {
+		fmt.Println("below the floors: no ratchet")
+		return
+	}
+	changes, err := floors.Ratchet(run, gate.RatchetOptions{Margin: 0.002, Comment: "new chunker", Now: time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, c := range changes {
+		fmt.Println("raised", c, "by run", c.RunID, "on", c.Date)
+	}
+	// Output:
+	// raised ndcg@10 0.55 -> 0.61 by run 0190c0de on 2026-11-30T09:00:00Z
 }

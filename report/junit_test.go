@@ -294,3 +294,28 @@ func checkJUnit(data []byte) []string {
 	}
 	return problems
 }
+
+// FuzzJUnit: whatever the case ids, check details, error messages, gate
+// expressions and warnings hold, the JUnit document is well-formed and
+// keeps the schema.
+func FuzzJUnit(f *testing.F) {
+	f.Add("q1", `missing "sha-256"`, "timeout", "pass_rate >= 0.8", "warn & <x>")
+	f.Add("a]]>b", "\x00\x01\ufffe", "\r\n", "\"'", "")
+	f.Add("", "", "", "", "\xff\xfe")
+	f.Fuzz(func(t *testing.T, id, detail, msg, expr, warning string) {
+		run := ciRun()
+		run.Cases[1].ID = id
+		run.Cases[3].Checks[0].Detail = detail
+		run.Cases[7].Error.Message = msg
+		run.Gates[1].Expr = expr
+		run.Warnings = []string{warning}
+		run.Suite.Name = id
+		var b bytes.Buffer
+		if err := JUnit(&b, run); err != nil {
+			t.Fatal(err)
+		}
+		if problems := checkJUnit(b.Bytes()); len(problems) > 0 {
+			t.Fatalf("schema problems: %v\n%s", problems, b.String())
+		}
+	})
+}
