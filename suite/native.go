@@ -560,6 +560,9 @@ func (d *nativeDecoder) judgments(f yfield, c *assay.Case) error {
 	if nodeIsNull(f.val) {
 		return nil
 	}
+	if _, ok := f.val.(*ast.SequenceNode); ok {
+		return r.errAt(f.val, "judgments: want a mapping of document id to grade, got a sequence (a plain list of relevant documents goes in \"relevant:\")")
+	}
 	fs, err := r.fields(f.val, "judgments", nil, nil)
 	if err != nil {
 		return err

@@ -129,6 +129,11 @@ func TestLoadRejectsBadSuites(t *testing.T) {
 			want: `s.yaml:5:23: judgments: grade of "a.md": want an integer, got a number 1.5`,
 		},
 		{
+			name: "judgments written as a list",
+			src:  "assay: 1\ncases:\n  - id: a\n    query: q\n    judgments: [a.md, b.md]\n",
+			want: `s.yaml:5:16: judgments: want a mapping of document id to grade, got a sequence (a plain list of relevant documents goes in "relevant:")`,
+		},
+		{
 			name: "judgment without a grade",
 			src:  "assay: 1\ncases:\n  - id: a\n    query: q\n    judgments:\n      a.md:\n",
 			want: `s.yaml:6:7: judgments: "a.md" has no grade (want an integer such as 1)`,
