@@ -134,3 +134,44 @@ func checkShieldsEndpoint(data []byte) error {
 	}
 	return nil
 }
+
+// TestCIRenderersOnEmptyRuns: a run with nothing in it renders without
+// panicking, in every CI format.
+func TestCIRenderersOnEmptyRuns(t *testing.T) {
+	for name, run := range map[string]*assay.Run{
+		"zero":       {},
+		"incomplete": {RunID: "r", Status: assay.StatusIncomplete, Summary: assay.Summary{Metrics: map[string]assay.MetricAgg{}}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := JUnit(&b, run); err != nil {
+				t.Fatal(err)
+			}
+			if p := checkJUnit(b.Bytes()); len(p) > 0 {
+				t.Errorf("junit: %v", p)
+			}
+			b.Reset()
+			if err := Markdown(&b, run, nil); err != nil || b.Len() == 0 {
+				t.Errorf("markdown: %v %q", err, b.String())
+			}
+			b.Reset()
+			if err := Badge(&b, run, gate.Verdict{}); err != nil {
+				t.Fatal(err)
+			}
+			if err := checkShieldsEndpoint(b.Bytes()); err != nil {
+				t.Error(err)
+			}
+			b.Reset()
+			if err := MarkdownMatrix(&b, nil, gate.Verdict{}); err != nil {
+				t.Error(err)
+			}
+			b.Reset()
+			if err := JUnitMatrix(&b, []*assay.Run{run}, gate.Verdict{}); err != nil {
+				t.Error(err)
+			}
+			if p := checkJUnit(b.Bytes()); len(p) > 0 {
+				t.Errorf("junit matrix: %v", p)
+			}
+		})
+	}
+}
