@@ -205,9 +205,12 @@ func (s *SQLiteStore) Begin(ctx context.Context, run *assay.Run) (RunWriter, err
 		w.cases.Close()
 		return nil, fmt.Errorf("%s: %w", filepath.Join(s.root, DBFile), err)
 	}
+	// Finish must record an interrupted run too: Ctrl-C cancels ctx, and
+	// the index row still has to say how the run ended.
+	fctx := context.WithoutCancel(ctx)
 	w.index = func(run *assay.Run) error {
-		return s.tx(context.WithoutCancel(ctx), func(tx *sql.Tx) error {
-			return indexRun(ctx, tx, run, s.relDir(run.RunID), true)
+		return s.tx(fctx, func(tx *sql.Tx) error {
+			return indexRun(fctx, tx, run, s.relDir(run.RunID), true)
 		})
 	}
 	return w, nil

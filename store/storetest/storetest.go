@@ -42,6 +42,7 @@ func Run(t *testing.T, open Opener) {
 		{"begin_writes_incomplete_run", testBegin},
 		{"finish_writes_complete_run", testFinish},
 		{"finish_twice_fails", testFinishTwice},
+		{"finish_after_cancel_records_incomplete", testFinishAfterCancel},
 		{"list_newest_first_with_filters", testList},
 		{"latest_skips_incomplete", testLatestSkipsIncomplete},
 		{"latest_tilde_same_suite", testLatestTilde},
@@ -440,5 +441,32 @@ func testConcurrent(t *testing.T, open Opener) {
 	dirs, _ := os.ReadDir(filepath.Join(root, "runs"))
 	if len(dirs) != writers*runs && len(dirs) != 0 {
 		t.Errorf("%d run directories; want %d", len(dirs), writers*runs)
+	}
+}
+
+func testFinishAfterCancel(t *testing.T, open Opener) {
+	s := openStore(t, open, t.TempDir())
+	ctx, cancel := context.WithCancel(context.Background())
+	run := NewRun("kb", t0)
+	w, err := s.Begin(ctx, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := Case("q1", true, 1)
+	if err := w.Append(c); err != nil {
+		t.Fatal(err)
+	}
+	cancel() // Ctrl-C: the run stops, and Finish records it as incomplete
+	Complete(run, []assay.CaseResult{c})
+	run.Status = assay.StatusIncomplete
+	if err := w.Finish(run); err != nil {
+		t.Fatalf("Finish after the run's context was canceled: %v", err)
+	}
+	list, err := s.List(context.Background(), store.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 1 || list[0].Status != assay.StatusIncomplete || list[0].Cases != 1 {
+		t.Errorf("List = %+v; want the interrupted run, incomplete, 1 case", list)
 	}
 }
