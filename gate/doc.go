@@ -41,7 +41,9 @@
 // metric accepts, ir_measures spellings included (nDCG@10, R@10, P@5, RR,
 // AP, Success@5); they are normalised to the canonical name (ndcg@10,
 // recall@10, precision@5, mrr, map, hit@5) and read as the run's mean over
-// judged cases (Summary.Metrics[name].Mean). The run-level names are:
+// judged cases (Summary.Metrics[name].Mean). The run-level names are read
+// from the run's Summary, whose unit is one case result (a case × trial);
+// the three trial names count cases across their trials:
 //
 //	pass_rate       passed / graded cases
 //	error_rate      errored / cases
