@@ -59,9 +59,16 @@ func (o Options) Validate() error {
 	return nil
 }
 
+// posting is one document of a term's postings list.
 type posting struct {
 	doc uint32
 	tf  uint32
+}
+
+// termFreq is one term of a document's term vector.
+type termFreq struct {
+	term uint32
+	tf   uint32
 }
 
 // Index is an immutable in-memory BM25 index over a corpus. It is safe for
@@ -79,7 +86,7 @@ type Index struct {
 	postings [][]posting
 	// docTerms holds each document's (term, tf) list, sorted by term id,
 	// for RM3 feedback and the answerer.
-	docTerms [][]posting
+	docTerms [][]termFreq
 	norms    []uint8 // SmallFloat.intToByte4(length)
 	lengths  []uint32
 	docCount int // documents with at least one term
@@ -110,7 +117,7 @@ func Build(docs []assay.Document, o Options) (*Index, error) {
 	ix.langs = make([]*Language, len(docs))
 	ix.norms = make([]uint8, len(docs))
 	ix.lengths = make([]uint32, len(docs))
-	ix.docTerms = make([][]posting, len(docs))
+	ix.docTerms = make([][]termFreq, len(docs))
 	var sumTTF int64
 	var ids []uint32
 	var toks []rawToken
@@ -158,13 +165,13 @@ func Build(docs []assay.Document, o Options) (*Index, error) {
 			add(t)
 		}
 		slices.Sort(ids)
-		var dt []posting
+		var dt []termFreq
 		for i := 0; i < len(ids); {
 			j := i + 1
 			for j < len(ids) && ids[j] == ids[i] {
 				j++
 			}
-			dt = append(dt, posting{doc: ids[i], tf: uint32(j - i)})
+			dt = append(dt, termFreq{term: ids[i], tf: uint32(j - i)})
 			ix.postings[ids[i]] = append(ix.postings[ids[i]], posting{doc: uint32(d), tf: uint32(j - i)})
 			i = j
 		}

@@ -31,11 +31,11 @@ func (ix *Index) expand(q map[string]float64, first []Result) map[string]float64
 	for _, r := range first[:fbDocs] {
 		var vec []tw
 		for _, p := range ix.docTerms[r.Doc] {
-			t := ix.terms[p.doc]
-			if !feedbackTerm(t) || float64(len(ix.postings[p.doc])) > maxDF {
+			t := ix.terms[p.term]
+			if !feedbackTerm(t) || float64(len(ix.postings[p.term])) > maxDF {
 				continue
 			}
-			vec = append(vec, tw{p.doc, float64(p.tf)})
+			vec = append(vec, tw{p.term, float64(p.tf)})
 		}
 		slices.SortFunc(vec, byWeightThenTerm)
 		if len(vec) > ix.opts.FbTerms {
