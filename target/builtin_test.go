@@ -2,6 +2,9 @@ package target
 
 import (
 	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -180,4 +183,31 @@ func TestBuiltinConcurrent(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// FuzzBuiltinHandler: any request body gets a JSON reply with status 200 or
+// 400, never a panic.
+func FuzzBuiltinHandler(f *testing.F) {
+	b, err := NewBuiltin("builtin", builtinSuite())
+	if err != nil {
+		f.Fatal(err)
+	}
+	h := b.Handler()
+	for _, s := range []string{`{"query": "database", "k": 2}`, `{"k": -1}`, `[]`, `{"query": "\u0000"}`, `{"query": "x", "k": 99999999999}`, ``} {
+		f.Add("/ask", s)
+	}
+	f.Fuzz(func(t *testing.T, route, body string) {
+		if route != "/ask" {
+			route = "/search"
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, route, strings.NewReader(body)))
+		if rec.Code != 200 && rec.Code != 400 {
+			t.Fatalf("status %d for %q", rec.Code, body)
+		}
+		var v map[string]any
+		if err := json.Unmarshal(rec.Body.Bytes(), &v); err != nil {
+			t.Fatalf("reply is not a JSON object: %q", rec.Body.String())
+		}
+	})
 }
