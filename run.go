@@ -72,9 +72,13 @@ type Run struct {
 	TieRule  string             `json:"tie_rule"`
 	Summary  Summary            `json:"summary"`
 	Segments map[string]Segment `json:"segments"`
-	Gates    []GateResult       `json:"gates"`
-	Cases    []CaseResult       `json:"cases"`
-	Warnings []string           `json:"warnings,omitempty"`
+	// Trials holds the trial statistics (package gate's TrialStats: pass@N,
+	// pass^N, flaky case ids, metric mean ± sd) when the run made more than
+	// one trial per case; they can always be recomputed from Cases.
+	Trials   any          `json:"trials,omitempty"`
+	Gates    []GateResult `json:"gates"`
+	Cases    []CaseResult `json:"cases"`
+	Warnings []string     `json:"warnings,omitempty"`
 }
 
 // SuiteRef identifies the suite a run used.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/gate"
 )
 
 // TextOptions adjust the terminal summary.
@@ -77,6 +78,21 @@ func Text(w io.Writer, run *assay.Run, o TextOptions) error {
 		p.f("latency  p50 %s  p95 %s  p99 %s  max %s  (ms, nearest-rank, n=%d)\n", ms(l.P50), ms(l.P95), ms(l.P99), ms(l.Max), l.N)
 	} else {
 		p.f("latency  none reported\n")
+	}
+
+	if trials > 1 {
+		ts := gate.Trials(run.Cases)
+		p.nl()
+		p.f("trials   %d per case  pass@%d %s  pass^%d %s  flaky %d", ts.Trials, ts.Trials, pct(ts.PassAny), ts.Trials, pct(ts.PassAll), len(ts.Flaky))
+		if len(ts.Flaky) > 0 {
+			p.f(": %s", strings.Join(ts.Flaky, ", "))
+		}
+		p.nl()
+		for _, n := range metricOrder(run) {
+			if m, ok := ts.Metrics[n]; ok {
+				p.f("  %s %.4f ± %.4f across trials\n", n, m.Mean, m.SD)
+			}
+		}
 	}
 
 	if len(run.Segments) > 0 {

@@ -289,6 +289,9 @@ func runRun(env *Env, path string, f *runFlags, cmd *cobra.Command) error {
 	run.Summary = runner.Summarize(res.Results, run.Options.Metrics)
 	run.Segments = runner.Segments(res.Results, run.Options.Metrics)
 
+	if f.trials > 1 {
+		run.Trials = gate.Trials(run.Cases)
+	}
 	verdict, err := gate.Evaluate(gates, run, base)
 	if err != nil {
 		return inputError(err)

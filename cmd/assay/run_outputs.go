@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/assay-eval/assay"
@@ -46,19 +45,13 @@ func writeCIOutputs(env *Env, f *runFlags, run *assay.Run, verdict gate.Verdict,
 			return err
 		}
 	}
-	if dir := f.reportDir; dir != "" {
-		day := run.StartedAt
-		if day.IsZero() {
-			day = time.Now().UTC()
+	if f.reportDir != "" {
+		now := run.StartedAt
+		if now.IsZero() {
+			now = time.Now()
 		}
-		for name, fn := range map[string]func(io.Writer) error{
-			day.Format("2006-01-02") + ".json": func(w io.Writer) error { return report.JSON(w, run) },
-			"latest.md":                        md,
-			"badge.json":                       badge,
-		} {
-			if err := writeTo(env, filepath.Join(dir, name), fn); err != nil {
-				return err
-			}
+		if _, err := report.WriteReportDir(f.reportDir, run, cmp, verdict, now); err != nil {
+			return fmt.Errorf("--report-dir %s: %w", f.reportDir, err)
 		}
 	}
 	return nil
