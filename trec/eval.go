@@ -50,7 +50,6 @@ type evaluator struct {
 	q       *Qrels
 	plan    *plan
 	results []topicResult
-	seed    maphash.Seed
 }
 
 // worker holds the scratch space of one evaluation goroutine.
@@ -61,6 +60,7 @@ type worker struct {
 	topic  metric.Topic
 	ctx    evalCtx
 	table  []int32
+	hashes []uint64
 }
 
 func (ev *evaluator) newWorker() *worker {
@@ -81,8 +81,9 @@ func cmpItems(a, b item) int {
 	return bytes.Compare(b.doc, a.doc)
 }
 
-// findDup returns the smallest docno that occurs twice among items.
-func (w *worker) findDup(items []item) ([]byte, bool) {
+// findDup returns the smallest docno that occurs twice among items
+// (hashes[i] is the hash of items[i].doc).
+func (w *worker) findDup(items []item, hashes []uint64) ([]byte, bool) {
 	size := 16
 	for size < 2*len(items) {
 		size *= 2
@@ -97,24 +98,54 @@ func (w *worker) findDup(items []item) ([]byte, bool) {
 	found := false
 	for i := range items {
 		d := items[i].doc
-		h := maphash.Bytes(w.ev.seed, d) & mask
-		for {
+		hv := hashes[i]
+		for h := hv & mask; ; h = (h + 1) & mask {
 			v := tab[h]
 			if v == 0 {
 				tab[h] = int32(i + 1)
 				break
 			}
-			if bytes.Equal(items[v-1].doc, d) {
+			if hashes[v-1] == hv && bytes.Equal(items[v-1].doc, d) {
 				if !found || bytes.Compare(d, dup) < 0 {
 					dup = d
 				}
 				found = true
 				break
 			}
-			h = (h + 1) & mask
 		}
 	}
 	return dup, found
+}
+
+// sortItems orders by score descending, then docno descending. Runs are
+// usually written in rank order already, with a few ties out of docno
+// order: an insertion sort finishes those in linear time.
+func sortItems(items []item) {
+	inv := 0
+	for i := 1; i < len(items); i++ {
+		if cmpItems(items[i-1], items[i]) > 0 {
+			inv++
+		}
+	}
+	if inv == 0 {
+		return
+	}
+	if inv > len(items)/8 {
+		slices.SortFunc(items, cmpItems)
+		return
+	}
+	for i := 1; i < len(items); i++ {
+		if cmpItems(items[i-1], items[i]) <= 0 {
+			continue
+		}
+		v := items[i]
+		j := i
+		for j > 0 && cmpItems(items[j-1], v) > 0 {
+			items[j] = items[j-1]
+			j--
+		}
+		items[j] = v
+	}
 }
 
 // evalTopic forms the ranking of one topic and computes every column.
@@ -128,19 +159,24 @@ func (w *worker) evalTopic(ti int, segs []segment) topicResult {
 		}
 	}
 	w.items = items
-	slices.SortFunc(items, cmpItems)
+	sortItems(items)
 	if len(items) > ev.cfg.MaxRet {
 		items = items[:max(ev.cfg.MaxRet, 0)]
 	}
-	if d, ok := w.findDup(items); ok {
+	hashes := w.hashes[:0]
+	for i := range items {
+		hashes = append(hashes, maphash.Bytes(ev.q.seed, items[i].doc))
+	}
+	w.hashes = hashes
+	if d, ok := w.findDup(items, hashes); ok {
 		return topicResult{done: true, err: fmt.Sprintf("trec_eval.form_res_qrels: duplicate docs %strec_eval: Can't calculate measure '%s'\n", d, ev.plan.calcName)}
 	}
 	if qt.hasDup {
 		return topicResult{done: true, err: fmt.Sprintf("trec_eval.form_res_rels: duplicate docs %s\ntrec_eval: Can't calculate measure '%s'\n", qt.dup, ev.plan.calcName)}
 	}
 	labels := w.labels[:0]
-	for _, it := range items {
-		g, ok := qt.docs[string(it.doc)]
+	for i, it := range items {
+		g, ok := qt.lookup(hashes[i], it.doc)
 		switch {
 		case !ok:
 			g = -1
@@ -363,5 +399,3 @@ func appendValue(b []byte, v float64) []byte {
 	}
 	return append(b, s...)
 }
-
-func newSeed() maphash.Seed { return maphash.MakeSeed() }

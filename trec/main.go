@@ -257,7 +257,6 @@ func evaluate(cfg Config, q *Qrels, pl *plan, planErr error, sys IO) (int, error
 		rr := &runReader{q: q, eager: eager}
 		var p *pool
 		if planErr == nil {
-			ev.seed = newSeed()
 			p = ev.startPool()
 			rr.submit = func(ti int, segs []segment) { p.jobs <- job{ti, segs} }
 		} else {

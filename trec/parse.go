@@ -3,6 +3,7 @@ package trec
 import (
 	"bytes"
 	"fmt"
+	"hash/maphash"
 	"math"
 	"strconv"
 	"unsafe"
@@ -24,6 +25,13 @@ type qrelsTopic struct {
 	docs   map[string]int // docno -> grade
 	grades []int          // every grade, one per qrels line
 	dup    string         // smallest duplicated docno ("" when none)
+
+	// An open-addressing table over the judged docnos, keyed by the
+	// Qrels seed's hash, for the run-side lookups (see lookup).
+	keys   []string
+	kgrade []int
+	khash  []uint64
+	slots  []int32
 	hasDup bool
 	pos    int // lines with grade > 0 (the -c summary num_rel)
 }
@@ -32,6 +40,47 @@ type qrelsTopic struct {
 type Qrels struct {
 	topics []*qrelsTopic
 	index  map[string]int
+	seed   maphash.Seed
+}
+
+// index builds the lookup table of a topic and drops its map.
+func (t *qrelsTopic) buildTable(seed maphash.Seed) {
+	n := len(t.docs)
+	size := 8
+	for size < 2*n {
+		size *= 2
+	}
+	t.slots = make([]int32, size)
+	t.keys = make([]string, 0, n)
+	t.kgrade = make([]int, 0, n)
+	t.khash = make([]uint64, 0, n)
+	mask := uint64(size - 1)
+	for doc, g := range t.docs {
+		h := maphash.String(seed, doc)
+		t.keys = append(t.keys, doc)
+		t.kgrade = append(t.kgrade, g)
+		t.khash = append(t.khash, h)
+		i := h & mask
+		for t.slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		t.slots[i] = int32(len(t.keys))
+	}
+	t.docs = nil
+}
+
+// lookup returns the grade of doc (whose hash under the Qrels seed is h).
+func (t *qrelsTopic) lookup(h uint64, doc []byte) (int, bool) {
+	mask := uint64(len(t.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		s := t.slots[i]
+		if s == 0 {
+			return 0, false
+		}
+		if k := s - 1; t.khash[k] == h && t.keys[k] == string(doc) {
+			return t.kgrade[k], true
+		}
+	}
 }
 
 // NumTopics returns the number of topics in the qrels.
@@ -145,6 +194,10 @@ func ParseQrels(data []byte, name string) (*Qrels, error) {
 	}
 	// Byte order of qid.
 	sortTopics(q)
+	q.seed = maphash.MakeSeed()
+	for _, t := range q.topics {
+		t.buildTable(q.seed)
+	}
 	return q, nil
 }
 

@@ -45,6 +45,18 @@ type chunkResult struct {
 
 const chunkSize = 1 << 20
 
+// bufPool recycles the chunk read buffers (parseChunk copies what it keeps).
+var bufPool = sync.Pool{New: func() any { b := make([]byte, chunkSize); return &b }}
+
+func getBuf() []byte { return (*bufPool.Get().(*[]byte))[:chunkSize] }
+
+func putBuf(b []byte) {
+	if cap(b) == chunkSize {
+		b = b[:chunkSize]
+		bufPool.Put(&b)
+	}
+}
+
 var errFragmented = errors.New("trec: run topics are not contiguous")
 
 // parseChunk parses complete lines of a run file (data ends with '\n').
@@ -53,8 +65,9 @@ func parseChunk(c chunk) chunkResult {
 	data := c.data
 	n := len(data)
 	// Pre-size the arena and entries from the chunk size: lines are ~30+ bytes.
-	ents := make([]entry, 0, n/24+16)
-	arena := make([]byte, 0, n/3+64)
+	lines := bytes.Count(data, []byte{'\n'})
+	ents := make([]entry, 0, lines)
+	arena := make([]byte, 0, n/4+64)
 	var cur *segment
 	segStart := 0
 	var lastQid []byte
@@ -220,7 +233,12 @@ func (rr *runReader) read(r io.Reader, name string) error {
 			for size < len(carry)*2 {
 				size *= 2
 			}
-			buf := make([]byte, size)
+			var buf []byte
+			if size == chunkSize {
+				buf = getBuf()
+			} else {
+				buf = make([]byte, size)
+			}
 			k := copy(buf, carry)
 			m, err := io.ReadFull(r, buf[k:])
 			total += m
@@ -267,6 +285,7 @@ func (rr *runReader) read(r io.Reader, name string) error {
 			defer wg.Done()
 			for c := range chunks {
 				res := parseChunk(c)
+				putBuf(c.data)
 				select {
 				case results <- res:
 				case <-done:
