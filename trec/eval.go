@@ -282,6 +282,11 @@ func (ev *evaluator) report(stdout, stderr io.Writer, tag []byte) int {
 			io.WriteString(stderr, res.err)
 			return 4
 		}
+		if ev.plan.utilityBad {
+			out.Flush()
+			io.WriteString(stderr, "trec_eval.calc_utility: improper number of coefficients\ntrec_eval: Can't calculate measure 'utility'\n")
+			return 4
+		}
 		nq++
 		for i := range cols {
 			c := &cols[i]

@@ -75,6 +75,8 @@ func TestErrors(t *testing.T) {
 			"trec_eval: Negative cutoff detected\ntrec_eval: Cannot initialize measure 'P'\n"},
 		{"duplicate cutoff", map[string]string{"q": qrels3, "r": "1 Q0 a 1 1 t\n"}, "-m P.5,5 q r", 2,
 			"trec_eval: duplicate cutoffs detected\ntrec_eval: Cannot initialize measure 'P'\n"},
+		{"utility needs 4 coefficients", map[string]string{"q": qrels3, "r": "1 Q0 a 1 1 t\n"}, "-q -m utility.1,2 q r", 4,
+			"trec_eval.calc_utility: improper number of coefficients\ntrec_eval: Can't calculate measure 'utility'\n"},
 		{"no topic in common", map[string]string{"q": qrels3, "r": "9 Q0 a 1 1 t\n"}, "q r", 7,
 			"trec_eval: No queries with both results and relevance info\n"},
 		{"one positional argument", map[string]string{"q": qrels3}, "q", 1, Usage},

@@ -113,12 +113,13 @@ type column struct {
 
 // plan is the list of columns for the requested measures.
 type plan struct {
-	cols      []column
-	hasRunid  bool
-	hasNumQ   bool
-	relstring int // relstring length when requested, else -1
-	gains     []pairSpec
-	calcName  string // first measure that forms the ranking (for "Can't calculate measure")
+	cols       []column
+	hasRunid   bool
+	hasNumQ    bool
+	relstring  int  // relstring length when requested, else -1
+	utilityBad bool // utility was given other than 4 coefficients
+	gains      []pairSpec
+	calcName   string // first measure that forms the ranking (for "Can't calculate measure")
 }
 
 // pairSpec is a parsed level=gain parameter list of one measure.
@@ -301,7 +302,9 @@ func (r *request) build() (*plan, error) {
 					str: func(x *evalCtx) string { return x.t.Relstring(n) }})
 			case "utility":
 				if len(vals) != 4 {
-					return nil, &measureError{msg: "trec_eval.calc_utility: improper number of coefficients\n", code: 4}
+					// trec_eval fails when it first calculates the measure.
+					p.utilityBad = true
+					vals = append(vals, 0, 0, 0, 0)
 				}
 				a, b, c, dd := vals[0], vals[1], vals[2], vals[3]
 				p.cols = append(p.cols, column{name: name, def: d, zeroMissing: true, value: func(x *evalCtx) float64 {

@@ -1,0 +1,56 @@
+// Package trec is `assay trec`: a drop-in for trec_eval v10.0 whose output
+// is byte-identical to trec_eval's (../shared/reference/trec_eval-semantics.md
+// is the specification; the upstream test pairs are the conformance suite).
+// The measures themselves are package metric's Topic methods, the same code
+// `assay run` uses for per-case metrics; this package parses the files and
+// the command line, forms each topic's ranking, and prints.
+//
+// # Pipeline
+//
+//  1. The command line is read as trec_eval's getopt does (-q -c -n -J,
+//     -l N, -M N, -N N, -m name[.params], joined or separated, long forms).
+//     -m marks measures or the nicknames official (default), all_trec and
+//     set; the first parameter string given for a measure wins.
+//  2. The qrels are read whole ("qid iter docno rel"; exactly four fields,
+//     a blank line is malformed, a column-0 '#' line is a comment whose next
+//     line is always data). Each topic gets an open-addressing table of its
+//     judged docnos.
+//  3. The run ("qid iter docno rank score tag ...") is streamed in 1 MiB
+//     chunks cut at line ends and parsed by GOMAXPROCS goroutines: blank
+//     and '#' lines are skipped, score is C atof, iter and rank are ignored,
+//     the runid is the tag of the last data line. Only the docno bytes and
+//     the score of each line are kept, in a per-chunk arena; the raw file is
+//     not kept.
+//  4. A topic whose lines have all been read is handed to an evaluation
+//     goroutine while parsing goes on: its lines are sorted by score
+//     descending, then docno descending (byte order); cut at -M; checked for
+//     duplicate docnos; labelled from the qrels (-1 not judged, -2 negative
+//     grade); filtered by -J; and every requested measure is computed.
+//     When a run's topics are interleaved (a topic's lines reappear after
+//     another topic's), a seekable run is read a second time keeping every
+//     topic until the end; standard input is always read that way.
+//  5. The report walks the qrels topics in byte order of qid, printing
+//     per-topic rows with -q and then the summary: means (one division of
+//     the sum taken in topic order), sums for the counts, geometric means for
+//     gm_map and gm_bpref, "%-22s\t%s\t%6.4f" with NaN as "-nan".
+//
+// # Deliberate difference
+//
+// A qrels topic that is missing from the run is skipped, as trec_eval 9.x
+// did; trec_eval v10.0 aborts there with "result qid 'X' not found in qrels"
+// and exit status 4. With -c the topic scores 0 (v10.0 semantics: it is
+// evaluated as one unjudged document, then num_ret, utility, rbp_resid,
+// unj and relstring are forced to zero/empty), and its rows are printed.
+//
+// # Errors and exit statuses
+//
+// trec_eval's messages are reproduced on the error writer: 1 for usage and
+// unknown measures ("trec_eval: illegal measure 'x'"), 2 for unreadable or
+// empty files, malformed lines ("trec_eval.get_qrels: Malformed line N",
+// N counting data lines) and bad cutoffs, 4 for a duplicate docno in a
+// ranking or in the qrels of an evaluated topic and for utility without 4
+// coefficients, 7 when no topic has both results and judgments.
+//
+// Out of scope: -R prefs/qrels_jg, -T, -Z (z-scores) and -D (debug).
+// Non-ascending 11pt_avg points give trec_eval's order-dependent answer.
+package trec
