@@ -376,6 +376,11 @@ func (c *Command) runOnce(ctx context.Context, d *tmplData) ([]byte, error) {
 	cmd.Cancel = func() error { return killGroup(cmd) }
 	cmd.WaitDelay = 2 * time.Second
 	err = cmd.Run()
+	if errors.Is(err, exec.ErrWaitDelay) {
+		// The program exited 0 but left a child holding stdout; what it
+		// wrote before exiting is its answer.
+		err = nil
+	}
 	switch {
 	case ctx.Err() != nil:
 		return nil, ctxError(ctx, ctx.Err())

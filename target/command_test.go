@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -115,7 +116,23 @@ while read -r line; do
 done
 `)
 	p := writeFile(t, "target.yaml", "command: {serve: ["+quoteYAML(filepath.Join(dir, "serve.sh"))+"], workers: 1, timeout: 500ms}\n")
-	tg := mustOpen(t, p, Options{})
+	fdBefore, goBefore := fdCount(t), runtime.NumGoroutine()
+	tg, err := Open(p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		// Close stops the worker; nothing of it is left behind.
+		if err := Close(tg); err != nil {
+			t.Error(err)
+		}
+		if n := settle(goBefore, runtime.NumGoroutine); n > goBefore {
+			t.Errorf("goroutines: %d before, %d after Close", goBefore, n)
+		}
+		if n := settle(fdBefore, func() int { return fdCount(t) }); n > fdBefore {
+			t.Errorf("file descriptors: %d before, %d after Close", fdBefore, n)
+		}
+	}()
 	ctx := context.Background()
 	first, err := tg.Observe(ctx, assay.Case{ID: "a", Query: "q"})
 	if err != nil {
