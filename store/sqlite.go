@@ -333,42 +333,83 @@ func headline(run *assay.Run) (string, *float64) {
 	return keys[0], &v
 }
 
-// Reindex adds to the index every run directory it does not know, read
-// from its run.json. Unreadable run files are skipped (LoadRun reports
-// them when the run is asked for).
+// Reindex brings the index in line with the run files: it indexes every
+// run directory it does not know (a deleted or older database), drops the
+// rows of run directories that are gone, and re-reads the runs it has as
+// incomplete whose run.json says otherwise (a process that died between
+// writing run.json and updating the index). Unreadable run files are
+// skipped; LoadRun reports them when the run is asked for.
 func (s *SQLiteStore) Reindex(ctx context.Context) error {
+	// Rows first, then the directory: Begin creates the directory before
+	// the row, so every row read here has its directory in the listing.
+	known := map[string]assay.RunStatus{}
+	err := s.query(ctx, `SELECT run_id, status FROM runs`, nil, func(rows *sql.Rows) error {
+		var id, status string
+		if err := rows.Scan(&id, &status); err != nil {
+			return err
+		}
+		known[id] = assay.RunStatus(status)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
 	ents, err := os.ReadDir(filepath.Join(s.root, "runs"))
 	if err != nil {
 		return fmt.Errorf("store %s: %w", s.root, err)
 	}
-	known := map[string]bool{}
-	rows, err := s.db.QueryContext(ctx, `SELECT run_id FROM runs`)
-	if err != nil {
-		return fmt.Errorf("%s: %w", filepath.Join(s.root, DBFile), err)
-	}
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return err
-		}
-		known[id] = true
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
+	onDisk := map[string]bool{}
 	for _, e := range ents {
-		if !e.IsDir() || known[e.Name()] {
-			continue
+		if e.IsDir() {
+			onDisk[e.Name()] = true
 		}
-		run, err := LoadRun(filepath.Join(s.root, "runs", e.Name()))
-		if err != nil || run.RunID != e.Name() {
-			continue
-		}
-		if err := s.tx(ctx, func(tx *sql.Tx) error {
+	}
+	index := func(run *assay.Run, onlyNew bool) error {
+		return s.tx(ctx, func(tx *sql.Tx) error {
+			if onlyNew {
+				// Another process may have indexed it since: keep its row.
+				var n int
+				if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM runs WHERE run_id = ?`, run.RunID).Scan(&n); err != nil || n > 0 {
+					return err
+				}
+			}
 			return indexRun(ctx, tx, run, s.relDir(run.RunID), run.Status == assay.StatusComplete)
-		}); err != nil {
+		})
+	}
+	for id, status := range known {
+		switch {
+		case !onDisk[id]:
+			// The directory is created before the row, so a row without
+			// one is a run that was deleted, not one being written.
+			err := s.tx(ctx, func(tx *sql.Tx) error {
+				_, err := tx.ExecContext(ctx, `DELETE FROM runs WHERE run_id = ?`, id)
+				return err
+			})
+			if err != nil {
+				return fmt.Errorf("%s: %w", filepath.Join(s.root, DBFile), err)
+			}
+		case status == assay.StatusIncomplete:
+			if peekStatus(filepath.Join(s.root, "runs", id, RunFile)) != assay.StatusComplete {
+				continue // still running, or stopped: nothing to update
+			}
+			run, err := LoadRun(filepath.Join(s.root, "runs", id))
+			if err != nil || run.RunID != id || run.Status == assay.StatusIncomplete {
+				continue
+			}
+			if err := index(run, false); err != nil {
+				return fmt.Errorf("%s: %w", filepath.Join(s.root, DBFile), err)
+			}
+		}
+	}
+	for id := range onDisk {
+		if _, ok := known[id]; ok {
+			continue
+		}
+		run, err := LoadRun(filepath.Join(s.root, "runs", id))
+		if err != nil || run.RunID != id {
+			continue
+		}
+		if err := index(run, true); err != nil {
 			return fmt.Errorf("%s: %w", filepath.Join(s.root, DBFile), err)
 		}
 	}
@@ -429,4 +470,19 @@ func (s *SQLiteStore) List(ctx context.Context, f Filter) ([]Entry, error) {
 // Resolve implements Store; see ResolveRef for the rules.
 func (s *SQLiteStore) Resolve(ctx context.Context, ref string) (string, error) {
 	return ResolveRef(ctx, s, ref)
+}
+
+// peekStatus reads only the status of a run.json ("" when unreadable).
+func peekStatus(file string) assay.RunStatus {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return ""
+	}
+	var head struct {
+		Status assay.RunStatus `json:"status"`
+	}
+	if json.Unmarshal(b, &head) != nil {
+		return ""
+	}
+	return head.Status
 }

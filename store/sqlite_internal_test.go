@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/store"
 	"github.com/assay-eval/assay/store/storetest"
 	_ "modernc.org/sqlite"
@@ -80,5 +81,49 @@ func TestIndexRebuiltFromFiles(t *testing.T) {
 	}
 	if _, err := s.Resolve(context.Background(), "broken"); err == nil {
 		t.Error("the broken run resolved by id")
+	}
+}
+
+func TestReindexReconcilesWithFiles(t *testing.T) {
+	root := t.TempDir()
+	s, err := store.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	t0 := time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC)
+	gone := storetest.NewRun("kb", t0)
+	if _, err := s.Begin(ctx, gone); err != nil {
+		t.Fatal(err)
+	}
+	// A run whose process died after writing run.json but before the index
+	// heard of it: the index says incomplete, the file says complete.
+	late := storetest.NewRun("kb", t0.Add(time.Minute))
+	w, err := s.Begin(ctx, late)
+	if err != nil {
+		t.Fatal(err)
+	}
+	storetest.Complete(late, []assay.CaseResult{storetest.Case("q1", true, 1)})
+	b, err := store.EncodeRun(late)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(w.Dir(), "run.json"), string(b))
+	s.Close()
+	if err := os.RemoveAll(filepath.Join(root, "runs", gone.RunID)); err != nil {
+		t.Fatal(err)
+	}
+
+	s, err = store.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	list, err := s.List(ctx, store.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 1 || list[0].RunID != late.RunID || list[0].Status != assay.StatusComplete {
+		t.Errorf("after reopening: %+v; want only run %s, complete (the deleted run dropped)", list, late.RunID)
 	}
 }
