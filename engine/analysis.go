@@ -43,7 +43,7 @@ func (l *Language) Stem(w string) string {
 		return w
 	}
 	// Lucene's PorterStemmer leaves words of one or two letters alone.
-	if l.Name == "en" && len(w) <= 2 {
+	if l.Name == "en-porter" && len(w) <= 2 {
 		return w
 	}
 	env := snowballstem.NewEnv(w)
@@ -58,22 +58,22 @@ func (l *Language) Stem(w string) string {
 func (l *Language) IsStop(w string) bool { return l.stop[w] }
 
 var languages = map[string]*Language{
-	"en":         {Name: "en", stop: luceneEnglishStop, stemmer: porter.Stem, detect: englishFunctionWords},
-	"en-porter2": {Name: "en-porter2", stop: luceneEnglishStop, stemmer: english.Stem, detect: englishFunctionWords},
-	"de":         {Name: "de", stop: germanStop, stemmer: german.Stem, detect: germanStop},
-	"fr":         {Name: "fr", stop: frenchStop, stemmer: french.Stem, detect: frenchStop},
-	"it":         {Name: "it", stop: italianStop, stemmer: italian.Stem, detect: italianStop},
-	"es":         {Name: "es", stop: spanishStop, stemmer: spanish.Stem, detect: spanishStop},
-	"nl":         {Name: "nl", stop: dutchStop, stemmer: dutch.Stem, detect: dutchStop},
-	"pt":         {Name: "pt", stop: portugueseStop, stemmer: portuguese.Stem, detect: portugueseStop},
-	"simple":     {Name: "simple"},
+	"en":        {Name: "en", stop: luceneEnglishStop, stemmer: english.Stem, detect: englishFunctionWords},
+	"en-porter": {Name: "en-porter", stop: luceneEnglishStop, stemmer: porter.Stem, detect: englishFunctionWords},
+	"de":        {Name: "de", stop: germanStop, stemmer: german.Stem, detect: germanStop},
+	"fr":        {Name: "fr", stop: frenchStop, stemmer: french.Stem, detect: frenchStop},
+	"it":        {Name: "it", stop: italianStop, stemmer: italian.Stem, detect: italianStop},
+	"es":        {Name: "es", stop: spanishStop, stemmer: spanish.Stem, detect: spanishStop},
+	"nl":        {Name: "nl", stop: dutchStop, stemmer: dutch.Stem, detect: dutchStop},
+	"pt":        {Name: "pt", stop: portugueseStop, stemmer: portuguese.Stem, detect: portugueseStop},
+	"simple":    {Name: "simple"},
 	// cjk is Lucene's CJKAnalyzer in spirit: English stop words, no
 	// stemming (CJK runs become bigrams under every language).
 	"cjk": {Name: "cjk", stop: luceneEnglishStop},
 }
 
 var languageAliases = map[string]string{
-	"english": "en", "en-porter": "en", "porter": "en", "en-snowball": "en-porter2", "porter2": "en-porter2",
+	"english": "en", "en-porter2": "en", "porter2": "en", "en-snowball": "en", "porter": "en-porter", "anserini": "en-porter",
 	"german": "de", "deutsch": "de", "french": "fr", "français": "fr", "francais": "fr",
 	"italian": "it", "italiano": "it", "spanish": "es", "español": "es", "espanol": "es",
 	"dutch": "nl", "nederlands": "nl", "portuguese": "pt", "português": "pt", "portugues": "pt",
@@ -93,7 +93,7 @@ func LanguageNames() []string {
 }
 
 // LookupLanguage returns the language an analyzer name or lang tag names:
-// "en", "de", "fr", "it", "es", "nl", "pt", "en-porter2", "simple", their
+// "en", "en-porter", "de", "fr", "it", "es", "nl", "pt", "simple", their
 // English names, and region forms such as "de-CH" or "pt_BR".
 func LookupLanguage(name string) (*Language, error) {
 	n := strings.ToLower(strings.TrimSpace(name))

@@ -29,9 +29,10 @@
 // removed, and one-letter elisions (l', d', dell') and clitics are dropped.
 // Parts are then stop-word filtered and stemmed per language:
 //
-//	en          Lucene's 33 English stop words, the original Porter stemmer
-//	            (what Anserini's default analyzer does)
-//	en-porter2  the same stop words, Snowball English (Porter2)
+//	en          Lucene's 33 English stop words, Snowball English (Porter2),
+//	            as the issue asks (also en-porter2, porter2, en-snowball)
+//	en-porter   the same stop words, the original Porter stemmer: what
+//	            Anserini's default analyzer does (also porter, anserini)
 //	de fr it es nl pt   function-word stop lists, Snowball stemmers
 //	cjk         (also zh, ja, ko) Lucene's English stop words, no stemming
 //	simple      no stop words, no stemming

@@ -176,7 +176,7 @@ func TestAnalyze(t *testing.T) {
 }
 
 func TestLookupLanguage(t *testing.T) {
-	for in, want := range map[string]string{"en": "en", "English": "en", "de-CH": "de", "pt_BR": "pt", "french": "fr", "en-porter2": "en-porter2", "simple": "simple", "zh": "cjk", "ja-JP": "cjk"} {
+	for in, want := range map[string]string{"en": "en", "English": "en", "de-CH": "de", "pt_BR": "pt", "french": "fr", "en-porter2": "en", "porter": "en-porter", "simple": "simple", "zh": "cjk", "ja-JP": "cjk"} {
 		l, err := LookupLanguage(in)
 		if err != nil || l.Name != want {
 			t.Errorf("LookupLanguage(%q) = %v, %v; want %s", in, l, err, want)
