@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/assay-eval/assay/examples/http-knowlex/kb"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -19,6 +20,10 @@ var update = flag.Bool("update", false, "rewrite expected sections of testscript
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
+		// knowlex is the example Knowlex-style service of examples/http-knowlex.
+		"knowlex": func() {
+			os.Exit(kb.Main(os.Args[1:], os.Stdout, os.Stderr, os.Getenv, os.Environ()))
+		},
 		"assay": func() {
 			os.Exit(run(context.Background(), os.Args[1:], &Env{
 				Stdin:  os.Stdin,
