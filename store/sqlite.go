@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io/fs"
 	"math/rand/v2"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
@@ -48,7 +49,11 @@ func Open(dir string) (*SQLiteStore, error) {
 		return nil, fmt.Errorf("store %s: %w", dir, err)
 	}
 	dbPath := filepath.Join(dir, DBFile)
-	dsn := "file:" + dbPath + "?_busy_timeout=10000&_journal_mode=WAL&_synchronous=NORMAL&_foreign_keys=1&_txlock=immediate"
+	uri, err := fileURI(dbPath)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", dbPath, err)
+	}
+	dsn := uri + "?_busy_timeout=10000&_journal_mode=WAL&_synchronous=NORMAL&_foreign_keys=1&_txlock=immediate"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", dbPath, err)
@@ -485,4 +490,19 @@ func peekStatus(file string) assay.RunStatus {
 		return ""
 	}
 	return head.Status
+}
+
+// fileURI is the SQLite URI of a file: its absolute path with every
+// segment percent-encoded, so that '?', '#', '%' and spaces in directory
+// names reach SQLite as written.
+func fileURI(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	segs := strings.Split(filepath.ToSlash(abs), "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	return "file:" + strings.Join(segs, "/"), nil
 }

@@ -127,3 +127,17 @@ func TestReindexReconcilesWithFiles(t *testing.T) {
 		t.Errorf("after reopening: %+v; want only run %s, complete (the deleted run dropped)", list, late.RunID)
 	}
 }
+
+func TestOpenOddDirectoryNames(t *testing.T) {
+	for _, name := range []string{"with space", "hash#mark", "question?mark", "per%25cent", "colon:x"} {
+		root := filepath.Join(t.TempDir(), name, "store")
+		s, err := store.Open(root)
+		if err != nil {
+			t.Fatalf("Open(%q): %v", root, err)
+		}
+		s.Close()
+		if _, err := os.Stat(filepath.Join(root, "assay.db")); err != nil {
+			t.Errorf("Open(%q) did not put assay.db in the store: %v", root, err)
+		}
+	}
+}
