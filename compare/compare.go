@@ -57,10 +57,11 @@ type Options struct {
 	// Resamples is the number of bootstrap resamples (default 10,000).
 	Resamples int
 	// Samples is the number of random sign assignments of the sign-flip
-	// test when there are more than ExactMax paired values (default 10,000).
+	// test when more than ExactMax paired deltas are non-zero (default
+	// 10,000).
 	Samples int
-	// ExactMax is the largest n for which the sign-flip test enumerates
-	// every assignment (default 20).
+	// ExactMax is the largest number of non-zero paired deltas for which
+	// the sign-flip test enumerates every assignment (default 20).
 	ExactMax int
 	// MinPaired is the number of paired cases below which the report warns
 	// that a CI means little (default 10).
@@ -399,7 +400,7 @@ func measureAll(all []series, o Options) []MetricDelta {
 			dense[len(d)] = append(dense[len(d)], i)
 		}
 		jobs = append(jobs, func() {
-			out[i].P = signFlipP(d, len(d), o.ExactMax, o.Samples, rand.NewPCG(o.Seed, stream^0x9e3779b97f4a7c15))
+			out[i].P = signFlipP(d, o.ExactMax, o.Samples, rand.NewPCG(o.Seed, stream^0x9e3779b97f4a7c15))
 		})
 	}
 	for _, n := range denseNs {

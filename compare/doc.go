@@ -48,11 +48,14 @@
 // delta is 0". Under that hypothesis each delta is as likely to have the
 // other sign, so p is the share of sign assignments whose |sum of deltas| is
 // at least the observed one (with a relative tolerance of 1e-9 for rounding).
-// Zero deltas do not change any sum and are dropped. With n <= 20 pairs
-// (Options.ExactMax) all 2^m assignments of the m non-zero deltas are
-// enumerated: p = count / 2^m. Otherwise 10,000 random assignments are drawn
-// (Options.Samples) and p = (count + 1) / (10,000 + 1), which is never 0. The
-// PCG stream of the test is fixed by the seed and the measure's name.
+// Zero deltas do not change any sum and are dropped, so n here is the number
+// m of non-zero paired deltas (as in the sign test). With m <= 20
+// (Options.ExactMax) all 2^m assignments are enumerated: p = count / 2^m,
+// exact. Otherwise 10,000 random assignments are drawn (Options.Samples) and
+// p = (count + 1) / (10,000 + 1), which is never 0. The PCG stream of the
+// test is fixed by the seed and the measure's name. So a change confined to
+// 5 cases can never be significant (the smallest p is 2/2^5 = 0.0625), and
+// one to 6 cases can (2/2^6 = 0.031) when they all move the same way.
 //
 // A change is significant when p < alpha (0.05) and the delta is not 0;
 // renderers mark the others "~". A significant change is "better" or

@@ -258,10 +258,10 @@ func invert(cdf []float64, u float64) int {
 // signFlipP returns the two-sided p-value of the paired sign-flip
 // (randomization) test of mean delta = 0: the share of sign assignments
 // whose |sum| is at least the observed |sum|. Zero deltas do not change
-// any sum and are dropped. With n <= exactMax deltas every one of the 2^m
-// assignments is enumerated (p = count/2^m); otherwise samples random
-// assignments are drawn and p = (count+1)/(samples+1).
-func signFlipP(d []float64, n, exactMax, samples int, rng *rand.PCG) float64 {
+// any sum and are dropped. With m <= exactMax non-zero deltas every one of
+// the 2^m assignments is enumerated (p = count/2^m); otherwise samples
+// random assignments are drawn and p = (count+1)/(samples+1).
+func signFlipP(d []float64, exactMax, samples int, rng *rand.PCG) float64 {
 	nz := nonzero(d)
 	m := len(nz)
 	if m == 0 {
@@ -275,7 +275,7 @@ func signFlipP(d []float64, n, exactMax, samples int, rng *rand.PCG) float64 {
 	obs = math.Abs(obs)
 	eps := 1e-9 * abs
 	thr := obs - eps
-	if n <= exactMax {
+	if m <= exactMax {
 		// Gray-code walk from all signs negative: each step flips one.
 		signs := make([]bool, m) // true: +
 		var sum float64

@@ -23,6 +23,6 @@ func BenchmarkSignFlip10k(b *testing.B) {
 		d[i] = r.Float64() - 0.5
 	}
 	for b.Loop() {
-		signFlipP(d, len(d), 20, 10000, rand.NewPCG(1, 1))
+		signFlipP(d, 20, 10000, rand.NewPCG(1, 1))
 	}
 }

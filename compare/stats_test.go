@@ -46,7 +46,7 @@ func TestSignFlipExact(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := signFlipP(tc.d, len(tc.d), 20, 1000, rand.NewPCG(1, 1))
+			got := signFlipP(tc.d, 20, 1000, rand.NewPCG(1, 1))
 			if math.Abs(got-tc.want) > 1e-12 {
 				t.Errorf("p = %v; want %v", got, tc.want)
 			}
@@ -69,7 +69,7 @@ func TestSignFlipExactMatchesBruteForce(t *testing.T) {
 				d[i] = math.Round((r.Float64()-0.4)*100) / 100
 			}
 		}
-		got := signFlipP(d, n, 20, 1000, rand.NewPCG(1, 1))
+		got := signFlipP(d, 20, 1000, rand.NewPCG(1, 1))
 		if want := bruteSignFlip(d); math.Abs(got-want) > 1e-12 {
 			t.Fatalf("trial %d: d=%v: p = %v; brute force %v", trial, d, got, want)
 		}
@@ -84,8 +84,8 @@ func TestSignFlipMonteCarloNearExact(t *testing.T) {
 	for i := range d {
 		d[i] = r.Float64() - 0.35
 	}
-	exact := signFlipP(d, 20, 20, 0, nil)
-	sampled := signFlipP(d, 20, 0, 10000, rand.NewPCG(1, 1))
+	exact := signFlipP(d, 20, 0, nil)
+	sampled := signFlipP(d, 0, 10000, rand.NewPCG(1, 1))
 	if se := math.Sqrt(exact * (1 - exact) / 10000); math.Abs(sampled-exact) > 4*se+1e-4 {
 		t.Errorf("sampled p %v, exact %v (4 se = %v)", sampled, exact, 4*se)
 	}
@@ -99,7 +99,7 @@ func TestSignFlipLargeShiftIsSignificant(t *testing.T) {
 	for i := range d {
 		d[i] = -0.05 + 0.01*float64(i%3)
 	}
-	p := signFlipP(d, len(d), 20, 10000, rand.NewPCG(1, 1))
+	p := signFlipP(d, 20, 10000, rand.NewPCG(1, 1))
 	if p != 1.0/10001 {
 		t.Errorf("p = %v; want the smallest sampled p 1/10001", p)
 	}
@@ -224,5 +224,16 @@ func TestJointBootstrapEqualsAlone(t *testing.T) {
 		if alone.CI95 != [2]float64{lo, hi} {
 			t.Errorf("%s: measureAll CI %v; bootstrapCI %v", s.name, alone.CI95, [2]float64{lo, hi})
 		}
+	}
+}
+
+func TestSignFlipExactWhenFewDeltasAreNonZero(t *testing.T) {
+	// 100 pairs of which 6 moved down: enumerated exactly, p = 2/64.
+	d := make([]float64, 100)
+	for i := range 6 {
+		d[10*i] = -0.2
+	}
+	if p := signFlipP(d, 20, 10000, rand.NewPCG(1, 1)); p != 2.0/64 {
+		t.Errorf("p = %v; want exactly 2/64", p)
 	}
 }
