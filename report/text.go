@@ -31,10 +31,7 @@ func Text(w io.Writer, run *assay.Run, o TextOptions) error {
 	if target == "" {
 		target = run.Target.Kind
 	}
-	id := run.RunID
-	if len(id) > 13 {
-		id = id[:13]
-	}
+	id := shortID(run.RunID)
 	trials := run.Options.Trials
 	if trials == 0 {
 		trials = 1

@@ -41,6 +41,7 @@ import (
 // (stdout is not JSON, or longer than max_body), canceled.
 type Command struct {
 	spec     string
+	variant  map[string]string
 	argv     []strTmpl
 	serve    bool
 	workers  int
@@ -72,7 +73,7 @@ const (
 
 func newCommand(spec string, o Options) *Command {
 	c := &Command{spec: spec, workers: 1, timeout: DefaultCommandTimeout, maxOut: DefaultMaxBody,
-		defaultK: assay.DefaultK, secrets: newSecrets(), mapping: defaultMap()}
+		defaultK: assay.DefaultK, secrets: newSecrets(), mapping: defaultMap(), variant: o.Variant}
 	if o.Suite != nil && o.Suite.Defaults.K > 0 {
 		c.defaultK = o.Suite.Defaults.K
 	}
@@ -311,7 +312,7 @@ type caseLine struct {
 func (c *Command) Observe(ctx context.Context, cs assay.Case) (assay.Observation, error) {
 	trial := assay.TrialFrom(ctx)
 	obs := assay.Observation{Case: cs.ID, Trial: trial}
-	d := caseData(cs, c.defaultK, trial, cs.Vars)
+	d := caseData(cs, c.defaultK, trial, cs.Vars, c.variant)
 	start := time.Now()
 	var out []byte
 	var err error
@@ -475,7 +476,7 @@ type lineResult struct {
 }
 
 func (c *Command) start() (*worker, error) {
-	argv, err := c.args(&tmplData{K: c.defaultK, Tags: map[string]string{}})
+	argv, err := c.args(&tmplData{K: c.defaultK, Tags: map[string]string{}, Variant: c.variant})
 	if err != nil {
 		return nil, err
 	}

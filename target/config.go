@@ -95,7 +95,7 @@ func ParseFile(path string, src []byte, o Options) (assay.Target, error) {
 }
 
 var (
-	topKeys     = []string{"http", "command", "surfaces", "tools", "name", "description", "timeout", "map", "env", "dir", "max_body"}
+	topKeys     = []string{"http", "command", "builtin", "surfaces", "tools", "name", "description", "timeout", "map", "env", "dir", "max_body", "variants", "ordering"}
 	surfaceKeys = []string{"http", "command", "tools", "description", "timeout", "map", "env", "dir", "max_body"}
 	httpKeys    = []string{"url", "method", "headers", "body", "timeout", "retries", "backoff", "max_body", "rate", "map", "capture", "steps", "setup", "cleanup"}
 	stepKeys    = []string{"name", "url", "method", "headers", "body", "capture", "for_each"}
@@ -122,7 +122,28 @@ func parseFile(path string, src []byte, o Options) (assay.Target, error) {
 	fc := &fileCtx{path: path, dir: filepath.Dir(path), o: o, sc: sc, written: written}
 
 	var def assay.Target
-	if root.get("http") != nil || root.get("command") != nil {
+	if bn := root.get("builtin"); bn != nil {
+		if root.get("http") != nil || root.get("command") != nil {
+			return nil, bn.errorf("builtin: a target file has one of builtin:, http: or command:")
+		}
+		spec, err := bn.str("builtin")
+		if err != nil {
+			return nil, err
+		}
+		st, err := compileStr(bn, "builtin", spec)
+		if err != nil {
+			return nil, err
+		}
+		if spec, err = st.render(&tmplData{Variant: o.Variant}); err != nil {
+			return nil, bn.errorf("builtin: %v", err)
+		}
+		if spec == "" || spec == "builtin" || strings.HasPrefix(spec, ":") || strings.HasPrefix(spec, "?") {
+			spec = "builtin" + strings.TrimPrefix(spec, "builtin")
+		}
+		if def, err = newBuiltin(spec, o); err != nil {
+			return nil, bn.errorf("%v", err)
+		}
+	} else if root.get("http") != nil || root.get("command") != nil {
 		if def, err = fc.parseTarget(root, "target file"); err != nil {
 			return nil, err
 		}
@@ -136,7 +157,7 @@ func parseFile(path string, src []byte, o Options) (assay.Target, error) {
 	sn := root.get("surfaces")
 	if sn == nil {
 		if def == nil {
-			return nil, root.errorf("a target file needs http:, command: or surfaces:")
+			return nil, root.errorf("a target file needs builtin:, http:, command: or surfaces:")
 		}
 		return def, nil
 	}
@@ -671,4 +692,90 @@ func Surfaces(path string) (map[string][]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// Matrix is the variant matrix a target file declares:
+//
+//	variants:                 # every combination is one run of the group
+//	  mode: [fast, balanced, thorough]
+//	ordering: "ndcg@10: fast <= balanced <= thorough"   # or a list of them
+//
+// Variants holds one map per combination (the first key varies slowest,
+// values in written order); templates see them as .Variant.KEY.
+type Matrix struct {
+	Keys      []string
+	Variants  []map[string]string
+	Orderings []assay.Gate
+}
+
+// ReadMatrix reads the variants: and ordering: of a target file. A file
+// without variants: gives a zero Matrix.
+func ReadMatrix(path string) (Matrix, error) {
+	var m Matrix
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return m, fmt.Errorf("target file: %w", err)
+	}
+	root, err := parseTree(path, src)
+	if err != nil {
+		return m, err
+	}
+	if root.kind != mapNode {
+		return m, root.errorf("a target file is a mapping with builtin:, http:, command: or surfaces:")
+	}
+	vn := root.get("variants")
+	on := root.get("ordering")
+	if vn == nil {
+		if on != nil {
+			return m, on.errorf("ordering: needs variants:")
+		}
+		return m, nil
+	}
+	if vn.kind != mapNode || len(vn.keys) == 0 {
+		return m, vn.errorf("variants: want a mapping of key to a list of values, e.g. mode: [fast, thorough]")
+	}
+	m.Variants = []map[string]string{{}}
+	for i, k := range vn.keys {
+		vals, err := vn.vals[i].strList("variants." + k)
+		if err != nil {
+			return Matrix{}, err
+		}
+		if len(vals) == 0 {
+			return Matrix{}, vn.vals[i].errorf("variants.%s: want at least one value", k)
+		}
+		seen := map[string]bool{}
+		for _, v := range vals {
+			if v == "" || seen[v] {
+				return Matrix{}, vn.vals[i].errorf("variants.%s: values must be distinct and non-empty", k)
+			}
+			seen[v] = true
+		}
+		m.Keys = append(m.Keys, k)
+		var next []map[string]string
+		for _, base := range m.Variants {
+			for _, v := range vals {
+				c := make(map[string]string, len(base)+1)
+				for bk, bv := range base {
+					c[bk] = bv
+				}
+				c[k] = v
+				next = append(next, c)
+			}
+		}
+		m.Variants = next
+	}
+	if on != nil {
+		items := []*node{on}
+		if on.kind == seqNode {
+			items = on.items
+		}
+		for _, it := range items {
+			s, err := it.str("ordering")
+			if err != nil {
+				return Matrix{}, err
+			}
+			m.Orderings = append(m.Orderings, assay.Gate{Expr: s, Source: fmt.Sprintf("%s:%d", path, it.line)})
+		}
+	}
+	return m, nil
 }

@@ -53,6 +53,7 @@ type HTTP struct {
 	maxBody  int64
 	limiter  *limiter
 	defaultK int
+	variant  map[string]string
 	keep     bool
 	suite    *assay.Suite
 	secrets  *secrets
@@ -144,6 +145,7 @@ func newHTTP(spec string, o Options) *HTTP {
 		tr:       tr,
 		client:   &http.Client{Transport: tr},
 		defaultK: assay.DefaultK,
+		variant:  o.Variant,
 	}
 	if o.Suite != nil && o.Suite.Defaults.K > 0 {
 		h.defaultK = o.Suite.Defaults.K
@@ -194,7 +196,7 @@ func (h *HTTP) Observe(ctx context.Context, c assay.Case) (assay.Observation, er
 	var err error
 	for _, st := range h.steps {
 		var r *response
-		r, err = h.do(ctx, st, caseData(c, h.defaultK, trial, vars))
+		r, err = h.do(ctx, st, caseData(c, h.defaultK, trial, vars, h.variant))
 		if err != nil {
 			if len(h.steps) > 1 {
 				err = prefixError(err, fmt.Sprintf("step %q: ", st.name))
@@ -298,14 +300,14 @@ func (h *HTTP) Setup(ctx context.Context) error {
 				return fmt.Errorf("setup step %q: for_each: corpus, but the suite has no corpus", st.name)
 			}
 			for i, doc := range h.suite.Corpus {
-				d := &tmplData{K: h.defaultK, Tags: map[string]string{}, Vars: vars, Doc: doc}
+				d := &tmplData{K: h.defaultK, Tags: map[string]string{}, Vars: vars, Doc: doc, Variant: h.variant}
 				if _, err := h.do(ctx, st, d); err != nil {
 					return h.secrets.redactError(prefixError(err, fmt.Sprintf("setup step %q (document %d, %s): ", st.name, i+1, doc.ID)))
 				}
 			}
 			continue
 		}
-		d := &tmplData{K: h.defaultK, Tags: map[string]string{}, Vars: vars}
+		d := &tmplData{K: h.defaultK, Tags: map[string]string{}, Vars: vars, Variant: h.variant}
 		r, err := h.do(ctx, st, d)
 		if err != nil {
 			return h.secrets.redactError(prefixError(err, fmt.Sprintf("setup step %q: ", st.name)))
@@ -334,7 +336,7 @@ func (h *HTTP) Cleanup(ctx context.Context, c assay.Case, obs assay.Observation)
 	}
 	var errs []error
 	for _, st := range h.cleanup {
-		if _, err := h.do(ctx, st, caseData(c, h.defaultK, obs.Trial, vars)); err != nil {
+		if _, err := h.do(ctx, st, caseData(c, h.defaultK, obs.Trial, vars, h.variant)); err != nil {
 			errs = append(errs, h.secrets.redactError(prefixError(err, fmt.Sprintf("cleanup step %q for case %s: ", st.name, c.ID))))
 		}
 	}

@@ -22,6 +22,9 @@ type Options struct {
 	AllowLiteralSecrets bool
 	// Keep skips cleanup steps.
 	Keep bool
+	// Variant is the variant of a matrix this target is opened for (a
+	// target file's variants:), visible to templates as .Variant.KEY.
+	Variant map[string]string
 }
 
 // Kinds lists the target spec forms, for messages.

@@ -18,7 +18,7 @@ import (
 // URLs, header values, command arguments and every string inside a request
 // body are Go text/template templates over the case:
 //
-//	.ID .Query .K .Tags .Vars .Trial     (and .Doc in setup for_each: corpus)
+//	.ID .Query .K .Tags .Vars .Trial .Variant   (and .Doc in setup for_each: corpus)
 //
 // .K is the case's k (or the suite default, or 10); .Vars holds the case's
 // vars and the values captured by earlier steps. A body string that is one
@@ -37,6 +37,8 @@ type tmplData struct {
 	Vars  map[string]string
 	Trial int
 	Doc   assay.Document
+	// Variant is the matrix variant the target was opened for.
+	Variant map[string]string
 }
 
 var tmplFuncs = template.FuncMap{
@@ -47,7 +49,7 @@ var tmplFuncs = template.FuncMap{
 }
 
 // sampleData is used to check templates when a file is opened.
-var sampleData = &tmplData{K: assay.DefaultK, Tags: map[string]string{}, Vars: map[string]string{}}
+var sampleData = &tmplData{K: assay.DefaultK, Tags: map[string]string{}, Vars: map[string]string{}, Variant: map[string]string{}}
 
 // strTmpl is a string that may hold template actions.
 type strTmpl struct {
@@ -242,7 +244,7 @@ func (b *bodyTmpl) render(w *bytes.Buffer, d *tmplData) error {
 }
 
 // caseData builds the template data of a case.
-func caseData(c assay.Case, k, trial int, vars map[string]string) *tmplData {
+func caseData(c assay.Case, k, trial int, vars, variant map[string]string) *tmplData {
 	if c.K > 0 {
 		k = c.K
 	}
@@ -253,5 +255,5 @@ func caseData(c assay.Case, k, trial int, vars map[string]string) *tmplData {
 	if tags == nil {
 		tags = map[string]string{}
 	}
-	return &tmplData{ID: c.ID, Query: c.Query, K: k, Tags: tags, Vars: vars, Trial: trial}
+	return &tmplData{ID: c.ID, Query: c.Query, K: k, Tags: tags, Vars: vars, Trial: trial, Variant: variant}
 }

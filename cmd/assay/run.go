@@ -107,66 +107,134 @@ func exactArgs(n int, usage string) cobra.PositionalArgs {
 	}
 }
 
+// session is what every run of one `assay run` shares: the loaded suite,
+// the selected cases, the grading options, the gates, the store and the
+// baseline. A target file with variants: makes one run per variant.
+type session struct {
+	env      *Env
+	f        *runFlags
+	s        *assay.Suite
+	cases    []assay.Case
+	gopts    grade.Options
+	gates    []assay.Gate
+	st       *store.SQLiteStore
+	base     *assay.Run
+	spec     string
+	warnings []string
+}
+
 func runRun(env *Env, path string, f *runFlags, cmd *cobra.Command) error {
 	ctx := env.Ctx
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	now := time.Now
-
-	s, err := suite.LoadWith(path, suite.LoadOptions{Split: f.split})
-	if err != nil {
-		return inputError(err)
-	}
-	var warnings []string
-	warnings = append(warnings, s.Warnings...)
-	warnings = append(warnings, suite.CheckManifest(s)...)
-
-	cases, err := selectCases(s.Cases, f.cases, f.tags)
+	ss, err := prepareRun(ctx, env, path, f)
 	if err != nil {
 		return err
 	}
-	if f.k < 0 || f.trials < 1 || f.concurrency < 1 {
-		return usageError("", "-k must be >= 0, --trials and -j >= 1")
+	if ss.st != nil {
+		defer ss.st.Close()
 	}
-	if f.k > 0 {
-		s.Defaults.K = f.k
-		for i := range cases {
-			cases[i].K = f.k
-		}
-	}
-
-	gopts, err := grade.NewOptions(s)
-	if err != nil {
-		return inputError(err)
-	}
-
-	gates := append([]assay.Gate(nil), s.Gates...)
-	for _, g := range f.gates {
-		gates = append(gates, assay.Gate{Expr: g, Source: "--gate"})
-	}
-	for _, g := range gates {
-		if _, err := gate.Parse(g.Expr, g.Source); err != nil {
+	var matrix target.Matrix
+	if isTargetFile(ss.spec) {
+		if matrix, err = target.ReadMatrix(ss.spec); err != nil {
 			return inputError(err)
 		}
 	}
-
-	spec := f.target
-	if spec == "" {
-		if len(s.Corpus) == 0 {
-			return usageError("give --target (for example --target replay:trace.jsonl or --target http://127.0.0.1:8080/ask)",
-				"suite %s has no corpus, so the built-in target has nothing to search", s.Name)
-		}
-		spec = "builtin"
+	if len(matrix.Variants) > 0 {
+		return ss.runMatrix(ctx, matrix)
 	}
-	tgt, err := target.Open(spec, target.Options{Suite: s, Getenv: env.Getenv, AllowLiteralSecrets: f.allowSecret, Keep: f.keep})
+
+	run, verdict, err := ss.runOne(ctx, nil, "")
 	if err != nil {
+		return err
+	}
+	// Outputs.
+	textOut := env.Stdout
+	if f.jsonOut == "-" {
+		textOut = env.Stderr
+	}
+	if err := report.Text(textOut, run, report.TextOptions{MaxFailures: f.maxFailures, Queries: ss.queries()}); err != nil {
 		return inputError(err)
 	}
-	defer target.Close(tgt)
+	if f.jsonOut != "" {
+		if err := writeTo(env, f.jsonOut, func(w io.Writer) error { return report.JSON(w, run) }); err != nil {
+			return inputError(err)
+		}
+	}
+	var cmp *compare.Report
+	if ss.base != nil {
+		cmp, err = printComparison(textOut, ss.base, run)
+		if err != nil {
+			return inputError(err)
+		}
+	}
+	if err := writeCIOutputs(env, f, run, verdict, cmp); err != nil {
+		return inputError(err)
+	}
+	regressed := cmp != nil && cmp.Verdict == compare.Regressed
 
-	var base *assay.Run
-	var st *store.SQLiteStore
+	switch {
+	case run.Status != assay.StatusComplete:
+		return silentExit(exitHarness)
+	case !verdict.Pass || regressed:
+		return failed()
+	}
+	return nil
+}
+
+func isTargetFile(spec string) bool {
+	for _, ext := range []string{".yaml", ".yml", ".json"} {
+		if strings.HasSuffix(spec, ext) && !strings.Contains(spec, "://") && !strings.Contains(spec, ":") {
+			return true
+		}
+	}
+	return false
+}
+
+// prepareRun loads and checks everything a run needs before any case is
+// sent, so a bad suite, gate, target or store fails with exit 2 up front.
+func prepareRun(ctx context.Context, env *Env, path string, f *runFlags) (*session, error) {
+	s, err := suite.LoadWith(path, suite.LoadOptions{Split: f.split})
+	if err != nil {
+		return nil, inputError(err)
+	}
+	ss := &session{env: env, f: f, s: s}
+	ss.warnings = append(ss.warnings, s.Warnings...)
+	ss.warnings = append(ss.warnings, suite.CheckManifest(s)...)
+
+	if ss.cases, err = selectCases(s.Cases, f.cases, f.tags); err != nil {
+		return nil, err
+	}
+	if f.k < 0 || f.trials < 1 || f.concurrency < 1 {
+		return nil, usageError("", "-k must be >= 0, --trials and -j >= 1")
+	}
+	if f.k > 0 {
+		s.Defaults.K = f.k
+		for i := range ss.cases {
+			ss.cases[i].K = f.k
+		}
+	}
+	if ss.gopts, err = grade.NewOptions(s); err != nil {
+		return nil, inputError(err)
+	}
+	ss.gates = append([]assay.Gate(nil), s.Gates...)
+	for _, g := range f.gates {
+		ss.gates = append(ss.gates, assay.Gate{Expr: g, Source: "--gate"})
+	}
+	for _, g := range ss.gates {
+		if _, err := gate.Parse(g.Expr, g.Source); err != nil {
+			return nil, inputError(err)
+		}
+	}
+	ss.spec = f.target
+	if ss.spec == "" {
+		if len(s.Corpus) == 0 {
+			return nil, usageError("give --target (for example --target replay:trace.jsonl or --target http://127.0.0.1:8080/ask)",
+				"suite %s has no corpus, so the built-in target has nothing to search", s.Name)
+		}
+		ss.spec = "builtin"
+	}
 	if !f.noStore {
 		dir := f.storeDir
 		if dir == "" {
@@ -175,33 +243,56 @@ func runRun(env *Env, path string, f *runFlags, cmd *cobra.Command) error {
 		if dir == "" {
 			dir = ".assay"
 		}
-		st, err = store.Open(dir)
-		if err != nil {
-			return inputError(fmt.Errorf("store %s: %w", dir, err))
+		if ss.st, err = store.Open(dir); err != nil {
+			return nil, inputError(fmt.Errorf("store %s: %w", dir, err))
 		}
-		defer st.Close()
 	}
 	if f.baseline != "" {
-		base, err = loadRef(ctx, st, f.baseline)
-		if err != nil {
-			return inputError(err)
+		if ss.base, err = loadRef(ctx, ss.st, f.baseline); err != nil {
+			if ss.st != nil {
+				ss.st.Close()
+			}
+			return nil, inputError(err)
 		}
 	}
+	return ss, nil
+}
+
+func (ss *session) queries() map[string]string {
+	q := make(map[string]string, len(ss.cases))
+	for _, c := range ss.cases {
+		q[c.ID] = c.Query
+	}
+	return q
+}
+
+// runOne opens the target (for a variant, when given), runs every case,
+// aggregates, evaluates the gates and stores the run.
+func (ss *session) runOne(ctx context.Context, variant map[string]string, group string) (*assay.Run, gate.Verdict, error) {
+	f, s, env := ss.f, ss.s, ss.env
+	now := time.Now
+	tgt, err := target.Open(ss.spec, target.Options{Suite: s, Getenv: env.Getenv, AllowLiteralSecrets: f.allowSecret, Keep: f.keep, Variant: variant})
+	if err != nil {
+		return nil, gate.Verdict{}, inputError(err)
+	}
+	defer target.Close(tgt)
 
 	run := &assay.Run{
 		Schema:       assay.RunSchema,
 		RunID:        store.NewRunID(),
 		Status:       assay.StatusIncomplete,
 		Suite:        assay.SuiteRef{Name: s.Name, Fingerprint: suite.Fingerprint(s), Path: s.Path, Cases: len(s.Cases)},
-		Target:       target.Describe(tgt, spec),
+		Target:       target.Describe(tgt, ss.spec),
 		AssayVersion: version(),
 		Git:          store.GitInfo(s.Dir),
+		Group:        group,
+		Variant:      variant,
 		Options: assay.RunOptions{
 			K: s.Defaults.K, Trials: f.trials, Concurrency: f.concurrency, Timeout: f.timeout.String(),
-			Cases: f.cases, Tags: tagMap(f.tags), Metrics: specNames(gopts.Metrics),
+			Cases: f.cases, Tags: tagMap(f.tags), Metrics: specNames(ss.gopts.Metrics),
 		},
 		StartedAt: now().UTC(),
-		Gain:      gopts.Gain,
+		Gain:      ss.gopts.Gain,
 		TieRule:   report.TieRule,
 	}
 	if run.Gain == "" {
@@ -209,27 +300,29 @@ func runRun(env *Env, path string, f *runFlags, cmd *cobra.Command) error {
 	}
 
 	var rw store.RunWriter
-	if st != nil {
-		rw, err = st.Begin(ctx, run)
-		if err != nil {
-			return inputError(fmt.Errorf("store: %w", err))
+	if ss.st != nil {
+		if rw, err = ss.st.Begin(ctx, run); err != nil {
+			return nil, gate.Verdict{}, inputError(fmt.Errorf("store: %w", err))
 		}
 	}
 	var rec *target.Recorder
 	if f.record != "" {
-		rec, err = target.NewRecorder(f.record)
-		if err != nil {
-			return inputError(err)
+		path := f.record
+		if variant != nil {
+			path = variantPath(path, gate.VariantName(variant))
+		}
+		if rec, err = target.NewRecorder(path); err != nil {
+			return nil, gate.Verdict{}, inputError(err)
 		}
 	}
 
-	bar := newProgress(env.Stderr, len(cases)*f.trials)
+	bar := newProgress(env.Stderr, len(ss.cases)*f.trials)
 	var mu sync.Mutex
-	res, err := runner.Run(ctx, tgt, cases, runner.Options{
+	res, err := runner.Run(ctx, tgt, ss.cases, runner.Options{
 		Concurrency: f.concurrency,
 		Trials:      f.trials,
 		Timeout:     f.timeout,
-		Grade:       gopts,
+		Grade:       ss.gopts,
 		MaxErrors:   f.maxErrors,
 		Keep:        f.keep,
 		OnResult: func(r assay.CaseResult) error {
@@ -265,10 +358,11 @@ func runRun(env *Env, path string, f *runFlags, cmd *cobra.Command) error {
 			run.FinishedAt = now().UTC()
 			rw.Finish(run)
 		}
-		return inputError(err)
+		return nil, gate.Verdict{}, inputError(err)
 	}
 
 	run.FinishedAt = now().UTC()
+	warnings := append([]string(nil), ss.warnings...)
 	if res.Complete {
 		run.Status = assay.StatusComplete
 	} else {
@@ -288,13 +382,12 @@ func runRun(env *Env, path string, f *runFlags, cmd *cobra.Command) error {
 	run.Cases = res.Results
 	run.Summary = runner.Summarize(res.Results, run.Options.Metrics)
 	run.Segments = runner.Segments(res.Results, run.Options.Metrics)
-
 	if f.trials > 1 {
 		run.Trials = gate.Trials(run.Cases)
 	}
-	verdict, err := gate.Evaluate(gates, run, base)
+	verdict, err := gate.Evaluate(ss.gates, run, ss.base)
 	if err != nil {
-		return inputError(err)
+		return nil, gate.Verdict{}, inputError(err)
 	}
 	run.Gates = verdict.Results
 	warnings = append(warnings, verdict.Warnings...)
@@ -302,43 +395,75 @@ func runRun(env *Env, path string, f *runFlags, cmd *cobra.Command) error {
 
 	if rw != nil {
 		if err := rw.Finish(run); err != nil {
-			return inputError(fmt.Errorf("store: %w", err))
+			return nil, gate.Verdict{}, inputError(fmt.Errorf("store: %w", err))
 		}
 	}
+	return run, verdict, nil
+}
 
-	// Outputs.
-	queries := make(map[string]string, len(cases))
-	for _, c := range cases {
-		queries[c.ID] = c.Query
+// variantPath inserts a variant name before a file's extension:
+// t.jsonl -> t.rm3.jsonl.
+func variantPath(path, name string) string {
+	ext := filepath.Ext(path)
+	return strings.TrimSuffix(path, ext) + "." + strings.ReplaceAll(name, "/", "-") + ext
+}
+
+// runMatrix runs every variant of a target file's matrix as its own run of
+// one group, prints one table across them and checks the orderings.
+func (ss *session) runMatrix(ctx context.Context, m target.Matrix) error {
+	env, f := ss.env, ss.f
+	var orderings []gate.Ordering
+	for _, g := range m.Orderings {
+		o, err := gate.ParseOrdering(g.Expr, g.Source)
+		if err != nil {
+			return inputError(err)
+		}
+		orderings = append(orderings, o)
 	}
+	group := store.NewRunID()
+	var runs []*assay.Run
+	byName := map[string]*assay.Run{}
+	pass, complete := true, true
+	for _, v := range m.Variants {
+		run, verdict, err := ss.runOne(ctx, v, group)
+		if err != nil {
+			return err
+		}
+		runs = append(runs, run)
+		byName[gate.VariantName(v)] = run
+		pass = pass && verdict.Pass
+		complete = complete && run.Status == assay.StatusComplete
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	ord := gate.CheckOrderings(orderings, byName)
 	textOut := env.Stdout
 	if f.jsonOut == "-" {
 		textOut = env.Stderr
 	}
-	if err := report.Text(textOut, run, report.TextOptions{MaxFailures: f.maxFailures, Queries: queries}); err != nil {
+	if err := report.MatrixText(textOut, runs, ord, report.TextOptions{MaxFailures: f.maxFailures, Queries: ss.queries()}); err != nil {
 		return inputError(err)
 	}
 	if f.jsonOut != "" {
-		if err := writeTo(env, f.jsonOut, func(w io.Writer) error { return report.JSON(w, run) }); err != nil {
+		if err := writeTo(env, f.jsonOut, func(w io.Writer) error { return report.MatrixJSON(w, group, runs, ord) }); err != nil {
 			return inputError(err)
 		}
 	}
-	var cmp *compare.Report
-	if base != nil {
-		cmp, err = printComparison(textOut, base, run)
-		if err != nil {
+	if f.junit != "" {
+		if err := writeTo(env, f.junit, func(w io.Writer) error { return report.JUnitMatrix(w, runs, ord) }); err != nil {
 			return inputError(err)
 		}
 	}
-	if err := writeCIOutputs(env, f, run, verdict, cmp); err != nil {
-		return inputError(err)
+	if f.markdown != "" {
+		if err := writeTo(env, f.markdown, func(w io.Writer) error { return report.MarkdownMatrix(w, runs, ord) }); err != nil {
+			return inputError(err)
+		}
 	}
-	regressed := cmp != nil && cmp.Verdict == compare.Regressed
-
 	switch {
-	case run.Status != assay.StatusComplete:
+	case !complete:
 		return silentExit(exitHarness)
-	case !verdict.Pass || regressed:
+	case !pass || !ord.Pass:
 		return failed()
 	}
 	return nil
