@@ -61,10 +61,16 @@ func Check(path string, o LoadOptions) (*assay.Suite, []Finding, error) {
 			out = append(out, Finding{Source: fmt.Sprintf("%s:%d", l.file, w.line), Severity: SeverityWarning, Message: oneLine(w.msg)})
 		}
 	}
-	out = append(out, lintSuite(l)...)
+	out = append(out, lintSuite(l, o.Surfaces)...)
 	sortFindings(out)
 	for _, w := range l.suite.Warnings {
-		out = append(out, Finding{Source: l.file, Severity: SeverityWarning, Message: w})
+		src, msg := l.file, w
+		// A loader warning that already says where ("file:line: msg" or
+		// "file:line:col: msg") keeps its own position.
+		if head, rest, ok := strings.Cut(w, ": "); ok && looksLikePos(head) {
+			src, msg = head, rest
+		}
+		out = append(out, Finding{Source: src, Severity: SeverityWarning, Message: msg})
 	}
 	if ws := CheckManifest(l.suite); len(ws) > 0 {
 		mp := filepath.Join(l.suite.Dir, ManifestName)
@@ -87,8 +93,24 @@ func sortFindings(fs []Finding) {
 	})
 }
 
+// looksLikePos reports whether s is "file:line" or "file:line:col".
+func looksLikePos(s string) bool {
+	parts := strings.Split(s, ":")
+	if len(parts) < 2 || len(parts) > 3 || parts[0] == "" {
+		return false
+	}
+	for _, p := range parts[1:] {
+		if p == "" || strings.Trim(p, "0123456789") != "" {
+			return false
+		}
+	}
+	return true
+}
+
 // lintSuite runs the checks that do not stop a run (ARCHITECTURE issue 7).
-func lintSuite(l *loaded) []Finding {
+// surfaces, when not nil, are the target file's surfaces (name → tools;
+// "" is its default target; nil tools: nothing to check).
+func lintSuite(l *loaded, surfaces map[string][]string) []Finding {
 	s := l.suite
 	var out []Finding
 	// where returns "file:line" for case i's field (or the case).
@@ -130,11 +152,6 @@ func lintSuite(l *loaded) []Finding {
 	docs := newDocIndex(s.Corpus)
 	hasCorpus := s.CorpusSource != "" || len(s.Corpus) > 0
 	refsUnchecked := 0
-	tools := map[string]bool{}
-	for _, t := range s.Tools {
-		tools[t] = true
-	}
-
 	for i, c := range s.Cases {
 		name := fmt.Sprintf("case %q", c.ID)
 		e := c.Expect
@@ -222,16 +239,34 @@ func lintSuite(l *loaded) []Finding {
 			add(where(i, "expect.retrieves"), SeverityWarning, "%s: retrieves lists %d documents but k is %d: they cannot all be in the top k", name, len(e.Retrieves), k)
 		}
 
-		// Tools not on the surface.
-		if len(s.Tools) > 0 {
+		// Tools not on the surface: the target file's surface when lint was
+		// given one, else the suite's tools: list.
+		surfTools, surfName := s.Tools, "the surface"
+		if surfaces != nil {
+			st, ok := surfaces[c.Surface]
+			switch {
+			case !ok && c.Surface != "":
+				add(where(i, "surface"), SeverityError, "%s: surface %q is not in the target file (surfaces: %s)", name, c.Surface, strings.Join(surfaceNames(surfaces), ", "))
+			case ok && st != nil:
+				surfTools = st
+				if c.Surface != "" {
+					surfName = fmt.Sprintf("surface %q", c.Surface)
+				}
+			}
+		}
+		if len(surfTools) > 0 {
+			on := map[string]bool{}
+			for _, t := range surfTools {
+				on[t] = true
+			}
 			for _, t := range e.CallsTool {
-				if !tools[t] {
-					add(where(i, "expect.calls_tool"), SeverityError, "%s: calls_tool: tool %q is not on the surface (tools: %s)", name, t, strings.Join(s.Tools, ", "))
+				if !on[t] {
+					add(where(i, "expect.calls_tool"), SeverityError, "%s: calls_tool: tool %q is not on %s (tools: %s)", name, t, surfName, strings.Join(surfTools, ", "))
 				}
 			}
 			for _, t := range e.NeverCalls {
-				if !tools[t] {
-					add(where(i, "expect.never_calls"), SeverityError, "%s: never_calls: tool %q is not on the surface (tools: %s)", name, t, strings.Join(s.Tools, ", "))
+				if !on[t] {
+					add(where(i, "expect.never_calls"), SeverityError, "%s: never_calls: tool %q is not on %s (tools: %s)", name, t, surfName, strings.Join(surfTools, ", "))
 				}
 			}
 		}
@@ -285,6 +320,17 @@ func lintSuite(l *loaded) []Finding {
 		}
 		add(src, SeverityNote, "no corpus: document references of %d case(s) are not checked", refsUnchecked)
 	}
+	return out
+}
+
+func surfaceNames(m map[string][]string) []string {
+	var out []string
+	for k := range m {
+		if k != "" {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
 	return out
 }
 

@@ -4,4 +4,9 @@ package suite
 type LoadOptions struct {
 	// Split selects the qrels split of a BEIR directory ("test" when empty).
 	Split string
+	// Surfaces are the surfaces of the target file a suite will run against
+	// (name → its tools; "" is the file's default target), for lint: a case
+	// naming a surface the file lacks, or a tool its surface lacks, is an
+	// error. Nil means the suite's own tools: list is the only reference.
+	Surfaces map[string][]string
 }

@@ -6,12 +6,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/assay-eval/assay/suite"
+	"github.com/assay-eval/assay/target"
 )
 
 func newLintCmd(env *Env) *cobra.Command {
 	var (
 		writeManifest bool
 		split         string
+		targetFile    string
 	)
 	cmd := &cobra.Command{
 		Use:   "lint SUITE",
@@ -39,6 +41,10 @@ message", sorted by line:
             assay.manifest.json was written
   notes     document references left unchecked because the suite has no corpus
 
+With --target FILE (a target file), a case's surface: must be one of the
+file's surfaces, and its calls_tool / never_calls must name tools that surface
+lists (instead of the suite's tools: list).
+
 --write-manifest records the sha256 of the suite file, every corpus file and
 every json_schema file in assay.manifest.json beside the suite; later lints and
 runs warn when one of them no longer matches.
@@ -49,7 +55,15 @@ any finding is an error, 0 otherwise (warnings and notes only).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			path := args[0]
-			s, findings, err := suite.Check(path, suite.LoadOptions{Split: split})
+			o := suite.LoadOptions{Split: split}
+			if targetFile != "" {
+				surf, err := target.Surfaces(targetFile)
+				if err != nil {
+					return inputError(err)
+				}
+				o.Surfaces = surf
+			}
+			s, findings, err := suite.Check(path, o)
 			if err != nil {
 				return inputError(err)
 			}
@@ -80,6 +94,7 @@ any finding is an error, 0 otherwise (warnings and notes only).`,
 	}
 	cmd.Flags().BoolVar(&writeManifest, "write-manifest", false, "record the sha256 of the suite's files in assay.manifest.json beside it")
 	cmd.Flags().StringVar(&split, "split", "", "qrels split of a BEIR directory (default test)")
+	cmd.Flags().StringVar(&targetFile, "target", "", "a target file whose surfaces and tools the cases are checked against")
 	return cmd
 }
 
