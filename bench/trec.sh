@@ -45,7 +45,7 @@ while IFS='|' read -r args want; do
     [ "$(sha256sum < "$DIR/out.txt" | cut -d' ' -f1)" = "$want" ] || ok=NO
     u=$(awk -F': ' '/User time/ {print $2}' "$DIR/time.txt")
     s=$(awk -F': ' '/System time/ {print $2}' "$DIR/time.txt")
-    cpu+=("$(echo "$u + $s" | bc)")
+    cpu+=("$(awk -v u="$u" -v s="$s" 'BEGIN {printf "%.2f", u + s}')")
     rss+=("$(awk -F': ' '/Maximum resident/ {printf "%.0f", $2/1024}' "$DIR/time.txt")")
   done
   echo "| \`assay trec $args\` | $ok | $(printf '%s\n' "${cpu[@]}" | median) | $(printf '%s\n' "${rss[@]}" | median) |"

@@ -39,8 +39,13 @@ func BenchmarkParseChunk(b *testing.B) {
 	}
 	data := buf.Bytes()
 	b.SetBytes(int64(len(data)))
+	q, err := ParseQrels([]byte("1048585 0 7187013 1\n"), "q")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var sc parseScratch
 	for b.Loop() {
-		parseChunk(chunk{data: data})
+		parseChunk(chunk{data: data}, q, &sc)
 	}
 }
 

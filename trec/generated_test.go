@@ -25,6 +25,8 @@ func generated(tb testing.TB, queries, depth int, shuffle bool) map[string]strin
 func TestGeneratedPathsAgree(t *testing.T) {
 	grouped := generated(t, 60, 200, false)
 	shuffled := generated(t, 60, 200, true)
+	defer func(b int64) { passBytes = b }(passBytes)
+	passBytes = 100 << 10 // several passes over the interleaved run
 	for _, args := range []string{"-q -m all_trec", "-q -c -m all_trec", "-q -c -J -m all_trec", "-q -l2 -M50 -m all_trec"} {
 		c1, want, e1 := run(t, grouped, args+" q r")
 		c2, got, e2 := run(t, shuffled, args+" q r")

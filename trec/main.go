@@ -233,6 +233,10 @@ func readAll(sys IO, name string) ([]byte, error) {
 	return io.ReadAll(f)
 }
 
+// passBytes is how much of an interleaved run file one pass keeps (about
+// 25 bytes of memory per 37-byte line).
+var passBytes int64 = 128 << 20
+
 // evaluate streams the run through the evaluator and prints the report.
 func evaluate(cfg Config, q *Qrels, pl *plan, planErr error, sys IO) (int, error) {
 	var r io.Reader
@@ -251,10 +255,25 @@ func evaluate(cfg Config, q *Qrels, pl *plan, planErr error, sys IO) (int, error
 	if cfg.MaxRet < 0 {
 		cfg.MaxRet = 0
 	}
+	// An interleaved run is read again in parts small enough to keep, each
+	// pass collecting the topics whose index is part modulo parts.
+	parts := 1
+	if seeker != nil {
+		if size, err := seeker.Seek(0, io.SeekEnd); err == nil {
+			parts = int(size/passBytes) + 1
+		}
+		if _, err := seeker.Seek(0, io.SeekStart); err != nil {
+			seeker = nil
+		}
+	}
 	eager := seeker != nil
-	for {
-		ev := &evaluator{cfg: cfg, q: q, plan: pl, results: make([]topicResult, len(q.topics))}
-		rr := &runReader{q: q, eager: eager}
+	ev := &evaluator{cfg: cfg, q: q, plan: pl, results: make([]topicResult, len(q.topics))}
+	var tag []byte
+	for part := 0; ; {
+		rr := &runReader{q: q, eager: eager, part: part, parts: parts}
+		if !eager && seeker == nil {
+			rr.parts = 1 // standard input: one pass keeping everything
+		}
 		var p *pool
 		if planErr == nil {
 			p = ev.startPool()
@@ -267,19 +286,27 @@ func evaluate(cfg Config, q *Qrels, pl *plan, planErr error, sys IO) (int, error
 			p.wait()
 		}
 		if err == errFragmented {
-			// Topics are interleaved: read again, keeping every topic until the end.
+			clear(ev.results)
+			eager = false
 			if _, serr := seeker.Seek(0, io.SeekStart); serr != nil {
 				return 0, serr
 			}
-			eager = false
 			continue
 		}
 		if err != nil {
 			return 0, err
 		}
-		if planErr != nil {
-			return 0, planErr
+		tag = rr.tag
+		part++
+		if eager || rr.parts == 1 || part >= rr.parts {
+			break
 		}
-		return ev.report(sys.Stdout, sys.Stderr, rr.tag), nil
+		if _, serr := seeker.Seek(0, io.SeekStart); serr != nil {
+			return 0, serr
+		}
 	}
+	if planErr != nil {
+		return 0, planErr
+	}
+	return ev.report(sys.Stdout, sys.Stderr, tag), nil
 }

@@ -25,7 +25,7 @@ type entry struct {
 // segment is a maximal block of consecutive run lines of one topic inside
 // one chunk.
 type segment struct {
-	qid   string
+	topic int // index of the qrels topic
 	ents  []entry
 	arena []byte
 }
@@ -59,8 +59,25 @@ func putBuf(b []byte) {
 
 var errFragmented = errors.New("trec: run topics are not contiguous")
 
-// parseChunk parses complete lines of a run file (data ends with '\n').
-func parseChunk(c chunk) chunkResult {
+// parseScratch is a parser goroutine's reusable state: segOf[ti] is 1 + the
+// segment of qrels topic ti in the current chunk (0: none yet).
+type parseScratch struct {
+	segOf []int32
+}
+
+func (sc *parseScratch) reset(segs []segment) {
+	for _, sg := range segs {
+		sc.segOf[sg.topic] = 0
+	}
+}
+
+// parseChunk parses complete lines of a run file (data ends with '\n'),
+// keeping the lines of topics that are in q. Lines of other topics are
+// checked and counted (and give the runid) but not kept.
+func parseChunk(c chunk, q *Qrels, sc *parseScratch) chunkResult {
+	if len(sc.segOf) < len(q.topics) {
+		sc.segOf = make([]int32, len(q.topics))
+	}
 	res := chunkResult{idx: c.idx}
 	data := c.data
 	n := len(data)
@@ -68,9 +85,13 @@ func parseChunk(c chunk) chunkResult {
 	lines := bytes.Count(data, []byte{'\n'})
 	ents := make([]entry, 0, lines)
 	arena := make([]byte, 0, n/4+64)
-	var cur *segment
-	segStart := 0
+	// Lines are grouped by qid within the chunk: segOf[i] is the segment of
+	// line i; segments stay contiguous unless a qid comes back.
+	cur := -1 // segment of the previous line; -2: a topic not in the qrels
 	var lastQid []byte
+	var segOf []int32
+	var counts []int
+	regroup := false
 	var tagS, tagE int
 	p := 0
 	for p < n {
@@ -93,6 +114,7 @@ func parseChunk(c chunk) chunkResult {
 		}
 		if data[p] == '\n' {
 			res.badLine = res.lines
+			sc.reset(res.segs)
 			return res
 		}
 		qid := data[s:p]
@@ -106,6 +128,7 @@ func parseChunk(c chunk) chunkResult {
 		}
 		if data[p] == '\n' {
 			res.badLine = res.lines
+			sc.reset(res.segs)
 			return res
 		}
 		p++
@@ -119,6 +142,7 @@ func parseChunk(c chunk) chunkResult {
 		}
 		if data[p] == '\n' {
 			res.badLine = res.lines
+			sc.reset(res.segs)
 			return res
 		}
 		doc := data[s:p]
@@ -132,6 +156,7 @@ func parseChunk(c chunk) chunkResult {
 		}
 		if data[p] == '\n' {
 			res.badLine = res.lines
+			sc.reset(res.segs)
 			return res
 		}
 		p++
@@ -145,6 +170,7 @@ func parseChunk(c chunk) chunkResult {
 		}
 		if data[p] == '\n' {
 			res.badLine = res.lines
+			sc.reset(res.segs)
 			return res
 		}
 		score := parseFloatPrefix(data[s:p])
@@ -155,6 +181,7 @@ func parseChunk(c chunk) chunkResult {
 		}
 		if data[p] == '\n' {
 			res.badLine = res.lines
+			sc.reset(res.segs)
 			return res
 		}
 		tagS = p
@@ -167,23 +194,57 @@ func parseChunk(c chunk) chunkResult {
 		}
 		p++
 
-		if cur == nil || !bytes.Equal(qid, lastQid) {
-			if cur != nil {
-				cur.ents = ents[segStart:len(ents):len(ents)]
-			}
-			res.segs = append(res.segs, segment{qid: string(qid)})
-			cur = &res.segs[len(res.segs)-1]
-			segStart = len(ents)
+		if cur == -1 || !bytes.Equal(qid, lastQid) {
 			lastQid = qid
+			ti, ok := q.index[string(qid)]
+			switch {
+			case !ok:
+				cur = -2
+			case sc.segOf[ti] > 0:
+				cur = int(sc.segOf[ti] - 1)
+				regroup = true
+			default:
+				cur = len(res.segs)
+				sc.segOf[ti] = int32(cur + 1)
+				res.segs = append(res.segs, segment{topic: ti})
+				counts = append(counts, 0)
+			}
 		}
+		if cur == -2 {
+			continue
+		}
+		counts[cur]++
+		segOf = append(segOf, int32(cur))
 		ents = append(ents, entry{score: score, off: uint32(len(arena)), n: uint32(len(doc))})
 		arena = append(arena, doc...)
 	}
-	if cur != nil {
-		cur.ents = ents[segStart:len(ents):len(ents)]
+	if regroup {
+		// Counting sort of the entries by segment.
+		start := make([]int, len(counts)+1)
+		for i, c := range counts {
+			start[i+1] = start[i] + c
+		}
+		sorted := make([]entry, len(ents))
+		pos := slices.Clone(start[:len(counts)])
+		for i, e := range ents {
+			k := segOf[i]
+			sorted[pos[k]] = e
+			pos[k]++
+		}
+		ents = sorted
+		for i := range res.segs {
+			res.segs[i].ents = ents[start[i]:start[i+1]:start[i+1]]
+		}
+	} else {
+		o := 0
+		for i, c := range counts {
+			res.segs[i].ents = ents[o : o+c : o+c]
+			o += c
+		}
 	}
 	for i := range res.segs {
 		res.segs[i].arena = arena
+		sc.segOf[res.segs[i].topic] = 0
 	}
 	if res.lines > 0 {
 		res.tag = bytes.Clone(data[tagS:tagE])
@@ -192,17 +253,31 @@ func parseChunk(c chunk) chunkResult {
 }
 
 // runReader streams a run file through parallel parsers and hands complete
-// topics to the evaluator.
+// topics to the evaluator. In eager mode a topic is handed over as soon as
+// another topic's lines follow it; otherwise (interleaved runs, standard
+// input) the topics of part `part` of `parts` (topic index modulo parts) are
+// copied into compact per-topic storage and handed over at the end.
 type runReader struct {
 	q      *Qrels
 	eager  bool
+	parts  int
+	part   int
 	submit func(ti int, segs []segment)
 
-	acc        [][]segment // per qrels topic
+	acc        [][]segment // eager: the segments of each open topic
+	store      []segment   // collect: one compact segment per topic
 	dispatched []bool
 	tag        []byte
 	lines      int
-	seen       []bool
+}
+
+// keep copies a segment's lines into the topic's compact storage.
+func (rr *runReader) keep(ti int, s segment) {
+	st := &rr.store[ti]
+	for _, e := range s.ents {
+		st.ents = append(st.ents, entry{score: e.score, off: uint32(len(st.arena)), n: e.n})
+		st.arena = append(st.arena, s.arena[e.off:e.off+e.n]...)
+	}
 }
 
 // read parses the whole run. It returns errFragmented (only when eager)
@@ -210,9 +285,15 @@ type runReader struct {
 // malformed line.
 func (rr *runReader) read(r io.Reader, name string) error {
 	nt := len(rr.q.topics)
-	rr.acc = make([][]segment, nt)
-	rr.dispatched = make([]bool, nt)
-	rr.seen = make([]bool, nt)
+	if rr.parts < 1 {
+		rr.parts = 1
+	}
+	if rr.eager {
+		rr.acc = make([][]segment, nt)
+		rr.dispatched = make([]bool, nt)
+	} else {
+		rr.store = make([]segment, nt)
+	}
 
 	workers := runtime.GOMAXPROCS(0)
 	chunks := make(chan chunk, workers)
@@ -283,8 +364,9 @@ func (rr *runReader) read(r io.Reader, name string) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var sc parseScratch
 			for c := range chunks {
-				res := parseChunk(c)
+				res := parseChunk(c, rr.q, &sc)
 				putBuf(c.data)
 				select {
 				case results <- res:
@@ -321,11 +403,14 @@ func (rr *runReader) read(r io.Reader, name string) error {
 				rr.tag = c.tag
 			}
 			for _, s := range c.segs {
-				ti, ok := rr.q.index[s.qid]
-				if !ok {
-					ti = -1
+				ti := s.topic
+				if !rr.eager {
+					if ti%rr.parts == rr.part {
+						rr.keep(ti, s)
+					}
+					continue
 				}
-				if rr.eager && ti != cur && cur >= 0 {
+				if ti != cur && cur >= 0 {
 					rr.submit(cur, rr.acc[cur])
 					rr.acc[cur] = nil
 					rr.dispatched[cur] = true
@@ -338,7 +423,6 @@ func (rr *runReader) read(r io.Reader, name string) error {
 					stop()
 					return errFragmented
 				}
-				rr.seen[ti] = true
 				rr.acc[ti] = append(rr.acc[ti], s)
 			}
 		}
@@ -357,10 +441,10 @@ func (rr *runReader) read(r io.Reader, name string) error {
 		}
 		return nil
 	}
-	for ti := range rr.acc {
-		if rr.seen[ti] {
-			rr.submit(ti, rr.acc[ti])
-			rr.acc[ti] = nil
+	for ti := range rr.store {
+		if len(rr.store[ti].ents) > 0 {
+			rr.submit(ti, []segment{rr.store[ti]})
+			rr.store[ti] = segment{}
 		}
 	}
 	return nil
