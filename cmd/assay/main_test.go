@@ -8,8 +8,10 @@ import (
 	"flag"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strconv"
+	"syscall"
 	"testing"
 
 	"github.com/assay-eval/assay/examples/http-knowlex/kb"
@@ -24,13 +26,17 @@ func TestMain(m *testing.M) {
 		"knowlex": func() {
 			os.Exit(kb.Main(os.Args[1:], os.Stdout, os.Stderr, os.Getenv, os.Environ()))
 		},
+		// assay behaves as the real binary does, signals included.
 		"assay": func() {
-			os.Exit(run(context.Background(), os.Args[1:], &Env{
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			code := run(ctx, os.Args[1:], &Env{
 				Stdin:  os.Stdin,
 				Stdout: os.Stdout,
 				Stderr: os.Stderr,
 				Getenv: os.Getenv,
-			}))
+			})
+			stop()
+			os.Exit(code)
 		},
 	})
 }
