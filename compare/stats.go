@@ -35,7 +35,7 @@ func nonzero(d []float64) []float64 {
 // multiply-shift on its 32-bit halves, with his rejection step (taken with
 // probability below len(x)/2^32), so the indices are exactly uniform.
 func sumDraws(x []float64, k int, rng *rand.PCG) float64 {
-	var s float64
+	var s, s0, s1 float64 // two accumulators break the addition chain
 	n := uint64(len(x))
 	t := (1 << 32) % n
 	for k >= 2 {
@@ -52,9 +52,11 @@ func sumDraws(x []float64, k int, rng *rand.PCG) float64 {
 			}
 			continue
 		}
-		s += x[m0>>32] + x[m1>>32]
+		s0 += x[m0>>32]
+		s1 += x[m1>>32]
 		k -= 2
 	}
+	s += s0 + s1
 	for k > 0 {
 		m := (rng.Uint64() & 0xffffffff) * n
 		if m&0xffffffff >= t {
@@ -116,15 +118,12 @@ func rows(ds [][]float64) []float64 {
 // output, by Lemire's multiply-shift on each 32-bit half with his
 // rejection step, so they are exactly uniform.
 func denseMeans(r []float64, j, n int, means [][]float64, from, to int, rng *rand.PCG) {
-	acc := make([]float64, j)
+	// Two accumulator rows (one per half of each random word) break the
+	// chain of dependent additions.
+	acc := make([]float64, 2*j)
+	a0, a1 := acc[:j], acc[j:]
 	un := uint64(n)
 	t := (1 << 32) % un
-	add := func(i uint64) {
-		row := r[int(i)*j : int(i)*j+j]
-		for k, v := range row {
-			acc[k] += v
-		}
-	}
 	for b := from; b < to; b++ {
 		clear(acc)
 		k := n
@@ -132,7 +131,10 @@ func denseMeans(r []float64, j, n int, means [][]float64, from, to int, rng *ran
 			x := rng.Uint64()
 			m0 := (x & 0xffffffff) * un
 			if m0&0xffffffff >= t {
-				add(m0 >> 32)
+				row := r[int(m0>>32)*j:][:j]
+				for c, v := range row {
+					a0[c] += v
+				}
 				k--
 			}
 			if k == 0 {
@@ -140,12 +142,15 @@ func denseMeans(r []float64, j, n int, means [][]float64, from, to int, rng *ran
 			}
 			m1 := (x >> 32) * un
 			if m1&0xffffffff >= t {
-				add(m1 >> 32)
+				row := r[int(m1>>32)*j:][:j]
+				for c, v := range row {
+					a1[c] += v
+				}
 				k--
 			}
 		}
-		for k := range means {
-			means[k][b] = acc[k] / float64(n)
+		for c := range means {
+			means[c][b] = (a0[c] + a1[c]) / float64(n)
 		}
 	}
 }
@@ -322,18 +327,27 @@ func signFlipP(d []float64, exactMax, samples int, rng *rand.PCG) float64 {
 			table[16*g+mask] = s
 		}
 	}
+	// Pad to whole 64-bit words of randomness (16 groups): padded groups
+	// hold zeros in every slot.
+	words := (groups + 15) / 16
+	table = append(table, make([]float64, (words*16-groups)*16)...)
 	count := 0
 	for range samples {
-		var s float64
-		var r uint64
-		for g := range groups {
-			if g%16 == 0 {
-				r = rng.Uint64()
+		// Four accumulators break the chain of dependent additions.
+		var s0, s1, s2, s3 float64
+		for w := range words {
+			r := rng.Uint64()
+			t := table[256*w : 256*w+256]
+			for q := 0; q < 4; q++ {
+				u := t[64*q : 64*q+64]
+				s0 += u[r&15]
+				s1 += u[16+(r>>4)&15]
+				s2 += u[32+(r>>8)&15]
+				s3 += u[48+(r>>12)&15]
+				r >>= 16
 			}
-			s += table[16*g+int(r&15)]
-			r >>= 4
 		}
-		if math.Abs(s) >= thr {
+		if math.Abs((s0+s1)+(s2+s3)) >= thr {
 			count++
 		}
 	}

@@ -167,12 +167,7 @@ func runsShow(env *Env, ref string, f *runsFlags) error {
 		return inputError(err)
 	}
 	defer closeStore()
-	var path string
-	if st == nil {
-		path, err = store.ResolvePath(ref)
-	} else {
-		path, err = st.Resolve(env.Ctx, ref)
-	}
+	path, err := resolveRunRef(env, st, ref)
 	if err != nil {
 		return inputError(err)
 	}
