@@ -235,7 +235,7 @@ func readAll(sys IO, name string) ([]byte, error) {
 
 // passBytes is how much of an interleaved run file one pass keeps (about
 // 25 bytes of memory per 37-byte line).
-var passBytes int64 = 128 << 20
+var passBytes int64 = 80 << 20
 
 // evaluate streams the run through the evaluator and prints the report.
 func evaluate(cfg Config, q *Qrels, pl *plan, planErr error, sys IO) (int, error) {
