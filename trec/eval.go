@@ -168,6 +168,10 @@ func (w *worker) evalTopic(ti int, segs []segment) topicResult {
 		hashes = append(hashes, maphash.Bytes(ev.q.seed, items[i].doc))
 	}
 	w.hashes = hashes
+	if ev.plan.calcName == "" {
+		// Only runid/num_q requested: trec_eval never forms the ranking.
+		return topicResult{done: true, vals: make([]float64, len(ev.plan.cols))}
+	}
 	if d, ok := w.findDup(items, hashes); ok {
 		return topicResult{done: true, err: fmt.Sprintf("trec_eval.form_res_qrels: duplicate docs %strec_eval: Can't calculate measure '%s'\n", d, ev.plan.calcName)}
 	}
@@ -265,7 +269,7 @@ func (ev *evaluator) report(stdout, stderr io.Writer, tag []byte) int {
 			if w == nil {
 				w = ev.newWorker()
 			}
-			if qt.hasDup {
+			if qt.hasDup && ev.plan.calcName != "" {
 				res = topicResult{done: true, err: fmt.Sprintf("trec_eval.form_res_rels: duplicate docs %s\ntrec_eval: Can't calculate measure '%s'\n", qt.dup, ev.plan.calcName)}
 			} else {
 				// As trec_eval: one retrieved document outside the pool,

@@ -221,10 +221,8 @@ func fail(w io.Writer, err error) int {
 	return 2
 }
 
+// readAll reads the qrels file (never standard input, as in trec_eval).
 func readAll(sys IO, name string) ([]byte, error) {
-	if name == "-" {
-		return io.ReadAll(sys.Stdin)
-	}
 	f, err := sys.Open(name)
 	if err != nil {
 		return nil, err
@@ -241,8 +239,8 @@ var passBytes int64 = 80 << 20
 func evaluate(cfg Config, q *Qrels, pl *plan, planErr error, sys IO) (int, error) {
 	var r io.Reader
 	var seeker io.Seeker
-	if cfg.Run == "-" {
-		r = sys.Stdin
+	if strings.HasPrefix(cfg.Run, "-") {
+		r = sys.Stdin // trec_eval v10.0: a run name starting with '-'
 	} else {
 		f, err := sys.Open(cfg.Run)
 		if err != nil {

@@ -197,3 +197,21 @@ func TestAtof(t *testing.T) {
 }
 
 var inf = func() float64 { var z float64; return 1 / z }()
+
+func TestOnlyRunidSkipsRankingChecks(t *testing.T) {
+	// trec_eval forms no ranking for runid/num_q alone, so a duplicate
+	// docno goes unreported.
+	files := map[string]string{"q": qrels3, "r": "1 Q0 a 1 3 t\n1 Q0 a 2 2 t\n"}
+	code, out, stderr := run(t, files, "-m runid -m num_q q r")
+	if want := "runid                 \tall\tt\nnum_q                 \tall\t1\n"; code != 0 || out != want {
+		t.Errorf("exit %d, out %q, stderr %q", code, out, stderr)
+	}
+}
+
+func TestQrelsIsNeverStdin(t *testing.T) {
+	files := map[string]string{"r": "1 Q0 a 1 1 t\n", "<stdin>": qrels3}
+	code, _, stderr := run(t, files, "- r")
+	if code != 2 || !strings.Contains(stderr, "Cannot read qrels file '-'") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
