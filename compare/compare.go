@@ -1,9 +1,11 @@
 package compare
 
 import (
+	"encoding/binary"
 	"fmt"
 	"hash/fnv"
 	"maps"
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -361,18 +363,21 @@ func metricNames(base, cand *assay.Run, pairs []pair) []string {
 }
 
 // measureAll computes every MetricDelta. The work is a list of jobs run
-// on GOMAXPROCS workers; each job writes its own slots, and every random
-// stream is fixed by Options.Seed and the measure (its name, or for dense
-// bootstrap resamples its number of pairs and chunk), so the numbers do not
-// depend on scheduling, on the number of cores, or on which other measures
-// are compared.
+// on GOMAXPROCS workers, each writing its own slots; every random stream is
+// fixed by Options.Seed and the data (the bootstrap chunk of a group of
+// measures over n pairs; the deltas themselves for the sign-flip test), so
+// the numbers do not depend on scheduling or on the number of cores.
+// Measures with identical deltas (recall@5 and hit@5 when every case has
+// one relevant document) are computed once.
 func measureAll(all []series, o Options) []MetricDelta {
 	out := make([]MetricDelta, len(all))
 	deltas := make([][]float64, len(all))
 	means := make([][]float64, len(all))
+	same := make([]int, len(all)) // index of the first measure with equal deltas
+	first := map[uint64][]int{}
 	var jobs []func()
-	dense := map[int][]int{} // n -> indices of dense measures
-	var denseNs []int
+	byN := map[int][]int{} // n -> measures resampled together
+	var ns []int
 	for i, s := range all {
 		d := make([]float64, len(s.b))
 		for k := range d {
@@ -383,39 +388,44 @@ func measureAll(all []series, o Options) []MetricDelta {
 			Name: s.name, N: len(d), Baseline: mean(s.b), Candidate: mean(s.c), Delta: mean(d),
 			Direction: s.direction, Gated: s.gated, Rate: s.rate, Change: NoChange,
 		}
-		stream := nameStream(s.name)
-		switch planFor(d) {
-		case planTrivial:
-			if len(d) > 0 {
-				out[i].CI95 = [2]float64{d[0], d[0]}
+		h := hashDeltas(d)
+		same[i] = i
+		for _, j := range first[h] {
+			if slices.Equal(deltas[j], d) {
+				same[i] = j
+				break
 			}
-		case planSparse:
+		}
+		if same[i] != i {
+			continue
+		}
+		first[h] = append(first[h], i)
+		switch {
+		case len(d) == 0:
+		case allEqual(d):
+			out[i].CI95 = [2]float64{d[0], d[0]}
+		default:
 			means[i] = make([]float64, o.Resamples)
-			jobs = append(jobs, func() { sparseMeans(d, means[i], rand.NewPCG(o.Seed, stream)) })
-		case planDense:
-			means[i] = make([]float64, o.Resamples)
-			if dense[len(d)] == nil {
-				denseNs = append(denseNs, len(d))
+			if byN[len(d)] == nil {
+				ns = append(ns, len(d))
 			}
-			dense[len(d)] = append(dense[len(d)], i)
+			byN[len(d)] = append(byN[len(d)], i)
 		}
 		jobs = append(jobs, func() {
-			out[i].P = signFlipP(d, o.ExactMax, o.Samples, rand.NewPCG(o.Seed, stream^0x9e3779b97f4a7c15))
+			out[i].P = signFlipP(d, o.ExactMax, o.Samples, rand.NewPCG(o.Seed, h))
 		})
 	}
-	for _, n := range denseNs {
-		idx := dense[n]
+	for _, n := range ns {
+		idx := byN[n]
 		ds := make([][]float64, len(idx))
 		ms := make([][]float64, len(idx))
 		for k, i := range idx {
 			ds[k], ms[k] = deltas[i], means[i]
 		}
-		r := rows(ds)
+		g := newGroup(ds)
 		for c := range bootstrapChunks {
 			from, to := c*o.Resamples/bootstrapChunks, (c+1)*o.Resamples/bootstrapChunks
-			jobs = append(jobs, func() {
-				denseMeans(r, len(ds), n, ms, from, to, rand.NewPCG(o.Seed, denseStream(n, c)))
-			})
+			jobs = append(jobs, func() { g.means(ms, from, to, rand.NewPCG(o.Seed, bootStream(n, c))) })
 		}
 	}
 	run(jobs)
@@ -424,9 +434,24 @@ func measureAll(all []series, o Options) []MetricDelta {
 			lo, hi := percentileCI(means[i])
 			out[i].CI95 = [2]float64{lo, hi}
 		}
+		if j := same[i]; j != i {
+			out[i].CI95, out[i].P = out[j].CI95, out[j].P
+		}
 		classify(&out[i], o.Alpha)
 	}
 	return out
+}
+
+// hashDeltas is an FNV-1a hash of the deltas' bits: it finds equal delta
+// vectors and seeds the sign-flip test, so equal deltas get equal p.
+func hashDeltas(d []float64) uint64 {
+	h := fnv.New64a()
+	var b [8]byte
+	for _, v := range d {
+		binary.LittleEndian.PutUint64(b[:], math.Float64bits(v))
+		h.Write(b[:])
+	}
+	return h.Sum64()
 }
 
 // run runs jobs on GOMAXPROCS workers and waits for them.
@@ -447,12 +472,6 @@ func run(jobs []func()) {
 	}
 	close(work)
 	wg.Wait()
-}
-
-func nameStream(name string) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte(name))
-	return h.Sum64()
 }
 
 // classify sets Significant and Change from P, Delta and the direction.

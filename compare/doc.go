@@ -32,17 +32,21 @@
 // # Statistics
 //
 // Confidence interval: a paired bootstrap of the mean delta. Each of the
-// 10,000 resamples (Options.Resamples) draws n deltas with replacement from
-// the n paired deltas; the interval is the 2.5th and 97.5th percentiles of
-// the 10,000 resampled means, by nearest rank (ranks 250 and 9,750). Random
-// numbers come from math/rand/v2's PCG, seeded with Options.Seed (default 1)
-// and an FNV-1a hash of the measure's name, so the output is reproducible and
-// a measure's numbers do not depend on which other measures are present.
-// Indices are drawn exactly uniformly (Lemire's multiply-shift with
-// rejection). When fewer than half the deltas are non-zero, the sampler first
-// draws how many of the n draws land on a non-zero delta (Binomial(n, m/n),
-// by inverting its CDF) and then draws only those: the same distribution,
-// much less work.
+// 10,000 resamples (Options.Resamples) draws n pairs with replacement from
+// the n paired cases; the interval is the 2.5th and 97.5th percentiles of the
+// 10,000 resampled mean deltas, by nearest rank (ranks 250 and 9,750).
+// Measures over the same n pairs are resampled together (the same drawn
+// cases for every measure, as in a case-resampling bootstrap), which shares
+// the work. Pairs whose deltas are all zero add nothing to any resampled
+// sum, so the sampler first draws how many of the n draws land on a pair with
+// a non-zero delta (Binomial(n, k/n), by inverting its CDF) and then draws
+// only among those k pairs: the same distribution, much less work when few
+// cases changed. Indices are drawn exactly uniformly (Lemire's multiply-shift
+// with rejection). Random numbers come from math/rand/v2's PCG with the fixed
+// seed Options.Seed (default 1); the resamples are cut into 4 fixed chunks of
+// 2,500, each with its own PCG stream (fixed by n and the chunk), which may
+// run in parallel. The same two runs and options therefore always give the
+// same numbers, on any number of cores.
 //
 // p-value: a two-sided paired sign-flip (randomization) test of "the mean
 // delta is 0". Under that hypothesis each delta is as likely to have the
@@ -53,7 +57,8 @@
 // (Options.ExactMax) all 2^m assignments are enumerated: p = count / 2^m,
 // exact. Otherwise 10,000 random assignments are drawn (Options.Samples) and
 // p = (count + 1) / (10,000 + 1), which is never 0. The PCG stream of the
-// test is fixed by the seed and the measure's name. So a change confined to
+// test is fixed by the seed and the deltas themselves, so equal deltas get
+// equal p (measures with equal deltas are computed once). So a change confined to
 // 5 cases can never be significant (the smallest p is 2/2^5 = 0.0625), and
 // one to 6 cases can (2/2^6 = 0.031) when they all move the same way.
 //

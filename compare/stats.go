@@ -30,143 +30,96 @@ func nonzero(d []float64) []float64 {
 	return out
 }
 
-// sumDraws returns the sum of k values drawn uniformly with replacement
-// from x. Each 64-bit PCG output gives two indices by Lemire's
-// multiply-shift on its 32-bit halves, with his rejection step (taken with
-// probability below len(x)/2^32), so the indices are exactly uniform.
-func sumDraws(x []float64, k int, rng *rand.PCG) float64 {
-	var s, s0, s1 float64 // two accumulators break the addition chain
-	n := uint64(len(x))
-	t := (1 << 32) % n
-	for k >= 2 {
-		r := rng.Uint64()
-		m0, m1 := (r&0xffffffff)*n, (r>>32)*n
-		if m0&0xffffffff < t || m1&0xffffffff < t {
-			if m0&0xffffffff >= t {
-				s += x[m0>>32]
-				k--
-			}
-			if m1&0xffffffff >= t {
-				s += x[m1>>32]
-				k--
-			}
-			continue
-		}
-		s0 += x[m0>>32]
-		s1 += x[m1>>32]
-		k -= 2
-	}
-	s += s0 + s1
-	for k > 0 {
-		m := (rng.Uint64() & 0xffffffff) * n
-		if m&0xffffffff >= t {
-			s += x[m>>32]
-			k--
-		}
-	}
-	return s
-}
-
-// Bootstrap plan of one delta vector.
-type plan int
-
-const (
-	planTrivial plan = iota // all deltas equal: the interval is that value
-	planSparse              // few non-zero deltas: sample only those
-	planDense               // sample all n
-)
-
-func planFor(d []float64) plan {
-	if len(d) == 0 || allEqual(d) {
-		return planTrivial
-	}
-	if float64(len(nonzero(d))) < sparseBelow*float64(len(d)) {
-		return planSparse
-	}
-	return planDense
-}
-
-// bootstrapChunks is the fixed number of pieces the resamples of a dense
-// group are split into (each with its own PCG stream), so they can run in
+// bootstrapChunks is the fixed number of pieces the resamples of a group
+// are split into (each with its own PCG stream), so they can run in
 // parallel and still give the same numbers on any number of cores.
 const bootstrapChunks = 4
 
-// denseStream is the PCG stream of chunk c of the dense resamples of n
-// pairs. It depends on n and c only, so every dense measure over the same
-// n pairs sees the same resampled case indices (a joint bootstrap; each
-// measure's interval is exactly what resampling it alone with that stream
-// gives), and the work for several measures is shared.
-func denseStream(n, c int) uint64 { return 0xb00757a9<<32 ^ uint64(n)<<4 ^ uint64(c) }
+// bootStream is the PCG stream of chunk c of the resamples of a group of
+// measures over n pairs.
+func bootStream(n, c int) uint64 { return 0xb00757a9<<32 ^ uint64(n)<<4 ^ uint64(c) }
 
-// rows lays out the deltas of several measures over the same n pairs row by
-// row (pair i's deltas side by side), so one drawn index reads one cache
-// line.
-func rows(ds [][]float64) []float64 {
-	j := len(ds)
-	out := make([]float64, len(ds[0])*j)
-	for k, d := range ds {
-		for i, v := range d {
-			out[i*j+k] = v
-		}
-	}
-	return out
+// skipZeroRows lets the sampler skip the pairs whose deltas are all zero (a
+// variable so that tests can compare with drawing every pair).
+var skipZeroRows = true
+
+// group is the bootstrap work for measures over the same n pairs: their
+// deltas, one column per measure, keeping only the pairs where some delta is
+// not zero.
+type group struct {
+	n    int
+	cols [][]float64 // cols[k][i]: measure k at the i-th kept pair
+	kept int
+	cdf  []float64 // CDF of Binomial(n, kept/n); nil when every pair is kept
 }
 
-// denseMeans fills means[k][b] for b in [from, to) with the mean of
-// measure k over a resample of n pair indices drawn with replacement;
-// every measure uses the same indices. Indices come two per 64-bit PCG
-// output, by Lemire's multiply-shift on each 32-bit half with his
-// rejection step, so they are exactly uniform.
-func denseMeans(r []float64, j, n int, means [][]float64, from, to int, rng *rand.PCG) {
-	// Two accumulator rows (one per half of each random word) break the
-	// chain of dependent additions.
-	acc := make([]float64, 2*j)
-	a0, a1 := acc[:j], acc[j:]
-	un := uint64(n)
+func newGroup(ds [][]float64) *group {
+	g := &group{n: len(ds[0]), cols: make([][]float64, len(ds))}
+	for i := range g.n {
+		any := !skipZeroRows
+		for _, d := range ds {
+			any = any || d[i] != 0
+		}
+		if !any {
+			continue
+		}
+		for k, d := range ds {
+			g.cols[k] = append(g.cols[k], d[i])
+		}
+		g.kept++
+	}
+	if g.kept < g.n {
+		g.cdf = binomialCDF(g.n, float64(g.kept)/float64(g.n))
+	}
+	return g
+}
+
+// means fills means[k][b], for b in [from, to), with the mean of measure k
+// over one resample: n pairs drawn with replacement, the same pairs for
+// every measure of the group (the case-resampling bootstrap). Pairs whose
+// deltas are all zero add nothing to any sum, so the sampler first draws
+// how many of the n draws land on a kept pair (Binomial(n, kept/n), by
+// inverting its exact CDF) and then draws only those, uniformly among the
+// kept pairs: the same distribution as drawing all n pairs. Indices come two
+// per 64-bit PCG output, by Lemire's multiply-shift on each 32-bit half with
+// his rejection step, so they are exactly uniform.
+func (g *group) means(means [][]float64, from, to int, rng *rand.PCG) {
+	un := uint64(g.kept)
 	t := (1 << 32) % un
+	idx := make([]int32, 0, g.n)
 	for b := from; b < to; b++ {
-		clear(acc)
-		k := n
-		for k > 0 {
+		k := g.kept
+		if g.cdf != nil {
+			k = invert(g.cdf, float64(rng.Uint64()>>11)/(1<<53))
+		}
+		idx = idx[:0]
+		for len(idx) < k {
 			x := rng.Uint64()
-			m0 := (x & 0xffffffff) * un
-			if m0&0xffffffff >= t {
-				row := r[int(m0>>32)*j:][:j]
-				for c, v := range row {
-					a0[c] += v
-				}
-				k--
+			if m := (x & 0xffffffff) * un; m&0xffffffff >= t {
+				idx = append(idx, int32(m>>32))
 			}
-			if k == 0 {
+			if len(idx) == k {
 				break
 			}
-			m1 := (x >> 32) * un
-			if m1&0xffffffff >= t {
-				row := r[int(m1>>32)*j:][:j]
-				for c, v := range row {
-					a1[c] += v
-				}
-				k--
+			if m := (x >> 32) * un; m&0xffffffff >= t {
+				idx = append(idx, int32(m>>32))
 			}
 		}
-		for c := range means {
-			means[c][b] = (a0[c] + a1[c]) / float64(n)
+		for c, col := range g.cols {
+			// Four accumulators break the chain of dependent additions.
+			var s0, s1, s2, s3 float64
+			i := 0
+			for ; i+4 <= len(idx); i += 4 {
+				s0 += col[idx[i]]
+				s1 += col[idx[i+1]]
+				s2 += col[idx[i+2]]
+				s3 += col[idx[i+3]]
+			}
+			for ; i < len(idx); i++ {
+				s0 += col[idx[i]]
+			}
+			means[c][b] = ((s0 + s1) + (s2 + s3)) / float64(g.n)
 		}
-	}
-}
-
-// sparseMeans fills means with resampled means of d when most deltas are
-// zero. Zero deltas add nothing to a resample's sum, so it draws how many
-// of the n draws land on a non-zero delta (Binomial(n, m/n), by inverting
-// its exact CDF) and then only those draws: the same distribution as
-// drawing all n, with much less work.
-func sparseMeans(d []float64, means []float64, rng *rand.PCG) {
-	n := len(d)
-	nz := nonzero(d)
-	cdf := binomialCDF(n, float64(len(nz))/float64(n))
-	for b := range means {
-		k := invert(cdf, float64(rng.Uint64()>>11)/(1<<53))
-		means[b] = sumDraws(nz, k, rng) / float64(n)
 	}
 }
 
@@ -177,35 +130,24 @@ func percentileCI(means []float64) (lo, hi float64) {
 	return nearestRank(means, 0.025), nearestRank(means, 0.975)
 }
 
-// bootstrapCI is the paired bootstrap 95% interval of the mean of d for
-// one measure alone (Runs shares the dense work between measures, with
-// identical results): resamples draws of len(d) deltas with replacement,
-// percentile interval. sparseStream seeds the sparse sampler.
-func bootstrapCI(d []float64, resamples int, seed, sparseStream uint64) (lo, hi float64) {
-	switch planFor(d) {
-	case planTrivial:
-		if len(d) == 0 {
-			return 0, 0
-		}
-		return d[0], d[0]
-	case planSparse:
-		means := make([]float64, resamples)
-		sparseMeans(d, means, rand.NewPCG(seed, sparseStream))
-		return percentileCI(means)
+// bootstrapCI is the paired bootstrap 95% interval of the mean of d
+// resampled alone: resamples draws of len(d) deltas with replacement,
+// percentile interval, in bootstrapChunks chunks seeded from seed.
+func bootstrapCI(d []float64, resamples int, seed uint64) (lo, hi float64) {
+	if len(d) == 0 {
+		return 0, 0
 	}
+	if allEqual(d) {
+		return d[0], d[0]
+	}
+	g := newGroup([][]float64{d})
 	means := [][]float64{make([]float64, resamples)}
-	r := rows([][]float64{d})
 	for c := range bootstrapChunks {
 		from, to := c*resamples/bootstrapChunks, (c+1)*resamples/bootstrapChunks
-		denseMeans(r, 1, len(d), means, from, to, rand.NewPCG(seed, denseStream(len(d), c)))
+		g.means(means, from, to, rand.NewPCG(seed, bootStream(len(d), c)))
 	}
 	return percentileCI(means[0])
 }
-
-// sparseBelow is the share of non-zero deltas under which bootstrapCI
-// samples only the draws that land on them (a variable so tests can compare
-// both samplers).
-var sparseBelow = 0.5
 
 // nearestRank returns the p-quantile of sorted x: the value of rank
 // ceil(p*len(x)) (1-based).

@@ -12,7 +12,7 @@ func BenchmarkBootstrapDense10k(b *testing.B) {
 		d[i] = r.Float64() - 0.5
 	}
 	for b.Loop() {
-		bootstrapCI(d, 10000, 1, 1)
+		bootstrapCI(d, 10000, 1)
 	}
 }
 

@@ -107,14 +107,14 @@ func TestSignFlipLargeShiftIsSignificant(t *testing.T) {
 
 func TestBootstrapCI(t *testing.T) {
 	t.Run("all zero gives [0, 0]", func(t *testing.T) {
-		lo, hi := bootstrapCI(make([]float64, 50), 10000, 1, 1)
+		lo, hi := bootstrapCI(make([]float64, 50), 10000, 1)
 		if lo != 0 || hi != 0 {
 			t.Errorf("CI = [%v, %v]", lo, hi)
 		}
 	})
 	t.Run("constant gives a point", func(t *testing.T) {
 		d := []float64{-0.2, -0.2, -0.2}
-		lo, hi := bootstrapCI(d, 10000, 1, 1)
+		lo, hi := bootstrapCI(d, 10000, 1)
 		if lo != -0.2 || hi != -0.2 {
 			t.Errorf("CI = [%v, %v]", lo, hi)
 		}
@@ -124,7 +124,7 @@ func TestBootstrapCI(t *testing.T) {
 		for i := range d {
 			d[i] = float64(2*(i%2) - 1)
 		}
-		lo, hi := bootstrapCI(d, 10000, 1, 1)
+		lo, hi := bootstrapCI(d, 10000, 1)
 		want := 1.96 / math.Sqrt(1000) // sd 1
 		if math.Abs(hi-want) > 0.01 || math.Abs(lo+want) > 0.01 {
 			t.Errorf("CI = [%v, %v]; want about [-%v, %v]", lo, hi, want, want)
@@ -132,9 +132,9 @@ func TestBootstrapCI(t *testing.T) {
 	})
 }
 
-func TestBootstrapSparseMatchesDense(t *testing.T) {
-	// A tenth of the deltas non-zero: the sparse sampler must give the
-	// distribution the plain one does (up to Monte Carlo error).
+func TestBootstrapSkippingZeroRowsMatchesDrawingAll(t *testing.T) {
+	// A tenth of the deltas non-zero: skipping the zero rows must give the
+	// distribution drawing every pair does (up to Monte Carlo error).
 	r := rand.New(rand.NewPCG(7, 8))
 	d := make([]float64, 2000)
 	for i := range d {
@@ -142,11 +142,10 @@ func TestBootstrapSparseMatchesDense(t *testing.T) {
 			d[i] = r.Float64() - 0.3
 		}
 	}
-	sLo, sHi := bootstrapCI(d, 10000, 1, 1)
-	old := sparseBelow
-	sparseBelow = 0
-	defer func() { sparseBelow = old }()
-	dLo, dHi := bootstrapCI(d, 10000, 1, 1)
+	sLo, sHi := bootstrapCI(d, 10000, 1)
+	skipZeroRows = false
+	defer func() { skipZeroRows = true }()
+	dLo, dHi := bootstrapCI(d, 10000, 1)
 	width := dHi - dLo
 	if math.Abs(sLo-dLo) > 0.05*width || math.Abs(sHi-dHi) > 0.05*width {
 		t.Errorf("sparse CI [%v, %v], dense [%v, %v]", sLo, sHi, dLo, dHi)
@@ -174,16 +173,23 @@ func TestBinomialCDF(t *testing.T) {
 	}
 }
 
-func TestSumDrawsUniform(t *testing.T) {
-	// Indices are uniform: drawing from one-hot vectors counts each index.
-	const n, k = 7, 70000
-	rng := rand.NewPCG(9, 9)
-	for i := range n {
-		x := make([]float64, n)
-		x[i] = 1
-		got := sumDraws(x, k, rng)
-		if math.Abs(got-k/n) > 5*math.Sqrt(k/n) {
-			t.Errorf("index %d drawn %v times of %d; want about %d", i, got, k, k/n)
+func TestGroupDrawsPairsUniformly(t *testing.T) {
+	// Seven measures, measure k one-hot at pair k: the mean of measure k
+	// over a resample is (draws of pair k)/7, whose expectation is 1/7.
+	const n, resamples = 7, 20000
+	ds := make([][]float64, n)
+	ms := make([][]float64, n)
+	for k := range ds {
+		ds[k] = make([]float64, n)
+		ds[k][k] = 1
+		ms[k] = make([]float64, resamples)
+	}
+	g := newGroup(ds)
+	g.means(ms, 0, resamples, rand.NewPCG(9, 9))
+	for k := range ms {
+		got := mean(ms[k])
+		if math.Abs(got-1.0/n) > 0.005 {
+			t.Errorf("pair %d: mean share %v; want about %v", k, got, 1.0/n)
 		}
 	}
 }
@@ -197,6 +203,8 @@ func TestPercentileNearestRank(t *testing.T) {
 	}
 }
 
+// Measures over the same pairs are resampled together; when every pair has
+// a non-zero delta a measure's interval is the one it gets alone.
 func TestJointBootstrapEqualsAlone(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	mk := func() ([]float64, []float64) {
@@ -220,7 +228,7 @@ func TestJointBootstrapEqualsAlone(t *testing.T) {
 		for k := range d {
 			d[k] = s.c[k] - s.b[k]
 		}
-		lo, hi := bootstrapCI(d, o.Resamples, o.Seed, nameStream(s.name))
+		lo, hi := bootstrapCI(d, o.Resamples, o.Seed)
 		if alone.CI95 != [2]float64{lo, hi} {
 			t.Errorf("%s: measureAll CI %v; bootstrapCI %v", s.name, alone.CI95, [2]float64{lo, hi})
 		}
@@ -235,5 +243,26 @@ func TestSignFlipExactWhenFewDeltasAreNonZero(t *testing.T) {
 	}
 	if p := signFlipP(d, 20, 10000, rand.NewPCG(1, 1)); p != 2.0/64 {
 		t.Errorf("p = %v; want exactly 2/64", p)
+	}
+}
+
+func TestEqualDeltasGetEqualNumbers(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	b, c := make([]float64, 400), make([]float64, 400)
+	for i := range b {
+		b[i] = float64(r.IntN(2))
+		c[i] = float64(r.IntN(2))
+	}
+	out := measureAll([]series{
+		{name: "recall@5", direction: "higher", b: b, c: c},
+		{name: "hit@5", direction: "higher", b: b, c: c},
+	}, Defaults)
+	x, y := out[0], out[1]
+	y.Name = x.Name
+	if x != y {
+		t.Errorf("equal deltas, different numbers:\n%+v\n%+v", out[0], out[1])
+	}
+	if x.P == 0 || x.CI95 == [2]float64{} {
+		t.Errorf("numbers not computed: %+v", x)
 	}
 }
