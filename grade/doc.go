@@ -18,7 +18,11 @@
 // # Shared definitions
 //
 //   - Ranking: obs.Retrieved in the order returned; a repeated id keeps its
-//     first position (assay.Observation.Ranking). Metrics and retrieves use it.
+//     first position (Ranking). Metrics and retrieves use it. A hit's id is
+//     its id, else its path, else its title (as the HTTP response mapping
+//     fills it), so a trace whose hits carry only paths ranks every hit and
+//     judges it by path; a hit with none of the three keeps its rank, is
+//     never a repeat, and is neither relevant nor matched.
 //   - A citation matches a value when the value equals its id, path or title.
 //     Empty strings match nothing.
 //   - A citation is surfaced when one of its non-empty id, path or title

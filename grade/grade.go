@@ -120,7 +120,7 @@ func where(c assay.Case) string {
 // order of the checks.
 func Case(c assay.Case, obs assay.Observation, o Options) assay.CaseResult {
 	refused := Refused(obs, o.RefusalMarkers)
-	ranking := obs.Ranking()
+	ranking := Ranking(obs)
 	cp := obs
 	r := assay.CaseResult{
 		ID:          c.ID,

@@ -253,6 +253,22 @@ func TestCaseGainAndDuplicates(t *testing.T) {
 	}
 }
 
+func TestCaseIDlessHitsJudgedByPath(t *testing.T) {
+	// a trace whose hits carry only paths: ranks 1..3 are x.md, a.md, b.md
+	c := assay.Case{ID: "p", Judgments: map[string]int{"a.md": 1, "b.md": 1}}
+	obs := assay.Observation{Retrieved: []assay.Hit{{Path: "x.md"}, {Path: "a.md"}, {Path: "b.md"}}}
+	r := Case(c, obs, mustOptions(t, &assay.Suite{Metrics: []string{"mrr", "P@3", "map"}}))
+	want := map[string]float64{"mrr": 0.5, "precision@3": 2.0 / 3, "map": (1.0/2 + 2.0/3) / 2}
+	if len(r.Metrics) != len(want) || r.Retrieved != 3 {
+		t.Fatalf("metrics = %v, retrieved = %d; want %v, 3", r.Metrics, r.Retrieved, want)
+	}
+	for name, w := range want {
+		if got := r.Metrics[name]; math.Abs(got-w) > 1e-12 {
+			t.Errorf("%s = %v, want %v", name, got, w)
+		}
+	}
+}
+
 func TestCaseSensitivityAndK(t *testing.T) {
 	obs := assay.Observation{Answer: "Uses SHA-256", Retrieved: []assay.Hit{{ID: "a"}, {ID: "b"}, {ID: "c"}}}
 	tests := []struct {

@@ -7,19 +7,49 @@ import (
 	"github.com/assay-eval/assay"
 )
 
+// HitID is the document id a hit stands for in the ranking: its id, else
+// its path, else its title (the rule the HTTP response mapping applies to a
+// hit without an id). A hit with none of the three has the empty id.
+func HitID(h assay.Hit) string {
+	switch {
+	case h.ID != "":
+		return h.ID
+	case h.Path != "":
+		return h.Path
+	}
+	return h.Title
+}
+
 // rankedHits returns the retrieved hits in the order returned, a repeated id
-// keeping its first position (the hits behind assay.Observation.Ranking).
+// (HitID) keeping its first position. A hit without id, path or title is
+// never a repeat: it keeps its own rank and matches nothing.
 func rankedHits(obs assay.Observation) []assay.Hit {
 	seen := make(map[string]bool, len(obs.Retrieved))
 	out := make([]assay.Hit, 0, len(obs.Retrieved))
 	for _, h := range obs.Retrieved {
-		if seen[h.ID] {
+		id := HitID(h)
+		if id != "" && seen[id] {
 			continue
 		}
-		seen[h.ID] = true
+		seen[id] = true
 		out = append(out, h)
 	}
 	return out
+}
+
+// Ranking returns the document ids of the ranking (HitID of each ranked
+// hit, rank 1 first): obs.Retrieved in the order returned, a repeated id
+// keeping its first position. Metrics and retrieves use it. It agrees with
+// assay.Observation.Ranking whenever every hit has an id; unlike it, a hit
+// without an id keeps its rank (as its path, else title) instead of being
+// dropped as a repeat of the first id-less hit.
+func Ranking(obs assay.Observation) []string {
+	hits := rankedHits(obs)
+	ids := make([]string, len(hits))
+	for i, h := range hits {
+		ids[i] = HitID(h)
+	}
+	return ids
 }
 
 // hitMatches reports whether value equals the hit's id, path or title.

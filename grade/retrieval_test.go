@@ -1,6 +1,7 @@
 package grade
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/assay-eval/assay"
@@ -45,11 +46,38 @@ func TestRetrieves(t *testing.T) {
 		{"k zero means default 10", hits("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"), []string{"10"}, 0, true, ""},
 		{"k zero default excludes 11", hits("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"), []string{"11"}, 0, false, "missing 11 from top 10 (rank 11)"},
 		{"two facts", hits("a"), []string{"a", "b", "c"}, 1, false, "missing b from top 1; missing c from top 1"},
+		// hits without an id are ranked by path (else title), never dropped as
+		// repeats of the first id-less hit
+		{"id-less hits keep their rank", []assay.Hit{{Path: "a.md"}, {Path: "b.md"}, {Title: "C"}}, []string{"b.md", "C"}, 3, true, ""},
+		{"id-less repeat by path collapses", []assay.Hit{{Path: "a.md"}, {ID: "a.md"}, {Path: "b.md"}}, []string{"b.md"}, 2, true, ""},
+		{"hit with nothing keeps a rank", []assay.Hit{{}, {}, {ID: "c"}}, []string{"c"}, 2, false, "missing c from top 2 (rank 3)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			obs := assay.Observation{Retrieved: tt.hits}
 			checkEq(t, Retrieves(obs, tt.want, tt.k), "retrieves", tt.pass, tt.detail)
+		})
+	}
+}
+
+func TestRanking(t *testing.T) {
+	tests := []struct {
+		name string
+		hits []assay.Hit
+		want []string
+	}{
+		{"empty", nil, []string{}},
+		{"ids, repeat keeps first position", hits("a", "b", "a", "c"), []string{"a", "b", "c"}},
+		{"id, else path, else title", []assay.Hit{{ID: "a", Path: "p"}, {Path: "q.md", Title: "Q"}, {Title: "R"}}, []string{"a", "q.md", "R"}},
+		{"path repeat of an id", []assay.Hit{{ID: "a.md"}, {Path: "a.md"}, {Path: "b.md"}}, []string{"a.md", "b.md"}},
+		{"hits with nothing are never repeats", []assay.Hit{{}, {ID: "x"}, {}}, []string{"", "x", ""}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Ranking(assay.Observation{Retrieved: tt.hits})
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("Ranking = %q, want %q", got, tt.want)
+			}
 		})
 	}
 }
