@@ -62,7 +62,8 @@ var errFragmented = errors.New("trec: run topics are not contiguous")
 // parseScratch is a parser goroutine's reusable state: segOf[ti] is 1 + the
 // segment of qrels topic ti in the current chunk (0: none yet).
 type parseScratch struct {
-	segOf []int32
+	segOf       []int32
+	parts, part int // keep only topics with index%parts == part (parts 0: all)
 }
 
 func (sc *parseScratch) reset(segs []segment) {
@@ -173,7 +174,7 @@ func parseChunk(c chunk, q *Qrels, sc *parseScratch) chunkResult {
 			sc.reset(res.segs)
 			return res
 		}
-		score := parseFloatPrefix(data[s:p])
+		scoreTok := data[s:p]
 		p++
 		// tag
 		for data[p] != '\n' && isSpace(data[p]) {
@@ -198,7 +199,7 @@ func parseChunk(c chunk, q *Qrels, sc *parseScratch) chunkResult {
 			lastQid = qid
 			ti, ok := q.index[string(qid)]
 			switch {
-			case !ok:
+			case !ok || sc.parts > 1 && ti%sc.parts != sc.part:
 				cur = -2
 			case sc.segOf[ti] > 0:
 				cur = int(sc.segOf[ti] - 1)
@@ -213,6 +214,7 @@ func parseChunk(c chunk, q *Qrels, sc *parseScratch) chunkResult {
 		if cur == -2 {
 			continue
 		}
+		score := parseFloatPrefix(scoreTok)
 		counts[cur]++
 		segOf = append(segOf, int32(cur))
 		ents = append(ents, entry{score: score, off: uint32(len(arena)), n: uint32(len(doc))})
@@ -364,7 +366,10 @@ func (rr *runReader) read(r io.Reader, name string) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var sc parseScratch
+			sc := parseScratch{parts: rr.parts, part: rr.part}
+			if rr.eager {
+				sc.parts = 1
+			}
 			for c := range chunks {
 				res := parseChunk(c, rr.q, &sc)
 				putBuf(c.data)
