@@ -36,6 +36,9 @@ func OpenReplay(path string) (*Replay, error) {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		return nil, fmt.Errorf("replay: %s is a directory, not a trace file (.jsonl)", path)
+	}
 	r := &Replay{path: path, obs: map[replayKey]assay.Observation{}}
 	first := map[replayKey]int{}
 	sc := bufio.NewScanner(f)

@@ -38,6 +38,8 @@ func Open(spec string, o Options) (assay.Target, error) {
 			spec = "builtin"
 		}
 		return newBuiltin(spec, o)
+	case spec == "replay:" || spec == "trec:":
+		return nil, fmt.Errorf("target %q needs a file, as %sFILE", spec, spec)
 	case strings.HasPrefix(spec, "replay:"):
 		r, err := OpenReplay(strings.TrimPrefix(spec, "replay:"))
 		if err != nil {
@@ -53,7 +55,65 @@ func Open(spec string, o Options) (assay.Target, error) {
 	case strings.HasSuffix(spec, ".yaml") || strings.HasSuffix(spec, ".yml") || strings.HasSuffix(spec, ".json"):
 		return openFile(spec, o)
 	}
+	if hint := suggestSpec(spec); hint != "" {
+		return nil, fmt.Errorf("unknown target %q (did you mean %q?)", spec, hint)
+	}
 	return nil, fmt.Errorf("unknown target %q (valid: %s)", spec, strings.Join(Kinds, ", "))
+}
+
+// suggestSpec returns the spec a mistyped one most likely meant (htp://x ->
+// http://x, HTTP://x -> http://x, buildin -> builtin, replay -> replay:FILE,
+// localhost:8080/ask -> http://localhost:8080/ask), or "".
+func suggestSpec(spec string) string {
+	schemes := []string{"http", "https"}
+	kinds := []string{"builtin", "replay", "command", "trec"}
+	if scheme, rest, ok := strings.Cut(spec, "://"); ok {
+		if s := nearest(strings.ToLower(scheme), schemes); s != "" {
+			return s + "://" + rest
+		}
+		return ""
+	}
+	if prefix, rest, ok := strings.Cut(spec, ":"); ok {
+		p := strings.ToLower(prefix)
+		if (p == "http" || p == "https") && strings.HasPrefix(rest, "/") {
+			return p + "://" + strings.TrimLeft(rest, "/")
+		}
+		if k := nearest(p, kinds); k != "" {
+			return k + ":" + rest
+		}
+		if isHostPort(prefix, rest) {
+			return "http://" + spec
+		}
+		return ""
+	}
+	switch strings.ToLower(spec) {
+	case "rm3", "bm25+rm3":
+		return "builtin:rm3"
+	case "bm25":
+		return "builtin"
+	}
+	switch k := nearest(strings.ToLower(spec), kinds); k {
+	case "":
+	case "builtin":
+		return k
+	case "command":
+		return "command:'CMD ARGS'"
+	case "trec":
+		return "trec:RUNFILE"
+	default:
+		return k + ":FILE"
+	}
+	return ""
+}
+
+// isHostPort reports whether host:rest looks like an address without its
+// scheme (localhost:8080/ask, 127.0.0.1:3001).
+func isHostPort(host, rest string) bool {
+	port, _, _ := strings.Cut(rest, "/")
+	if host == "" || port == "" || strings.Trim(port, "0123456789") != "" {
+		return false
+	}
+	return host == "localhost" || strings.Trim(host, "0123456789.") == "" || strings.Contains(host, ".")
 }
 
 // Close closes t when it has a Close method.

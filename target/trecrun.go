@@ -41,6 +41,9 @@ func OpenTrecRun(path string) (*TrecRun, error) {
 		return nil, fmt.Errorf("trec run: %w", err)
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		return nil, fmt.Errorf("trec run: %s is a directory, not a run file", path)
+	}
 	r := &TrecRun{path: path, runs: map[string][]assay.Hit{}}
 	seen := map[[2]string]int{}
 	sc := bufio.NewScanner(f)
