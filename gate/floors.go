@@ -119,7 +119,7 @@ func positionOf(name string, data []byte, err error) string {
 	var te *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &se):
-		off = se.Offset
+		off = se.Offset - 1 // Offset counts the offending byte
 	case errors.As(err, &te):
 		off = te.Offset
 	}

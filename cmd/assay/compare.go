@@ -99,6 +99,9 @@ func runCompare(env *Env, baseRef, candRef string, f *compareFlags) error {
 			return inputError(err)
 		}
 	}
+	if rep.PairedCases == 0 {
+		return usageError("compare two runs of the same suite", "the two runs share no case: nothing was compared")
+	}
 	if rep.Verdict == compare.Regressed {
 		return failed()
 	}

@@ -52,7 +52,7 @@ runs warn when one of them no longer matches.
 Exit status: 2 when the suite cannot be read or parsed at all (syntax, unknown
 field, wrong type, unreadable corpus; one positioned line on stderr), 1 when
 any finding is an error, 0 otherwise (warnings and notes only).`,
-		Args: cobra.ExactArgs(1),
+		Args: exactArgs(1, "assay lint SUITE [--target FILE] [--write-manifest]"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			path := args[0]
 			o := suite.LoadOptions{Split: split}

@@ -76,7 +76,7 @@ incomplete run.`,
 	fl.IntVarP(&f.k, "k", "k", 0, "results asked of the target per case (default: the suite's, else 10)")
 	fl.IntVar(&f.trials, "trials", 1, "observations per case")
 	fl.IntVarP(&f.concurrency, "concurrency", "j", runner.DefaultConcurrency, "cases in flight")
-	fl.DurationVar(&f.timeout, "timeout", runner.DefaultTimeout, "per-case timeout")
+	fl.DurationVar(&f.timeout, "timeout", runner.DefaultTimeout, "per-case timeout (0: none)")
 	fl.StringArrayVar(&f.cases, "case", nil, "run only this case id (repeatable)")
 	fl.StringArrayVar(&f.tags, "tag", nil, "run only cases with tag key=value (repeatable; all must match)")
 	fl.StringVar(&f.storeDir, "store", "", "run store directory (default $ASSAY_STORE, else .assay)")
@@ -150,10 +150,7 @@ func runRun(env *Env, path string, f *runFlags, cmd *cobra.Command) error {
 		return err
 	}
 	// Outputs.
-	textOut := env.Stdout
-	if f.jsonOut == "-" {
-		textOut = env.Stderr
-	}
+	textOut := f.textOut(env)
 	if err := report.Text(textOut, run, report.TextOptions{MaxFailures: f.maxFailures, Queries: ss.queries()}); err != nil {
 		return inputError(err)
 	}
@@ -173,6 +170,9 @@ func runRun(env *Env, path string, f *runFlags, cmd *cobra.Command) error {
 		return inputError(err)
 	}
 	regressed := cmp != nil && cmp.Verdict == compare.Regressed
+	if cmp != nil && cmp.PairedCases == 0 && run.Status == assay.StatusComplete {
+		return usageError("give a --baseline run of the same suite", "--baseline %s shares no case with this run: nothing was compared", f.baseline)
+	}
 
 	switch {
 	case run.Status != assay.StatusComplete:
@@ -206,8 +206,8 @@ func prepareRun(ctx context.Context, env *Env, path string, f *runFlags) (*sessi
 	if ss.cases, err = selectCases(s.Cases, f.cases, f.tags); err != nil {
 		return nil, err
 	}
-	if f.k < 0 || f.trials < 1 || f.concurrency < 1 {
-		return nil, usageError("", "-k must be >= 0, --trials and -j >= 1")
+	if err := f.check(); err != nil {
+		return nil, err
 	}
 	if f.k > 0 {
 		s.Defaults.K = f.k
@@ -256,6 +256,72 @@ func prepareRun(ctx context.Context, env *Env, path string, f *runFlags) (*sessi
 		}
 	}
 	return ss, nil
+}
+
+// check rejects flag values out of range, and two outputs both sent to
+// stdout ("-"), before anything runs.
+func (f *runFlags) check() error {
+	switch {
+	case f.k < 0:
+		return usageError("", "-k must be >= 0 (0: the suite's), got %d", f.k)
+	case f.trials < 1:
+		return usageError("", "--trials must be >= 1, got %d", f.trials)
+	case f.concurrency < 1:
+		return usageError("", "-j must be >= 1, got %d", f.concurrency)
+	case f.timeout < 0:
+		return usageError("", "--timeout must be >= 0 (0: none), got %s", f.timeout)
+	case f.maxErrors < 0:
+		return usageError("", "--max-errors must be >= 0 (0: never stop), got %d", f.maxErrors)
+	case f.maxFailures < 0:
+		return usageError("", "--max-failures must be >= 0 (0: all), got %d", f.maxFailures)
+	}
+	var toStdout []string
+	for _, o := range []struct{ flag, path string }{{"--json", f.jsonOut}, {"--markdown", f.markdown}, {"--junit", f.junit}, {"--badge", f.badge}} {
+		if o.path == "-" {
+			toStdout = append(toStdout, o.flag)
+		}
+	}
+	if f.record == "-" {
+		return usageError("", "--record writes a file: give a path, not -")
+	}
+	if len(toStdout) > 1 {
+		return usageError("write the others to files", "only one output may be - (stdout), got %s", strings.Join(toStdout, " and "))
+	}
+	// An output that cannot be written fails now, not after the run.
+	for _, o := range []struct{ flag, path string }{{"--json", f.jsonOut}, {"--markdown", f.markdown}, {"--junit", f.junit}, {"--badge", f.badge}, {"--record", f.record}, {"--report-dir", f.reportDir}} {
+		if o.path == "" || o.path == "-" {
+			continue
+		}
+		dir := filepath.Dir(o.path)
+		if o.flag == "--report-dir" {
+			dir = o.path
+		} else if fi, err := os.Stat(o.path); err == nil && fi.IsDir() {
+			return usageError("", "%s %s: is a directory, want a file", o.flag, o.path)
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return usageError("", "%s %s: %v", o.flag, o.path, err)
+		}
+	}
+	return nil
+}
+
+// textOut is where the terminal summary goes: stderr when an output is
+// written to stdout ("-"), so that stdout holds that document alone.
+func (f *runFlags) textOut(env *Env) io.Writer {
+	for _, p := range []string{f.jsonOut, f.markdown, f.junit, f.badge} {
+		if p == "-" {
+			return env.Stderr
+		}
+	}
+	return env.Stdout
+}
+
+// runnerTimeout maps --timeout to the runner's: 0 means no timeout.
+func (f *runFlags) runnerTimeout() time.Duration {
+	if f.timeout == 0 {
+		return -1
+	}
+	return f.timeout
 }
 
 func (ss *session) queries() map[string]string {
@@ -321,7 +387,7 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 	res, err := runner.Run(ctx, tgt, ss.cases, runner.Options{
 		Concurrency: f.concurrency,
 		Trials:      f.trials,
-		Timeout:     f.timeout,
+		Timeout:     f.runnerTimeout(),
 		Grade:       ss.gopts,
 		MaxErrors:   f.maxErrors,
 		Keep:        f.keep,
@@ -422,6 +488,7 @@ func (ss *session) runMatrix(ctx context.Context, m target.Matrix) error {
 	}
 	group := store.NewRunID()
 	var runs []*assay.Run
+	var verdicts []gate.Verdict
 	byName := map[string]*assay.Run{}
 	pass, complete := true, true
 	for _, v := range m.Variants {
@@ -430,6 +497,7 @@ func (ss *session) runMatrix(ctx context.Context, m target.Matrix) error {
 			return err
 		}
 		runs = append(runs, run)
+		verdicts = append(verdicts, verdict)
 		byName[gate.VariantName(v)] = run
 		pass = pass && verdict.Pass
 		complete = complete && run.Status == assay.StatusComplete
@@ -438,10 +506,7 @@ func (ss *session) runMatrix(ctx context.Context, m target.Matrix) error {
 		}
 	}
 	ord := gate.CheckOrderings(orderings, byName)
-	textOut := env.Stdout
-	if f.jsonOut == "-" {
-		textOut = env.Stderr
-	}
+	textOut := f.textOut(env)
 	if err := report.MatrixText(textOut, runs, ord, report.TextOptions{MaxFailures: f.maxFailures, Queries: ss.queries()}); err != nil {
 		return inputError(err)
 	}
@@ -455,9 +520,35 @@ func (ss *session) runMatrix(ctx context.Context, m target.Matrix) error {
 			return inputError(err)
 		}
 	}
+	md := func(w io.Writer) error { return report.MarkdownMatrix(w, runs, ord) }
 	if f.markdown != "" {
-		if err := writeTo(env, f.markdown, func(w io.Writer) error { return report.MarkdownMatrix(w, runs, ord) }); err != nil {
+		if err := writeTo(env, f.markdown, md); err != nil {
 			return inputError(err)
+		}
+	}
+	if p := env.Getenv("GITHUB_STEP_SUMMARY"); p != "" && (f.markdown != "" || f.reportDir != "") {
+		if err := appendTo(p, md); err != nil {
+			return inputError(fmt.Errorf("GITHUB_STEP_SUMMARY: %w", err))
+		}
+	}
+	// The badge and the report directory describe one run: one per variant
+	// (badge.json -> badge.rm3.json; DIR/rm3/).
+	for i, run := range runs {
+		name := gate.VariantName(run.Variant)
+		if f.badge != "" {
+			path := f.badge
+			if path != "-" {
+				path = variantPath(path, name)
+			}
+			if err := writeTo(env, path, func(w io.Writer) error { return report.Badge(w, run, verdicts[i]) }); err != nil {
+				return inputError(err)
+			}
+		}
+		if f.reportDir != "" {
+			dir := filepath.Join(f.reportDir, strings.ReplaceAll(name, "/", "-"))
+			if _, err := report.WriteReportDir(dir, run, nil, verdicts[i], run.StartedAt); err != nil {
+				return inputError(fmt.Errorf("--report-dir %s: %w", dir, err))
+			}
 		}
 	}
 	switch {

@@ -27,15 +27,7 @@ func writeCIOutputs(env *Env, f *runFlags, run *assay.Run, verdict gate.Verdict,
 		}
 	}
 	if p := env.Getenv("GITHUB_STEP_SUMMARY"); p != "" && (f.markdown != "" || f.reportDir != "") {
-		fh, err := os.OpenFile(p, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-		if err != nil {
-			return fmt.Errorf("GITHUB_STEP_SUMMARY: %w", err)
-		}
-		err = md(fh)
-		if cerr := fh.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
+		if err := appendTo(p, md); err != nil {
 			return fmt.Errorf("GITHUB_STEP_SUMMARY: %w", err)
 		}
 	}
@@ -55,6 +47,19 @@ func writeCIOutputs(env *Env, f *runFlags, run *assay.Run, verdict gate.Verdict,
 		}
 	}
 	return nil
+}
+
+// appendTo appends what fn writes to the file at path, creating it.
+func appendTo(path string, fn func(io.Writer) error) error {
+	fh, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	err = fn(fh)
+	if cerr := fh.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // printComparison compares run with base, prints the comparison and returns

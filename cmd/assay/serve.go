@@ -74,13 +74,16 @@ func runServe(env *Env, path string, f *serveFlags) error {
 	if err != nil {
 		return inputError(err)
 	}
+	if len(s.Corpus) == 0 {
+		return usageError("add corpus: to the suite", "suite %s has no corpus: assay serve has nothing to serve", s.Name)
+	}
 	b, err := target.NewBuiltin(f.target, s)
 	if err != nil {
 		return inputError(err)
 	}
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
-		return inputError(fmt.Errorf("--addr %s: %v", f.addr, err))
+		return inputError(fmt.Errorf("--addr %q: %v", f.addr, err))
 	}
 	srv := &http.Server{
 		Handler:           b.Handler(),
