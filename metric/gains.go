@@ -58,35 +58,38 @@ func (t *Topic) Gains(g *GainTable, custom []LevelGain) {
 		g.entries = append(g.entries, gainEntry{level: c.Level, gain: c.Gain})
 	}
 	nc := len(custom)
-	const dense = 1 << 16
-	for v := 0; v < numLevels; v++ {
-		if v >= dense && !t.hasGrade(v) {
-			continue // sparse beyond 2^16: only the levels that occur
-		}
-		found := false
+	inCustom := func(v int) bool {
 		for i := 0; i < nc; i++ {
 			if g.entries[i].level == v {
-				found = true
-				break
+				return true
 			}
 		}
-		if !found {
+		return false
+	}
+	// Every level 0..max grade, as trec_eval; beyond 2^16 only the grades
+	// that occur (trec_eval would allocate a table that large).
+	const dense = 1 << 16
+	for v := 0; v < min(numLevels, dense); v++ {
+		if !inCustom(v) {
 			g.entries = append(g.entries, gainEntry{level: v, gain: float64(v)})
 		}
-		if v >= dense {
-			// a huge grade: jump to the next grade that occurs
-			next := numLevels
-			for _, x := range t.Judgments {
-				if x > v && x < next {
-					next = x
-				}
+	}
+	if numLevels > dense {
+		for _, x := range t.Judgments {
+			if x >= dense && !inCustom(x) && !g.has(x) {
+				g.entries = append(g.entries, gainEntry{level: x, gain: float64(x)})
 			}
-			v = next - 1
 		}
+		g.scratch = msortGains(g.entries, g.scratch)
 	}
 	// Counts per level.
+	direct := nc == 0 && numLevels <= dense // entries[v] is level v
 	for _, x := range t.Judgments {
 		if x < 0 {
+			continue
+		}
+		if direct {
+			g.entries[x].count++
 			continue
 		}
 		for i := range g.entries {
@@ -119,9 +122,9 @@ func (t *Topic) Gains(g *GainTable, custom []LevelGain) {
 	}
 }
 
-func (t *Topic) hasGrade(v int) bool {
-	for _, x := range t.Judgments {
-		if x == v {
+func (g *GainTable) has(level int) bool {
+	for _, e := range g.entries {
+		if e.level == level {
 			return true
 		}
 	}

@@ -107,3 +107,17 @@ func TestCustomGains(t *testing.T) {
 		t.Errorf("ndcg with 1=3 = %v, want %v", v, want)
 	}
 }
+
+func TestHugeGrade(t *testing.T) {
+	tp := &Topic{Labels: []int{1 << 40, 1}, Judgments: []int{1 << 40, 1, 0}, Threshold: 1}
+	tp.Prepare()
+	var g GainTable
+	tp.Gains(&g, nil)
+	want := (float64(1<<40) + 1/math.Log2(3)) / (float64(1<<40) + 1/math.Log2(3))
+	if v := tp.NDCG(&g); v != want {
+		t.Errorf("ndcg = %v, want %v", v, want)
+	}
+	if s := tp.Relstring(5); s != ">1" {
+		t.Errorf("relstring = %q", s)
+	}
+}
