@@ -40,3 +40,20 @@ func runQuiet(files map[string]string, args string) (int, string, string) {
 	code := Main(strings.Fields(args), sys)
 	return code, out.String(), errb.String()
 }
+
+// FuzzEvaluate: any qrels and run bytes, under each option set, give an
+// exit status and never a panic; output is either complete or absent.
+func FuzzEvaluate(f *testing.F) {
+	f.Add([]byte("1 0 a 1\n1 0 b -1\n2 0 c 3\n"), []byte("1 Q0 a 1 1 t\n1 Q0 b 1 1 t\n2 Q0 z 1 nan t\n"), uint8(0))
+	f.Add([]byte("1 0 a 99999999999999\n"), []byte("1 Q0 a 1 1 t\n"), uint8(2))
+	options := []string{"-q -m all_trec", "-q -c -J -m all_trec", "-l0 -q -m all_trec -m ndcg.0=2,1=-1", "-M0 -c -q -m all_trec", "-l3 -m rbp.p=0.5 -m G.2=0.5 -q"}
+	f.Fuzz(func(t *testing.T, qrels, run []byte, opt uint8) {
+		args := options[int(opt)%len(options)]
+		code, _, _ := runQuiet(map[string]string{"q": string(qrels), "r": string(run)}, args+" q r")
+		switch code {
+		case 0, 1, 2, 4, 7:
+		default:
+			t.Fatalf("exit status %d", code)
+		}
+	})
+}
