@@ -99,17 +99,31 @@ func AsError(err error) *Error {
 	return &Error{Class: ErrTransport, Message: err.Error()}
 }
 
-// Ranking returns the retrieved ids in the order returned, a repeated id
-// keeping its first position (§3).
+// Key is the hit's identity in a ranking: its id, else its path, else its
+// title ("" when it has none of them).
+func (h Hit) Key() string {
+	switch {
+	case h.ID != "":
+		return h.ID
+	case h.Path != "":
+		return h.Path
+	}
+	return h.Title
+}
+
+// Ranking returns the keys (Hit.Key) of the retrieved documents in the order
+// returned, a repeated key keeping its first position (§3). A hit with no
+// id, path or title keeps its rank (as "") and is never a repeat.
 func (o Observation) Ranking() []string {
 	seen := make(map[string]bool, len(o.Retrieved))
 	out := make([]string, 0, len(o.Retrieved))
 	for _, h := range o.Retrieved {
-		if seen[h.ID] {
+		k := h.Key()
+		if k != "" && seen[k] {
 			continue
 		}
-		seen[h.ID] = true
-		out = append(out, h.ID)
+		seen[k] = true
+		out = append(out, k)
 	}
 	return out
 }

@@ -10,15 +10,7 @@ import (
 // HitID is the document id a hit stands for in the ranking: its id, else
 // its path, else its title (the rule the HTTP response mapping applies to a
 // hit without an id). A hit with none of the three has the empty id.
-func HitID(h assay.Hit) string {
-	switch {
-	case h.ID != "":
-		return h.ID
-	case h.Path != "":
-		return h.Path
-	}
-	return h.Title
-}
+func HitID(h assay.Hit) string { return h.Key() }
 
 // rankedHits returns the retrieved hits in the order returned, a repeated id
 // (HitID) keeping its first position. A hit without id, path or title is
@@ -43,14 +35,7 @@ func rankedHits(obs assay.Observation) []assay.Hit {
 // assay.Observation.Ranking whenever every hit has an id; unlike it, a hit
 // without an id keeps its rank (as its path, else title) instead of being
 // dropped as a repeat of the first id-less hit.
-func Ranking(obs assay.Observation) []string {
-	hits := rankedHits(obs)
-	ids := make([]string, len(hits))
-	for i, h := range hits {
-		ids[i] = HitID(h)
-	}
-	return ids
-}
+func Ranking(obs assay.Observation) []string { return obs.Ranking() }
 
 // hitMatches reports whether value equals the hit's id, path or title.
 // An empty value matches nothing.
