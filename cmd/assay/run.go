@@ -342,6 +342,9 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 		return nil, gate.Verdict{}, inputError(err)
 	}
 	defer target.Close(tgt)
+	// More workers than observations would only idle (and -j 1000000 would
+	// start a million of them).
+	conc := min(f.concurrency, len(ss.cases)*f.trials)
 
 	run := &assay.Run{
 		Schema:       assay.RunSchema,
@@ -354,7 +357,7 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 		Group:        group,
 		Variant:      variant,
 		Options: assay.RunOptions{
-			K: s.Defaults.K, Trials: f.trials, Concurrency: f.concurrency, Timeout: f.timeout.String(),
+			K: s.Defaults.K, Trials: f.trials, Concurrency: conc, Timeout: f.timeout.String(),
 			Cases: f.cases, Tags: tagMap(f.tags), Metrics: specNames(ss.gopts.Metrics),
 		},
 		StartedAt: now().UTC(),
@@ -385,7 +388,7 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 	bar := newProgress(env.Stderr, len(ss.cases)*f.trials)
 	var mu sync.Mutex
 	res, err := runner.Run(ctx, tgt, ss.cases, runner.Options{
-		Concurrency: f.concurrency,
+		Concurrency: conc,
 		Trials:      f.trials,
 		Timeout:     f.runnerTimeout(),
 		Grade:       ss.gopts,
