@@ -86,25 +86,13 @@ func newGroup(ds [][]float64) *group {
 func (g *group) means(means [][]float64, from, to int, rng *rand.PCG) {
 	un := uint64(g.kept)
 	t := (1 << 32) % un
-	idx := make([]int32, 0, g.n)
+	idx := make([]int32, g.n)
 	for b := from; b < to; b++ {
 		k := g.kept
 		if g.cdf != nil {
 			k = invert(g.cdf, float64(rng.Uint64()>>11)/(1<<53))
 		}
-		idx = idx[:0]
-		for len(idx) < k {
-			x := rng.Uint64()
-			if m := (x & 0xffffffff) * un; m&0xffffffff >= t {
-				idx = append(idx, int32(m>>32))
-			}
-			if len(idx) == k {
-				break
-			}
-			if m := (x >> 32) * un; m&0xffffffff >= t {
-				idx = append(idx, int32(m>>32))
-			}
-		}
+		idx := drawIndices(idx[:k], un, t, rng)
 		for c, col := range g.cols {
 			// Four accumulators break the chain of dependent additions.
 			var s0, s1, s2, s3 float64
@@ -121,6 +109,38 @@ func (g *group) means(means [][]float64, from, to int, rng *rand.PCG) {
 			means[c][b] = ((s0 + s1) + (s2 + s3)) / float64(g.n)
 		}
 	}
+}
+
+// drawIndices fills idx with indices uniform in [0, un): two per 64-bit
+// PCG output, by Lemire's multiply-shift on each 32-bit half, rejecting a
+// half whose low word is below t = 2^32 mod un (rare: probability un/2^32).
+func drawIndices(idx []int32, un, t uint64, rng *rand.PCG) []int32 {
+	k, pos := len(idx), 0
+	for pos+2 <= k {
+		x := rng.Uint64()
+		m0, m1 := (x&0xffffffff)*un, (x>>32)*un
+		if m0&0xffffffff < t || m1&0xffffffff < t {
+			if m0&0xffffffff >= t {
+				idx[pos] = int32(m0 >> 32)
+				pos++
+			}
+			if m1&0xffffffff >= t && pos < k {
+				idx[pos] = int32(m1 >> 32)
+				pos++
+			}
+			continue
+		}
+		idx[pos] = int32(m0 >> 32)
+		idx[pos+1] = int32(m1 >> 32)
+		pos += 2
+	}
+	for pos < k {
+		if m := (rng.Uint64() & 0xffffffff) * un; m&0xffffffff >= t {
+			idx[pos] = int32(m >> 32)
+			pos++
+		}
+	}
+	return idx
 }
 
 // percentileCI sorts means and returns their 2.5th and 97.5th percentiles

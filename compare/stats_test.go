@@ -266,3 +266,23 @@ func TestEqualDeltasGetEqualNumbers(t *testing.T) {
 		t.Errorf("numbers not computed: %+v", x)
 	}
 }
+
+func TestDrawIndicesRejectsToStayUniform(t *testing.T) {
+	// un = 3 * 2^30: a quarter of the 32-bit halves are rejected, and the
+	// three thirds of the range must still be equally likely.
+	un := uint64(3 << 30)
+	tt := (1 << 32) % un
+	idx := drawIndices(make([]int32, 30001), un, tt, rand.NewPCG(5, 5))
+	var thirds [3]int
+	for _, i := range idx {
+		if uint64(uint32(i)) >= un {
+			t.Fatalf("index %d out of range", uint32(i))
+		}
+		thirds[uint64(uint32(i))/(1<<30)]++
+	}
+	for k, c := range thirds {
+		if math.Abs(float64(c)-10000.33) > 400 {
+			t.Errorf("third %d drawn %d times of 30001; want about 10000 (%v)", k, c, thirds)
+		}
+	}
+}
