@@ -1,7 +1,5 @@
 package metric
 
-import "math"
-
 // LevelGain sets the gain of one relevance level (trec_eval's ndcg.1=3 style
 // parameters).
 type LevelGain struct {
@@ -355,5 +353,3 @@ func (t *Topic) RBP(p float64, g *GainTable) float64 {
 	}
 	return (1 - p) * sum
 }
-
-var _ = math.NaN

@@ -48,7 +48,7 @@ input, bad measure parameters; 4 a duplicate document in a ranking or in the
 qrels; 7 no topic has both results and judgments.
 `
 
-// usageError is a command-line problem: message, usage, exit status 1.
+// usageFail is a command-line problem: message, usage, exit status 1.
 func usageFail(msg string) *measureError {
 	return &measureError{msg: msg + Usage, code: 1}
 }

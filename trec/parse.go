@@ -43,7 +43,7 @@ type Qrels struct {
 	seed   maphash.Seed
 }
 
-// index builds the lookup table of a topic and drops its map.
+// buildTable builds the lookup table of a topic and drops its map.
 func (t *qrelsTopic) buildTable(seed maphash.Seed) {
 	n := len(t.docs)
 	size := 8
@@ -86,7 +86,7 @@ func (t *qrelsTopic) lookup(h uint64, doc []byte) (int, bool) {
 // NumTopics returns the number of topics in the qrels.
 func (q *Qrels) NumTopics() int { return len(q.topics) }
 
-// inputError is a trec_eval input failure: message lines and exit status 2.
+// inputFail is a trec_eval input failure: message lines and exit status 2.
 func inputFail(format string, args ...any) *measureError {
 	return &measureError{msg: fmt.Sprintf(format, args...), code: 2}
 }
@@ -201,9 +201,9 @@ func ParseQrels(data []byte, name string) (*Qrels, error) {
 	return q, nil
 }
 
+// sortTopics puts the topics in byte order of qid and reindexes them.
 func sortTopics(q *Qrels) {
 	ts := q.topics
-	// insertion into a sorted copy via the standard library sort
 	sortByQid(ts)
 	for i, t := range ts {
 		q.index[t.qid] = i
