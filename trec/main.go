@@ -49,8 +49,8 @@ qrels; 7 no topic has both results and judgments.
 `
 
 // usageFail is a command-line problem: message, usage, exit status 1.
-func usageFail(msg string) *measureError {
-	return &measureError{msg: msg + Usage, code: 1}
+func usageFail(msg string) *trecError {
+	return &trecError{msg: msg + Usage, code: 1}
 }
 
 // ParseArgs reads a trec_eval command line (getopt style: -q -l2 -l 2
@@ -73,7 +73,7 @@ func ParseArgs(args []string) (Config, *request, bool, error) {
 		case 'h':
 			help = true
 		case 'v':
-			return &measureError{msg: "assay trec: trec_eval version 10.0 (compatible)\n", code: 0}
+			return &trecError{msg: "assay trec: trec_eval version 10.0 (compatible)\n", code: 0}
 		case 'q':
 			cfg.PerTopic = true
 		case 'm':
@@ -96,14 +96,14 @@ func ParseArgs(args []string) (Config, *request, bool, error) {
 			cfg.MaxRet = atol(val)
 		case 'R':
 			if val != "qrels" {
-				return &measureError{msg: fmt.Sprintf("trec_eval: Illegal rel_format '%s' (assay trec reads qrels only)\n", val), code: 2}
+				return &trecError{msg: fmt.Sprintf("trec_eval: Illegal rel_format '%s' (assay trec reads qrels only)\n", val), code: 2}
 			}
 		case 'T':
 			if val != "trec_results" {
-				return &measureError{msg: fmt.Sprintf("trec_eval: Illegal retrieval results format '%s' (assay trec reads trec_results only)\n", val), code: 2}
+				return &trecError{msg: fmt.Sprintf("trec_eval: Illegal retrieval results format '%s' (assay trec reads trec_results only)\n", val), code: 2}
 			}
 		case 'Z':
-			return &measureError{msg: "assay trec: -Z (z-scores) is not supported\n", code: 2}
+			return &trecError{msg: "assay trec: -Z (z-scores) is not supported\n", code: 2}
 		}
 		return nil
 	}
@@ -212,7 +212,7 @@ func Main(args []string, sys IO) int {
 }
 
 func fail(w io.Writer, err error) int {
-	var me *measureError
+	var me *trecError
 	if errors.As(err, &me) {
 		io.WriteString(w, me.msg)
 		return me.code

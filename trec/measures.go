@@ -145,13 +145,13 @@ func (c *evalCtx) table(i int) *metric.GainTable {
 	return &c.gt[i]
 }
 
-// measureError is a trec_eval failure with its message(s) and exit status.
-type measureError struct {
+// trecError is a trec_eval failure: the exact message lines it prints and its exit status.
+type trecError struct {
 	msg  string
 	code int
 }
 
-func (e *measureError) Error() string { return e.msg }
+func (e *trecError) Error() string { return e.msg }
 
 // request is the -m list after parsing the command line.
 type request struct {
@@ -168,7 +168,7 @@ func (r *request) mark(arg string) error {
 	name, param, hasParam := strings.Cut(arg, ".")
 	if hasParam {
 		if param == "" {
-			return &measureError{msg: fmt.Sprintf("trec_eval: improper measure in parameter '%s'\ntrec_eval: illegal measure '%s'\n", name, name), code: 1}
+			return &trecError{msg: fmt.Sprintf("trec_eval: improper measure in parameter '%s'\ntrec_eval: illegal measure '%s'\n", name, name), code: 1}
 		}
 		if _, seen := r.params[name]; !seen {
 			r.params[name] = param
@@ -186,7 +186,7 @@ func (r *request) mark(arg string) error {
 			return nil
 		}
 	}
-	return &measureError{msg: fmt.Sprintf("trec_eval: illegal measure '%s'\n", name), code: 1}
+	return &trecError{msg: fmt.Sprintf("trec_eval: illegal measure '%s'\n", name), code: 1}
 }
 
 // atol parses the leading integer of s like C atol (0 when none).
@@ -220,7 +220,7 @@ func atof(s string) float64 { return parseFloatPrefix([]byte(strings.TrimLeft(s,
 func (r *request) build() (*plan, error) {
 	p := &plan{relstring: -1}
 	cannot := func(name, why string) error {
-		return &measureError{msg: why + fmt.Sprintf("trec_eval: Cannot initialize measure '%s'\n", name), code: 2}
+		return &trecError{msg: why + fmt.Sprintf("trec_eval: Cannot initialize measure '%s'\n", name), code: 2}
 	}
 	for i := range measures {
 		d := &measures[i]

@@ -87,8 +87,8 @@ func (t *qrelsTopic) lookup(h uint64, doc []byte) (int, bool) {
 func (q *Qrels) NumTopics() int { return len(q.topics) }
 
 // inputFail is a trec_eval input failure: message lines and exit status 2.
-func inputFail(format string, args ...any) *measureError {
-	return &measureError{msg: fmt.Sprintf(format, args...), code: 2}
+func inputFail(format string, args ...any) *trecError {
+	return &trecError{msg: fmt.Sprintf(format, args...), code: 2}
 }
 
 // ParseQrels reads a qrels file ("qid iter docno rel" per line) with

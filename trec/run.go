@@ -283,7 +283,7 @@ func (rr *runReader) keep(ti int, s segment) {
 }
 
 // read parses the whole run. It returns errFragmented (only when eager)
-// when a topic's lines are not contiguous, or a *measureError for a
+// when a topic's lines are not contiguous, or a *trecError for a
 // malformed line.
 func (rr *runReader) read(r io.Reader, name string) error {
 	nt := len(rr.q.topics)
