@@ -27,8 +27,9 @@
 //     duplicate docnos; labelled from the qrels (-1 not judged, -2 negative
 //     grade); filtered by -J; and every requested measure is computed.
 //     When a run's topics are interleaved (a topic's lines reappear after
-//     another topic's), a seekable run is read a second time keeping every
-//     topic until the end; standard input is always read that way.
+//     another topic's), a seekable run is read again in passes of about 80 MB
+//     of input, each keeping the topics whose index is the pass number modulo
+//     the number of passes; standard input is read once, keeping everything.
 //  5. The report walks the qrels topics in byte order of qid, printing
 //     per-topic rows with -q and then the summary: means (one division of
 //     the sum taken in topic order), sums for the counts, geometric means for

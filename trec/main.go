@@ -53,9 +53,9 @@ func usageFail(msg string) *trecError {
 	return &trecError{msg: msg + Usage, code: 1}
 }
 
-// ParseArgs reads a trec_eval command line (getopt style: -q -l2 -l 2
+// parseArgs reads a trec_eval command line (getopt style: -q -l2 -l 2
 // -M100 -m P.5,10 --measure=P, options and files in any order).
-func ParseArgs(args []string) (Config, *request, bool, error) {
+func parseArgs(args []string) (Config, *request, bool, error) {
 	cfg := DefaultConfig()
 	req := newRequest()
 	help := false
@@ -185,7 +185,7 @@ func ParseArgs(args []string) (Config, *request, bool, error) {
 // Main runs `assay trec` and returns its exit status. It prints trec_eval's
 // output to sys.Stdout and trec_eval's messages to sys.Stderr.
 func Main(args []string, sys IO) int {
-	cfg, req, help, err := ParseArgs(args)
+	cfg, req, help, err := parseArgs(args)
 	if err != nil {
 		return fail(sys.Stderr, err)
 	}

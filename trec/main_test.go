@@ -169,7 +169,7 @@ func TestRunFromStdinAndInterleavedTopics(t *testing.T) {
 }
 
 func TestArgs(t *testing.T) {
-	cfg, _, _, err := ParseArgs(strings.Fields("-qc -l2 -M 100 -N50 -J -n --measure=P.5 -m map q r"))
+	cfg, _, _, err := parseArgs(strings.Fields("-qc -l2 -M 100 -N50 -J -n --measure=P.5 -m map q r"))
 	if err != nil {
 		t.Fatal(err)
 	}
