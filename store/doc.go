@@ -46,8 +46,11 @@
 //
 // Migrations are embedded (migrations/NNNN_name.sql) and recorded in
 // schema_migrations as they are applied. The index can always be rebuilt
-// from the files: Open indexes any run directory it does not know, so
-// deleting assay.db loses nothing.
+// from the files: Open (Reindex) indexes any run directory it does not know,
+// drops the rows of deleted run directories and repairs a row still marked
+// incomplete whose run.json says complete, so deleting assay.db loses
+// nothing. Trend (a metric or pass_rate over the complete runs of a suite)
+// and CaseHistory (one case across runs) read the index.
 //
 // # Provenance helpers
 //
