@@ -170,7 +170,7 @@ func Markdown(w io.Writer, run *assay.Run, cmp *compare.Report) error {
 		}
 	}
 	if len(failing) > 0 {
-		p.f("### Failing cases (%d)\n\n", len(failing))
+		p.f("### Failing cases (%d%s)\n\n", len(failing), ungradedNote(failing))
 		multi := st.Trials > 1
 		for i, c := range failing {
 			if i == MarkdownMaxFailures {

@@ -155,7 +155,7 @@ func Text(w io.Writer, run *assay.Run, o TextOptions) error {
 	}
 	if len(failing) > 0 {
 		p.nl()
-		p.f("failing cases (%d)\n", len(failing))
+		p.f("failing cases (%d%s)\n", len(failing), ungradedNote(failing))
 		for i, c := range failing {
 			if o.MaxFailures > 0 && i == o.MaxFailures {
 				p.f("  … and %d more (see --json)\n", len(failing)-i)
@@ -283,4 +283,20 @@ func clip(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
+}
+
+// ungradedNote explains a failing-cases count that differs from the
+// summary's "failed": cases with no expectations (pass null) are listed
+// when their observation errored, but are not counted as failed.
+func ungradedNote(failing []assay.CaseResult) string {
+	n := 0
+	for _, c := range failing {
+		if c.Pass == nil {
+			n++
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(": %d failed, %d errored with nothing to grade", len(failing)-n, n)
 }
