@@ -163,3 +163,22 @@ func TestTopicCounts(t *testing.T) {
 		t.Errorf("reused topic: ret=%d rel=%d relret=%d", tp.NumRet(), tp.NumRel(), tp.NumRelRet())
 	}
 }
+
+func TestEvalAllMatchesEval(t *testing.T) {
+	var specs []Spec
+	for _, n := range []string{"ndcg@3", "ndcg", "P@5", "recall@2", "mrr", "map", "hit@1", "rprec"} {
+		sp, err := Parse(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		specs = append(specs, sp)
+	}
+	for _, o := range []Options{{}, {Exponential: true}, {RelLevel: 2}} {
+		got := EvalAll(specs, exRanking, exJudgments, o, nil)
+		for i, sp := range specs {
+			if want := sp.Eval(exRanking, exJudgments, o); got[i] != want {
+				t.Errorf("%+v %s: EvalAll %v, Eval %v", o, sp.Name, got[i], want)
+			}
+		}
+	}
+}

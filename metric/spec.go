@@ -105,6 +105,25 @@ type Options struct {
 // documentation for each definition.
 func (s Spec) Eval(ranking []string, judgments map[string]int, o Options) float64 {
 	var t Topic
+	t.set(ranking, judgments, o)
+	return t.eval(s, o)
+}
+
+// EvalAll computes several measures for one case, labelling the ranking
+// once; out[i] is specs[i].Eval(ranking, judgments, o). out is reused when
+// it has room.
+func EvalAll(specs []Spec, ranking []string, judgments map[string]int, o Options, out []float64) []float64 {
+	var t Topic
+	t.set(ranking, judgments, o)
+	out = out[:0]
+	for _, s := range specs {
+		out = append(out, t.eval(s, o))
+	}
+	return out
+}
+
+// set labels a ranking from judgments (see Eval) and prepares the topic.
+func (t *Topic) set(ranking []string, judgments map[string]int, o Options) {
 	t.Threshold = o.RelLevel
 	if t.Threshold <= 0 {
 		t.Threshold = 1
@@ -126,7 +145,6 @@ func (s Spec) Eval(ranking []string, judgments map[string]int, o Options) float6
 		t.Judgments = append(t.Judgments, g)
 	}
 	t.Prepare()
-	return t.eval(s, o)
 }
 
 func (t *Topic) eval(s Spec, o Options) float64 {
