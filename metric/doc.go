@@ -21,7 +21,7 @@
 // i is relevant, and rels(k) the number of relevant ranks among 1..min(k,n).
 // All arithmetic is float64, summed rank by rank.
 //
-// # Per-case measures (Parse, Spec.Eval)
+// # Per-case measures (Parse, Spec.Eval, EvalAll)
 //
 //	precision@k  rels(k) / k                         (k, not min(k,n): missing ranks count as non-relevant)
 //	recall@k     rels(k) / R                         (0 when R = 0)
