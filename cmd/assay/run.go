@@ -229,6 +229,9 @@ func prepareRun(ctx context.Context, env *Env, path string, f *runFlags) (*sessi
 	}
 	ss.spec = f.target
 	if ss.spec == "" {
+		if len(s.Corpus) == 0 && s.CorpusSource != "" {
+			return nil, usageError("add documents to it, or give --target", "the corpus of suite %s (%s) holds no documents, so the built-in target has nothing to search", s.Name, s.CorpusSource)
+		}
 		if len(s.Corpus) == 0 {
 			return nil, usageError("give --target (for example --target replay:trace.jsonl or --target http://127.0.0.1:8080/ask)",
 				"suite %s has no corpus, so the built-in target has nothing to search", s.Name)
