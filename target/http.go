@@ -106,7 +106,9 @@ func newHTTPShorthand(spec string, o Options) (assay.Target, error) {
 	if err != nil || u.Host == "" {
 		return nil, fmt.Errorf("target %q: not a valid URL", spec)
 	}
-	h := newHTTP(spec, o)
+	// The spec is what records, reports and `assay runs` show: credentials
+	// in it are redacted as in the config.
+	h := newHTTP(strings.ReplaceAll(redactURL(u), "%5Bredacted%5D", "[redacted]"), o)
 	h.base = u
 	h.steps = []*httpStep{{name: "request", method: http.MethodPost, url: strTmpl{lit: spec}, body: shorthandBody()}}
 	h.mapping = defaultMap()
