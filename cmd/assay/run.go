@@ -261,6 +261,10 @@ func prepareRun(ctx context.Context, env *Env, path string, f *runFlags) (*sessi
 	return ss, nil
 }
 
+// maxTrials bounds --trials: every observation is kept for the run record,
+// so --trials 100000000 ran the process out of memory before the first case.
+const maxTrials = 10000
+
 // check rejects flag values out of range, and two outputs both sent to
 // stdout ("-"), before anything runs.
 func (f *runFlags) check() error {
@@ -269,6 +273,8 @@ func (f *runFlags) check() error {
 		return usageError("", "-k must be >= 0 (0: the suite's), got %d", f.k)
 	case f.trials < 1:
 		return usageError("", "--trials must be >= 1, got %d", f.trials)
+	case f.trials > maxTrials:
+		return usageError("", "--trials must be <= %d, got %d", maxTrials, f.trials)
 	case f.concurrency < 1:
 		return usageError("", "-j must be >= 1, got %d", f.concurrency)
 	case f.timeout < 0:
