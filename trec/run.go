@@ -22,8 +22,8 @@ type entry struct {
 	n     uint32
 }
 
-// segment is a maximal block of consecutive run lines of one topic inside
-// one chunk.
+// segment holds the lines of one topic inside one chunk (or, when a run is
+// collected, all the lines of the topic).
 type segment struct {
 	topic int // index of the qrels topic
 	ents  []entry
