@@ -229,8 +229,8 @@ func markdownComparison(p *printer, cmp *compare.Report) {
 			if m.Significant {
 				mark = string(m.Change)
 			}
-			p.f("| %s | %.4f | %.4f | %+.4f | [%+.4f, %+.4f] | %.3f | %s |\n",
-				mdEscape(m.Name), m.Baseline, m.Candidate, m.Delta, m.CI95[0], m.CI95[1], m.P, mdEscape(mark))
+			p.f("| %s | %.4f | %.4f | %+.4f | [%+.4f, %+.4f] | %s | %s |\n",
+				mdEscape(m.Name), m.Baseline, m.Candidate, m.Delta, m.CI95[0], m.CI95[1], mdEscape(pval(m.P)), mdEscape(mark))
 		}
 		p.f("\n")
 	}
