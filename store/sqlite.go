@@ -32,15 +32,18 @@ const DBFile = "assay.db"
 // SQLite index at <root>/assay.db (WAL, busy timeout, retries on
 // SQLITE_BUSY), so several processes can write runs into one store.
 type SQLiteStore struct {
-	root string
-	db   *sql.DB
+	root     string
+	db       *sql.DB
+	warnings []string
 }
 
 var _ Store = (*SQLiteStore)(nil)
 
 // Open opens (creating when needed) the store rooted at dir: dir/runs/ and
-// the index dir/assay.db with its migrations applied. Run directories that
-// the index does not know (a removed or older database) are indexed.
+// the index dir/assay.db with its migrations applied, then brings the index
+// in line with the run files (Reindex). An index that is not a database or
+// is corrupt is moved aside (assay.db.corrupt-TIME) and rebuilt from the
+// run files, with a warning (Warnings): the files are the record.
 func Open(dir string) (*SQLiteStore, error) {
 	if dir == "" {
 		dir = ".assay"
@@ -48,6 +51,24 @@ func Open(dir string) (*SQLiteStore, error) {
 	if err := os.MkdirAll(filepath.Join(dir, "runs"), 0o755); err != nil {
 		return nil, fmt.Errorf("store %s: %w", dir, err)
 	}
+	s, err := open(dir)
+	if err != nil && isCorrupt(err) {
+		dbPath := filepath.Join(dir, DBFile)
+		aside := fmt.Sprintf("%s.corrupt-%s", dbPath, time.Now().UTC().Format("20060102T150405"))
+		if rerr := os.Rename(dbPath, aside); rerr != nil {
+			return nil, err
+		}
+		os.Remove(dbPath + "-wal")
+		os.Remove(dbPath + "-shm")
+		s, err = open(dir)
+		if err == nil {
+			s.warnings = append(s.warnings, fmt.Sprintf("%s was not a usable database (moved to %s); the index was rebuilt from the run files", dbPath, aside))
+		}
+	}
+	return s, err
+}
+
+func open(dir string) (*SQLiteStore, error) {
 	dbPath := filepath.Join(dir, DBFile)
 	uri, err := fileURI(dbPath)
 	if err != nil {
@@ -76,6 +97,22 @@ func Open(dir string) (*SQLiteStore, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// Warnings says what Open had to repair (data for the caller to show).
+func (s *SQLiteStore) Warnings() []string { return s.warnings }
+
+// isCorrupt reports whether err says the index file is not a usable
+// database.
+func isCorrupt(err error) bool {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		switch se.Code() & 0xff {
+		case sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT:
+			return true
+		}
+	}
+	return false
 }
 
 // Root is the store's directory.

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -139,5 +140,44 @@ func TestOpenOddDirectoryNames(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(root, "assay.db")); err != nil {
 			t.Errorf("Open(%q) did not put assay.db in the store: %v", root, err)
 		}
+	}
+}
+
+func TestCorruptIndexIsRebuilt(t *testing.T) {
+	root := t.TempDir()
+	s, err := store.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := storetest.NewRun("kb", time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC))
+	w, err := s.Begin(context.Background(), run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	storetest.Complete(run, []assay.CaseResult{storetest.Case("q1", true, 1)})
+	if err := w.Finish(run); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	for _, f := range []string{"assay.db-wal", "assay.db-shm"} {
+		os.Remove(filepath.Join(root, f))
+	}
+	writeFile(t, filepath.Join(root, "assay.db"), "this is not a database, but it is long enough to look like a header......................................................")
+
+	s, err = store.Open(root)
+	if err != nil {
+		t.Fatalf("Open with a corrupt index: %v", err)
+	}
+	defer s.Close()
+	if len(s.Warnings()) != 1 || !strings.Contains(s.Warnings()[0], "rebuilt from the run files") {
+		t.Errorf("warnings %q; want one saying the index was rebuilt", s.Warnings())
+	}
+	list, err := s.List(context.Background(), store.Filter{})
+	if err != nil || len(list) != 1 || list[0].RunID != run.RunID || list[0].Status != assay.StatusComplete {
+		t.Errorf("List after rebuild = %+v, %v; want the one complete run", list, err)
+	}
+	aside, _ := filepath.Glob(filepath.Join(root, "assay.db.corrupt-*"))
+	if len(aside) != 1 {
+		t.Errorf("corrupt index kept aside as %v; want one file", aside)
 	}
 }

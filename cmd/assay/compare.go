@@ -136,11 +136,23 @@ func openRefStore(env *Env, flag string, refs ...string) (*store.SQLiteStore, fu
 	if _, err := os.Stat(dir); err != nil {
 		return nil, nil, fmt.Errorf("no run store at %s: run 'assay run SUITE' first, give a run.json path, or pass --store DIR", dir)
 	}
-	st, err := store.Open(dir)
+	st, err := openStore(env, dir)
 	if err != nil {
 		return nil, nil, err
 	}
 	return st, func() { st.Close() }, nil
+}
+
+// openStore opens the store at dir and prints what it had to repair.
+func openStore(env *Env, dir string) (*store.SQLiteStore, error) {
+	st, err := store.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range st.Warnings() {
+		fmt.Fprintf(env.Stderr, "assay: warning: %s\n", w)
+	}
+	return st, nil
 }
 
 // resolveRunRef returns the run.json path a REF names.

@@ -103,7 +103,7 @@ func runsList(env *Env, f *runsFlags) error {
 		fmt.Fprintf(env.Stdout, "no runs yet (the store %s does not exist): run 'assay run SUITE' to make one\n", dir)
 		return nil
 	}
-	st, err := store.Open(dir)
+	st, err := openStore(env, dir)
 	if err != nil {
 		return inputError(err)
 	}
