@@ -370,11 +370,11 @@ func gateStore(env *Env, dir string, refs ...string) (*store.SQLiteStore, func()
 		dir = ".assay"
 	}
 	if _, err := os.Stat(dir); err != nil {
-		return nil, nil, fmt.Errorf("no run store at %s (run 'assay run' first, or give a run.json path or --store DIR)", dir)
+		return nil, nil, fmt.Errorf("no run store at %s: run 'assay run SUITE' first, give a run.json path, or pass --store DIR", dir)
 	}
-	st, err := store.Open(dir)
+	st, err := store.Open(dir) // its errors name the store
 	if err != nil {
-		return nil, nil, fmt.Errorf("store %s: %w", dir, err)
+		return nil, nil, err
 	}
 	return st, func() { st.Close() }, nil
 }

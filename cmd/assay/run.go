@@ -247,7 +247,7 @@ func prepareRun(ctx context.Context, env *Env, path string, f *runFlags) (*sessi
 			dir = ".assay"
 		}
 		if ss.st, err = store.Open(dir); err != nil {
-			return nil, inputError(fmt.Errorf("store %s: %w", dir, err))
+			return nil, inputError(err) // store.Open's errors name the store
 		}
 	}
 	if f.baseline != "" {
