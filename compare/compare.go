@@ -600,6 +600,9 @@ func warnings(base, cand *assay.Run, rep *Report, o Options) []string {
 	if tb, tc := trials(base), trials(cand); tb != tc {
 		w = append(w, fmt.Sprintf("trials differ (%d vs %d): compared the %d case trials present in both; run both with the same --trials", tb, tc, rep.PairedValues))
 	}
+	if only := metricsInOne(base, cand); only != "" {
+		w = append(w, "metrics recorded by one run only were not compared ("+only+"): run both with the same metric set")
+	}
 	if base.Options.K != 0 && cand.Options.K != 0 && base.Options.K != cand.Options.K {
 		w = append(w, fmt.Sprintf("k differs (%d vs %d): run both with the same -k", base.Options.K, cand.Options.K))
 	}
@@ -610,6 +613,33 @@ func warnings(base, cand *assay.Run, rep *Report, o Options) []string {
 		w = append(w, fmt.Sprintf("only %d paired cases: need >= %d for a 95%% CI to mean much", rep.PairedCases, o.MinPaired))
 	}
 	return w
+}
+
+// metricsInOne names the metrics that appear in the cases of one run and
+// in none of the other's.
+func metricsInOne(base, cand *assay.Run) string {
+	names := func(r *assay.Run) map[string]bool {
+		m := map[string]bool{}
+		for _, c := range r.Cases {
+			for n := range c.Metrics {
+				m[n] = true
+			}
+		}
+		return m
+	}
+	b, c := names(base), names(cand)
+	var parts []string
+	for _, n := range slices.Sorted(maps.Keys(b)) {
+		if !c[n] {
+			parts = append(parts, n+" only in the baseline")
+		}
+	}
+	for _, n := range slices.Sorted(maps.Keys(c)) {
+		if !b[n] {
+			parts = append(parts, n+" only in the candidate")
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 func trials(r *assay.Run) int {

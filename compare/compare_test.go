@@ -190,6 +190,10 @@ func TestWarnings(t *testing.T) {
 				return r
 			}(),
 			"system versions differ (embedding e5@1 → e5@2): pin them to attribute the change to the code under test"},
+		{"metric sets differ",
+			run("b", 12, func(i int, c *assay.CaseResult) { c.Metrics["recall@5"] = 1 }),
+			run("c", 12, func(i int, c *assay.CaseResult) { c.Metrics["p@5"] = 0.2 }),
+			"metrics recorded by one run only were not compared (recall@5 only in the baseline, p@5 only in the candidate): run both with the same metric set"},
 		{"trials differ",
 			run("b", 12, nil),
 			func() *assay.Run {

@@ -93,7 +93,7 @@
 //
 // Warnings are data, worded as the remedy: an incomplete run; suites or
 // suite fingerprints that differ (the intersection was compared, with its
-// size); cases present in one run only; system versions that differ; trials
-// or k that differ; fewer than 10 paired cases (Options.MinPaired); no
+// size); cases present in one run only; system versions that differ; metrics
+// recorded by one run only; trials or k that differ; fewer than 10 paired cases (Options.MinPaired); no
 // paired case at all.
 package compare
