@@ -134,6 +134,7 @@ func sortItems(items []item) {
 		slices.SortFunc(items, cmpItems)
 		return
 	}
+	budget := 8*len(items) + 64 // element moves before giving up on insertion
 	for i := 1; i < len(items); i++ {
 		if cmpItems(items[i-1], items[i]) <= 0 {
 			continue
@@ -145,6 +146,10 @@ func sortItems(items []item) {
 			j--
 		}
 		items[j] = v
+		if budget -= i - j; budget < 0 {
+			slices.SortFunc(items, cmpItems) // far-displaced lines: O(n log n)
+			return
+		}
 	}
 }
 

@@ -215,3 +215,24 @@ func TestQrelsIsNeverStdin(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }
+
+func TestSortItems(t *testing.T) {
+	// Blocks of 9 descending scores, each block above the previous one: few
+	// adjacent inversions but every line far from its place.
+	var items []item
+	for b := 0; b < 500; b++ {
+		for k := 9; k > 0; k-- {
+			items = append(items, item{score: float64(b*10 + k), doc: []byte{byte('a' + k)}})
+		}
+	}
+	items = append(items, item{score: 5, doc: []byte("b")}, item{score: 5, doc: []byte("c")})
+	sortItems(items)
+	for i := 1; i < len(items); i++ {
+		if cmpItems(items[i-1], items[i]) > 0 {
+			t.Fatalf("not sorted at %d: %v before %v", i, items[i-1], items[i])
+		}
+	}
+	if string(items[len(items)-1-4].doc) == "" {
+		t.Fatal("lost a doc")
+	}
+}
