@@ -13,6 +13,7 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/report"
+	"github.com/assay-eval/assay/runner"
 	"github.com/assay-eval/assay/store"
 	"github.com/spf13/cobra"
 )
@@ -223,6 +224,11 @@ func runsShow(env *Env, ref string, f *runsFlags) error {
 		return err
 	}
 	fmt.Fprintln(env.Stdout)
+	if run.Status == assay.StatusIncomplete && run.Summary.Cases == 0 && len(run.Cases) > 0 {
+		// A stopped run has no summary: make one of what it recorded.
+		run.Summary = runner.Summarize(run.Cases, run.Options.Metrics)
+		fmt.Fprintf(env.Stdout, "the run stopped before it finished; the summary covers the %d case trials it recorded\n\n", len(run.Cases))
+	}
 	if err := report.Text(env.Stdout, run, report.TextOptions{MaxFailures: 20}); err != nil {
 		return inputError(err)
 	}
