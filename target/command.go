@@ -95,10 +95,25 @@ func newCommandShorthand(line string, o Options) (assay.Target, error) {
 		if err != nil {
 			return nil, fmt.Errorf("target command:%s: %v", line, strings.TrimPrefix(err.Error(), "command: "))
 		}
+		if i == 0 && !t.isTemplate() {
+			if err := checkProgram(w); err != nil {
+				return nil, fmt.Errorf("target command:%s: %v", line, err)
+			}
+		}
 		c.argv = append(c.argv, t)
 	}
 	c.config = map[string]any{"command": words}
 	return c, nil
+}
+
+// checkProgram reports a program that cannot be run at all, so an unknown
+// command is a harness error before the run rather than an exec error in
+// every case.
+func checkProgram(prog string) error {
+	if _, err := exec.LookPath(prog); err != nil {
+		return fmt.Errorf("program %q not found or not executable", prog)
+	}
+	return nil
 }
 
 // splitWords splits a command line like a POSIX shell would, with single
@@ -280,6 +295,11 @@ func (fc *fileCtx) parseCommand(n, cn *node) (*Command, error) {
 				return nil, err
 			}
 			c.env = append(c.env, k+"="+s)
+		}
+	}
+	if !c.argv[0].isTemplate() {
+		if err := checkProgram(c.argv[0].lit); err != nil {
+			return nil, argvNode.errorf("command: %v", err)
 		}
 	}
 	if c.serve {

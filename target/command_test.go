@@ -95,11 +95,26 @@ max_body: 4KiB
 	}
 }
 
+// A program that cannot be found is a harness error when the target opens,
+// not an exec error in every case.
 func TestCommandNotFound(t *testing.T) {
-	tg := mustOpen(t, "command:'/nonexistent/assay-test-program --flag'", Options{})
-	_, err := tg.Observe(context.Background(), assay.Case{ID: "x", Query: "q"})
-	if e := assay.AsError(err); e == nil || e.Class != assay.ErrExec || !strings.Contains(e.Message, "no such file") {
-		t.Fatalf("want exec error naming the missing file, got %v", err)
+	_, err := Open("command:/nonexistent/assay-test-program --flag", Options{})
+	if err == nil || !strings.Contains(err.Error(), `program "/nonexistent/assay-test-program" not found`) {
+		t.Fatalf("want an error naming the missing program, got %v", err)
+	}
+	dir := t.TempDir()
+	p := filepath.Join(dir, "t.yaml")
+	os.WriteFile(p, []byte("command: [no-such-assay-program, x]\n"), 0o644)
+	if _, err := Open(p, Options{}); err == nil || !strings.Contains(err.Error(), "t.yaml:1:") {
+		t.Fatalf("want a positioned error, got %v", err)
+	}
+	// A program that vanishes after the target opened is an exec error.
+	script(t, dir, "gone.sh", "echo '{}'\n")
+	tg := mustOpen(t, "command:"+filepath.Join(dir, "gone.sh"), Options{})
+	os.Remove(filepath.Join(dir, "gone.sh"))
+	_, err = tg.Observe(context.Background(), assay.Case{ID: "x", Query: "q"})
+	if e := assay.AsError(err); e == nil || e.Class != assay.ErrExec {
+		t.Fatalf("want exec error, got %v", err)
 	}
 }
 

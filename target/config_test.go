@@ -247,7 +247,7 @@ func TestLiteralSecretsRefused(t *testing.T) {
 		"authorization header": "http:\n  url: http://127.0.0.1:9/x\n  headers: {Authorization: Bearer abc123}\n",
 		"cookie header":        "http:\n  url: http://127.0.0.1:9/x\n  headers:\n    Cookie: session=abc\n",
 		"api key body field":   "http:\n  url: http://127.0.0.1:9/x\n  body: {q: \"{{.Query}}\", api_key: abc123}\n",
-		"command env":          "command: [prog]\nenv: {SERVICE_TOKEN: abc123}\n",
+		"command env":          "command: [sh]\nenv: {SERVICE_TOKEN: abc123}\n",
 	} {
 		t.Run(name, func(t *testing.T) {
 			p := writeFile(t, "t.yaml", body)
