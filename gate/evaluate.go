@@ -3,10 +3,10 @@ package gate
 import (
 	"fmt"
 	"math"
-	"sort"
 	"strings"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/runner"
 )
 
 // Verdict is the outcome of a set of gates against a run.
@@ -382,77 +382,11 @@ func lookup(v *view, name string) (float64, string) {
 	return m.Mean, ""
 }
 
-// Summarize aggregates case results with the §5 definitions the runner
-// uses (one CaseResult, a case × trial, is the counting unit; rates over
-// answered results; nearest-rank latency percentiles). Gates use it for a
-// scope the run records no segment for, as in a run written by another tool.
-func Summarize(cases []assay.CaseResult) assay.Summary {
-	s := assay.Summary{Cases: len(cases)}
-	sums := map[string]float64{}
-	counts := map[string]int{}
-	var lat []float64
-	var answered, noHit, refused, grounded int
-	for _, r := range cases {
-		if r.Graded() {
-			s.Graded++
-			if r.Passed() {
-				s.Passed++
-			}
-		}
-		if r.Error != nil {
-			s.Errors++
-		} else {
-			answered++
-			if r.Retrieved == 0 {
-				noHit++
-			}
-			if r.Refused {
-				refused++
-			} else if r.Citations > 0 {
-				grounded++
-			}
-		}
-		for name, v := range r.Metrics {
-			sums[name] += v
-			counts[name]++
-		}
-		if r.LatencyMs != nil {
-			lat = append(lat, *r.LatencyMs)
-		}
-	}
-	s.Failed = s.Graded - s.Passed
-	if s.Graded > 0 {
-		p := float64(s.Passed) / float64(s.Graded)
-		s.PassRate = &p
-	}
-	if len(sums) > 0 {
-		s.Metrics = map[string]assay.MetricAgg{}
-		for name, sum := range sums {
-			s.Metrics[name] = assay.MetricAgg{Mean: sum / float64(counts[name]), N: counts[name]}
-		}
-	}
-	if len(cases) > 0 {
-		s.Rates.Error = float64(s.Errors) / float64(len(cases))
-	}
-	if answered > 0 {
-		s.Rates.NoHit = float64(noHit) / float64(answered)
-		s.Rates.Refusal = float64(refused) / float64(answered)
-		s.Rates.Grounded = float64(grounded) / float64(answered)
-	}
-	if len(lat) > 0 {
-		sort.Float64s(lat)
-		s.LatencyMs = assay.Latency{P50: nearestRank(lat, 50), P95: nearestRank(lat, 95), P99: nearestRank(lat, 99), Max: lat[len(lat)-1], N: len(lat)}
-	}
-	return s
-}
-
-// nearestRank is the p-th percentile of sorted xs by the nearest-rank rule
-// (rank ceil(p*n/100), clamped to [1, n]).
-func nearestRank(sorted []float64, p float64) float64 {
-	rank := int(math.Ceil(p*float64(len(sorted))/100 - 1e-9))
-	rank = max(1, min(rank, len(sorted)))
-	return sorted[rank-1]
-}
+// Summarize aggregates case results exactly as the runner does
+// (runner.Summarize, with every metric the results carry). Gates use it for
+// a scope the run records no segment for, as in a run written by another
+// tool.
+func Summarize(cases []assay.CaseResult) assay.Summary { return runner.Summarize(cases, nil) }
 
 // formatValue prints a gate value: up to 4 decimals, trailing zeros trimmed.
 func formatValue(f float64) string {

@@ -21,7 +21,8 @@ import (
 //     graded or not.
 //   - PassRate = Passed / Graded; nil when nothing was graded (a suite of
 //     judgments only).
-//   - Metrics: for each name, the mean over the results that carry the value
+//   - Metrics: for each name (every name the results carry when metrics is
+//     nil), the mean over the results that carry the value
 //     (judged cases; an errored judged case carries zeros), with its n. A
 //     metric no result carries is omitted.
 //   - Rates. The denominators are answered results (no error), except
@@ -64,6 +65,9 @@ func Summarize(results []assay.CaseResult, metrics []string) assay.Summary {
 		rate := float64(s.Passed) / float64(s.Graded)
 		s.PassRate = &rate
 	}
+	if metrics == nil {
+		metrics = metricNames(results)
+	}
 	for _, name := range metrics {
 		if _, dup := s.Metrics[name]; dup {
 			continue
@@ -97,6 +101,22 @@ func Summarize(results []assay.CaseResult, metrics []string) assay.Summary {
 		}
 	}
 	return s
+}
+
+// metricNames lists every metric any result carries, sorted.
+func metricNames(results []assay.CaseResult) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, r := range results {
+		for name := range r.Metrics {
+			if !seen[name] {
+				seen[name] = true
+				out = append(out, name)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // Segments groups results by every tag present and summarizes each group
