@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"sync"
 
 	"github.com/assay-eval/assay"
@@ -90,12 +89,12 @@ func runCompare(env *Env, baseRef, candRef string, f *compareFlags) error {
 		return inputError(err)
 	}
 	if f.jsonOut != "" {
-		if err := writeOutput(env, f.jsonOut, func(w io.Writer) error { return report.CompareJSON(w, rep) }); err != nil {
+		if err := writeTo(env, f.jsonOut, func(w io.Writer) error { return report.CompareJSON(w, rep) }); err != nil {
 			return inputError(err)
 		}
 	}
 	if f.markdownOut != "" {
-		if err := writeOutput(env, f.markdownOut, func(w io.Writer) error { return report.CompareMarkdown(w, rep) }); err != nil {
+		if err := writeTo(env, f.markdownOut, func(w io.Writer) error { return report.CompareMarkdown(w, rep) }); err != nil {
 			return inputError(err)
 		}
 	}
@@ -163,23 +162,3 @@ func resolveRunRef(env *Env, st *store.SQLiteStore, ref string) (string, error) 
 	return st.Resolve(env.Ctx, ref)
 }
 
-// writeOutput writes to a file (creating its directory), or stdout for "-".
-func writeOutput(env *Env, path string, fn func(io.Writer) error) error {
-	if path == "-" {
-		return fn(env.Stdout)
-	}
-	if dir := filepath.Dir(path); dir != "." {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
-	}
-	fh, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := fn(fh); err != nil {
-		fh.Close()
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return fh.Close()
-}

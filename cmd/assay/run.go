@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -251,7 +250,7 @@ func prepareRun(ctx context.Context, env *Env, path string, f *runFlags) (*sessi
 		}
 	}
 	if f.baseline != "" {
-		if ss.base, err = loadRef(ctx, ss.st, f.baseline); err != nil {
+		if ss.base, err = loadRef(env, ss.st, f.baseline); err != nil {
 			if ss.st != nil {
 				ss.st.Close()
 			}
@@ -656,20 +655,9 @@ func writeTo(env *Env, path string, fn func(io.Writer) error) error {
 	return fh.Close()
 }
 
-// loadRef resolves a run reference: a path to a run.json (or its directory)
-// works without a store; ids, prefixes and latest need one.
-func loadRef(ctx context.Context, st *store.SQLiteStore, ref string) (*assay.Run, error) {
-	if fi, err := os.Stat(ref); err == nil {
-		p := ref
-		if fi.IsDir() {
-			p = filepath.Join(ref, "run.json")
-		}
-		return store.LoadRun(p)
-	}
-	if st == nil {
-		return nil, errors.New("a run reference other than a run.json path needs the store (drop --no-store)")
-	}
-	p, err := st.Resolve(ctx, ref)
+// loadRef resolves a run reference (see resolveRunRef) and loads the run.
+func loadRef(env *Env, st *store.SQLiteStore, ref string) (*assay.Run, error) {
+	p, err := resolveRunRef(env, st, ref)
 	if err != nil {
 		return nil, err
 	}
