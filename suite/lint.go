@@ -118,11 +118,11 @@ func lintSuite(l *loaded, surfaces map[string][]string) []Finding {
 		if l.native != nil && i < len(l.native.caseLines) {
 			lines := l.native.caseLines[i]
 			for _, k := range fieldKeys {
-				if n, ok := lines[k]; ok {
+				if n, ok := lines.get(k); ok {
 					return fmt.Sprintf("%s:%d", l.file, n)
 				}
 			}
-			return fmt.Sprintf("%s:%d", l.file, lines[""])
+			return fmt.Sprintf("%s:%d", l.file, lines.at(""))
 		}
 		if s.Cases[i].Source != "" {
 			return s.Cases[i].Source
@@ -164,7 +164,7 @@ func lintSuite(l *loaded, surfaces map[string][]string) []Finding {
 		// Empty query (a missing query is a structural fault, reported already).
 		queryPresent := c.Query != ""
 		if l.native != nil && i < len(l.native.caseLines) {
-			_, queryPresent = l.native.caseLines[i]["query"]
+			_, queryPresent = l.native.caseLines[i].get("query")
 		}
 		if queryPresent && strings.TrimSpace(c.Query) == "" {
 			add(where(i, "query"), SeverityError, "%s: empty query", name)

@@ -210,7 +210,7 @@ func checkSchemas(s *assay.Suite, p *parsed) []problem {
 		}
 		if msg != "" {
 			lines := p.caseLines[i]
-			probs = append(probs, problem{line: lines["expect.json_schema:line"], col: lines["expect.json_schema:col"],
+			probs = append(probs, problem{line: lines.at("expect.json_schema:line"), col: lines.at("expect.json_schema:col"),
 				msg: fmt.Sprintf("json_schema: %q: %s", e.JSONSchema, msg)})
 		}
 	}

@@ -39,7 +39,7 @@ type parsed struct {
 	suite *assay.Suite
 	probs []problem
 	// caseLines[i][field] is the line of case i's field key; "" is the case.
-	caseLines []map[string]int
+	caseLines []fieldLines
 	// lines of suite-level fields.
 	topLines map[string]int
 	// warns are lint warnings noticed while parsing (Load ignores them).
@@ -49,13 +49,30 @@ type parsed struct {
 // parseNative reads the native format from src; file names the file in
 // positions. It touches no files: the corpus path and json_schema files are
 // resolved by load, so that parsing is pure and fuzzable.
+//
+// A large suite is parsed in pieces (native_lean.go): the file without its
+// cases, then each case on its own, so that memory does not grow with the
+// goccy/go-yaml AST of the whole file. Whenever that is not certain to read
+// the file exactly as the whole-document parse does, or finds any fault at
+// all, the whole document is parsed instead, so results and errors are the
+// same either way.
 func parseNative(file string, src []byte) (p *parsed, err error) {
+	src = bytes.TrimPrefix(src, []byte("\ufeff")) // a UTF-8 byte order mark is not part of the text
+	if leanParse {
+		if p, ok := parseLean(file, src); ok {
+			return p, nil
+		}
+	}
+	return parseWhole(file, src)
+}
+
+// parseWhole parses src as one goccy/go-yaml document.
+func parseWhole(file string, src []byte) (p *parsed, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			p, err = nil, Errorf(file, 1, 1, "cannot parse: %v", r)
 		}
 	}()
-	src = bytes.TrimPrefix(src, []byte("\ufeff")) // a UTF-8 byte order mark is not part of the text
 	f, err := parser.ParseBytes(src, 0)
 	if err != nil {
 		return nil, yamlError(file, err)
@@ -91,7 +108,13 @@ func parseNative(file string, src []byte) (p *parsed, err error) {
 		line, col := nodePos(body)
 		return nil, Errorf(file, line, col, "a native suite is a mapping that starts with \"assay: %d\", got %s", NativeVersion, nodeDesc(body))
 	}
-	d := &nativeDecoder{r: r, p: &parsed{suite: &assay.Suite{Format: "native"}, topLines: map[string]int{}}}
+	return decodeNative(r, body, nil, 0)
+}
+
+// decodeNative reads a resolved suite mapping. When pieces is set, the
+// cases are read from it instead of from the mapping's "cases" value.
+func decodeNative(r *nodeReader, body ast.Node, pieces caseSource, nPieces int) (*parsed, error) {
+	d := &nativeDecoder{r: r, p: &parsed{suite: &assay.Suite{Format: "native"}, topLines: map[string]int{}}, pieces: pieces, nPieces: nPieces}
 	if err := d.top(body); err != nil {
 		return nil, err
 	}
@@ -132,7 +155,15 @@ func tidyYAMLMessage(m string) string {
 type nativeDecoder struct {
 	r *nodeReader
 	p *parsed
+	// pieces, when set, yields the case items in order (the lean parse);
+	// the "cases" value of the mapping is then a placeholder.
+	pieces  caseSource
+	nPieces int
 }
+
+// A caseSource calls yield with each case item in order, stopping at the
+// first error yield returns or at its own.
+type caseSource func(yield func(item ast.Node) error) error
 
 func (d *nativeDecoder) prob(n ast.Node, format string, args ...any) {
 	d.p.probs = append(d.p.probs, probAt(n, format, args...))
@@ -205,6 +236,9 @@ func (d *nativeDecoder) top(body ast.Node) error {
 		if err != nil {
 			return err
 		}
+	}
+	if d.pieces != nil && casesField != nil {
+		return d.caseItems(d.pieces, d.nPieces)
 	}
 	if casesField == nil || nodeIsNull(casesField.val) {
 		line, col := nodePos(body)
@@ -446,8 +480,26 @@ func (d *nativeDecoder) cases(f yfield) error {
 	if len(seq.Values) == 0 {
 		d.prob(f.val, "the suite has no cases")
 	}
+	return d.caseItems(func(yield func(ast.Node) error) error {
+		for _, item := range seq.Values {
+			if err := yield(item); err != nil {
+				return err
+			}
+		}
+		return nil
+	}, len(seq.Values))
+}
+
+// caseItems reads the n case items src yields, in order.
+func (d *nativeDecoder) caseItems(src caseSource, n int) error {
+	r := d.r
+	if n > 0 {
+		d.p.suite.Cases = make([]assay.Case, 0, n)
+		d.p.caseLines = make([]fieldLines, 0, n)
+	}
 	ids := map[string]int{}
-	for i, item := range seq.Values {
+	i := 0
+	return src(func(item ast.Node) error {
 		item, err := r.resolve(item)
 		if err != nil {
 			return err
@@ -456,24 +508,25 @@ func (d *nativeDecoder) cases(f yfield) error {
 		if err != nil {
 			return err
 		}
+		i++
 		if c.ID != "" {
 			if first, dup := ids[c.ID]; dup {
-				line, col := lines["id"], lines["id:col"]
+				line, col := lines.at("id"), lines.at("id:col")
 				d.p.probs = append(d.p.probs, problem{line: line, col: col, msg: fmt.Sprintf("duplicate case id %q (first at line %d)", c.ID, first)})
 			} else {
-				ids[c.ID] = lines["id"]
+				ids[c.ID] = lines.at("id")
 			}
 		}
 		d.p.suite.Cases = append(d.p.suite.Cases, c)
 		d.p.caseLines = append(d.p.caseLines, lines)
-	}
-	return nil
+		return nil
+	})
 }
 
-func (d *nativeDecoder) oneCase(n ast.Node, index int) (assay.Case, map[string]int, error) {
+func (d *nativeDecoder) oneCase(n ast.Node, index int) (assay.Case, fieldLines, error) {
 	r := d.r
 	var c assay.Case
-	lines := map[string]int{}
+	var lines fieldLines
 	fs, err := r.fields(n, "case", caseFields, func(key string) string {
 		if slices.Contains(expectFields, key) {
 			return fmt.Sprintf("%q is an expectation: put it under \"expect:\"", key)
@@ -484,19 +537,21 @@ func (d *nativeDecoder) oneCase(n ast.Node, index int) (assay.Case, map[string]i
 		return c, nil, err
 	}
 	line, col := nodePos(n)
-	lines[""] = line
+	lines = make(fieldLines, 0, len(fs)+3)
+	lines.set("", line)
 	c.Source = fmt.Sprintf("%s:%d", r.file, line)
 	var relevant []string
 	var relevantNodes []ast.Node
 	hasQuery := false
 	for _, f := range fs {
-		lines[f.key] = f.line
+		lines.set(f.key, f.line)
 		var err error
 		switch f.key {
 		case "id":
 			c.ID, err = r.str(f)
 			vl, vc := nodePos(f.val)
-			lines["id"], lines["id:col"] = vl, vc
+			lines.set("id", vl)
+			lines.set("id:col", vc)
 		case "query":
 			c.Query, err = r.text(f.key, f.val)
 			hasQuery = !nodeIsNull(f.val)
@@ -517,7 +572,7 @@ func (d *nativeDecoder) oneCase(n ast.Node, index int) (assay.Case, map[string]i
 		case "judgments":
 			err = d.judgments(f, &c)
 		case "expect":
-			err = d.expect(f, &c, lines)
+			err = d.expect(f, &c, &lines)
 		case "surface":
 			c.Surface, err = r.str(f)
 		case "vars":
@@ -544,8 +599,8 @@ func (d *nativeDecoder) oneCase(n ast.Node, index int) (assay.Case, map[string]i
 	}
 	switch {
 	case c.ID == "":
-		if _, present := lines["id"]; present && lines["id:col"] > 0 {
-			d.p.probs = append(d.p.probs, problem{line: lines["id"], col: lines["id:col"], msg: fmt.Sprintf("case %d: empty \"id\"", index+1)})
+		if _, present := lines.get("id"); present && lines.at("id:col") > 0 {
+			d.p.probs = append(d.p.probs, problem{line: lines.at("id"), col: lines.at("id:col"), msg: fmt.Sprintf("case %d: empty \"id\"", index+1)})
 		} else {
 			d.p.probs = append(d.p.probs, problem{line: line, col: col, msg: fmt.Sprintf("case %d has no \"id\"", index+1)})
 		}
@@ -583,7 +638,7 @@ func (d *nativeDecoder) judgments(f yfield, c *assay.Case) error {
 	return nil
 }
 
-func (d *nativeDecoder) expect(f yfield, c *assay.Case, lines map[string]int) error {
+func (d *nativeDecoder) expect(f yfield, c *assay.Case, lines *fieldLines) error {
 	r := d.r
 	if nodeIsNull(f.val) {
 		return nil
@@ -599,7 +654,7 @@ func (d *nativeDecoder) expect(f yfield, c *assay.Case, lines map[string]int) er
 	}
 	e := &c.Expect
 	for _, f := range fs {
-		lines["expect."+f.key] = f.line
+		lines.set("expect."+f.key, f.line)
 		var err error
 		optBool := func() (*bool, error) {
 			if nodeIsNull(f.val) {
@@ -653,8 +708,9 @@ func (d *nativeDecoder) expect(f yfield, c *assay.Case, lines map[string]int) er
 			e.Outcome, err = r.str(f)
 		case "json_schema":
 			if e.JSONSchema, err = r.str(f); err == nil && e.JSONSchema != "" {
-				lines["expect.json_schema:col"] = nodeCol(f.val)
-				lines["expect.json_schema:line"], _ = nodePos(f.val)
+				lines.set("expect.json_schema:col", nodeCol(f.val))
+				line, _ := nodePos(f.val)
+				lines.set("expect.json_schema:line", line)
 			}
 		case "max_latency_ms":
 			if nodeIsNull(f.val) {
