@@ -49,7 +49,6 @@ func TestREADMECommands(t *testing.T) {
 		"GOPATH="+gopath,
 		"GOBIN=",
 		"GOMODCACHE="+strings.TrimSpace(string(modcache)),
-		"GOFLAGS=-mod=mod",
 		"ASSAY_STORE="+filepath.Join(gopath, "store"),
 		"NO_COLOR=1",
 	)
