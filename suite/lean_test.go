@@ -29,6 +29,12 @@ func sameParse(t *testing.T, name string, src []byte) bool {
 		if !reflect.DeepEqual(whole, lean) {
 			t.Errorf("%s: lean and whole parses differ:\nwhole: %s\nlean:  %s", name, dumpParsed(whole), dumpParsed(lean))
 		}
+		leanFast = false
+		slow, sok := parseLean("f.yaml", src)
+		leanFast = true
+		if !sok || !reflect.DeepEqual(whole, slow) {
+			t.Errorf("%s: lean parse without the fast front end differs (ok %v)", name, sok)
+		}
 	}
 	got, gerr := parseNative("f.yaml", src)
 	if fmt.Sprint(gerr) != fmt.Sprint(werr) || !reflect.DeepEqual(got, whole) {
@@ -258,6 +264,43 @@ func leanCases() []leanCase {
 	}
 }
 
+// fastCases are suites every case item of which the fast front end reads.
+func fastCases() []leanCase {
+	return []leanCase{
+		{"fast-block", "assay: 1\ncases:\n" +
+			"  - id: a1\n    query: what's \"this\", and that? é ü <x> @y (z) a-b a/b 1+1=2; $5 ^ ~\n    k: 3\n    tags:\n      lang: en\n      n: 12\n    judgments:\n      4983: 1\n      d-2: 0\n      0x1F: 2\n    relevant:\n      - d-2\n      - 'd 3'\n      - \"d4\"\n    expect:\n      answer_includes: [month, 'a b', \"c\", 42, 1.5]\n      case_sensitive: true\n      refusal: false\n      max_latency_ms: 1.5e3\n      no_citations: False\n      answer_matches: \"^a.b$\"\n" +
+			"  - id: 012\n    query: -5\n    expect: {answer_includes: x, retrieves: [d1, d2], max_latency_ms: -1}\n    vars: {a: b c, n: 1.0}\n" +
+			"  - id: a1\n    query: NULL\n    guards: true\n    surface: web\n    expect:\n      json_schema: s.json\n      answer_excludes:\n        - 'x'\n" +
+			"  -   id: spaced\n      query: x   \n\n    \n", true},
+		{"fast-flow", "assay: 1\ncases:\n  - {id: c1, query: how often is the kettle descaled 0, expect: {answer_includes: [month]}}\n  - {id: c2, query: 'q', k: 0, expect: {answer_includes: [\"m\"], refusal: true}}   \n  - {id: 3, query: xé, judgments: {d1: 2, d2: 1}}\n", true},
+		{"fast-json", "{\n  \"assay\": 1,\n  \"cases\": [\n    {\n      \"id\": \"c1\",\n      \"query\": \"é ü, 'x' #y: z\",\n      \"k\": 1.0, \"guards\": \"1e1\",\n      \"expect\": {\"answer_includes\": [\"x\", 5], \"refusal\": null, \"case_sensitive\": false, \"max_latency_ms\": -0.5}\n    },\n    {\"id\": 7, \"query\": \"q\", \"judgments\": {\"d1\": 2}, \"k\": -1},\n    {\"id\": \"c1\", \"query\": \"\"}\n  ]\n}\n", true},
+		{"fast-json-minified", `{"assay":1,"cases":[{"id":"é","query":"ü"},{"id":"b","query":"r","expect":{"max_latency_ms":0}},{"id":"b","query":"s"}],"name":"n"}`, true},
+	}
+}
+
+// TestLeanFast checks that the fast front end reads every piece of simple
+// suites, and that what it reads is what goccy reads.
+func TestLeanFast(t *testing.T) {
+	for _, c := range fastCases() {
+		src := []byte(c.src)
+		if !sameParse(t, c.name, src) {
+			t.Errorf("%s: lean path not taken", c.name)
+			continue
+		}
+		var sp *leanSplit
+		if c.src[0] == '{' {
+			sp, _ = splitJSON(src)
+		} else {
+			sp, _ = splitBlock(src)
+		}
+		for i, pc := range sp.pieces {
+			if sp.fastPiece(src, pc) == nil {
+				t.Errorf("%s: case %d not read by the fast front end:\n%s", c.name, i+1, src[pc.start:pc.end])
+			}
+		}
+	}
+}
+
 // TestLeanGenerated compares the two parses on generated suites of every
 // shape the lean parse splits, and on each of its fallback triggers.
 func TestLeanGenerated(t *testing.T) {
@@ -291,8 +334,10 @@ func TestLeanGenerated(t *testing.T) {
 
 // FuzzParseLean: on any input, the lean parse agrees with the whole one.
 func FuzzParseLean(f *testing.F) {
-	for _, c := range leanCases() {
-		f.Add([]byte(c.src))
+	for _, c := range append(leanCases(), fastCases()...) {
+		if len(c.src) < 4096 { // big inputs make goccy slow under the fuzzer
+			f.Add([]byte(c.src))
+		}
 	}
 	for _, p := range []string{"testdata/kb/suite.yaml", "testdata/kb/suite.json", "testdata/lint/findings.yaml"} {
 		if b, err := os.ReadFile(filepath.FromSlash(p)); err == nil {

@@ -497,7 +497,7 @@ func (d *nativeDecoder) caseItems(src caseSource, n int) error {
 		d.p.suite.Cases = make([]assay.Case, 0, n)
 		d.p.caseLines = make([]fieldLines, 0, n)
 	}
-	ids := map[string]int{}
+	ids := make(map[string]int, n)
 	i := 0
 	return src(func(item ast.Node) error {
 		item, err := r.resolve(item)

@@ -3,6 +3,7 @@ package suite
 import (
 	"bytes"
 	"errors"
+	"math"
 	"runtime"
 	"strings"
 
@@ -56,17 +57,19 @@ type leanSplit struct {
 	json                           bool
 	// indent is the column-1 of the block items' "-" (block style).
 	indent int
+	// lastSentinel is appended to the last block piece, and "-" at indent
+	// to the others: what follows the item in the file (a top-level key,
+	// nothing at the end, or the next item), so that goccy sees the item
+	// end as it does in the whole file.
+	lastSentinel string
 }
 
 // leanPiece is one case item: src[start:end], which starts at line, col of
-// the file (col 1 when start is the start of a line).
+// the file (col 1 when start is the start of a line). A suite keeps one per
+// case while it loads, so it is small.
 type leanPiece struct {
 	start, end int
-	line, col  int
-	// sentinel is appended to a block piece: what follows the item in the
-	// file ("-" of the next item, a top-level key, or nothing at the end),
-	// so that goccy sees the item end as it does in the whole file.
-	sentinel string
+	line, col  int32
 }
 
 // parseLean parses src in pieces; ok is false when it cannot be sure to
@@ -77,6 +80,9 @@ func parseLean(file string, src []byte) (p *parsed, ok bool) {
 			p, ok = nil, false
 		}
 	}()
+	if len(src) >= math.MaxInt32 {
+		return nil, false // lines and columns of pieces are int32
+	}
 	var sp *leanSplit
 	if first := bytes.TrimLeft(src, " \n"); len(first) > 0 && first[0] == '{' {
 		sp, ok = splitJSON(src)
@@ -244,14 +250,23 @@ const (
 // parsePiece parses case item i and returns its node.
 func (sp *leanSplit) parsePiece(src []byte, i int) (ast.Node, bool) {
 	pc := sp.pieces[i]
+	if leanFast {
+		if n := sp.fastPiece(src, pc); n != nil {
+			return n, true
+		}
+	}
 	var text string
-	dLine, dCol := pc.line-1, pc.col-1
+	dLine, dCol := int(pc.line)-1, int(pc.col)-1
+	sentinel := sp.lastSentinel
+	if i+1 < len(sp.pieces) {
+		sentinel = strings.Repeat(" ", sp.indent) + "-\n"
+	}
 	if sp.json {
 		text = string(src[pc.start:pc.end])
 	} else {
 		// "c:" above the item makes it a block sequence entry, as it is
 		// under "cases:" in the file.
-		text = "c:\n" + string(src[pc.start:pc.end]) + pc.sentinel
+		text = "c:\n" + string(src[pc.start:pc.end]) + sentinel
 		dLine--
 	}
 	tks := lexer.Tokenize(text)
@@ -291,7 +306,7 @@ func (sp *leanSplit) parsePiece(src []byte, i int) (ast.Node, bool) {
 		return nil, false
 	}
 	want := 1
-	if strings.HasSuffix(pc.sentinel, "-\n") {
+	if strings.HasSuffix(sentinel, "-\n") {
 		want = 2
 	}
 	if len(seq.Values) != want {
@@ -385,14 +400,14 @@ func splitBlock(src []byte) (*leanSplit, bool) {
 				return nil, false
 			}
 			indent = ind
-			sp.pieces = append(sp.pieces, leanPiece{start: regionStart, line: regionStartLine, col: 1})
+			sp.pieces = append(sp.pieces, leanPiece{start: regionStart, line: int32(regionStartLine), col: 1})
 			state = items
 		case items:
 			switch {
 			case blank || ind > indent:
 			case ind == indent && isItem:
 				sp.pieces[len(sp.pieces)-1].end = off
-				sp.pieces = append(sp.pieces, leanPiece{start: off, line: line, col: 1})
+				sp.pieces = append(sp.pieces, leanPiece{start: off, line: int32(line), col: 1})
 			case ind == 0:
 				if content[0] == '-' {
 					return nil, false
@@ -414,15 +429,8 @@ func splitBlock(src []byte) (*leanSplit, bool) {
 	} else {
 		regionEndLine = regionStartLine // nothing of the header follows the cut
 	}
-	pcs := sp.pieces
-	for i := range pcs {
-		if i+1 < len(pcs) {
-			pcs[i].sentinel = strings.Repeat(" ", indent) + "-\n"
-		} else {
-			pcs[i].end = regionEnd
-			pcs[i].sentinel = sentinel
-		}
-	}
+	sp.pieces[len(sp.pieces)-1].end = regionEnd
+	sp.lastSentinel = sentinel
 	sp.header = make([]byte, 0, regionStart+len(src)-regionEnd)
 	sp.header = append(append(sp.header, src[:regionStart]...), src[regionEnd:]...)
 	sp.cutLine, sp.cutCol, sp.endCol = regionStartLine, 1, 1
@@ -513,7 +521,7 @@ func splitJSON(src []byte) (*leanSplit, bool) {
 					return nil, false
 				}
 				inElem = true
-				pc := leanPiece{start: i, line: line, col: col}
+				pc := leanPiece{start: i, line: int32(line), col: int32(col)}
 				if len(bytes.TrimLeft(src[lineStart:i], " ")) == 0 {
 					pc.start, pc.col = lineStart, 1
 				}
@@ -563,15 +571,15 @@ func splitJSON(src []byte) (*leanSplit, bool) {
 	}
 	// the "cases" key's line: the split checks it against the header's.
 	first, last := sp.pieces[0], sp.pieces[len(sp.pieces)-1]
-	sp.casesLine = keyLineBefore(src, first.start, first.line)
+	sp.casesLine = keyLineBefore(src, first.start, int(first.line))
 	if sp.casesLine == 0 {
 		return nil, false
 	}
 	cs, ce := first.start, last.end
 	sp.header = make([]byte, 0, cs+len(src)-ce)
 	sp.header = append(append(sp.header, src[:cs]...), src[ce:]...)
-	sp.cutLine, sp.cutCol = first.line, first.col
-	sp.dLine = elemEndLine - first.line
+	sp.cutLine, sp.cutCol = int(first.line), int(first.col)
+	sp.dLine = elemEndLine - sp.cutLine
 	sp.endCol = elemEndCol
 	return sp, true
 }
