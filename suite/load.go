@@ -86,13 +86,19 @@ func load(path string, o LoadOptions) (*loaded, error) {
 	if fi.IsDir() {
 		return nil, fmt.Errorf("%s: a directory, but not one of a known suite format (native suites are .yaml or .json files)", path)
 	}
-	src, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", path, unwrapFSError(err))
+	var p *parsed
+	if leanParse {
+		p, _ = parseLeanFile(path)
 	}
-	p, err := parseNative(path, src)
-	if err != nil {
-		return nil, err
+	if p == nil {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", path, unwrapFSError(err))
+		}
+		// the lean parse of these bytes, if any, failed just above
+		if p, err = parseWholeText(path, src); err != nil {
+			return nil, err
+		}
 	}
 	s := p.suite
 	s.Path = path

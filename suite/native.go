@@ -66,6 +66,11 @@ func parseNative(file string, src []byte) (p *parsed, err error) {
 	return parseWhole(file, src)
 }
 
+// parseWholeText is parseNative without the lean parse.
+func parseWholeText(file string, src []byte) (*parsed, error) {
+	return parseWhole(file, bytes.TrimPrefix(src, []byte("\ufeff")))
+}
+
 // parseWhole parses src as one goccy/go-yaml document.
 func parseWhole(file string, src []byte) (p *parsed, err error) {
 	defer func() {

@@ -96,7 +96,7 @@ func (p *fastParser) advance(n int) {
 }
 
 func (p *fastParser) pos() *token.Position {
-	return &token.Position{Line: p.line, Column: p.col, Offset: p.i}
+	return &token.Position{Line: p.line, Column: p.col}
 }
 
 func (p *fastParser) fail() ast.Node {

@@ -3,7 +3,9 @@ package suite
 import (
 	"bytes"
 	"errors"
+	"io"
 	"math"
+	"os"
 	"runtime"
 	"strings"
 
@@ -55,6 +57,9 @@ type leanSplit struct {
 	cutLine, cutCol, dLine, endCol int
 	pieces                         []leanPiece
 	json                           bool
+	// ra, when set, holds the text the pieces are read from, at base.
+	ra   io.ReaderAt
+	base int64
 	// indent is the column-1 of the block items' "-" (block style).
 	indent int
 	// lastSentinel is appended to the last block piece, and "-" at indent
@@ -75,23 +80,76 @@ type leanPiece struct {
 // parseLean parses src in pieces; ok is false when it cannot be sure to
 // match parseWhole, or met any fault.
 func parseLean(file string, src []byte) (p *parsed, ok bool) {
+	sp, ok := splitLean(src)
+	if !ok {
+		return nil, false
+	}
+	return sp.decode(file, src)
+}
+
+// parseLeanFile is parseLean of the file at path (a UTF-8 byte order mark
+// left out) that does not hold the file's text while it decodes the cases:
+// it reads the file to split it, lets that go, and reads each batch of
+// pieces back from the file. A file that changes meanwhile is not read.
+func parseLeanFile(file string) (*parsed, bool) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	before, err := f.Stat()
+	if err != nil || !before.Mode().IsRegular() || before.Size() >= math.MaxInt32 {
+		return nil, false
+	}
+	src := make([]byte, before.Size())
+	if _, err := io.ReadFull(f, src); err != nil {
+		return nil, false
+	}
+	var base int64
+	if bytes.HasPrefix(src, []byte("\ufeff")) {
+		src, base = src[3:], 3
+	}
+	sp, ok := splitLean(src)
+	if !ok {
+		return nil, false
+	}
+	src = nil // the pieces are read back from f
+	sp.ra, sp.base = f, base
+	p, ok := sp.decode(file, nil)
+	if !ok {
+		return nil, false
+	}
+	after, err := f.Stat()
+	if err != nil || after.Size() != before.Size() || !after.ModTime().Equal(before.ModTime()) {
+		return nil, false
+	}
+	return p, true
+}
+
+// splitLean splits src by its shape: JSON or block style.
+func splitLean(src []byte) (sp *leanSplit, ok bool) {
 	defer func() {
 		if recover() != nil {
-			p, ok = nil, false
+			sp, ok = nil, false
 		}
 	}()
 	if len(src) >= math.MaxInt32 {
 		return nil, false // lines and columns of pieces are int32
 	}
-	var sp *leanSplit
 	if first := bytes.TrimLeft(src, " \n"); len(first) > 0 && first[0] == '{' {
-		sp, ok = splitJSON(src)
-	} else {
-		sp, ok = splitBlock(src)
+		return splitJSON(src)
 	}
-	if !ok {
-		return nil, false
-	}
+	return splitBlock(src)
+}
+
+// decode parses the header and decodes the cases, reading the pieces from
+// src, or from sp.ra when src is nil.
+func (sp *leanSplit) decode(file string, src []byte) (p *parsed, ok bool) {
+	defer func() {
+		if recover() != nil {
+			p, ok = nil, false
+		}
+	}()
 	body, ok := sp.parseHeader()
 	if !ok {
 		return nil, false
@@ -102,6 +160,20 @@ func parseLean(file string, src []byte) (p *parsed, ok bool) {
 		return nil, false
 	}
 	return p, true
+}
+
+// batchBytes returns the text of pieces lo..hi-1 and the offset in the
+// file of its first byte: src itself, or read from sp.ra.
+func (sp *leanSplit) batchBytes(src []byte, lo, hi int) ([]byte, int, bool) {
+	if src != nil {
+		return src, 0, true
+	}
+	start, end := sp.pieces[lo].start, sp.pieces[hi-1].end
+	buf := make([]byte, end-start)
+	if _, err := sp.ra.ReadAt(buf, sp.base+int64(start)); err != nil {
+		return nil, 0, false
+	}
+	return buf, start, true
 }
 
 // parseHeader parses the header and checks that it is a block mapping
@@ -173,13 +245,20 @@ func (sp *leanSplit) parsePieces(src []byte) caseSource {
 		n := len(sp.pieces)
 		workers := min(runtime.GOMAXPROCS(0), leanWorkers, n/leanBatch)
 		if workers < 2 {
-			for i := range n {
-				item, ok := sp.parsePiece(src, i)
+			for b := 0; b < n; b += leanBatch {
+				hi := min(b+leanBatch, n)
+				buf, off, ok := sp.batchBytes(src, b, hi)
 				if !ok {
 					return errNotLean
 				}
-				if err := yield(item); err != nil {
-					return err
+				for i := b; i < hi; i++ {
+					item, ok := sp.parsePiece(buf, off, i)
+					if !ok {
+						return errNotLean
+					}
+					if err := yield(item); err != nil {
+						return err
+					}
 				}
 			}
 			return nil
@@ -206,8 +285,11 @@ func (sp *leanSplit) parsePieces(src []byte) caseSource {
 				}()
 				for b := w * leanBatch; b < n; b += workers * leanBatch {
 					out := batch{items: make([]ast.Node, 0, leanBatch), ok: true}
-					for i := b; i < min(b+leanBatch, n); i++ {
-						item, ok := sp.parsePiece(src, i)
+					hi := min(b+leanBatch, n)
+					buf, off, ok := sp.batchBytes(src, b, hi)
+					out.ok = ok
+					for i := b; ok && i < hi; i++ {
+						item, ok := sp.parsePiece(buf, off, i)
 						if !ok {
 							out.ok = false
 							break
@@ -247,11 +329,13 @@ const (
 	leanBatch   = 64
 )
 
-// parsePiece parses case item i and returns its node.
-func (sp *leanSplit) parsePiece(src []byte, i int) (ast.Node, bool) {
+// parsePiece parses case item i, whose text is in buf, which starts at
+// offset off of the file, and returns its node.
+func (sp *leanSplit) parsePiece(buf []byte, off, i int) (ast.Node, bool) {
 	pc := sp.pieces[i]
+	pc.start, pc.end = pc.start-off, pc.end-off
 	if leanFast {
-		if n := sp.fastPiece(src, pc); n != nil {
+		if n := sp.fastPiece(buf, pc); n != nil {
 			return n, true
 		}
 	}
@@ -262,11 +346,11 @@ func (sp *leanSplit) parsePiece(src []byte, i int) (ast.Node, bool) {
 		sentinel = strings.Repeat(" ", sp.indent) + "-\n"
 	}
 	if sp.json {
-		text = string(src[pc.start:pc.end])
+		text = string(buf[pc.start:pc.end])
 	} else {
 		// "c:" above the item makes it a block sequence entry, as it is
 		// under "cases:" in the file.
-		text = "c:\n" + string(src[pc.start:pc.end]) + sentinel
+		text = "c:\n" + string(buf[pc.start:pc.end]) + sentinel
 		dLine--
 	}
 	tks := lexer.Tokenize(text)
