@@ -240,6 +240,30 @@ func jsonTopKeys(b []byte) map[string]bool {
 	return keys
 }
 
+// jsonHasTopKey reports whether the JSON object in b has key at its top
+// level, reading it only up to that key (a native suite names "assay"
+// first). It may say true of a broken file: sniffBytes treats both alike.
+func jsonHasTopKey(b []byte, key string) bool {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return false
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		if k, ok := t.(string); ok && k == key {
+			return true
+		}
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return false
+		}
+	}
+	return false
+}
+
 // sniffJSONArray names the GNO format of a JSON array by its first element's
 // keys; a broken array whose start looks like GNO still counts, so the
 // loader can report the syntax error with its position.

@@ -257,6 +257,9 @@ func sniffBytes(data []byte) string {
 	case strings.HasPrefix(trimmed, "["):
 		return sniffJSONArray(body)
 	case strings.HasPrefix(trimmed, "{"):
+		if jsonHasTopKey(body, "assay") {
+			return "" // a native suite (as below, without decoding all of a large file)
+		}
 		keys := jsonTopKeys(body)
 		if keys["assay"] {
 			return ""

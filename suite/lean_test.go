@@ -221,6 +221,7 @@ func leanCases() []leanCase {
 		{"indent-4", "assay: 1\ncases:\n    - id: a\n      query: q\n    - id: b\n      query: r\n", true},
 		{"comments-and-blanks", "# head\nassay: 1\ncases:   # the cases\n\n  # first\n  - id: a # trailing\n    query: q\n# col 0 comment\n\n  - id: b\n    query: |\n      line one\n      # not a comment\n\n  - id: c\n    query: |+\n      kept\n\n\n# end\nname: x\n", true},
 		{"null-at-item-end", "assay: 1\ncases:\n  - id: a\n    query:\n  - id:\n    query: q\n  - query: q2\n    id:\n  - query: q3\n    id:\n", true},
+		{"hash-in-plain", "assay: 1\ncases:\n  - id: c\n    query: a#b\n    expect: {answer_includes: [x#y]}\n  - id: d\n    query: \"a\" #c\n", true},
 		{"null-id-at-end-before-key", "assay: 1\ncases:\n  - query: q2\n    id:\nname: n\n", true},
 		{"null-at-item-end-before-key", "assay: 1\ncases:\n  - id: a\n    query:\nname: n\n", true},
 		{"problems", "assay: 1\ngain: weird\ncases:\n  - id: a\n    query: q\n    k: 0\n    expect: {answer_matches: '(', max_latency_ms: -1}\n  - id: a\n    query: q\n    relevant: [d1, '']\n    judgments: {d1: 0}\n  - query: none\n", true},
@@ -272,6 +273,7 @@ func fastCases() []leanCase {
 			"  - id: 012\n    query: -5\n    expect: {answer_includes: x, retrieves: [d1, d2], max_latency_ms: -1}\n    vars: {a: b c, n: 1.0}\n" +
 			"  - id: a1\n    query: NULL\n    guards: true\n    surface: web\n    expect:\n      json_schema: s.json\n      answer_excludes:\n        - 'x'\n" +
 			"  -   id: spaced\n      query: x   \n\n    \n", true},
+		{"fast-comments", "assay: 1\ncases:\n  # first\n  - id: a # the id\n    # a comment\n    query: \"how often: is it? # not a comment\"   # a comment\n# col 0\n    expect:   # c\n      # c\n      answer_includes:\n        # c\n        - month # c\n        - 'x' # c\n      retrieves: [d1, d2] # c\n\n  # second\n  - {id: b, query: q}  # c\n  - id: c\n    query: 'a' # c\n", true},
 		{"fast-flow", "assay: 1\ncases:\n  - {id: c1, query: how often is the kettle descaled 0, expect: {answer_includes: [month]}}\n  - {id: c2, query: 'q', k: 0, expect: {answer_includes: [\"m\"], refusal: true}}   \n  - {id: 3, query: xé, judgments: {d1: 2, d2: 1}}\n", true},
 		{"fast-json", "{\n  \"assay\": 1,\n  \"cases\": [\n    {\n      \"id\": \"c1\",\n      \"query\": \"é ü, 'x' #y: z\",\n      \"k\": 1.0, \"guards\": \"1e1\",\n      \"expect\": {\"answer_includes\": [\"x\", 5], \"refusal\": null, \"case_sensitive\": false, \"max_latency_ms\": -0.5}\n    },\n    {\"id\": 7, \"query\": \"q\", \"judgments\": {\"d1\": 2}, \"k\": -1},\n    {\"id\": \"c1\", \"query\": \"\"}\n  ]\n}\n", true},
 		{"fast-json-minified", `{"assay":1,"cases":[{"id":"é","query":"ü"},{"id":"b","query":"r","expect":{"max_latency_ms":0}},{"id":"b","query":"s"}],"name":"n"}`, true},

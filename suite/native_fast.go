@@ -120,13 +120,16 @@ func (p *fastParser) indent() int {
 	return k - p.i
 }
 
-// skipBlankLines skips lines holding only spaces; a comment line fails.
+// skipBlankLines skips lines holding only spaces or a comment. (The fast
+// parser reads no block scalar nor multi-line flow value, in which such a
+// line could be text.)
 func (p *fastParser) skipBlankLines() {
 	for p.i < p.end {
 		k := p.i + p.indent()
 		if k < p.end && p.src[k] == '#' {
-			p.ok = false
-			return
+			for k < p.end && p.src[k] != '\n' {
+				k++
+			}
 		}
 		if k < p.end && p.src[k] != '\n' {
 			return
@@ -135,9 +138,15 @@ func (p *fastParser) skipBlankLines() {
 	}
 }
 
-// endOfLine expects only spaces up to the end of the line, and moves past it.
+// endOfLine expects only spaces, and a comment after a space, up to the
+// end of the line, and moves past it.
 func (p *fastParser) endOfLine() {
 	p.skipSpace(false)
+	if p.peek() == '#' && p.i > 0 && p.src[p.i-1] == ' ' {
+		for p.i < p.end && p.src[p.i] != '\n' {
+			p.advance(1)
+		}
+	}
 	switch {
 	case p.i == p.end:
 	case p.src[p.i] == '\n':
@@ -438,6 +447,11 @@ func (p *fastParser) blockMap(col int) ast.Node {
 		switch p.peek() {
 		case ' ':
 			p.skipSpace(false)
+			if p.peek() == '#' {
+				for p.i < p.end && p.src[p.i] != '\n' {
+					p.advance(1)
+				}
+			}
 			if p.i == p.end || p.peek() == '\n' {
 				p.advance(1)
 				val = p.nested(col)

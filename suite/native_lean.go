@@ -18,7 +18,8 @@ import (
 // The lean parse. goccy/go-yaml's AST costs about 10 KB per case, so the
 // whole-document parse of a 100,000-case suite peaks near 1 GB. parseLean
 // instead finds the case items in the text, parses the file without them
-// (the header), then parses and decodes one case item at a time, shifting
+// (the header), then parses and decodes one case item at a time (simple
+// items by the fast front end of native_fast.go, others by goccy), shifting
 // every token's line (and, where a piece starts mid-line, column) back to
 // where it is in the file, so that positions are the same as in the
 // whole-document parse. The decoding (nativeDecoder) is the same code.
@@ -39,8 +40,8 @@ import (
 // parse meets (a syntax error in a piece, an unknown field, a wrong type),
 // so that every error message comes from the whole-document parse.
 
-// leanParse, when false, makes parseNative parse the whole document always
-// (the tests compare the two paths).
+// leanParse, when false, makes parseNative and load parse the whole
+// document always (the tests compare the two paths).
 var leanParse = true
 
 // errNotLean stops the lean parse: the whole document is parsed instead.
