@@ -161,4 +161,3 @@ func resolveRunRef(env *Env, st *store.SQLiteStore, ref string) (string, error) 
 	}
 	return st.Resolve(env.Ctx, ref)
 }
-
