@@ -162,22 +162,28 @@ func Run(ctx context.Context, t assay.Target, cases []assay.Case, o Options) (Re
 		res.Complete = false
 		res.Stopped = "not every case was observed"
 	}
-	idx := make([]int, len(results))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool {
-		ja, jb := order[idx[a]], order[idx[b]]
-		if ja.idx != jb.idx {
-			return ja.idx < jb.idx
-		}
-		return ja.trial < jb.trial
-	})
-	res.Results = make([]assay.CaseResult, len(results))
-	for i, k := range idx {
-		res.Results[i] = results[k]
-	}
+	sort.Sort(byCaseTrial{results, order})
+	res.Results = results
 	return res, nil
+}
+
+// byCaseTrial sorts results (and their jobs, in step) into suite order,
+// then trial, in place.
+type byCaseTrial struct {
+	r []assay.CaseResult
+	j []job
+}
+
+func (b byCaseTrial) Len() int { return len(b.r) }
+func (b byCaseTrial) Less(x, y int) bool {
+	if b.j[x].idx != b.j[y].idx {
+		return b.j[x].idx < b.j[y].idx
+	}
+	return b.j[x].trial < b.j[y].trial
+}
+func (b byCaseTrial) Swap(x, y int) {
+	b.r[x], b.r[y] = b.r[y], b.r[x]
+	b.j[x], b.j[y] = b.j[y], b.j[x]
 }
 
 // observe makes and grades one observation. ok is false when the run was

@@ -585,6 +585,12 @@ func selectCases(all []assay.Case, ids, tags []string) ([]assay.Case, error) {
 		}
 		tm[k] = v
 	}
+	if len(ids) == 0 && len(tm) == 0 {
+		if len(all) == 0 {
+			return nil, usageError("", "the suite has no cases")
+		}
+		return all, nil
+	}
 	found := map[string]bool{}
 	var out []assay.Case
 	for _, c := range all {
