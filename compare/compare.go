@@ -128,7 +128,8 @@ type Report struct {
 // have it in both runs.
 type MetricDelta struct {
 	Name string `json:"name"`
-	// N is the number of paired values (case trials) compared.
+	// N is the number of paired cases compared (each the mean over its
+	// paired trials).
 	N         int     `json:"n"`
 	Baseline  float64 `json:"baseline"`
 	Candidate float64 `json:"candidate"`
@@ -214,7 +215,7 @@ func b2f(b bool) float64 {
 	return 0
 }
 
-// series is one measure's paired values, in pair order.
+// series is one measure's paired per-case values (trial means), in case id order.
 type series struct {
 	name      string
 	direction string
@@ -296,16 +297,12 @@ func buildSeries(base, cand *assay.Run, pairs []pair) []series {
 	rateSeries := func(r rate) {
 		s := series{name: r.name, direction: r.direction, gated: r.gated, rate: true}
 		any1 := false
-		for _, p := range pairs {
+		s.b, s.c = caseMeans(pairs, func(p pair) (float64, float64, bool) {
 			bv, bok := r.value(p.b)
 			cv, cok := r.value(p.c)
-			if !bok || !cok {
-				continue
-			}
-			s.b = append(s.b, bv)
-			s.c = append(s.c, cv)
-			any1 = any1 || bv != 0 || cv != 0
-		}
+			any1 = any1 || (bok && cok && (bv != 0 || cv != 0))
+			return bv, cv, bok && cok
+		})
 		if len(s.b) > 0 && (r.always || any1) {
 			out = append(out, s)
 		}
@@ -313,14 +310,11 @@ func buildSeries(base, cand *assay.Run, pairs []pair) []series {
 	rateSeries(rates[0])
 	for _, name := range metricNames(base, cand, pairs) {
 		s := series{name: name, direction: "higher", gated: true}
-		for _, p := range pairs {
+		s.b, s.c = caseMeans(pairs, func(p pair) (float64, float64, bool) {
 			bv, bok := p.b.Metrics[name]
 			cv, cok := p.c.Metrics[name]
-			if bok && cok {
-				s.b = append(s.b, bv)
-				s.c = append(s.c, cv)
-			}
-		}
+			return bv, cv, bok && cok
+		})
 		if len(s.b) > 0 {
 			out = append(out, s)
 		}
@@ -329,6 +323,34 @@ func buildSeries(base, cand *assay.Run, pairs []pair) []series {
 		rateSeries(r)
 	}
 	return out
+}
+
+// caseMeans pairs a measure over cases: for each case id (pairs are sorted
+// by id, then trial), the means over its paired trials where value defines
+// the measure in both runs, baseline and candidate. A case whose trials
+// define it in neither is left out. With one trial per case these are the
+// per-trial values; with several, each case counts once, so the bootstrap
+// and the sign-flip test treat cases, not trials, as the independent units
+// (issue 8: "assay compare pairs cases over their trial means").
+func caseMeans(pairs []pair, value func(pair) (b, c float64, ok bool)) (bs, cs []float64) {
+	for i := 0; i < len(pairs); {
+		j := i
+		var sb, sc float64
+		n := 0
+		for ; j < len(pairs) && pairs[j].key.id == pairs[i].key.id; j++ {
+			if bv, cv, ok := value(pairs[j]); ok {
+				sb += bv
+				sc += cv
+				n++
+			}
+		}
+		if n > 0 {
+			bs = append(bs, sb/float64(n))
+			cs = append(cs, sc/float64(n))
+		}
+		i = j
+	}
+	return bs, cs
 }
 
 // metricNames orders the metrics: the candidate's metric set, then the

@@ -3,6 +3,7 @@ package compare_test
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"reflect"
 	"slices"
 	"strings"
@@ -263,5 +264,79 @@ func TestVerdictText(t *testing.T) {
 	}
 	if err := v.UnmarshalText([]byte("worse")); err == nil {
 		t.Error("UnmarshalText accepted worse")
+	}
+}
+
+// trialRun builds a complete run of cases q00..q(n-1), trials each; f sets
+// each case trial.
+func trialRun(id string, n, trials int, f func(i, t int, c *assay.CaseResult)) *assay.Run {
+	r := run(id, 0, nil)
+	r.Options.Trials = trials
+	for i := range n {
+		for t := range trials {
+			pass := true
+			c := assay.CaseResult{ID: fmt.Sprintf("q%02d", i), Trial: t, Pass: &pass, Retrieved: 10,
+				Metrics: map[string]float64{"ndcg@10": 1, "mrr": 1}}
+			if f != nil {
+				f(i, t, &c)
+			}
+			r.Cases = append(r.Cases, c)
+		}
+	}
+	return r
+}
+
+// Issue 8: with several trials, compare pairs cases over their trial means.
+// Four of 12 cases drop in all 3 trials: as 12 independent case trials the
+// exact p would be 2/2^12 (significant); over 4 case means it is 2/2^4 =
+// 0.125 (not significant), and n is 12 cases, not 36 case trials.
+func TestTrialsPairOverCaseMeans(t *testing.T) {
+	base := trialRun("b", 12, 3, nil)
+	cand := trialRun("c", 12, 3, func(i, _ int, c *assay.CaseResult) {
+		if i < 4 {
+			c.Metrics["mrr"] = 0.5
+		}
+	})
+	rep := compare.Runs(base, cand, compare.Options{})
+	m := metric(t, rep, "mrr")
+	if m.N != 12 || m.P != 0.125 || m.Significant || m.Delta != -1.0/6 {
+		t.Errorf("mrr: n %d, p %v, significant %v, delta %v; want n 12, p 0.125, not significant, delta -1/6", m.N, m.P, m.Significant, m.Delta)
+	}
+	if rep.Verdict != compare.Same || rep.PairedCases != 12 || rep.PairedValues != 36 {
+		t.Errorf("verdict %s, paired %d cases %d values; want same, 12, 36", rep.Verdict, rep.PairedCases, rep.PairedValues)
+	}
+
+	// A case whose trials move both ways averages out: q00 trial 0 -0.5,
+	// trial 1 +0.5 gives a per-case delta of 0 (dropped from the test);
+	// q01..q06 drop in one trial of three: 6 equal deltas of -1/6, p = 2/2^6.
+	cand = trialRun("c", 12, 3, func(i, t int, c *assay.CaseResult) {
+		switch {
+		case i == 0 && t == 0:
+			c.Metrics["mrr"] = 0.5
+		case i == 0 && t == 1:
+			c.Metrics["mrr"] = 1.5
+		case i >= 1 && i <= 6 && t == 2:
+			c.Metrics["mrr"] = 0.5
+		}
+	})
+	rep = compare.Runs(base, cand, compare.Options{})
+	m = metric(t, rep, "mrr")
+	if m.N != 12 || m.P != 2.0/64 || !m.Significant || m.Change != compare.Worsened {
+		t.Errorf("mrr: n %d, p %v, significant %v, change %s; want n 12, p 2/64, significant, worse", m.N, m.P, m.Significant, m.Change)
+	}
+
+	// pass_rate is the mean over cases of each case's share of passing
+	// trials: one trial of q00 failing is 1/3 of a case.
+	cand = trialRun("c", 12, 3, func(i, t int, c *assay.CaseResult) {
+		if i == 0 && t == 1 {
+			fail(c)
+		}
+	})
+	rep = compare.Runs(base, cand, compare.Options{})
+	if m := metric(t, rep, "pass_rate"); m.N != 12 || m.P != 1 || math.Abs(m.Delta+1.0/36) > 1e-15 {
+		t.Errorf("pass_rate: n %d, p %v, delta %v; want n 12, p 1, delta -1/36", m.N, m.P, m.Delta)
+	}
+	if !slices.Equal(rep.Flips.PassToFail, []string{"q00"}) || rep.Verdict != compare.Regressed {
+		t.Errorf("flips %v, verdict %s; want [q00] regressed", rep.Flips.PassToFail, rep.Verdict)
 	}
 }

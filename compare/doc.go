@@ -12,12 +12,18 @@
 // warnings say how many were compared. Pairs are sorted by id, then trial,
 // before any resampling, so the order of the files does not matter.
 //
+// The unit of every statistic is the case: with several trials, each
+// measure's paired value for a case is the mean over its paired trials
+// (baseline and candidate alike), so a case run 3 times counts once in the
+// bootstrap and the sign-flip test, not 3 times. MetricDelta.N counts cases;
+// Report.PairedValues counts the case trials behind them.
+//
 // # Measures
 //
 // For every IR metric that both runs recorded for a pair (ndcg@10, mrr, ...)
 // the paired values are the per-case metric values. The suite-level rates
-// are compared as per-case 0/1 outcomes over the pairs where both runs
-// define them:
+// are compared as per-case 0/1 outcomes (their trial means with several
+// trials) over the pairs where both runs define them:
 //
 //	pass_rate      passed, over pairs graded in both runs      higher is better  gated
 //	error_rate     the target failed, over all pairs           lower is better   reported
