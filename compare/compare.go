@@ -613,8 +613,8 @@ func warnings(base, cand *assay.Run, rep *Report, o Options) []string {
 	if base.Suite.Fingerprint != cand.Suite.Fingerprint {
 		w = append(w, fmt.Sprintf("suite fingerprints differ: compared the %d cases present in both", rep.PairedCases))
 	} else if rep.OnlyBaseline+rep.OnlyCandidate > 0 {
-		w = append(w, fmt.Sprintf("%d case trials only in the baseline and %d only in the candidate: compared the %d cases present in both",
-			rep.OnlyBaseline, rep.OnlyCandidate, rep.PairedCases))
+		w = append(w, fmt.Sprintf("%d case %s only in the baseline and %d only in the candidate: compared the %d cases present in both",
+			rep.OnlyBaseline, plural(rep.OnlyBaseline, "trial", "trials"), rep.OnlyCandidate, rep.PairedCases))
 	}
 	if diff := versionDiff(base.Target.Versions, cand.Target.Versions); diff != "" {
 		w = append(w, "system versions differ ("+diff+"): pin them to attribute the change to the code under test")
