@@ -24,7 +24,8 @@ func newCompareCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "compare BASE CAND",
 		Short: "Compare two runs case by case: deltas, 95% CIs, p-values, flips, verdict",
-		Long: `Compare pairs the cases of two runs by id and trial and reports, for every
+		Long: `Compare pairs the cases of two runs by id and trial (with several trials,
+each case counts once, by its trial means) and reports, for every
 metric and rate, the baseline, the candidate, the delta, a paired bootstrap
 95% CI of the mean delta and a sign-flip p-value ("~": not significant at
 0.05); the cases that flipped pass → fail and fail → pass; latency deltas;
