@@ -102,8 +102,12 @@ func badgePct(v float64) string {
 	return s
 }
 
-// badgeMs is a latency: "850ms" under a second, "2.3s" above.
+// badgeMs is a latency: "850ms" under a second, "2.3s" above, and "0.4ms"
+// under a millisecond (never a false "0ms").
 func badgeMs(v float64) string {
+	if v > 0 && v < 0.95 {
+		return fmt.Sprintf("%.1fms", max(v, 0.1))
+	}
 	if v < 1000 {
 		return fmt.Sprintf("%.0fms", v)
 	}
