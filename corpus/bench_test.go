@@ -1,33 +1,13 @@
 package corpus
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/assay-eval/assay/internal/shareddata"
 )
 
-// sharedDir finds ../shared beside the module root, or skips.
-func sharedDir(tb testing.TB) string {
-	tb.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			shared := filepath.Join(filepath.Dir(dir), "shared")
-			if _, err := os.Stat(shared); err != nil {
-				tb.Skip("no shared data directory beside the repository")
-			}
-			return shared
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			tb.Skip("no go.mod above the test directory")
-		}
-		dir = parent
-	}
-}
+func sharedDir(tb testing.TB) string { return shareddata.Dir(tb) }
 
 // BenchmarkLoadSciFact loads the BEIR SciFact corpus (5,183 documents,
 // 8 MB of gzip-compressed JSONL).

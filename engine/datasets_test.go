@@ -12,31 +12,10 @@ import (
 	"testing"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/shareddata"
 )
 
-// sharedDir finds ../shared beside the repository root, or skips.
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("repository root not found")
-		}
-		dir = parent
-	}
-	s := filepath.Join(filepath.Dir(dir), "shared")
-	if _, err := os.Stat(s); err != nil {
-		t.Skipf("shared data not available: %v", err)
-	}
-	return s
-}
+func sharedDir(tb testing.TB) string { return shareddata.Dir(tb) }
 
 // benchQuery is one judged query of a test collection.
 type benchQuery struct {

@@ -11,32 +11,10 @@ import (
 	"testing"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/shareddata"
 )
 
-// sharedDir locates ../shared beside the repository root (the directory
-// holding go.mod), or skips the test when it is not there.
-func fxSharedDir(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("no go.mod above the working directory")
-		}
-		dir = parent
-	}
-	shared := filepath.Join(dir, "..", "shared")
-	if _, err := os.Stat(shared); err != nil {
-		t.Skipf("shared data not found at %s", shared)
-	}
-	return shared
-}
+func fxSharedDir(tb testing.TB) string { return shareddata.Dir(tb) }
 
 func fxSeed(t testing.TB, rel string) string {
 	return filepath.Join(fxSharedDir(t), "seed-fixtures", rel)

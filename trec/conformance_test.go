@@ -8,31 +8,11 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/assay-eval/assay/internal/shareddata"
 )
 
-// sharedDir finds ../shared from the repository root (the directory with go.mod).
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("no go.mod above the test directory")
-		}
-		dir = parent
-	}
-	s := filepath.Join(dir, "..", "shared")
-	if _, err := os.Stat(s); err != nil {
-		t.Skipf("shared data not found at %s", s)
-	}
-	return s
-}
+func sharedDir(tb testing.TB) string { return shareddata.Dir(tb) }
 
 func osIO(dir string, stdout, stderr *bytes.Buffer) IO {
 	return IO{
