@@ -1,7 +1,3 @@
-// Package target holds the adapters that turn a system under test into an
-// assay.Target: builtin (the BM25 baseline over the suite's corpus), replay
-// (recorded traces), http, command, and trec run files; and the recorder that
-// writes observations in the trace format.
 package target
 
 import (

@@ -1,0 +1,35 @@
+// Package target holds the adapters that turn a system under test into an
+// assay.Target (§1 "the seam"), and the recorder that writes observations in
+// the trace format (§3).
+//
+// Open picks an adapter from a spec:
+//
+//	builtin, builtin:rm3, builtin?k1=1.2&b=0.75   BM25 (and RM3) over the suite's corpus (package engine)
+//	replay:FILE       recorded observations, one JSON object per line, keyed by case and trial;
+//	                  a case without a line is an observation with an error of class missing
+//	trec:RUNFILE      a TREC run file: rankings only, ordered as trec_eval orders them
+//	http://HOST/PATH  POST {"query", "k"}; the response is read in the observation shape
+//	command:'CMD ARGS'  one process per case; stdout is the observation
+//	FILE.yaml|.yml|.json  a target file: builtin:, http: or command: with templated
+//	                  requests, steps, capture, response mapping, setup (for_each: corpus),
+//	                  cleanup, surfaces, ${VAR} secrets, and variants: with ordering:
+//
+// Every target is safe for concurrent use. Failures of the system under test
+// are data: Observe returns an *assay.Error whose class is timeout,
+// transport, http_status (with the status), malformed (what and where), exec
+// (exit status and the tail of stderr) or canceled, and the runner records
+// it and goes on.
+//
+// Optional capabilities, found by type assertion: assay.Describer (kind,
+// redacted config, fingerprint, versions), Close() error, Setupper (once per
+// run before the cases) and Cleaner (after each case is graded, unless Keep).
+//
+// Secrets: ${VAR} expands from Options.Getenv when a target file is opened;
+// the values never appear in a description, an observation, an error message
+// or a record (they show as ${VAR}). A literal Authorization, Cookie, token or
+// key value in a target file is refused unless AllowLiteralSecrets.
+//
+// Variants: ReadMatrix reads a target file's variants: (every combination is
+// one run of a group) and ordering: lines; Open with Options.Variant makes
+// .Variant.KEY available to the file's templates, builtin: spec included.
+package target
