@@ -774,7 +774,7 @@ func ReadMatrix(path string) (Matrix, error) {
 			if err != nil {
 				return Matrix{}, err
 			}
-			m.Orderings = append(m.Orderings, assay.Gate{Expr: s, Source: fmt.Sprintf("%s:%d", path, it.line)})
+			m.Orderings = append(m.Orderings, assay.Gate{Expr: s, Source: fmt.Sprintf("%s:%d:%d", path, it.line, it.col)})
 		}
 	}
 	return m, nil

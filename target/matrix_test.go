@@ -29,7 +29,7 @@ func TestReadMatrixExpandsEveryCombination(t *testing.T) {
 	if !reflect.DeepEqual(m.Variants, want) || !reflect.DeepEqual(m.Keys, []string{"mode", "preset"}) {
 		t.Fatalf("variants = %v keys = %v", m.Variants, m.Keys)
 	}
-	if len(m.Orderings) != 2 || m.Orderings[1].Source != p+":7" {
+	if len(m.Orderings) != 2 || m.Orderings[1].Source != p+":7:5" {
 		t.Fatalf("orderings = %+v", m.Orderings)
 	}
 	os.WriteFile(p, []byte("http: {url: http://x}\n"), 0o644)

@@ -497,6 +497,21 @@ func (ss *session) runMatrix(ctx context.Context, m target.Matrix) error {
 		}
 		orderings = append(orderings, o)
 	}
+	// An ordering that names no variant of the matrix is a typo in the
+	// target file: say so before any case runs, not after every variant.
+	names := make([]string, len(m.Variants))
+	known := map[string]bool{}
+	for i, v := range m.Variants {
+		names[i] = gate.VariantName(v)
+		known[names[i]] = true
+	}
+	for _, o := range orderings {
+		for _, v := range o.Variants {
+			if !known[v] {
+				return inputError(fmt.Errorf("%s: ordering %q: no variant %q (variants: %s)", o.Source, o.Text, v, strings.Join(names, ", ")))
+			}
+		}
+	}
 	group := store.NewRunID()
 	var runs []*assay.Run
 	var verdicts []gate.Verdict
@@ -520,6 +535,22 @@ func (ss *session) runMatrix(ctx context.Context, m target.Matrix) error {
 	textOut := f.textOut(env)
 	if err := report.MatrixText(textOut, runs, ord, report.TextOptions{MaxFailures: f.maxFailures, Queries: ss.queries()}); err != nil {
 		return inputError(err)
+	}
+	// --baseline: each variant's run is compared with it, as a single run
+	// is; a regression of any variant fails the run.
+	regressed := false
+	if ss.base != nil {
+		for _, run := range runs {
+			fmt.Fprintf(textOut, "\nvariant %s vs --baseline %s\n", gate.VariantName(run.Variant), f.baseline)
+			cmp, err := printComparison(textOut, ss.base, run)
+			if err != nil {
+				return inputError(err)
+			}
+			if cmp.PairedCases == 0 && run.Status == assay.StatusComplete {
+				return usageError("give a --baseline run of the same suite", "--baseline %s shares no case with this run: nothing was compared", f.baseline)
+			}
+			regressed = regressed || cmp.Verdict == compare.Regressed
+		}
 	}
 	if f.jsonOut != "" {
 		if err := writeTo(env, f.jsonOut, func(w io.Writer) error { return report.MatrixJSON(w, group, runs, ord) }); err != nil {
@@ -565,7 +596,7 @@ func (ss *session) runMatrix(ctx context.Context, m target.Matrix) error {
 	switch {
 	case !complete:
 		return silentExit(exitHarness)
-	case !pass || !ord.Pass:
+	case !pass || !ord.Pass || regressed:
 		return failed()
 	}
 	return nil
