@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"reflect"
 	"strings"
 	"time"
 
@@ -106,9 +107,31 @@ func jsonReason(err error) string {
 	case errors.As(err, &se):
 		return se.Error()
 	case errors.As(err, &te):
-		return fmt.Sprintf("%s: want a %s, got %s", te.Field, te.Type, te.Value)
+		want := jsonKind(te.Type)
+		if te.Field == "" {
+			return fmt.Sprintf("want %s (a floors file), got %s", want, te.Value)
+		}
+		return fmt.Sprintf("%s: want %s, got %s", te.Field, want, te.Value)
 	}
 	return strings.TrimPrefix(err.Error(), "json: ")
+}
+
+// jsonKind names a Go type as the JSON value it decodes from.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Float32, reflect.Float64, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
+	}
+	return "an object"
 }
 
 // positionOf prefixes name with the line and column of a JSON error when

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -98,8 +99,8 @@ func runGate(env *Env, ref string, f *gateFlags, cmd *cobra.Command) error {
 	if (cmd.Flags().Changed("margin") || f.comment != "") && !f.ratchet {
 		return usageError("add --ratchet", "--margin and --comment only apply with --ratchet")
 	}
-	if f.margin < 0 {
-		return usageError("", "--margin must be >= 0, got %v", f.margin)
+	if f.margin < 0 || math.IsNaN(f.margin) || math.IsInf(f.margin, 0) {
+		return usageError("", "--margin must be a number >= 0, got %v", f.margin)
 	}
 	exprs := make([]gate.Expr, 0, len(f.gates))
 	for _, g := range f.gates {
