@@ -246,7 +246,11 @@ func lintSuite(l *loaded, surfaces map[string][]string) []Finding {
 			st, ok := surfaces[c.Surface]
 			switch {
 			case !ok && c.Surface != "":
-				add(where(i, "surface"), SeverityError, "%s: surface %q is not in the target file (surfaces: %s)", name, c.Surface, strings.Join(surfaceNames(surfaces), ", "))
+				if names := surfaceNames(surfaces); len(names) > 0 {
+					add(where(i, "surface"), SeverityError, "%s: surface %q is not in the target file (surfaces: %s)", name, c.Surface, strings.Join(names, ", "))
+				} else {
+					add(where(i, "surface"), SeverityError, "%s: surface %q is not in the target file (it declares no surfaces:)", name, c.Surface)
+				}
 			case ok && st != nil:
 				surfTools = st
 				if c.Surface != "" {
