@@ -37,7 +37,7 @@ args) printf '{"answer": "%s"}\n' "$1" ;;
 esac
 `)
 	p := writeFile(t, "target.yaml", `command: [`+quoteYAML(filepath.Join(dir, "sys.sh"))+`, "{{.Query}}"]
-timeout: 500ms
+timeout: 2s
 max_body: 4KiB
 `)
 	tg := mustOpen(t, p, Options{})
@@ -51,7 +51,7 @@ max_body: 4KiB
 		{"exit3", assay.ErrExec, "exit status 3: stderr: line one of the complaint index not found"},
 		{"garbage", assay.ErrMalformed, "stdout is not JSON"},
 		{"huge", assay.ErrMalformed, "stdout exceeds max_body (4KiB)"},
-		{"hang", assay.ErrTimeout, "no result within 500ms (process group killed)"},
+		{"hang", assay.ErrTimeout, "no result within 2s (process group killed)"},
 	}
 	for _, c := range cases {
 		t.Run(c.id, func(t *testing.T) {
