@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -111,6 +112,9 @@ func parseFile(path string, src []byte, o Options) (assay.Target, error) {
 		return nil, root.errorf("a target file is a mapping with http:, command: or surfaces:")
 	}
 	if err := root.checkKeys("target file", topKeys...); err != nil {
+		return nil, err
+	}
+	if err := checkVariantKeys(root, o.Variant); err != nil {
 		return nil, err
 	}
 	written := root.plain()
@@ -778,4 +782,61 @@ func ReadMatrix(path string) (Matrix, error) {
 		}
 	}
 	return m, nil
+}
+
+// variantRef finds .Variant.KEY inside template actions.
+var variantRef = regexp.MustCompile(`{{[^}]*?\.Variant\.([A-Za-z_][A-Za-z0-9_]*)`)
+
+// checkVariantKeys rejects a template that reads a variant key the file's
+// variants: does not declare: it would render empty in every variant, so a
+// misspelt key ran every variant alike. Keys of the variant the target is
+// opened for count as declared.
+func checkVariantKeys(root *node, given map[string]string) error {
+	declared := map[string]bool{}
+	var keys []string
+	for k := range given { // a variant given by the caller (Options.Variant)
+		declared[k] = true
+	}
+	if vn := root.get("variants"); vn != nil && vn.kind == mapNode {
+		keys = vn.keys
+		for _, k := range vn.keys {
+			declared[k] = true
+		}
+	}
+	var walk func(n *node) error
+	walk = func(n *node) error {
+		switch n.kind {
+		case mapNode:
+			for i, k := range n.keys {
+				if k == "variants" && n == root {
+					continue
+				}
+				if err := walk(n.vals[i]); err != nil {
+					return err
+				}
+			}
+		case seqNode:
+			for _, it := range n.items {
+				if err := walk(it); err != nil {
+					return err
+				}
+			}
+		default:
+			str, ok := n.value.(string)
+			if !ok {
+				return nil
+			}
+			for _, m := range variantRef.FindAllStringSubmatch(str, -1) {
+				if declared[m[1]] {
+					continue
+				}
+				if len(keys) == 0 {
+					return n.errorf(".Variant.%s: the file declares no variants:", m[1])
+				}
+				return n.errorf(".Variant.%s: no such variant key (variants: %s)", m[1], strings.Join(keys, ", "))
+			}
+		}
+		return nil
+	}
+	return walk(root)
 }
