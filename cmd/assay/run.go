@@ -512,6 +512,27 @@ func (ss *session) runMatrix(ctx context.Context, m target.Matrix) error {
 			}
 		}
 	}
+	// A gate scoped to a variant the matrix lacks ([variant=bm52]) would
+	// apply to no run and never be checked.
+	values := map[string]map[string]bool{"variant": known}
+	for _, v := range m.Variants {
+		for k, x := range v {
+			if values[k] == nil {
+				values[k] = map[string]bool{}
+			}
+			values[k][x] = true
+		}
+	}
+	for _, g := range ss.gates {
+		e, err := gate.Parse(g.Expr, g.Source)
+		if err != nil || e.Scope == nil || values[e.Scope.Key] == nil || values[e.Scope.Key][e.Scope.Value] {
+			continue
+		}
+		if e.Scope.Key == "variant" {
+			return inputError(fmt.Errorf("%s: gate %q: no variant %q (variants: %s)", g.Source, g.Expr, e.Scope.Value, strings.Join(names, ", ")))
+		}
+		return inputError(fmt.Errorf("%s: gate %q: no variant has %s=%s (%s: %s)", g.Source, g.Expr, e.Scope.Key, e.Scope.Value, e.Scope.Key, strings.Join(sortedKeys(values[e.Scope.Key]), ", ")))
+	}
 	group := store.NewRunID()
 	var runs []*assay.Run
 	var verdicts []gate.Verdict
