@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"net/http"
@@ -290,15 +291,34 @@ func (b *Builtin) Handler() http.Handler {
 	return mux
 }
 
+// maxServeBody bounds a request body of assay serve (1 MiB); a larger one
+// is answered 413.
+const maxServeBody = 1 << 20
+
 func (b *Builtin) readRequest(w http.ResponseWriter, r *http.Request) (serveRequest, bool) {
 	var req serveRequest
 	if r.Method != http.MethodPost {
 		httpError(w, http.StatusMethodNotAllowed, "use POST with a JSON body {\"query\": ..., \"k\": ...}")
 		return req, false
 	}
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<20))
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxServeBody))
 	if err := dec.Decode(&req); err != nil {
-		httpError(w, http.StatusBadRequest, "body is not a JSON object {\"query\": ..., \"k\": ...}: "+err.Error())
+		var tooBig *http.MaxBytesError
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &tooBig):
+			httpError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over %d bytes", int64(maxServeBody)))
+		case errors.As(err, &te) && te.Field == "":
+			httpError(w, http.StatusBadRequest, "body is not a JSON object {\"query\": ..., \"k\": ...}: got "+te.Value)
+		case errors.As(err, &te):
+			want := "a string"
+			if te.Field == "k" {
+				want = "an integer"
+			}
+			httpError(w, http.StatusBadRequest, fmt.Sprintf("%q: want %s, got %s", te.Field, want, te.Value))
+		default:
+			httpError(w, http.StatusBadRequest, "body is not a JSON object {\"query\": ..., \"k\": ...}: "+strings.TrimPrefix(err.Error(), "json: "))
+		}
 		return req, false
 	}
 	if strings.TrimSpace(req.Query) == "" {

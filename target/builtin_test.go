@@ -202,7 +202,7 @@ func FuzzBuiltinHandler(f *testing.F) {
 		}
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, route, strings.NewReader(body)))
-		if rec.Code != 200 && rec.Code != 400 {
+		if rec.Code != 200 && rec.Code != 400 && rec.Code != 413 {
 			t.Fatalf("status %d for %q", rec.Code, body)
 		}
 		var v map[string]any
@@ -210,4 +210,34 @@ func FuzzBuiltinHandler(f *testing.F) {
 			t.Fatalf("reply is not a JSON object: %q", rec.Body.String())
 		}
 	})
+}
+
+// A body over the limit is 413 and says so; a wrong JSON shape is 400 in
+// JSON words, with no Go type names (serveRequest, int).
+func TestBuiltinHandlerBadBodies(t *testing.T) {
+	b, err := NewBuiltin("builtin", builtinSuite())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := b.Handler()
+	huge := `{"query": "` + strings.Repeat("a", maxServeBody) + `", "k": 3}`
+	for _, tc := range []struct {
+		body string
+		code int
+		want string
+	}{
+		{huge, 413, "request body over 1048576 bytes"},
+		{`{"query": "x", "k": "5"}`, 400, `"k": want an integer, got string`},
+		{`{"query": "x", "k": 1e10}`, 400, `"k": want an integer, got number 1e10`},
+		{`{"query": 7}`, 400, `"query": want a string, got number`},
+		{`[1]`, 400, `body is not a JSON object {"query": ..., "k": ...}: got array`},
+	} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/ask", strings.NewReader(tc.body)))
+		var v struct{ Error string }
+		json.Unmarshal(rec.Body.Bytes(), &v)
+		if rec.Code != tc.code || v.Error != tc.want || strings.Contains(v.Error, "Go ") {
+			t.Errorf("%.40q: %d %q, want %d %q", tc.body, rec.Code, v.Error, tc.code, tc.want)
+		}
+	}
 }
