@@ -5,8 +5,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
+	"reflect"
+	"strings"
 	"sync"
 
 	"github.com/assay-eval/assay"
@@ -16,7 +19,7 @@ import (
 // Observation JSON object per line, keyed by "case" and "trial". A case (or
 // trial) without a line gives an observation with an error of class missing.
 // Blank lines are skipped; a malformed line or a repeated (case, trial) key
-// is an error naming file:line.
+// is an error naming file:line:col.
 type Replay struct {
 	path string
 	obs  map[replayKey]assay.Observation
@@ -53,7 +56,8 @@ func OpenReplay(path string) (*Replay, error) {
 		var o assay.Observation
 		dec := json.NewDecoder(bytes.NewReader(b))
 		if err := dec.Decode(&o); err != nil {
-			return nil, fmt.Errorf("%s:%d: malformed trace line: %s", path, line, jsonErr(err))
+			col, msg := jsonErr(err)
+			return nil, fmt.Errorf("%s:%d:%d: malformed trace line: %s", path, line, col, msg)
 		}
 		if o.Case == "" {
 			return nil, fmt.Errorf("%s:%d: trace line has no \"case\"", path, line)
@@ -74,11 +78,36 @@ func OpenReplay(path string) (*Replay, error) {
 	return r, nil
 }
 
-func jsonErr(err error) string {
-	if se, ok := err.(*json.SyntaxError); ok {
-		return fmt.Sprintf("%v (at byte %d)", se, se.Offset)
+// jsonErr gives the column of a JSON decoding error in its line (1 when it
+// is not known) and what went wrong, in JSON words: "retrieved.score: want
+// a number, got string", not Go's "Go struct field Hit.retrieved.score of
+// type float64".
+func jsonErr(err error) (int, string) {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		return int(max(se.Offset, 1)), se.Error()
+	case errors.As(err, &te):
+		want := "an object"
+		switch te.Type.Kind() {
+		case reflect.Float32, reflect.Float64:
+			want = "a number"
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+			want = "an integer"
+		case reflect.String:
+			want = "a string"
+		case reflect.Bool:
+			want = "true or false"
+		case reflect.Slice, reflect.Array:
+			want = "a list"
+		}
+		if te.Field == "" {
+			return int(max(te.Offset, 1)), fmt.Sprintf("want %s, got %s", want, te.Value)
+		}
+		return int(max(te.Offset, 1)), fmt.Sprintf("%s: want %s, got %s", te.Field, want, te.Value)
 	}
-	return err.Error()
+	return 1, strings.TrimPrefix(err.Error(), "json: ")
 }
 
 // Observe returns the recorded observation for the case and the trial in ctx.
