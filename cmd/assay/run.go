@@ -141,6 +141,11 @@ func runRun(env *Env, path string, f *runFlags, cmd *cobra.Command) error {
 		}
 	}
 	if len(matrix.Variants) > 0 {
+		if f.badge == "-" && len(matrix.Variants) > 1 {
+			// One badge per variant: several JSON documents on stdout
+			// would make none of them a valid endpoint badge.
+			return usageError("give --badge a file: badge.json writes badge.VARIANT.json per variant", "--badge - writes one badge, and the matrix has %d variants", len(matrix.Variants))
+		}
 		return ss.runMatrix(ctx, matrix)
 	}
 
