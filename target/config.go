@@ -752,6 +752,11 @@ func ReadMatrix(path string) (Matrix, error) {
 			if v == "" || seen[v] {
 				return Matrix{}, vn.vals[i].errorf("variants.%s: values must be distinct and non-empty", k)
 			}
+			// A value names files (--record t.VALUE.jsonl, --report-dir
+			// DIR/VALUE/) and runs ("fast/slim" joins the values of two keys).
+			if strings.ContainsAny(v, `/\`) || v == "." || v == ".." {
+				return Matrix{}, vn.vals[i].errorf("variants.%s: value %q: a variant value names files and runs: no / or \\, not . or ..", k, v)
+			}
 			seen[v] = true
 		}
 		m.Keys = append(m.Keys, k)

@@ -517,6 +517,16 @@ func (ss *session) runMatrix(ctx context.Context, m target.Matrix) error {
 			}
 		}
 	}
+	// Each variant's --record file and --report-dir subdirectory must be
+	// its own: "a-b/c" and "a/b-c" would both write t.a-b-c.jsonl.
+	files := map[string]string{}
+	for _, n := range names {
+		fn := strings.ReplaceAll(n, "/", "-")
+		if other, dup := files[fn]; dup {
+			return inputError(fmt.Errorf("%s: variants %s and %s would write the same files (%s): rename a value", ss.spec, other, n, fn))
+		}
+		files[fn] = n
+	}
 	// A gate scoped to a variant the matrix lacks ([variant=bm52]) would
 	// apply to no run and never be checked.
 	values := map[string]map[string]bool{"variant": known}
