@@ -54,6 +54,9 @@ Paths need no store.`,
 }
 
 func runCompare(env *Env, baseRef, candRef string, f *compareFlags) error {
+	if err := distinctOutputs([]output{{"--json", f.jsonOut}, {"--markdown", f.markdownOut}}); err != nil {
+		return err
+	}
 	st, closeStore, err := openRefStore(env, f.storeDir, baseRef, candRef)
 	if err != nil {
 		return inputError(err)

@@ -85,9 +85,9 @@ e.g. {"mode": "fast"}) and --ordering 'ndcg@10: fast <= balanced <= thorough'
 	fl.StringArrayVar(&f.gates, "gate", nil, "gate expression, e.g. 'pass_rate >= 0.8' (repeatable)")
 	fl.StringVar(&f.baseline, "baseline", "", "baseline run REF for delta, ratio and no_new_failures")
 	fl.StringVar(&f.storeDir, "store", "", "run store directory (default $ASSAY_STORE, else .assay)")
-	fl.StringVar(&f.junit, "junit", "", "write the run with these gate results as JUnit XML to FILE")
-	fl.StringVar(&f.markdown, "markdown", "", "write a markdown summary with these gate results to FILE")
-	fl.StringVar(&f.badge, "badge", "", "write a shields.io endpoint badge JSON for these gate results to FILE")
+	fl.StringVar(&f.junit, "junit", "", "write the run with these gate results as JUnit XML to FILE (- for stdout)")
+	fl.StringVar(&f.markdown, "markdown", "", "write a markdown summary with these gate results to FILE (- for stdout)")
+	fl.StringVar(&f.badge, "badge", "", "write a shields.io endpoint badge JSON for these gate results to FILE (- for stdout)")
 	fl.StringArrayVar(&f.orderings, "ordering", nil, "with one RUN per variant: expected order of a metric, e.g. 'ndcg@10: bm25 <= rm3' (repeatable)")
 	return cmd
 }
@@ -101,6 +101,14 @@ func runGate(env *Env, ref string, f *gateFlags, cmd *cobra.Command) error {
 	}
 	if f.margin < 0 || math.IsNaN(f.margin) || math.IsInf(f.margin, 0) {
 		return usageError("", "--margin must be a number >= 0, got %v", f.margin)
+	}
+	// Outputs are distinct files, none of them the floors file (--badge
+	// assay.floors.json replaced the floors with a badge); one may be -.
+	if err := distinctOutputs([]output{{"--floors", f.floors}, {"--junit", f.junit}, {"--markdown", f.markdown}, {"--badge", f.badge}}); err != nil {
+		return err
+	}
+	if f.floors == "-" {
+		return usageError("", "--floors reads and writes a file: give a path, not -")
 	}
 	exprs := make([]gate.Expr, 0, len(f.gates))
 	for _, g := range f.gates {
@@ -150,6 +158,9 @@ func runGate(env *Env, ref string, f *gateFlags, cmd *cobra.Command) error {
 	}
 
 	out := env.Stdout
+	if f.junit == "-" || f.markdown == "-" || f.badge == "-" {
+		out = env.Stderr // stdout holds that document alone
+	}
 	fmt.Fprintf(out, "run %s  suite %s  %s\n", run.RunID, run.Suite.Name, run.Status)
 	if floors != nil && len(floors.Floors) == 0 {
 		fmt.Fprintf(out, "%s holds no floors yet\n", f.floors)
@@ -170,7 +181,7 @@ func runGate(env *Env, ref string, f *gateFlags, cmd *cobra.Command) error {
 		fmt.Fprintf(env.Stderr, "assay: warning: %s\n", w)
 	}
 
-	if err := writeGateOutputs(f, run, base, verdict); err != nil {
+	if err := writeGateOutputs(env, f, run, base, verdict); err != nil {
 		return inputError(err)
 	}
 
@@ -302,7 +313,7 @@ func runGateMatrix(env *Env, refs []string, f *gateFlags) error {
 
 // writeGateOutputs writes --junit, --markdown and --badge for the run with
 // the gate results of this check in place of those it recorded.
-func writeGateOutputs(f *gateFlags, run, base *assay.Run, verdict gate.Verdict) error {
+func writeGateOutputs(env *Env, f *gateFlags, run, base *assay.Run, verdict gate.Verdict) error {
 	if f.junit == "" && f.markdown == "" && f.badge == "" {
 		return nil
 	}
@@ -324,6 +335,12 @@ func writeGateOutputs(f *gateFlags, run, base *assay.Run, verdict gate.Verdict) 
 	}
 	for _, o := range outputs {
 		if o.path == "" {
+			continue
+		}
+		if o.path == "-" {
+			if err := o.render(env.Stdout); err != nil {
+				return err
+			}
 			continue
 		}
 		var buf bytes.Buffer

@@ -288,17 +288,11 @@ func (f *runFlags) check() error {
 	case f.maxFailures < 0:
 		return usageError("", "--max-failures must be >= 0 (0: all), got %d", f.maxFailures)
 	}
-	var toStdout []string
-	for _, o := range []struct{ flag, path string }{{"--json", f.jsonOut}, {"--markdown", f.markdown}, {"--junit", f.junit}, {"--badge", f.badge}} {
-		if o.path == "-" {
-			toStdout = append(toStdout, o.flag)
-		}
-	}
 	if f.record == "-" {
 		return usageError("", "--record writes a file: give a path, not -")
 	}
-	if len(toStdout) > 1 {
-		return usageError("write the others to files", "only one output may be - (stdout), got %s", strings.Join(toStdout, " and "))
+	if err := distinctOutputs([]output{{"--json", f.jsonOut}, {"--markdown", f.markdown}, {"--junit", f.junit}, {"--badge", f.badge}, {"--record", f.record}}); err != nil {
+		return err
 	}
 	// An output that cannot be written fails now, not after the run.
 	for _, o := range []struct{ flag, path string }{{"--json", f.jsonOut}, {"--markdown", f.markdown}, {"--junit", f.junit}, {"--badge", f.badge}, {"--record", f.record}, {"--report-dir", f.reportDir}} {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/assay-eval/assay"
@@ -71,4 +73,35 @@ func printComparison(w io.Writer, base, run *assay.Run) (*compare.Report, error)
 		return nil, err
 	}
 	return &rep, nil
+}
+
+// output is a file flag and its value.
+type output struct{ flag, path string }
+
+// distinctOutputs rejects two flags naming one file (the second would
+// overwrite the first) and more than one - (stdout). Empty paths are unset.
+func distinctOutputs(outs []output) error {
+	seen := map[string]string{}
+	var toStdout []string
+	for _, o := range outs {
+		switch o.path {
+		case "":
+			continue
+		case "-":
+			toStdout = append(toStdout, o.flag)
+			continue
+		}
+		key := filepath.Clean(o.path)
+		if abs, err := filepath.Abs(key); err == nil {
+			key = abs
+		}
+		if other, dup := seen[key]; dup {
+			return usageError("give each output its own file", "%s and %s both name %s: one would overwrite the other", other, o.flag, o.path)
+		}
+		seen[key] = o.flag
+	}
+	if len(toStdout) > 1 {
+		return usageError("write the others to files", "only one output may be - (stdout), got %s", strings.Join(toStdout, " and "))
+	}
+	return nil
 }
