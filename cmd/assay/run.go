@@ -242,6 +242,9 @@ func prepareRun(ctx context.Context, env *Env, path string, f *runFlags) (*sessi
 		}
 		ss.spec = "builtin"
 	}
+	if err := f.checkInputs(path, s.CorpusSource, ss.spec); err != nil {
+		return nil, err
+	}
 	if !f.noStore {
 		dir := f.storeDir
 		if dir == "" {
@@ -310,6 +313,48 @@ func (f *runFlags) check() error {
 		}
 	}
 	return nil
+}
+
+// checkInputs rejects an output that names one of the run's inputs: --json
+// suite.yaml replaced the golden set with the run's JSON. --record may name
+// the replay trace it reads (it writes the same observations back).
+func (f *runFlags) checkInputs(suitePath, corpus, spec string) error {
+	type input struct{ what, path string }
+	inputs := []input{{"the suite", suitePath}, {"the corpus", corpus}}
+	if isTargetFile(spec) {
+		inputs = append(inputs, input{"the target file", spec})
+	}
+	trace, isReplay := strings.CutPrefix(spec, "replay:")
+	if isReplay {
+		inputs = append(inputs, input{"the replay trace", trace})
+	}
+	for _, o := range []output{{"--json", f.jsonOut}, {"--markdown", f.markdown}, {"--junit", f.junit}, {"--badge", f.badge}, {"--record", f.record}} {
+		if o.path == "" || o.path == "-" {
+			continue
+		}
+		for _, in := range inputs {
+			if in.path == "" || (o.flag == "--record" && in.what == "the replay trace") {
+				continue
+			}
+			if fi, err := os.Stat(in.path); err != nil || !fi.Mode().IsRegular() {
+				continue
+			}
+			if sameFile(o.path, in.path) {
+				return usageError("write it to another file", "%s %s would overwrite %s", o.flag, o.path, in.what)
+			}
+		}
+	}
+	return nil
+}
+
+// sameFile reports whether a (which may not exist yet) is the file b.
+func sameFile(a, b string) bool {
+	ai, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	bi, err := os.Stat(b)
+	return err == nil && os.SameFile(ai, bi)
 }
 
 // textOut is where the terminal summary goes: stderr when an output is
