@@ -70,6 +70,13 @@ func runCompare(env *Env, baseRef, candRef string, f *compareFlags) error {
 			return inputError(err)
 		}
 	}
+	for _, o := range []output{{"--json", f.jsonOut}, {"--markdown", f.markdownOut}} {
+		for _, p := range paths {
+			if o.path != "" && o.path != "-" && sameFile(o.path, p) {
+				return usageError("write it to another file", "%s %s would overwrite the run record %s", o.flag, o.path, p)
+			}
+		}
+	}
 	var runs [2]*assay.Run
 	var errs [2]error
 	var wg sync.WaitGroup

@@ -110,6 +110,15 @@ func runGate(env *Env, ref string, f *gateFlags, cmd *cobra.Command) error {
 	if f.floors == "-" {
 		return usageError("", "--floors reads and writes a file: give a path, not -")
 	}
+	if store.IsPathRef(ref) {
+		if p, err := store.ResolvePath(ref); err == nil {
+			for _, o := range []output{{"--floors", f.floors}, {"--junit", f.junit}, {"--markdown", f.markdown}, {"--badge", f.badge}} {
+				if o.path != "" && o.path != "-" && sameFile(o.path, p) {
+					return usageError("write it to another file", "%s %s would overwrite the run record %s", o.flag, o.path, p)
+				}
+			}
+		}
+	}
 	exprs := make([]gate.Expr, 0, len(f.gates))
 	for _, g := range f.gates {
 		e, err := gate.Parse(g, "--gate")
