@@ -55,8 +55,32 @@ func CitationMatches(c assay.Citation, value string) bool {
 // fields, so a citation by path "docs/a.md" is surfaced by a hit whose id is
 // "a.md" and whose path is "docs/a.md".
 func Surfaced(obs assay.Observation, c assay.Citation) bool {
+	return newSurfacer(obs).surfaced(c)
+}
+
+// surfacer answers Surfaced for many citations of one observation in
+// constant time each: the set of every non-empty id, path and title of the
+// retrieved documents, built once.
+type surfacer map[string]struct{}
+
+func newSurfacer(obs assay.Observation) surfacer {
+	s := make(surfacer, 3*len(obs.Retrieved))
 	for _, h := range obs.Retrieved {
-		if hitMatches(h, c.ID) || hitMatches(h, c.Path) || hitMatches(h, c.Title) {
+		for _, v := range [3]string{h.ID, h.Path, h.Title} {
+			if v != "" {
+				s[v] = struct{}{}
+			}
+		}
+	}
+	return s
+}
+
+func (s surfacer) surfaced(c assay.Citation) bool {
+	for _, v := range [3]string{c.ID, c.Path, c.Title} {
+		if v == "" {
+			continue
+		}
+		if _, ok := s[v]; ok {
 			return true
 		}
 	}
@@ -115,11 +139,11 @@ func Retrieves(obs assay.Observation, want []string, k int) assay.Check {
 
 // citeStatus says whether some citation matches value, and whether one of
 // the matching citations is surfaced.
-func citeStatus(obs assay.Observation, value string) (cited, surfaced bool) {
+func citeStatus(obs assay.Observation, sf surfacer, value string) (cited, surfaced bool) {
 	for _, c := range obs.Citations {
 		if CitationMatches(c, value) {
 			cited = true
-			if Surfaced(obs, c) {
+			if sf.surfaced(c) {
 				return true, true
 			}
 		}
@@ -133,8 +157,9 @@ func citeStatus(obs assay.Observation, value string) (cited, surfaced bool) {
 // `unsurfaced d9; not cited d3, d4`.
 func Cites(obs assay.Observation, want []string) assay.Check {
 	var unsurfaced, uncited []string
+	sf := newSurfacer(obs)
 	for _, w := range want {
-		cited, surfaced := citeStatus(obs, w)
+		cited, surfaced := citeStatus(obs, sf, w)
 		switch {
 		case surfaced:
 		case cited:
@@ -165,8 +190,9 @@ func CitesAny(obs assay.Observation, want []string) assay.Check {
 		return pass(KindCitesAny)
 	}
 	var unsurfaced []string
+	sf := newSurfacer(obs)
 	for _, w := range want {
-		cited, surfaced := citeStatus(obs, w)
+		cited, surfaced := citeStatus(obs, sf, w)
 		if surfaced {
 			return pass(KindCitesAny)
 		}
@@ -185,8 +211,9 @@ func CitesAny(obs assay.Observation, want []string) assay.Check {
 // not, by id, else path, else title: `unsurfaced docs/x.md`.
 func CitesOnlySurfaced(obs assay.Observation) assay.Check {
 	var bad []string
+	sf := newSurfacer(obs)
 	for i, c := range obs.Citations {
-		if !Surfaced(obs, c) {
+		if !sf.surfaced(c) {
 			bad = append(bad, citationName(c, i))
 		}
 	}

@@ -2,6 +2,7 @@ package grade
 
 import (
 	"reflect"
+	"strconv"
 	"testing"
 
 	"github.com/assay-eval/assay"
@@ -185,4 +186,22 @@ func TestNoCitations(t *testing.T) {
 	checkEq(t, NoCitations(assay.Observation{Retrieved: hits("a")}), "no_citations", true, "")
 	checkEq(t, NoCitations(assay.Observation{Citations: cits("a", "b")}), "no_citations", false, "cited a, b")
 	checkEq(t, NoCitations(assay.Observation{Citations: []assay.Citation{{Title: "Intro"}}}), "no_citations", false, "cited Intro")
+}
+
+// BenchmarkCitesOnlySurfacedLarge: 20,000 citations against 200,000
+// retrieved documents (the surfaced set is built once: linear, not
+// quadratic).
+func BenchmarkCitesOnlySurfacedLarge(b *testing.B) {
+	obs := assay.Observation{}
+	for i := range 200000 {
+		obs.Retrieved = append(obs.Retrieved, assay.Hit{ID: "d" + strconv.Itoa(i), Path: "p/" + strconv.Itoa(i)})
+	}
+	for i := range 20000 {
+		obs.Citations = append(obs.Citations, assay.Citation{Path: "p/" + strconv.Itoa(i*10)})
+	}
+	for b.Loop() {
+		if c := CitesOnlySurfaced(obs); !c.Pass {
+			b.Fatal(c.Detail)
+		}
+	}
 }
