@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"reflect"
 	"strings"
@@ -31,6 +32,9 @@ type replayKey struct {
 }
 
 var _ assay.Target = (*Replay)(nil)
+
+// maxLatencyMs bounds a recorded latency: a week, far beyond any timeout.
+const maxLatencyMs = 7 * 24 * 3600 * 1000
 
 // OpenReplay reads a trace file.
 func OpenReplay(path string) (*Replay, error) {
@@ -64,6 +68,9 @@ func OpenReplay(path string) (*Replay, error) {
 		}
 		if o.Trial < 0 {
 			return nil, fmt.Errorf("%s:%d: negative trial %d", path, line, o.Trial)
+		}
+		if o.LatencyMs != nil && (*o.LatencyMs < 0 || math.IsNaN(*o.LatencyMs) || *o.LatencyMs > maxLatencyMs) {
+			return nil, fmt.Errorf("%s:%d: latency_ms %v is not a duration (want 0 to %g ms)", path, line, *o.LatencyMs, float64(maxLatencyMs))
 		}
 		k := replayKey{o.Case, o.Trial}
 		if at, dup := first[k]; dup {

@@ -606,6 +606,8 @@ func (ss *session) runMatrix(ctx context.Context, m target.Matrix) error {
 			break
 		}
 	}
+	// A matrix stopped between variants is incomplete too.
+	complete = complete && len(runs) == len(m.Variants)
 	ord := gate.CheckOrderings(orderings, byName)
 	textOut := f.textOut(env)
 	if err := report.MatrixText(textOut, runs, ord, report.TextOptions{MaxFailures: f.maxFailures, Queries: ss.queries()}); err != nil {
