@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/assay-eval/assay"
@@ -124,38 +123,10 @@ func readBEIRQrels(path string) (map[string]map[string]int, []string, error) {
 	return parseBEIRQrels(path, data)
 }
 
-// parseBEIRQrels parses BEIR qrels TSV; path is for messages.
+// parseBEIRQrels parses BEIR qrels TSV (a header line allowed); path is for
+// messages.
 func parseBEIRQrels(path string, data []byte) (map[string]map[string]int, []string, error) {
-	judg := map[string]map[string]int{}
-	var order []string
-	line := 0
-	for len(data) > 0 {
-		var l []byte
-		l, data, _ = bytes.Cut(data, []byte{'\n'})
-		line++
-		l = bytes.TrimRight(l, "\r")
-		fields := strings.Fields(string(l))
-		if len(fields) == 0 {
-			continue
-		}
-		if len(fields) != 3 {
-			return nil, nil, Errorf(path, line, 0, "want \"query-id corpus-id score\", got %d fields", len(fields))
-		}
-		g, err := strconv.Atoi(fields[2])
-		if err != nil {
-			if line == 1 {
-				continue // header
-			}
-			return nil, nil, Errorf(path, line, 0, "score %q is not an integer", fields[2])
-		}
-		q := fields[0]
-		if judg[q] == nil {
-			judg[q] = map[string]int{}
-			order = append(order, q)
-		}
-		judg[q][fields[1]] = g
-	}
-	return judg, order, nil
+	return beirQrels.parse(path, data)
 }
 
 // readBEIRQueries reads queries.jsonl and returns the judged queries as cases.

@@ -110,27 +110,10 @@ func loadCranfield(dir string) (*assay.Suite, error) {
 	sort.Slice(s.Corpus, func(i, j int) bool { return s.Corpus[i].ID < s.Corpus[j].ID })
 	s.CorpusSource = docPath
 
-	judg := map[string]map[string]int{}
-	line := 0
-	for len(relData) > 0 {
-		var l []byte
-		l, relData, _ = bytes.Cut(relData, []byte{'\n'})
-		line++
-		f := strings.Fields(string(l))
-		if len(f) == 0 {
-			continue
-		}
-		if len(f) != 3 {
-			return nil, Errorf(relFile, line, 0, "want \"query doc code\", got %d fields", len(f))
-		}
-		code, err := strconv.Atoi(f[2])
-		if err != nil {
-			return nil, Errorf(relFile, line, 0, "relevance code %q is not an integer", f[2])
-		}
-		if judg[f[0]] == nil {
-			judg[f[0]] = map[string]int{}
-		}
-		judg[f[0]][f[1]] = cranGrade(code)
+	cranQrels := judgmentTable{fields: 3, query: 0, doc: 1, grade: 2, layout: "query doc code", gradeWord: "relevance code", mapGrade: cranGrade}
+	judg, _, err := cranQrels.parse(relFile, relData)
+	if err != nil {
+		return nil, err
 	}
 
 	for i, r := range readSMART(qryData) {

@@ -1,30 +1,13 @@
 package suite
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// writeFormatFiles writes name → content under a new temporary directory.
-func writeFormatFiles(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
 func TestDetectFormatByShape(t *testing.T) {
-	dir := writeFormatFiles(t, map[string]string{
+	dir := writeFiles(t, map[string]string{
 		// Shapes under names that say nothing about them.
 		"a.json":              `[{"id": "1", "query": "q", "judgments": [{"docid": "x", "relevance": 1}]}]`,
 		"b.json":              `[{"id": "1", "query": "q", "relevantDocs": ["x"], "category": "entity"}]`,
@@ -161,7 +144,7 @@ func TestLoadFormatErrors(t *testing.T) {
 			`unknown format "ragas" (want one of gno, gno-ask, kebab, knowlex, beir, trec, cranfield)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := writeFormatFiles(t, tc.files)
+			dir := writeFiles(t, tc.files)
 			_, err := LoadFormat(tc.format, filepath.Join(dir, tc.src), LoadOptions{})
 			if err == nil {
 				t.Fatal("no error")
@@ -178,7 +161,7 @@ func TestLoadFormatErrors(t *testing.T) {
 }
 
 func TestFormatLoadWarnings(t *testing.T) {
-	dir := writeFormatFiles(t, map[string]string{
+	dir := writeFiles(t, map[string]string{
 		"q.json": "[\n  {\"id\": \"a\", \"query\": \"x\", \"relevantDocs\": [\"d\"], \"extra\": 1}\n]",
 		"k.json": "{\"corpus\": [{\"title\": \"A\", \"content\": \"x\"}],\n \"thresholds\": {\"maxErrors\": 2},\n \"questions\": [{\"id\": \"q\", \"question\": \"?\", \"expectedDocumentTitle\": \"B\"}]}",
 	})

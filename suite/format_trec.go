@@ -74,36 +74,10 @@ func readTRECQrels(path string) (map[string]map[string]int, []string, error) {
 	return parseTRECQrels(path, data)
 }
 
-// parseTRECQrels parses qrels lines; path is for messages.
+// parseTRECQrels parses qrels lines (a negative grade is 0); path is for
+// messages.
 func parseTRECQrels(path string, data []byte) (map[string]map[string]int, []string, error) {
-	judg := map[string]map[string]int{}
-	var order []string
-	line := 0
-	for len(data) > 0 {
-		var l []byte
-		l, data, _ = bytes.Cut(data, []byte{'\n'})
-		line++
-		f := strings.Fields(string(l))
-		if len(f) == 0 {
-			continue
-		}
-		if len(f) != 4 {
-			return nil, nil, Errorf(path, line, 0, "want \"qid iter docno rel\", got %d fields", len(f))
-		}
-		g, err := strconv.Atoi(f[3])
-		if err != nil {
-			return nil, nil, Errorf(path, line, 0, "relevance %q is not an integer", f[3])
-		}
-		if g < 0 {
-			g = 0
-		}
-		if judg[f[0]] == nil {
-			judg[f[0]] = map[string]int{}
-			order = append(order, f[0])
-		}
-		judg[f[0]][f[2]] = g
-	}
-	return judg, order, nil
+	return trecQrels.parse(path, data)
 }
 
 type trecTopic struct {
