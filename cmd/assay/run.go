@@ -120,6 +120,9 @@ type session struct {
 	base     *assay.Run
 	spec     string
 	warnings []string
+	// Computed once for every run of the session (a matrix has several).
+	fingerprint string
+	git         *assay.GitInfo
 }
 
 func runRun(env *Env, path string, f *runFlags, cmd *cobra.Command) error {
@@ -203,7 +206,7 @@ func prepareRun(ctx context.Context, env *Env, path string, f *runFlags) (*sessi
 	if err != nil {
 		return nil, inputError(err)
 	}
-	ss := &session{env: env, f: f, s: s}
+	ss := &session{env: env, f: f, s: s, fingerprint: suite.Fingerprint(s), git: store.GitInfo(s.Dir)}
 	ss.warnings = append(ss.warnings, s.Warnings...)
 	ss.warnings = append(ss.warnings, suite.CheckManifest(s)...)
 
@@ -402,10 +405,10 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 		Schema:       assay.RunSchema,
 		RunID:        store.NewRunID(),
 		Status:       assay.StatusIncomplete,
-		Suite:        assay.SuiteRef{Name: s.Name, Fingerprint: suite.Fingerprint(s), Path: s.Path, Cases: len(s.Cases)},
+		Suite:        assay.SuiteRef{Name: s.Name, Fingerprint: ss.fingerprint, Path: s.Path, Cases: len(s.Cases)},
 		Target:       target.Describe(tgt, ss.spec),
 		AssayVersion: version(),
-		Git:          store.GitInfo(s.Dir),
+		Git:          ss.git,
 		Group:        group,
 		Variant:      variant,
 		Options: assay.RunOptions{
