@@ -26,6 +26,17 @@ type Options struct {
 // Kinds lists the target spec forms, for messages.
 var Kinds = []string{"builtin", "builtin:rm3", "replay:FILE", "http://HOST/PATH", "https://HOST/PATH", "command:'CMD ARGS'", "trec:RUNFILE", "FILE.yaml"}
 
+// IsFile reports whether spec names a target file: a path ending in .yaml,
+// .yml or .json that is none of the prefixed forms (replay:, trec:, ...).
+func IsFile(spec string) bool {
+	for _, p := range []string{"builtin:", "builtin?", "replay:", "trec:", "command:", "http://", "https://"} {
+		if strings.HasPrefix(spec, p) {
+			return false
+		}
+	}
+	return strings.HasSuffix(spec, ".yaml") || strings.HasSuffix(spec, ".yml") || strings.HasSuffix(spec, ".json")
+}
+
 // Open returns the target a spec names. An empty spec means builtin.
 func Open(spec string, o Options) (assay.Target, error) {
 	switch {
@@ -48,7 +59,7 @@ func Open(spec string, o Options) (assay.Target, error) {
 		return newCommandShorthand(strings.TrimPrefix(spec, "command:"), o)
 	case strings.HasPrefix(spec, "trec:"):
 		return newTrecRun(strings.TrimPrefix(spec, "trec:"), o)
-	case strings.HasSuffix(spec, ".yaml") || strings.HasSuffix(spec, ".yml") || strings.HasSuffix(spec, ".json"):
+	case IsFile(spec):
 		return openFile(spec, o)
 	}
 	if hint := suggestSpec(spec); hint != "" {

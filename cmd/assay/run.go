@@ -138,7 +138,7 @@ func runRun(env *Env, path string, f *runFlags, cmd *cobra.Command) error {
 		defer ss.st.Close()
 	}
 	var matrix target.Matrix
-	if isTargetFile(ss.spec) {
+	if target.IsFile(ss.spec) {
 		if matrix, err = target.ReadMatrix(ss.spec); err != nil {
 			return inputError(err)
 		}
@@ -188,15 +188,6 @@ func runRun(env *Env, path string, f *runFlags, cmd *cobra.Command) error {
 		return failed()
 	}
 	return nil
-}
-
-func isTargetFile(spec string) bool {
-	for _, ext := range []string{".yaml", ".yml", ".json"} {
-		if strings.HasSuffix(spec, ext) && !strings.Contains(spec, "://") && !strings.Contains(spec, ":") {
-			return true
-		}
-	}
-	return false
 }
 
 // prepareRun loads and checks everything a run needs before any case is
@@ -324,7 +315,7 @@ func (f *runFlags) check() error {
 func (f *runFlags) checkInputs(suitePath, corpus, spec string) error {
 	type input struct{ what, path string }
 	inputs := []input{{"the suite", suitePath}, {"the corpus", corpus}}
-	if isTargetFile(spec) {
+	if target.IsFile(spec) {
 		inputs = append(inputs, input{"the target file", spec})
 	}
 	trace, isReplay := strings.CutPrefix(spec, "replay:")
