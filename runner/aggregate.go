@@ -2,6 +2,7 @@ package runner
 
 import (
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/assay-eval/assay"
@@ -33,106 +34,166 @@ import (
 //   - LatencyMs: nearest-rank p50, p95, p99 (Percentile) and max over every
 //     result that has a latency, errored or not, with n; all 0 when n = 0.
 func Summarize(results []assay.CaseResult, metrics []string) assay.Summary {
-	s := assay.Summary{Cases: len(results), Metrics: map[string]assay.MetricAgg{}}
-	var answered, noHit, refused, grounded int
-	var latencies []float64
-	for _, r := range results {
-		if r.Graded() {
-			s.Graded++
-			if r.Passed() {
-				s.Passed++
-			}
-		}
-		if r.Error != nil {
-			s.Errors++
-		} else {
-			answered++
-			if r.Retrieved == 0 {
-				noHit++
-			}
-			if r.Refused {
-				refused++
-			} else if r.Citations > 0 {
-				grounded++
-			}
-		}
-		if r.LatencyMs != nil {
-			latencies = append(latencies, *r.LatencyMs)
-		}
+	a := NewAggregator(metrics)
+	for i := range results {
+		a.Add(&results[i])
 	}
-	s.Failed = s.Graded - s.Passed
-	if s.Graded > 0 {
-		rate := float64(s.Passed) / float64(s.Graded)
-		s.PassRate = &rate
-	}
-	if metrics == nil {
-		metrics = metricNames(results)
-	}
-	for _, name := range metrics {
-		if _, dup := s.Metrics[name]; dup {
-			continue
-		}
-		var sum float64
-		n := 0
-		for _, r := range results {
-			if v, ok := r.Metrics[name]; ok {
-				sum += v
-				n++
-			}
-		}
-		if n > 0 {
-			s.Metrics[name] = assay.MetricAgg{Mean: sum / float64(n), N: n}
-		}
-	}
-	s.Rates = assay.Rates{
-		NoHit:    ratio(noHit, answered),
-		Refusal:  ratio(refused, answered),
-		Grounded: ratio(grounded, answered),
-		Error:    ratio(s.Errors, s.Cases),
-	}
-	if len(latencies) > 0 {
-		sort.Float64s(latencies)
-		s.LatencyMs = assay.Latency{
-			P50: Percentile(latencies, 50),
-			P95: Percentile(latencies, 95),
-			P99: Percentile(latencies, 99),
-			Max: latencies[len(latencies)-1],
-			N:   len(latencies),
-		}
-	}
-	return s
-}
-
-// metricNames lists every metric any result carries, sorted.
-func metricNames(results []assay.CaseResult) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, r := range results {
-		for name := range r.Metrics {
-			if !seen[name] {
-				seen[name] = true
-				out = append(out, name)
-			}
-		}
-	}
-	sort.Strings(out)
-	return out
+	return a.Summary()
 }
 
 // Segments groups results by every tag present and summarizes each group
 // with Summarize: the key is "tag=value" ("lang=en"). A result belongs to
 // one segment per tag it carries; results without tags are in none.
 func Segments(results []assay.CaseResult, metrics []string) map[string]assay.Summary {
-	groups := map[string][]assay.CaseResult{}
-	for _, r := range results {
-		for k, v := range r.Tags {
-			key := k + "=" + v
-			groups[key] = append(groups[key], r)
+	a := NewAggregator(metrics)
+	for i := range results {
+		a.Add(&results[i])
+	}
+	return a.Segments()
+}
+
+// Aggregator computes Summarize and Segments one result at a time, so a
+// run need not keep its results: added in the same order, it gives the
+// same summaries, bit for bit. It keeps, per summary, counters, one sum per
+// metric and the latencies (8 bytes a result: the percentiles are exact).
+type Aggregator struct {
+	metrics []string // nil: every name the results carry
+	want    map[string]bool
+	all     acc
+	segs    map[string]*acc
+}
+
+// acc is the state of one summary.
+type acc struct {
+	cases, graded, passed, errors      int
+	answered, noHit, refused, grounded int
+	sums                               map[string]*metricSum
+	latencies                          []float64
+}
+
+type metricSum struct {
+	sum float64
+	n   int
+}
+
+// NewAggregator returns an empty Aggregator for the metric names of
+// Summarize.
+func NewAggregator(metrics []string) *Aggregator {
+	a := &Aggregator{metrics: metrics, segs: map[string]*acc{}}
+	if metrics != nil {
+		a.want = make(map[string]bool, len(metrics))
+		for _, m := range metrics {
+			a.want[m] = true
 		}
 	}
-	out := make(map[string]assay.Summary, len(groups))
-	for key, rs := range groups {
-		out[key] = Summarize(rs, metrics)
+	return a
+}
+
+// Add counts one result in the run's summary and in its segments.
+func (a *Aggregator) Add(r *assay.CaseResult) {
+	a.all.add(r, a.want)
+	for k, v := range r.Tags {
+		key := k + "=" + v
+		s := a.segs[key]
+		if s == nil {
+			s = &acc{}
+			a.segs[key] = s
+		}
+		s.add(r, a.want)
+	}
+}
+
+// Summary is Summarize of the results added so far.
+func (a *Aggregator) Summary() assay.Summary { return a.all.summary(a.metrics) }
+
+// Segments is Segments of the results added so far.
+func (a *Aggregator) Segments() map[string]assay.Summary {
+	out := make(map[string]assay.Summary, len(a.segs))
+	for key, s := range a.segs {
+		out[key] = s.summary(a.metrics)
+	}
+	return out
+}
+
+func (s *acc) add(r *assay.CaseResult, want map[string]bool) {
+	s.cases++
+	if r.Graded() {
+		s.graded++
+		if r.Passed() {
+			s.passed++
+		}
+	}
+	if r.Error != nil {
+		s.errors++
+	} else {
+		s.answered++
+		if r.Retrieved == 0 {
+			s.noHit++
+		}
+		if r.Refused {
+			s.refused++
+		} else if r.Citations > 0 {
+			s.grounded++
+		}
+	}
+	if r.LatencyMs != nil {
+		s.latencies = append(s.latencies, *r.LatencyMs)
+	}
+	for name, v := range r.Metrics {
+		if want != nil && !want[name] {
+			continue
+		}
+		if s.sums == nil {
+			s.sums = map[string]*metricSum{}
+		}
+		m := s.sums[name]
+		if m == nil {
+			m = &metricSum{}
+			s.sums[name] = m
+		}
+		m.sum += v
+		m.n++
+	}
+}
+
+func (s *acc) summary(metrics []string) assay.Summary {
+	out := assay.Summary{
+		Cases: s.cases, Graded: s.graded, Passed: s.passed, Errors: s.errors,
+		Failed:  s.graded - s.passed,
+		Metrics: map[string]assay.MetricAgg{},
+	}
+	if s.graded > 0 {
+		rate := float64(s.passed) / float64(s.graded)
+		out.PassRate = &rate
+	}
+	if metrics == nil {
+		metrics = make([]string, 0, len(s.sums))
+		for name := range s.sums {
+			metrics = append(metrics, name)
+		}
+		sort.Strings(metrics)
+	}
+	for _, name := range metrics {
+		if m, ok := s.sums[name]; ok && m.n > 0 {
+			out.Metrics[name] = assay.MetricAgg{Mean: m.sum / float64(m.n), N: m.n}
+		}
+	}
+	out.Rates = assay.Rates{
+		NoHit:    ratio(s.noHit, s.answered),
+		Refusal:  ratio(s.refused, s.answered),
+		Grounded: ratio(s.grounded, s.answered),
+		Error:    ratio(s.errors, s.cases),
+	}
+	if n := len(s.latencies); n > 0 {
+		sorted := slices.Clone(s.latencies)
+		sort.Float64s(sorted)
+		out.LatencyMs = assay.Latency{
+			P50: Percentile(sorted, 50),
+			P95: Percentile(sorted, 95),
+			P99: Percentile(sorted, 99),
+			Max: sorted[n-1],
+			N:   n,
+		}
 	}
 	return out
 }

@@ -1,11 +1,16 @@
 // Package runner runs a suite's cases against a target and aggregates the
 // results (§1, §5).
 //
-// Run sends every case (times every trial) to the target with bounded
-// concurrency, a per-case timeout and cancellation; it grades each
-// observation with package grade as it arrives and hands the result to an
-// OnResult callback (for the store, the trace recorder and progress) in the
-// order results complete. Results are returned in suite order, then trial.
+// Stream sends every case of a Source (times every trial: a case's trials
+// go one after another) to the target with bounded concurrency, a per-case
+// timeout and cancellation; it grades each observation with package grade
+// and hands the result to an OnResult callback (for the store, the trace
+// recorder, the aggregation and progress) in suite order, then trial.
+// Results that finish early wait for the earlier ones, at most Window of
+// them, so a run holds a bounded number of observations however many cases
+// it has, and everything computed from the results in order (sums,
+// percentiles, the first system version) is deterministic. Run is Stream
+// over a slice that also returns the results.
 //
 // Failure is data: when the target returns an error the case is recorded with
 // the error's class (timeout when the per-case deadline passed, canceled when
@@ -20,5 +25,6 @@
 // run), and Cleanup(ctx, case, observation) error, called after each case is
 // graded, also when it failed, unless Options.Keep is set.
 //
-// Summarize and Segments implement the §5 aggregation.
+// Summarize and Segments implement the §5 aggregation; an Aggregator
+// computes the same one result at a time.
 package runner

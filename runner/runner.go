@@ -33,18 +33,22 @@ type Options struct {
 	MaxErrors int
 	// Keep skips target cleanup.
 	Keep bool
-	// OnResult is called once per graded result, with its Observation, from
-	// one goroutine at a time, in completion order. An error from it stops
-	// the run (the store could not write: the run is incomplete).
-	OnResult func(assay.CaseResult) error
+	// OnResult is called once per graded result, with its case and its
+	// Observation, from one goroutine at a time, in suite order, then
+	// trial. An error from it stops the run (the store could not write:
+	// the run is incomplete) and it is not called again.
+	OnResult func(c assay.Case, r assay.CaseResult) error
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
 }
 
 // Result is what a run produced.
 type Result struct {
-	// Results in suite order, then trial; Observation is left out.
+	// Results in suite order, then trial; Observation is left out. Stream
+	// leaves it nil: its results go to OnResult only.
 	Results []assay.CaseResult
+	// Observed is the number of results produced (len(Results) for Run).
+	Observed int
 	// Complete is false when the run was interrupted or stopped early.
 	Complete bool
 	// Stopped says why an incomplete run stopped.
@@ -52,6 +56,22 @@ type Result struct {
 	Warnings []string
 	// Versions are the system versions the target first reported.
 	Versions map[string]string
+}
+
+// Source yields the cases of a run in suite order. An error it returns
+// (other than one from yield) stops the run.
+type Source func(yield func(assay.Case) error) error
+
+// Cases is the Source of a slice.
+func Cases(cases []assay.Case) Source {
+	return func(yield func(assay.Case) error) error {
+		for _, c := range cases {
+			if err := yield(c); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 }
 
 type setupper interface {
@@ -62,13 +82,48 @@ type cleaner interface {
 	Cleanup(ctx context.Context, c assay.Case, obs assay.Observation) error
 }
 
+// job is one observation to make: the seq-th of the run, trial of c.
 type job struct {
-	idx   int
+	seq   int
+	c     assay.Case
 	trial int
 }
 
-// Run observes and grades every case (and trial) against t.
+// Window bounds the observations a run holds at once: those in flight
+// plus those finished but waiting for an earlier one, so that results
+// reach OnResult in order. A case slower than Window others waits for
+// itself before more are sent; the memory of a run does not grow with the
+// number of cases.
+func Window(concurrency int) int { return max(1024, 8*concurrency) }
+
+// Run observes and grades every case (and trial) against t and returns
+// the results in Result.Results. It is Stream over a slice, keeping the
+// results.
 func Run(ctx context.Context, t assay.Target, cases []assay.Case, o Options) (Result, error) {
+	var results []assay.CaseResult
+	hook := o.OnResult
+	o.OnResult = func(c assay.Case, r assay.CaseResult) error {
+		var err error
+		if hook != nil {
+			err = hook(c, r)
+		}
+		r.Observation = nil
+		results = append(results, r)
+		return err
+	}
+	res, err := Stream(ctx, t, Cases(cases), o)
+	res.Results = results
+	return res, err
+}
+
+// errStopped ends the reading of the source when the run stops.
+var errStopped = errors.New("run stopped")
+
+// Stream observes and grades every case of src against t, each case's
+// trials one after another, and hands each result to o.OnResult in suite
+// order, then trial. It keeps no result: Result.Results is nil. An error
+// from src stops the run, which is then incomplete, and is returned.
+func Stream(ctx context.Context, t assay.Target, src Source, o Options) (Result, error) {
 	if o.Concurrency <= 0 {
 		o.Concurrency = DefaultConcurrency
 	}
@@ -87,10 +142,15 @@ func Run(ctx context.Context, t assay.Target, cases []assay.Case, o Options) (Re
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
 
-	total := len(cases) * o.Trials
+	window := Window(o.Concurrency)
+	slots := make(chan struct{}, window)
+	for range window {
+		slots <- struct{}{}
+	}
 	jobs := make(chan job)
 	type done struct {
-		job
+		seq int
+		c   assay.Case
 		res assay.CaseResult
 		ok  bool
 	}
@@ -102,88 +162,110 @@ func Run(ctx context.Context, t assay.Target, cases []assay.Case, o Options) (Re
 		go func() {
 			defer wg.Done()
 			for j := range jobs {
-				res, ok := observe(runCtx, t, cases[j.idx], j.trial, o)
-				out <- done{j, res, ok}
+				res, ok := observe(runCtx, t, j.c, j.trial, o)
+				out <- done{j.seq, j.c, res, ok}
 			}
 		}()
 	}
+	// The feeder reads the source and sends the jobs; it owns srcErr and
+	// total until jobs is closed.
+	var (
+		srcErr    error
+		exhausted bool
+		total     int
+	)
 	go func() {
 		defer close(jobs)
-		for trial := 0; trial < o.Trials; trial++ {
-			for i := range cases {
+		err := src(func(c assay.Case) error {
+			for trial := 0; trial < o.Trials; trial++ {
 				select {
-				case jobs <- job{i, trial}:
+				case <-slots:
 				case <-runCtx.Done():
-					return
+					return errStopped
+				}
+				select {
+				case jobs <- job{total, c, trial}:
+					total++
+				case <-runCtx.Done():
+					return errStopped
 				}
 			}
+			return nil
+		})
+		switch {
+		case err == nil:
+			exhausted = true
+		case !errors.Is(err, errStopped):
+			srcErr = err // the cases sent still finish
 		}
 	}()
 	go func() { wg.Wait(); close(out) }()
 
-	results := make([]assay.CaseResult, 0, total)
-	order := make([]job, 0, total)
 	var (
-		res      = Result{Complete: true}
-		errCount int
-		drift    = map[string]bool{}
+		res        = Result{Complete: true}
+		errCount   int
+		drift      = map[string]bool{}
+		hookFailed bool
+		pending    = map[int]done{}
+		next       int
 	)
-	for d := range out {
-		if !d.ok {
-			continue // abandoned by an interrupt: not observed
-		}
+	emit := func(d done) {
+		res.Observed++
 		if d.res.Error != nil {
 			errCount++
 		}
 		if d.res.Observation != nil {
 			res.Versions, res.Warnings = trackVersions(res.Versions, d.res.Observation.Versions, drift, res.Warnings, d.res.ID)
 		}
-		if o.OnResult != nil && res.Stopped == "" {
-			if err := o.OnResult(d.res); err != nil {
+		if o.OnResult != nil && !hookFailed {
+			if err := o.OnResult(d.c, d.res); err != nil {
+				hookFailed = true
 				res.Complete = false
 				res.Stopped = err.Error()
 				stop()
 			}
 		}
-		d.res.Observation = nil
-		results = append(results, d.res)
-		order = append(order, d.job)
 		if o.MaxErrors > 0 && errCount >= o.MaxErrors && res.Stopped == "" {
 			res.Complete = false
 			res.Stopped = fmt.Sprintf("stopped after %d errors (--max-errors %d)", errCount, o.MaxErrors)
 			stop()
 		}
 	}
+	// Every job sent gets exactly one done, so the results are emitted in
+	// seq order with no gap; an abandoned one (ok false: interrupted) is
+	// skipped in its turn.
+	for d := range out {
+		pending[d.seq] = d
+		for {
+			p, found := pending[next]
+			if !found {
+				break
+			}
+			delete(pending, next)
+			next++
+			slots <- struct{}{}
+			if p.ok {
+				emit(p)
+			}
+		}
+	}
+	// jobs is closed (the workers are done), so the feeder has finished.
+	if srcErr != nil {
+		res.Complete = false
+		if res.Stopped == "" {
+			res.Stopped = srcErr.Error()
+		}
+		return res, srcErr
+	}
 	if ctx.Err() != nil && res.Stopped == "" {
 		res.Complete = false
 		res.Stopped = "interrupted"
 	}
-	if len(results) < total && res.Complete {
+	if (!exhausted || res.Observed < total) && res.Complete {
 		res.Complete = false
 		res.Stopped = "not every case was observed"
 	}
-	sort.Sort(byCaseTrial{results, order})
-	res.Results = results
 	return res, nil
-}
-
-// byCaseTrial sorts results (and their jobs, in step) into suite order,
-// then trial, in place.
-type byCaseTrial struct {
-	r []assay.CaseResult
-	j []job
-}
-
-func (b byCaseTrial) Len() int { return len(b.r) }
-func (b byCaseTrial) Less(x, y int) bool {
-	if b.j[x].idx != b.j[y].idx {
-		return b.j[x].idx < b.j[y].idx
-	}
-	return b.j[x].trial < b.j[y].trial
-}
-func (b byCaseTrial) Swap(x, y int) {
-	b.r[x], b.r[y] = b.r[y], b.r[x]
-	b.j[x], b.j[y] = b.j[y], b.j[x]
 }
 
 // observe makes and grades one observation. ok is false when the run was

@@ -180,10 +180,10 @@ func TestRunTurnsAPanicIntoAnExecError(t *testing.T) {
 func TestRunOnResultSeesObservationsAndItsErrorStopsTheRun(t *testing.T) {
 	var mu sync.Mutex
 	seen := 0
-	res, _ := Run(context.Background(), answer("ok"), cases(20), Options{Concurrency: 1, OnResult: func(r assay.CaseResult) error {
+	res, _ := Run(context.Background(), answer("ok"), cases(20), Options{Concurrency: 1, OnResult: func(c assay.Case, r assay.CaseResult) error {
 		mu.Lock()
 		defer mu.Unlock()
-		if r.Observation == nil || r.Observation.Case != r.ID {
+		if r.Observation == nil || r.Observation.Case != r.ID || c.ID != r.ID {
 			t.Errorf("OnResult got no observation for %s", r.ID)
 		}
 		seen++
@@ -256,5 +256,80 @@ func TestRunComputesMetricsWithTheGradeOptions(t *testing.T) {
 	}
 	if res.Results[0].Pass != nil {
 		t.Fatal("a case with judgments only is not graded")
+	}
+}
+
+func TestStreamHandsResultsOverInSuiteOrderThoughTheyFinishOutOfOrder(t *testing.T) {
+	tgt := assay.TargetFunc(func(ctx context.Context, c assay.Case) (assay.Observation, error) {
+		// later cases of each group of 8 finish first
+		var n int
+		fmt.Sscanf(c.ID, "c%d", &n)
+		time.Sleep(time.Duration(7-n%8) * 100 * time.Microsecond)
+		return assay.Observation{Answer: "ok"}, nil
+	})
+	var got []string
+	res, err := Stream(context.Background(), tgt, Cases(cases(64)), Options{Concurrency: 8, Trials: 2,
+		OnResult: func(c assay.Case, r assay.CaseResult) error {
+			got = append(got, fmt.Sprintf("%s/%d", r.ID, r.Trial))
+			return nil
+		}})
+	if err != nil || !res.Complete || res.Results != nil || res.Observed != 128 {
+		t.Fatalf("err=%v complete=%v results=%d observed=%d, want a complete run that keeps no results", err, res.Complete, len(res.Results), res.Observed)
+	}
+	for i, g := range got {
+		if want := fmt.Sprintf("c%02d/%d", i/2, i%2); g != want {
+			t.Fatalf("result %d is %s, want %s (suite order, then trial)", i, g, want)
+		}
+	}
+}
+
+func TestStreamHoldsNoMoreThanAWindowBehindASlowCase(t *testing.T) {
+	const conc = 4
+	w := Window(conc)
+	var started atomic.Int64
+	var during int64
+	tgt := assay.TargetFunc(func(ctx context.Context, c assay.Case) (assay.Observation, error) {
+		started.Add(1)
+		if c.ID == "c00" {
+			// wait until the feeder has filled the window, then a little
+			// longer to see that it sends nothing more
+			deadline := time.Now().Add(10 * time.Second)
+			for started.Load() < int64(w) && time.Now().Before(deadline) {
+				time.Sleep(time.Millisecond)
+			}
+			time.Sleep(50 * time.Millisecond)
+			during = started.Load()
+		}
+		return assay.Observation{Answer: "ok"}, nil
+	})
+	res, err := Stream(context.Background(), tgt, Cases(cases(3*w)), Options{Concurrency: conc})
+	if err != nil || !res.Complete || res.Observed != 3*w {
+		t.Fatalf("err=%v complete=%v observed=%d", err, res.Complete, res.Observed)
+	}
+	if during != int64(w) {
+		t.Fatalf("%d observations started while the first was outstanding, want exactly the window, %d", during, w)
+	}
+}
+
+func TestStreamStopsOnASourceError(t *testing.T) {
+	bad := errors.New("suite.yaml: changed while the run was reading it")
+	src := func(yield func(assay.Case) error) error {
+		for _, c := range cases(10) {
+			if c.ID == "c05" {
+				return bad
+			}
+			if err := yield(c); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	n := 0
+	res, err := Stream(context.Background(), answer("ok"), src, Options{Concurrency: 2, OnResult: func(assay.Case, assay.CaseResult) error { n++; return nil }})
+	if !errors.Is(err, bad) || res.Complete || res.Stopped != bad.Error() {
+		t.Fatalf("err=%v complete=%v stopped=%q, want the source's error and an incomplete run", err, res.Complete, res.Stopped)
+	}
+	if n != 5 {
+		t.Fatalf("%d results, want the 5 cases read before the error", n)
 	}
 }

@@ -440,7 +440,7 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 		Grade:       ss.gopts,
 		MaxErrors:   f.maxErrors,
 		Keep:        f.keep,
-		OnResult: func(r assay.CaseResult) error {
+		OnResult: func(_ assay.Case, r assay.CaseResult) error {
 			mu.Lock()
 			defer mu.Unlock()
 			if bar != nil {
