@@ -79,6 +79,28 @@ type Run struct {
 	Gates    []GateResult `json:"gates"`
 	Cases    []CaseResult `json:"cases"`
 	Warnings []string     `json:"warnings,omitempty"`
+
+	// CaseStream, when Cases is empty, yields the run's case results in
+	// order (suite order, then trial) afresh on each call; it is not part
+	// of the JSON document.
+	CaseStream func(yield func(CaseResult) error) error `json:"-"`
+}
+
+// EachCase calls yield with each case result of the run, in order: the
+// elements of Cases when it is non-empty or CaseStream is nil, else those
+// CaseStream yields. Readers of a run go through EachCase so that a run
+// whose cases stay on disk is read one case at a time. An error from yield
+// or from the stream stops the walk and is returned.
+func (r *Run) EachCase(yield func(CaseResult) error) error {
+	if len(r.Cases) > 0 || r.CaseStream == nil {
+		for _, c := range r.Cases {
+			if err := yield(c); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return r.CaseStream(yield)
 }
 
 // SuiteRef identifies the suite a run used.

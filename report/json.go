@@ -1,7 +1,10 @@
 package report
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 
 	"github.com/assay-eval/assay"
@@ -10,7 +13,23 @@ import (
 // RunDocument returns the assay.run/v1 form of run: the run itself with the
 // schema set, and nil slices and maps written as [] and {} so consumers see
 // every field of §7.
+//
+// RunDocument holds every case in memory (it reads them through
+// run.EachCase, so a run whose cases stream is read in full); JSON and
+// MatrixJSON write the same document one case at a time instead. An error
+// from the run's CaseStream ends the case list where it happened: callers
+// that must see it use JSON.
 func RunDocument(run *assay.Run) *assay.Run {
+	doc := runHead(run)
+	run.EachCase(func(c assay.CaseResult) error {
+		doc.Cases = append(doc.Cases, documentCase(c))
+		return nil
+	})
+	return doc
+}
+
+// runHead is the document of run with an empty cases list.
+func runHead(run *assay.Run) *assay.Run {
 	doc := *run
 	doc.Schema = assay.RunSchema
 	doc.Segments = make(map[string]assay.Summary, len(run.Segments))
@@ -21,18 +40,22 @@ func RunDocument(run *assay.Run) *assay.Run {
 	for k, s := range run.Segments {
 		doc.Segments[k] = fillSummary(s)
 	}
-	doc.Cases = make([]assay.CaseResult, len(run.Cases))
-	for i, c := range run.Cases {
-		c.Observation = nil
-		if c.Checks == nil {
-			c.Checks = []assay.Check{}
-		}
-		if c.Metrics == nil {
-			c.Metrics = map[string]float64{}
-		}
-		doc.Cases[i] = c
-	}
+	doc.Cases = []assay.CaseResult{}
+	doc.CaseStream = nil
 	return &doc
+}
+
+// documentCase is c as the document lists it: no observation, and
+// [] and {} for no checks and no metrics.
+func documentCase(c assay.CaseResult) assay.CaseResult {
+	c.Observation = nil
+	if c.Checks == nil {
+		c.Checks = []assay.Check{}
+	}
+	if c.Metrics == nil {
+		c.Metrics = map[string]float64{}
+	}
+	return c
 }
 
 func fillSummary(s assay.Summary) assay.Summary {
@@ -43,9 +66,73 @@ func fillSummary(s assay.Summary) assay.Summary {
 }
 
 // JSON writes the assay.run/v1 document, indented, with a final newline.
+// It reads the cases through run.EachCase and writes each as it comes, so
+// it holds one case at a time; an error from the run's CaseStream is
+// returned (the output is then cut short).
 func JSON(w io.Writer, run *assay.Run) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
+	bw := bufio.NewWriter(w)
+	if err := writeRunDocument(bw, run, ""); err != nil {
+		return err
+	}
+	bw.WriteByte('\n')
+	return bw.Flush()
+}
+
+// writeRunDocument writes the document of run as an indented JSON value
+// whose lines after the first begin with prefix (the form it takes nested
+// in an encoding indented with "  "), without a final newline. The header
+// is encoded with an empty cases list, and the cases are spliced in one at
+// a time, so the bytes are those of encoding RunDocument(run) whole.
+func writeRunDocument(w io.Writer, run *assay.Run, prefix string) error {
+	var hb bytes.Buffer
+	enc := json.NewEncoder(&hb)
+	enc.SetIndent(prefix, "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(RunDocument(run))
+	if err := enc.Encode(runHead(run)); err != nil {
+		return err
+	}
+	head := bytes.TrimSuffix(hb.Bytes(), []byte("\n"))
+	empty := "\n" + prefix + `  "cases": []`
+	i := bytes.Index(head, []byte(empty))
+	if i < 0 {
+		return fmt.Errorf("encode run %s: cases field not found", run.RunID)
+	}
+	if _, err := w.Write(head[:i]); err != nil {
+		return err
+	}
+	var cb bytes.Buffer
+	cenc := json.NewEncoder(&cb)
+	cenc.SetIndent(prefix+"    ", "  ")
+	cenc.SetEscapeHTML(false)
+	n := 0
+	err := run.EachCase(func(c assay.CaseResult) error {
+		cb.Reset()
+		if n == 0 {
+			cb.WriteString("\n" + prefix + `  "cases": [`)
+		} else {
+			cb.WriteByte(',')
+		}
+		cb.WriteString("\n" + prefix + "    ")
+		c = documentCase(c)
+		if err := cenc.Encode(&c); err != nil {
+			return fmt.Errorf("encode run %s: case %s trial %d: %w", run.RunID, c.ID, c.Trial, err)
+		}
+		cb.Truncate(cb.Len() - 1) // Encode's newline
+		n++
+		_, err := w.Write(cb.Bytes())
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		_, err = io.WriteString(w, empty)
+	} else {
+		_, err = io.WriteString(w, "\n"+prefix+"  ]")
+	}
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(head[i+len(empty):])
+	return err
 }

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bufio"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -35,8 +36,16 @@ import (
 // in the order properties, testcase*, system-out, system-err; every
 // testcase has name, classname and time; failure and error have type and
 // message.
+//
+// The cases are read through run.EachCase twice, once for the counts the
+// <testsuite> start tag carries and once to write each <testcase> as it
+// comes, so JUnit holds one case at a time.
 func JUnit(w io.Writer, run *assay.Run) error {
-	return writeJUnit(w, junitDoc(run))
+	doc, err := junitDoc(run)
+	if err != nil {
+		return err
+	}
+	return writeJUnit(w, doc)
 }
 
 // JUnitMatrix writes the runs of a variant matrix as one JUnit document:
@@ -46,7 +55,10 @@ func JUnitMatrix(w io.Writer, runs []*assay.Run, orderings gate.Verdict) error {
 	var doc junitSuites
 	name := "assay"
 	for _, run := range runs {
-		d := junitDoc(run)
+		d, err := junitDoc(run)
+		if err != nil {
+			return err
+		}
 		variant := gate.VariantName(run.Variant)
 		for _, s := range d.Suites {
 			if variant != "" {
@@ -57,6 +69,14 @@ func JUnitMatrix(w io.Writer, runs []*assay.Run, orderings gate.Verdict) error {
 				s.Name = strings.Replace(s.Name, base, tagged, 1)
 				for i := range s.Cases {
 					s.Cases[i].Classname = strings.Replace(s.Cases[i].Classname, base, tagged, 1)
+				}
+				if each := s.each; each != nil {
+					s.each = func(yield func(junitCase) error) error {
+						return each(func(tc junitCase) error {
+							tc.Classname = strings.Replace(tc.Classname, base, tagged, 1)
+							return yield(tc)
+						})
+					}
 				}
 			}
 			s.ID = len(doc.Suites)
@@ -106,7 +126,8 @@ func JUnitMatrix(w io.Writer, runs []*assay.Run, orderings gate.Verdict) error {
 }
 
 func writeJUnit(w io.Writer, doc junitSuites) error {
-	p := &printer{w: w}
+	bw := bufio.NewWriter(w)
+	p := &printer{w: bw}
 	p.f("%s", xml.Header)
 	p.f("<testsuites name=\"%s\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%s\">\n",
 		xmlAttr(doc.Name), doc.Tests, doc.Failures, doc.Errors, doc.Skipped, doc.Time)
@@ -123,31 +144,16 @@ func writeJUnit(w io.Writer, doc junitSuites) error {
 			p.f("    </properties>\n")
 		}
 		for _, c := range s.Cases {
-			p.f("    <testcase name=\"%s\" classname=\"%s\" time=\"%s\"", xmlAttr(c.Name), xmlAttr(c.Classname), c.Time)
-			var el string
-			var m *junitMessage
-			switch {
-			case c.Failure != nil:
-				el, m = "failure", c.Failure
-			case c.Error != nil:
-				el, m = "error", c.Error
-			case c.Skipped != nil:
-				el, m = "skipped", c.Skipped
+			writeJUnitCase(p, c)
+		}
+		if s.each != nil {
+			err := s.each(func(c junitCase) error {
+				writeJUnitCase(p, c)
+				return p.err
+			})
+			if err != nil {
+				return err
 			}
-			if m == nil {
-				p.f("/>\n")
-				continue
-			}
-			p.f(">\n      <%s message=\"%s\"", el, xmlAttr(m.Message))
-			if m.Type != "" {
-				p.f(" type=\"%s\"", xmlAttr(m.Type))
-			}
-			if m.Body == "" {
-				p.f("/>\n")
-			} else {
-				p.f(">%s</%s>\n", xmlText(m.Body), el)
-			}
-			p.f("    </testcase>\n")
 		}
 		for _, el := range []struct {
 			name string
@@ -162,7 +168,38 @@ func writeJUnit(w io.Writer, doc junitSuites) error {
 		p.f("  </testsuite>\n")
 	}
 	p.f("</testsuites>\n")
-	return p.err
+	if p.err != nil {
+		return p.err
+	}
+	return bw.Flush()
+}
+
+func writeJUnitCase(p *printer, c junitCase) {
+	p.f("    <testcase name=\"%s\" classname=\"%s\" time=\"%s\"", xmlAttr(c.Name), xmlAttr(c.Classname), c.Time)
+	var el string
+	var m *junitMessage
+	switch {
+	case c.Failure != nil:
+		el, m = "failure", c.Failure
+	case c.Error != nil:
+		el, m = "error", c.Error
+	case c.Skipped != nil:
+		el, m = "skipped", c.Skipped
+	}
+	if m == nil {
+		p.f("/>\n")
+		return
+	}
+	p.f(">\n      <%s message=\"%s\"", el, xmlAttr(m.Message))
+	if m.Type != "" {
+		p.f(" type=\"%s\"", xmlAttr(m.Type))
+	}
+	if m.Body == "" {
+		p.f("/>\n")
+	} else {
+		p.f(">%s</%s>\n", xmlText(m.Body), el)
+	}
+	p.f("    </testcase>\n")
 }
 
 // xmlText escapes character data: &, < and > become entities, characters
@@ -237,6 +274,9 @@ type junitSuite struct {
 	Cases      []junitCase     `xml:"testcase"`
 	SystemOut  junitText       `xml:"system-out"`
 	SystemErr  junitText       `xml:"system-err"`
+	// each, when set, yields the testcases that follow Cases, one at a
+	// time as they are written (a run's cases, read through EachCase).
+	each func(yield func(junitCase) error) error
 }
 
 type junitProperty struct {
@@ -263,16 +303,13 @@ type junitText struct {
 	Body string `xml:",chardata"`
 }
 
-func junitDoc(run *assay.Run) junitSuites {
+// junitDoc is the JUnit document of run. The case suite's counts come from
+// a first pass over run.EachCase; its testcases are yielded by a second
+// pass when the document is written.
+func junitDoc(run *assay.Run) (junitSuites, error) {
 	name := run.Suite.Name
 	if name == "" {
 		name = "assay"
-	}
-	multi := run.Options.Trials > 1
-	for _, c := range run.Cases {
-		if c.Trial > 0 {
-			multi = true
-		}
 	}
 	stamp := ""
 	if !run.StartedAt.IsZero() {
@@ -287,33 +324,30 @@ func junitDoc(run *assay.Run) junitSuites {
 
 	cases := junitSuite{Name: name, Timestamp: stamp, Hostname: "assay", ID: 0, Package: name, Time: seconds(elapsed)}
 	cases.Properties = junitProperties(run)
-	for _, c := range run.Cases {
-		tc := junitCase{Name: c.ID, Classname: name, Time: "0.000"}
-		if multi {
-			tc.Name = fmt.Sprintf("%s (trial %d)", c.ID, c.Trial)
+	multi := run.Options.Trials > 1
+	err := run.EachCase(func(c assay.CaseResult) error {
+		if c.Trial > 0 {
+			multi = true
 		}
-		if c.LatencyMs != nil && *c.LatencyMs > 0 {
-			tc.Time = seconds(*c.LatencyMs / 1000)
-		}
+		cases.Tests++
 		switch {
 		case c.Error != nil:
-			tc.Error = &junitMessage{
-				Type:    string(c.Error.Class),
-				Message: fmt.Sprintf("%s: %s", c.Error.Class, c.Error.Message),
-				Body:    caseFacts(c),
-			}
 			cases.Errors++
 		case c.Pass == nil:
-			tc.Skipped = &junitMessage{Message: "not graded: the case states no expectation (it feeds the metrics only)"}
 			cases.Skipped++
 		case !*c.Pass:
-			kind, msg := firstFailure(c)
-			tc.Failure = &junitMessage{Type: kind, Message: msg, Body: caseFacts(c)}
 			cases.Failures++
 		}
-		cases.Cases = append(cases.Cases, tc)
+		return nil
+	})
+	if err != nil {
+		return junitSuites{}, err
 	}
-	cases.Tests = len(cases.Cases)
+	cases.each = func(yield func(junitCase) error) error {
+		return run.EachCase(func(c assay.CaseResult) error {
+			return yield(junitCaseOf(c, name, multi))
+		})
+	}
 	if len(run.Warnings) > 0 {
 		cases.SystemOut.Body = "warning: " + strings.Join(run.Warnings, "\nwarning: ") + "\n"
 	}
@@ -343,7 +377,33 @@ func junitDoc(run *assay.Run) junitSuites {
 		doc.Errors += s.Errors
 		doc.Skipped += s.Skipped
 	}
-	return doc
+	return doc, nil
+}
+
+// junitCaseOf is the testcase of one case result in the suite name; multi
+// names it with its trial.
+func junitCaseOf(c assay.CaseResult, name string, multi bool) junitCase {
+	tc := junitCase{Name: c.ID, Classname: name, Time: "0.000"}
+	if multi {
+		tc.Name = fmt.Sprintf("%s (trial %d)", c.ID, c.Trial)
+	}
+	if c.LatencyMs != nil && *c.LatencyMs > 0 {
+		tc.Time = seconds(*c.LatencyMs / 1000)
+	}
+	switch {
+	case c.Error != nil:
+		tc.Error = &junitMessage{
+			Type:    string(c.Error.Class),
+			Message: fmt.Sprintf("%s: %s", c.Error.Class, c.Error.Message),
+			Body:    caseFacts(c),
+		}
+	case c.Pass == nil:
+		tc.Skipped = &junitMessage{Message: "not graded: the case states no expectation (it feeds the metrics only)"}
+	case !*c.Pass:
+		kind, msg := firstFailure(c)
+		tc.Failure = &junitMessage{Type: kind, Message: msg, Body: caseFacts(c)}
+	}
+	return tc
 }
 
 func junitProperties(run *assay.Run) []junitProperty {

@@ -1,7 +1,7 @@
 package report
 
 import (
-	"bytes"
+	"bufio"
 	"fmt"
 	"io"
 	"os"
@@ -163,20 +163,16 @@ func Markdown(w io.Writer, run *assay.Run, cmp *compare.Report) error {
 		markdownComparison(p, cmp)
 	}
 
-	var failing []assay.CaseResult
-	for _, c := range run.Cases {
-		if (c.Pass != nil && !*c.Pass) || c.Error != nil {
-			failing = append(failing, c)
-		}
+	fl, err := collectFailing(run, MarkdownMaxFailures, func(c assay.CaseResult) bool {
+		return (c.Pass != nil && !*c.Pass) || c.Error != nil
+	})
+	if err != nil {
+		return err
 	}
-	if len(failing) > 0 {
-		p.f("### Failing cases (%d%s)\n\n", len(failing), ungradedNote(failing))
+	if fl.n > 0 {
+		p.f("### Failing cases (%d%s)\n\n", fl.n, fl.ungradedNote())
 		multi := st.Trials > 1
-		for i, c := range failing {
-			if i == MarkdownMaxFailures {
-				p.f("- … and %d more (see the JSON report)\n", len(failing)-i)
-				break
-			}
+		for _, c := range fl.shown {
 			p.f("- **%s**", mdEscape(c.ID))
 			if multi {
 				p.f(" (trial %d)", c.Trial)
@@ -195,6 +191,9 @@ func Markdown(w io.Writer, run *assay.Run, cmp *compare.Report) error {
 				p.f(" — %s", strings.Join(facts, "; "))
 			}
 			p.f("\n")
+		}
+		if more := fl.n - len(fl.shown); more > 0 {
+			p.f("- … and %d more (see the JSON report)\n", more)
 		}
 		p.f("\n")
 	}
@@ -373,9 +372,10 @@ func MarkdownMatrix(w io.Writer, runs []*assay.Run, orderings gate.Verdict) erro
 // WriteReportDir writes the CI report directory: DIR/YYYY-MM-DD.json (the
 // assay.run/v1 document, dated by now in UTC; a later run the same day
 // replaces it), and refreshes DIR/latest.md (Markdown) and DIR/badge.json
-// (Badge). DIR is created when missing. Each file is written to a temporary
-// file and renamed, so a reader never sees half a report. It returns the
-// paths written.
+// (Badge). DIR is created when missing. Each file is rendered straight into
+// a temporary file (one case at a time) and renamed, so a reader never sees
+// half a report and a failed render replaces nothing. It returns the paths
+// written.
 func WriteReportDir(dir string, run *assay.Run, cmp *compare.Report, verdict gate.Verdict, now time.Time) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
@@ -390,12 +390,8 @@ func WriteReportDir(dir string, run *assay.Run, cmp *compare.Report, verdict gat
 	}
 	var written []string
 	for _, f := range files {
-		var buf bytes.Buffer
-		if err := f.render(&buf); err != nil {
-			return written, fmt.Errorf("%s: %w", f.name, err)
-		}
 		path := filepath.Join(dir, f.name)
-		if err := writeFileAtomic(path, buf.Bytes()); err != nil {
+		if err := writeFileAtomic(path, f.render); err != nil {
 			return written, err
 		}
 		written = append(written, path)
@@ -403,27 +399,32 @@ func WriteReportDir(dir string, run *assay.Run, cmp *compare.Report, verdict gat
 	return written, nil
 }
 
-func writeFileAtomic(path string, data []byte) error {
+// writeFileAtomic renders into a temporary file beside path, through a
+// buffer, and renames it over path; on any error the temporary file is
+// removed and path is left as it was.
+func writeFileAtomic(path string, render func(io.Writer) error) (err error) {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
 		return err
 	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	bw := bufio.NewWriterSize(tmp, 64<<10)
+	if err := render(bw); err != nil {
+		return fmt.Errorf("%s: %w", filepath.Base(path), err)
+	}
+	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		os.Remove(tmp.Name())
 		return err
 	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return nil
+	return os.Rename(tmp.Name(), path)
 }

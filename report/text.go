@@ -147,20 +147,16 @@ func Text(w io.Writer, run *assay.Run, o TextOptions) error {
 		}
 	}
 
-	var failing []assay.CaseResult
-	for _, c := range run.Cases {
-		if (c.Pass != nil && !*c.Pass) || (c.Pass == nil && c.Error != nil) {
-			failing = append(failing, c)
-		}
+	fl, err := collectFailing(run, o.MaxFailures, func(c assay.CaseResult) bool {
+		return (c.Pass != nil && !*c.Pass) || (c.Pass == nil && c.Error != nil)
+	})
+	if err != nil {
+		return err
 	}
-	if len(failing) > 0 {
+	if fl.n > 0 {
 		p.nl()
-		p.f("failing cases (%d%s)\n", len(failing), ungradedNote(failing))
-		for i, c := range failing {
-			if o.MaxFailures > 0 && i == o.MaxFailures {
-				p.f("  … and %d more (see --json)\n", len(failing)-i)
-				break
-			}
+		p.f("failing cases (%d%s)\n", fl.n, fl.ungradedNote())
+		for _, c := range fl.shown {
 			p.f("  %s", c.ID)
 			if trials > 1 {
 				p.f(" (trial %d)", c.Trial)
@@ -182,6 +178,9 @@ func Text(w io.Writer, run *assay.Run, o TextOptions) error {
 				}
 				p.f("    ✗ %s: %s\n", ch.Kind, ch.Detail)
 			}
+		}
+		if more := fl.n - len(fl.shown); more > 0 {
+			p.f("  … and %d more (see --json)\n", more)
 		}
 	}
 
@@ -285,18 +284,42 @@ func clip(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
+// failingCases is the failing cases of a run as a report lists them: how
+// many there are, how many of those were not graded, and the first few.
+type failingCases struct {
+	n        int                // failing cases
+	ungraded int                // of which not graded (pass null, errored)
+	shown    []assay.CaseResult // the first ones, at most the cap
+}
+
+// collectFailing reads the run's cases once through EachCase and keeps the
+// first max cases failing says are failing (all of them when max is 0), so
+// a report holds no more cases than it prints.
+func collectFailing(run *assay.Run, max int, failing func(assay.CaseResult) bool) (failingCases, error) {
+	var fl failingCases
+	err := run.EachCase(func(c assay.CaseResult) error {
+		if !failing(c) {
+			return nil
+		}
+		fl.n++
+		if c.Pass == nil {
+			fl.ungraded++
+		}
+		if max <= 0 || len(fl.shown) < max {
+			c.Observation = nil
+			fl.shown = append(fl.shown, c)
+		}
+		return nil
+	})
+	return fl, err
+}
+
 // ungradedNote explains a failing-cases count that differs from the
 // summary's "failed": cases with no expectations (pass null) are listed
 // when their observation errored, but are not counted as failed.
-func ungradedNote(failing []assay.CaseResult) string {
-	n := 0
-	for _, c := range failing {
-		if c.Pass == nil {
-			n++
-		}
-	}
-	if n == 0 {
+func (fl failingCases) ungradedNote() string {
+	if fl.ungraded == 0 {
 		return ""
 	}
-	return fmt.Sprintf(": %d failed, %d errored with nothing to grade", len(failing)-n, n)
+	return fmt.Sprintf(": %d failed, %d errored with nothing to grade", fl.n-fl.ungraded, fl.ungraded)
 }
