@@ -21,57 +21,92 @@ import (
 // EncodeRun returns the run.json form of run: the assay.run/v1 document,
 // indented, with one case per line and without observations (they live in
 // cases.jsonl). A human can read it and a diff of two runs stays small.
+// It holds the whole document; RunWriter.Finish writes the same bytes one
+// case at a time.
 func EncodeRun(run *assay.Run) ([]byte, error) {
+	var out bytes.Buffer
+	if err := encodeRun(&out, run); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}
+
+// encodeRun writes the run.json form of run (see EncodeRun) to w. The
+// header is encoded with an empty cases list and the cases, read through
+// run.EachCase, are spliced in as they come, one line each. An error from
+// the run's CaseStream is returned as it is.
+func encodeRun(w io.Writer, run *assay.Run) error {
 	head := *run
 	if head.Schema == "" {
 		head.Schema = assay.RunSchema
 	}
 	head.Cases = []assay.CaseResult{}
+	head.CaseStream = nil
 	b, err := json.MarshalIndent(&head, "", "  ")
 	if err != nil {
-		return nil, fmt.Errorf("encode run %s: %w", run.RunID, err)
+		return fmt.Errorf("encode run %s: %w", run.RunID, err)
 	}
 	const empty = "\n  \"cases\": []"
 	i := bytes.Index(b, []byte(empty))
 	if i < 0 {
-		return nil, fmt.Errorf("encode run %s: cases field not found", run.RunID)
+		return fmt.Errorf("encode run %s: cases field not found", run.RunID)
 	}
-	if len(run.Cases) == 0 {
-		return append(b, '\n'), nil
+	if _, err := w.Write(b[:i]); err != nil {
+		return err
 	}
-	var out bytes.Buffer
-	out.Grow(len(b) + 256*len(run.Cases))
-	out.Write(b[:i])
-	out.WriteString("\n  \"cases\": [")
-	for j := range run.Cases {
-		c := run.Cases[j]
+	var line []byte
+	n := 0
+	err = run.EachCase(func(c assay.CaseResult) error {
 		c.Observation = nil
 		cb, err := json.Marshal(&c)
 		if err != nil {
-			return nil, fmt.Errorf("encode run %s: case %s: %w", run.RunID, c.ID, err)
+			return fmt.Errorf("encode run %s: case %s: %w", run.RunID, c.ID, err)
 		}
-		if j > 0 {
-			out.WriteByte(',')
+		line = line[:0]
+		if n == 0 {
+			line = append(line, "\n  \"cases\": ["...)
+		} else {
+			line = append(line, ',')
 		}
-		out.WriteString("\n    ")
-		out.Write(cb)
+		line = append(line, "\n    "...)
+		line = append(line, cb...)
+		n++
+		_, err = w.Write(line)
+		return err
+	})
+	if err != nil {
+		return err
 	}
-	out.WriteString("\n  ]")
-	out.Write(b[i+len(empty):])
-	out.WriteByte('\n')
-	return out.Bytes(), nil
+	tail := "\n  ]"
+	if n == 0 {
+		tail = empty
+	}
+	if _, err := io.WriteString(w, tail); err != nil {
+		return err
+	}
+	if _, err := w.Write(b[i+len(empty):]); err != nil {
+		return err
+	}
+	_, err = w.Write([]byte{'\n'})
+	return err
 }
 
-// writeFileAtomic writes b to path through a temporary file in the same
-// directory, synced and renamed over path, then syncs the directory.
-func writeFileAtomic(path string, b []byte) error {
+// writeFileAtomic writes path through a temporary file in the same
+// directory: write fills it through a buffer, then it is synced and renamed
+// over path, and the directory synced. When write (or anything after it)
+// fails, the temporary file is removed and path is left as it was.
+func writeFileAtomic(path string, write func(io.Writer) error) error {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return err
 	}
 	tmp := f.Name()
-	_, err = f.Write(b)
+	bw := bufio.NewWriterSize(f, 64<<10)
+	err = write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
 	if err == nil {
 		err = f.Chmod(0o644)
 	}
@@ -350,11 +385,7 @@ func beginFiles(dir string, run *assay.Run) (*fileRun, error) {
 		}
 		return nil, err
 	}
-	b, err := EncodeRun(run)
-	if err != nil {
-		return nil, err
-	}
-	if err := writeFileAtomic(filepath.Join(dir, RunFile), b); err != nil {
+	if err := writeFileAtomic(filepath.Join(dir, RunFile), func(w io.Writer) error { return encodeRun(w, run) }); err != nil {
 		return nil, err
 	}
 	f, err := os.OpenFile(filepath.Join(dir, CasesFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
@@ -410,12 +441,8 @@ func (w *fileRun) Finish(run *assay.Run) error {
 	if err := errors.Join(serr, cerr); err != nil {
 		return fmt.Errorf("%s: %w", w.cases.Name(), err)
 	}
-	b, err := EncodeRun(run)
-	if err != nil {
-		return err
-	}
 	file := filepath.Join(w.dir, RunFile)
-	if err := writeFileAtomic(file, b); err != nil {
+	if err := writeFileAtomic(file, func(out io.Writer) error { return encodeRun(out, run) }); err != nil {
 		return fmt.Errorf("%s: %w", file, err)
 	}
 	if err := compressCases(w.dir); err != nil {

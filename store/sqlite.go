@@ -260,7 +260,8 @@ func (s *SQLiteStore) Begin(ctx context.Context, run *assay.Run) (RunWriter, err
 
 func (s *SQLiteStore) relDir(id string) string { return filepath.ToSlash(filepath.Join("runs", id)) }
 
-// indexRun upserts the run row (and with cases, its metric and case rows).
+// indexRun upserts the run row (and with cases, its metric and case rows,
+// read through run.EachCase one at a time).
 func indexRun(ctx context.Context, tx *sql.Tx, run *assay.Run, dir string, withCases bool) error {
 	sum := run.Summary
 	head, headVal := headline(run)
@@ -306,7 +307,7 @@ func indexRun(ctx context.Context, tx *sql.Tx, run *assay.Run, dir string, withC
 		return err
 	}
 	defer stmt.Close()
-	for _, c := range run.Cases {
+	return run.EachCase(func(c assay.CaseResult) error {
 		var pass any
 		if c.Pass != nil {
 			pass = boolInt(*c.Pass)
@@ -317,15 +318,14 @@ func indexRun(ctx context.Context, tx *sql.Tx, run *assay.Run, dir string, withC
 		}
 		mb := []byte("{}")
 		if len(c.Metrics) > 0 {
+			var err error
 			if mb, err = json.Marshal(c.Metrics); err != nil {
 				return err
 			}
 		}
-		if _, err := stmt.ExecContext(ctx, run.RunID, c.ID, c.Trial, pass, class, c.LatencyMs, string(mb)); err != nil {
-			return err
-		}
-	}
-	return nil
+		_, err := stmt.ExecContext(ctx, run.RunID, c.ID, c.Trial, pass, class, c.LatencyMs, string(mb))
+		return err
+	})
 }
 
 func boolInt(b bool) int {

@@ -32,7 +32,12 @@ type RunWriter interface {
 	// a killed process loses at most the cases still in flight.
 	Append(r assay.CaseResult) error
 	// Finish writes the final run.json (status as given) by an atomic
-	// rename, syncs cases.jsonl and updates the index.
+	// rename, syncs cases.jsonl and updates the index. It reads the run's
+	// cases through run.EachCase, one at a time (once for run.json, again
+	// for the index's case rows), so a run whose cases stream from disk is
+	// never held whole. An error from the run's CaseStream is returned;
+	// when it comes while run.json is written, run.json stays as Begin
+	// wrote it.
 	Finish(run *assay.Run) error
 	// Dir is the run's directory.
 	Dir() string

@@ -42,6 +42,8 @@ func Run(t *testing.T, open Opener) {
 		{"begin_writes_incomplete_run", testBegin},
 		{"finish_writes_complete_run", testFinish},
 		{"finish_twice_fails", testFinishTwice},
+		{"finish_reads_case_stream", testFinishStream},
+		{"finish_stream_error_keeps_run_incomplete", testFinishStreamError},
 		{"finish_after_cancel_records_incomplete", testFinishAfterCancel},
 		{"list_newest_first_with_filters", testList},
 		{"latest_skips_incomplete", testLatestSkipsIncomplete},
@@ -468,5 +470,130 @@ func testFinishAfterCancel(t *testing.T, open Opener) {
 	}
 	if len(list) != 1 || list[0].Status != assay.StatusIncomplete || list[0].Cases != 1 {
 		t.Errorf("List = %+v; want the interrupted run, incomplete, 1 case", list)
+	}
+}
+
+// Streamed returns run with its cases given by CaseStream instead of Cases
+// (the form a run whose results were spilled to disk has): each call
+// yields cases afresh, in order; after failAfter cases (when failAfter >=
+// 0) the stream fails with err.
+func Streamed(run *assay.Run, cases []assay.CaseResult, failAfter int, err error) *assay.Run {
+	s := *run
+	s.Cases = nil
+	s.CaseStream = func(yield func(assay.CaseResult) error) error {
+		for i, c := range cases {
+			if i == failAfter {
+				return err
+			}
+			if err := yield(c); err != nil {
+				return err
+			}
+		}
+		if failAfter >= len(cases) {
+			return err
+		}
+		return nil
+	}
+	return &s
+}
+
+// finishStreamed saves run in a fresh store rooted at root, Finish reading
+// its cases from CaseStream when stream is set (else from Cases), and
+// returns the bytes of its run.json.
+func finishStreamed(t *testing.T, open Opener, root string, cases []assay.CaseResult, stream bool) []byte {
+	t.Helper()
+	s := openStore(t, open, root)
+	run := NewRun("kb", t0)
+	run.RunID = "019ad3c1-7f2e-7c4d-9a55-3b8d2f0c1e77"
+	w, err := s.Begin(context.Background(), run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		if err := w.Append(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	Complete(run, cases)
+	run.Warnings = []string{"a warning after the cases"}
+	fin := run
+	if stream {
+		fin = Streamed(run, cases, -1, nil)
+	}
+	if err := w.Finish(fin); err != nil {
+		t.Fatalf("Finish: %v", err)
+	}
+	b, err := os.ReadFile(filepath.Join(w.Dir(), store.RunFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, err := s.List(context.Background(), store.Filter{})
+	if err != nil || len(list) != 1 || list[0].Cases != len(cases) || list[0].Status != assay.StatusComplete {
+		t.Fatalf("List = %+v, %v; want one complete run of %d cases", list, err, len(cases))
+	}
+	return b
+}
+
+// testFinishStream: Finish given a run whose cases come from CaseStream
+// (Cases nil) writes the same run.json, byte for byte, as given the cases.
+func testFinishStream(t *testing.T, open Opener) {
+	cases := []assay.CaseResult{Case("q1", true, 1), Case("q2", false, 0.5), Case("q3", true, 0)}
+	want := finishStreamed(t, open, t.TempDir(), cases, false)
+	got := finishStreamed(t, open, t.TempDir(), cases, true)
+	if string(got) != string(want) {
+		t.Errorf("run.json from the stream differs:\n got %s\nwant %s", got, want)
+	}
+	if n := regexp.MustCompile(`(?m)^    \{"id":`).FindAll(got, -1); len(n) != len(cases) {
+		t.Errorf("run.json lists %d cases; want %d:\n%s", len(n), len(cases), got)
+	}
+	// No cases: the stream yields nothing, as a run with none.
+	want = finishStreamed(t, open, t.TempDir(), nil, false)
+	got = finishStreamed(t, open, t.TempDir(), nil, true)
+	if string(got) != string(want) {
+		t.Errorf("run.json from an empty stream differs:\n got %s\nwant %s", got, want)
+	}
+}
+
+// testFinishStreamError: when the run's CaseStream fails, Finish returns
+// its error, and run.json is the one Begin wrote (incomplete, cases
+// recoverable from cases.jsonl), with no temporary file left beside it.
+func testFinishStreamError(t *testing.T, open Opener) {
+	for _, after := range []int{0, 2} {
+		t.Run(fmt.Sprintf("after_%d", after), func(t *testing.T) {
+			s := openStore(t, open, t.TempDir())
+			run := NewRun("kb", t0)
+			w, err := s.Begin(context.Background(), run)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cases := []assay.CaseResult{Case("q1", true, 1), Case("q2", false, 0.5), Case("q3", true, 0)}
+			for _, c := range cases {
+				if err := w.Append(c); err != nil {
+					t.Fatal(err)
+				}
+			}
+			Complete(run, cases)
+			errSpill := errors.New("spill: read error")
+			if err := w.Finish(Streamed(run, cases, after, errSpill)); !errors.Is(err, errSpill) {
+				t.Fatalf("Finish: %v; want the stream's error", err)
+			}
+			got, err := store.LoadRun(filepath.Join(w.Dir(), store.RunFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Status != assay.StatusIncomplete || len(got.Cases) != len(cases) {
+				t.Errorf("run.json after a failed Finish: status %q with %d cases; want incomplete with %d (from cases.jsonl)",
+					got.Status, len(got.Cases), len(cases))
+			}
+			ents, err := os.ReadDir(w.Dir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range ents {
+				if e.Name() != store.RunFile && e.Name() != store.CasesFile && e.Name() != store.CasesGzFile {
+					t.Errorf("%s left in the run directory", e.Name())
+				}
+			}
+		})
 	}
 }
