@@ -82,15 +82,9 @@ func TestLargeSuiteStyles(t *testing.T) {
 		if !sameParse(t, style, src) {
 			t.Errorf("%s: lean path not taken", style)
 		}
-		sp, ok := splitBlock(src)
-		if style == "json" {
-			sp, ok = splitJSON(src)
-		}
-		if !ok {
-			t.Fatalf("%s: not split", style)
-		}
-		for i, pc := range sp.pieces {
-			if sp.fastPiece(src, pc) == nil {
+		sp, texts, pieces := splitPieces(t, src)
+		for i, pc := range pieces {
+			if sp.fastPiece(texts[i], pc) == nil {
 				t.Fatalf("%s: case %d not read by the fast front end", style, i+1)
 			}
 		}

@@ -5,8 +5,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"os"
-	"slices"
-	"strings"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/corpus"
@@ -23,18 +21,68 @@ type canonicalSuite struct {
 	Tools          []string          `json:"tools"`
 	Analyzer       string            `json:"analyzer"`
 	Gates          []string          `json:"gates"`
-	Cases          []assay.Case      `json:"cases"`
+	NCases         int               `json:"n_cases"`
+	Cases          string            `json:"cases"`             // hex of the caseDigest
 	Schemas        map[string]string `json:"schemas,omitempty"` // json_schema as written -> sha256 of the file
 	Corpus         string            `json:"corpus"`            // corpus.Fingerprint
 }
 
-// Fingerprint is "sha256:<hex>" over the canonical suite: its cases (sorted
-// by id), defaults, metrics, gain, refusal markers, tools, analyzer, gate
-// expressions, the bytes of its json_schema files, and the corpus
-// fingerprint (corpus.Fingerprint). Renaming the suite, reordering cases or
-// editing comments keeps the fingerprint; changing a case, a judgment, a
-// gate or a document changes it.
+// caseDigest is the sum modulo 2^256 of the SHA-256 of each case's
+// canonical JSON (big-endian): it does not depend on the order of the
+// cases, and can be summed case by case.
+type caseDigest struct {
+	sum     [sha256.Size]byte
+	n       int
+	schemas map[string]string // json_schema as written -> its resolved path
+}
+
+// add adds a case of the suite whose directory is dir.
+func (d *caseDigest) add(c *assay.Case, dir string) {
+	b, err := json.Marshal(c)
+	if err != nil { // cannot happen: a case holds only strings, numbers and maps
+		panic(err)
+	}
+	h := sha256.Sum256(b)
+	carry := 0
+	for i := len(d.sum) - 1; i >= 0; i-- {
+		v := int(d.sum[i]) + int(h[i]) + carry
+		d.sum[i], carry = byte(v), v>>8
+	}
+	d.n++
+	if w := c.Expect.JSONSchema; w != "" {
+		if _, done := d.schemas[w]; !done {
+			p := c.Expect.JSONSchemaPath
+			if p == "" {
+				p = resolvePath(dir, w)
+			}
+			if d.schemas == nil {
+				d.schemas = map[string]string{}
+			}
+			d.schemas[w] = p
+		}
+	}
+}
+
+// Fingerprint is "sha256:<hex>" over the canonical suite: its defaults,
+// metrics, gain, refusal markers, tools, analyzer, gate expressions, the
+// number of cases and the sum modulo 2^256 of the SHA-256 of each case's
+// canonical JSON, the SHA-256 of each json_schema file (keyed by the path
+// as written), and the corpus fingerprint (corpus.Fingerprint). The sum
+// makes it one pass over the cases in any order, so that Stream computes
+// the same value without holding them. Renaming the suite, reordering
+// cases or editing comments keeps the fingerprint; changing a case, a
+// judgment, a gate, a json_schema file or a document changes it.
 func Fingerprint(s *assay.Suite) string {
+	var d caseDigest
+	for i := range s.Cases {
+		d.add(&s.Cases[i], s.Dir)
+	}
+	return fingerprintOf(s, &d)
+}
+
+// fingerprintOf is the fingerprint of the suite s (whose cases are ignored)
+// with the cases summed in d.
+func fingerprintOf(s *assay.Suite, d *caseDigest) string {
 	c := canonicalSuite{
 		Defaults:       s.Defaults,
 		Metrics:        s.Metrics,
@@ -42,25 +90,18 @@ func Fingerprint(s *assay.Suite) string {
 		RefusalMarkers: s.RefusalMarkers,
 		Tools:          s.Tools,
 		Analyzer:       s.Analyzer,
-		Cases:          slices.Clone(s.Cases),
+		NCases:         d.n,
+		Cases:          hex.EncodeToString(d.sum[:]),
 		Corpus:         corpus.Fingerprint(s.Corpus),
 	}
 	for _, g := range s.Gates {
 		c.Gates = append(c.Gates, g.Expr)
 	}
-	slices.SortStableFunc(c.Cases, func(a, b assay.Case) int { return strings.Compare(a.ID, b.ID) })
-	for _, k := range s.Cases {
-		if k.Expect.JSONSchema == "" {
-			continue
-		}
+	for w, p := range d.schemas {
 		if c.Schemas == nil {
 			c.Schemas = map[string]string{}
 		}
-		p := k.Expect.JSONSchemaPath
-		if p == "" {
-			p = resolvePath(s.Dir, k.Expect.JSONSchema)
-		}
-		c.Schemas[k.Expect.JSONSchema] = fileSHA256(p)
+		c.Schemas[w] = fileSHA256(p)
 	}
 	b, err := json.Marshal(c)
 	if err != nil { // cannot happen: the record holds only strings, numbers and maps

@@ -280,6 +280,22 @@ func fastCases() []leanCase {
 	}
 }
 
+// splitPieces splits src and returns each case item's text and piece.
+func splitPieces(t *testing.T, src []byte) (*leanSplit, [][]byte, []leanPiece) {
+	t.Helper()
+	var texts [][]byte
+	var pieces []leanPiece
+	sp, ok := scanLean(bytes.NewReader(src), false, false, func(text []byte, pc leanPiece) bool {
+		texts = append(texts, bytes.Clone(text))
+		pieces = append(pieces, pc)
+		return true
+	})
+	if !ok || sp.n != len(pieces) {
+		t.Fatalf("not split (ok %v, %d pieces)", ok, len(pieces))
+	}
+	return sp, texts, pieces
+}
+
 // TestLeanFast checks that the fast front end reads every piece of simple
 // suites, and that what it reads is what goccy reads.
 func TestLeanFast(t *testing.T) {
@@ -289,15 +305,10 @@ func TestLeanFast(t *testing.T) {
 			t.Errorf("%s: lean path not taken", c.name)
 			continue
 		}
-		var sp *leanSplit
-		if c.src[0] == '{' {
-			sp, _ = splitJSON(src)
-		} else {
-			sp, _ = splitBlock(src)
-		}
-		for i, pc := range sp.pieces {
-			if sp.fastPiece(src, pc) == nil {
-				t.Errorf("%s: case %d not read by the fast front end:\n%s", c.name, i+1, src[pc.start:pc.end])
+		sp, texts, pieces := splitPieces(t, src)
+		for i, pc := range pieces {
+			if sp.fastPiece(texts[i], pc) == nil {
+				t.Errorf("%s: case %d not read by the fast front end:\n%s", c.name, i+1, texts[i])
 			}
 		}
 	}

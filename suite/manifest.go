@@ -38,9 +38,9 @@ type SuiteManifest struct {
 }
 
 // manifestFiles lists the files a suite is made of: the suite file (every
-// file of a directory suite), its corpus files and its json_schema files,
-// as paths relative to dir.
-func manifestFiles(s *assay.Suite) ([]string, error) {
+// file of a directory suite), its corpus files and its json_schema files
+// (schemas, resolved), as paths relative to dir.
+func manifestFiles(s *assay.Suite, schemas []string) ([]string, error) {
 	var paths []string
 	fi, err := os.Stat(s.Path)
 	if err != nil {
@@ -77,11 +77,7 @@ func manifestFiles(s *assay.Suite) ([]string, error) {
 			paths = append(paths, files...)
 		}
 	}
-	for _, c := range s.Cases {
-		if p := c.Expect.JSONSchemaPath; p != "" {
-			paths = append(paths, p)
-		}
-	}
+	paths = append(paths, schemas...)
 	rels := make([]string, 0, len(paths))
 	for _, p := range paths {
 		rels = append(rels, manifestRel(s.Dir, p))
@@ -120,7 +116,7 @@ func readManifest(path string) (*Manifest, error) {
 // (keeping other suites' entries) and returns the manifest's path.
 func WriteManifest(s *assay.Suite) (string, error) {
 	mp := filepath.Join(s.Dir, ManifestName)
-	files, err := manifestFiles(s)
+	files, err := manifestFiles(s, schemaPaths(s.Cases))
 	if err != nil {
 		return "", err
 	}
@@ -160,11 +156,33 @@ func WriteManifest(s *assay.Suite) (string, error) {
 	return mp, nil
 }
 
+// schemaPaths are the resolved json_schema paths of cases.
+func schemaPaths(cases []assay.Case) []string {
+	var paths []string
+	for _, c := range cases {
+		if p := c.Expect.JSONSchemaPath; p != "" {
+			paths = append(paths, p)
+		}
+	}
+	return paths
+}
+
 // CheckManifest compares the suite's files with assay.manifest.json beside
 // it. It returns one warning per file that changed, disappeared or is new,
 // worded as the remedy; nil when there is no manifest or it has no entry for
 // this suite.
-func CheckManifest(s *assay.Suite) []string {
+func CheckManifest(s *assay.Suite) []string { return checkManifest(s, schemaPaths(s.Cases)) }
+
+// CheckManifestStreamed is CheckManifest of a suite Stream loaded, which
+// needs not hold its cases: it knows their json_schema files.
+func CheckManifestStreamed(st *Streamed) []string {
+	if st.Suite.Cases != nil {
+		return CheckManifest(st.Suite)
+	}
+	return checkManifest(st.Suite, st.schemas)
+}
+
+func checkManifest(s *assay.Suite, schemas []string) []string {
 	mp := filepath.Join(s.Dir, ManifestName)
 	m, err := readManifest(mp)
 	if err != nil {
@@ -179,7 +197,7 @@ func CheckManifest(s *assay.Suite) []string {
 	}
 	remedy := fmt.Sprintf("review the change, then run 'assay lint --write-manifest %s'", s.Path)
 	var warns []string
-	current, err := manifestFiles(s)
+	current, err := manifestFiles(s, schemas)
 	if err != nil {
 		return []string{fmt.Sprintf("cannot list the suite's files to check %s: %v", ManifestName, err)}
 	}

@@ -119,7 +119,13 @@ func parseWhole(file string, src []byte) (p *parsed, err error) {
 // decodeNative reads a resolved suite mapping. When pieces is set, the
 // cases are read from it instead of from the mapping's "cases" value.
 func decodeNative(r *nodeReader, body ast.Node, pieces caseSource, nPieces int) (*parsed, error) {
-	d := &nativeDecoder{r: r, p: &parsed{suite: &assay.Suite{Format: "native"}, topLines: map[string]int{}}, pieces: pieces, nPieces: nPieces}
+	return decodeNativeWith(r, body, pieces, nPieces, nil)
+}
+
+// decodeNativeWith is decodeNative that, when onCase is set, hands each
+// case to it instead of keeping it (see nativeDecoder.onCase).
+func decodeNativeWith(r *nodeReader, body ast.Node, pieces caseSource, nPieces int, onCase func(assay.Case) error) (*parsed, error) {
+	d := &nativeDecoder{r: r, p: &parsed{suite: &assay.Suite{Format: "native"}, topLines: map[string]int{}}, pieces: pieces, nPieces: nPieces, onCase: onCase}
 	if err := d.top(body); err != nil {
 		return nil, err
 	}
@@ -164,7 +170,15 @@ type nativeDecoder struct {
 	// the "cases" value of the mapping is then a placeholder.
 	pieces  caseSource
 	nPieces int
+	// onCase, when set, receives each case in order instead of Cases and
+	// caseLines: nothing is kept per case, not even its id (the caller
+	// finds duplicates), nor lint warnings. A case with a problem, or
+	// any problem before it, stops the decoding with errCaseProblem.
+	onCase func(assay.Case) error
 }
+
+// errCaseProblem stops a streaming decode at the first structural problem.
+var errCaseProblem = errors.New("a structural problem")
 
 // A caseSource calls yield with each case item in order, stopping at the
 // first error yield returns or at its own.
@@ -498,6 +512,25 @@ func (d *nativeDecoder) cases(f yfield) error {
 // caseItems reads the n case items src yields, in order.
 func (d *nativeDecoder) caseItems(src caseSource, n int) error {
 	r := d.r
+	if d.onCase != nil {
+		i, warns := 0, len(d.p.warns)
+		return src(func(item ast.Node) error {
+			item, err := r.resolve(item)
+			if err != nil {
+				return err
+			}
+			c, _, err := d.oneCase(item, i)
+			if err != nil {
+				return err
+			}
+			i++
+			d.p.warns = d.p.warns[:warns]
+			if len(d.p.probs) > 0 {
+				return errCaseProblem
+			}
+			return d.onCase(c)
+		})
+	}
 	if n > 0 {
 		d.p.suite.Cases = make([]assay.Case, 0, n)
 		d.p.caseLines = make([]fieldLines, 0, n)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/lexer"
@@ -17,8 +18,9 @@ import (
 
 // The lean parse. goccy/go-yaml's AST costs about 10 KB per case, so the
 // whole-document parse of a 100,000-case suite peaks near 1 GB. parseLean
-// instead finds the case items in the text, parses the file without them
-// (the header), then parses and decodes one case item at a time (simple
+// instead finds the case items in the text (native_split.go, reading it
+// through a bounded buffer), parses the file without them (the header),
+// then splits the text again and parses and decodes one case item at a time (simple
 // items by the fast front end of native_fast.go, others by goccy), shifting
 // every token's line (and, where a piece starts mid-line, column) back to
 // where it is in the file, so that positions are the same as in the
@@ -40,112 +42,96 @@ import (
 // parse meets (a syntax error in a piece, an unknown field, a wrong type),
 // so that every error message comes from the whole-document parse.
 
-// leanParse, when false, makes parseNative and load parse the whole
+// leanParse, when false, makes parseNative, load and Stream parse the whole
 // document always (the tests compare the two paths).
 var leanParse = true
 
 // errNotLean stops the lean parse: the whole document is parsed instead.
 var errNotLean = errors.New("not lean")
 
-// leanSplit is a suite source cut into its header and its case items.
-type leanSplit struct {
-	header []byte
-	// casesLine is the line of the "cases" key (the same in the header).
-	casesLine int
-	// Tokens of the header at or after (cutLine, cutCol) come from after
-	// the cut: they move dLine lines down, and those on cutLine to column
-	// col - cutCol + endCol.
-	cutLine, cutCol, dLine, endCol int
-	pieces                         []leanPiece
-	json                           bool
-	// ra, when set, holds the text the pieces are read from, at base.
-	ra   io.ReaderAt
-	base int64
-	// indent is the column-1 of the block items' "-" (block style).
-	indent int
-	// lastSentinel is appended to the last block piece, and "-" at indent
-	// to the others: what follows the item in the file (a top-level key,
-	// nothing at the end, or the next item), so that goccy sees the item
-	// end as it does in the whole file.
-	lastSentinel string
-}
-
-// leanPiece is one case item: src[start:end], which starts at line, col of
-// the file (col 1 when start is the start of a line). A suite keeps one per
-// case while it loads, so it is small.
-type leanPiece struct {
-	start, end int
-	line, col  int32
-}
+// leanScan splits the text afresh, calling emit with each case item.
+type leanScan func(emit leanEmit) (*leanSplit, bool)
 
 // parseLean parses src in pieces; ok is false when it cannot be sure to
 // match parseWhole, or met any fault.
 func parseLean(file string, src []byte) (p *parsed, ok bool) {
-	sp, ok := splitLean(src)
+	sp, ok := scanLean(bytes.NewReader(src), false, true, nil)
 	if !ok {
 		return nil, false
 	}
-	return sp.decode(file, src)
+	return sp.decode(file, func(emit leanEmit) (*leanSplit, bool) {
+		return scanLean(bytes.NewReader(src), false, false, emit)
+	})
 }
 
-// parseLeanFile is parseLean of the file at path (a UTF-8 byte order mark
-// left out) that does not hold the file's text while it decodes the cases:
-// it reads the file to split it, lets that go, and reads each batch of
-// pieces back from the file. A file that changes meanwhile is not read.
-func parseLeanFile(file string) (*parsed, bool) {
-	f, err := os.Open(file)
+// leanFile is a suite file open for the lean parse: split once (its shape
+// and header known), it can be split again to read its case items, as long
+// as it does not change.
+type leanFile struct {
+	f  *os.File
+	fi os.FileInfo
+	sp *leanSplit
+}
+
+// openLean opens the file at path and splits it (a UTF-8 byte order mark
+// left out), holding only its header; ok is false when the lean parse does
+// not read it.
+func openLean(path string) (*leanFile, bool) {
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, false
 	}
-	defer f.Close()
-	before, err := f.Stat()
-	if err != nil || !before.Mode().IsRegular() || before.Size() >= math.MaxInt32 {
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() >= math.MaxInt32 {
+		f.Close()
 		return nil, false
 	}
-	src := make([]byte, before.Size())
-	if _, err := io.ReadFull(f, src); err != nil {
+	sp, ok := scanLean(f, true, true, nil)
+	if !ok {
+		f.Close()
 		return nil, false
 	}
-	var base int64
-	if bytes.HasPrefix(src, []byte("\ufeff")) {
-		src, base = src[3:], 3
+	return &leanFile{f: f, fi: fi, sp: sp}, true
+}
+
+// rescan is the leanScan of the file, from its start.
+func (lf *leanFile) rescan(emit leanEmit) (*leanSplit, bool) {
+	if _, err := lf.f.Seek(0, io.SeekStart); err != nil {
+		return nil, false
 	}
-	sp, ok := splitLean(src)
+	return scanLean(lf.f, true, false, emit)
+}
+
+// unchanged reports whether the file still has the size and time it had
+// when it was opened.
+func (lf *leanFile) unchanged() bool {
+	fi, err := lf.f.Stat()
+	return err == nil && sameStat(fi, lf.fi)
+}
+
+func sameStat(a, b os.FileInfo) bool {
+	return a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
+}
+
+// parseLeanFile is parseLean of the file at path (a UTF-8 byte order mark
+// left out) that never holds the file's text: it reads the file once to
+// split it and once more to decode its case items. A file that changes
+// meanwhile is not read.
+func parseLeanFile(path string) (*parsed, bool) {
+	lf, ok := openLean(path)
 	if !ok {
 		return nil, false
 	}
-	src = nil // the pieces are read back from f
-	sp.ra, sp.base = f, base
-	p, ok := sp.decode(file, nil)
-	if !ok {
-		return nil, false
-	}
-	after, err := f.Stat()
-	if err != nil || after.Size() != before.Size() || !after.ModTime().Equal(before.ModTime()) {
+	defer lf.f.Close()
+	p, ok := lf.sp.decode(path, lf.rescan)
+	if !ok || !lf.unchanged() {
 		return nil, false
 	}
 	return p, true
 }
 
-// splitLean splits src by its shape: JSON or block style.
-func splitLean(src []byte) (sp *leanSplit, ok bool) {
-	defer func() {
-		if recover() != nil {
-			sp, ok = nil, false
-		}
-	}()
-	if len(src) >= math.MaxInt32 {
-		return nil, false // lines and columns of pieces are int32
-	}
-	if first := bytes.TrimLeft(src, " \n"); len(first) > 0 && first[0] == '{' {
-		return splitJSON(src)
-	}
-	return splitBlock(src)
-}
-
-// decode parses the header and decodes the cases, reading the pieces from
-// src, or from sp.ra when src is nil.
-func (sp *leanSplit) decode(file string, src []byte) (p *parsed, ok bool) {
+// decode parses the header and decodes the case items scan yields.
+func (sp *leanSplit) decode(file string, scan leanScan) (p *parsed, ok bool) {
 	defer func() {
 		if recover() != nil {
 			p, ok = nil, false
@@ -156,25 +142,11 @@ func (sp *leanSplit) decode(file string, src []byte) (p *parsed, ok bool) {
 		return nil, false
 	}
 	r := &nodeReader{file: file}
-	p, err := decodeNative(r, body, sp.parsePieces(src), len(sp.pieces))
+	p, err := decodeNative(r, body, sp.parsePieces(scan), sp.n)
 	if err != nil {
 		return nil, false
 	}
 	return p, true
-}
-
-// batchBytes returns the text of pieces lo..hi-1 and the offset in the
-// file of its first byte: src itself, or read from sp.ra.
-func (sp *leanSplit) batchBytes(src []byte, lo, hi int) ([]byte, int, bool) {
-	if src != nil {
-		return src, 0, true
-	}
-	start, end := sp.pieces[lo].start, sp.pieces[hi-1].end
-	buf := make([]byte, end-start)
-	if _, err := sp.ra.ReadAt(buf, sp.base+int64(start)); err != nil {
-		return nil, 0, false
-	}
-	return buf, start, true
 }
 
 // parseHeader parses the header and checks that it is a block mapping
@@ -238,86 +210,145 @@ func (sp *leanSplit) parseHeader() (ast.Node, bool) {
 	return body, found == 1
 }
 
-// parsePieces yields the parsed case items in order. goccy/go-yaml's
-// parse is most of the time of a load, so workers (one per CPU, at most
-// leanWorkers) parse the pieces ahead while the caller decodes them.
-func (sp *leanSplit) parsePieces(src []byte) caseSource {
+// parsePieces yields the parsed case items in order, splitting the text
+// again with scan; an item that does not parse, or a split that differs
+// from sp's, is errNotLean. goccy/go-yaml's parse is most of the time of a
+// load, so workers (one per CPU, at most leanWorkers) parse batches of
+// items ahead while the caller decodes them; the split runs in its own
+// goroutine then.
+func (sp *leanSplit) parsePieces(scan leanScan) caseSource {
 	return func(yield func(ast.Node) error) error {
-		n := len(sp.pieces)
-		workers := min(runtime.GOMAXPROCS(0), leanWorkers, n/leanBatch)
+		workers := min(runtime.GOMAXPROCS(0), leanWorkers, sp.n/leanBatch)
 		if workers < 2 {
-			for b := 0; b < n; b += leanBatch {
-				hi := min(b+leanBatch, n)
-				buf, off, ok := sp.batchBytes(src, b, hi)
+			var yerr error
+			got, ok := scan(func(text []byte, pc leanPiece) bool {
+				item, ok := sp.parsePiece(text, pc)
 				if !ok {
-					return errNotLean
+					yerr = errNotLean
+					return false
 				}
-				for i := b; i < hi; i++ {
-					item, ok := sp.parsePiece(buf, off, i)
-					if !ok {
-						return errNotLean
-					}
-					if err := yield(item); err != nil {
-						return err
-					}
+				if err := yield(item); err != nil {
+					yerr = err
+					return false
 				}
+				return true
+			})
+			if yerr != nil {
+				return yerr
+			}
+			if !ok || !sp.sameShape(got) {
+				return errNotLean
 			}
 			return nil
 		}
-		// Worker w parses the batches w, w+workers, ... and sends each
-		// on its channel; the caller takes them round-robin, in order.
+		// The split sends batch k to worker k%workers, which parses its
+		// batches in order; the caller takes them round-robin, in order.
 		type batch struct {
+			text   []byte
+			pieces []leanPiece
+		}
+		type parsedBatch struct {
 			items []ast.Node
 			ok    bool
 		}
 		done := make(chan struct{})
-		defer close(done)
-		chans := make([]chan batch, workers)
-		for w := range chans {
-			chans[w] = make(chan batch, 2)
+		var wg sync.WaitGroup
+		defer func() {
+			close(done)
+			wg.Wait()
+		}()
+		in := make([]chan batch, workers)
+		out := make([]chan parsedBatch, workers)
+		for w := range workers {
+			in[w] = make(chan batch, 1)
+			out[w] = make(chan parsedBatch, 2)
+		}
+		var scanned *leanSplit // set before the in channels close
+		scanOK := false
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				for _, c := range in {
+					close(c)
+				}
+			}()
+			k := 0
+			var cur batch
+			send := func() bool {
+				select {
+				case in[k%workers] <- cur:
+					k++
+					cur = batch{}
+					return true
+				case <-done:
+					return false
+				}
+			}
+			got, ok := scan(func(text []byte, pc leanPiece) bool {
+				if cur.pieces == nil {
+					cur.text = make([]byte, 0, len(text)*leanBatch)
+					cur.pieces = make([]leanPiece, 0, leanBatch)
+				}
+				pc.start, pc.end = pc.start+len(cur.text), pc.end+len(cur.text)
+				cur.text = append(cur.text, text...)
+				cur.pieces = append(cur.pieces, pc)
+				return len(cur.pieces) < leanBatch || send()
+			})
+			if ok && len(cur.pieces) > 0 {
+				ok = send()
+			}
+			scanned, scanOK = got, ok
+		}()
+		for w := range workers {
+			wg.Add(1)
 			go func(w int) {
-				defer func() {
-					if recover() != nil {
-						select {
-						case chans[w] <- batch{}:
-						case <-done:
+				defer wg.Done()
+				defer close(out[w])
+				for b := range in[w] {
+					res := parsedBatch{items: make([]ast.Node, 0, len(b.pieces)), ok: true}
+					func() {
+						defer func() {
+							if recover() != nil {
+								res.ok = false
+							}
+						}()
+						for _, pc := range b.pieces {
+							item, ok := sp.parsePiece(b.text, pc)
+							if !ok {
+								res.ok = false
+								return
+							}
+							res.items = append(res.items, item)
 						}
-					}
-				}()
-				for b := w * leanBatch; b < n; b += workers * leanBatch {
-					out := batch{items: make([]ast.Node, 0, leanBatch), ok: true}
-					hi := min(b+leanBatch, n)
-					buf, off, ok := sp.batchBytes(src, b, hi)
-					out.ok = ok
-					for i := b; ok && i < hi; i++ {
-						item, ok := sp.parsePiece(buf, off, i)
-						if !ok {
-							out.ok = false
-							break
-						}
-						out.items = append(out.items, item)
-					}
+					}()
 					select {
-					case chans[w] <- out:
+					case out[w] <- res:
 					case <-done:
 						return
 					}
-					if !out.ok {
+					if !res.ok {
 						return
 					}
 				}
 			}(w)
 		}
-		for b, k := 0, 0; b < n; b, k = b+leanBatch, k+1 {
-			out := <-chans[k%workers]
-			if !out.ok {
+		for k := 0; ; k++ {
+			res, more := <-out[k%workers]
+			if !more {
+				break
+			}
+			if !res.ok {
 				return errNotLean
 			}
-			for _, item := range out.items {
+			for _, item := range res.items {
 				if err := yield(item); err != nil {
 					return err
 				}
 			}
+		}
+		if !scanOK || !sp.sameShape(scanned) {
+			return errNotLean
 		}
 		return nil
 	}
@@ -330,31 +361,25 @@ const (
 	leanBatch   = 64
 )
 
-// parsePiece parses case item i, whose text is in buf, which starts at
-// offset off of the file, and returns its node.
-func (sp *leanSplit) parsePiece(buf []byte, off, i int) (ast.Node, bool) {
-	pc := sp.pieces[i]
-	pc.start, pc.end = pc.start-off, pc.end-off
+// parsePiece parses the case item pc of text and returns its node.
+func (sp *leanSplit) parsePiece(text []byte, pc leanPiece) (ast.Node, bool) {
 	if leanFast {
-		if n := sp.fastPiece(buf, pc); n != nil {
+		if n := sp.fastPiece(text, pc); n != nil {
 			return n, true
 		}
 	}
-	var text string
+	var src string
 	dLine, dCol := int(pc.line)-1, int(pc.col)-1
-	sentinel := sp.lastSentinel
-	if i+1 < len(sp.pieces) {
-		sentinel = strings.Repeat(" ", sp.indent) + "-\n"
-	}
+	sentinel := pc.sentinel
 	if sp.json {
-		text = string(buf[pc.start:pc.end])
+		src = string(text[pc.start:pc.end])
 	} else {
 		// "c:" above the item makes it a block sequence entry, as it is
 		// under "cases:" in the file.
-		text = "c:\n" + string(buf[pc.start:pc.end]) + sentinel
+		src = "c:\n" + string(text[pc.start:pc.end]) + sentinel
 		dLine--
 	}
-	tks := lexer.Tokenize(text)
+	tks := lexer.Tokenize(src)
 	for _, tk := range tks {
 		if !leanToken(tk) {
 			return nil, false
@@ -425,105 +450,6 @@ func parseOneBody(tks token.Tokens) (ast.Node, bool) {
 	return body, true
 }
 
-// splitBlock splits a block-style suite whose top-level "cases:" holds a
-// block sequence of items.
-func splitBlock(src []byte) (*leanSplit, bool) {
-	if bytes.IndexByte(src, '\t') >= 0 || bytes.IndexByte(src, '\r') >= 0 {
-		return nil, false
-	}
-	const (
-		before = iota // before "cases:"
-		first         // after "cases:", before the first item
-		items         // in the items
-		after         // after the items
-	)
-	sp := &leanSplit{}
-	state := before
-	regionStart, regionEnd := -1, len(src)
-	regionStartLine, regionEndLine := 0, 0
-	indent := 0
-	line := 0
-	for off := 0; off < len(src); {
-		line++
-		end := bytes.IndexByte(src[off:], '\n')
-		next := len(src)
-		if end < 0 {
-			end = len(src)
-		} else {
-			end += off
-			next = end + 1
-		}
-		l := src[off:end]
-		content := bytes.TrimLeft(l, " ")
-		ind := len(l) - len(content)
-		blank := len(content) == 0 || content[0] == '#'
-		isItem := len(content) > 0 && content[0] == '-' && (len(content) == 1 || content[1] == ' ')
-		if !blank && ind == 0 {
-			// document markers, directives, and "cases" spelled in ways
-			// the split does not read.
-			if bytes.HasPrefix(l, []byte("---")) || bytes.HasPrefix(l, []byte("...")) || l[0] == '%' ||
-				bytes.HasPrefix(l, []byte("? ")) || l[0] == '?' ||
-				bytes.HasPrefix(l, []byte(`"cases"`)) || bytes.HasPrefix(l, []byte(`'cases'`)) {
-				return nil, false
-			}
-		}
-		switch state {
-		case before, after:
-			if !blank && ind == 0 && isCasesLine(l) {
-				if state == after {
-					return nil, false
-				}
-				state = first
-				sp.casesLine = line
-				regionStart, regionStartLine = next, line+1
-			}
-		case first:
-			if blank {
-				break
-			}
-			if !isItem {
-				return nil, false
-			}
-			indent = ind
-			sp.pieces = append(sp.pieces, leanPiece{start: regionStart, line: int32(regionStartLine), col: 1})
-			state = items
-		case items:
-			switch {
-			case blank || ind > indent:
-			case ind == indent && isItem:
-				sp.pieces[len(sp.pieces)-1].end = off
-				sp.pieces = append(sp.pieces, leanPiece{start: off, line: int32(line), col: 1})
-			case ind == 0:
-				if content[0] == '-' {
-					return nil, false
-				}
-				regionEnd, regionEndLine = off, line
-				state = after
-			default:
-				return nil, false
-			}
-		}
-		off = next
-	}
-	if len(sp.pieces) == 0 {
-		return nil, false
-	}
-	sentinel := ""
-	if regionEnd < len(src) {
-		sentinel = "z:\n"
-	} else {
-		regionEndLine = regionStartLine // nothing of the header follows the cut
-	}
-	sp.pieces[len(sp.pieces)-1].end = regionEnd
-	sp.lastSentinel = sentinel
-	sp.header = make([]byte, 0, regionStart+len(src)-regionEnd)
-	sp.header = append(append(sp.header, src[:regionStart]...), src[regionEnd:]...)
-	sp.cutLine, sp.cutCol, sp.endCol = regionStartLine, 1, 1
-	sp.dLine = regionEndLine - regionStartLine
-	sp.indent = indent
-	return sp, true
-}
-
 // isCasesLine reports whether l is `cases:` with nothing after but spaces
 // and a comment.
 func isCasesLine(l []byte) bool {
@@ -544,137 +470,4 @@ func isCasesLine(l []byte) bool {
 	}
 	rest = bytes.TrimLeft(rest, " ")
 	return len(rest) == 0 || rest[0] == '#'
-}
-
-// splitJSON splits a JSON suite: one object whose "cases" is an array of
-// objects.
-func splitJSON(src []byte) (*leanSplit, bool) {
-	sp := &leanSplit{json: true}
-	var stack []byte
-	line, col := 1, 1 // of src[i]
-	lineStart := 0
-	lastKey := false // the last token at depth 1 was the string "cases"
-	colonAfterCases := false
-	casesDepth := -1 // len(stack) inside the cases array
-	done := false    // the cases array was read
-	inElem := false
-	var elemEndLine, elemEndCol int
-	for i := 0; i < len(src); i++ {
-		c := src[i]
-		switch {
-		case c == '\n':
-			line, col, lineStart = line+1, 1, i+1
-			continue
-		case c == ' ':
-		case c == '"':
-			j := i + 1
-			for ; j < len(src) && src[j] != '"'; j++ {
-				switch {
-				case src[j] == '\\':
-					j++
-				case src[j] < 0x20:
-					return nil, false
-				}
-			}
-			if j >= len(src) {
-				return nil, false
-			}
-			if len(stack) == 1 {
-				lastKey = string(src[i:j+1]) == `"cases"`
-			}
-			if casesDepth >= 0 && len(stack) == casesDepth && !inElem {
-				return nil, false // a case that is not an object
-			}
-			for k := i + 1; k <= j; k++ {
-				if src[k]&0xC0 != 0x80 {
-					col++
-				}
-			}
-			i = j
-		case c == ':':
-			if len(stack) == 1 {
-				colonAfterCases = lastKey
-			}
-			lastKey = false
-		case c == ',':
-			if len(stack) == 1 {
-				lastKey, colonAfterCases = false, false
-			}
-		case c == '{' || c == '[':
-			if casesDepth >= 0 && len(stack) == casesDepth {
-				if c != '{' || inElem {
-					return nil, false
-				}
-				inElem = true
-				pc := leanPiece{start: i, line: int32(line), col: int32(col)}
-				if len(bytes.TrimLeft(src[lineStart:i], " ")) == 0 {
-					pc.start, pc.col = lineStart, 1
-				}
-				sp.pieces = append(sp.pieces, pc)
-			}
-			if c == '[' && len(stack) == 1 && colonAfterCases {
-				if done {
-					return nil, false
-				}
-				casesDepth = len(stack) + 1
-				sp.casesLine = line // corrected below to the key's line
-			}
-			stack = append(stack, c)
-			lastKey = false
-		case c == '}' || c == ']':
-			if len(stack) == 0 || stack[len(stack)-1] != c-2 {
-				return nil, false
-			}
-			stack = stack[:len(stack)-1]
-			if casesDepth >= 0 && len(stack) == casesDepth && c == '}' {
-				inElem = false
-				sp.pieces[len(sp.pieces)-1].end = i + 1
-				elemEndLine, elemEndCol = line, col+1
-			}
-			if casesDepth >= 0 && len(stack) == casesDepth-1 {
-				casesDepth, done = -1, true
-			}
-			if len(stack) == 0 {
-				// only spaces and newlines may follow the object
-				if len(bytes.Trim(src[i+1:], " \n")) != 0 {
-					return nil, false
-				}
-			}
-		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.':
-			if casesDepth >= 0 && len(stack) == casesDepth && !inElem {
-				return nil, false
-			}
-		default:
-			return nil, false
-		}
-		if c&0xC0 != 0x80 {
-			col++
-		}
-	}
-	if len(stack) != 0 || !done || len(sp.pieces) == 0 {
-		return nil, false
-	}
-	// the "cases" key's line: the split checks it against the header's.
-	first, last := sp.pieces[0], sp.pieces[len(sp.pieces)-1]
-	sp.casesLine = keyLineBefore(src, first.start, int(first.line))
-	if sp.casesLine == 0 {
-		return nil, false
-	}
-	cs, ce := first.start, last.end
-	sp.header = make([]byte, 0, cs+len(src)-ce)
-	sp.header = append(append(sp.header, src[:cs]...), src[ce:]...)
-	sp.cutLine, sp.cutCol = int(first.line), int(first.col)
-	sp.dLine = elemEndLine - sp.cutLine
-	sp.endCol = elemEndCol
-	return sp, true
-}
-
-// keyLineBefore is the line of the last `"cases"` before off, which is on
-// line line; 0 when there is none.
-func keyLineBefore(src []byte, off, line int) int {
-	k := bytes.LastIndex(src[:off], []byte(`"cases"`))
-	if k < 0 {
-		return 0
-	}
-	return line - bytes.Count(src[k:off], []byte("\n"))
 }
