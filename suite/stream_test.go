@@ -1,0 +1,379 @@
+package suite
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/assay-eval/assay"
+)
+
+// streamAll is every case st.Cases yields.
+func streamAll(st *Streamed) ([]assay.Case, error) {
+	var cases []assay.Case
+	err := st.Cases(func(c assay.Case) error {
+		cases = append(cases, c)
+		return nil
+	})
+	return cases, err
+}
+
+// sameStream checks Stream against LoadWith on the suite at path: the same
+// error, or the same suite, number of cases, fingerprint and cases (twice,
+// since each Cases call reads them afresh). It returns whether the cases
+// were streamed.
+func sameStream(t *testing.T, path string) bool {
+	t.Helper()
+	want, werr := LoadWith(path, LoadOptions{})
+	st, err := Stream(path, LoadOptions{})
+	if werr != nil || err != nil {
+		if fmt.Sprint(err) != fmt.Sprint(werr) {
+			t.Errorf("%s: Stream error\n  %v\nLoadWith error\n  %v", path, err, werr)
+		}
+		return false
+	}
+	streamed := st.Suite.Cases == nil
+	header := *want
+	header.Cases = nil
+	if streamed && !reflect.DeepEqual(*st.Suite, header) {
+		t.Errorf("%s: Stream's suite\n  %+v\nLoadWith's\n  %+v", path, *st.Suite, header)
+	}
+	if !streamed && !reflect.DeepEqual(st.Suite, want) {
+		t.Errorf("%s: Stream's whole-loaded suite differs from LoadWith's", path)
+	}
+	if st.N != len(want.Cases) {
+		t.Errorf("%s: N %d, want %d", path, st.N, len(want.Cases))
+	}
+	if fp := Fingerprint(want); st.Fingerprint != fp {
+		t.Errorf("%s: fingerprint %s, want %s", path, st.Fingerprint, fp)
+	}
+	for pass := range 2 {
+		got, err := streamAll(st)
+		if err != nil {
+			t.Errorf("%s: Cases (pass %d): %v", path, pass+1, err)
+		} else if !reflect.DeepEqual(got, want.Cases) {
+			t.Errorf("%s: Cases (pass %d) differ from LoadWith's:\n  %+v\n  %+v", path, pass+1, got, want.Cases)
+		}
+	}
+	return streamed
+}
+
+// TestStreamGenerated runs Stream and LoadWith on every generated suite of
+// the lean tests: each lean shape, each fallback trigger and each fault.
+func TestStreamGenerated(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "corpus.jsonl"), []byte(`{"id": "d1", "text": "hello"}`+"\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "s.json"), []byte(`{"type": "object"}`), 0o644)
+	os.WriteFile(filepath.Join(dir, "bad.json"), []byte(`{"type": 3}`), 0o644)
+	cases := append(leanCases(), fastCases()...)
+	cases = append(cases,
+		leanCase{"corpus-and-schema", "assay: 1\ncorpus: corpus.jsonl\ngates: [pass_rate >= 0.5]\ncases:\n  - id: a\n    query: hello there\n    relevant: [d1]\n    expect:\n      json_schema: s.json\n  - id: b\n    query: q\n    expect:\n      json_schema: s.json\n", true},
+		leanCase{"bad-schema", "assay: 1\ncases:\n  - id: a\n    query: q\n    expect:\n      json_schema: bad.json\n", false},
+		leanCase{"missing-corpus", "assay: 1\ncorpus: nowhere\ncases:\n  - id: a\n    query: q\n", false},
+		leanCase{"empty-corpus-dir", "assay: 1\ncorpus: .\ncases:\n  - id: a\n    query: q\n", true},
+	)
+	streamedShapes := map[string]bool{}
+	for i, c := range cases {
+		ext := ".yaml"
+		if strings.HasPrefix(c.name, "json") || strings.HasPrefix(c.name, "fast-json") {
+			ext = ".json"
+		}
+		p := filepath.Join(dir, fmt.Sprintf("g%02d%s", i, ext))
+		if err := os.WriteFile(p, []byte(c.src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if sameStream(t, p) {
+			streamedShapes[c.name] = true
+			if !c.lean {
+				t.Errorf("%s: streamed, but the lean parse does not read it", c.name)
+			}
+		}
+	}
+	for _, name := range []string{"block", "block-then-fields", "flow-items", "indent-0", "comments-and-blanks", "json-pretty", "json-cases-last", "json-bom-nested", "big-json", "fast-comments", "corpus-and-schema", "empty-corpus-dir"} {
+		if !streamedShapes[name] {
+			t.Errorf("%s: not streamed", name)
+		}
+	}
+}
+
+// TestStreamFixtures runs Stream and LoadWith on the repository's suites:
+// the testscripts' archives, the examples, suite/testdata and the foreign
+// formats.
+func TestStreamFixtures(t *testing.T) {
+	scripts, _ := filepath.Glob("../testdata/script/*.txtar")
+	n, streamed := 0, 0
+	for _, script := range scripts {
+		dir := t.TempDir()
+		var suites []string
+		for name, data := range readTxtar(t, script) {
+			p := filepath.Join(dir, filepath.FromSlash(name))
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			if err := os.WriteFile(p, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if (strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml") || strings.HasSuffix(name, ".json")) && looksNative(data) {
+				suites = append(suites, p)
+			}
+		}
+		for _, p := range suites {
+			n++
+			if sameStream(t, p) {
+				streamed++
+			}
+		}
+	}
+	local, _ := filepath.Glob("testdata/formats/*")
+	for _, pat := range []string{"testdata/*/*.yaml", "testdata/*/*.json", "../examples/*/*.yaml"} {
+		m, _ := filepath.Glob(pat)
+		local = append(local, m...)
+	}
+	for _, p := range local {
+		if strings.HasSuffix(p, ".golden.json") {
+			continue
+		}
+		n++
+		if sameStream(t, p) {
+			streamed++
+		}
+	}
+	t.Logf("%d suites, %d streamed", n, streamed)
+	if streamed < n/4 {
+		t.Errorf("only %d of %d suites streamed", streamed, n)
+	}
+}
+
+func TestStreamChanged(t *testing.T) {
+	src := "assay: 1\ncases:\n  - id: a\n    query: first\n  - id: b\n    query: second\n"
+	setup := func(t *testing.T) (string, *Streamed) {
+		p := filepath.Join(t.TempDir(), "suite.yaml")
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		st, err := Stream(p, LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Suite.Cases != nil {
+			t.Fatal("not streamed")
+		}
+		return p, st
+	}
+	wantChanged := func(t *testing.T, p string, err error) {
+		t.Helper()
+		if want := p + ": changed while the run was reading it; run again"; err == nil || err.Error() != want {
+			t.Errorf("error %v, want %q", err, want)
+		}
+	}
+	t.Run("case-added-is-an-error", func(t *testing.T) {
+		p, st := setup(t)
+		os.WriteFile(p, []byte(src+"  - id: c\n    query: third\n"), 0o644)
+		_, err := streamAll(st)
+		wantChanged(t, p, err)
+	})
+	t.Run("same-size-same-time-is-an-error", func(t *testing.T) {
+		p, st := setup(t)
+		fi, _ := os.Stat(p)
+		os.WriteFile(p, []byte(strings.Replace(src, "first", "FIRST", 1)), 0o644)
+		os.Chtimes(p, fi.ModTime(), fi.ModTime())
+		_, err := streamAll(st)
+		wantChanged(t, p, err)
+	})
+	t.Run("no-longer-decodes-is-an-error", func(t *testing.T) {
+		p, st := setup(t)
+		fi, _ := os.Stat(p)
+		os.WriteFile(p, []byte(strings.Replace(src, "query: first", "qurey: first", 1)), 0o644)
+		os.Chtimes(p, fi.ModTime(), fi.ModTime())
+		_, err := streamAll(st)
+		wantChanged(t, p, err)
+	})
+	t.Run("changed-during-the-pass-is-an-error", func(t *testing.T) {
+		p, st := setup(t)
+		first := true
+		err := st.Cases(func(c assay.Case) error {
+			if first {
+				first = false
+				os.WriteFile(p, []byte(strings.Replace(src, "second", "other", 1)), 0o644)
+				os.Chtimes(p, time.Now().Add(time.Hour), time.Now().Add(time.Hour))
+			}
+			return nil
+		})
+		wantChanged(t, p, err)
+	})
+	t.Run("removed-is-an-error", func(t *testing.T) {
+		p, st := setup(t)
+		os.Remove(p)
+		if _, err := streamAll(st); err == nil || !strings.HasPrefix(err.Error(), p+": ") {
+			t.Errorf("error %v, want one naming %s", err, p)
+		}
+	})
+	t.Run("yield-error-is-returned", func(t *testing.T) {
+		_, st := setup(t)
+		stop := fmt.Errorf("stop")
+		n := 0
+		err := st.Cases(func(c assay.Case) error { n++; return stop })
+		if err != stop || n != 1 {
+			t.Errorf("error %v after %d cases, want stop after 1", err, n)
+		}
+	})
+}
+
+func TestStreamDuplicates(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	var b strings.Builder
+	b.WriteString("assay: 1\ncases:\n")
+	for i := range 300 {
+		fmt.Fprintf(&b, "  - id: c%d\n    query: q%d\n", i, i)
+	}
+	unique := write("unique.yaml", b.String())
+	dup := write("dup.yaml", b.String()+"  - id: c17\n    query: again\n")
+	wantErr := dup + `:603:9: duplicate case id "c17" (first at line 37)`
+	check := func(t *testing.T) {
+		if _, err := Stream(dup, LoadOptions{}); err == nil || err.Error() != wantErr {
+			t.Errorf("error %v, want %s", err, wantErr)
+		}
+		sameStream(t, dup)
+		sameStream(t, unique)
+	}
+	t.Run("found", func(t *testing.T) {
+		check(t)
+		if st, _ := Stream(unique, LoadOptions{}); st == nil || st.Suite.Cases != nil {
+			t.Error("a suite of unique ids is not streamed")
+		}
+	})
+	t.Run("found-when-every-hash-collides", func(t *testing.T) {
+		defer func(h func(string) uint64) { idHash = h }(idHash)
+		idHash = func(string) uint64 { return 7 }
+		check(t)
+		if st, _ := Stream(unique, LoadOptions{}); st == nil || len(st.Suite.Cases) != 300 {
+			t.Error("on a hash collision, Stream does not load the suite whole")
+		}
+	})
+}
+
+func TestCheckManifestStreamed(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"s.yaml":    "assay: 1\ncorpus: docs\ncases:\n  - {id: a, query: q, relevant: [a.md], expect: {json_schema: s.json}}\n  - {id: b, query: r, expect: {json_schema: s.json}}\n",
+		"s.json":    `{"type": "object"}`,
+		"docs/a.md": "# A\n",
+	})
+	p := filepath.Join(dir, "s.yaml")
+	s, err := Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := WriteManifest(s); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "s.json"), []byte(`{"type": "object", "required": ["x"]}`), 0o644)
+	s, _ = Load(p)
+	st, err := Stream(p, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Suite.Cases != nil {
+		t.Fatal("not streamed")
+	}
+	want := CheckManifest(s)
+	if len(want) != 1 || !strings.HasPrefix(want[0], "s.json changed") {
+		t.Fatalf("CheckManifest %q, want s.json changed", want)
+	}
+	if got := CheckManifestStreamed(st); !reflect.DeepEqual(got, want) {
+		t.Errorf("CheckManifestStreamed %q, want %q", got, want)
+	}
+	if st.Fingerprint != Fingerprint(s) {
+		t.Error("fingerprints differ")
+	}
+}
+
+// TestFingerprintSchemaFile: editing a json_schema file changes the
+// fingerprint, through Load and through Stream.
+func TestFingerprintSchemaFile(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"s.yaml": "assay: 1\ncases:\n  - {id: a, query: q, expect: {json_schema: s.json}}\n",
+		"s.json": `{"type": "object"}`,
+	})
+	p := filepath.Join(dir, "s.yaml")
+	before, _ := Stream(p, LoadOptions{})
+	os.WriteFile(filepath.Join(dir, "s.json"), []byte(`{"type": "array"}`), 0o644)
+	after, _ := Stream(p, LoadOptions{})
+	s, _ := Load(p)
+	if before.Fingerprint == after.Fingerprint || after.Fingerprint != Fingerprint(s) {
+		t.Errorf("fingerprints %s, %s, Load %s", before.Fingerprint, after.Fingerprint, Fingerprint(s))
+	}
+}
+
+// liveAfterCases streams the suite at path and returns the live heap,
+// after a collection, at the last case of a full Cases pass.
+func liveAfterCases(t *testing.T, path string, n int) uint64 {
+	t.Helper()
+	st, err := Stream(path, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Suite.Cases != nil || st.N != n {
+		t.Fatalf("not streamed (N %d)", st.N)
+	}
+	var live uint64
+	i := 0
+	err = st.Cases(func(c assay.Case) error {
+		i++
+		if i == n {
+			runtime.GC()
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			live = ms.HeapInuse
+		}
+		return nil
+	})
+	if err != nil || i != n {
+		t.Fatalf("%d cases: %v", i, err)
+	}
+	runtime.KeepAlive(st)
+	return live
+}
+
+// TestStreamMemory: the heap a streamed suite and a pass over its cases
+// hold does not grow with the number of cases.
+func TestStreamMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes and reads a 200,000-case suite")
+	}
+	small := largeSuite(t, 20000, "block")
+	large := largeSuite(t, 200000, "block")
+	runtime.GC()
+	s := liveAfterCases(t, small, 20000)
+	l := liveAfterCases(t, large, 200000)
+	t.Logf("live heap at the end of the pass: %d KiB for 20k cases, %d KiB for 200k", s>>10, l>>10)
+	if l > s+4<<20 {
+		t.Errorf("live heap grows with the cases: %d KiB for 20k, %d KiB for 200k", s>>10, l>>10)
+	}
+}
+
+// BenchmarkStream100k streams a 100,000-case block-style suite: Stream
+// (one validating pass) and one Cases pass.
+func BenchmarkStream100k(b *testing.B) {
+	p := largeSuite(b, 100000, "block")
+	b.ReportAllocs()
+	for b.Loop() {
+		st, err := Stream(p, LoadOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		n := 0
+		if err := st.Cases(func(assay.Case) error { n++; return nil }); err != nil || n != 100000 || st.Suite.Cases != nil {
+			b.Fatalf("%d cases: %v", n, err)
+		}
+	}
+}
