@@ -34,6 +34,22 @@
 //     trailing period. A fault inside a JSONL corpus is positioned in that
 //     file ("corpus.jsonl:12: missing \"_id\" or \"id\"").
 //
+// # Streaming
+//
+// Stream loads a suite like LoadWith, with the same checks and the same
+// first error, but for a native suite the lean parse reads (block-style
+// or JSON cases, see native_lean.go) it keeps no case: the split reads the
+// file through a bounded buffer, one pass validates every case and sums
+// the fingerprint, and all it keeps per case while it does is a 64-bit
+// hash of the id, to find duplicates (on a hash hit, or on any fault, the
+// suite is loaded whole by LoadWith, so errors are LoadWith's). Streamed.Cases
+// then reads the file again for each pass, and fails with "file: changed
+// while the run was reading it" when the file's size, time or cases are
+// not those Stream validated. Foreign formats and native suites the lean
+// parse does not take are loaded whole, and Cases ranges over Suite.Cases.
+// CheckManifestStreamed checks the manifest from what Stream keeps: the
+// suite's distinct json_schema files.
+//
 // A loaded suite is fully resolved: Name (the file name without extension
 // when unset), Path, Dir, Format "native", Defaults.K (assay.DefaultK),
 // Metrics (assay.DefaultMetrics; names are validated with metric.Parse and
@@ -87,11 +103,13 @@
 //
 // # Fingerprint and manifest
 //
-// Fingerprint hashes the canonical suite: cases sorted by id, defaults,
-// metrics, gain, refusal markers, tools, analyzer, gate expressions, the
-// bytes of json_schema files, and corpus.Fingerprint of the documents. It
-// leaves out what does not change a measurement: the name, description,
-// paths, positions, comments and case order.
+// Fingerprint hashes the canonical suite: defaults, metrics, gain, refusal
+// markers, tools, analyzer, gate expressions, the number of cases and the
+// sum modulo 2^256 of the SHA-256 of each case's canonical JSON (so that it
+// is one pass over the cases, in any order, and Stream computes it without
+// holding them), the bytes of json_schema files, and corpus.Fingerprint of
+// the documents. It leaves out what does not change a measurement: the
+// name, description, paths, positions, comments and case order.
 //
 // WriteManifest (`assay lint --write-manifest`) records in
 // assay.manifest.json, beside the suite, the sha256 of the suite file (every

@@ -311,6 +311,7 @@ func (sc *leanScanner) splitJSON() bool {
 	seenPiece := false
 	// string state
 	inString, escaped := false, false
+	need, lo, hi := 0, byte(0), byte(0) // continuation bytes of a UTF-8 sequence
 	var str [8]byte
 	strN, strLine := 0, 0
 	for {
@@ -328,21 +329,19 @@ func (sc *leanScanner) splitJSON() bool {
 			}
 		}
 		// the long runs first: string content and spaces
-		if inString && !escaped || sc.buf[sc.pos] == ' ' {
+		if inString && !escaped && need == 0 || !inString && sc.buf[sc.pos] == ' ' {
 			j, b := sc.pos, sc.buf
 			if inString {
 				for ; j < len(b); j++ {
 					c := b[j]
-					if c == '"' || c == '\\' || c < 0x20 {
+					if c == '"' || c == '\\' || c < 0x20 || c >= 0x80 {
 						break
 					}
 					if strN < len(str) {
 						str[strN] = c
 					}
 					strN++
-					if c&0xC0 != 0x80 {
-						col++
-					}
+					col++
 				}
 			} else {
 				for j < len(b) && b[j] == ' ' {
@@ -374,7 +373,21 @@ func (sc *leanScanner) splitJSON() bool {
 			}
 		}
 		if inString {
+			// columns count runes: the text must be valid UTF-8
 			switch {
+			case need > 0:
+				if c < lo || c > hi {
+					return false
+				}
+				need, lo, hi = need-1, 0x80, 0xBF
+			case c >= 0x80:
+				if need, lo, hi = utf8Lead(c); need == 0 {
+					return false
+				}
+			}
+			switch {
+			case need > 0 && c < 0x80:
+				return false
 			case escaped:
 				if c < 0x20 {
 					return false
@@ -383,6 +396,9 @@ func (sc *leanScanner) splitJSON() bool {
 			case c == '\\':
 				escaped = true
 			case c == '"':
+				if need > 0 {
+					return false
+				}
 				inString = false
 				if len(stack) == 1 {
 					lastKey = strN == 5 && string(str[:5]) == "cases"
@@ -515,4 +531,29 @@ func (sc *leanScanner) splitJSON() bool {
 	sp.dLine = elemEndLine - sp.cutLine
 	sp.endCol = elemEndCol
 	return true
+}
+
+// utf8Lead is the number of continuation bytes after the UTF-8 lead byte c
+// and the range of the first one (as utf8.DecodeRune accepts them); 0 when
+// c cannot start a sequence.
+func utf8Lead(c byte) (need int, lo, hi byte) {
+	switch {
+	case c < 0xC2:
+		return 0, 0, 0
+	case c < 0xE0:
+		return 1, 0x80, 0xBF
+	case c == 0xE0:
+		return 2, 0xA0, 0xBF
+	case c == 0xED:
+		return 2, 0x80, 0x9F
+	case c < 0xF0:
+		return 2, 0x80, 0xBF
+	case c == 0xF0:
+		return 3, 0x90, 0xBF
+	case c < 0xF4:
+		return 3, 0x80, 0xBF
+	case c == 0xF4:
+		return 3, 0x80, 0x8F
+	}
+	return 0, 0, 0
 }
