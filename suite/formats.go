@@ -125,7 +125,9 @@ package suite
 // positions, with the same Fingerprint.
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -230,11 +232,53 @@ func sniffFormat(path string) (string, []byte) {
 	if fi.IsDir() {
 		return sniffDir(path), nil
 	}
+	f, err := os.Open(path)
+	if err != nil {
+		return "", nil
+	}
+	defer f.Close()
+	// A large native suite is told from its start, so that it is not held
+	// whole in memory only to learn it is native (package doc: streaming).
+	prefix := make([]byte, sniffPrefix)
+	n, err := io.ReadFull(f, prefix)
+	switch {
+	case err == io.EOF || err == io.ErrUnexpectedEOF:
+		return sniffBytes(prefix[:n]), prefix[:n]
+	case err != nil:
+		return "", nil
+	case nativeByPrefix(prefix):
+		return "", nil
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return "", nil
 	}
 	return sniffBytes(data), data
+}
+
+// sniffPrefix is how much of a file sniffFormat reads to tell a native suite.
+const sniffPrefix = 64 << 10
+
+// nativeByPrefix reports whether prefix, the start of a longer file, is
+// surely that of a file sniffBytes finds no foreign format in: a JSON
+// object with a top-level "assay" key, or text whose first line is neither
+// a list item (kebab) nor a qrels line. False means: read it all.
+func nativeByPrefix(prefix []byte) bool {
+	body := trimBOM(prefix)
+	trimmed := strings.TrimLeft(string(body[:min(len(body), 64)]), " \t\r\n")
+	switch {
+	case strings.HasPrefix(trimmed, "["):
+		return false
+	case strings.HasPrefix(trimmed, "{"):
+		return jsonHasTopKey(body, "assay")
+	}
+	i := bytes.LastIndexByte(body, '\n')
+	if i < 0 {
+		return false
+	}
+	lines := body[:i+1]
+	first := firstYAMLLine(lines)
+	return first != "" && !strings.HasPrefix(first, "-") && !looksLikeQrels(lines)
 }
 
 func sniffDir(dir string) string {

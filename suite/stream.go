@@ -170,3 +170,20 @@ func streamCases(path, dir string, fi os.FileInfo, sp *leanSplit, want caseDiges
 		return nil
 	}
 }
+
+// SchemaPaths returns the distinct resolved json_schema files of the cases
+// (their Expect.JSONSchemaPath), so that a grader can load them without
+// reading the cases.
+func (st *Streamed) SchemaPaths() []string {
+	if st.Suite.Cases == nil {
+		return slices.Clone(st.schemas)
+	}
+	var out []string
+	for _, c := range st.Suite.Cases {
+		if p := c.Expect.JSONSchemaPath; p != "" {
+			out = append(out, p)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -109,17 +110,31 @@ func exactArgs(n int, usage string) cobra.PositionalArgs {
 // session is what every run of one `assay run` shares: the loaded suite,
 // the selected cases, the grading options, the gates, the store and the
 // baseline. A target file with variants: makes one run per variant.
+//
+// The cases are not held in memory: src reads them from the suite (which
+// package suite streams from its file when it can), and each run's results
+// go to a spill file the reports and the store read back. Only what needs
+// every case at once keeps them: a comparison with --baseline, trial
+// statistics (--trials > 1) and the gates on them (keepCases).
 type session struct {
-	env      *Env
-	f        *runFlags
-	s        *assay.Suite
-	cases    []assay.Case
-	gopts    grade.Options
-	gates    []assay.Gate
-	st       *store.SQLiteStore
-	base     *assay.Run
-	spec     string
-	warnings []string
+	env   *Env
+	f     *runFlags
+	s     *assay.Suite
+	src   runner.Source
+	n     int // cases selected
+	total int // cases in the suite
+	// failQueries holds the queries of the failing cases the text summary
+	// lists (at most --max-failures per run).
+	failQueries map[string]string
+	spills      []*spill
+	// orderings are the texts of the matrix's orderings (keepCases reads them).
+	orderings []string
+	gopts     grade.Options
+	gates     []assay.Gate
+	st        *store.SQLiteStore
+	base      *assay.Run
+	spec      string
+	warnings  []string
 	// Computed once for every run of the session (a matrix has several).
 	fingerprint string
 	git         *assay.GitInfo
@@ -137,6 +152,7 @@ func runRun(env *Env, path string, f *runFlags, cmd *cobra.Command) error {
 	if ss.st != nil {
 		defer ss.st.Close()
 	}
+	defer ss.closeSpills()
 	var matrix target.Matrix
 	if target.IsFile(ss.spec) {
 		if matrix, err = target.ReadMatrix(ss.spec); err != nil {
@@ -158,7 +174,7 @@ func runRun(env *Env, path string, f *runFlags, cmd *cobra.Command) error {
 	}
 	// Outputs.
 	textOut := f.textOut(env)
-	if err := report.Text(textOut, run, report.TextOptions{MaxFailures: f.maxFailures, Queries: ss.queries()}); err != nil {
+	if err := report.Text(textOut, run, report.TextOptions{MaxFailures: f.maxFailures, Queries: ss.failQueries}); err != nil {
 		return inputError(err)
 	}
 	if f.jsonOut != "" {
@@ -193,15 +209,16 @@ func runRun(env *Env, path string, f *runFlags, cmd *cobra.Command) error {
 // prepareRun loads and checks everything a run needs before any case is
 // sent, so a bad suite, gate, target or store fails with exit 2 up front.
 func prepareRun(ctx context.Context, env *Env, path string, f *runFlags) (*session, error) {
-	s, err := suite.LoadWith(path, suite.LoadOptions{Split: f.split})
+	st, err := suite.Stream(path, suite.LoadOptions{Split: f.split})
 	if err != nil {
 		return nil, inputError(err)
 	}
-	ss := &session{env: env, f: f, s: s, fingerprint: suite.Fingerprint(s), git: store.GitInfo(s.Dir)}
+	s := st.Suite
+	ss := &session{env: env, f: f, s: s, total: st.N, fingerprint: st.Fingerprint, git: store.GitInfo(s.Dir), failQueries: map[string]string{}}
 	ss.warnings = append(ss.warnings, s.Warnings...)
-	ss.warnings = append(ss.warnings, suite.CheckManifest(s)...)
+	ss.warnings = append(ss.warnings, suite.CheckManifestStreamed(st)...)
 
-	if ss.cases, err = selectCases(s.Cases, f.cases, f.tags); err != nil {
+	if ss.src, ss.n, err = selectCases(st, f.cases, f.tags, f.k); err != nil {
 		return nil, err
 	}
 	if err := f.check(); err != nil {
@@ -209,12 +226,16 @@ func prepareRun(ctx context.Context, env *Env, path string, f *runFlags) (*sessi
 	}
 	if f.k > 0 {
 		s.Defaults.K = f.k
-		for i := range ss.cases {
-			ss.cases[i].K = f.k
-		}
 	}
 	if ss.gopts, err = grade.NewOptions(s); err != nil {
 		return nil, inputError(err)
+	}
+	// A streamed suite holds no case for NewOptions to find the
+	// json_schema files in: load them from the list the load made.
+	for _, p := range st.SchemaPaths() {
+		if err := ss.gopts.Schemas.Load(p); err != nil {
+			return nil, inputError(fmt.Errorf("%s: json_schema %s: %v", s.Path, p, err))
+		}
 	}
 	ss.gates = append([]assay.Gate(nil), s.Gates...)
 	for _, g := range f.gates {
@@ -370,12 +391,37 @@ func (f *runFlags) runnerTimeout() time.Duration {
 	return f.timeout
 }
 
-func (ss *session) queries() map[string]string {
-	q := make(map[string]string, len(ss.cases))
-	for _, c := range ss.cases {
-		q[c.ID] = c.Query
+func (ss *session) closeSpills() {
+	for _, sp := range ss.spills {
+		sp.close()
 	}
-	return q
+}
+
+// keepCases reports whether the runs must keep their case results in
+// memory: a comparison with --baseline pairs every case, and trial
+// statistics (--trials > 1, or a gate on flaky_cases, pass_any_rate,
+// pass_all_rate or no_new_failures) group a case's trials.
+func (ss *session) keepCases() bool {
+	if ss.base != nil || ss.f.trials > 1 {
+		return true
+	}
+	exprs := slices.Clone(ss.orderings)
+	for _, g := range ss.gates {
+		exprs = append(exprs, g.Expr)
+	}
+	for _, e := range exprs {
+		for _, name := range []string{"flaky_cases", "pass_any_rate", "pass_all_rate", "no_new_failures"} {
+			if strings.Contains(e, name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// failing is the text summary's rule for a case it lists.
+func failing(r assay.CaseResult) bool {
+	return (r.Pass != nil && !*r.Pass) || (r.Pass == nil && r.Error != nil)
 }
 
 // runOne opens the target (for a variant, when given), runs every case,
@@ -390,13 +436,13 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 	defer target.Close(tgt)
 	// More workers than observations would only idle (and -j 1000000 would
 	// start a million of them).
-	conc := min(f.concurrency, len(ss.cases)*f.trials)
+	conc := min(f.concurrency, ss.n*f.trials)
 
 	run := &assay.Run{
 		Schema:       assay.RunSchema,
 		RunID:        store.NewRunID(),
 		Status:       assay.StatusIncomplete,
-		Suite:        assay.SuiteRef{Name: s.Name, Fingerprint: ss.fingerprint, Path: s.Path, Cases: len(s.Cases)},
+		Suite:        assay.SuiteRef{Name: s.Name, Fingerprint: ss.fingerprint, Path: s.Path, Cases: ss.total},
 		Target:       target.Describe(tgt, ss.spec),
 		AssayVersion: version(),
 		Git:          ss.git,
@@ -431,16 +477,26 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 		}
 	}
 
-	bar := newProgress(env.Stderr, len(ss.cases)*f.trials)
+	sp, err := newSpill()
+	if err != nil {
+		return nil, gate.Verdict{}, inputError(err)
+	}
+	ss.spills = append(ss.spills, sp)
+	keep := ss.keepCases()
+	var kept []assay.CaseResult
+	agg := runner.NewAggregator(run.Options.Metrics)
+	listed := 0 // failing cases whose query is kept for the summary
+
+	bar := newProgress(env.Stderr, ss.n*f.trials)
 	var mu sync.Mutex
-	res, err := runner.Run(ctx, tgt, ss.cases, runner.Options{
+	res, err := runner.Stream(ctx, tgt, ss.src, runner.Options{
 		Concurrency: conc,
 		Trials:      f.trials,
 		Timeout:     f.runnerTimeout(),
 		Grade:       ss.gopts,
 		MaxErrors:   f.maxErrors,
 		Keep:        f.keep,
-		OnResult: func(_ assay.Case, r assay.CaseResult) error {
+		OnResult: func(c assay.Case, r assay.CaseResult) error {
 			mu.Lock()
 			defer mu.Unlock()
 			if bar != nil {
@@ -456,7 +512,16 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 					return fmt.Errorf("store: %w", err)
 				}
 			}
-			return nil
+			r.Observation = nil
+			agg.Add(&r)
+			if failing(r) && (f.maxFailures == 0 || listed < f.maxFailures) {
+				listed++
+				ss.failQueries[r.ID] = c.Query
+			}
+			if keep {
+				kept = append(kept, r)
+			}
+			return sp.add(r)
 		},
 	})
 	if bar != nil {
@@ -494,9 +559,13 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 		}
 	}
 	warnings = append(warnings, res.Warnings...)
-	run.Cases = res.Results
-	run.Summary = runner.Summarize(res.Results, run.Options.Metrics)
-	run.Segments = runner.Segments(res.Results, run.Options.Metrics)
+	run.Summary = agg.Summary()
+	run.Segments = agg.Segments()
+	if keep {
+		run.Cases = kept
+	} else {
+		run.CaseStream = sp.each
+	}
 	if f.trials > 1 {
 		run.Trials = gate.Trials(run.Cases)
 	}
@@ -534,6 +603,7 @@ func (ss *session) runMatrix(ctx context.Context, m target.Matrix) error {
 			return inputError(err)
 		}
 		orderings = append(orderings, o)
+		ss.orderings = append(ss.orderings, g.Expr)
 	}
 	// An ordering that names no variant of the matrix is a typo in the
 	// target file: say so before any case runs, not after every variant.
@@ -604,7 +674,7 @@ func (ss *session) runMatrix(ctx context.Context, m target.Matrix) error {
 	complete = complete && len(runs) == len(m.Variants)
 	ord := gate.CheckOrderings(orderings, byName)
 	textOut := f.textOut(env)
-	if err := report.MatrixText(textOut, runs, ord, report.TextOptions{MaxFailures: f.maxFailures, Queries: ss.queries()}); err != nil {
+	if err := report.MatrixText(textOut, runs, ord, report.TextOptions{MaxFailures: f.maxFailures, Queries: ss.failQueries}); err != nil {
 		return inputError(err)
 	}
 	// --baseline: each variant's run is compared with it, as a single run
@@ -673,53 +743,73 @@ func (ss *session) runMatrix(ctx context.Context, m target.Matrix) error {
 	return nil
 }
 
-// selectCases applies --case and --tag filters, in suite order.
-func selectCases(all []assay.Case, ids, tags []string) ([]assay.Case, error) {
+// selectCases applies --case and --tag filters and -k (when > 0) to the
+// suite's cases, in suite order, and counts them. With filters it reads
+// the cases once to count them and to check that every --case exists.
+func selectCases(st *suite.Streamed, ids, tags []string, k int) (runner.Source, int, error) {
 	want := map[string]bool{}
 	for _, id := range ids {
 		want[id] = true
 	}
 	tm := map[string]string{}
 	for _, t := range tags {
-		k, v, ok := strings.Cut(t, "=")
-		if !ok || k == "" {
-			return nil, usageError("write --tag key=value, e.g. --tag lang=en", "bad --tag %q", t)
+		key, v, ok := strings.Cut(t, "=")
+		if !ok || key == "" {
+			return nil, 0, usageError("write --tag key=value, e.g. --tag lang=en", "bad --tag %q", t)
 		}
-		tm[k] = v
+		tm[key] = v
 	}
-	if len(ids) == 0 && len(tm) == 0 {
-		if len(all) == 0 {
-			return nil, usageError("", "the suite has no cases")
-		}
-		return all, nil
+	if st.N == 0 {
+		return nil, 0, usageError("", "the suite has no cases")
 	}
-	found := map[string]bool{}
-	var out []assay.Case
-	for _, c := range all {
+	match := func(c assay.Case) bool {
 		if len(want) > 0 && !want[c.ID] {
-			continue
+			return false
 		}
-		found[c.ID] = true
-		ok := true
-		for k, v := range tm {
-			if c.Tags[k] != v {
-				ok = false
-				break
+		for key, v := range tm {
+			if c.Tags[key] != v {
+				return false
 			}
 		}
-		if ok {
-			out = append(out, c)
+		return true
+	}
+	src := runner.Source(func(yield func(assay.Case) error) error {
+		return st.Cases(func(c assay.Case) error {
+			if !match(c) {
+				return nil
+			}
+			if k > 0 {
+				c.K = k
+			}
+			return yield(c)
+		})
+	})
+	if len(ids) == 0 && len(tm) == 0 {
+		return src, st.N, nil
+	}
+	found := map[string]bool{}
+	n := 0
+	err := st.Cases(func(c assay.Case) error {
+		if want[c.ID] {
+			found[c.ID] = true
 		}
+		if match(c) {
+			n++
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, 0, inputError(err)
 	}
 	for _, id := range ids {
 		if !found[id] {
-			return nil, usageError("", "--case %q: no such case in the suite", id)
+			return nil, 0, usageError("", "--case %q: no such case in the suite", id)
 		}
 	}
-	if len(out) == 0 {
-		return nil, usageError("", "no case matches the filters")
+	if n == 0 {
+		return nil, 0, usageError("", "no case matches the filters")
 	}
-	return out, nil
+	return src, n, nil
 }
 
 func tagMap(tags []string) map[string]string {
