@@ -49,7 +49,9 @@ Gate expressions (see 'go doc github.com/assay-eval/assay/gate'):
   pass_rate >= 0.8                 [lang=zh] recall@10 >= 0.47
   delta(ndcg@10) >= -0.02          ratio(p95_latency_ms) <= 1.2
   no_new_failures                  no_new_failures [category=identifier]
-delta, ratio and no_new_failures compare with --baseline.
+delta, ratio and no_new_failures compare with --baseline. Without one, such
+a gate given with --gate is a usage error (exit 2); one recorded from the
+suite is left out, with a warning (assay run does the same).
 
 --floors FILE checks the run against the floors in FILE (assay.floors.json).
 --ratchet then raises each floor to what the run achieved (minus --margin),
@@ -156,7 +158,17 @@ func runGate(env *Env, ref string, f *gateFlags, cmd *cobra.Command) error {
 		}
 	}
 
+	var skipped []string
+	if base == nil {
+		if exprs, skipped, err = withoutBaseline(exprs); err != nil {
+			return err
+		}
+		if len(exprs) == 0 && f.floors == "" {
+			return usageError("pass --baseline REF", "nothing to check without a baseline: every gate of run %s compares with one", run.RunID)
+		}
+	}
 	verdict := gate.EvaluateExprs(exprs, run, base)
+	verdict.Warnings = append(skipped, verdict.Warnings...)
 	var floors *gate.Floors
 	if f.floors != "" {
 		floors, err = readFloorsFile(f.floors, f.ratchet)
@@ -458,4 +470,28 @@ func writeFloorsFile(path string, f *gate.Floors) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// withoutBaseline drops the gates that compare with a baseline run, for
+// a run or check that has none: such a gate can neither hold nor fail.
+// One written in a suite (or recorded from one) applies when a baseline is
+// given, so it is left out with a warning, and the first run of a suite
+// with a delta() gate can be made. One given with --gate asks for a
+// comparison there is nothing to make: a usage error (exit 2), not the
+// exit 1 of a regression.
+func withoutBaseline(exprs []gate.Expr) ([]gate.Expr, []string, error) {
+	var keep []gate.Expr
+	var warnings []string
+	for _, e := range exprs {
+		switch {
+		case !e.Kind.NeedsBaseline():
+			keep = append(keep, e)
+		case e.Source == "--gate":
+			return nil, nil, usageError("pass --baseline REF (for example --baseline latest), or drop the gate",
+				"--gate %q compares with a baseline run, and none was given", e.Text)
+		default:
+			warnings = append(warnings, fmt.Sprintf("gate %q (%s) not checked: it compares with a baseline run, and none was given (--baseline REF)", e.Text, e.Source))
+		}
+	}
+	return keep, warnings, nil
 }

@@ -241,9 +241,28 @@ func prepareRun(ctx context.Context, env *Env, path string, f *runFlags) (*sessi
 	for _, g := range f.gates {
 		ss.gates = append(ss.gates, assay.Gate{Expr: g, Source: "--gate"})
 	}
+	exprs := make([]gate.Expr, 0, len(ss.gates))
 	for _, g := range ss.gates {
-		if _, err := gate.Parse(g.Expr, g.Source); err != nil {
+		e, err := gate.Parse(g.Expr, g.Source)
+		if err != nil {
 			return nil, inputError(err)
+		}
+		exprs = append(exprs, e)
+	}
+	if f.baseline == "" {
+		keep, skipped, err := withoutBaseline(exprs)
+		if err != nil {
+			return nil, err
+		}
+		ss.warnings = append(ss.warnings, skipped...)
+		if len(keep) < len(exprs) {
+			gates := ss.gates
+			ss.gates = nil
+			for i, e := range exprs {
+				if !e.Kind.NeedsBaseline() {
+					ss.gates = append(ss.gates, gates[i])
+				}
+			}
 		}
 	}
 	ss.spec = f.target
