@@ -2,7 +2,6 @@ package runner
 
 import (
 	"math"
-	"slices"
 	"sort"
 
 	"github.com/assay-eval/assay"
@@ -185,7 +184,8 @@ func (s *acc) summary(metrics []string) assay.Summary {
 		Error:    ratio(s.errors, s.cases),
 	}
 	if n := len(s.latencies); n > 0 {
-		sorted := slices.Clone(s.latencies)
+		// in place: the percentiles depend on the values, not their order
+		sorted := s.latencies
 		sort.Float64s(sorted)
 		out.LatencyMs = assay.Latency{
 			P50: Percentile(sorted, 50),

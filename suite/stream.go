@@ -86,7 +86,7 @@ func streamNative(path string, o LoadOptions) (st *Streamed) {
 	dir := filepath.Dir(path)
 	compiled := map[string]string{} // resolved json_schema path -> "" or why it does not compile
 	var d caseDigest
-	var ids []uint64
+	ids := make([]uint64, 0, lf.sp.n) // the split counted the cases
 	p, err := decodeNativeWith(&nodeReader{file: path}, body, lf.sp.parsePieces(lf.rescan), lf.sp.n, func(c assay.Case) error {
 		if c.Expect.JSONSchema != "" {
 			full := resolvePath(dir, c.Expect.JSONSchema)
