@@ -611,16 +611,16 @@ func warnings(base, cand *assay.Run, rep *Report, o Options) []string {
 		w = append(w, fmt.Sprintf("suites differ (%q vs %q): compare runs of one suite", base.Suite.Name, cand.Suite.Name))
 	}
 	if base.Suite.Fingerprint != cand.Suite.Fingerprint {
-		w = append(w, fmt.Sprintf("suite fingerprints differ: compared the %d cases present in both", rep.PairedCases))
+		w = append(w, fmt.Sprintf("suite fingerprints differ: compared the %d %s present in both", rep.PairedCases, plural(rep.PairedCases, "case", "cases")))
 	} else if rep.OnlyBaseline+rep.OnlyCandidate > 0 {
-		w = append(w, fmt.Sprintf("%d case %s only in the baseline and %d only in the candidate: compared the %d cases present in both",
-			rep.OnlyBaseline, plural(rep.OnlyBaseline, "trial", "trials"), rep.OnlyCandidate, rep.PairedCases))
+		w = append(w, fmt.Sprintf("%d case %s only in the baseline and %d only in the candidate: compared the %d %s present in both",
+			rep.OnlyBaseline, plural(rep.OnlyBaseline, "trial", "trials"), rep.OnlyCandidate, rep.PairedCases, plural(rep.PairedCases, "case", "cases")))
 	}
 	if diff := versionDiff(base.Target.Versions, cand.Target.Versions); diff != "" {
 		w = append(w, "system versions differ ("+diff+"): pin them to attribute the change to the code under test")
 	}
 	if tb, tc := trials(base), trials(cand); tb != tc {
-		w = append(w, fmt.Sprintf("trials differ (%d vs %d): compared the %d case trials present in both; run both with the same --trials", tb, tc, rep.PairedValues))
+		w = append(w, fmt.Sprintf("trials differ (%d vs %d): compared the %d case %s present in both; run both with the same --trials", tb, tc, rep.PairedValues, plural(rep.PairedValues, "trial", "trials")))
 	}
 	if only := metricsInOne(base, cand); only != "" {
 		w = append(w, "metrics recorded by one run only were not compared ("+only+"): run both with the same metric set")
@@ -632,7 +632,7 @@ func warnings(base, cand *assay.Run, rep *Report, o Options) []string {
 	case rep.PairedCases == 0:
 		w = append(w, "no case is in both runs: nothing was compared; compare runs of the same suite")
 	case rep.PairedCases < o.MinPaired:
-		w = append(w, fmt.Sprintf("only %d paired cases: need >= %d for a 95%% CI to mean much", rep.PairedCases, o.MinPaired))
+		w = append(w, fmt.Sprintf("only %d paired %s: need >= %d for a 95%% CI to mean much", rep.PairedCases, plural(rep.PairedCases, "case", "cases"), o.MinPaired))
 	}
 	return w
 }

@@ -18,9 +18,9 @@ func CompareText(w io.Writer, rep compare.Report) error {
 	p := &printer{w: w}
 	p.f("baseline  %s (%s)\n", nonEmpty(shortID(rep.Baseline), "?"), rep.BaselineStatus)
 	p.f("candidate %s (%s)\n", nonEmpty(shortID(rep.Candidate), "?"), rep.CandidateStatus)
-	p.f("suite %s · %d paired cases", nonEmpty(rep.Suite, "?"), rep.PairedCases)
+	p.f("suite %s · %s", nonEmpty(rep.Suite, "?"), count(rep.PairedCases, "paired case", "paired cases"))
 	if rep.PairedValues != rep.PairedCases {
-		p.f(" (%d case trials)", rep.PairedValues)
+		p.f(" (%s)", count(rep.PairedValues, "case trial", "case trials"))
 	}
 	p.f("\n\n")
 	if len(rep.Metrics) > 0 {
@@ -85,8 +85,8 @@ func CompareMarkdown(w io.Writer, rep compare.Report) error {
 	p := &printer{w: w}
 	icon := map[compare.Verdict]string{compare.Regressed: "❌", compare.Better: "✅", compare.Same: "➖"}[rep.Verdict]
 	p.f("## %s assay compare · %s — %s\n\n", icon, mdEscape(nonEmpty(rep.Suite, "suite")), rep.Verdict)
-	p.f("baseline `%s` (%s) → candidate `%s` (%s) · %d paired cases\n\n",
-		mdCode(shortID(rep.Baseline)), rep.BaselineStatus, mdCode(shortID(rep.Candidate)), rep.CandidateStatus, rep.PairedCases)
+	p.f("baseline `%s` (%s) → candidate `%s` (%s) · %s\n\n",
+		mdCode(shortID(rep.Baseline)), rep.BaselineStatus, mdCode(shortID(rep.Candidate)), rep.CandidateStatus, count(rep.PairedCases, "paired case", "paired cases"))
 	if len(rep.Reasons) > 0 {
 		p.f("**%s**\n\n", mdEscape(strings.Join(rep.Reasons, "; ")))
 	}
@@ -168,4 +168,12 @@ func idList(ids []string) string {
 		return fmt.Sprintf(": %s, ... (%d more)", strings.Join(ids[:show], ", "), len(ids)-show)
 	}
 	return ": " + strings.Join(ids, ", ")
+}
+
+// count writes n and the noun, singular when n is 1: "1 paired case".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

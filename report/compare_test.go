@@ -100,3 +100,20 @@ func TestCompareTextMarksNotSignificant(t *testing.T) {
 		}
 	}
 }
+
+func TestCompareCountsAreSingularForOne(t *testing.T) {
+	var b strings.Builder
+	if err := CompareText(&b, compare.Report{Suite: "kb", PairedCases: 1, PairedValues: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "suite kb · 1 paired case\n") {
+		t.Errorf("want \"1 paired case\":\n%s", b.String())
+	}
+	b.Reset()
+	if err := CompareText(&b, compare.Report{Suite: "kb", PairedCases: 2, PairedValues: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "· 2 paired cases (1 case trial)\n") {
+		t.Errorf("want \"2 paired cases (1 case trial)\":\n%s", b.String())
+	}
+}

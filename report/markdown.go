@@ -216,7 +216,7 @@ func markdownComparison(p *printer, cmp *compare.Report) {
 		base = base[:13]
 	}
 	p.f("### Compared with `%s`: %s\n\n", mdCode(base), cmp.Verdict)
-	p.f("%d paired cases", cmp.PairedCases)
+	p.f("%s", count(cmp.PairedCases, "paired case", "paired cases"))
 	if len(cmp.Reasons) > 0 {
 		p.f(" · %s", mdEscape(strings.Join(cmp.Reasons, "; ")))
 	}
