@@ -196,6 +196,17 @@ func runGate(env *Env, ref string, f *gateFlags, cmd *cobra.Command) error {
 	for _, r := range verdict.Results {
 		fmt.Fprintln(out, gate.Line(r))
 	}
+	// A gate scoped to another variant than the run's does not apply to
+	// it: say so, rather than leave it out without a word.
+	for _, e := range exprs {
+		if !gate.AppliesTo(e, run) {
+			fmt.Fprintf(out, "– %s  not checked: the run is variant %s\n", e.Text, gate.VariantName(run.Variant))
+		}
+	}
+	if len(verdict.Results) == 0 && floors == nil {
+		return usageError("scope the gate to the run's variant, or gate the run of that variant",
+			"no gate applies to run %s (variant %s)", run.RunID, gate.VariantName(run.Variant))
+	}
 	nFail := len(verdict.Failed())
 	fmt.Fprintf(out, "gates: %d held, %d failed\n", len(verdict.Results)-nFail, nFail)
 	for _, w := range verdict.Warnings {
