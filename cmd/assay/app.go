@@ -143,6 +143,7 @@ func newRootCmd(env *Env) *cobra.Command {
 		newCompareCmd,
 		newRunsCmd,
 		newServeCmd,
+		newVersionCmd,
 	} {
 		root.AddCommand(mk(env))
 	}
