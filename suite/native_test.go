@@ -74,6 +74,16 @@ func TestLoadRejectsBadSuites(t *testing.T) {
 			want: `s.yaml:5:8: k: want an integer, got a string "ten"`,
 		},
 		{
+			name: "k too large for any integer is out of range, not a string",
+			src:  "assay: 1\ncases:\n  - id: a\n    query: q\n    k: 99999999999999999999\n    relevant: [x]\n",
+			want: `s.yaml:5:8: k: 99999999999999999999 is out of range`,
+		},
+		{
+			name: "a quoted number is a string",
+			src:  "assay: 1\ncases:\n  - id: a\n    query: q\n    k: \"99999999999999999999\"\n    relevant: [x]\n",
+			want: `s.yaml:5:8: k: want an integer, got a string "99999999999999999999"`,
+		},
+		{
 			name: "wrong type for tags",
 			src:  "assay: 1\ncases:\n  - id: a\n    query: q\n    tags: [en]\n    relevant: [x]\n",
 			want: `s.yaml:5:11: tags: want a mapping, got a sequence`,

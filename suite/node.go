@@ -3,6 +3,7 @@ package suite
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -333,9 +334,18 @@ func (r *nodeReader) integer(what string, n ast.Node) (int, error) {
 		if v.Value == math.Trunc(v.Value) && math.Abs(v.Value) <= math.MaxInt32 {
 			return int(v.Value), nil
 		}
+	case *ast.StringNode:
+		// The YAML reader keeps a plain number too large for 64 bits as a
+		// string; it is a number out of range, not a string.
+		if v.Token != nil && v.Token.Type != token.DoubleQuoteType && v.Token.Type != token.SingleQuoteType && bigInteger.MatchString(v.Value) {
+			return 0, r.errAt(n, "%s: %s is out of range", what, v.Value)
+		}
 	}
 	return 0, r.errAt(n, "%s: want an integer, got %s", what, nodeDesc(n))
 }
+
+// bigInteger is a plain decimal integer (of any size).
+var bigInteger = regexp.MustCompile(`^[-+]?[0-9]+$`)
 
 // number reads a finite number.
 func (r *nodeReader) number(what string, n ast.Node) (float64, error) {
