@@ -455,3 +455,47 @@ func (w *fileRun) Finish(run *assay.Run) error {
 	}
 	return nil
 }
+
+// PeekRun reads a run record's header, everything before its "cases",
+// without the cases (Cases is nil): the path of a run.json or of its
+// directory. It checks the schema as LoadRun does.
+func PeekRun(path string) (*assay.Run, error) {
+	file := runFile(path)
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, fileErr(file, err)
+	}
+	defer f.Close()
+	dec := json.NewDecoder(bufio.NewReader(f))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, fmt.Errorf("%s: not a run record (want a JSON object)", file)
+	}
+	head := map[string]json.RawMessage{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", file, err)
+		}
+		key, _ := t.(string)
+		if key == "cases" {
+			break
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, fmt.Errorf("%s: %v", file, err)
+		}
+		head[key] = v
+	}
+	b, err := json.Marshal(head)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", file, err)
+	}
+	var run assay.Run
+	if err := json.Unmarshal(b, &run); err != nil {
+		return nil, fmt.Errorf("%s: %v", file, err)
+	}
+	if run.Schema != assay.RunSchema {
+		return nil, fmt.Errorf("%s: not an %s document (schema %q)", file, assay.RunSchema, run.Schema)
+	}
+	return &run, nil
+}

@@ -210,3 +210,34 @@ func TestFinishCompressesCases(t *testing.T) {
 		}
 	}
 }
+
+func TestPeekRunReadsTheHeaderWithoutTheCases(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "run.json")
+	run := &assay.Run{Schema: assay.RunSchema, RunID: "r1", Status: assay.StatusComplete, Group: "g1",
+		Variant: map[string]string{"mode": "fast"}, Warnings: []string{"after the cases"},
+		Cases: []assay.CaseResult{{ID: "a"}, {ID: "b"}}}
+	b, err := store.EncodeRun(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := store.PeekRun(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.RunID != "r1" || got.Group != "g1" || got.Variant["mode"] != "fast" || got.Cases != nil {
+		t.Errorf("PeekRun = %+v, want the header of r1 (group g1, variant fast) and no cases", got)
+	}
+	if err := os.WriteFile(p, []byte(`{"schema": "other", "cases": []}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.PeekRun(p); err == nil || !strings.Contains(err.Error(), "not an assay.run/v1 document") {
+		t.Errorf("PeekRun of another schema: err = %v", err)
+	}
+	if _, err := store.PeekRun(filepath.Join(dir, "missing.json")); err == nil {
+		t.Error("PeekRun of a missing file: no error")
+	}
+}

@@ -168,7 +168,7 @@ func runRun(env *Env, path string, f *runFlags, cmd *cobra.Command) error {
 		return ss.runMatrix(ctx, matrix)
 	}
 
-	run, verdict, err := ss.runOne(ctx, nil, "")
+	run, verdict, err := ss.runOne(ctx, nil, "", ss.base)
 	if err != nil {
 		return err
 	}
@@ -445,7 +445,7 @@ func failing(r assay.CaseResult) bool {
 
 // runOne opens the target (for a variant, when given), runs every case,
 // aggregates, evaluates the gates and stores the run.
-func (ss *session) runOne(ctx context.Context, variant map[string]string, group string) (*assay.Run, gate.Verdict, error) {
+func (ss *session) runOne(ctx context.Context, variant map[string]string, group string, base *assay.Run) (*assay.Run, gate.Verdict, error) {
 	f, s, env := ss.f, ss.s, ss.env
 	now := time.Now
 	tgt, err := target.Open(ss.spec, target.Options{Suite: s, Getenv: env.Getenv, AllowLiteralSecrets: f.allowSecret, Keep: f.keep, Variant: variant})
@@ -588,7 +588,7 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 	if f.trials > 1 {
 		run.Trials = gate.Trials(run.Cases)
 	}
-	verdict, err := gate.Evaluate(ss.gates, run, ss.base)
+	verdict, err := gate.Evaluate(ss.gates, run, base)
 	if err != nil {
 		return nil, gate.Verdict{}, inputError(err)
 	}
@@ -602,6 +602,39 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 		}
 	}
 	return run, verdict, nil
+}
+
+// baselineFor returns the run a variant's run is compared with. When
+// --baseline names a run of a variant matrix (it has a group and a
+// variant), that is the complete run of the same variant in that matrix,
+// found in the store: comparing variant bm25 with the baseline's rm3 would
+// report the difference between two systems as a regression. A variant the
+// baseline's matrix has no run of is not compared, and note says so.
+// Otherwise every variant is compared with the --baseline run.
+func (ss *session) baselineFor(ctx context.Context, variant map[string]string) (base *assay.Run, note string, err error) {
+	base = ss.base
+	if base == nil || base.Group == "" || len(base.Variant) == 0 || len(variant) == 0 {
+		return base, "", nil
+	}
+	name := gate.VariantName(variant)
+	if gate.VariantName(base.Variant) == name {
+		return base, "", nil
+	}
+	if ss.st != nil {
+		entries, err := ss.st.List(ctx, store.Filter{Suite: base.Suite.Name, Status: assay.StatusComplete})
+		if err != nil {
+			return nil, "", err
+		}
+		for _, e := range entries {
+			h, err := store.PeekRun(e.Path)
+			if err != nil || h.Group != base.Group || gate.VariantName(h.Variant) != name {
+				continue
+			}
+			run, err := store.LoadRun(e.Path)
+			return run, "", err
+		}
+	}
+	return nil, fmt.Sprintf("variant %s: not compared: the matrix of --baseline %s (group %s) has no complete run of it", name, ss.f.baseline, shortID(base.Group)), nil
 }
 
 // variantPath inserts a variant name before a file's extension:
@@ -673,14 +706,24 @@ func (ss *session) runMatrix(ctx context.Context, m target.Matrix) error {
 	group := store.NewRunID()
 	var runs []*assay.Run
 	var verdicts []gate.Verdict
+	var bases []*assay.Run // each variant's baseline (nil: not compared)
+	var notes []string
 	byName := map[string]*assay.Run{}
 	pass, complete := true, true
 	for _, v := range m.Variants {
-		run, verdict, err := ss.runOne(ctx, v, group)
+		base, note, err := ss.baselineFor(ctx, v)
+		if err != nil {
+			return inputError(err)
+		}
+		if note != "" {
+			notes = append(notes, note)
+		}
+		run, verdict, err := ss.runOne(ctx, v, group, base)
 		if err != nil {
 			return err
 		}
 		runs = append(runs, run)
+		bases = append(bases, base)
 		verdicts = append(verdicts, verdict)
 		byName[gate.VariantName(v)] = run
 		pass = pass && verdict.Pass
@@ -696,13 +739,24 @@ func (ss *session) runMatrix(ctx context.Context, m target.Matrix) error {
 	if err := report.MatrixText(textOut, runs, ord, report.TextOptions{MaxFailures: f.maxFailures, Queries: ss.failQueries}); err != nil {
 		return inputError(err)
 	}
-	// --baseline: each variant's run is compared with it, as a single run
-	// is; a regression of any variant fails the run.
+	// --baseline: each variant's run is compared with its baseline
+	// (baselineFor), as a single run is; a regression of any variant fails
+	// the run.
 	regressed := false
 	if ss.base != nil {
-		for _, run := range runs {
-			fmt.Fprintf(textOut, "\nvariant %s vs --baseline %s\n", gate.VariantName(run.Variant), f.baseline)
-			cmp, err := printComparison(textOut, ss.base, run)
+		for _, n := range notes {
+			fmt.Fprintf(textOut, "\n%s\n", n)
+		}
+		for i, run := range runs {
+			if bases[i] == nil {
+				continue
+			}
+			fmt.Fprintf(textOut, "\nvariant %s vs --baseline %s", gate.VariantName(run.Variant), f.baseline)
+			if bases[i] != ss.base {
+				fmt.Fprintf(textOut, " (its run %s of variant %s)", shortID(bases[i].RunID), gate.VariantName(bases[i].Variant))
+			}
+			fmt.Fprintln(textOut)
+			cmp, err := printComparison(textOut, bases[i], run)
 			if err != nil {
 				return inputError(err)
 			}
@@ -908,4 +962,13 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// shortID is the first 13 characters of a run or group id, as the reports
+// print them.
+func shortID(id string) string {
+	if len(id) > 13 {
+		return id[:13]
+	}
+	return id
 }
