@@ -241,7 +241,9 @@ var ErrIncomplete = errors.New("an incomplete run never ratchets floors")
 
 // Ratchet raises each floor to the value the run achieved minus the margin,
 // never lowering one, and appends every raise to the log. On an empty floors
-// file it sets floors for pass_rate and every metric the run computed. It
+// file it sets floors for pass_rate and every metric the run computed. The
+// run of a variant (Run.Variant) ratchets only the floors scoped to its
+// variant, "[variant=NAME] METRIC", and sets them on its first ratchet. It
 // refuses (ErrIncomplete) a run that is not complete; callers should also
 // not ratchet a run that fails its floors (Check first). It returns the
 // changes made, in key order.
@@ -259,7 +261,26 @@ func (f *Floors) Ratchet(run *assay.Run, o RatchetOptions) ([]FloorChange, error
 		f.Schema = FloorsSchema
 	}
 	keys := sortedKeys(f.Floors)
-	if len(keys) == 0 {
+	if name := VariantName(run.Variant); name != "" {
+		// The run of one variant of a matrix ratchets that variant's
+		// floors ("[variant=rm3] ndcg@10"), set on its first ratchet,
+		// never another's and never the unscoped ones (which it is still
+		// checked against): one floors file can hold a whole matrix.
+		var own []string
+		for _, key := range keys {
+			if e, err := parseFloorKey(key, o.Name); err == nil && e.Scope != nil {
+				if match, isVariant := variantScope(run, e.Scope); isVariant && match {
+					own = append(own, key)
+				}
+			}
+		}
+		if len(own) == 0 {
+			for _, key := range initialFloorKeys(run) {
+				own = append(own, "[variant="+name+"] "+key)
+			}
+		}
+		keys = own
+	} else if len(keys) == 0 {
 		keys = initialFloorKeys(run)
 	}
 	date := o.Now.UTC().Format(time.RFC3339)

@@ -175,3 +175,46 @@ func FuzzReadFloors(f *testing.F) {
 		}
 	})
 }
+
+// The runs of a matrix keep their own floors in one file: each variant's
+// ratchet sets and raises "[variant=NAME] METRIC", never another's nor the
+// unscoped floors, and each run is checked against its own floors only.
+func TestRatchetKeysFloorsByVariant(t *testing.T) {
+	variant := func(id, name string, passRate, ndcg float64) *assay.Run {
+		r := summaryRun(id, passRate, ndcg)
+		r.Group, r.Variant = "g", map[string]string{"engine": name}
+		return r
+	}
+	f := NewFloors()
+	f.Floors["pass_rate"] = 0.5 // a floor every variant is checked against
+	if _, err := f.Ratchet(variant("b1", "bm25", 0.9, 0.7), RatchetOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Ratchet(variant("r1", "rm3", 0.8, 0.6), RatchetOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]float64{
+		"pass_rate":                0.5,
+		"[variant=bm25] pass_rate": 0.9,
+		"[variant=bm25] ndcg@10":   0.7,
+		"[variant=rm3] pass_rate":  0.8,
+		"[variant=rm3] ndcg@10":    0.6,
+	}
+	if len(f.Floors) != len(want) {
+		t.Fatalf("floors %v, want %v", f.Floors, want)
+	}
+	for k, v := range want {
+		if f.Floors[k] != v {
+			t.Errorf("floor %q = %v, want %v (all: %v)", k, f.Floors[k], v, f.Floors)
+		}
+	}
+	// rm3 at its own level holds, though it is below bm25's floors.
+	if v := f.Check(variant("r2", "rm3", 0.8, 0.6), "f"); !v.Pass || len(v.Results) != 3 {
+		t.Errorf("rm3 against its floors: pass %v, %d results %+v; want pass, 3 (its 2 and the unscoped one)", v.Pass, len(v.Results), v.Results)
+	}
+	// A second bm25 ratchet raises bm25's floors only.
+	ch, err := f.Ratchet(variant("b2", "bm25", 0.95, 0.75), RatchetOptions{})
+	if err != nil || len(ch) != 2 || f.Floors["[variant=rm3] ndcg@10"] != 0.6 || f.Floors["pass_rate"] != 0.5 {
+		t.Errorf("changes %v (err %v), floors %v", ch, err, f.Floors)
+	}
+}

@@ -56,7 +56,9 @@ suite is left out, with a warning (assay run does the same).
 --floors FILE checks the run against the floors in FILE (assay.floors.json).
 --ratchet then raises each floor to what the run achieved (minus --margin),
 never lowers one, and logs every raise in the file. The first ratchet of a
-new file sets floors for pass_rate and every metric the run computed. An
+new file sets floors for pass_rate and every metric the run computed. The
+run of a variant matrix keeps its own floors in the file, "[variant=NAME]
+METRIC", so one file serves every variant. An
 incomplete run, or one that fails a gate or floor, never ratchets.
 
 Exit status: 0 every gate and floor held on a complete run; 1 one failed;
