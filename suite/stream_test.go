@@ -347,8 +347,8 @@ func liveAfterCases(t *testing.T, path string, n int) uint64 {
 // TestStreamMemory: the heap a streamed suite and a pass over its cases
 // hold does not grow with the number of cases.
 func TestStreamMemory(t *testing.T) {
-	if testing.Short() {
-		t.Skip("writes and reads a 200,000-case suite")
+	if testing.Short() || raceEnabled {
+		t.Skip("writes and reads a 200,000-case suite (not under -short or -race)")
 	}
 	small := largeSuite(t, 20000, "block")
 	large := largeSuite(t, 200000, "block")
