@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Answerer settings (see the package doc for the rule they implement).
@@ -32,6 +33,12 @@ within without across among upon via per onto toward towards versus also any som
 was wer wie wo wann warum welche welcher welches quoi quel quelle quels quelles comment pourquoi
 où quand cosa quale quali come perché dove quando chi qué cuál cuáles cómo por dónde cuándo quién
 wat welke hoe waarom waar wanneer o que qual quais como porquê onde quando quem`)
+
+// cjkQuestionPairs are the character pairs of Chinese, Japanese and
+// Korean question words, left out of a question like questionWords.
+var cjkQuestionPairs = words(`什么 什麼 如何 怎么 怎麼 怎样 怎樣 为什 為什 哪些 哪个 哪個 哪里 哪裡 多少 是否 是不
+吗 嗎 呢 请问 請問 ですか ますか どう どの どこ いつ なぜ なに 何が 何を 何で いくら
+무엇 어떻 어디 언제 왜 누가 얼마 입니까 습니까`)
 
 // Sentence is one sentence of an answer.
 type Sentence struct {
@@ -181,24 +188,55 @@ func (ix *Index) Answer(q Query, results []Result) Answer {
 func (ix *Index) questionWeights(q string, l *Language) []qterm {
 	N := float64(ix.docCount)
 	maxIDF := math.Log(1 + (N+0.5)/0.5)
-	var out []qterm
-	seen := map[string]bool{}
+	type tok struct {
+		t         rawToken
+		id        uint32
+		term      string
+		known     bool
+		nextJoins bool // a CJK bigram whose last character starts the next token
+	}
+	var toks []tok
 	tokenize(Normalize(q), func(t rawToken) {
 		if t.kind == kindWord && (l.stop[t.text] || l.detect[t.text] || questionWords[t.text]) {
 			return
 		}
 		id, term, known := ix.lookup(l, t)
-		if term == "" || seen[term] {
-			return
+		if n := len(toks); n > 0 && t.kind == kindCJK && toks[n-1].t.kind == kindCJK {
+			_, size := utf8.DecodeRuneInString(t.text)
+			toks[n-1].nextJoins = strings.HasSuffix(toks[n-1].t.text, t.text[:size])
 		}
-		seen[term] = true
+		toks = append(toks, tok{t: t, id: id, term: term, known: known})
+	})
+	var out []qterm
+	seen := map[string]bool{}
+	for i, k := range toks {
+		if k.term == "" || seen[k.term] {
+			continue
+		}
+		if k.t.kind == kindCJK {
+			// Chinese, Japanese and Korean text is indexed as overlapping
+			// character pairs, so a question's pairs that straddle two
+			// words ("高数" of "提高数据") are in no document. Such a pair
+			// next to one the corpus knows says nothing the known pairs
+			// do not; the question's own words ("如何", "什么") say
+			// nothing of its subject. Both are left out. A pair the
+			// corpus lacks with no known neighbour still counts in full,
+			// so a question about something else is still refused.
+			if cjkQuestionPairs[k.t.text] {
+				continue
+			}
+			if !k.known && ((i > 0 && toks[i-1].nextJoins && toks[i-1].known) || (k.nextJoins && i+1 < len(toks) && toks[i+1].known)) {
+				continue
+			}
+		}
+		seen[k.term] = true
 		idf := maxIDF
-		if known {
-			df := float64(len(ix.postings[id]))
+		if k.known {
+			df := float64(len(ix.postings[k.id]))
 			idf = math.Log(1 + (N-df+0.5)/(df+0.5))
 		}
-		out = append(out, qterm{id: id, w: idf})
-	})
+		out = append(out, qterm{id: k.id, w: idf})
+	}
 	sum := 0.0
 	for _, t := range out {
 		sum += t.w

@@ -97,3 +97,42 @@ func TestAnswerNoResults(t *testing.T) {
 		t.Errorf("no results: %+v", a)
 	}
 }
+
+// Chinese, Japanese and Korean questions are indexed as character pairs:
+// pairs that straddle two words and the question's own words must not make
+// the answerer refuse a question the corpus answers, and a question about
+// something the corpus does not hold is still refused.
+func TestAnswerCJK(t *testing.T) {
+	ix, err := Build(lexicalCorpus, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		q       string
+		refused bool
+		doc     string // the document the answer comes from
+	}{
+		{q: "如何提高数据库性能？", doc: "zh-hans"},
+		{q: "数据库连接池是什么？", doc: "zh-hans"},
+		{q: "系統如何備份資料庫？", doc: "zh-hant"},
+		{q: "東京の天気はどうですか？", doc: "ja"},
+		{q: "서울은 어디의 수도입니까?", doc: "ko"},
+		{q: "量子计算机的价格是多少？", refused: true},
+		{q: "数据库的价格是多少？", refused: true},
+		{q: "今日の株価はいくらですか？", refused: true},
+		{q: "東京の人口は何人ですか？", refused: true},
+	} {
+		t.Run(tc.q, func(t *testing.T) {
+			q := Query{Text: tc.q, K: 3}
+			a := ix.Answer(q, ix.Search(q))
+			if a.Refused != tc.refused {
+				t.Fatalf("refused = %v (coverage %.2f, answer %q), want %v", a.Refused, a.Coverage, a.Text, tc.refused)
+			}
+			if !tc.refused {
+				if docs := a.Docs(); len(docs) == 0 || ix.docs[docs[0]].ID != tc.doc {
+					t.Errorf("answer %q from %v, want from %s", a.Text, docs, tc.doc)
+				}
+			}
+		})
+	}
+}

@@ -84,7 +84,11 @@
 // Index.Answer is extractive and deterministic. The question's content
 // terms (stop words, function words and question words removed) are
 // weighted by idf, normalised to sum 1; a term absent from the corpus gets
-// the largest possible idf. Sentences (SplitSentences: abbreviations,
+// the largest possible idf. In Chinese, Japanese and Korean text, indexed as
+// character pairs, the pairs of question words (如何, 什么, ですか, 어디) are
+// removed too, and so is a pair absent from the corpus next to one it
+// holds (it straddles two words, like 高数 in 提高数据); a missing pair with
+// no known neighbour keeps the largest idf. Sentences (SplitSentences: abbreviations,
 // decimals, markdown lists, headings and code fences handled) of the first
 // AnswerDocs results are scored by the weight of the question terms they
 // contain, a term found only in the document's title or path counting half.
