@@ -32,16 +32,16 @@ func MatrixText(w io.Writer, runs []*assay.Run, orderings gate.Verdict, o TextOp
 	width := len("variant")
 	for i, r := range runs {
 		names[i] = gate.VariantName(r.Variant)
-		width = max(width, len(names[i]))
+		width = max(width, displayWidth(names[i]))
 	}
-	p.f("%-*s  %-10s  %5s  %9s", width, "variant", "status", "cases", "pass rate")
+	p.f("%s  %-10s  %5s  %9s", padRight("variant", width), "status", "cases", "pass rate")
 	for _, m := range metrics {
 		p.f("  %*s", max(8, len(m)), m)
 	}
 	p.f("  %8s  %s\n", "p95 ms", "gates")
 	for i, r := range runs {
 		s := r.Summary
-		p.f("%-*s  %-10s  %5d  %9s", width, names[i], r.Status, s.Cases, pct(s.PassRate))
+		p.f("%s  %-10s  %5d  %9s", padRight(names[i], width), r.Status, s.Cases, pct(s.PassRate))
 		for _, m := range metrics {
 			if v, ok := s.Metrics[m]; ok {
 				p.f("  %*.4f", max(8, len(m)), v.Mean)

@@ -87,3 +87,34 @@ func TestJSONCarriesEveryContractField(t *testing.T) {
 		t.Error("an ungraded case must have pass: null")
 	}
 }
+
+// Table columns line up when a segment or variant name is written in a
+// script whose characters take two columns.
+func TestTablesAlignWideNames(t *testing.T) {
+	run := sampleRun()
+	run.Segments = map[string]assay.Summary{"lang=en": {Cases: 3}, "lang=中文": {Cases: 12}, "lang=日本語": {Cases: 5}}
+	var b strings.Builder
+	if err := Text(&b, run, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	col := -1
+	for _, line := range strings.Split(b.String(), "\n") {
+		if !strings.HasPrefix(line, "lang=") && !strings.HasPrefix(line, "segment") {
+			continue
+		}
+		// the column (in display width) where the cases number ends
+		f := strings.Fields(line)
+		end := strings.Index(line, f[1]) + len(f[1])
+		if c := displayWidth(line[:end]); col == -1 {
+			col = c
+		} else if c != col {
+			t.Errorf("cases column ends at %d, want %d:\n%s", c, col, b.String())
+		}
+	}
+	if col == -1 {
+		t.Fatalf("no segment table:\n%s", b.String())
+	}
+	if displayWidth("lang=中文") != 9 || padRight("中文", 6) != "中文  " {
+		t.Errorf("displayWidth(lang=中文) = %d, padRight = %q", displayWidth("lang=中文"), padRight("中文", 6))
+	}
+}

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"golang.org/x/text/width"
 	"io"
 	"sort"
 	"strings"
@@ -102,16 +103,16 @@ func Text(w io.Writer, run *assay.Run, o TextOptions) error {
 		head := headlineMetric(run)
 		width := len("segment")
 		for _, k := range segs {
-			width = max(width, len(k))
+			width = max(width, displayWidth(k))
 		}
-		p.f("%-*s  %5s  %9s", width, "segment", "cases", "pass rate")
+		p.f("%s  %5s  %9s", padRight("segment", width), "cases", "pass rate")
 		if head != "" {
 			p.f("  %9s", head)
 		}
 		p.nl()
 		for _, k := range segs {
 			seg := run.Segments[k]
-			p.f("%-*s  %5d  %9s", width, k, seg.Cases, pct(seg.PassRate))
+			p.f("%s  %5d  %9s", padRight(k, width), seg.Cases, pct(seg.PassRate))
 			if head != "" {
 				if m, ok := seg.Metrics[head]; ok {
 					p.f("  %9.4f", m.Mean)
@@ -328,4 +329,28 @@ func (fl failingCases) ungradedNote() string {
 		return ""
 	}
 	return fmt.Sprintf(": %d failed, %d errored with nothing to grade", fl.n-fl.ungraded, fl.ungraded)
+}
+
+// displayWidth is the number of terminal columns s takes: two for each
+// East Asian wide or full-width rune (中文, ｱ), one for the others.
+func displayWidth(s string) int {
+	n := 0
+	for _, r := range s {
+		switch width.LookupRune(r).Kind() {
+		case width.EastAsianWide, width.EastAsianFullwidth:
+			n += 2
+		default:
+			n++
+		}
+	}
+	return n
+}
+
+// padRight pads s with spaces to w columns (displayWidth), so that table
+// columns line up whatever script a name is written in.
+func padRight(s string, w int) string {
+	if d := w - displayWidth(s); d > 0 {
+		return s + strings.Repeat(" ", d)
+	}
+	return s
 }
