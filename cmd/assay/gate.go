@@ -147,7 +147,8 @@ func runGate(env *Env, ref string, f *gateFlags, cmd *cobra.Command) error {
 			return inputError(err)
 		}
 	}
-	if len(exprs) == 0 && f.floors == "" {
+	recorded := len(exprs) == 0 && f.floors == ""
+	if recorded {
 		for _, g := range run.Gates {
 			e, err := gate.Parse(g.Expr, g.Source)
 			if err != nil {
@@ -162,7 +163,7 @@ func runGate(env *Env, ref string, f *gateFlags, cmd *cobra.Command) error {
 
 	var skipped []string
 	if base == nil {
-		if exprs, skipped, err = withoutBaseline(exprs); err != nil {
+		if exprs, skipped, err = withoutBaseline(exprs, recorded); err != nil {
 			return err
 		}
 		if len(exprs) == 0 && f.floors == "" {
@@ -491,15 +492,17 @@ func writeFloorsFile(path string, f *gate.Floors) error {
 // given, so it is left out with a warning, and the first run of a suite
 // with a delta() gate can be made. One given with --gate asks for a
 // comparison there is nothing to make: a usage error (exit 2), not the
-// exit 1 of a regression.
-func withoutBaseline(exprs []gate.Expr) ([]gate.Expr, []string, error) {
+// exit 1 of a regression. recorded says the gates are those a stored run
+// recorded (assay gate RUN with no --gate): one given with --gate then was
+// given to that run, not to this check, so it is left out with a warning too.
+func withoutBaseline(exprs []gate.Expr, recorded bool) ([]gate.Expr, []string, error) {
 	var keep []gate.Expr
 	var warnings []string
 	for _, e := range exprs {
 		switch {
 		case !e.Kind.NeedsBaseline():
 			keep = append(keep, e)
-		case e.Source == "--gate":
+		case e.Source == "--gate" && !recorded:
 			return nil, nil, usageError("pass --baseline REF (for example --baseline latest), or drop the gate",
 				"--gate %q compares with a baseline run, and none was given", e.Text)
 		default:

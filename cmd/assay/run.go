@@ -250,7 +250,7 @@ func prepareRun(ctx context.Context, env *Env, path string, f *runFlags) (*sessi
 		exprs = append(exprs, e)
 	}
 	if f.baseline == "" {
-		keep, skipped, err := withoutBaseline(exprs)
+		keep, skipped, err := withoutBaseline(exprs, false)
 		if err != nil {
 			return nil, err
 		}
