@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -49,9 +50,10 @@ Gate expressions (see 'go doc github.com/assay-eval/assay/gate'):
   pass_rate >= 0.8                 [lang=zh] recall@10 >= 0.47
   delta(ndcg@10) >= -0.02          ratio(p95_latency_ms) <= 1.2
   no_new_failures                  no_new_failures [category=identifier]
-delta, ratio and no_new_failures compare with --baseline. Without one, such
-a gate given with --gate is a usage error (exit 2); one recorded from the
-suite is left out, with a warning (assay run does the same).
+delta, ratio and no_new_failures compare with --baseline (one RUN only).
+Without one, such a gate given with --gate is a usage error (exit 2); one
+the run recorded is left out, with a warning (assay run does the same with
+the suite's).
 
 --floors FILE checks the run against the floors in FILE (assay.floors.json).
 --ratchet then raises each floor to what the run achieved (minus --margin),
@@ -292,6 +294,10 @@ func runGateMatrix(env *Env, refs []string, f *gateFlags) error {
 	if len(exprs) == 0 && len(orderings) == 0 {
 		return usageError("give --gate EXPR or --ordering SPEC", "nothing to check across %d runs", len(refs))
 	}
+	// No baseline can be given with several runs.
+	if _, _, err := withoutBaseline(exprs, false); err != nil {
+		return err
+	}
 	st, closeStore, err := gateStore(env, f.storeDir, refs...)
 	if err != nil {
 		return inputError(err)
@@ -313,6 +319,12 @@ func runGateMatrix(env *Env, refs []string, f *gateFlags) error {
 		}
 		byVariant[name] = run
 		runs = append(runs, run)
+	}
+	// A gate scoped to a variant none of the runs is would check nothing.
+	for _, e := range exprs {
+		if !slices.ContainsFunc(runs, func(r *assay.Run) bool { return gate.AppliesTo(e, r) }) {
+			return usageError("", "--gate %q applies to none of the runs (variants: %s)", e.Text, strings.Join(sortedKeys(byVariant), ", "))
+		}
 	}
 
 	out := env.Stdout
