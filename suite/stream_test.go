@@ -377,3 +377,54 @@ func BenchmarkStream100k(b *testing.B) {
 		}
 	}
 }
+
+// TestStreamChangedMidPassYieldsOnlyValidatedCases edits a suite larger
+// than the split's buffer while Cases reads it: a case added at the end,
+// or a case changed past the part already read, must not reach the caller
+// (a run would observe, grade and store a case Stream never validated);
+// the pass stops with the changed error instead.
+func TestStreamChangedMidPassYieldsOnlyValidatedCases(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("assay: 1\ncases:\n")
+	const n = 5000 // about 300 KB, several buffers of the split
+	for i := range n {
+		fmt.Fprintf(&b, "  - id: c%04d\n    query: question number %04d\n", i, i)
+	}
+	src := b.String()
+	for _, tc := range []struct {
+		name, edited, bad string
+	}{
+		{"case-appended", src + "  - id: extra\n    query: not validated\n", "extra"},
+		{"late-case-changed", strings.Replace(src, "question number 4990", "QUESTION NUMBER 4990", 1), "QUESTION NUMBER 4990"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "suite.yaml")
+			if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			st, err := Stream(p, LoadOptions{})
+			if err != nil || st.Suite.Cases != nil {
+				t.Fatalf("not streamed: %v", err)
+			}
+			got := 0
+			err = st.Cases(func(c assay.Case) error {
+				if got == 0 {
+					os.WriteFile(p, []byte(tc.edited), 0o644)
+					later := time.Now().Add(time.Hour)
+					os.Chtimes(p, later, later)
+				}
+				got++
+				if c.ID == tc.bad || c.Query == tc.bad {
+					t.Errorf("case %d (%s %q) yielded after the file changed: it was never validated", got, c.ID, c.Query)
+				}
+				if got > n {
+					t.Errorf("%d cases yielded, the suite Stream validated has %d", got, n)
+				}
+				return nil
+			})
+			if want := p + ": changed while the run was reading it; run again"; err == nil || err.Error() != want {
+				t.Errorf("error %v, want %q", err, want)
+			}
+		})
+	}
+}
