@@ -479,6 +479,14 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 		run.Gain = assay.GainLinear
 	}
 
+	// The spill file first: a run that cannot write it must not leave a
+	// begun run in the store.
+	sp, err := newSpill()
+	if err != nil {
+		return nil, gate.Verdict{}, usageError("set TMPDIR to a directory assay can write to", "%v", err)
+	}
+	ss.spills = append(ss.spills, sp)
+
 	var rw store.RunWriter
 	if ss.st != nil {
 		if rw, err = ss.st.Begin(ctx, run); err != nil {
@@ -496,11 +504,6 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 		}
 	}
 
-	sp, err := newSpill()
-	if err != nil {
-		return nil, gate.Verdict{}, inputError(err)
-	}
-	ss.spills = append(ss.spills, sp)
 	keep := ss.keepCases()
 	var kept []assay.CaseResult
 	agg := runner.NewAggregator(run.Options.Metrics)
