@@ -11,6 +11,7 @@ import (
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/lexer"
 	"github.com/goccy/go-yaml/parser"
 
 	"github.com/assay-eval/assay"
@@ -78,7 +79,9 @@ func parseWhole(file string, src []byte) (p *parsed, err error) {
 			p, err = nil, Errorf(file, 1, 1, "cannot parse: %v", r)
 		}
 	}()
-	f, err := parser.ParseBytes(src, 0)
+	tks := lexer.Tokenize(string(src))
+	fixPlainColumns(tks, string(src))
+	f, err := parser.Parse(tks, 0)
 	if err != nil {
 		return nil, yamlError(file, err)
 	}

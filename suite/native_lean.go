@@ -153,6 +153,7 @@ func (sp *leanSplit) decode(file string, scan leanScan) (p *parsed, ok bool) {
 // with one "cases" key, on casesLine, holding nothing (block) or [] (JSON).
 func (sp *leanSplit) parseHeader() (ast.Node, bool) {
 	tks := lexer.Tokenize(string(sp.header))
+	fixPlainColumns(tks, string(sp.header))
 	for _, tk := range tks {
 		if !leanToken(tk) {
 			return nil, false
@@ -380,6 +381,7 @@ func (sp *leanSplit) parsePiece(text []byte, pc leanPiece) (ast.Node, bool) {
 		dLine--
 	}
 	tks := lexer.Tokenize(src)
+	fixPlainColumns(tks, src)
 	for _, tk := range tks {
 		if !leanToken(tk) {
 			return nil, false

@@ -74,6 +74,11 @@ func TestLoadRejectsBadSuites(t *testing.T) {
 			want: `s.yaml:5:8: k: want an integer, got a string "ten"`,
 		},
 		{
+			name: "trailing spaces after a value do not move its column",
+			src:  "assay: 1\ncases:\n  - id: a\n    query: q\n    k: ten  \n    relevant: [x]\n",
+			want: `s.yaml:5:8: k: want an integer, got a string "ten"`,
+		},
+		{
 			name: "k too large for any integer is out of range, not a string",
 			src:  "assay: 1\ncases:\n  - id: a\n    query: q\n    k: 99999999999999999999\n    relevant: [x]\n",
 			want: `s.yaml:5:8: k: 99999999999999999999 is out of range`,
