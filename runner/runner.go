@@ -28,8 +28,9 @@ type Options struct {
 	Timeout time.Duration
 	// Grade are the grading options resolved from the suite.
 	Grade grade.Options
-	// MaxErrors stops the run, incomplete, after that many errored
-	// observations (0: never).
+	// MaxErrors stops the run, incomplete, at the MaxErrors-th errored
+	// observation in suite order (0: never): the results end with it,
+	// whatever else was in flight.
 	MaxErrors int
 	// Keep skips target cleanup.
 	Keep bool
@@ -208,8 +209,15 @@ func Stream(ctx context.Context, t assay.Target, src Source, o Options) (Result,
 		hookFailed bool
 		pending    = map[int]done{}
 		next       int
+		maxedOut   bool
 	)
 	emit := func(d done) {
+		if maxedOut {
+			// Past the MaxErrors-th error in suite order: left out, as a
+			// case the stop abandoned, so the record ends at that error
+			// whatever else was in flight.
+			return
+		}
 		res.Observed++
 		if d.res.Error != nil {
 			errCount++
@@ -225,9 +233,12 @@ func Stream(ctx context.Context, t assay.Target, src Source, o Options) (Result,
 				stop()
 			}
 		}
-		if o.MaxErrors > 0 && errCount >= o.MaxErrors && res.Stopped == "" {
-			res.Complete = false
-			res.Stopped = fmt.Sprintf("stopped after %d errors (--max-errors %d)", errCount, o.MaxErrors)
+		if o.MaxErrors > 0 && errCount >= o.MaxErrors && !maxedOut {
+			maxedOut = true
+			if res.Stopped == "" {
+				res.Complete = false
+				res.Stopped = fmt.Sprintf("stopped after %d %s (--max-errors %d)", errCount, plural(errCount, "error", "errors"), o.MaxErrors)
+			}
 			stop()
 		}
 	}
@@ -350,4 +361,11 @@ func trackVersions(first, got map[string]string, warned map[string]bool, warning
 		}
 	}
 	return first, warnings
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -161,6 +161,30 @@ func TestRunMaxErrorsStopsEarly(t *testing.T) {
 	}
 }
 
+// With several cases in flight, the record still ends exactly at the
+// MaxErrors-th error in suite order, and says how many it stopped at.
+func TestRunMaxErrorsEndsTheRecordAtThatError(t *testing.T) {
+	tgt := assay.TargetFunc(func(ctx context.Context, c assay.Case) (assay.Observation, error) {
+		if c.ID == "c03" || c.ID == "c07" || c.ID >= "c10" {
+			return assay.Observation{}, errors.New("down")
+		}
+		return assay.Observation{Answer: "ok"}, nil
+	})
+	for range 20 {
+		res, _ := Run(context.Background(), tgt, cases(60), Options{Concurrency: 8, MaxErrors: 3})
+		if res.Complete || len(res.Results) != 11 || res.Results[10].ID != "c10" {
+			t.Fatalf("complete=%v results=%d, want the 11 up to the third error (c10)", res.Complete, len(res.Results))
+		}
+		if res.Stopped != "stopped after 3 errors (--max-errors 3)" {
+			t.Fatalf("stopped %q", res.Stopped)
+		}
+	}
+	res, _ := Run(context.Background(), tgt, cases(60), Options{Concurrency: 8, MaxErrors: 1})
+	if len(res.Results) != 4 || res.Stopped != "stopped after 1 error (--max-errors 1)" {
+		t.Fatalf("results=%d stopped %q, want 4 and the singular", len(res.Results), res.Stopped)
+	}
+}
+
 func TestRunTurnsAPanicIntoAnExecError(t *testing.T) {
 	tgt := assay.TargetFunc(func(ctx context.Context, c assay.Case) (assay.Observation, error) {
 		if c.ID == "c00" {

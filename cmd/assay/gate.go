@@ -190,6 +190,14 @@ func runGate(env *Env, ref string, f *gateFlags, cmd *cobra.Command) error {
 	fmt.Fprintf(out, "run %s  suite %s  %s\n", run.RunID, run.Suite.Name, run.Status)
 	if floors != nil && len(floors.Floors) == 0 {
 		fmt.Fprintf(out, "%s holds no floors yet\n", f.floors)
+	} else if floors != nil && len(run.Variant) > 0 && !floorsFor(floors, run) {
+		// Only other variants' floors: this run's are set by its first
+		// --ratchet; without one there is nothing of it to check.
+		fmt.Fprintf(out, "%s holds no floors for variant %s yet\n", f.floors, gate.VariantName(run.Variant))
+		if !f.ratchet && len(verdict.Results) == 0 {
+			return usageError("add --ratchet to set them, or give the floors file of this variant",
+				"nothing to check: %s holds no floor for variant %s", f.floors, gate.VariantName(run.Variant))
+		}
 	}
 	if st := gate.Trials(run.Cases); st.Trials > 1 {
 		fmt.Fprintf(out, "trials %d: pass@%d %s  pass^%d %s  flaky %d", st.Trials, st.Trials, rateText(st.PassAny), st.Trials, rateText(st.PassAll), len(st.Flaky))
@@ -522,4 +530,15 @@ func withoutBaseline(exprs []gate.Expr, recorded bool) ([]gate.Expr, []string, e
 		}
 	}
 	return keep, warnings, nil
+}
+
+// floorsFor reports whether any floor applies to the run: an unscoped one,
+// or one scoped to its variant.
+func floorsFor(fl *gate.Floors, run *assay.Run) bool {
+	for _, e := range fl.Exprs("") {
+		if gate.AppliesTo(e, run) {
+			return true
+		}
+	}
+	return false
 }
