@@ -244,7 +244,10 @@ func (s *SQLiteStore) Begin(ctx context.Context, run *assay.Run) (RunWriter, err
 		return nil, fmt.Errorf("store %s: %w", s.root, err)
 	}
 	if err := s.tx(ctx, func(tx *sql.Tx) error { return indexRun(ctx, tx, run, s.relDir(run.RunID), false) }); err != nil {
+		// Nothing was recorded yet: leave no run behind that the index
+		// does not know (a Ctrl-C before the first case came here).
 		w.cases.Close()
+		os.RemoveAll(dir)
 		return nil, fmt.Errorf("%s: %w", filepath.Join(s.root, DBFile), err)
 	}
 	// Finish must record an interrupted run too: Ctrl-C cancels ctx, and

@@ -487,6 +487,11 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 	}
 	ss.spills = append(ss.spills, sp)
 
+	if ctx.Err() != nil {
+		// Ctrl-C while the suite was read or the target opened: no case
+		// ran, so nothing is stored.
+		return nil, gate.Verdict{}, usageError("", "interrupted before the first case: nothing was run or stored")
+	}
 	var rw store.RunWriter
 	if ss.st != nil {
 		if rw, err = ss.st.Begin(ctx, run); err != nil {
