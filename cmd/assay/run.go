@@ -555,6 +555,12 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 		bar.Finish()
 		fmt.Fprintln(env.Stderr)
 	}
+	if err != nil && !res.Complete && res.Stopped == err.Error() {
+		// The suite could not be read to the end (it changed during the
+		// run): the run stopped early, like --max-errors, and is reported
+		// and stored as incomplete with what it observed.
+		err = nil
+	}
 	if rec != nil {
 		if cerr := rec.Close(); cerr != nil && err == nil {
 			err = fmt.Errorf("record %s: %w", f.record, cerr)

@@ -4,11 +4,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -93,5 +98,57 @@ func TestStreamedRunEqualsARunThatKeepsItsCases(t *testing.T) {
 	left, _ := os.ReadDir(tmp)
 	for _, e := range left {
 		t.Errorf("left behind in TMPDIR: %s", e.Name())
+	}
+}
+
+// A suite file that changes while the run reads it stops the run early: it
+// is reported and stored as incomplete with what it observed (exit 2), and
+// the case added meanwhile is never sent.
+func TestRunStopsWhenTheSuiteChanges(t *testing.T) {
+	dir := t.TempDir()
+	suitePath := filepath.Join(dir, "s.yaml")
+	var b strings.Builder
+	b.WriteString("assay: 1\nname: s\ncases:\n")
+	for i := range 3000 {
+		fmt.Fprintf(&b, "  - {id: c%04d, query: q%d, expect: {answer_includes: [ok]}}\n", i, i)
+	}
+	if err := os.WriteFile(suitePath, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	n := 0
+	sawExtra := false
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		n++
+		if n == 10 {
+			f, err := os.OpenFile(suitePath, os.O_APPEND|os.O_WRONLY, 0)
+			if err == nil {
+				f.WriteString("  - {id: extra, query: extra}\n")
+				f.Close()
+			}
+		}
+		if strings.Contains(string(body), `"extra"`) {
+			sawExtra = true
+		}
+		mu.Unlock()
+		io.WriteString(w, `{"answer": "ok"}`)
+	}))
+	defer srv.Close()
+	store := filepath.Join(dir, "st")
+	code, stdout, stderr := runIn(t, "run", suitePath, "--target", srv.URL, "--store", store, "-j", "1")
+	if code != 2 {
+		t.Fatalf("exit %d, want 2\nstdout %s\nstderr %s", code, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "warning: run stopped early: "+suitePath+": changed while the run was reading it") || !strings.Contains(stdout, "run incomplete") {
+		t.Errorf("want the early stop reported:\n%s", stdout)
+	}
+	if sawExtra {
+		t.Error("the case added during the run was sent")
+	}
+	code, list, _ := runIn(t, "runs", "--store", store)
+	if code != 0 || !strings.Contains(list, "incomplete") {
+		t.Errorf("runs: exit %d\n%s", code, list)
 	}
 }
