@@ -346,17 +346,7 @@ func (c *Command) Observe(ctx context.Context, cs assay.Case) (assay.Observation
 	if err == nil {
 		err = applyMap(&obs, c.mapping, map[string]*response{"stdout": {body: out}}, "stdout", "stdout")
 	}
-	if err == nil && obs.Error != nil {
-		err = obs.Error
-	}
-	if err != nil {
-		e := assay.AsError(c.secrets.redactError(err))
-		obs.Error = e
-		c.secrets.redactObservation(&obs)
-		return obs, e
-	}
-	c.secrets.redactObservation(&obs)
-	return obs, nil
+	return c.secrets.finish(obs, err)
 }
 
 func (c *Command) args(d *tmplData) ([]string, error) {

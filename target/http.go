@@ -220,17 +220,7 @@ func (h *HTTP) Observe(ctx context.Context, c assay.Case) (assay.Observation, er
 	if err == nil {
 		err = applyMap(&obs, h.mapping, resps, h.steps[len(h.steps)-1].name, "response")
 	}
-	if err == nil && obs.Error != nil {
-		err = obs.Error
-	}
-	if err != nil {
-		e := assay.AsError(h.secrets.redactError(err))
-		obs.Error = e
-		h.secrets.redactObservation(&obs)
-		return obs, e
-	}
-	h.secrets.redactObservation(&obs)
-	return obs, nil
+	return h.secrets.finish(obs, err)
 }
 
 func pendingKey(id string, trial int) string { return id + "\x00" + strconv.Itoa(trial) }

@@ -229,3 +229,20 @@ func redactConfig(v any) any {
 	}
 	return v
 }
+
+// finish ends an observation of a configured target: the exchange's error,
+// or else the error the mapped observation carries, becomes obs.Error
+// (redacted, and returned), and every secret is taken out of obs.
+func (sc *secrets) finish(obs assay.Observation, err error) (assay.Observation, error) {
+	if err == nil && obs.Error != nil {
+		err = obs.Error
+	}
+	if err != nil {
+		e := assay.AsError(sc.redactError(err))
+		obs.Error = e
+		sc.redactObservation(&obs)
+		return obs, e
+	}
+	sc.redactObservation(&obs)
+	return obs, nil
+}
