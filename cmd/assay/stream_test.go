@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -12,9 +13,11 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // runIn runs the CLI in-process and returns its exit code and outputs.
@@ -150,5 +153,74 @@ func TestRunStopsWhenTheSuiteChanges(t *testing.T) {
 	code, list, _ := runIn(t, "runs", "--store", store)
 	if code != 0 || !strings.Contains(list, "incomplete") {
 		t.Errorf("runs: exit %d\n%s", code, list)
+	}
+}
+
+// peakHeap runs fn while sampling the heap every millisecond and returns
+// the largest HeapAlloc seen.
+func peakHeap(fn func()) uint64 {
+	runtime.GC()
+	done := make(chan struct{})
+	var peak uint64
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		var ms runtime.MemStats
+		for {
+			runtime.ReadMemStats(&ms)
+			peak = max(peak, ms.HeapAlloc)
+			select {
+			case <-done:
+				return
+			case <-time.After(time.Millisecond):
+			}
+		}
+	}()
+	fn()
+	close(done)
+	wg.Wait()
+	return peak
+}
+
+// Issue 6: a run's memory does not grow with the number of cases. A run of
+// 100,000 cases against the built-in engine peaks within a few MiB of a run
+// of 10,000 (what remains per case is 8 bytes of latency, and 8 of id hash
+// while the suite is checked); keeping each result (about 0.5 KiB) or each
+// case would add 40 MiB or more.
+func TestRunMemoryDoesNotGrowWithCases(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("runs 110,000 cases (not under -short or -race)")
+	}
+	dir := t.TempDir()
+	write := func(n int) string {
+		p := filepath.Join(dir, fmt.Sprintf("s%d.yaml", n))
+		f, err := os.Create(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := bufio.NewWriter(f)
+		fmt.Fprintf(w, "assay: 1\nname: big\ncorpus:\n  - {id: kettle, title: Kettle, text: Descale the kettle every month.}\n  - {id: oven, title: Oven, text: Clean the oven every week.}\ncases:\n")
+		for i := range n {
+			fmt.Fprintf(w, "  - {id: c%06d, query: how often is the kettle descaled %d, relevant: [kettle], expect: {answer_includes: [month]}}\n", i, i)
+		}
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		return p
+	}
+	small, large := write(10000), write(100000)
+	measure := func(p string) uint64 {
+		return peakHeap(func() {
+			if code, _, stderr := runIn(t, "run", p, "--no-store"); code != 0 {
+				t.Fatalf("%s: exit %d: %s", p, code, stderr)
+			}
+		})
+	}
+	s, l := measure(small), measure(large)
+	t.Logf("peak heap: %d KiB for 10,000 cases, %d KiB for 100,000", s>>10, l>>10)
+	if l > s+6<<20 {
+		t.Errorf("peak heap grows with the cases: %d KiB for 10,000, %d KiB for 100,000", s>>10, l>>10)
 	}
 }
