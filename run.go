@@ -178,3 +178,43 @@ type GateResult struct {
 	Source string   `json:"source,omitempty"`
 	Detail string   `json:"detail,omitempty"`
 }
+
+// DocumentHead is the run as the assay.run/v1 document writes it, without
+// its cases (Cases empty, CaseStream nil): the schema set, and nil slices
+// and maps as [] and {} so that a consumer sees every field of §7. The
+// --json output and the stored run.json both write it.
+func (r *Run) DocumentHead() *Run {
+	doc := *r
+	doc.Schema = RunSchema
+	doc.Segments = make(map[string]Segment, len(r.Segments))
+	if doc.Gates == nil {
+		doc.Gates = []GateResult{}
+	}
+	doc.Summary = doc.Summary.document()
+	for k, s := range r.Segments {
+		doc.Segments[k] = s.document()
+	}
+	doc.Cases = []CaseResult{}
+	doc.CaseStream = nil
+	return &doc
+}
+
+func (s Summary) document() Summary {
+	if s.Metrics == nil {
+		s.Metrics = map[string]MetricAgg{}
+	}
+	return s
+}
+
+// Document is the case as the assay.run/v1 document lists it: no
+// observation, and [] and {} for no checks and no metrics.
+func (c CaseResult) Document() CaseResult {
+	c.Observation = nil
+	if c.Checks == nil {
+		c.Checks = []Check{}
+	}
+	if c.Metrics == nil {
+		c.Metrics = map[string]float64{}
+	}
+	return c
+}

@@ -29,41 +29,10 @@ func RunDocument(run *assay.Run) *assay.Run {
 }
 
 // runHead is the document of run with an empty cases list.
-func runHead(run *assay.Run) *assay.Run {
-	doc := *run
-	doc.Schema = assay.RunSchema
-	doc.Segments = make(map[string]assay.Summary, len(run.Segments))
-	if doc.Gates == nil {
-		doc.Gates = []assay.GateResult{}
-	}
-	doc.Summary = fillSummary(doc.Summary)
-	for k, s := range run.Segments {
-		doc.Segments[k] = fillSummary(s)
-	}
-	doc.Cases = []assay.CaseResult{}
-	doc.CaseStream = nil
-	return &doc
-}
+func runHead(run *assay.Run) *assay.Run { return run.DocumentHead() }
 
-// documentCase is c as the document lists it: no observation, and
-// [] and {} for no checks and no metrics.
-func documentCase(c assay.CaseResult) assay.CaseResult {
-	c.Observation = nil
-	if c.Checks == nil {
-		c.Checks = []assay.Check{}
-	}
-	if c.Metrics == nil {
-		c.Metrics = map[string]float64{}
-	}
-	return c
-}
-
-func fillSummary(s assay.Summary) assay.Summary {
-	if s.Metrics == nil {
-		s.Metrics = map[string]assay.MetricAgg{}
-	}
-	return s
-}
+// documentCase is c as the document lists it.
+func documentCase(c assay.CaseResult) assay.CaseResult { return c.Document() }
 
 // JSON writes the assay.run/v1 document, indented, with a final newline.
 // It reads the cases through run.EachCase and writes each as it comes, so

@@ -36,16 +36,15 @@ func EncodeRun(run *assay.Run) ([]byte, error) {
 // run.EachCase, are spliced in as they come, one line each. An error from
 // the run's CaseStream is returned as it is.
 func encodeRun(w io.Writer, run *assay.Run) error {
-	head := *run
-	if head.Schema == "" {
-		head.Schema = assay.RunSchema
-	}
-	head.Cases = []assay.CaseResult{}
-	head.CaseStream = nil
-	b, err := json.MarshalIndent(&head, "", "  ")
-	if err != nil {
+	// The same document as --json (report.JSON), one case a line.
+	var hb bytes.Buffer
+	enc := json.NewEncoder(&hb)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(run.DocumentHead()); err != nil {
 		return fmt.Errorf("encode run %s: %w", run.RunID, err)
 	}
+	b := bytes.TrimSuffix(hb.Bytes(), []byte("\n"))
 	const empty = "\n  \"cases\": []"
 	i := bytes.Index(b, []byte(empty))
 	if i < 0 {
@@ -56,12 +55,16 @@ func encodeRun(w io.Writer, run *assay.Run) error {
 	}
 	var line []byte
 	n := 0
-	err = run.EachCase(func(c assay.CaseResult) error {
-		c.Observation = nil
-		cb, err := json.Marshal(&c)
-		if err != nil {
+	var cbuf bytes.Buffer
+	cenc := json.NewEncoder(&cbuf)
+	cenc.SetEscapeHTML(false)
+	err := run.EachCase(func(c assay.CaseResult) error {
+		c = c.Document()
+		cbuf.Reset()
+		if err := cenc.Encode(&c); err != nil {
 			return fmt.Errorf("encode run %s: case %s: %w", run.RunID, c.ID, err)
 		}
+		cb := bytes.TrimSuffix(cbuf.Bytes(), []byte("\n"))
 		line = line[:0]
 		if n == 0 {
 			line = append(line, "\n  \"cases\": ["...)
@@ -71,7 +74,7 @@ func encodeRun(w io.Writer, run *assay.Run) error {
 		line = append(line, "\n    "...)
 		line = append(line, cb...)
 		n++
-		_, err = w.Write(line)
+		_, err := w.Write(line)
 		return err
 	})
 	if err != nil {

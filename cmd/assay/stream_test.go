@@ -224,3 +224,38 @@ func TestRunMemoryDoesNotGrowWithCases(t *testing.T) {
 		t.Errorf("peak heap grows with the cases: %d KiB for 10,000, %d KiB for 100,000", s>>10, l>>10)
 	}
 }
+
+// The stored run.json and the --json output are one document (§7): the
+// same fields and values, [] and {} where a list or a map is empty, only
+// the layout differs.
+func TestStoredRunJSONIsTheJSONOutput(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out.json")
+	st := filepath.Join(dir, "st")
+	suitePath := filepath.Join("..", "..", "examples", "quickstart", "suite.yaml")
+	if code, _, stderr := runIn(t, "run", suitePath, "--store", st, "--json", out); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	stored, err := filepath.Glob(filepath.Join(st, "runs", "*", "run.json"))
+	if err != nil || len(stored) != 1 {
+		t.Fatalf("stored runs: %v %v", stored, err)
+	}
+	var a, b any
+	for _, f := range []struct {
+		path string
+		v    *any
+	}{{out, &a}, {stored[0], &b}} {
+		data, err := os.ReadFile(f.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(data, f.v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !reflect.DeepEqual(a, b) {
+		ja, _ := json.MarshalIndent(a, "", " ")
+		jb, _ := json.MarshalIndent(b, "", " ")
+		t.Errorf("--json and run.json differ:\n--json   %s\nrun.json %s", ja, jb)
+	}
+}
