@@ -17,6 +17,7 @@ import (
 	"github.com/assay-eval/assay/compare"
 	"github.com/assay-eval/assay/gate"
 	"github.com/assay-eval/assay/report"
+	"github.com/assay-eval/assay/runner"
 	"github.com/assay-eval/assay/store"
 	"github.com/spf13/cobra"
 )
@@ -465,7 +466,15 @@ func loadGateRef(env *Env, st *store.SQLiteStore, ref string) (*assay.Run, error
 	if err != nil {
 		return nil, err
 	}
-	return store.LoadRun(path)
+	run, err := store.LoadRun(path)
+	if err != nil {
+		return nil, err
+	}
+	if run.Status == assay.StatusIncomplete && run.Summary.Cases == 0 && len(run.Cases) > 0 {
+		// A stopped run has no summary: gate what it recorded (as runs show).
+		run.Summary = runner.Summarize(run.Cases, run.Options.Metrics)
+	}
+	return run, nil
 }
 
 // readFloorsFile reads a floors file; a missing one is an empty file when
