@@ -191,6 +191,10 @@ func runGate(env *Env, ref string, f *gateFlags, cmd *cobra.Command) error {
 	fmt.Fprintf(out, "run %s  suite %s  %s\n", run.RunID, run.Suite.Name, run.Status)
 	if floors != nil && len(floors.Floors) == 0 {
 		fmt.Fprintf(out, "%s holds no floors yet\n", f.floors)
+		if !f.ratchet && len(verdict.Results) == 0 {
+			return usageError("add --ratchet to set them, or give --gate EXPR",
+				"nothing to check: %s holds no floors", f.floors)
+		}
 	} else if floors != nil && len(run.Variant) > 0 && !floorsFor(floors, run) {
 		// Only other variants' floors: this run's are set by its first
 		// --ratchet; without one there is nothing of it to check.
