@@ -498,8 +498,12 @@ func readFloorsFile(path string, ratchet bool) (*gate.Floors, error) {
 	return gate.ReadFloors(fh, path)
 }
 
-// writeFloorsFile replaces the floors file atomically (temp file + rename).
+// writeFloorsFile replaces the floors file atomically (temp file + rename),
+// creating its directory as the other outputs do.
 func writeFloorsFile(path string, f *gate.Floors) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".floors-*.json")
 	if err != nil {
 		return err
