@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/corpus"
 	"github.com/goccy/go-yaml"
 )
 
@@ -266,6 +267,10 @@ func Import(format, src, out string, o LoadOptions) (*assay.Suite, []string, err
 	if sameFile(src, out) {
 		return nil, nil, fmt.Errorf("%s: refusing to overwrite the source with its import", out)
 	}
+	inputs := importInputs(s)
+	if slices.ContainsFunc(inputs, func(in string) bool { return sameFile(in, out) }) {
+		return nil, nil, fmt.Errorf("%s: refusing to overwrite an input of the import", out)
+	}
 	dir := filepath.Dir(out)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, nil, fmt.Errorf("%s: %v", dir, unwrapPathError(err))
@@ -278,6 +283,9 @@ func Import(format, src, out string, o LoadOptions) (*assay.Suite, []string, err
 		cp := filepath.Join(dir, opts.CorpusFile)
 		if sameFile(src, cp) || sameFile(s.CorpusSource, cp) {
 			return nil, nil, fmt.Errorf("%s: refusing to overwrite the source with its import", cp)
+		}
+		if slices.ContainsFunc(inputs, func(in string) bool { return sameFile(in, cp) }) {
+			return nil, nil, fmt.Errorf("%s: refusing to overwrite an input of the import", cp)
 		}
 		var buf bytes.Buffer
 		if err := WriteCorpusJSONL(&buf, s.Corpus); err != nil {
@@ -296,6 +304,37 @@ func Import(format, src, out string, o LoadOptions) (*assay.Suite, []string, err
 		return nil, nil, Errorf(out, 0, 0, "%v", unwrapPathError(err))
 	}
 	return s, append(written, out), nil
+}
+
+// importInputs are the files an import read besides SRC: the corpus files
+// and the files its cases come from (queries, topics), each once.
+func importInputs(s *assay.Suite) []string {
+	var files []string
+	if s.CorpusSource != "" && s.CorpusSource != "inline" {
+		if fs, err := corpus.Files(s.CorpusSource); err == nil {
+			files = append(files, fs...)
+		}
+	}
+	seen := map[string]bool{}
+	for _, c := range s.Cases {
+		// Source is "file:line".
+		f, line, ok := cutLast(c.Source, ":")
+		if !ok || line == "" || strings.Trim(line, "0123456789") != "" || seen[f] {
+			continue
+		}
+		seen[f] = true
+		files = append(files, f)
+	}
+	return files
+}
+
+// cutLast is strings.Cut at the last sep.
+func cutLast(s, sep string) (before, after string, found bool) {
+	i := strings.LastIndex(s, sep)
+	if i < 0 {
+		return s, "", false
+	}
+	return s[:i], s[i+len(sep):], true
 }
 
 // sameFile reports whether a and b name one existing file.
