@@ -94,6 +94,17 @@ func manifestRel(dir, p string) string {
 	return filepath.ToSlash(p)
 }
 
+// manifestFile is the path of a recorded file: rel joined to dir, or rel
+// itself when it is absolute (a file outside dir that has no relative path
+// from it).
+func manifestFile(dir, rel string) string {
+	p := filepath.FromSlash(rel)
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(dir, p)
+}
+
 func manifestKey(s *assay.Suite) string { return manifestRel(s.Dir, s.Path) }
 
 func readManifest(path string) (*Manifest, error) {
@@ -122,7 +133,7 @@ func WriteManifest(s *assay.Suite) (string, error) {
 	}
 	entry := SuiteManifest{Fingerprint: Fingerprint(s), Files: make(map[string]string, len(files))}
 	for _, rel := range files {
-		sum := fileSHA256(filepath.Join(s.Dir, filepath.FromSlash(rel)))
+		sum := fileSHA256(manifestFile(s.Dir, rel))
 		if sum == "" {
 			return "", fmt.Errorf("%s: cannot read it to record its sha256", rel)
 		}
@@ -207,7 +218,7 @@ func checkManifest(s *assay.Suite, schemas []string) []string {
 			warns = append(warns, fmt.Sprintf("%s is not recorded in %s: %s", rel, ManifestName, remedy))
 			continue
 		}
-		if fileSHA256(filepath.Join(s.Dir, filepath.FromSlash(rel))) != want {
+		if fileSHA256(manifestFile(s.Dir, rel)) != want {
 			warns = append(warns, fmt.Sprintf("%s changed since %s was written: %s", rel, ManifestName, remedy))
 		}
 	}

@@ -122,3 +122,30 @@ func TestManifestUnreadable(t *testing.T) {
 		t.Error("WriteManifest overwrote an unreadable manifest")
 	}
 }
+
+// A suite named by a relative path whose corpus is an absolute path
+// elsewhere: the manifest records the corpus files by their absolute paths
+// and reads them there (was: "cannot read it to record its sha256", the
+// absolute path joined onto the suite's directory).
+func TestManifestCorpusElsewhere(t *testing.T) {
+	docs := writeFiles(t, map[string]string{"a.md": "# A\n"})
+	dir := writeFiles(t, map[string]string{
+		"s.yaml": "assay: 1\ncorpus: " + docs + "\ncases:\n  - {id: a, query: q, relevant: [a.md]}\n",
+	})
+	t.Chdir(dir)
+	s, err := Load("s.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := WriteManifest(s); err != nil {
+		t.Fatal(err)
+	}
+	if ws := CheckManifest(s); ws != nil {
+		t.Fatalf("warnings right after writing: %v", ws)
+	}
+	os.WriteFile(filepath.Join(docs, "a.md"), []byte("# A changed\n"), 0o644)
+	ws := CheckManifest(s)
+	if len(ws) != 1 || !strings.Contains(ws[0], "a.md changed since") {
+		t.Errorf("warnings %v, want one saying a.md changed", ws)
+	}
+}
