@@ -142,7 +142,8 @@ func WriteManifest(s *assay.Suite) (string, error) {
 	m, err := readManifest(mp)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
-			return "", err
+			// It may hold other suites' entries: not overwritten unread.
+			return "", fmt.Errorf("%v; %s", err, manifestUnreadableRemedy(s.Path))
 		}
 		m = &Manifest{}
 	}
@@ -165,6 +166,12 @@ func WriteManifest(s *assay.Suite) (string, error) {
 		return "", err
 	}
 	return mp, nil
+}
+
+// manifestUnreadableRemedy is what to do about a manifest that cannot be
+// read: WriteManifest does not overwrite it.
+func manifestUnreadableRemedy(suitePath string) string {
+	return fmt.Sprintf("fix it, or delete it and run 'assay lint --write-manifest %s'", suitePath)
 }
 
 // schemaPaths are the resolved json_schema paths of cases.
@@ -200,7 +207,7 @@ func checkManifest(s *assay.Suite, schemas []string) []string {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil
 		}
-		return []string{fmt.Sprintf("%v; rewrite it with 'assay lint --write-manifest %s'", err, s.Path)}
+		return []string{fmt.Sprintf("%v; %s", err, manifestUnreadableRemedy(s.Path))}
 	}
 	entry, ok := m.Suites[manifestKey(s)]
 	if !ok {
