@@ -929,15 +929,7 @@ func writeTo(env *Env, path string, fn func(io.Writer) error) error {
 			return err
 		}
 	}
-	fh, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := fn(fh); err != nil {
-		fh.Close()
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return fh.Close()
+	return replaceFile(path, fn)
 }
 
 // loadRef resolves a run reference (see resolveRunRef) and loads the run.
