@@ -291,7 +291,7 @@ func Import(format, src, out string, o LoadOptions) (*assay.Suite, []string, err
 		if err := WriteCorpusJSONL(&buf, s.Corpus); err != nil {
 			return nil, nil, err
 		}
-		if err := os.WriteFile(cp, buf.Bytes(), 0o644); err != nil {
+		if err := replaceWith(cp, buf.Bytes()); err != nil {
 			return nil, nil, Errorf(cp, 0, 0, "%v", unwrapPathError(err))
 		}
 		written = append(written, cp)
@@ -300,7 +300,7 @@ func Import(format, src, out string, o LoadOptions) (*assay.Suite, []string, err
 	if err := WriteNative(&buf, s, opts); err != nil {
 		return nil, nil, err
 	}
-	if err := os.WriteFile(out, buf.Bytes(), 0o644); err != nil {
+	if err := replaceWith(out, buf.Bytes()); err != nil {
 		return nil, nil, Errorf(out, 0, 0, "%v", unwrapPathError(err))
 	}
 	return s, append(written, out), nil
@@ -342,4 +342,33 @@ func sameFile(a, b string) bool {
 	fa, err1 := os.Stat(a)
 	fb, err2 := os.Stat(b)
 	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
+}
+
+// replaceWith writes data to path through a temporary file in its directory
+// and a rename, so a write that fails part way leaves the file it would
+// have replaced as it was. A path that is not a regular file (a symlink, a
+// device) is written in place.
+func replaceWith(path string, data []byte) error {
+	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
+		return os.WriteFile(path, data, 0o644)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(data)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return &os.PathError{Op: "write", Path: path, Err: unwrapPathError(err)}
+	}
+	return nil
 }

@@ -106,3 +106,39 @@ func fxLineDiff(want, got string) string {
 	}
 	return ""
 }
+
+// replaceWith replaces a file whole (no temporary file left beside it),
+// writes through a symlink in place, and fails cleanly where it cannot.
+func TestReplaceWith(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "s.yaml")
+	if err := os.WriteFile(p, []byte("old content, longer than the new"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := replaceWith(p, []byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "new" {
+		t.Errorf("content %q, want %q", b, "new")
+	}
+	link := filepath.Join(dir, "link.yaml")
+	if err := os.Symlink(p, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := replaceWith(link, []byte("through the link")); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "through the link" {
+		t.Errorf("the link's target holds %q", b)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced by a file")
+	}
+	if err := replaceWith(filepath.Join(dir, "missing", "s.yaml"), []byte("x")); err == nil {
+		t.Error("no error writing into a missing directory")
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 {
+		t.Errorf("files left: %v, want s.yaml and link.yaml", entries)
+	}
+}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -403,16 +402,12 @@ func writeGateOutputs(env *Env, f *gateFlags, run, base *assay.Run, verdict gate
 			}
 			continue
 		}
-		var buf bytes.Buffer
-		if err := o.render(&buf); err != nil {
-			return fmt.Errorf("%s: %w", o.path, err)
-		}
 		if dir := filepath.Dir(o.path); dir != "." {
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				return err
 			}
 		}
-		if err := os.WriteFile(o.path, buf.Bytes(), 0o644); err != nil {
+		if err := replaceFile(o.path, o.render); err != nil {
 			return err
 		}
 	}
