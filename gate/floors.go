@@ -74,7 +74,15 @@ func ReadFloors(r io.Reader, name string) (*Floors, error) {
 	dec.DisallowUnknownFields()
 	f := &Floors{}
 	if err := dec.Decode(f); err != nil {
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			// cut short: say where the file ends
+			end := len(bytes.TrimRight(data, " \t\r\n"))
+			return nil, fmt.Errorf("%s: unexpected end of the file (truncated?)", positionAt(name, data, int64(end)))
+		}
 		return nil, fmt.Errorf("%s: %s", positionOf(name, data, err), jsonReason(err))
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("%s: something follows the floors object (one JSON object per file)", positionAt(name, data, dec.InputOffset()+int64(len(data[dec.InputOffset():])-len(bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n")))))
 	}
 	if f.Schema == "" {
 		f.Schema = FloorsSchema
@@ -146,6 +154,12 @@ func positionOf(name string, data []byte, err error) string {
 	case errors.As(err, &te):
 		off = te.Offset
 	}
+	return positionAt(name, data, off)
+}
+
+// positionAt is "name:line:col" of byte offset off of data (name alone
+// when off is outside it).
+func positionAt(name string, data []byte, off int64) string {
 	if off < 0 || off > int64(len(data)) {
 		return name
 	}

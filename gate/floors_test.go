@@ -143,7 +143,8 @@ func TestReadFloorsRejects(t *testing.T) {
 		{`{"schema": "x/v9"}`, `f.json: unknown schema "x/v9"`},
 		{`{"floors": {}, "extra": 1}`, `f.json: unknown field "extra"`},
 		{"{\n  \"floors\": {\"ndcg@10\": \"high\"}}", `f.json:2:`},
-		{"{\n  \"floors\": ", `f.json`},
+		{"{\n  \"floors\": ", `f.json:2:12: unexpected end of the file (truncated?)`},
+		{"{\"floors\": {\"ndcg@10\": 0.5}}\n{}", `f.json:2:1: something follows the floors object`},
 	}
 	for _, tt := range tests {
 		_, err := ReadFloors(strings.NewReader(tt.in), "f.json")
