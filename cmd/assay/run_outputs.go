@@ -81,7 +81,8 @@ func printComparison(w io.Writer, base, run *assay.Run) (*compare.Report, error)
 type output struct{ flag, path string }
 
 // distinctOutputs rejects two flags naming one file (the second would
-// overwrite the first) and more than one - (stdout). Empty paths are unset.
+// overwrite the first), more than one - (stdout), and a path that is a
+// directory, before anything runs. Empty paths are unset.
 func distinctOutputs(outs []output) error {
 	seen := map[string]string{}
 	var toStdout []string
@@ -92,6 +93,9 @@ func distinctOutputs(outs []output) error {
 		case "-":
 			toStdout = append(toStdout, o.flag)
 			continue
+		}
+		if fi, err := os.Stat(o.path); err == nil && fi.IsDir() {
+			return usageError("", "%s %s: is a directory, want a file", o.flag, o.path)
 		}
 		key := filepath.Clean(o.path)
 		if abs, err := filepath.Abs(key); err == nil {
