@@ -8,10 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"math/rand/v2"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -446,12 +448,22 @@ func (s *SQLiteStore) Reindex(ctx context.Context) error {
 			}
 		}
 	}
-	for id := range onDisk {
+	for _, id := range slices.Sorted(maps.Keys(onDisk)) {
 		if _, ok := known[id]; ok {
 			continue
 		}
-		run, err := LoadRun(filepath.Join(s.root, "runs", id))
+		file := filepath.Join(s.root, "runs", id, RunFile)
+		run, err := LoadRun(file)
 		if err != nil || run.RunID != id {
+			// A directory with no run.json yet is a run being begun; one
+			// whose run.json does not read is damaged: say so, rather
+			// than leave it out of every listing without a word.
+			if _, serr := os.Stat(file); serr == nil {
+				if err == nil {
+					err = fmt.Errorf("its run_id is %q", run.RunID)
+				}
+				s.warnings = append(s.warnings, fmt.Sprintf("runs/%s is not listed: %v", id, err))
+			}
 			continue
 		}
 		if err := index(run, true); err != nil {

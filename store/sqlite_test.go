@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/assay-eval/assay"
@@ -39,5 +40,29 @@ func TestBeginCanceledLeavesNoRun(t *testing.T) {
 	entries, _ := os.ReadDir(filepath.Join(root, "runs"))
 	for _, e := range entries {
 		t.Errorf("left behind: runs/%s", e.Name())
+	}
+}
+
+// A run directory whose run.json does not read is named in the store's
+// warnings when the index is rebuilt (not left out of every listing
+// without a word); one with no run.json yet (a run being begun) is not.
+func TestReindexWarnsOfADamagedRun(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"runs/01a2-damaged", "runs/01a2-begun"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(root, "runs", "01a2-damaged", "run.json"), []byte(`{"schema": "assay.run/v1", "run_id": `), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := store.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	w := strings.Join(s.Warnings(), "\n")
+	if !strings.Contains(w, "runs/01a2-damaged is not listed: ") || strings.Contains(w, "begun") {
+		t.Errorf("warnings:\n%s", w)
 	}
 }
