@@ -83,7 +83,7 @@ func runServe(env *Env, path string, f *serveFlags) error {
 	}
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
-		return inputError(fmt.Errorf("--addr %q: %v", f.addr, err))
+		return inputError(fmt.Errorf("--addr %q: %v", f.addr, listenReason(err)))
 	}
 	srv := &http.Server{
 		Handler:           b.Handler(),
@@ -105,4 +105,22 @@ func runServe(env *Env, path string, f *serveFlags) error {
 	}
 	fmt.Fprintln(env.Stderr, "assay: stopped")
 	return nil
+}
+
+// listenReason is why net.Listen failed, without the Go operation names
+// ("listen tcp: lookup tcp/http2x: unknown port" is "unknown port").
+func listenReason(err error) error {
+	var dns *net.DNSError
+	if errors.As(err, &dns) {
+		return errors.New(dns.Err)
+	}
+	var op *net.OpError
+	if errors.As(err, &op) && op.Err != nil {
+		var sys *os.SyscallError
+		if errors.As(op.Err, &sys) {
+			return sys.Err // "address already in use", "permission denied"
+		}
+		return op.Err
+	}
+	return err
 }

@@ -168,6 +168,7 @@ func TestServeErrors(t *testing.T) {
 	}{
 		{[]string{"serve", path, "--target", "http://x"}, "serves the built-in engine only"},
 		{[]string{"serve", path, "--addr", "nonsense"}, `--addr "nonsense"`},
+		{[]string{"serve", path, "--addr", "127.0.0.1:http2x"}, "assay: error: --addr \"127.0.0.1:http2x\": unknown port\n"},
 		{[]string{"serve", path, "--target", "builtin?k1=x"}, `k1="x" is not a number`},
 		{[]string{"serve", filepath.Join(dir, "missing.yaml")}, "missing.yaml"},
 		{[]string{"serve"}, "takes 1 argument"},
