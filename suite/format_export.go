@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/assay-eval/assay/internal/atomicfile"
 	"io"
 	"os"
 	"path/filepath"
@@ -292,7 +293,7 @@ func Import(format, src, out string, o LoadOptions) (*assay.Suite, []string, err
 			return nil, nil, err
 		}
 		if err := replaceWith(cp, buf.Bytes()); err != nil {
-			return nil, nil, Errorf(cp, 0, 0, "%v", unwrapPathError(err))
+			return nil, nil, err
 		}
 		written = append(written, cp)
 	}
@@ -301,7 +302,7 @@ func Import(format, src, out string, o LoadOptions) (*assay.Suite, []string, err
 		return nil, nil, err
 	}
 	if err := replaceWith(out, buf.Bytes()); err != nil {
-		return nil, nil, Errorf(out, 0, 0, "%v", unwrapPathError(err))
+		return nil, nil, err
 	}
 	return s, append(written, out), nil
 }
@@ -344,31 +345,10 @@ func sameFile(a, b string) bool {
 	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
 }
 
-// replaceWith writes data to path through a temporary file in its directory
-// and a rename, so a write that fails part way leaves the file it would
-// have replaced as it was. A path that is not a regular file (a symlink, a
-// device) is written in place.
+// replaceWith writes data to path whole or not at all (atomicfile.Replace).
 func replaceWith(path string, data []byte) error {
-	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
-		return os.WriteFile(path, data, 0o644)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*")
-	if err != nil {
+	return atomicfile.Replace(path, func(w io.Writer) error {
+		_, err := w.Write(data)
 		return err
-	}
-	_, err = tmp.Write(data)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return &os.PathError{Op: "write", Path: path, Err: unwrapPathError(err)}
-	}
-	return nil
+	})
 }

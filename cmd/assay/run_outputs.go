@@ -1,10 +1,9 @@
 package main
 
 import (
-	"errors"
 	"fmt"
+	"github.com/assay-eval/assay/internal/atomicfile"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -112,54 +111,7 @@ func distinctOutputs(outs []output) error {
 	return nil
 }
 
-// replaceFile writes what fn writes to path through a temporary file in its
-// directory and a rename, so a write that fails part way (a full disk, a
-// renderer error) leaves the file it would have replaced as it was. A path
-// that exists and is not a regular file (a symlink such as /dev/stdout, a
-// device, a pipe) is written in place.
-func replaceFile(path string, fn func(io.Writer) error) error {
-	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
-		fh, err := os.Create(path)
-		if err != nil {
-			return err
-		}
-		if err := fn(fh); err != nil {
-			fh.Close()
-			return fmt.Errorf("%s: %w", path, err)
-		}
-		return fh.Close()
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*")
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, withoutTempName(err))
-	}
-	err = fn(tmp)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("%s: %w", path, withoutTempName(err))
-	}
-	return nil
-}
-
-// withoutTempName is err without the os operation and temporary file name
-// ("open .out.json-123: permission denied" is "permission denied").
-func withoutTempName(err error) error {
-	var pe *fs.PathError
-	var le *os.LinkError
-	switch {
-	case errors.As(err, &pe):
-		return pe.Err
-	case errors.As(err, &le):
-		return le.Err
-	}
-	return err
-}
+// replaceFile writes what fn writes to path whole or not at all
+// (atomicfile.Replace): a write that fails part way leaves the file it
+// would have replaced as it was.
+func replaceFile(path string, fn func(io.Writer) error) error { return atomicfile.Replace(path, fn) }
