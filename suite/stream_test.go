@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -427,4 +428,31 @@ func TestStreamChangedMidPassYieldsOnlyValidatedCases(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzStream: on any input, Stream and its Cases agree with LoadWith (the
+// same error, or the same suite, fingerprint and cases).
+func FuzzStream(f *testing.F) {
+	for _, c := range append(leanCases(), fastCases()...) {
+		if len(c.src) < 4096 {
+			f.Add([]byte(c.src))
+		}
+	}
+	for _, p := range []string{"testdata/kb/suite.yaml", "testdata/kb/suite.json"} {
+		if b, err := os.ReadFile(filepath.FromSlash(p)); err == nil {
+			f.Add(b)
+		}
+	}
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, src []byte) {
+		name := "s.yaml"
+		if len(bytes.TrimLeft(src, " \n")) > 0 && bytes.TrimLeft(src, " \n")[0] == '{' {
+			name = "s.json"
+		}
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		sameStream(t, p)
+	})
 }
