@@ -17,8 +17,11 @@
 // the run was interrupted, otherwise the class the target gave) and the run
 // goes on. When the run's context is canceled (Ctrl-C), no new case starts,
 // cases in flight are abandoned and not recorded, and the result is marked
-// incomplete. With MaxErrors > 0 the run also stops early, incomplete, once
-// that many observations have errored (the system under test is plainly down).
+// incomplete. With MaxErrors > 0 the run also stops early, incomplete, at
+// the MaxErrors-th errored observation in suite order (the system under test
+// is plainly down): the results end with it, whatever else was in flight. An
+// error from the Source (a suite file that changed) stops the run the same
+// way and is returned.
 //
 // Targets may offer two optional capabilities, found by type assertion:
 // Setup(ctx) error, called once before the first case (a failure stops the
