@@ -61,6 +61,7 @@ type worker struct {
 	ctx    evalCtx
 	table  []int32
 	hashes []uint64
+	sorter sorter
 }
 
 func (ev *evaluator) newWorker() *worker {
@@ -71,6 +72,10 @@ func (ev *evaluator) newWorker() *worker {
 	return w
 }
 
+// cmpItems is trec_eval's order: score descending, then docno descending
+// (byte order). trec_eval leaves the place of a NaN score undefined; here
+// NaN ranks below every number, so the order is total and the ranking does
+// not depend on the order the lines were read in.
 func cmpItems(a, b item) int {
 	if a.score > b.score {
 		return -1
@@ -78,7 +83,93 @@ func cmpItems(a, b item) int {
 	if a.score < b.score {
 		return 1
 	}
+	if an, bn := a.score != a.score, b.score != b.score; an != bn {
+		if an {
+			return 1
+		}
+		return -1
+	}
 	return bytes.Compare(b.doc, a.doc)
+}
+
+// scoreKey maps a score to a key whose ascending order is cmpItems' score
+// order: -0 is +0, and every NaN comes last.
+func scoreKey(f float64) uint64 {
+	if f != f {
+		return math.MaxUint64
+	}
+	if f == 0 {
+		f = 0
+	}
+	b := math.Float64bits(f)
+	if b>>63 == 0 {
+		b |= 1 << 63 // positive: above every negative
+	} else {
+		b = ^b // negative: larger magnitude, smaller key
+	}
+	return ^b // descending
+}
+
+// sorter holds the scratch space of radixSort.
+type sorter struct {
+	keys, tmp []keyedItem
+	out       []item
+}
+
+type keyedItem struct {
+	key uint64
+	i   uint32
+}
+
+// radixSort sorts items by cmpItems: an LSD radix sort of the score keys
+// (skipping the bytes all keys share), then docno order within equal keys.
+// It takes O(n) where a comparison sort of a shuffled ranking is the
+// evaluator's largest cost.
+func (s *sorter) radixSort(items []item) {
+	n := len(items)
+	keys := slices.Grow(s.keys[:0], n)[:n]
+	tmp := slices.Grow(s.tmp[:0], n)[:n]
+	var hist [8][256]uint32
+	for i := range items {
+		k := scoreKey(items[i].score)
+		keys[i] = keyedItem{k, uint32(i)}
+		for b := range 8 {
+			hist[b][byte(k>>(8*b))]++
+		}
+	}
+	for b := range 8 {
+		h := &hist[b]
+		if h[byte(keys[0].key>>(8*b))] == uint32(n) {
+			continue
+		}
+		var sum uint32
+		for d, c := range h {
+			h[d] = sum
+			sum += c
+		}
+		for _, kv := range keys {
+			d := byte(kv.key >> (8 * b))
+			tmp[h[d]] = kv
+			h[d]++
+		}
+		keys, tmp = tmp, keys
+	}
+	for i := 0; i < n; {
+		j := i + 1
+		for j < n && keys[j].key == keys[i].key {
+			j++
+		}
+		if j-i > 1 {
+			slices.SortFunc(keys[i:j], func(a, b keyedItem) int { return bytes.Compare(items[b.i].doc, items[a.i].doc) })
+		}
+		i = j
+	}
+	out := slices.Grow(s.out[:0], n)[:n]
+	for j, kv := range keys {
+		out[j] = items[kv.i]
+	}
+	copy(items, out)
+	s.keys, s.tmp, s.out = keys, tmp, out
 }
 
 // findDup returns the smallest docno that occurs twice among items
@@ -117,10 +208,14 @@ func (w *worker) findDup(items []item, hashes []uint64) ([]byte, bool) {
 	return dup, found
 }
 
-// sortItems orders by score descending, then docno descending. Runs are
-// usually written in rank order already, with a few ties out of docno
-// order: an insertion sort finishes those in linear time.
-func sortItems(items []item) {
+// sortItems orders by cmpItems with a scratch sorter.
+func sortItems(items []item) { new(sorter).sort(items) }
+
+// sort orders items by cmpItems. Runs are usually written in rank order
+// already, with a few ties out of docno order: an insertion sort finishes
+// those in linear time. Shuffled lines (an interleaved run) are radix
+// sorted.
+func (s *sorter) sort(items []item) {
 	inv := 0
 	for i := 1; i < len(items); i++ {
 		if cmpItems(items[i-1], items[i]) > 0 {
@@ -131,7 +226,7 @@ func sortItems(items []item) {
 		return
 	}
 	if inv > len(items)/8 {
-		slices.SortFunc(items, cmpItems)
+		s.radixSort(items)
 		return
 	}
 	budget := 8*len(items) + 64 // element moves before giving up on insertion
@@ -147,24 +242,25 @@ func sortItems(items []item) {
 		}
 		items[j] = v
 		if budget -= i - j; budget < 0 {
-			slices.SortFunc(items, cmpItems) // far-displaced lines: O(n log n)
+			s.radixSort(items) // far-displaced lines
 			return
 		}
 	}
 }
 
 // evalTopic forms the ranking of one topic and computes every column.
-func (w *worker) evalTopic(ti int, segs []segment) topicResult {
+func (w *worker) evalTopic(j job) topicResult {
 	ev := w.ev
-	qt := ev.q.topics[ti]
+	qt := ev.q.topics[j.ti]
 	items := w.items[:0]
-	for _, s := range segs {
+	for _, s := range j.segs {
 		for _, e := range s.ents {
 			items = append(items, item{score: e.score, doc: s.arena[e.off : e.off+e.n]})
 		}
 	}
+	items = appendRecords(items, j.blocks)
 	w.items = items
-	sortItems(items)
+	w.sorter.sort(items)
 	if len(items) > ev.cfg.MaxRet {
 		items = items[:max(ev.cfg.MaxRet, 0)]
 	}
@@ -233,9 +329,12 @@ type pool struct {
 	wg   sync.WaitGroup
 }
 
+// job is one topic's lines: chunk segments (read eagerly) or the blocks
+// of a topicStore (collected).
 type job struct {
-	ti   int
-	segs []segment
+	ti     int
+	segs   []segment
+	blocks [][]byte
 }
 
 func (ev *evaluator) startPool() *pool {
@@ -246,7 +345,7 @@ func (ev *evaluator) startPool() *pool {
 			defer p.wg.Done()
 			w := ev.newWorker()
 			for j := range p.jobs {
-				ev.results[j.ti] = w.evalTopic(j.ti, j.segs)
+				ev.results[j.ti] = w.evalTopic(j)
 			}
 		}()
 	}

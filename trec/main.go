@@ -233,7 +233,7 @@ func readAll(sys IO, name string) ([]byte, error) {
 
 // passBytes is how much of an interleaved run file one pass keeps (about
 // 25 bytes of memory per 37-byte line).
-var passBytes int64 = 80 << 20
+var passBytes int64 = 320 << 20
 
 // evaluate streams the run through the evaluator and prints the report.
 func evaluate(cfg Config, q *Qrels, pl *plan, planErr error, sys IO) (int, error) {
@@ -275,9 +275,9 @@ func evaluate(cfg Config, q *Qrels, pl *plan, planErr error, sys IO) (int, error
 		var p *pool
 		if planErr == nil {
 			p = ev.startPool()
-			rr.submit = func(ti int, segs []segment) { p.jobs <- job{ti, segs} }
+			rr.submit = func(j job) { p.jobs <- j }
 		} else {
-			rr.submit = func(int, []segment) {}
+			rr.submit = func(job) {}
 		}
 		err := rr.read(r, cfg.Run)
 		if p != nil {

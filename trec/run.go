@@ -2,8 +2,10 @@ package trec
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"io"
+	"math"
 	"runtime"
 	"slices"
 	"strings"
@@ -36,11 +38,12 @@ type chunk struct {
 }
 
 type chunkResult struct {
-	idx     int
-	segs    []segment
-	lines   int    // data lines parsed
-	badLine int    // 1-based data line of the first malformed line, 0 if none
-	tag     []byte // run tag of the last data line
+	idx        int
+	segs       []segment
+	lines      int    // data lines parsed
+	badLine    int    // 1-based data line of the first malformed line, 0 if none
+	tag        []byte // run tag of the last data line
+	fragmented bool   // a kept topic's lines reappear after another kept topic's
 }
 
 const chunkSize = 1 << 20
@@ -61,9 +64,20 @@ var errFragmented = errors.New("trec: run topics are not contiguous")
 
 // parseScratch is a parser goroutine's reusable state: segOf[ti] is 1 + the
 // segment of qrels topic ti in the current chunk (0: none yet).
+//
+// With reuse set, the entries, arena and segments of the result live in the
+// scratch and are only valid until the next parseChunk call (the collecting
+// reader copies them out first); otherwise each result owns fresh memory.
 type parseScratch struct {
 	segOf       []int32
 	parts, part int // keep only topics with index%parts == part (parts 0: all)
+	reuse       bool
+
+	ents, sorted []entry
+	arena        []byte
+	segs         []segment
+	lineSeg      []int32
+	counts, pos  []int
 }
 
 func (sc *parseScratch) reset(segs []segment) {
@@ -82,16 +96,21 @@ func parseChunk(c chunk, q *Qrels, sc *parseScratch) chunkResult {
 	res := chunkResult{idx: c.idx}
 	data := c.data
 	n := len(data)
-	// Pre-size the arena and entries from the chunk size: lines are ~30+ bytes.
-	lines := bytes.Count(data, []byte{'\n'})
-	ents := make([]entry, 0, lines)
-	arena := make([]byte, 0, n/4+64)
+	var ents []entry
+	var arena []byte
+	if sc.reuse {
+		ents, arena, res.segs = sc.ents[:0], sc.arena[:0], sc.segs[:0]
+	} else {
+		// Pre-size the arena and entries from the chunk size: lines are ~30+ bytes.
+		ents = make([]entry, 0, bytes.Count(data, []byte{'\n'}))
+		arena = make([]byte, 0, n/4+64)
+	}
 	// Lines are grouped by qid within the chunk: segOf[i] is the segment of
 	// line i; segments stay contiguous unless a qid comes back.
 	cur := -1 // segment of the previous line; -2: a topic not in the qrels
 	var lastQid []byte
-	var segOf []int32
-	var counts []int
+	segOf := sc.lineSeg[:0]
+	counts := sc.counts[:0]
 	regroup := false
 	var tagS, tagE int
 	p := 0
@@ -204,6 +223,9 @@ func parseChunk(c chunk, q *Qrels, sc *parseScratch) chunkResult {
 			case sc.segOf[ti] > 0:
 				cur = int(sc.segOf[ti] - 1)
 				regroup = true
+				if cur != len(res.segs)-1 {
+					res.fragmented = true
+				}
 			default:
 				cur = len(res.segs)
 				sc.segOf[ti] = int32(cur + 1)
@@ -220,22 +242,35 @@ func parseChunk(c chunk, q *Qrels, sc *parseScratch) chunkResult {
 		ents = append(ents, entry{score: score, off: uint32(len(arena)), n: uint32(len(doc))})
 		arena = append(arena, doc...)
 	}
+	sc.lineSeg, sc.counts = segOf, counts
+	if sc.reuse {
+		sc.ents, sc.arena, sc.segs = ents, arena, res.segs
+	}
 	if regroup {
-		// Counting sort of the entries by segment.
-		start := make([]int, len(counts)+1)
-		for i, c := range counts {
-			start[i+1] = start[i] + c
+		// Counting sort of the entries by segment: pos[k] is where the next
+		// entry of segment k goes.
+		pos := append(sc.pos[:0], 0)
+		for _, c := range counts {
+			pos = append(pos, pos[len(pos)-1]+c)
 		}
-		sorted := make([]entry, len(ents))
-		pos := slices.Clone(start[:len(counts)])
+		sc.pos = pos
+		var sorted []entry
+		if sc.reuse {
+			sorted = slices.Grow(sc.sorted[:0], len(ents))[:len(ents)]
+			sc.sorted = sorted
+		} else {
+			sorted = make([]entry, len(ents))
+		}
 		for i, e := range ents {
 			k := segOf[i]
 			sorted[pos[k]] = e
 			pos[k]++
 		}
 		ents = sorted
-		for i := range res.segs {
-			res.segs[i].ents = ents[start[i]:start[i+1]:start[i+1]]
+		o := 0
+		for i, c := range counts {
+			res.segs[i].ents = ents[o : o+c : o+c]
+			o += c
 		}
 	} else {
 		o := 0
@@ -264,22 +299,87 @@ type runReader struct {
 	eager  bool
 	parts  int
 	part   int
-	submit func(ti int, segs []segment)
+	submit func(job)
 
 	acc        [][]segment // eager: the segments of each open topic
-	store      []segment   // collect: one compact segment per topic
+	store      *topicStore // collect: the lines of each kept topic
 	dispatched []bool
 	tag        []byte
 	lines      int
 }
 
-// keep copies a segment's lines into the topic's compact storage.
-func (rr *runReader) keep(ti int, s segment) {
-	st := &rr.store[ti]
-	for _, e := range s.ents {
-		st.ents = append(st.ents, entry{score: e.score, off: uint32(len(st.arena)), n: e.n})
-		st.arena = append(st.arena, s.arena[e.off:e.off+e.n]...)
+// topicStore keeps the lines of the topics being collected, filled by the
+// parser goroutines as they go. Each topic owns a list of blocks of records
+// (score as 8 bytes little endian, docno length as a uvarint, docno): about
+// 9 bytes plus the docno per line, and no copy of the raw file. Blocks grow
+// from minBlock to maxBlock bytes, so a topic wastes less than maxBlock.
+//
+// The order of a topic's lines is not kept. It does not matter: the ranking
+// sorts by score, then docno, so only identical lines (a duplicate, reported
+// by its docno) could change places.
+type topicStore struct {
+	mu     []sync.Mutex
+	blocks [][][]byte
+}
+
+const (
+	minBlock = 256
+	maxBlock = 4 << 10
+)
+
+func newTopicStore(topics int) *topicStore {
+	return &topicStore{mu: make([]sync.Mutex, topics), blocks: make([][][]byte, topics)}
+}
+
+// add appends the lines of one chunk segment to its topic.
+func (st *topicStore) add(s segment) {
+	st.mu[s.topic].Lock()
+	defer st.mu[s.topic].Unlock()
+	bl := st.blocks[s.topic]
+	var cur []byte
+	if len(bl) > 0 {
+		cur = bl[len(bl)-1]
 	}
+	for _, e := range s.ents {
+		need := 8 + uvarintLen(e.n) + int(e.n)
+		if cap(cur)-len(cur) < need {
+			if len(bl) > 0 {
+				bl[len(bl)-1] = cur
+			}
+			size := max(min(2*cap(cur), maxBlock), minBlock, need)
+			cur = make([]byte, 0, size)
+			bl = append(bl, nil)
+		}
+		cur = binary.LittleEndian.AppendUint64(cur, math.Float64bits(e.score))
+		cur = binary.AppendUvarint(cur, uint64(e.n))
+		cur = append(cur, s.arena[e.off:e.off+e.n]...)
+	}
+	if len(bl) > 0 {
+		bl[len(bl)-1] = cur
+	}
+	st.blocks[s.topic] = bl
+}
+
+func uvarintLen(n uint32) int {
+	k := 1
+	for ; n >= 0x80; n >>= 7 {
+		k++
+	}
+	return k
+}
+
+// appendRecords appends the items of a topic's blocks to items.
+func appendRecords(items []item, blocks [][]byte) []item {
+	for _, b := range blocks {
+		for len(b) > 0 {
+			score := math.Float64frombits(binary.LittleEndian.Uint64(b))
+			n, k := binary.Uvarint(b[8:])
+			end := 8 + k + int(n)
+			items = append(items, item{score: score, doc: b[8+k : end : end]})
+			b = b[end:]
+		}
+	}
+	return items
 }
 
 // read parses the whole run. It returns errFragmented (only when eager)
@@ -294,7 +394,7 @@ func (rr *runReader) read(r io.Reader, name string) error {
 		rr.acc = make([][]segment, nt)
 		rr.dispatched = make([]bool, nt)
 	} else {
-		rr.store = make([]segment, nt)
+		rr.store = newTopicStore(nt)
 	}
 
 	workers := runtime.GOMAXPROCS(0)
@@ -366,13 +466,23 @@ func (rr *runReader) read(r io.Reader, name string) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sc := parseScratch{parts: rr.parts, part: rr.part}
+			sc := parseScratch{parts: rr.parts, part: rr.part, reuse: !rr.eager}
 			if rr.eager {
 				sc.parts = 1
 			}
 			for c := range chunks {
 				res := parseChunk(c, rr.q, &sc)
 				putBuf(c.data)
+				if !rr.eager {
+					// Lines are stored here, in any chunk order; the
+					// in-order loop below only counts lines for messages.
+					if res.badLine == 0 {
+						for _, s := range res.segs {
+							rr.store.add(s)
+						}
+					}
+					res.segs = nil
+				}
 				select {
 				case results <- res:
 				case <-done:
@@ -407,16 +517,14 @@ func (rr *runReader) read(r io.Reader, name string) error {
 			if c.tag != nil {
 				rr.tag = c.tag
 			}
+			if rr.eager && c.fragmented {
+				stop()
+				return errFragmented
+			}
 			for _, s := range c.segs {
 				ti := s.topic
-				if !rr.eager {
-					if ti%rr.parts == rr.part {
-						rr.keep(ti, s)
-					}
-					continue
-				}
 				if ti != cur && cur >= 0 {
-					rr.submit(cur, rr.acc[cur])
+					rr.submit(job{ti: cur, segs: rr.acc[cur]})
 					rr.acc[cur] = nil
 					rr.dispatched[cur] = true
 				}
@@ -440,16 +548,16 @@ func (rr *runReader) read(r io.Reader, name string) error {
 	}
 	if rr.eager {
 		if cur >= 0 {
-			rr.submit(cur, rr.acc[cur])
+			rr.submit(job{ti: cur, segs: rr.acc[cur]})
 			rr.acc[cur] = nil
 			rr.dispatched[cur] = true
 		}
 		return nil
 	}
-	for ti := range rr.store {
-		if len(rr.store[ti].ents) > 0 {
-			rr.submit(ti, []segment{rr.store[ti]})
-			rr.store[ti] = segment{}
+	for ti, bl := range rr.store.blocks {
+		if len(bl) > 0 {
+			rr.submit(job{ti: ti, blocks: bl})
+			rr.store.blocks[ti] = nil
 		}
 	}
 	return nil
