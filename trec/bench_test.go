@@ -2,6 +2,7 @@ package trec
 
 import (
 	"bytes"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,22 +11,44 @@ import (
 
 // BenchmarkBigPair evaluates the MS MARCO-scale pair of
 // ../shared/tools/README.md when ASSAY_TREC_BIG names the directory holding
-// big.qrels and big.run (bench/trec.sh generates them).
+// big.qrels and big.run (bench/trec.sh generates them), and the same run
+// with its lines shuffled (shuf.run, topics interleaved) when present.
 func BenchmarkBigPair(b *testing.B) {
 	dir := os.Getenv("ASSAY_TREC_BIG")
 	if dir == "" {
 		b.Skip("set ASSAY_TREC_BIG to the directory of big.qrels and big.run")
 	}
-	for _, args := range []string{"", "-q -m all_trec"} {
-		b.Run(strings.ReplaceAll("args="+args, " ", "_"), func(b *testing.B) {
-			for b.Loop() {
-				var out, errb bytes.Buffer
-				a := append(strings.Fields(args), filepath.Join(dir, "big.qrels"), filepath.Join(dir, "big.run"))
-				if code := Main(a, osIO(dir, &out, &errb)); code != 0 {
-					b.Fatalf("exit %d: %s", code, errb.String())
+	for _, runFile := range []string{"big.run", "shuf.run"} {
+		if _, err := os.Stat(filepath.Join(dir, runFile)); err != nil {
+			continue
+		}
+		for _, args := range []string{"", "-q -m all_trec"} {
+			b.Run(strings.ReplaceAll(runFile+"/args="+args, " ", "_"), func(b *testing.B) {
+				for b.Loop() {
+					var out, errb bytes.Buffer
+					a := append(strings.Fields(args), filepath.Join(dir, "big.qrels"), filepath.Join(dir, runFile))
+					if code := Main(a, osIO(dir, &out, &errb)); code != 0 {
+						b.Fatalf("exit %d: %s", code, errb.String())
+					}
 				}
-			}
-		})
+			})
+		}
+	}
+}
+
+// BenchmarkSortShuffled sorts a shuffled 1,000-line ranking (a topic of an
+// interleaved run) by cmpItems.
+func BenchmarkSortShuffled(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	src := make([]item, 1000)
+	for i := range src {
+		src[i] = item{score: float64(200000+rng.IntN(400000)) / 1e4, doc: []byte(itoa(1000000 + rng.IntN(9000000)))}
+	}
+	items := make([]item, len(src))
+	var s sorter
+	for b.Loop() {
+		copy(items, src)
+		s.sort(items)
 	}
 }
 

@@ -110,66 +110,44 @@ func scoreKey(f float64) uint64 {
 	return ^b // descending
 }
 
-// sorter holds the scratch space of radixSort.
+// sorter holds the scratch space of keySort.
 type sorter struct {
-	keys, tmp []keyedItem
-	out       []item
+	keys []uint64
+	out  []item
 }
 
-type keyedItem struct {
-	key uint64
-	i   uint32
-}
-
-// radixSort sorts items by cmpItems: an LSD radix sort of the score keys
-// (skipping the bytes all keys share), then docno order within equal keys.
-// It takes O(n) where a comparison sort of a shuffled ranking is the
-// evaluator's largest cost.
-func (s *sorter) radixSort(items []item) {
+// keySort sorts items by cmpItems. Each item becomes one word, its score
+// key with the low 16 bits replaced by its index, and the words are sorted
+// as integers; items whose keys agree above those 16 bits (ties, in
+// practice) are then ordered by cmpItems. A shuffled ranking sorts several
+// times faster this way than by comparing items.
+func (s *sorter) keySort(items []item) {
 	n := len(items)
+	if n > 1<<16 {
+		slices.SortFunc(items, cmpItems)
+		return
+	}
 	keys := slices.Grow(s.keys[:0], n)[:n]
-	tmp := slices.Grow(s.tmp[:0], n)[:n]
-	var hist [8][256]uint32
 	for i := range items {
-		k := scoreKey(items[i].score)
-		keys[i] = keyedItem{k, uint32(i)}
-		for b := range 8 {
-			hist[b][byte(k>>(8*b))]++
-		}
+		keys[i] = scoreKey(items[i].score)&^0xffff | uint64(i)
 	}
-	for b := range 8 {
-		h := &hist[b]
-		if h[byte(keys[0].key>>(8*b))] == uint32(n) {
-			continue
-		}
-		var sum uint32
-		for d, c := range h {
-			h[d] = sum
-			sum += c
-		}
-		for _, kv := range keys {
-			d := byte(kv.key >> (8 * b))
-			tmp[h[d]] = kv
-			h[d]++
-		}
-		keys, tmp = tmp, keys
-	}
+	slices.Sort(keys)
 	for i := 0; i < n; {
 		j := i + 1
-		for j < n && keys[j].key == keys[i].key {
+		for j < n && keys[j]>>16 == keys[i]>>16 {
 			j++
 		}
 		if j-i > 1 {
-			slices.SortFunc(keys[i:j], func(a, b keyedItem) int { return bytes.Compare(items[b.i].doc, items[a.i].doc) })
+			slices.SortFunc(keys[i:j], func(a, b uint64) int { return cmpItems(items[a&0xffff], items[b&0xffff]) })
 		}
 		i = j
 	}
 	out := slices.Grow(s.out[:0], n)[:n]
-	for j, kv := range keys {
-		out[j] = items[kv.i]
+	for j, k := range keys {
+		out[j] = items[k&0xffff]
 	}
 	copy(items, out)
-	s.keys, s.tmp, s.out = keys, tmp, out
+	s.keys, s.out = keys, out
 }
 
 // findDup returns the smallest docno that occurs twice among items
@@ -214,7 +192,7 @@ func sortItems(items []item) { new(sorter).sort(items) }
 // sort orders items by cmpItems. Runs are usually written in rank order
 // already, with a few ties out of docno order: an insertion sort finishes
 // those in linear time. Shuffled lines (an interleaved run) are radix
-// sorted.
+// sorted by key.
 func (s *sorter) sort(items []item) {
 	inv := 0
 	for i := 1; i < len(items); i++ {
@@ -226,7 +204,7 @@ func (s *sorter) sort(items []item) {
 		return
 	}
 	if inv > len(items)/8 {
-		s.radixSort(items)
+		s.keySort(items)
 		return
 	}
 	budget := 8*len(items) + 64 // element moves before giving up on insertion
@@ -242,7 +220,7 @@ func (s *sorter) sort(items []item) {
 		}
 		items[j] = v
 		if budget -= i - j; budget < 0 {
-			s.radixSort(items) // far-displaced lines
+			s.keySort(items) // far-displaced lines
 			return
 		}
 	}

@@ -231,8 +231,10 @@ func readAll(sys IO, name string) ([]byte, error) {
 	return io.ReadAll(f)
 }
 
-// passBytes is how much of an interleaved run file one pass keeps (about
-// 25 bytes of memory per 37-byte line).
+// passBytes is the memory budget for an interleaved run, in bytes of run
+// file: a file up to this size is collected in one pass (about 16 bytes of
+// memory per 37-byte line, so ~140 MiB at most for the usual lines); a
+// larger one in size/passBytes + 1 passes. Tests lower it.
 var passBytes int64 = 320 << 20
 
 // evaluate streams the run through the evaluator and prints the report.
@@ -253,8 +255,9 @@ func evaluate(cfg Config, q *Qrels, pl *plan, planErr error, sys IO) (int, error
 	if cfg.MaxRet < 0 {
 		cfg.MaxRet = 0
 	}
-	// An interleaved run is read again in parts small enough to keep, each
-	// pass collecting the topics whose index is part modulo parts.
+	// An interleaved run is read again and collected, in one pass when it
+	// is within passBytes, else in parts small enough to keep, each pass
+	// collecting the topics whose index is part modulo parts.
 	parts := 1
 	if seeker != nil {
 		if size, err := seeker.Seek(0, io.SeekEnd); err == nil {

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"io"
 	"io/fs"
+	"math"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -234,5 +237,72 @@ func TestSortItems(t *testing.T) {
 	}
 	if string(items[len(items)-1-4].doc) == "" {
 		t.Fatal("lost a doc")
+	}
+}
+
+// keySort gives cmpItems' order on shuffled items with ties, scores that
+// differ only in their last bits, zeros of both signs, infinities and NaN.
+func TestKeySortMatchesCmpItems(t *testing.T) {
+	nan := inf - inf
+	scores := []float64{0, negZero, 1, math.Nextafter(1, 2), math.Nextafter(1, 0), -1, 2.5, inf, -inf, nan, 1e300, -1e-300}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{2, 17, 1000, 5000} {
+		items := make([]item, n)
+		for i := range items {
+			items[i] = item{score: scores[rng.IntN(len(scores))], doc: []byte(itoa(rng.IntN(n / 2)))}
+		}
+		want := slices.Clone(items)
+		slices.SortFunc(want, cmpItems)
+		var s sorter
+		s.keySort(items)
+		for i := range want {
+			if cmpItems(items[i], want[i]) != 0 {
+				t.Fatalf("n=%d: at %d got %v %q, want %v %q", n, i, items[i].score, items[i].doc, want[i].score, want[i].doc)
+			}
+		}
+	}
+}
+
+var negZero = math.Copysign(0, -1)
+
+// trec_eval leaves the place of a NaN score undefined; assay ranks it below
+// every number, whatever the order of the lines.
+func TestNaNScoreRanksLastInAnyLineOrder(t *testing.T) {
+	lines := []string{"1 Q0 a 1 nan t\n", "1 Q0 b 2 3 t\n", "1 Q0 c 3 nan t\n", "1 Q0 x 4 2 t\n", "1 Q0 d 5 1 t\n"}
+	q := "1 0 a 1\n1 0 c 1\n1 0 d 1\n"
+	_, want, _ := run(t, map[string]string{"q": q, "r": "1 Q0 b 1 3 t\n1 Q0 x 2 2 t\n1 Q0 d 3 1 t\n1 Q0 c 4 -inf t\n1 Q0 a 5 -inf t\n"}, "-q -m all_trec q r")
+	for k := range lines {
+		r := strings.Join(append(slices.Clone(lines[k:]), lines[:k]...), "")
+		code, got, errs := run(t, map[string]string{"q": q, "r": r}, "-q -m all_trec q r")
+		if code != 0 || got != want {
+			t.Errorf("lines from %d: exit %d %s\n%s", k, code, errs, lineDiff(want, got))
+		}
+	}
+}
+
+// topicOf finds every qrels topic by its qid, short (one word) or long,
+// and nothing else.
+func TestTopicOf(t *testing.T) {
+	qids := []string{"1", "12345678", "123456789", "a", "a\x00", "query_00001", "query_00002", "q\xff\xff\xff\xff\xff\xff\xff"}
+	var b strings.Builder
+	for _, id := range qids {
+		b.WriteString(id + " 0 d 1\n")
+	}
+	q, err := ParseQrels([]byte(b.String()), "q")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range qids {
+		for _, in := range [][]byte{[]byte(id), []byte(id + " 0 d 1\n")[:len(id)]} { // short and long capacity
+			ti, ok := q.topicOf(in)
+			if !ok || q.topics[ti].qid != id {
+				t.Errorf("topicOf(%q) = %d, %v", id, ti, ok)
+			}
+		}
+	}
+	for _, id := range []string{"", "2", "1234567", "123456780", "1234567890", "a\x00\x00", "query_0000", "query_00003", "q\xff\xff\xff\xff\xff\xff"} {
+		if ti, ok := q.topicOf([]byte(id + "  ")[:len(id)]); ok {
+			t.Errorf("topicOf(%q) = %d (%q), want none", id, ti, q.topics[ti].qid)
+		}
 	}
 }

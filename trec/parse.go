@@ -2,6 +2,7 @@ package trec
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"hash/maphash"
 	"math"
@@ -39,8 +40,82 @@ type qrelsTopic struct {
 // Qrels is a parsed qrels file: its topics in byte order of qid.
 type Qrels struct {
 	topics []*qrelsTopic
-	index  map[string]int
+	index  map[string]int // qid to topic while parsing; then qidSlots
 	seed   maphash.Seed
+
+	// qidSlots is an open-addressing table of the qids for topicOf.
+	qidSlots []qidSlot
+	qidShift uint
+}
+
+// qidSlot is a topic in the qid table: ti is 1 + its index (0: empty), and
+// a qid of at most 8 bytes is held packed in word, so that finding it reads
+// one slot.
+type qidSlot struct {
+	word uint64
+	ti   int32
+	n    int32
+}
+
+// packQid packs the first 8 bytes of a qid into a word (little endian,
+// zero padded; lengths are compared apart).
+func packQid(b []byte) uint64 {
+	if len(b) >= 8 {
+		return binary.LittleEndian.Uint64(b)
+	}
+	if cap(b) >= 8 { // one load, the bytes past the qid masked off
+		return binary.LittleEndian.Uint64(b[:8]) & (1<<(8*len(b)) - 1)
+	}
+	var w uint64
+	for i, c := range b {
+		w |= uint64(c) << (8 * i)
+	}
+	return w
+}
+
+func (q *Qrels) qidHash(w uint64, b []byte) uint64 {
+	if len(b) <= 8 {
+		return (w ^ uint64(len(b))<<59) * 0x9e3779b97f4a7c15
+	}
+	return maphash.Bytes(q.seed, b)
+}
+
+// buildQidTable builds the run-side qid lookup and drops the parse map.
+func (q *Qrels) buildQidTable() {
+	size, shift := 8, uint(61)
+	for size < 2*len(q.topics) {
+		size, shift = size*2, shift-1
+	}
+	q.qidSlots = make([]qidSlot, size)
+	q.qidShift = shift
+	mask := uint64(size - 1)
+	for ti, t := range q.topics {
+		b := []byte(t.qid)
+		w := packQid(b)
+		i := q.qidHash(w, b) >> shift
+		for q.qidSlots[i].ti != 0 {
+			i = (i + 1) & mask
+		}
+		q.qidSlots[i] = qidSlot{word: w, ti: int32(ti + 1), n: int32(len(b))}
+	}
+	q.index = nil
+}
+
+// topicOf returns the index of the topic whose qid is b. The lines of an
+// interleaved run change topic at every line, so this is one word compare
+// for the usual short qids rather than a map lookup.
+func (q *Qrels) topicOf(b []byte) (int, bool) {
+	mask := uint64(len(q.qidSlots) - 1)
+	w := packQid(b)
+	for i := q.qidHash(w, b) >> q.qidShift; ; i = (i + 1) & mask {
+		s := &q.qidSlots[i]
+		if s.ti == 0 {
+			return 0, false
+		}
+		if s.word == w && int(s.n) == len(b) && (len(b) <= 8 || q.topics[s.ti-1].qid == string(b)) {
+			return int(s.ti - 1), true
+		}
+	}
 }
 
 // buildTable builds the lookup table of a topic and drops its map.
@@ -198,6 +273,7 @@ func ParseQrels(data []byte, name string) (*Qrels, error) {
 	for _, t := range q.topics {
 		t.buildTable(q.seed)
 	}
+	q.buildQidTable()
 	return q, nil
 }
 

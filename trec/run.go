@@ -65,16 +65,17 @@ var errFragmented = errors.New("trec: run topics are not contiguous")
 // parseScratch is a parser goroutine's reusable state: segOf[ti] is 1 + the
 // segment of qrels topic ti in the current chunk (0: none yet).
 //
-// With reuse set, the entries, arena and segments of the result live in the
-// scratch and are only valid until the next parseChunk call (the collecting
-// reader copies them out first); otherwise each result owns fresh memory.
+// With reuse set, the entries and segments of the result live in the
+// scratch, and the arena is the chunk's data itself: they are only valid
+// until the next parseChunk call and until the chunk buffer is recycled (the
+// collecting reader copies them out first). Otherwise each result owns
+// fresh memory.
 type parseScratch struct {
 	segOf       []int32
 	parts, part int // keep only topics with index%parts == part (parts 0: all)
 	reuse       bool
 
 	ents, sorted []entry
-	arena        []byte
 	segs         []segment
 	lineSeg      []int32
 	counts, pos  []int
@@ -99,7 +100,7 @@ func parseChunk(c chunk, q *Qrels, sc *parseScratch) chunkResult {
 	var ents []entry
 	var arena []byte
 	if sc.reuse {
-		ents, arena, res.segs = sc.ents[:0], sc.arena[:0], sc.segs[:0]
+		ents, res.segs = sc.ents[:0], sc.segs[:0]
 	} else {
 		// Pre-size the arena and entries from the chunk size: lines are ~30+ bytes.
 		ents = make([]entry, 0, bytes.Count(data, []byte{'\n'}))
@@ -165,7 +166,7 @@ func parseChunk(c chunk, q *Qrels, sc *parseScratch) chunkResult {
 			sc.reset(res.segs)
 			return res
 		}
-		doc := data[s:p]
+		doc, docAt := data[s:p], s
 		p++
 		// rank
 		for data[p] != '\n' && isSpace(data[p]) {
@@ -216,7 +217,7 @@ func parseChunk(c chunk, q *Qrels, sc *parseScratch) chunkResult {
 
 		if cur == -1 || !bytes.Equal(qid, lastQid) {
 			lastQid = qid
-			ti, ok := q.index[string(qid)]
+			ti, ok := q.topicOf(qid)
 			switch {
 			case !ok || sc.parts > 1 && ti%sc.parts != sc.part:
 				cur = -2
@@ -239,12 +240,17 @@ func parseChunk(c chunk, q *Qrels, sc *parseScratch) chunkResult {
 		score := parseFloatPrefix(scoreTok)
 		counts[cur]++
 		segOf = append(segOf, int32(cur))
-		ents = append(ents, entry{score: score, off: uint32(len(arena)), n: uint32(len(doc))})
-		arena = append(arena, doc...)
+		if sc.reuse {
+			ents = append(ents, entry{score: score, off: uint32(docAt), n: uint32(len(doc))})
+		} else {
+			ents = append(ents, entry{score: score, off: uint32(len(arena)), n: uint32(len(doc))})
+			arena = append(arena, doc...)
+		}
 	}
 	sc.lineSeg, sc.counts = segOf, counts
 	if sc.reuse {
-		sc.ents, sc.arena, sc.segs = ents, arena, res.segs
+		sc.ents, sc.segs = ents, res.segs
+		arena = data
 	}
 	if regroup {
 		// Counting sort of the entries by segment: pos[k] is where the next
@@ -292,8 +298,10 @@ func parseChunk(c chunk, q *Qrels, sc *parseScratch) chunkResult {
 // runReader streams a run file through parallel parsers and hands complete
 // topics to the evaluator. In eager mode a topic is handed over as soon as
 // another topic's lines follow it; otherwise (interleaved runs, standard
-// input) the topics of part `part` of `parts` (topic index modulo parts) are
-// copied into compact per-topic storage and handed over at the end.
+// input) the lines of the topics of part `part` of `parts` (topic index
+// modulo parts) are added to a topicStore by the parsers and the topics are
+// handed over at the end. An eager read gives up with errFragmented at the
+// first chunk that shows a topic's lines are not contiguous.
 type runReader struct {
 	q      *Qrels
 	eager  bool
@@ -314,12 +322,22 @@ type runReader struct {
 // 9 bytes plus the docno per line, and no copy of the raw file. Blocks grow
 // from minBlock to maxBlock bytes, so a topic wastes less than maxBlock.
 //
-// The order of a topic's lines is not kept. It does not matter: the ranking
-// sorts by score, then docno, so only identical lines (a duplicate, reported
-// by its docno) could change places.
+// The order of a topic's lines is not kept (parsers add whole chunks in
+// any order). It does not matter: cmpItems is a total order, NaN scores
+// included, so only identical lines (a duplicate, reported by its docno)
+// could change places.
 type topicStore struct {
-	mu     []sync.Mutex
-	blocks [][][]byte
+	topics []storedTopic
+}
+
+// storedTopic is one topic's lines: full blocks, then the block being
+// filled. It fills a cache line, so that adding a segment to it touches
+// that line and the block.
+type storedTopic struct {
+	mu     sync.Mutex
+	blocks [][]byte
+	cur    []byte
+	_      [64 - 8 - 24 - 24]byte
 }
 
 const (
@@ -328,36 +346,54 @@ const (
 )
 
 func newTopicStore(topics int) *topicStore {
-	return &topicStore{mu: make([]sync.Mutex, topics), blocks: make([][][]byte, topics)}
+	return &topicStore{topics: make([]storedTopic, topics)}
 }
 
 // add appends the lines of one chunk segment to its topic.
 func (st *topicStore) add(s segment) {
-	st.mu[s.topic].Lock()
-	defer st.mu[s.topic].Unlock()
-	bl := st.blocks[s.topic]
-	var cur []byte
-	if len(bl) > 0 {
-		cur = bl[len(bl)-1]
-	}
+	t := &st.topics[s.topic]
+	t.mu.Lock()
+	cur := t.cur
 	for _, e := range s.ents {
-		need := 8 + uvarintLen(e.n) + int(e.n)
+		need := 9 + int(e.n)
+		if e.n >= 0x80 {
+			need = 8 + uvarintLen(e.n) + int(e.n)
+		}
 		if cap(cur)-len(cur) < need {
-			if len(bl) > 0 {
-				bl[len(bl)-1] = cur
+			if cur != nil {
+				t.blocks = append(t.blocks, cur)
 			}
-			size := max(min(2*cap(cur), maxBlock), minBlock, need)
-			cur = make([]byte, 0, size)
-			bl = append(bl, nil)
+			cur = make([]byte, 0, max(min(2*cap(cur), maxBlock), minBlock, need))
 		}
 		cur = binary.LittleEndian.AppendUint64(cur, math.Float64bits(e.score))
+		doc := s.arena[e.off : e.off+e.n]
+		if e.n <= 16 {
+			// The usual short docno: a byte loop, not a memmove call.
+			l := len(cur)
+			cur = cur[:l+1+len(doc)]
+			cur[l] = byte(e.n)
+			dst := cur[l+1:]
+			for i := range doc {
+				dst[i] = doc[i]
+			}
+			continue
+		}
 		cur = binary.AppendUvarint(cur, uint64(e.n))
-		cur = append(cur, s.arena[e.off:e.off+e.n]...)
+		cur = append(cur, doc...)
 	}
-	if len(bl) > 0 {
-		bl[len(bl)-1] = cur
+	t.cur = cur
+	t.mu.Unlock()
+}
+
+// take returns a topic's blocks and forgets them.
+func (st *topicStore) take(ti int) [][]byte {
+	t := &st.topics[ti]
+	bl := t.blocks
+	if t.cur != nil {
+		bl = append(bl, t.cur)
 	}
-	st.blocks[s.topic] = bl
+	t.blocks, t.cur = nil, nil
+	return bl
 }
 
 func uvarintLen(n uint32) int {
@@ -472,7 +508,6 @@ func (rr *runReader) read(r io.Reader, name string) error {
 			}
 			for c := range chunks {
 				res := parseChunk(c, rr.q, &sc)
-				putBuf(c.data)
 				if !rr.eager {
 					// Lines are stored here, in any chunk order; the
 					// in-order loop below only counts lines for messages.
@@ -483,6 +518,7 @@ func (rr *runReader) read(r io.Reader, name string) error {
 					}
 					res.segs = nil
 				}
+				putBuf(c.data)
 				select {
 				case results <- res:
 				case <-done:
@@ -554,10 +590,9 @@ func (rr *runReader) read(r io.Reader, name string) error {
 		}
 		return nil
 	}
-	for ti, bl := range rr.store.blocks {
-		if len(bl) > 0 {
+	for ti := range rr.store.topics {
+		if bl := rr.store.take(ti); len(bl) > 0 {
 			rr.submit(job{ti: ti, blocks: bl})
-			rr.store.blocks[ti] = nil
 		}
 	}
 	return nil
