@@ -7,6 +7,7 @@ import (
 	"hash/maphash"
 	"io"
 	"math"
+	"math/bits"
 	"runtime"
 	"slices"
 	"strconv"
@@ -112,13 +113,60 @@ func scoreKey(f float64) uint64 {
 
 // sorter holds the scratch space of keySort.
 type sorter struct {
-	keys []uint64
-	out  []item
+	keys, tmp []uint64
+	counts    []uint32
+	out       []item
+}
+
+// sortWords sorts keys, returning them sorted in keys or in tmp (of the
+// same length). Scores of a ranking spread fairly evenly, so the words are
+// first distributed by their top bits into at most len(keys) buckets, which
+// leaves about one word per bucket for an insertion sort to finish; a
+// skewed set that makes the insertion sort move words too far is sorted
+// by comparison instead.
+func (s *sorter) sortWords(keys, tmp []uint64) []uint64 {
+	n := len(keys)
+	lo, hi := keys[0], keys[0]
+	for _, k := range keys {
+		lo = min(lo, k)
+		hi = max(hi, k)
+	}
+	shift := max(bits.Len64(hi-lo)-bits.Len(uint(n))+1, 0)
+	nb := int((hi-lo)>>shift) + 1 // at most n
+	counts := slices.Grow(s.counts[:0], nb+1)[:nb+1]
+	s.counts = counts
+	clear(counts)
+	for _, k := range keys {
+		counts[(k-lo)>>shift+1]++
+	}
+	for i := 1; i <= nb; i++ {
+		counts[i] += counts[i-1]
+	}
+	for _, k := range keys {
+		b := (k - lo) >> shift
+		tmp[counts[b]] = k
+		counts[b]++
+	}
+	budget := 4*n + 64 // word moves before giving up on insertion
+	for i := 1; i < n; i++ {
+		v := tmp[i]
+		j := i
+		for j > 0 && tmp[j-1] > v {
+			tmp[j] = tmp[j-1]
+			j--
+		}
+		tmp[j] = v
+		if budget -= i - j; budget < 0 {
+			slices.Sort(tmp)
+			break
+		}
+	}
+	return tmp
 }
 
 // keySort sorts items by cmpItems. Each item becomes one word, its score
 // key with the low 16 bits replaced by its index, and the words are sorted
-// as integers; items whose keys agree above those 16 bits (ties, in
+// as integers (sortWords); items whose keys agree above those 16 bits (ties, in
 // practice) are then ordered by cmpItems. A shuffled ranking sorts several
 // times faster this way than by comparing items.
 func (s *sorter) keySort(items []item) {
@@ -128,10 +176,12 @@ func (s *sorter) keySort(items []item) {
 		return
 	}
 	keys := slices.Grow(s.keys[:0], n)[:n]
+	tmp := slices.Grow(s.tmp[:0], n)[:n]
+	s.keys, s.tmp = keys, tmp
 	for i := range items {
 		keys[i] = scoreKey(items[i].score)&^0xffff | uint64(i)
 	}
-	slices.Sort(keys)
+	keys = s.sortWords(keys, tmp)
 	for i := 0; i < n; {
 		j := i + 1
 		for j < n && keys[j]>>16 == keys[i]>>16 {
@@ -147,7 +197,7 @@ func (s *sorter) keySort(items []item) {
 		out[j] = items[k&0xffff]
 	}
 	copy(items, out)
-	s.keys, s.out = keys, out
+	s.out = out
 }
 
 // findDup returns the smallest docno that occurs twice among items

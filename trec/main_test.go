@@ -246,10 +246,16 @@ func TestKeySortMatchesCmpItems(t *testing.T) {
 	nan := inf - inf
 	scores := []float64{0, negZero, 1, math.Nextafter(1, 2), math.Nextafter(1, 0), -1, 2.5, inf, -inf, nan, 1e300, -1e-300}
 	rng := rand.New(rand.NewPCG(3, 4))
-	for _, n := range []int{2, 17, 1000, 5000} {
+	for _, n := range []int{2, 17, 1000, 5000, -1000, -5000} {
+		// n < 0: -n evenly spread scores (sortWords' buckets), with ties.
+		spread := n < 0
+		n = max(n, -n)
 		items := make([]item, n)
 		for i := range items {
 			items[i] = item{score: scores[rng.IntN(len(scores))], doc: []byte(itoa(rng.IntN(n / 2)))}
+			if spread {
+				items[i].score = float64(rng.IntN(4*n)) / 7
+			}
 		}
 		want := slices.Clone(items)
 		slices.SortFunc(want, cmpItems)
