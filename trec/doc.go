@@ -31,7 +31,7 @@
 //     again, collecting: the parsers append each line to its topic's blocks
 //     (score, docno length, docno: about 16 bytes for a 37-byte line), and
 //     every topic is evaluated once the file has been read. A run of up to
-//     passBytes (320 MiB) is collected in that one pass; a larger one in
+//     passBytes (256 MiB) is collected in that one pass; a larger one in
 //     size/passBytes + 1 passes, each keeping the topics whose index is the
 //     pass number modulo the number of passes. Standard input is collected
 //     in one pass. The 7M-line MS MARCO-scale run, shuffled, takes about

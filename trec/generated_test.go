@@ -71,9 +71,10 @@ func TestGeneratedPathsAgree(t *testing.T) {
 	if size < 3*chunkSize {
 		t.Fatalf("the run has %d bytes, want several chunks", size)
 	}
-	defer func(b int64) { passBytes = b }(passBytes)
+	budget := passBytes
+	defer func() { passBytes = budget }()
 	for _, args := range []string{"-q -m all_trec", "-q -c -m all_trec", "-q -c -J -m all_trec", "-q -l2 -M50 -m all_trec"} {
-		passBytes = 320 << 20
+		passBytes = budget
 		want, _ := runCounting(t, grouped, args+" q r")
 		if n := strings.Count(want, "\n"); n < 150*90 {
 			t.Fatalf("%s: only %d lines", args, n)
@@ -92,7 +93,7 @@ func TestGeneratedPathsAgree(t *testing.T) {
 		t.Run(args+"/parts", func(t *testing.T) {
 			passBytes = size / 3 // four passes
 			got, read := runCounting(t, shuffled, args+" q r")
-			passBytes = 320 << 20
+			passBytes = budget
 			if got != want {
 				t.Errorf("differs from the grouped run:\n%s", lineDiff(want, got))
 			}

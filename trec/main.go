@@ -232,10 +232,11 @@ func readAll(sys IO, name string) ([]byte, error) {
 }
 
 // passBytes is the memory budget for an interleaved run, in bytes of run
-// file: a file up to this size is collected in one pass (about 16 bytes of
-// memory per 37-byte line, so ~140 MiB at most for the usual lines); a
-// larger one in size/passBytes + 1 passes. Tests lower it.
-var passBytes int64 = 320 << 20
+// file: a file up to this size is collected in one pass (16 bytes of memory
+// for a 37-byte line with a 7-byte docno, so about 110 MiB kept at most for
+// such lines, under the 160 MiB soft limit `assay trec` runs with); a larger
+// one in size/passBytes + 1 passes. Tests lower it.
+var passBytes int64 = 256 << 20
 
 // evaluate streams the run through the evaluator and prints the report.
 func evaluate(cfg Config, q *Qrels, pl *plan, planErr error, sys IO) (int, error) {
