@@ -44,6 +44,11 @@ type chunkResult struct {
 	badLine    int    // 1-based data line of the first malformed line, 0 if none
 	tag        []byte // run tag of the last data line
 	fragmented bool   // a kept topic's lines reappear after another kept topic's
+
+	// Collecting: the scratch holding segs and the chunk data they point
+	// into, both given back once the segments are stored.
+	sc   *parseScratch
+	data []byte
 }
 
 const chunkSize = 1 << 20
@@ -299,8 +304,8 @@ func parseChunk(c chunk, q *Qrels, sc *parseScratch) chunkResult {
 // topics to the evaluator. In eager mode a topic is handed over as soon as
 // another topic's lines follow it; otherwise (interleaved runs, standard
 // input) the lines of the topics of part `part` of `parts` (topic index
-// modulo parts) are added to a topicStore by the parsers and the topics are
-// handed over at the end. An eager read gives up with errFragmented at the
+// modulo parts) are added to a topicStore and the topics are handed over
+// at the end. An eager read gives up with errFragmented at the
 // first chunk that shows a topic's lines are not contiguous.
 type runReader struct {
 	q      *Qrels
@@ -316,28 +321,21 @@ type runReader struct {
 	lines      int
 }
 
-// topicStore keeps the lines of the topics being collected, filled by the
-// parser goroutines as they go. Each topic owns a list of blocks of records
-// (score as 8 bytes little endian, docno length as a uvarint, docno): about
-// 9 bytes plus the docno per line, and no copy of the raw file. Blocks grow
-// from minBlock to maxBlock bytes, so a topic wastes less than maxBlock.
-//
-// The order of a topic's lines is not kept (parsers add whole chunks in
-// any order). It does not matter: cmpItems is a total order, NaN scores
-// included, so only identical lines (a duplicate, reported by its docno)
-// could change places.
+// topicStore keeps the lines of the topics being collected, in file order,
+// as the chunks come back from the parsers (one writer, the in-order loop
+// of runReader.read). Each topic owns a list of blocks of records (score as
+// 8 bytes little endian, docno length as a uvarint, docno): about 9 bytes
+// plus the docno per line, and no copy of the raw file. Blocks grow from
+// minBlock to maxBlock bytes, so a topic wastes less than maxBlock.
 type topicStore struct {
 	topics []storedTopic
 }
 
 // storedTopic is one topic's lines: full blocks, then the block being
-// filled. It fills a cache line, so that adding a segment to it touches
-// that line and the block.
+// filled.
 type storedTopic struct {
-	mu     sync.Mutex
 	blocks [][]byte
 	cur    []byte
-	_      [64 - 8 - 24 - 24]byte
 }
 
 const (
@@ -352,7 +350,6 @@ func newTopicStore(topics int) *topicStore {
 // add appends the lines of one chunk segment to its topic.
 func (st *topicStore) add(s segment) {
 	t := &st.topics[s.topic]
-	t.mu.Lock()
 	cur := t.cur
 	for _, e := range s.ents {
 		need := 9 + int(e.n)
@@ -382,7 +379,6 @@ func (st *topicStore) add(s segment) {
 		cur = append(cur, doc...)
 	}
 	t.cur = cur
-	t.mu.Unlock()
 }
 
 // take returns a topic's blocks and forgets them.
@@ -497,28 +493,41 @@ func (rr *runReader) read(r io.Reader, name string) error {
 			idx++
 		}
 	}()
-	// Parsers.
+	// Parsers. Collecting, a parser takes a scratch from free before it
+	// takes a chunk, and the in-order loop stores the chunk's segments and
+	// gives the scratch back: the chunk every later one waits for always
+	// has its scratch, and the store has a single writer.
+	var free chan *parseScratch
+	if !rr.eager {
+		free = make(chan *parseScratch, workers+2)
+		for range cap(free) {
+			free <- &parseScratch{parts: rr.parts, part: rr.part, reuse: true}
+		}
+	}
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sc := parseScratch{parts: rr.parts, part: rr.part, reuse: !rr.eager}
-			if rr.eager {
-				sc.parts = 1
-			}
-			for c := range chunks {
-				res := parseChunk(c, rr.q, &sc)
+			own := &parseScratch{parts: 1}
+			for {
+				sc := own
 				if !rr.eager {
-					// Lines are stored here, in any chunk order; the
-					// in-order loop below only counts lines for messages.
-					if res.badLine == 0 {
-						for _, s := range res.segs {
-							rr.store.add(s)
-						}
+					select {
+					case sc = <-free:
+					case <-done:
+						return
 					}
-					res.segs = nil
 				}
-				putBuf(c.data)
+				c, ok := <-chunks
+				if !ok {
+					return
+				}
+				res := parseChunk(c, rr.q, sc)
+				if rr.eager {
+					putBuf(c.data)
+				} else {
+					res.sc, res.data = sc, c.data
+				}
 				select {
 				case results <- res:
 				case <-done:
@@ -553,7 +562,15 @@ func (rr *runReader) read(r io.Reader, name string) error {
 			if c.tag != nil {
 				rr.tag = c.tag
 			}
-			if rr.eager && c.fragmented {
+			if !rr.eager {
+				for _, s := range c.segs {
+					rr.store.add(s)
+				}
+				putBuf(c.data)
+				free <- c.sc
+				continue
+			}
+			if c.fragmented {
 				stop()
 				return errFragmented
 			}
