@@ -2,6 +2,7 @@ package trec
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"io/fs"
 	"strings"
@@ -108,5 +109,25 @@ func TestGeneratedPathsAgree(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A malformed line deep in an interleaved run (a later chunk, while other
+// chunks are being parsed and stored) is reported with its data line
+// number, from a file and from standard input, and the reader stops.
+func TestGeneratedMalformedLineWhileCollecting(t *testing.T) {
+	files := generated(t, 200, 500, true)
+	r := files["r"]
+	at := strings.IndexByte(r[5*len(r)/8:], '\n') + 5*len(r)/8 + 1 // start of a line
+	end := at + strings.IndexByte(r[at:], '\n')
+	line := strings.Count(r[:at], "\n") + 1
+	bad := r[:at] + strings.Join(strings.Fields(r[at:end])[:4], " ") + r[end:]
+	files["r"], files["<stdin>"] = bad, bad
+	for _, runName := range []string{"r", "-"} {
+		code, out, errs := run(t, files, "-q q "+runName)
+		want := fmt.Sprintf("trec_eval.get_results: Malformed line %d\ntrec_eval: Quit in file '%s'\n", line, runName)
+		if code != 2 || out != "" || errs != want {
+			t.Errorf("%s: exit %d, stdout %d bytes, stderr %q; want 2, none, %q", runName, code, len(out), errs, want)
+		}
 	}
 }
