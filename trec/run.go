@@ -30,6 +30,7 @@ type segment struct {
 	topic int // index of the qrels topic
 	ents  []entry
 	arena []byte
+	recs  []byte // collecting: the lines as topicStore records instead
 }
 
 type chunk struct {
@@ -70,20 +71,20 @@ var errFragmented = errors.New("trec: run topics are not contiguous")
 // parseScratch is a parser goroutine's reusable state: segOf[ti] is 1 + the
 // segment of qrels topic ti in the current chunk (0: none yet).
 //
-// With reuse set, the entries and segments of the result live in the
-// scratch, and the arena is the chunk's data itself: they are only valid
-// until the next parseChunk call and until the chunk buffer is recycled (the
-// collecting reader copies them out first). Otherwise each result owns
-// fresh memory.
+// With reuse set (collecting), the segments of the result carry their
+// lines as topicStore records (recs) held in the scratch, valid until the
+// scratch parses another chunk; otherwise each result owns fresh entries
+// and arena.
 type parseScratch struct {
 	segOf       []int32
 	parts, part int // keep only topics with index%parts == part (parts 0: all)
 	reuse       bool
 
-	ents, sorted []entry
-	segs         []segment
-	lineSeg      []int32
-	counts, pos  []int
+	ents        []entry
+	segs        []segment
+	recs        []byte
+	lineSeg     []int32
+	counts, pos []int
 }
 
 func (sc *parseScratch) reset(segs []segment) {
@@ -255,7 +256,14 @@ func parseChunk(c chunk, q *Qrels, sc *parseScratch) chunkResult {
 	sc.lineSeg, sc.counts = segOf, counts
 	if sc.reuse {
 		sc.ents, sc.segs = ents, res.segs
-		arena = data
+		sc.packRecords(res.segs, ents, segOf, data)
+		for i := range res.segs {
+			sc.segOf[res.segs[i].topic] = 0
+		}
+		if res.lines > 0 {
+			res.tag = bytes.Clone(data[tagS:tagE])
+		}
+		return res
 	}
 	if regroup {
 		// Counting sort of the entries by segment: pos[k] is where the next
@@ -265,13 +273,7 @@ func parseChunk(c chunk, q *Qrels, sc *parseScratch) chunkResult {
 			pos = append(pos, pos[len(pos)-1]+c)
 		}
 		sc.pos = pos
-		var sorted []entry
-		if sc.reuse {
-			sorted = slices.Grow(sc.sorted[:0], len(ents))[:len(ents)]
-			sc.sorted = sorted
-		} else {
-			sorted = make([]entry, len(ents))
-		}
+		sorted := make([]entry, len(ents))
 		for i, e := range ents {
 			k := segOf[i]
 			sorted[pos[k]] = e
@@ -298,6 +300,58 @@ func parseChunk(c chunk, q *Qrels, sc *parseScratch) chunkResult {
 		res.tag = bytes.Clone(data[tagS:tagE])
 	}
 	return res
+}
+
+// packRecords writes the lines of each segment, grouped by segment, as
+// topicStore records into the scratch, so that storing a segment is one
+// copy (docnos are read from data while the chunk is still in cache).
+func (sc *parseScratch) packRecords(segs []segment, ents []entry, segOf []int32, data []byte) {
+	pos := slices.Grow(sc.pos[:0], len(segs)+1)[:len(segs)+1]
+	clear(pos)
+	for i, e := range ents {
+		pos[segOf[i]+1] += recordLen(e.n)
+	}
+	for k := 1; k < len(pos); k++ {
+		pos[k] += pos[k-1]
+	}
+	total := pos[len(segs)]
+	for k := range segs {
+		segs[k].recs = nil
+		segs[k].ents = nil
+		segs[k].arena = nil
+	}
+	recs := slices.Grow(sc.recs[:0], total)[:total]
+	sc.recs, sc.pos = recs, pos
+	for i, e := range ents {
+		k := segOf[i]
+		at := pos[k]
+		binary.LittleEndian.PutUint64(recs[at:], math.Float64bits(e.score))
+		doc := data[e.off : e.off+e.n]
+		if e.n < 0x80 {
+			recs[at+8] = byte(e.n)
+			dst := recs[at+9 : at+9+len(doc)]
+			for j := range doc {
+				dst[j] = doc[j]
+			}
+			pos[k] = at + 9 + len(doc)
+			continue
+		}
+		m := binary.PutUvarint(recs[at+8:], uint64(e.n))
+		pos[k] = at + 8 + m + copy(recs[at+8+m:], doc)
+	}
+	start := 0
+	for k := range segs {
+		segs[k].recs = recs[start:pos[k]:pos[k]]
+		start = pos[k]
+	}
+}
+
+// recordLen is the size of a topicStore record for a docno of n bytes.
+func recordLen(n uint32) int {
+	if n < 0x80 {
+		return 9 + int(n)
+	}
+	return 8 + uvarintLen(n) + int(n)
 }
 
 // runReader streams a run file through parallel parsers and hands complete
@@ -347,36 +401,32 @@ func newTopicStore(topics int) *topicStore {
 	return &topicStore{topics: make([]storedTopic, topics)}
 }
 
-// add appends the lines of one chunk segment to its topic.
+// add appends the records of one chunk segment to its topic. A record
+// never spans two blocks.
 func (st *topicStore) add(s segment) {
 	t := &st.topics[s.topic]
-	cur := t.cur
-	for _, e := range s.ents {
-		need := 9 + int(e.n)
-		if e.n >= 0x80 {
-			need = 8 + uvarintLen(e.n) + int(e.n)
+	cur, recs := t.cur, s.recs
+	for len(recs) > 0 {
+		room := cap(cur) - len(cur)
+		if room >= len(recs) {
+			cur = append(cur, recs...)
+			break
 		}
-		if cap(cur)-len(cur) < need {
-			if cur != nil {
-				t.blocks = append(t.blocks, cur)
+		k := 0 // the whole records that fit
+		for k < len(recs) {
+			n, m := binary.Uvarint(recs[k+8:])
+			l := 8 + m + int(n)
+			if k+l > room {
+				break
 			}
-			cur = make([]byte, 0, max(min(2*cap(cur), maxBlock), minBlock, need))
+			k += l
 		}
-		cur = binary.LittleEndian.AppendUint64(cur, math.Float64bits(e.score))
-		doc := s.arena[e.off : e.off+e.n]
-		if e.n <= 16 {
-			// The usual short docno: a byte loop, not a memmove call.
-			l := len(cur)
-			cur = cur[:l+1+len(doc)]
-			cur[l] = byte(e.n)
-			dst := cur[l+1:]
-			for i := range doc {
-				dst[i] = doc[i]
-			}
-			continue
+		if cur != nil {
+			t.blocks = append(t.blocks, append(cur, recs[:k]...))
 		}
-		cur = binary.AppendUvarint(cur, uint64(e.n))
-		cur = append(cur, doc...)
+		recs = recs[k:]
+		n, m := binary.Uvarint(recs[8:])
+		cur = make([]byte, 0, max(min(2*cap(cur), maxBlock), minBlock, 8+m+int(n)))
 	}
 	t.cur = cur
 }
