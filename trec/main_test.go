@@ -2,6 +2,7 @@ package trec
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"io/fs"
 	"math"
@@ -310,5 +311,34 @@ func TestTopicOf(t *testing.T) {
 		if ti, ok := q.topicOf([]byte(id + "  ")[:len(id)]); ok {
 			t.Errorf("topicOf(%q) = %d (%q), want none", id, ti, q.topics[ti].qid)
 		}
+	}
+}
+
+// Docnos of 128 bytes and more (two-byte lengths in the store) and longer
+// than a store block are collected intact from an interleaved run.
+func TestLongDocnosCollected(t *testing.T) {
+	var grouped, interleaved []string
+	var q strings.Builder
+	for _, qid := range []string{"1", "2"} {
+		for k, n := range []int{1, 127, 128, 300, 5000, 9000, 7} {
+			doc := strings.Repeat(string(rune('a'+k)), n) + qid
+			grouped = append(grouped, fmt.Sprintf("%s Q0 %s %d %d t\n", qid, doc, k, 100-k))
+			if k%2 == 0 {
+				fmt.Fprintf(&q, "%s 0 %s 1\n", qid, doc)
+			}
+		}
+	}
+	for k := range 7 {
+		interleaved = append(interleaved, grouped[k], grouped[7+k])
+	}
+	_, want, _ := run(t, map[string]string{"q": q.String(), "r": strings.Join(grouped, "")}, "-q -m all_trec q r")
+	for _, args := range []string{"-q -m all_trec q r", "-q -m all_trec q -"} {
+		files := map[string]string{"q": q.String(), "r": strings.Join(interleaved, ""), "<stdin>": strings.Join(interleaved, "")}
+		if code, got, errs := run(t, files, args); code != 0 || got != want {
+			t.Errorf("%s: exit %d %s\n%s", args, code, errs, lineDiff(want, got))
+		}
+	}
+	if !strings.Contains(want, "num_rel_ret           \t1\t4\n") {
+		t.Errorf("the judged long docnos were not all retrieved:\n%s", want)
 	}
 }
