@@ -28,16 +28,17 @@
 //     grade); filtered by -J; and every requested measure is computed.
 //     When a run's topics are interleaved (a topic's lines reappear after
 //     another topic's, usually seen in the first chunk), the run is read
-//     again, collecting: the parsers append each line to its topic's blocks
-//     (score, docno length, docno: about 16 bytes for a 37-byte line), and
+//     again, collecting: the parsers pack each chunk's lines by topic as
+//     records (score, docno length, docno: about 16 bytes for a 37-byte
+//     line), one in-order writer appends them to per-topic blocks, and
 //     every topic is evaluated once the file has been read. A run of up to
 //     passBytes (256 MiB) is collected in that one pass; a larger one in
 //     size/passBytes + 1 passes, each keeping the topics whose index is the
 //     pass number modulo the number of passes. Standard input is collected
 //     in one pass. The 7M-line MS MARCO-scale run, shuffled, takes about
-//     twice the CPU of its grouped form and 155 MiB (docs/benchmarks.md).
-//     Since the ranking is a total order (NaN scores rank last), the order
-//     the lines are collected in does not change it.
+//     1.4 times the CPU of its grouped form and 161 MiB (docs/benchmarks.md).
+//     The ranking is a total order (NaN scores rank last), so it does not
+//     depend on the order of the lines either.
 //  5. The report walks the qrels topics in byte order of qid, printing
 //     per-topic rows with -q and then the summary: means (one division of
 //     the sum taken in topic order), sums for the counts, geometric means for
