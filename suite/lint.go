@@ -41,9 +41,21 @@ func Lint(path string, o LoadOptions) ([]Finding, error) {
 	return fs, err
 }
 
+// streamLint makes Check lint a suite Stream streams case by case, without
+// holding its cases (tests turn it off to compare with the whole load).
+var streamLint = true
+
 // Check is Lint that also returns the suite as loaded (it may hold the
-// structural faults reported as error findings).
-func Check(path string, o LoadOptions) (*assay.Suite, []Finding, error) {
+// structural faults reported as error findings). A native suite that
+// Stream streams is linted case by case as it is read, and the returned
+// suite holds no cases (Suite.Cases is nil; N counts them); any other
+// suite is loaded whole, with the same findings.
+func Check(path string, o LoadOptions) (*Streamed, []Finding, error) {
+	if streamLint {
+		if st, out, ok := checkStreamed(path, o); ok {
+			return st, out, nil
+		}
+	}
 	l, err := load(path, o)
 	if err != nil {
 		return nil, nil, err
@@ -57,14 +69,53 @@ func Check(path string, o LoadOptions) (*assay.Suite, []Finding, error) {
 		out = append(out, Finding{Source: src, Severity: SeverityError, Message: p.msg})
 	}
 	if l.native != nil {
-		for _, w := range l.native.warns {
-			out = append(out, Finding{Source: fmt.Sprintf("%s:%d", l.file, w.line), Severity: SeverityWarning, Message: oneLine(w.msg)})
-		}
+		out = appendWarnFindings(out, l.file, l.native.warns)
 	}
 	out = append(out, lintSuite(l, o.Surfaces)...)
 	sortFindings(out)
-	for _, w := range l.suite.Warnings {
-		src, msg := l.file, w
+	out = appendSuiteWarnings(out, l.file, l.suite, CheckManifest(l.suite))
+	return wholeStreamed(l.suite), out, nil
+}
+
+// checkStreamed is Check of a suite Stream streams, reading its cases once
+// more after Stream's validating pass; ok is false when Stream does not
+// stream it or the file changes meanwhile.
+func checkStreamed(path string, o LoadOptions) (st *Streamed, out []Finding, ok bool) {
+	st = streamNative(path, o)
+	if st == nil || st.items == nil {
+		return nil, nil, false
+	}
+	// A suite Stream streams has no structural problem: the findings are
+	// the lint warnings noticed while parsing, then lintSuite's.
+	out = appendWarnFindings(nil, path, st.warns)
+	ln := newLinter(path, st.Suite, o.Surfaces)
+	err := st.items(func(c assay.Case, lines fieldLines, warns []problem) error {
+		out = appendWarnFindings(out, path, warns)
+		ln.lintCase(c, lines)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, false
+	}
+	out = append(out, ln.findings(st.topLines)...)
+	sortFindings(out)
+	out = appendSuiteWarnings(out, path, st.Suite, CheckManifestStreamed(st))
+	return st, out, true
+}
+
+// appendWarnFindings appends the lint warnings the native parse noticed.
+func appendWarnFindings(out []Finding, file string, warns []problem) []Finding {
+	for _, w := range warns {
+		out = append(out, Finding{Source: fmt.Sprintf("%s:%d", file, w.line), Severity: SeverityWarning, Message: oneLine(w.msg)})
+	}
+	return out
+}
+
+// appendSuiteWarnings appends the loader's warnings of s and the manifest's
+// (they follow the sorted findings).
+func appendSuiteWarnings(out []Finding, file string, s *assay.Suite, manifest []string) []Finding {
+	for _, w := range s.Warnings {
+		src, msg := file, w
 		// A loader warning that already says where ("file:line: msg" or
 		// "file:line:col: msg") keeps its own position.
 		if head, rest, ok := strings.Cut(w, ": "); ok && looksLikePos(head) {
@@ -72,13 +123,11 @@ func Check(path string, o LoadOptions) (*assay.Suite, []Finding, error) {
 		}
 		out = append(out, Finding{Source: src, Severity: SeverityWarning, Message: msg})
 	}
-	if ws := CheckManifest(l.suite); len(ws) > 0 {
-		mp := filepath.Join(l.suite.Dir, ManifestName)
-		for _, w := range ws {
-			out = append(out, Finding{Source: mp, Severity: SeverityWarning, Message: w})
-		}
+	mp := filepath.Join(s.Dir, ManifestName)
+	for _, w := range manifest {
+		out = append(out, Finding{Source: mp, Severity: SeverityWarning, Message: w})
 	}
-	return l.suite, out, nil
+	return out
 }
 
 // sortFindings orders findings by file, then line (stable otherwise).
@@ -111,30 +160,57 @@ func looksLikePos(s string) bool {
 // surfaces, when not nil, are the target file's surfaces (name → tools;
 // "" is its default target; nil tools: nothing to check).
 func lintSuite(l *loaded, surfaces map[string][]string) []Finding {
-	s := l.suite
-	var out []Finding
-	// where returns "file:line" for case i's field (or the case).
-	where := func(i int, fieldKeys ...string) string {
+	ln := newLinter(l.file, l.suite, surfaces)
+	var topLines map[string]int
+	for i, c := range l.suite.Cases {
+		var lines fieldLines
 		if l.native != nil && i < len(l.native.caseLines) {
-			lines := l.native.caseLines[i]
-			for _, k := range fieldKeys {
-				if n, ok := lines.get(k); ok {
-					return fmt.Sprintf("%s:%d", l.file, n)
-				}
-			}
-			return fmt.Sprintf("%s:%d", l.file, lines.at(""))
+			lines = l.native.caseLines[i]
 		}
-		if s.Cases[i].Source != "" {
-			return s.Cases[i].Source
-		}
-		return l.file
+		ln.lintCase(c, lines)
 	}
-	add := func(src, sev, format string, args ...any) {
-		out = append(out, Finding{Source: src, Severity: sev, Message: fmt.Sprintf(format, args...)})
+	if l.native != nil {
+		topLines = l.native.topLines
 	}
+	return ln.findings(topLines)
+}
 
+// A linter runs lintSuite's checks one case at a time, keeping of the cases
+// only what the checks across cases need: the first member of each group
+// and the number of cases whose references are not checked.
+type linter struct {
+	file     string
+	s        *assay.Suite // its Cases are not read
+	surfaces map[string][]string
+
+	docs          docIndex
+	hasCorpus     bool
+	refsUnchecked int
+	groups        map[string]groupMember // group → its first member
+	out           []Finding              // of the cases, in case order
+	grouped       []Finding              // group disagreements, in case order
+}
+
+type groupMember struct {
+	id, where, set string
+}
+
+func newLinter(file string, s *assay.Suite, surfaces map[string][]string) *linter {
+	return &linter{
+		file: file, s: s, surfaces: surfaces,
+		docs:      newDocIndex(s.Corpus),
+		hasCorpus: s.CorpusSource != "" || len(s.Corpus) > 0,
+		groups:    map[string]groupMember{},
+	}
+}
+
+// findings are the suite's findings once every case went through lintCase:
+// the gates', the cases', the groups' and the note on unchecked references
+// (topLines: the native suite's field lines, nil for a foreign format).
+func (ln *linter) findings(topLines map[string]int) []Finding {
+	var out []Finding
 	// Gate expressions that would not parse at run time.
-	for _, g := range s.Gates {
+	for _, g := range ln.s.Gates {
 		if _, err := gate.Parse(g.Expr, g.Source); err != nil {
 			msg := err.Error()
 			var pe *gate.ParseError
@@ -143,188 +219,198 @@ func lintSuite(l *loaded, surfaces map[string][]string) []Finding {
 			}
 			src := g.Source
 			if src == "" {
-				src = l.file
+				src = ln.file
 			}
-			add(src, SeverityError, "%s", msg)
+			out = append(out, Finding{Source: src, Severity: SeverityError, Message: msg})
+		}
+	}
+	out = append(out, ln.out...)
+	out = append(out, ln.grouped...)
+	if ln.refsUnchecked > 0 {
+		src := ln.file
+		if n, ok := topLines["cases"]; ok {
+			src = fmt.Sprintf("%s:%d", ln.file, n)
+		}
+		out = append(out, Finding{Source: src, Severity: SeverityNote, Message: fmt.Sprintf("no corpus: document references of %d case(s) are not checked", ln.refsUnchecked)})
+	}
+	return out
+}
+
+// lintCase checks case c; lines are where its fields are in a native suite
+// (nil for a foreign format).
+func (ln *linter) lintCase(c assay.Case, lines fieldLines) {
+	s := ln.s
+	// where returns "file:line" for the case's field (or the case).
+	where := func(fieldKeys ...string) string {
+		if lines != nil {
+			for _, k := range fieldKeys {
+				if n, ok := lines.get(k); ok {
+					return fmt.Sprintf("%s:%d", ln.file, n)
+				}
+			}
+			return fmt.Sprintf("%s:%d", ln.file, lines.at(""))
+		}
+		if c.Source != "" {
+			return c.Source
+		}
+		return ln.file
+	}
+	add := func(src, sev, format string, args ...any) {
+		ln.out = append(ln.out, Finding{Source: src, Severity: sev, Message: fmt.Sprintf(format, args...)})
+	}
+
+	name := fmt.Sprintf("case %q", c.ID)
+	e := c.Expect
+
+	// Nothing to check.
+	if e.Empty() && !c.Judged() {
+		add(where(), SeverityError, "%s has nothing to check: add expectations under \"expect:\" or judgments", name)
+	}
+
+	// Empty query (a missing query is a structural fault, reported already).
+	queryPresent := c.Query != ""
+	if lines != nil {
+		_, queryPresent = lines.get("query")
+	}
+	if queryPresent && strings.TrimSpace(c.Query) == "" {
+		add(where("query"), SeverityError, "%s: empty query", name)
+	}
+
+	// References to documents the corpus lacks.
+	if !ln.hasCorpus {
+		if c.Judged() || len(e.Retrieves) > 0 || len(e.Cites) > 0 || len(e.CitesAny) > 0 {
+			ln.refsUnchecked++
+		}
+	} else {
+		docs := ln.docs
+		for _, id := range sortedJudged(c.Judgments) {
+			if docs.has(id) {
+				continue
+			}
+			if c.Judgments[id] > 0 {
+				add(where("judgments", "relevant"), SeverityError, "%s: judgments: no document %q in the corpus", name, id)
+			} else {
+				add(where("judgments"), SeverityWarning, "%s: judgments: no document %q in the corpus (judged non-relevant)", name, id)
+			}
+		}
+		for _, ref := range e.Retrieves {
+			if !docs.has(ref) {
+				add(where("expect.retrieves"), SeverityError, "%s: retrieves: no document %q in the corpus (matched by id, path or title)", name, ref)
+			}
+		}
+		for _, ref := range e.Cites {
+			if !docs.has(ref) {
+				add(where("expect.cites"), SeverityError, "%s: cites: no document %q in the corpus (matched by id, path or title)", name, ref)
+			}
+		}
+		var missingAny []string
+		for _, ref := range e.CitesAny {
+			if !docs.has(ref) {
+				missingAny = append(missingAny, ref)
+			}
+		}
+		if len(missingAny) > 0 {
+			sev := SeverityWarning
+			if len(missingAny) == len(e.CitesAny) {
+				sev = SeverityError
+			}
+			add(where("expect.cites_any"), sev, "%s: cites_any: no document %s in the corpus (matched by id, path or title)", name, quoteList(missingAny))
 		}
 	}
 
-	docs := newDocIndex(s.Corpus)
-	hasCorpus := s.CorpusSource != "" || len(s.Corpus) > 0
-	refsUnchecked := 0
-	for i, c := range s.Cases {
-		name := fmt.Sprintf("case %q", c.ID)
-		e := c.Expect
-
-		// Nothing to check.
-		if e.Empty() && !c.Judged() {
-			add(where(i), SeverityError, "%s has nothing to check: add expectations under \"expect:\" or judgments", name)
+	// Expectations that contradict each other, or cannot pass.
+	for _, t := range e.CallsTool {
+		if slices.Contains(e.NeverCalls, t) {
+			add(where("expect.never_calls"), SeverityError, "%s: tool %q is in both calls_tool and never_calls", name, t)
 		}
-
-		// Empty query (a missing query is a structural fault, reported already).
-		queryPresent := c.Query != ""
-		if l.native != nil && i < len(l.native.caseLines) {
-			_, queryPresent = l.native.caseLines[i].get("query")
-		}
-		if queryPresent && strings.TrimSpace(c.Query) == "" {
-			add(where(i, "query"), SeverityError, "%s: empty query", name)
-		}
-
-		// References to documents the corpus lacks.
-		if !hasCorpus {
-			if c.Judged() || len(e.Retrieves) > 0 || len(e.Cites) > 0 || len(e.CitesAny) > 0 {
-				refsUnchecked++
-			}
-		} else {
-			for _, id := range sortedJudged(c.Judgments) {
-				if docs.has(id) {
-					continue
-				}
-				if c.Judgments[id] > 0 {
-					add(where(i, "judgments", "relevant"), SeverityError, "%s: judgments: no document %q in the corpus", name, id)
-				} else {
-					add(where(i, "judgments"), SeverityWarning, "%s: judgments: no document %q in the corpus (judged non-relevant)", name, id)
-				}
-			}
-			for _, ref := range e.Retrieves {
-				if !docs.has(ref) {
-					add(where(i, "expect.retrieves"), SeverityError, "%s: retrieves: no document %q in the corpus (matched by id, path or title)", name, ref)
-				}
-			}
-			for _, ref := range e.Cites {
-				if !docs.has(ref) {
-					add(where(i, "expect.cites"), SeverityError, "%s: cites: no document %q in the corpus (matched by id, path or title)", name, ref)
-				}
-			}
-			var missingAny []string
-			for _, ref := range e.CitesAny {
-				if !docs.has(ref) {
-					missingAny = append(missingAny, ref)
-				}
-			}
-			if len(missingAny) > 0 {
-				sev := SeverityWarning
-				if len(missingAny) == len(e.CitesAny) {
-					sev = SeverityError
-				}
-				add(where(i, "expect.cites_any"), sev, "%s: cites_any: no document %s in the corpus (matched by id, path or title)", name, quoteList(missingAny))
+	}
+	if e.NoCitations && (len(e.Cites) > 0 || len(e.CitesAny) > 0) {
+		add(where("expect.no_citations"), SeverityError, "%s: no_citations contradicts cites/cites_any", name)
+	}
+	cs := s.Defaults.CaseSensitive
+	if e.CaseSensitive != nil {
+		cs = *e.CaseSensitive
+	}
+	for _, inc := range e.AnswerIncludes {
+		for _, exc := range e.AnswerExcludes {
+			if inc != "" && exc != "" && substring(inc, exc, cs) {
+				add(where("expect.answer_excludes"), SeverityError, "%s: answer_includes %q contains answer_excludes %q: no answer can pass", name, inc, exc)
 			}
 		}
+	}
+	k := c.K
+	if k == 0 {
+		k = s.Defaults.K
+	}
+	if k > 0 && len(e.Retrieves) > k {
+		add(where("expect.retrieves"), SeverityWarning, "%s: retrieves lists %d documents but k is %d: they cannot all be in the top k", name, len(e.Retrieves), k)
+	}
 
-		// Expectations that contradict each other, or cannot pass.
+	// Tools not on the surface: the target file's surface when lint was
+	// given one, else the suite's tools: list.
+	surfTools, surfName := s.Tools, "the surface"
+	if ln.surfaces != nil {
+		st, ok := ln.surfaces[c.Surface]
+		switch {
+		case !ok && c.Surface != "":
+			if names := surfaceNames(ln.surfaces); len(names) > 0 {
+				add(where("surface"), SeverityError, "%s: surface %q is not in the target file (surfaces: %s)", name, c.Surface, strings.Join(names, ", "))
+			} else {
+				add(where("surface"), SeverityError, "%s: surface %q is not in the target file (it declares no surfaces:)", name, c.Surface)
+			}
+		case ok && st != nil:
+			surfTools = st
+			if c.Surface != "" {
+				surfName = fmt.Sprintf("surface %q", c.Surface)
+			}
+		}
+	}
+	if len(surfTools) > 0 {
+		on := map[string]bool{}
+		for _, t := range surfTools {
+			on[t] = true
+		}
 		for _, t := range e.CallsTool {
-			if slices.Contains(e.NeverCalls, t) {
-				add(where(i, "expect.never_calls"), SeverityError, "%s: tool %q is in both calls_tool and never_calls", name, t)
+			if !on[t] {
+				add(where("expect.calls_tool"), SeverityError, "%s: calls_tool: tool %q is not on %s (tools: %s)", name, t, surfName, strings.Join(surfTools, ", "))
 			}
 		}
-		if e.NoCitations && (len(e.Cites) > 0 || len(e.CitesAny) > 0) {
-			add(where(i, "expect.no_citations"), SeverityError, "%s: no_citations contradicts cites/cites_any", name)
-		}
-		cs := s.Defaults.CaseSensitive
-		if e.CaseSensitive != nil {
-			cs = *e.CaseSensitive
-		}
-		for _, inc := range e.AnswerIncludes {
-			for _, exc := range e.AnswerExcludes {
-				if inc != "" && exc != "" && substring(inc, exc, cs) {
-					add(where(i, "expect.answer_excludes"), SeverityError, "%s: answer_includes %q contains answer_excludes %q: no answer can pass", name, inc, exc)
-				}
+		for _, t := range e.NeverCalls {
+			if !on[t] {
+				add(where("expect.never_calls"), SeverityError, "%s: never_calls: tool %q is not on %s (tools: %s)", name, t, surfName, strings.Join(surfTools, ", "))
 			}
 		}
-		k := c.K
-		if k == 0 {
-			k = s.Defaults.K
-		}
-		if k > 0 && len(e.Retrieves) > k {
-			add(where(i, "expect.retrieves"), SeverityWarning, "%s: retrieves lists %d documents but k is %d: they cannot all be in the top k", name, len(e.Retrieves), k)
-		}
+	}
 
-		// Tools not on the surface: the target file's surface when lint was
-		// given one, else the suite's tools: list.
-		surfTools, surfName := s.Tools, "the surface"
-		if surfaces != nil {
-			st, ok := surfaces[c.Surface]
-			switch {
-			case !ok && c.Surface != "":
-				if names := surfaceNames(surfaces); len(names) > 0 {
-					add(where(i, "surface"), SeverityError, "%s: surface %q is not in the target file (surfaces: %s)", name, c.Surface, strings.Join(names, ", "))
-				} else {
-					add(where(i, "surface"), SeverityError, "%s: surface %q is not in the target file (it declares no surfaces:)", name, c.Surface)
-				}
-			case ok && st != nil:
-				surfTools = st
-				if c.Surface != "" {
-					surfName = fmt.Sprintf("surface %q", c.Surface)
-				}
+	// Leakage: the answer or a judged document named in the query.
+	if strings.TrimSpace(c.Query) != "" {
+		for _, a := range append(slices.Clone(e.AnswerIncludes), e.AnswerIncludesAny...) {
+			if strings.TrimSpace(a) != "" && substring(c.Query, a, cs) {
+				add(where("expect.answer_includes", "expect.answer_includes_any"), SeverityWarning,
+					"%s: leakage: the expected answer %q appears in the query", name, a)
 			}
 		}
-		if len(surfTools) > 0 {
-			on := map[string]bool{}
-			for _, t := range surfTools {
-				on[t] = true
-			}
-			for _, t := range e.CallsTool {
-				if !on[t] {
-					add(where(i, "expect.calls_tool"), SeverityError, "%s: calls_tool: tool %q is not on %s (tools: %s)", name, t, surfName, strings.Join(surfTools, ", "))
-				}
-			}
-			for _, t := range e.NeverCalls {
-				if !on[t] {
-					add(where(i, "expect.never_calls"), SeverityError, "%s: never_calls: tool %q is not on %s (tools: %s)", name, t, surfName, strings.Join(surfTools, ", "))
-				}
-			}
-		}
-
-		// Leakage: the answer or a judged document named in the query.
-		if strings.TrimSpace(c.Query) != "" {
-			for _, a := range append(slices.Clone(e.AnswerIncludes), e.AnswerIncludesAny...) {
-				if strings.TrimSpace(a) != "" && substring(c.Query, a, cs) {
-					add(where(i, "expect.answer_includes", "expect.answer_includes_any"), SeverityWarning,
-						"%s: leakage: the expected answer %q appears in the query", name, a)
-				}
-			}
-			for _, id := range sortedJudged(c.Judgments) {
-				if c.Judgments[id] > 0 && containsToken(c.Query, id) {
-					add(where(i, "judgments", "relevant"), SeverityWarning,
-						"%s: leakage: the judged document id %q appears in the query", name, id)
-				}
+		for _, id := range sortedJudged(c.Judgments) {
+			if c.Judgments[id] > 0 && containsToken(c.Query, id) {
+				add(where("judgments", "relevant"), SeverityWarning,
+					"%s: leakage: the judged document id %q appears in the query", name, id)
 			}
 		}
 	}
 
 	// Groups whose members disagree on the expected documents.
-	type member struct {
-		index int
-		set   string
-	}
-	groups := map[string]member{}
-	for i, c := range s.Cases {
-		g := c.Tags["group"]
-		if g == "" {
-			continue
-		}
+	if g := c.Tags["group"]; g != "" {
 		set := expectedSet(c)
-		first, ok := groups[g]
-		if !ok {
-			groups[g] = member{index: i, set: set}
-			continue
-		}
-		if set != first.set {
-			add(where(i), SeverityWarning, "case %q: group %q expects documents [%s], but case %q (%s) expects [%s]",
-				c.ID, g, set, s.Cases[first.index].ID, where(first.index), first.set)
+		first, ok := ln.groups[g]
+		switch {
+		case !ok:
+			ln.groups[g] = groupMember{id: c.ID, where: where(), set: set}
+		case set != first.set:
+			ln.grouped = append(ln.grouped, Finding{Source: where(), Severity: SeverityWarning, Message: fmt.Sprintf(
+				"case %q: group %q expects documents [%s], but case %q (%s) expects [%s]",
+				c.ID, g, set, first.id, first.where, first.set)})
 		}
 	}
-
-	if refsUnchecked > 0 {
-		src := l.file
-		if l.native != nil {
-			if n, ok := l.native.topLines["cases"]; ok {
-				src = fmt.Sprintf("%s:%d", l.file, n)
-			}
-		}
-		add(src, SeverityNote, "no corpus: document references of %d case(s) are not checked", refsUnchecked)
-	}
-	return out
 }
 
 func surfaceNames(m map[string][]string) []string {

@@ -126,12 +126,16 @@ func readManifest(path string) (*Manifest, error) {
 // and every json_schema file in assay.manifest.json beside the suite
 // (keeping other suites' entries) and returns the manifest's path.
 func WriteManifest(s *assay.Suite) (string, error) {
+	return writeManifest(s, Fingerprint(s), schemaPaths(s.Cases))
+}
+
+func writeManifest(s *assay.Suite, fingerprint string, schemas []string) (string, error) {
 	mp := filepath.Join(s.Dir, ManifestName)
-	files, err := manifestFiles(s, schemaPaths(s.Cases))
+	files, err := manifestFiles(s, schemas)
 	if err != nil {
 		return "", err
 	}
-	entry := SuiteManifest{Fingerprint: Fingerprint(s), Files: make(map[string]string, len(files))}
+	entry := SuiteManifest{Fingerprint: fingerprint, Files: make(map[string]string, len(files))}
 	for _, rel := range files {
 		sum := fileSHA256(manifestFile(s.Dir, rel))
 		if sum == "" {

@@ -127,7 +127,7 @@ func decodeNative(r *nodeReader, body ast.Node, pieces caseSource, nPieces int) 
 
 // decodeNativeWith is decodeNative that, when onCase is set, hands each
 // case to it instead of keeping it (see nativeDecoder.onCase).
-func decodeNativeWith(r *nodeReader, body ast.Node, pieces caseSource, nPieces int, onCase func(assay.Case) error) (*parsed, error) {
+func decodeNativeWith(r *nodeReader, body ast.Node, pieces caseSource, nPieces int, onCase caseFunc) (*parsed, error) {
 	d := &nativeDecoder{r: r, p: &parsed{suite: &assay.Suite{Format: "native"}, topLines: map[string]int{}}, pieces: pieces, nPieces: nPieces, onCase: onCase}
 	if err := d.top(body); err != nil {
 		return nil, err
@@ -174,11 +174,17 @@ type nativeDecoder struct {
 	pieces  caseSource
 	nPieces int
 	// onCase, when set, receives each case in order instead of Cases and
-	// caseLines: nothing is kept per case, not even its id (the caller
-	// finds duplicates), nor lint warnings. A case with a problem, or
-	// any problem before it, stops the decoding with errCaseProblem.
-	onCase func(assay.Case) error
+	// caseLines, with the lines of its fields and the lint warnings noticed
+	// while reading it (valid only during the call: the decoder reuses
+	// them). Nothing is kept per case, not even its id (the caller finds
+	// duplicates). A case with a problem, or any problem before it, stops
+	// the decoding with errCaseProblem.
+	onCase caseFunc
 }
+
+// A caseFunc receives a decoded case, the lines of its fields and the lint
+// warnings noticed while reading it.
+type caseFunc func(c assay.Case, lines fieldLines, warns []problem) error
 
 // errCaseProblem stops a streaming decode at the first structural problem.
 var errCaseProblem = errors.New("a structural problem")
@@ -522,16 +528,17 @@ func (d *nativeDecoder) caseItems(src caseSource, n int) error {
 			if err != nil {
 				return err
 			}
-			c, _, err := d.oneCase(item, i)
+			c, lines, err := d.oneCase(item, i)
 			if err != nil {
 				return err
 			}
 			i++
+			caseWarns := d.p.warns[warns:]
 			d.p.warns = d.p.warns[:warns]
 			if len(d.p.probs) > 0 {
 				return errCaseProblem
 			}
-			return d.onCase(c)
+			return d.onCase(c, lines, caseWarns)
 		})
 	}
 	if n > 0 {

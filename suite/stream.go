@@ -24,6 +24,14 @@ type Streamed struct {
 	// schemas are the distinct resolved json_schema paths of the cases,
 	// for CheckManifestStreamed.
 	schemas []string
+
+	// When the cases are streamed: items reads them with their field lines
+	// and lint warnings (for Check), topLines are the lines of the
+	// suite-level fields, and warns the lint warnings of the rest of the
+	// file.
+	items    func(yield caseFunc) error
+	topLines map[string]int
+	warns    []problem
 }
 
 // idHash is what Stream keeps of each case id to find duplicates (tests
@@ -50,6 +58,11 @@ func Stream(path string, o LoadOptions) (*Streamed, error) {
 	if err != nil {
 		return nil, err
 	}
+	return wholeStreamed(s), nil
+}
+
+// wholeStreamed is the Streamed of a suite loaded whole.
+func wholeStreamed(s *assay.Suite) *Streamed {
 	return &Streamed{Suite: s, N: len(s.Cases), Fingerprint: Fingerprint(s), Cases: func(yield func(assay.Case) error) error {
 		for _, c := range s.Cases {
 			if err := yield(c); err != nil {
@@ -57,7 +70,7 @@ func Stream(path string, o LoadOptions) (*Streamed, error) {
 			}
 		}
 		return nil
-	}}, nil
+	}}
 }
 
 // streamNative is Stream of a native suite the lean parse reads, or nil
@@ -87,7 +100,7 @@ func streamNative(path string, o LoadOptions) (st *Streamed) {
 	compiled := map[string]string{} // resolved json_schema path -> "" or why it does not compile
 	var d caseDigest
 	ids := make([]uint64, 0, lf.sp.n) // the split counted the cases
-	p, err := decodeNativeWith(&nodeReader{file: path}, body, lf.sp.parsePieces(lf.rescan), lf.sp.n, func(c assay.Case) error {
+	p, err := decodeNativeWith(&nodeReader{file: path}, body, lf.sp.parsePieces(lf.rescan), lf.sp.n, func(c assay.Case, _ fieldLines, _ []problem) error {
 		if c.Expect.JSONSchema != "" {
 			full := resolvePath(dir, c.Expect.JSONSchema)
 			c.Expect.JSONSchemaPath = full
@@ -127,16 +140,20 @@ func streamNative(path string, o LoadOptions) (st *Streamed) {
 	fillDefaults(s)
 	sp := lf.sp
 	sp.header = nil
-	st = &Streamed{Suite: s, N: d.n, Fingerprint: fingerprintOf(s, &d), schemas: slices.Sorted(maps.Keys(compiled))}
-	st.Cases = streamCases(path, dir, lf.fi, sp, d)
+	st = &Streamed{Suite: s, N: d.n, Fingerprint: fingerprintOf(s, &d), schemas: slices.Sorted(maps.Keys(compiled)), topLines: p.topLines, warns: p.warns}
+	st.items = streamCases(path, dir, lf.fi, sp, d)
+	st.Cases = func(yield func(assay.Case) error) error {
+		return st.items(func(c assay.Case, _ fieldLines, _ []problem) error { return yield(c) })
+	}
 	return st
 }
 
 // streamCases reads the cases of the file at path, which Stream validated
 // when it had the size and time of fi and the cases summed in want. It
 // checks the file's size and time before yielding each case (one fstat).
-func streamCases(path, dir string, fi os.FileInfo, sp *leanSplit, want caseDigest) CaseSeq {
-	return func(yield func(assay.Case) error) error {
+// What yield receives besides the case is valid only during the call.
+func streamCases(path, dir string, fi os.FileInfo, sp *leanSplit, want caseDigest) func(yield caseFunc) error {
+	return func(yield caseFunc) error {
 		changed := fmt.Errorf("%s: changed while the run was reading it; run again", path)
 		f, err := os.Open(path)
 		if err != nil {
@@ -150,7 +167,7 @@ func streamCases(path, dir string, fi os.FileInfo, sp *leanSplit, want caseDiges
 		var got caseDigest
 		var yerr error
 		d := &nativeDecoder{r: &nodeReader{file: path}, p: &parsed{suite: &assay.Suite{}}}
-		d.onCase = func(c assay.Case) error {
+		d.onCase = func(c assay.Case, lines fieldLines, warns []problem) error {
 			// Only a case Stream validated reaches yield: the split reads
 			// ahead of it, so a file that changed since (or holds more
 			// cases) stops the pass before the case is run.
@@ -161,7 +178,7 @@ func streamCases(path, dir string, fi os.FileInfo, sp *leanSplit, want caseDiges
 				c.Expect.JSONSchemaPath = resolvePath(dir, c.Expect.JSONSchema)
 			}
 			got.add(&c, dir)
-			if err := yield(c); err != nil {
+			if err := yield(c, lines, warns); err != nil {
 				yerr = err
 				return err
 			}
@@ -176,6 +193,15 @@ func streamCases(path, dir string, fi os.FileInfo, sp *leanSplit, want caseDiges
 		}
 		return nil
 	}
+}
+
+// WriteManifestStreamed is WriteManifest of a suite Stream loaded (or
+// Check checked), which needs not hold its cases.
+func WriteManifestStreamed(st *Streamed) (string, error) {
+	if st.Suite.Cases != nil {
+		return WriteManifest(st.Suite)
+	}
+	return writeManifest(st.Suite, st.Fingerprint, st.schemas)
 }
 
 // SchemaPaths returns the distinct resolved json_schema files of the cases

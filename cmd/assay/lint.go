@@ -63,7 +63,7 @@ any finding is an error, 0 otherwise (warnings and notes only).`,
 				}
 				o.Surfaces = surf
 			}
-			s, findings, err := suite.Check(path, o)
+			st, findings, err := suite.Check(path, o)
 			if err != nil {
 				return inputError(err)
 			}
@@ -78,13 +78,13 @@ any finding is an error, 0 otherwise (warnings and notes only).`,
 				}
 			}
 			if writeManifest {
-				mp, err := suite.WriteManifest(s)
+				mp, err := suite.WriteManifestStreamed(st)
 				if err != nil {
 					return inputError(fmt.Errorf("write manifest: %w", err))
 				}
 				fmt.Fprintf(env.Stderr, "assay: wrote %s\n", mp)
 			}
-			fmt.Fprintf(env.Stderr, "assay: %s: %d %s, %s, %s\n", path, len(s.Cases), lintPlural(len(s.Cases), "case", "cases"),
+			fmt.Fprintf(env.Stderr, "assay: %s: %d %s, %s, %s\n", path, st.N, lintPlural(st.N, "case", "cases"),
 				lintCount(errs, "error", "errors"), lintCount(warns, "warning", "warnings"))
 			if errs > 0 {
 				return failed()
