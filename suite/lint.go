@@ -77,27 +77,26 @@ func Check(path string, o LoadOptions) (*Streamed, []Finding, error) {
 	return wholeStreamed(l.suite), out, nil
 }
 
-// checkStreamed is Check of a suite Stream streams, reading its cases once
-// more after Stream's validating pass; ok is false when Stream does not
-// stream it or the file changes meanwhile.
+// checkStreamed is Check of a suite Stream streams, linting each case in
+// Stream's validating pass; ok is false when Stream does not stream it.
 func checkStreamed(path string, o LoadOptions) (st *Streamed, out []Finding, ok bool) {
-	st = streamNative(path, o)
-	if st == nil || st.items == nil {
-		return nil, nil, false
-	}
-	// A suite Stream streams has no structural problem: the findings are
-	// the lint warnings noticed while parsing, then lintSuite's.
-	out = appendWarnFindings(nil, path, st.warns)
-	ln := newLinter(path, st.Suite, o.Surfaces)
-	err := st.items(func(c assay.Case, lines fieldLines, warns []problem) error {
-		out = appendWarnFindings(out, path, warns)
-		ln.lintCase(c, lines)
-		return nil
+	var ln *linter
+	var topLines map[string]int
+	st = streamNativeWith(path, o, func(s *assay.Suite, p *parsed) caseFunc {
+		// A suite Stream streams has no structural problem: the findings
+		// are the lint warnings noticed while parsing, then lintSuite's.
+		out = appendWarnFindings(nil, path, p.warns)
+		ln, topLines = newLinter(path, s, o.Surfaces), p.topLines
+		return func(c assay.Case, lines fieldLines, warns []problem) error {
+			out = appendWarnFindings(out, path, warns)
+			ln.lintCase(c, lines)
+			return nil
+		}
 	})
-	if err != nil {
+	if st == nil || ln == nil {
 		return nil, nil, false
 	}
-	out = append(out, ln.findings(st.topLines)...)
+	out = append(out, ln.findings(topLines)...)
 	sortFindings(out)
 	out = appendSuiteWarnings(out, path, st.Suite, CheckManifestStreamed(st))
 	return st, out, true

@@ -289,43 +289,42 @@ func TestCheckStreamedFallsBack(t *testing.T) {
 	}
 }
 
-// liveAfterLint returns the live heap, after a collection, once Check of
-// the suite at path (n cases) is done with its last case.
+// liveAfterLint returns the live heap, after a collection, once the
+// streamed Check of the suite at path (n cases) is done with its last case.
 func liveAfterLint(t *testing.T, path string, n int) uint64 {
 	t.Helper()
-	st := streamNative(path, LoadOptions{})
-	if st == nil || st.N != n {
-		t.Fatal("not streamed")
-	}
-	ln := newLinter(path, st.Suite, nil)
 	var live uint64
-	i := 0
+	var ln *linter
 	var out []Finding
-	err := st.items(func(c assay.Case, lines fieldLines, warns []problem) error {
-		out = appendWarnFindings(out, path, warns)
-		ln.lintCase(c, lines)
-		i++
-		if i == n {
-			runtime.GC()
-			var ms runtime.MemStats
-			runtime.ReadMemStats(&ms)
-			live = ms.HeapInuse
+	i := 0
+	st := streamNativeWith(path, LoadOptions{}, func(s *assay.Suite, p *parsed) caseFunc {
+		ln = newLinter(path, s, nil)
+		return func(c assay.Case, lines fieldLines, warns []problem) error {
+			out = appendWarnFindings(out, path, warns)
+			ln.lintCase(c, lines)
+			i++
+			if i == n {
+				runtime.GC()
+				var ms runtime.MemStats
+				runtime.ReadMemStats(&ms)
+				live = ms.HeapInuse
+			}
+			return nil
 		}
-		return nil
 	})
-	if err != nil || i != n {
-		t.Fatalf("%d cases: %v", i, err)
+	if st == nil || st.N != n || i != n {
+		t.Fatalf("not streamed (%d cases linted)", i)
 	}
-	if fs := append(out, ln.findings(st.topLines)...); len(fs) != 0 {
+	if fs := append(out, ln.findings(nil)...); len(fs) != 0 {
 		t.Fatalf("%d findings, want none", len(fs))
 	}
-	runtime.KeepAlive(ln)
-	runtime.KeepAlive(st)
 	return live
 }
 
 // TestCheckStreamedMemory: the heap lint holds while it checks a streamed
-// suite does not grow with the number of cases.
+// suite does not grow with the number of cases (but for the 8-byte id hash
+// a case that Stream's validating pass keeps to find duplicates: 1.4 MiB
+// more for 180,000 more cases; holding the cases would add about 80 MiB).
 func TestCheckStreamedMemory(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("writes and lints a 200,000-case suite (not under -short or -race)")

@@ -122,13 +122,14 @@ func parseWhole(file string, src []byte) (p *parsed, err error) {
 // decodeNative reads a resolved suite mapping. When pieces is set, the
 // cases are read from it instead of from the mapping's "cases" value.
 func decodeNative(r *nodeReader, body ast.Node, pieces caseSource, nPieces int) (*parsed, error) {
-	return decodeNativeWith(r, body, pieces, nPieces, nil)
+	return decodeNativeWith(r, body, pieces, nPieces, nil, nil)
 }
 
 // decodeNativeWith is decodeNative that, when onCase is set, hands each
-// case to it instead of keeping it (see nativeDecoder.onCase).
-func decodeNativeWith(r *nodeReader, body ast.Node, pieces caseSource, nPieces int, onCase caseFunc) (*parsed, error) {
-	d := &nativeDecoder{r: r, p: &parsed{suite: &assay.Suite{Format: "native"}, topLines: map[string]int{}}, pieces: pieces, nPieces: nPieces, onCase: onCase}
+// case to it instead of keeping it (see nativeDecoder.onCase), and calls
+// onHeader, when set, before the first case item of pieces.
+func decodeNativeWith(r *nodeReader, body ast.Node, pieces caseSource, nPieces int, onHeader func(*parsed) error, onCase caseFunc) (*parsed, error) {
+	d := &nativeDecoder{r: r, p: &parsed{suite: &assay.Suite{Format: "native"}, topLines: map[string]int{}}, pieces: pieces, nPieces: nPieces, onHeader: onHeader, onCase: onCase}
 	if err := d.top(body); err != nil {
 		return nil, err
 	}
@@ -180,6 +181,10 @@ type nativeDecoder struct {
 	// duplicates). A case with a problem, or any problem before it, stops
 	// the decoding with errCaseProblem.
 	onCase caseFunc
+	// onHeader, when set, is called with what was read of the suite once
+	// every field but the cases is, before the case items of pieces; an
+	// error it returns stops the decoding.
+	onHeader func(*parsed) error
 }
 
 // A caseFunc receives a decoded case, the lines of its fields and the lint
@@ -266,6 +271,11 @@ func (d *nativeDecoder) top(body ast.Node) error {
 		}
 	}
 	if d.pieces != nil && casesField != nil {
+		if d.onHeader != nil {
+			if err := d.onHeader(d.p); err != nil {
+				return err
+			}
+		}
 		return d.caseItems(d.pieces, d.nPieces)
 	}
 	if casesField == nil || nodeIsNull(casesField.val) {

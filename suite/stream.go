@@ -24,14 +24,6 @@ type Streamed struct {
 	// schemas are the distinct resolved json_schema paths of the cases,
 	// for CheckManifestStreamed.
 	schemas []string
-
-	// When the cases are streamed: items reads them with their field lines
-	// and lint warnings (for Check), topLines are the lines of the
-	// suite-level fields, and warns the lint warnings of the rest of the
-	// file.
-	items    func(yield caseFunc) error
-	topLines map[string]int
-	warns    []problem
 }
 
 // idHash is what Stream keeps of each case id to find duplicates (tests
@@ -75,7 +67,18 @@ func wholeStreamed(s *assay.Suite) *Streamed {
 
 // streamNative is Stream of a native suite the lean parse reads, or nil
 // when the suite is not one, or has any fault.
-func streamNative(path string, o LoadOptions) (st *Streamed) {
+func streamNative(path string, o LoadOptions) *Streamed {
+	return streamNativeWith(path, o, nil)
+}
+
+// streamNativeWith is streamNative that, when each is set, also hands every
+// case of its validating pass, with the case's field lines and lint
+// warnings, to the caseFunc each returns. each is called once the suite's
+// header is read (corpus loaded, defaults filled, before the first case)
+// with the suite and its parse so far (its topLines and the lint warnings
+// of the header). A case each's caseFunc receives may be followed by a
+// fault that makes streamNativeWith return nil.
+func streamNativeWith(path string, o LoadOptions, each func(s *assay.Suite, p *parsed) caseFunc) (st *Streamed) {
 	defer func() {
 		if recover() != nil {
 			st = nil
@@ -100,7 +103,27 @@ func streamNative(path string, o LoadOptions) (st *Streamed) {
 	compiled := map[string]string{} // resolved json_schema path -> "" or why it does not compile
 	var d caseDigest
 	ids := make([]uint64, 0, lf.sp.n) // the split counted the cases
-	p, err := decodeNativeWith(&nodeReader{file: path}, body, lf.sp.parsePieces(lf.rescan), lf.sp.n, func(c assay.Case, _ fieldLines, _ []problem) error {
+	headerRead := false
+	var also caseFunc
+	header := func(p *parsed) error {
+		headerRead = true
+		s := p.suite
+		s.Path, s.Dir = path, dir
+		if s.Name == "" {
+			s.Name = baseName(path)
+		}
+		if s.CorpusSource != "" && s.CorpusSource != "inline" {
+			if err := loadCorpus(s, p); err != nil {
+				return err
+			}
+		}
+		fillDefaults(s)
+		if each != nil {
+			also = each(s, p)
+		}
+		return nil
+	}
+	p, err := decodeNativeWith(&nodeReader{file: path}, body, lf.sp.parsePieces(lf.rescan), lf.sp.n, header, func(c assay.Case, lines fieldLines, warns []problem) error {
 		if c.Expect.JSONSchema != "" {
 			full := resolvePath(dir, c.Expect.JSONSchema)
 			c.Expect.JSONSchemaPath = full
@@ -115,9 +138,12 @@ func streamNative(path string, o LoadOptions) (st *Streamed) {
 		}
 		d.add(&c, dir)
 		ids = append(ids, idHash(c.ID))
+		if also != nil {
+			return also(c, lines, warns)
+		}
 		return nil
 	})
-	if err != nil || len(p.probs) > 0 || d.n != lf.sp.n || !lf.unchanged() {
+	if err != nil || !headerRead || len(p.probs) > 0 || d.n != lf.sp.n || !lf.unchanged() {
 		return nil
 	}
 	slices.Sort(ids)
@@ -128,32 +154,18 @@ func streamNative(path string, o LoadOptions) (st *Streamed) {
 	}
 	ids = nil
 	s := p.suite
-	s.Path, s.Dir = path, dir
-	if s.Name == "" {
-		s.Name = baseName(path)
-	}
-	if s.CorpusSource != "" && s.CorpusSource != "inline" {
-		if err := loadCorpus(s, p); err != nil {
-			return nil
-		}
-	}
-	fillDefaults(s)
 	sp := lf.sp
 	sp.header = nil
-	st = &Streamed{Suite: s, N: d.n, Fingerprint: fingerprintOf(s, &d), schemas: slices.Sorted(maps.Keys(compiled)), topLines: p.topLines, warns: p.warns}
-	st.items = streamCases(path, dir, lf.fi, sp, d)
-	st.Cases = func(yield func(assay.Case) error) error {
-		return st.items(func(c assay.Case, _ fieldLines, _ []problem) error { return yield(c) })
-	}
+	st = &Streamed{Suite: s, N: d.n, Fingerprint: fingerprintOf(s, &d), schemas: slices.Sorted(maps.Keys(compiled))}
+	st.Cases = streamCases(path, dir, lf.fi, sp, d)
 	return st
 }
 
 // streamCases reads the cases of the file at path, which Stream validated
 // when it had the size and time of fi and the cases summed in want. It
 // checks the file's size and time before yielding each case (one fstat).
-// What yield receives besides the case is valid only during the call.
-func streamCases(path, dir string, fi os.FileInfo, sp *leanSplit, want caseDigest) func(yield caseFunc) error {
-	return func(yield caseFunc) error {
+func streamCases(path, dir string, fi os.FileInfo, sp *leanSplit, want caseDigest) CaseSeq {
+	return func(yield func(assay.Case) error) error {
 		changed := fmt.Errorf("%s: changed while the run was reading it; run again", path)
 		f, err := os.Open(path)
 		if err != nil {
@@ -167,7 +179,7 @@ func streamCases(path, dir string, fi os.FileInfo, sp *leanSplit, want caseDiges
 		var got caseDigest
 		var yerr error
 		d := &nativeDecoder{r: &nodeReader{file: path}, p: &parsed{suite: &assay.Suite{}}}
-		d.onCase = func(c assay.Case, lines fieldLines, warns []problem) error {
+		d.onCase = func(c assay.Case, _ fieldLines, _ []problem) error {
 			// Only a case Stream validated reaches yield: the split reads
 			// ahead of it, so a file that changed since (or holds more
 			// cases) stops the pass before the case is run.
@@ -178,7 +190,7 @@ func streamCases(path, dir string, fi os.FileInfo, sp *leanSplit, want caseDiges
 				c.Expect.JSONSchemaPath = resolvePath(dir, c.Expect.JSONSchema)
 			}
 			got.add(&c, dir)
-			if err := yield(c, lines, warns); err != nil {
+			if err := yield(c); err != nil {
 				yerr = err
 				return err
 			}
