@@ -225,36 +225,8 @@ func TestCheckStreamedFixtures(t *testing.T) {
 			streamed++
 		}
 	}
-	scripts, _ := filepath.Glob("../testdata/script/*.txtar")
-	if len(scripts) == 0 {
-		t.Fatal("no testscripts found")
-	}
-	for _, script := range scripts {
-		dir := t.TempDir()
-		var suites []string
-		for name, data := range readTxtar(t, script) {
-			p := filepath.Join(dir, filepath.FromSlash(name))
-			os.MkdirAll(filepath.Dir(p), 0o755)
-			if err := os.WriteFile(p, data, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			if (strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml") || strings.HasSuffix(name, ".json")) && looksNative(data) {
-				suites = append(suites, p)
-			}
-		}
-		for _, p := range suites {
-			check(p)
-		}
-	}
-	local, _ := filepath.Glob("testdata/formats/*")
-	for _, pat := range []string{"testdata/*/*.yaml", "testdata/*/*.json", "testdata/*/*/*.yaml", "testdata/*/*/*.json", "../examples/*/*.yaml", "../../shared/seed-fixtures/*/*.yaml", "../../shared/seed-fixtures/*/*.json"} {
-		m, _ := filepath.Glob(pat)
-		local = append(local, m...)
-	}
-	for _, p := range local {
-		if !strings.HasSuffix(p, ".golden.json") {
-			check(p)
-		}
+	for _, p := range fixtureSuites(t) {
+		check(p)
 	}
 	dir := t.TempDir()
 	for i, c := range append(leanCases(), fastCases()...) {

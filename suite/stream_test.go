@@ -102,12 +102,16 @@ func TestStreamGenerated(t *testing.T) {
 	}
 }
 
-// TestStreamFixtures runs Stream and LoadWith on the repository's suites:
-// the testscripts' archives, the examples, suite/testdata and the foreign
-// formats.
-func TestStreamFixtures(t *testing.T) {
+// fixtureSuites returns the repository's suites for the stream tests: the
+// native suites of the testscripts' archives (written to temporary
+// directories), suite/testdata, the examples and the seed fixtures.
+func fixtureSuites(t *testing.T) []string {
+	t.Helper()
 	scripts, _ := filepath.Glob("../testdata/script/*.txtar")
-	n, streamed := 0, 0
+	if len(scripts) == 0 {
+		t.Fatal("no testscripts found")
+	}
+	var out []string
 	for _, script := range scripts {
 		dir := t.TempDir()
 		var suites []string
@@ -121,22 +125,26 @@ func TestStreamFixtures(t *testing.T) {
 				suites = append(suites, p)
 			}
 		}
-		for _, p := range suites {
-			n++
-			if sameStream(t, p) {
-				streamed++
-			}
-		}
+		out = append(out, suites...)
 	}
 	local, _ := filepath.Glob("testdata/formats/*")
-	for _, pat := range []string{"testdata/*/*.yaml", "testdata/*/*.json", "../examples/*/*.yaml"} {
+	for _, pat := range []string{"testdata/*/*.yaml", "testdata/*/*.json", "testdata/*/*/*.yaml", "testdata/*/*/*.json", "../examples/*/*.yaml", "../../shared/seed-fixtures/*/*.yaml", "../../shared/seed-fixtures/*/*.json"} {
 		m, _ := filepath.Glob(pat)
 		local = append(local, m...)
 	}
 	for _, p := range local {
-		if strings.HasSuffix(p, ".golden.json") {
-			continue
+		if !strings.HasSuffix(p, ".golden.json") {
+			out = append(out, p)
 		}
+	}
+	return out
+}
+
+// TestStreamFixtures runs Stream and LoadWith on the repository's suites
+// (fixtureSuites).
+func TestStreamFixtures(t *testing.T) {
+	n, streamed := 0, 0
+	for _, p := range fixtureSuites(t) {
 		n++
 		if sameStream(t, p) {
 			streamed++
