@@ -324,9 +324,30 @@ func VariantName(v map[string]string) string {
 // there is none.
 func lookup(v *view, name string) (float64, string) {
 	s := v.sum
-	latency := func(x float64) (float64, string) {
+	// answered is checked as well as the value: a run recorded before
+	// rates over nothing were undefined holds 0 for them.
+	noneAnswered := s.Cases > 0 && s.Cases == s.Errors
+	why := func(name string) string {
+		if s.Cases == 0 {
+			return name + " is undefined: the run has no case"
+		}
+		return fmt.Sprintf("%s is undefined: no case was answered (%d of %d errored)", name, s.Errors, s.Cases)
+	}
+	answeredRate := func(name string, p *float64) (float64, string) {
+		if p == nil || noneAnswered {
+			return 0, why(name)
+		}
+		return *p, ""
+	}
+	latency := func(name string, x float64) (float64, string) {
 		if s.LatencyMs.N == 0 && s.LatencyMs.Max == 0 {
-			return 0, "no observation has a latency"
+			if noneAnswered {
+				return 0, why(name)
+			}
+			return 0, name + " is undefined: no observation has a latency"
+		}
+		if noneAnswered {
+			return 0, why(name)
 		}
 		return x, ""
 	}
@@ -337,21 +358,24 @@ func lookup(v *view, name string) (float64, string) {
 		}
 		return *s.PassRate, ""
 	case "error_rate":
-		return s.Rates.Error, ""
+		if s.Rates.Error == nil {
+			return 0, why(name)
+		}
+		return *s.Rates.Error, ""
 	case "no_hit_rate":
-		return s.Rates.NoHit, ""
+		return answeredRate(name, s.Rates.NoHit)
 	case "refusal_rate":
-		return s.Rates.Refusal, ""
+		return answeredRate(name, s.Rates.Refusal)
 	case "grounded_rate":
-		return s.Rates.Grounded, ""
+		return answeredRate(name, s.Rates.Grounded)
 	case "p50_latency_ms":
-		return latency(s.LatencyMs.P50)
+		return latency(name, s.LatencyMs.P50)
 	case "p95_latency_ms":
-		return latency(s.LatencyMs.P95)
+		return latency(name, s.LatencyMs.P95)
 	case "p99_latency_ms":
-		return latency(s.LatencyMs.P99)
+		return latency(name, s.LatencyMs.P99)
 	case "max_latency_ms":
-		return latency(s.LatencyMs.Max)
+		return latency(name, s.LatencyMs.Max)
 	case "cases":
 		return float64(s.Cases), ""
 	case "graded":
