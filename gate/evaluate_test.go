@@ -204,3 +204,37 @@ func TestLine(t *testing.T) {
 		}
 	}
 }
+
+// A rate over no answered case, or latency when nothing was answered, is
+// undefined: its gate fails with the reason, whether the run was
+// summarised now (nil rates) or recorded with 0s before they were null.
+func TestUndefinedRatesFail(t *testing.T) {
+	down := runOf("r", result("a", 0, "err", nil, nil), result("b", 0, "err", nil, nil))
+	down.Cases[0].LatencyMs = ptr(1.0) // the time a refused connection took
+	down.Summary = Summarize(down.Cases)
+	old := runOf("r", down.Cases...)
+	zero := 0.0
+	old.Summary.Rates = assay.Rates{NoHit: &zero, Refusal: &zero, Grounded: &zero, Error: ptr(1.0)}
+	old.Summary.LatencyMs = assay.Latency{P50: 1, P95: 1, P99: 1, Max: 1, N: 1}
+	exprs := []string{"no_hit_rate <= 0.1", "refusal_rate <= 0.05", "grounded_rate >= 0", "p95_latency_ms <= 2000", "max_latency_ms <= 2000"}
+	for name, run := range map[string]*assay.Run{"summarised": down, "recorded with zeros": old} {
+		t.Run(name, func(t *testing.T) {
+			v, err := Evaluate(gates(exprs...), run, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range v.Results {
+				if r.Pass || r.Value != nil || !strings.Contains(r.Detail, "is undefined: no case was answered (2 of 2 errored)") {
+					t.Errorf("%s: pass=%v value=%v detail=%q, want an undefined failure", r.Expr, r.Pass, r.Value, r.Detail)
+				}
+			}
+		})
+	}
+	empty := runOf("e")
+	v, _ := Evaluate(gates("error_rate <= 0.1", "no_hit_rate <= 0.1"), empty, nil)
+	for _, r := range v.Results {
+		if r.Pass || !strings.Contains(r.Detail, "undefined: the run has no case") {
+			t.Errorf("empty run: %s: pass=%v detail=%q", r.Expr, r.Pass, r.Detail)
+		}
+	}
+}
