@@ -78,6 +78,16 @@
 // "TAG=VALUE"; when the run has no such segment it is summarised from the
 // cases carrying the tag (Summarize).
 //
+// A scope no case carries measures nothing, whatever the gate's form
+// (threshold, delta, ratio, no_new_failures, a floor): the gate fails with
+// a detail that names the scope and suggests the nearest tag the run has
+// ("scope [categroy=security] matches no case (did you mean
+// [category=security]?)"), and the verdict lists it in Errors, which the
+// CLI turns into exit 2 (a misconfigured gate, not a regression) after
+// reporting every gate. For delta, ratio and no_new_failures the baseline
+// must carry the scope too. A variant scope is not a tag scope: it selects
+// the run of a variant (see Variants).
+//
 // delta, ratio and no_new_failures need a baseline run; without one they fail
 // with the detail "... needs a baseline run". ratio against a baseline value
 // of 0 is undefined (fails) unless both are 0 (ratio 1). no_new_failures

@@ -66,7 +66,7 @@ func TestEvaluateThresholds(t *testing.T) {
 		{"[lang=en] pass_rate == 1", true, ptr(1.0), ""},
 		{"[lang=zh] pass_rate >= 0.1", false, ptr(0.0), ""},
 		{"[lang=zh] ndcg@10 <= 0", true, ptr(0.0), ""},
-		{"[lang=fr] pass_rate >= 0.1", false, nil, "no case has tag lang=fr"},
+		{"[lang=fr] pass_rate >= 0.1", false, nil, "scope [lang=fr] matches no case (tags: lang=en|zh)"},
 		{"recall@5 >= 0.1", false, nil, "metric recall@5 was not computed (no judged cases)"},
 		{"delta(ndcg@10) >= 0", false, nil, "delta needs a baseline run"},
 		{"no_new_failures", false, nil, "no_new_failures needs a baseline run"},
@@ -236,5 +236,39 @@ func TestUndefinedRatesFail(t *testing.T) {
 		if r.Pass || !strings.Contains(r.Detail, "undefined: the run has no case") {
 			t.Errorf("empty run: %s: pass=%v detail=%q", r.Expr, r.Pass, r.Detail)
 		}
+	}
+}
+
+// A scope no case carries fails every gate form, suggests the nearest tag
+// and is reported in Verdict.Errors (an input error, not a measured fail).
+func TestScopeNoMatchIsAnError(t *testing.T) {
+	tags := map[string]string{"category": "security", "lang": "en"}
+	base := runOf("b", result("q1", 0, "pass", tags, nil), result("q2", 0, "pass", map[string]string{"category": "billing"}, nil))
+	run := runOf("r", result("q1", 0, "pass", tags, nil), result("q2", 0, "fail", map[string]string{"category": "billing"}, nil))
+	for _, expr := range []string{
+		"no_new_failures [categroy=security]",
+		"[categroy=security] pass_rate >= 0",
+		"[categroy=security] delta(pass_rate) >= -1",
+		"[categroy=security] ratio(pass_rate) >= 0",
+	} {
+		v, err := Evaluate(gates(expr), run, base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "scope [categroy=security] matches no case (did you mean [category=security]?)"
+		if v.Pass || len(v.Results) != 1 || v.Results[0].Pass || v.Results[0].Detail != want {
+			t.Errorf("%s: %+v, want a failure %q", expr, v.Results, want)
+		}
+		if len(v.Errors) != 1 || v.Errors[0] != `suite.yaml:1: gate "`+expr+`": `+want {
+			t.Errorf("%s: errors %q", expr, v.Errors)
+		}
+	}
+	f := &Floors{Floors: map[string]float64{"[lang=e] pass_rate": 0.5}}
+	if v := f.Check(run, "floors.json"); v.Pass || len(v.Errors) != 1 || !strings.Contains(v.Errors[0], "did you mean [lang=en]?") {
+		t.Errorf("floor: %+v", v)
+	}
+	// A scope some case carries is no error.
+	if v, _ := Evaluate(gates("no_new_failures [category=billing]"), run, base); v.Pass || len(v.Errors) != 0 {
+		t.Errorf("carried scope: %+v", v)
 	}
 }

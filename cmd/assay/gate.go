@@ -279,10 +279,21 @@ func runGate(env *Env, ref string, f *gateFlags, cmd *cobra.Command) error {
 	switch {
 	case !complete:
 		return inputError(fmt.Errorf("run %s is incomplete: a partial run never passes", run.RunID))
+	case len(verdict.Errors) > 0:
+		return gateErrors(verdict.Errors)
 	case !verdict.Pass:
 		return failed()
 	}
 	return nil
+}
+
+// gateErrors is the input error (exit 2) of gates that measure nothing as
+// written (gate.Verdict.Errors): the first, and how many more.
+func gateErrors(errs []string) error {
+	if len(errs) == 1 {
+		return inputError(errors.New(errs[0]))
+	}
+	return inputError(fmt.Errorf("%s (and %d more such gate(s))", errs[0], len(errs)-1))
 }
 
 // runGateMatrix checks the runs of a variant matrix: each run against the
@@ -353,6 +364,7 @@ func runGateMatrix(env *Env, refs []string, f *gateFlags) error {
 
 	out := env.Stdout
 	pass, complete := true, true
+	var invalid []string
 	for _, run := range runs {
 		fmt.Fprintf(out, "variant %s  run %s  suite %s  %s\n", gate.VariantName(run.Variant), run.RunID, run.Suite.Name, run.Status)
 		complete = complete && run.Status == assay.StatusComplete
@@ -364,6 +376,7 @@ func runGateMatrix(env *Env, refs []string, f *gateFlags) error {
 			fmt.Fprintf(env.Stderr, "assay: warning: %s\n", w)
 		}
 		pass = pass && v.Pass
+		invalid = append(invalid, v.Errors...)
 	}
 	if len(orderings) > 0 {
 		v := gate.CheckOrderings(orderings, byVariant)
@@ -376,6 +389,8 @@ func runGateMatrix(env *Env, refs []string, f *gateFlags) error {
 	switch {
 	case !complete:
 		return inputError(fmt.Errorf("a run of the matrix is incomplete: a partial run never passes"))
+	case len(invalid) > 0:
+		return gateErrors(invalid)
 	case !pass:
 		return failed()
 	}
