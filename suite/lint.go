@@ -295,17 +295,23 @@ func (ln *linter) lintCase(c assay.Case, lines fieldLines) {
 		for _, ref := range e.Retrieves {
 			if !docs.has(ref) {
 				add(where("expect.retrieves"), SeverityError, "%s: retrieves: no document %q in the corpus (matched by id, path or title)", name, ref)
+			} else if why := docs.ambiguous(ref); why != "" {
+				add(where("expect.retrieves"), SeverityWarning, "%s: retrieves: %q %s", name, ref, why)
 			}
 		}
 		for _, ref := range e.Cites {
 			if !docs.has(ref) {
 				add(where("expect.cites"), SeverityError, "%s: cites: no document %q in the corpus (matched by id, path or title)", name, ref)
+			} else if why := docs.ambiguous(ref); why != "" {
+				add(where("expect.cites"), SeverityWarning, "%s: cites: %q %s", name, ref, why)
 			}
 		}
 		var missingAny []string
 		for _, ref := range e.CitesAny {
 			if !docs.has(ref) {
 				missingAny = append(missingAny, ref)
+			} else if why := docs.ambiguous(ref); why != "" {
+				add(where("expect.cites_any"), SeverityWarning, "%s: cites_any: %q %s", name, ref, why)
 			}
 		}
 		if len(missingAny) > 0 {
@@ -485,21 +491,51 @@ func containsToken(s, tok string) bool {
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // docIndex answers "does the corpus have a document with this id, path or
-// title".
-type docIndex map[string]bool
+// title", and "how many": a reference that names two documents (a title
+// or path they share, or one's id that is another's title) is ambiguous.
+type docIndex map[string]docNames
+
+// docNames are the documents one reference names: the first two ids and
+// how many in all.
+type docNames struct {
+	first, second string
+	n             int
+}
 
 func newDocIndex(docs []assay.Document) docIndex {
 	ix := docIndex{}
 	for _, d := range docs {
-		ix[d.ID] = true
-		if d.Path != "" {
-			ix[d.Path] = true
-		}
-		if d.Title != "" {
-			ix[d.Title] = true
+		for i, ref := range [3]string{d.ID, d.Path, d.Title} {
+			if ref == "" || (i > 0 && ref == d.ID) || (i == 2 && ref == d.Path) {
+				continue // one document named twice by itself
+			}
+			e := ix[ref]
+			switch e.n {
+			case 0:
+				e.first = d.ID
+			case 1:
+				e.second = d.ID
+			}
+			e.n++
+			ix[ref] = e
 		}
 	}
 	return ix
 }
 
-func (ix docIndex) has(ref string) bool { return ix[ref] }
+func (ix docIndex) has(ref string) bool { return ix[ref].n > 0 }
+
+// ambiguous describes a reference that names more than one document,
+// "names 2 documents of the corpus (a.md, b.md)"; "" when it names one or
+// none.
+func (ix docIndex) ambiguous(ref string) string {
+	e := ix[ref]
+	if e.n < 2 {
+		return ""
+	}
+	docs := quoteList([]string{e.first, e.second})
+	if e.n > 2 {
+		docs += fmt.Sprintf(" and %d more", e.n-2)
+	}
+	return fmt.Sprintf("names %d documents of the corpus (%s): it passes for any of them; use the document's id", e.n, docs)
+}

@@ -139,3 +139,38 @@ func TestSuggestName(t *testing.T) {
 		}
 	}
 }
+
+// A title or path that names two documents of the corpus is ambiguous in
+// retrieves, cites and cites_any: lint warns and names the documents. An
+// id, or a title only one document has, is not.
+func TestLintAmbiguousTitles(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"s.yaml": `assay: 1
+name: amb
+corpus:
+  - {id: faq-2023, title: Pricing FAQ, text: old prices}
+  - {id: faq-2025, title: Pricing FAQ, text: new prices}
+  - {id: setup, title: Setup, text: install it}
+  - {id: guide, title: setup, text: a guide}
+cases:
+  - id: q1
+    query: what does it cost
+    expect:
+      retrieves: [Pricing FAQ]
+      cites: [faq-2025, Pricing FAQ]
+      cites_any: [Pricing FAQ, Setup]
+  - id: q2
+    query: how do I install it
+    expect:
+      cites: [setup]
+`})
+	t.Chdir(dir)
+	got := lintText(t, "s.yaml")
+	want := `s.yaml:12: warning: case "q1": retrieves: "Pricing FAQ" names 2 documents of the corpus ("faq-2023", "faq-2025"): it passes for any of them; use the document's id
+s.yaml:13: warning: case "q1": cites: "Pricing FAQ" names 2 documents of the corpus ("faq-2023", "faq-2025"): it passes for any of them; use the document's id
+s.yaml:14: warning: case "q1": cites_any: "Pricing FAQ" names 2 documents of the corpus ("faq-2023", "faq-2025"): it passes for any of them; use the document's id
+s.yaml:18: warning: case "q2": cites: "setup" names 2 documents of the corpus ("guide", "setup"): it passes for any of them; use the document's id
+`
+	if got != want {
+		t.Errorf("got\n%swant\n%s", got, want)
+	}
+}
