@@ -240,12 +240,18 @@ func TestReadFloorsDuplicateKeys(t *testing.T) {
 	}
 }
 
-// Ratchet never sets or raises a floor from an undefined value.
+// Ratchet never sets or raises a floor from an undefined value: a nil
+// rate, or one a record holds although every case errored.
 func TestRatchetSkipsUndefined(t *testing.T) {
-	down := &assay.Run{RunID: "r", Status: assay.StatusComplete, Summary: assay.Summary{Cases: 2, Graded: 2, Failed: 2, Errors: 2, PassRate: ptr(0.0), Rates: assay.Rates{Error: ptr(1.0)}}}
-	f := &Floors{Floors: map[string]float64{"grounded_rate": 0, "pass_any_rate": 0}}
-	changes, err := f.Ratchet(down, RatchetOptions{Now: time.Now()})
-	if err != nil || len(changes) != 0 || f.Floors["grounded_rate"] != 0 {
-		t.Errorf("Ratchet = %v, %v; floors %v: want nothing raised", changes, err, f.Floors)
+	for name, rates := range map[string]assay.Rates{
+		"nil":                  {Error: ptr(1.0)},
+		"recorded, all errors": {Grounded: ptr(0.9), Error: ptr(1.0)},
+	} {
+		down := &assay.Run{RunID: "r", Status: assay.StatusComplete, Summary: assay.Summary{Cases: 2, Graded: 2, Failed: 2, Errors: 2, PassRate: ptr(0.0), Rates: rates}}
+		f := &Floors{Floors: map[string]float64{"grounded_rate": 0.1, "pass_any_rate": 0}}
+		changes, err := f.Ratchet(down, RatchetOptions{Now: time.Now()})
+		if err != nil || len(changes) != 0 || f.Floors["grounded_rate"] != 0.1 {
+			t.Errorf("%s: Ratchet = %v, %v; floors %v: want nothing raised", name, changes, err, f.Floors)
+		}
 	}
 }
