@@ -17,6 +17,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"time"
@@ -49,7 +50,11 @@ func Acquire(ctx context.Context, path string, timeout time.Duration) (*Lock, er
 	for {
 		f, err := tryLock(lp)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", lp, err)
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err // the path is said once
+			}
+			return nil, fmt.Errorf("%s: taking the lock: %w", lp, err)
 		}
 		if f != nil {
 			return &Lock{path: lp, f: f}, nil

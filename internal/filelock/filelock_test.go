@@ -93,3 +93,19 @@ func TestReleaseTwice(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestAcquireUnwritableDirectory(t *testing.T) {
+	if os.Getuid() == 0 {
+		t.Skip("root writes anywhere")
+	}
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chmod(dir, 0o755)
+	path := filepath.Join(dir, "f")
+	_, err := Acquire(context.Background(), path, time.Second)
+	if want := Path(path) + ": taking the lock: permission denied"; err == nil || err.Error() != want {
+		t.Fatalf("Acquire = %v, want %s", err, want)
+	}
+}
