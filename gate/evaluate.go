@@ -317,9 +317,12 @@ const noMatchPrefix = "scope "
 // the scope and suggests the nearest tag the run has, "scope [categroy=x]
 // matches no case (did you mean [category=x]?)". A gate with such a scope
 // fails, whatever its form: it measured nothing.
-func NoMatch(run *assay.Run, sc Scope) string {
+func NoMatch(run *assay.Run, sc Scope) string { return NoMatchIn(runTags(run), sc) }
+
+// NoMatchIn is NoMatch over known tags (key -> values), as lint knows them
+// from a suite's cases.
+func NoMatchIn(tags map[string]map[string]bool, sc Scope) string {
 	msg := fmt.Sprintf("%s[%s] matches no case", noMatchPrefix, sc)
-	tags := runTags(run)
 	if len(tags) == 0 {
 		return msg + " (the run's cases carry no tags)"
 	}
