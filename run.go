@@ -1,6 +1,9 @@
 package assay
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+)
 
 // RunStatus is complete or incomplete.
 type RunStatus string
@@ -148,21 +151,39 @@ type MetricAgg struct {
 	N    int     `json:"n"`
 }
 
-// Rates are the suite-level rates (§5).
+// Rates are the suite-level rates (§5). A rate over nothing is undefined:
+// nil (JSON null), never 0. NoHit, Refusal and Grounded are over the
+// answered results (nil when every result errored, or there is none);
+// Error is over every result (nil for a run of no case).
 type Rates struct {
-	NoHit    float64 `json:"no_hit"`
-	Refusal  float64 `json:"refusal"`
-	Grounded float64 `json:"grounded"`
-	Error    float64 `json:"error"`
+	NoHit    *float64 `json:"no_hit"`
+	Refusal  *float64 `json:"refusal"`
+	Grounded *float64 `json:"grounded"`
+	Error    *float64 `json:"error"`
 }
 
-// Latency percentiles (nearest-rank) over observations with a latency.
+// Latency percentiles (nearest-rank) over observations with a latency. N
+// is 0 when they are undefined: no observation has a latency, or no case
+// was answered (a target that is down measures nothing). Undefined
+// percentiles are written as JSON null, never 0.
 type Latency struct {
 	P50 float64 `json:"p50"`
 	P95 float64 `json:"p95"`
 	P99 float64 `json:"p99"`
 	Max float64 `json:"max"`
 	N   int     `json:"n"`
+}
+
+// Defined reports whether the percentiles were measured (N > 0).
+func (l Latency) Defined() bool { return l.N > 0 }
+
+// MarshalJSON writes undefined percentiles (N = 0) as null.
+func (l Latency) MarshalJSON() ([]byte, error) {
+	type plain Latency
+	if l.N > 0 {
+		return json.Marshal(plain(l))
+	}
+	return []byte(`{"p50":null,"p95":null,"p99":null,"max":null,"n":0}`), nil
 }
 
 // Segment is the summary of the cases sharing one tag value (key "tag=value").

@@ -64,12 +64,29 @@
 // # Evaluation
 //
 // Comparisons hold within Epsilon (1e-9), so 24/30 >= 0.8 holds. A value the
-// run does not have makes its gate fail with the reason as the detail: a
-// metric no judged case produced ("metric ndcg@10 was not computed (no
-// judged cases)"), a pass_rate with no graded case, a latency with no timed
-// observation, a scope no case carries. A scope reads the run's segment
+// run does not have makes its gate fail with the reason as the detail
+// (never 0, never a pass): a metric no judged case produced ("metric
+// ndcg@10 was not computed (no judged cases)"), a pass_rate with no graded
+// case, a rate over nothing (no_hit_rate, refusal_rate, grounded_rate when
+// no case was answered, that is every one errored, as when the target is
+// down; error_rate of a run with no case), a latency percentile with no
+// timed observation or no answered case ("p95_latency_ms is undefined: no
+// case was answered (30 of 30 errored)"). A run recorded before these were
+// null holds 0 for them; they are read as undefined all the same when every
+// case errored. Ratchet never sets or raises a floor from an undefined
+// value. A scope reads the run's segment
 // "TAG=VALUE"; when the run has no such segment it is summarised from the
 // cases carrying the tag (Summarize).
+//
+// A scope no case carries measures nothing, whatever the gate's form
+// (threshold, delta, ratio, no_new_failures, a floor): the gate fails with
+// a detail that names the scope and suggests the nearest tag the run has
+// ("scope [categroy=security] matches no case (did you mean
+// [category=security]?)"), and the verdict lists it in Errors, which the
+// CLI turns into exit 2 (a misconfigured gate, not a regression) after
+// reporting every gate. For delta, ratio and no_new_failures the baseline
+// must carry the scope too. A variant scope is not a tag scope: it selects
+// the run of a variant (see Variants).
 //
 // delta, ratio and no_new_failures need a baseline run; without one they fail
 // with the detail "... needs a baseline run". ratio against a baseline value

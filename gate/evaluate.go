@@ -16,6 +16,13 @@ type Verdict struct {
 	Pass bool `json:"pass"`
 	// Warnings are data, worded as the remedy.
 	Warnings []string `json:"warnings,omitempty"`
+	// Errors name the gates that cannot measure anything as written: a
+	// scope no case of the run (or of the baseline) carries, whatever the
+	// gate's form. Each such gate also fails in Results; a caller should
+	// treat a verdict with Errors as an input error (the CLI exits 2), not
+	// as a gate that measured a value and failed. Each reads
+	// `SOURCE: gate "EXPR": DETAIL`.
+	Errors []string `json:"errors,omitempty"`
 }
 
 // Failed returns the results that did not hold.
@@ -36,6 +43,7 @@ func (v Verdict) Merge(o Verdict) Verdict {
 		Results:  append(append([]assay.GateResult(nil), v.Results...), o.Results...),
 		Pass:     v.Pass && o.Pass,
 		Warnings: append(append([]string(nil), v.Warnings...), o.Warnings...),
+		Errors:   append(append([]string(nil), v.Errors...), o.Errors...),
 	}
 }
 
@@ -70,6 +78,13 @@ func EvaluateExprs(exprs []Expr, run *assay.Run, baseline *assay.Run) Verdict {
 		r, warn := evalOne(e, run, baseline, vc)
 		if !r.Pass {
 			v.Pass = false
+		}
+		if strings.HasPrefix(r.Detail, noMatchPrefix) || strings.HasPrefix(r.Detail, "baseline: "+noMatchPrefix) {
+			msg := fmt.Sprintf("gate %q: %s", r.Expr, r.Detail)
+			if e.Source != "" {
+				msg = e.Source + ": " + msg
+			}
+			v.Errors = append(v.Errors, msg)
 		}
 		v.Results = append(v.Results, r)
 		if warn != "" && !warned[warn] {
@@ -143,6 +158,19 @@ func evalOne(e Expr, run, baseline *assay.Run, vc viewCache) (assay.GateResult, 
 		res.Detail = fmt.Sprintf("baseline %s, run %s", formatValue(bv), formatValue(cv))
 		return res, ""
 	case NoNewFailures:
+		if e.Scope != nil {
+			// no new failure among no case is not a pass
+			if _, isVariant := variantScope(run, e.Scope); !isVariant {
+				if !carries(run, *e.Scope) {
+					res.Detail = NoMatch(run, *e.Scope)
+					return res, ""
+				}
+				if !carries(baseline, *e.Scope) {
+					res.Detail = "baseline: " + NoMatch(baseline, *e.Scope)
+					return res, ""
+				}
+			}
+		}
 		flips, paired := NewFailures(run, baseline, e.Scope)
 		n := float64(len(flips))
 		res.Value = &n
@@ -160,6 +188,16 @@ func evalOne(e Expr, run, baseline *assay.Run, vc viewCache) (assay.GateResult, 
 	}
 	res.Detail = "unknown gate form"
 	return res, ""
+}
+
+// carries reports whether some case of the run has the scope's tag.
+func carries(run *assay.Run, sc Scope) bool {
+	for i := range run.Cases {
+		if run.Cases[i].Tags[sc.Key] == sc.Value {
+			return true
+		}
+	}
+	return false
 }
 
 // NewFailures returns the ids (in order) of the graded cases, carrying the
@@ -268,9 +306,96 @@ func viewOf(run *assay.Run, sc *Scope) (*view, string) {
 		return &view{sum: seg, cases: cases}, ""
 	}
 	if len(cases) == 0 {
-		return &view{}, fmt.Sprintf("no case has tag %s", sc)
+		return &view{}, NoMatch(run, *sc)
 	}
 	return &view{sum: Summarize(cases), cases: cases}, ""
+}
+
+const noMatchPrefix = "scope "
+
+// NoMatch is the detail of a scope no case of the run carries: it names
+// the scope and suggests the nearest tag the run has, "scope [categroy=x]
+// matches no case (did you mean [category=x]?)". A gate with such a scope
+// fails, whatever its form: it measured nothing.
+func NoMatch(run *assay.Run, sc Scope) string { return NoMatchIn(runTags(run), sc) }
+
+// NoMatchIn is NoMatch over known tags (key -> values), as lint knows them
+// from a suite's cases.
+func NoMatchIn(tags map[string]map[string]bool, sc Scope) string {
+	msg := fmt.Sprintf("%s[%s] matches no case", noMatchPrefix, sc)
+	if len(tags) == 0 {
+		return msg + " (the run's cases carry no tags)"
+	}
+	if s := nearestTag(tags, sc); s != "" {
+		return msg + " (did you mean [" + s + "]?)"
+	}
+	known := make([]string, 0, len(tags))
+	for _, k := range sortedKeys(tags) {
+		known = append(known, k+"="+strings.Join(sortedKeys(tags[k]), "|"))
+	}
+	const most = 8
+	if len(known) > most {
+		known = append(known[:most], "...")
+	}
+	return msg + " (tags: " + strings.Join(known, ", ") + ")"
+}
+
+// runTags are the tag values of the run's cases, or of its segments when
+// it holds no cases.
+func runTags(run *assay.Run) map[string]map[string]bool {
+	tags := map[string]map[string]bool{}
+	add := func(k, v string) {
+		if tags[k] == nil {
+			tags[k] = map[string]bool{}
+		}
+		tags[k][v] = true
+	}
+	for i := range run.Cases {
+		for k, v := range run.Cases[i].Tags {
+			add(k, v)
+		}
+	}
+	for key := range run.Segments {
+		if k, v, ok := strings.Cut(key, "="); ok {
+			add(k, v)
+		}
+	}
+	return tags
+}
+
+// nearestTag is the known "key=value" closest to the scope: the same key
+// with the nearest value, or the nearest key (with the scope's value when
+// that key has it, else its nearest value). "" when nothing is close.
+func nearestTag(tags map[string]map[string]bool, sc Scope) string {
+	near := func(want string, cands []string) string {
+		best, bestD := "", max(1, len(want)/3)+1
+		for _, c := range cands {
+			d := editDistance(strings.ToLower(want), strings.ToLower(c))
+			if d < bestD {
+				best, bestD = c, d
+			}
+		}
+		return best
+	}
+	key := sc.Key
+	if tags[key] == nil {
+		key = near(sc.Key, sortedKeys(tags))
+		if key == "" {
+			return ""
+		}
+	}
+	vals := tags[key]
+	if vals[sc.Value] {
+		return key + "=" + sc.Value
+	}
+	v := near(sc.Value, sortedKeys(vals))
+	if v == "" {
+		if len(vals) == 1 {
+			return key + "=" + sortedKeys(vals)[0]
+		}
+		return ""
+	}
+	return key + "=" + v
 }
 
 // AppliesTo reports whether a gate applies to the run. Every gate does,
@@ -324,9 +449,30 @@ func VariantName(v map[string]string) string {
 // there is none.
 func lookup(v *view, name string) (float64, string) {
 	s := v.sum
-	latency := func(x float64) (float64, string) {
+	// answered is checked as well as the value: a run recorded before
+	// rates over nothing were undefined holds 0 for them.
+	noneAnswered := s.Cases > 0 && s.Cases == s.Errors
+	why := func(name string) string {
+		if s.Cases == 0 {
+			return name + " is undefined: the run has no case"
+		}
+		return fmt.Sprintf("%s is undefined: no case was answered (%d of %d errored)", name, s.Errors, s.Cases)
+	}
+	answeredRate := func(name string, p *float64) (float64, string) {
+		if p == nil || noneAnswered {
+			return 0, why(name)
+		}
+		return *p, ""
+	}
+	latency := func(name string, x float64) (float64, string) {
 		if s.LatencyMs.N == 0 && s.LatencyMs.Max == 0 {
-			return 0, "no observation has a latency"
+			if noneAnswered {
+				return 0, why(name)
+			}
+			return 0, name + " is undefined: no observation has a latency"
+		}
+		if noneAnswered {
+			return 0, why(name)
 		}
 		return x, ""
 	}
@@ -337,21 +483,24 @@ func lookup(v *view, name string) (float64, string) {
 		}
 		return *s.PassRate, ""
 	case "error_rate":
-		return s.Rates.Error, ""
+		if s.Rates.Error == nil {
+			return 0, why(name)
+		}
+		return *s.Rates.Error, ""
 	case "no_hit_rate":
-		return s.Rates.NoHit, ""
+		return answeredRate(name, s.Rates.NoHit)
 	case "refusal_rate":
-		return s.Rates.Refusal, ""
+		return answeredRate(name, s.Rates.Refusal)
 	case "grounded_rate":
-		return s.Rates.Grounded, ""
+		return answeredRate(name, s.Rates.Grounded)
 	case "p50_latency_ms":
-		return latency(s.LatencyMs.P50)
+		return latency(name, s.LatencyMs.P50)
 	case "p95_latency_ms":
-		return latency(s.LatencyMs.P95)
+		return latency(name, s.LatencyMs.P95)
 	case "p99_latency_ms":
-		return latency(s.LatencyMs.P99)
+		return latency(name, s.LatencyMs.P99)
 	case "max_latency_ms":
-		return latency(s.LatencyMs.Max)
+		return latency(name, s.LatencyMs.Max)
 	case "cases":
 		return float64(s.Cases), ""
 	case "graded":

@@ -66,7 +66,7 @@ func TestEvaluateThresholds(t *testing.T) {
 		{"[lang=en] pass_rate == 1", true, ptr(1.0), ""},
 		{"[lang=zh] pass_rate >= 0.1", false, ptr(0.0), ""},
 		{"[lang=zh] ndcg@10 <= 0", true, ptr(0.0), ""},
-		{"[lang=fr] pass_rate >= 0.1", false, nil, "no case has tag lang=fr"},
+		{"[lang=fr] pass_rate >= 0.1", false, nil, "scope [lang=fr] matches no case (tags: lang=en|zh)"},
 		{"recall@5 >= 0.1", false, nil, "metric recall@5 was not computed (no judged cases)"},
 		{"delta(ndcg@10) >= 0", false, nil, "delta needs a baseline run"},
 		{"no_new_failures", false, nil, "no_new_failures needs a baseline run"},
@@ -202,5 +202,73 @@ func TestLine(t *testing.T) {
 		if got := Line(tt.r); got != tt.want {
 			t.Errorf("Line = %q\nwant   %q", got, tt.want)
 		}
+	}
+}
+
+// A rate over no answered case, or latency when nothing was answered, is
+// undefined: its gate fails with the reason, whether the run was
+// summarised now (nil rates) or recorded with 0s before they were null.
+func TestUndefinedRatesFail(t *testing.T) {
+	down := runOf("r", result("a", 0, "err", nil, nil), result("b", 0, "err", nil, nil))
+	down.Cases[0].LatencyMs = ptr(1.0) // the time a refused connection took
+	down.Summary = Summarize(down.Cases)
+	old := runOf("r", down.Cases...)
+	zero := 0.0
+	old.Summary.Rates = assay.Rates{NoHit: &zero, Refusal: &zero, Grounded: &zero, Error: ptr(1.0)}
+	old.Summary.LatencyMs = assay.Latency{P50: 1, P95: 1, P99: 1, Max: 1, N: 1}
+	exprs := []string{"no_hit_rate <= 0.1", "refusal_rate <= 0.05", "grounded_rate >= 0", "p95_latency_ms <= 2000", "max_latency_ms <= 2000"}
+	for name, run := range map[string]*assay.Run{"summarised": down, "recorded with zeros": old} {
+		t.Run(name, func(t *testing.T) {
+			v, err := Evaluate(gates(exprs...), run, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range v.Results {
+				if r.Pass || r.Value != nil || !strings.Contains(r.Detail, "is undefined: no case was answered (2 of 2 errored)") {
+					t.Errorf("%s: pass=%v value=%v detail=%q, want an undefined failure", r.Expr, r.Pass, r.Value, r.Detail)
+				}
+			}
+		})
+	}
+	empty := runOf("e")
+	v, _ := Evaluate(gates("error_rate <= 0.1", "no_hit_rate <= 0.1"), empty, nil)
+	for _, r := range v.Results {
+		if r.Pass || !strings.Contains(r.Detail, "undefined: the run has no case") {
+			t.Errorf("empty run: %s: pass=%v detail=%q", r.Expr, r.Pass, r.Detail)
+		}
+	}
+}
+
+// A scope no case carries fails every gate form, suggests the nearest tag
+// and is reported in Verdict.Errors (an input error, not a measured fail).
+func TestScopeNoMatchIsAnError(t *testing.T) {
+	tags := map[string]string{"category": "security", "lang": "en"}
+	base := runOf("b", result("q1", 0, "pass", tags, nil), result("q2", 0, "pass", map[string]string{"category": "billing"}, nil))
+	run := runOf("r", result("q1", 0, "pass", tags, nil), result("q2", 0, "fail", map[string]string{"category": "billing"}, nil))
+	for _, expr := range []string{
+		"no_new_failures [categroy=security]",
+		"[categroy=security] pass_rate >= 0",
+		"[categroy=security] delta(pass_rate) >= -1",
+		"[categroy=security] ratio(pass_rate) >= 0",
+	} {
+		v, err := Evaluate(gates(expr), run, base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "scope [categroy=security] matches no case (did you mean [category=security]?)"
+		if v.Pass || len(v.Results) != 1 || v.Results[0].Pass || v.Results[0].Detail != want {
+			t.Errorf("%s: %+v, want a failure %q", expr, v.Results, want)
+		}
+		if len(v.Errors) != 1 || v.Errors[0] != `suite.yaml:1: gate "`+expr+`": `+want {
+			t.Errorf("%s: errors %q", expr, v.Errors)
+		}
+	}
+	f := &Floors{Floors: map[string]float64{"[lang=e] pass_rate": 0.5}}
+	if v := f.Check(run, "floors.json"); v.Pass || len(v.Errors) != 1 || !strings.Contains(v.Errors[0], "did you mean [lang=en]?") {
+		t.Errorf("floor: %+v", v)
+	}
+	// A scope some case carries is no error.
+	if v, _ := Evaluate(gates("no_new_failures [category=billing]"), run, base); v.Pass || len(v.Errors) != 0 {
+		t.Errorf("carried scope: %+v", v)
 	}
 }

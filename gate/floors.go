@@ -61,7 +61,10 @@ func NewFloors() *Floors {
 
 // ReadFloors reads a floors file; name is used in error messages. An empty
 // input is an empty floors file. Unknown fields, an unknown schema, a key
-// that is not a metric, or a metric where lower is better are errors.
+// that is not a metric, a metric where lower is better, and a key given
+// twice (in the file, or in the floors: "ndcg@10" and "nDCG@10" name one
+// floor) are errors; a repeated key is named at its second occurrence,
+// file:line:col.
 func ReadFloors(r io.Reader, name string) (*Floors, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
@@ -83,6 +86,9 @@ func ReadFloors(r io.Reader, name string) (*Floors, error) {
 	}
 	if dec.More() {
 		return nil, fmt.Errorf("%s: something follows the floors object (one JSON object per file)", positionAt(name, data, dec.InputOffset()+int64(len(data[dec.InputOffset():])-len(bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n")))))
+	}
+	if err := duplicateKeys(data, name); err != nil {
+		return nil, err
 	}
 	if f.Schema == "" {
 		f.Schema = FloorsSchema
@@ -106,6 +112,83 @@ func ReadFloors(r io.Reader, name string) (*Floors, error) {
 		}
 	}
 	return f, nil
+}
+
+// duplicateKeys refuses a key repeated in the top-level object or in its
+// "floors" object, where two spellings of one floor count as the same key
+// (encoding/json would keep the last value silently). data is valid JSON.
+func duplicateKeys(data []byte, name string) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil // not an object: the decoder already said so
+	}
+	keyStart := func() int64 {
+		off := dec.InputOffset()
+		for off < int64(len(data)) {
+			switch data[off] {
+			case ' ', '\t', '\r', '\n', ',', ':':
+				off++
+				continue
+			}
+			break
+		}
+		return off
+	}
+	top := map[string]bool{}
+	for dec.More() {
+		at := keyStart()
+		t, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		key, _ := t.(string)
+		if top[key] {
+			return fmt.Errorf("%s: key %q repeated (each key once)", positionAt(name, data, at), key)
+		}
+		top[key] = true
+		if key != "floors" {
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return nil
+			}
+			continue
+		}
+		if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+			continue // null: nothing to repeat
+		}
+		seen := map[string]string{} // canonical floor -> key as written
+		for dec.More() {
+			at := keyStart()
+			t, err := dec.Token()
+			if err != nil {
+				return nil
+			}
+			fk, _ := t.(string)
+			canon := fk
+			if e, err := parseFloorKey(fk, name); err == nil {
+				canon = e.Metric
+				if e.Scope != nil {
+					canon = e.Scope.String() + " " + e.Metric
+				}
+			}
+			if prev, dup := seen[canon]; dup {
+				if prev == fk {
+					return fmt.Errorf("%s: floor %q repeated (each floor once)", positionAt(name, data, at), fk)
+				}
+				return fmt.Errorf("%s: floor %q repeats floor %q (each floor once)", positionAt(name, data, at), fk, prev)
+			}
+			seen[canon] = fk
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return nil
+			}
+		}
+		if _, err := dec.Token(); err != nil { // the closing }
+			return nil
+		}
+	}
+	return nil
 }
 
 func jsonReason(err error) string {

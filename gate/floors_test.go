@@ -219,3 +219,39 @@ func TestRatchetKeysFloorsByVariant(t *testing.T) {
 		t.Errorf("changes %v (err %v), floors %v", ch, err, f.Floors)
 	}
 }
+
+// A floors file that gives one floor twice is refused at the repeat: the
+// JSON decoder would keep the last value, lowering the first.
+func TestReadFloorsDuplicateKeys(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"{\"floors\": {\"ndcg@10\": 0.6,\n  \"ndcg@10\": 0.1}}", `f.json:2:3: floor "ndcg@10" repeated (each floor once)`},
+		{`{"floors": {"[lang=en] ndcg@10": 0.6, "[lang=en] nDCG@10": 0.1}}`, `f.json:1:39: floor "[lang=en] nDCG@10" repeats floor "[lang=en] ndcg@10" (each floor once)`},
+		{`{"floors": {"mrr": 0.6}, "log": [], "floors": {}}`, `f.json:1:37: key "floors" repeated (each key once)`},
+	}
+	for _, tt := range tests {
+		_, err := ReadFloors(strings.NewReader(tt.in), "f.json")
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("ReadFloors(%s) = %v, want %s", tt.in, err, tt.want)
+		}
+	}
+	f, err := ReadFloors(strings.NewReader(`{"floors": {"ndcg@10": 0.6, "[lang=en] ndcg@10": 0.5, "mrr": 0.1}, "log": []}`), "f.json")
+	if err != nil || len(f.Floors) != 3 {
+		t.Errorf("distinct floors: %v, %v", f, err)
+	}
+}
+
+// Ratchet never sets or raises a floor from an undefined value: a nil
+// rate, or one a record holds although every case errored.
+func TestRatchetSkipsUndefined(t *testing.T) {
+	for name, rates := range map[string]assay.Rates{
+		"nil":                  {Error: ptr(1.0)},
+		"recorded, all errors": {Grounded: ptr(0.9), Error: ptr(1.0)},
+	} {
+		down := &assay.Run{RunID: "r", Status: assay.StatusComplete, Summary: assay.Summary{Cases: 2, Graded: 2, Failed: 2, Errors: 2, PassRate: ptr(0.0), Rates: rates}}
+		f := &Floors{Floors: map[string]float64{"grounded_rate": 0.1, "pass_any_rate": 0}}
+		changes, err := f.Ratchet(down, RatchetOptions{Now: time.Now()})
+		if err != nil || len(changes) != 0 || f.Floors["grounded_rate"] != 0.1 {
+			t.Errorf("%s: Ratchet = %v, %v; floors %v: want nothing raised", name, changes, err, f.Floors)
+		}
+	}
+}

@@ -109,7 +109,7 @@ func TestVariantScopedGates(t *testing.T) {
 	want := []string{
 		"✓ [variant=fast] p95_latency_ms <= 1000  value 300, bound 1000  [suite.yaml:1]",
 		"✓ ndcg@10 >= 0.5  value 0.5, bound 0.5  [suite.yaml:3]",
-		"✗ [lang=en] ndcg@10 >= 0  no case has tag lang=en  [suite.yaml:4]",
+		"✗ [lang=en] ndcg@10 >= 0  scope [lang=en] matches no case (the run's cases carry no tags)  [suite.yaml:4]",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("fast run:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -121,7 +121,7 @@ func TestVariantScopedGates(t *testing.T) {
 	// A run without variants: [variant=...] is an ordinary tag scope.
 	plain := runOf("plain", result("q1", 0, "pass", nil, nil))
 	v, _ = Evaluate(exprs[:1], plain, nil)
-	if v.Pass || !strings.Contains(v.Results[0].Detail, "no case has tag variant=fast") {
+	if v.Pass || !strings.Contains(v.Results[0].Detail, "scope [variant=fast] matches no case") {
 		t.Errorf("plain run: %+v", v.Results)
 	}
 	// Baseline of another variant: the delta says so.

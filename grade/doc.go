@@ -25,9 +25,18 @@
 //     never a repeat, and is neither relevant nor matched.
 //   - A citation matches a value when the value equals its id, path or title.
 //     Empty strings match nothing.
-//   - A citation is surfaced when one of its non-empty id, path or title
-//     equals the id, path or title of a document anywhere in obs.Retrieved
-//     (fields cross: a citation by path matches a hit by path or by id).
+//   - A citation is surfaced when a document anywhere in obs.Retrieved
+//     names it. A citation that carries an id is surfaced only by that id:
+//     some retrieved document's id (HitID) equals it; its path and title
+//     are not consulted, since a title (or path) can be shared by several
+//     documents, and a citation of a document that was never retrieved
+//     must not pass because a retrieved one shares its title. A citation
+//     without an id is surfaced when its non-empty path or title equals
+//     the id, path or title of a retrieved document (fields cross: a
+//     citation by path matches a hit by path or by id); it is as precise
+//     as the name it gives. A title or path that names two documents of
+//     the corpus is ambiguous as an expectation value: assay lint warns
+//     about it (use the document's id).
 //   - Refused: obs.Refused when the target reports it (non-null); otherwise
 //     the answer contains a refusal marker, case-insensitively. The markers
 //     are the suite's refusal_markers, else assay.DefaultRefusalMarkers.

@@ -49,26 +49,36 @@ func CitationMatches(c assay.Citation, value string) bool {
 	return value != "" && (value == c.ID || value == c.Path || value == c.Title)
 }
 
-// Surfaced reports whether citation c is surfaced: one of its non-empty
-// id, path or title equals the id, path or title of some document in
-// obs.Retrieved (any position, not only the first k). Matching crosses
-// fields, so a citation by path "docs/a.md" is surfaced by a hit whose id is
-// "a.md" and whose path is "docs/a.md".
+// Surfaced reports whether citation c is surfaced by a document in
+// obs.Retrieved (any position, not only the first k). A citation that
+// carries an id is surfaced only by that id: some retrieved document's id
+// (HitID: its id, else its path, else its title) equals it; its path and
+// title are not consulted, so a citation of a document that was never
+// retrieved is not surfaced because a retrieved one shares its title. A
+// citation without an id is surfaced when its non-empty path or title
+// equals the id, path or title of a retrieved document (fields cross: a
+// citation by path "docs/a.md" is surfaced by a hit whose id is "a.md" and
+// whose path is "docs/a.md").
 func Surfaced(obs assay.Observation, c assay.Citation) bool {
 	return newSurfacer(obs).surfaced(c)
 }
 
 // surfacer answers Surfaced for many citations of one observation in
-// constant time each: the set of every non-empty id, path and title of the
-// retrieved documents, built once.
-type surfacer map[string]struct{}
+// constant time each: the retrieved documents' ids, and every non-empty
+// id, path and title of them, built once.
+type surfacer struct {
+	ids, names map[string]struct{}
+}
 
 func newSurfacer(obs assay.Observation) surfacer {
-	s := make(surfacer, 3*len(obs.Retrieved))
+	s := surfacer{ids: make(map[string]struct{}, len(obs.Retrieved)), names: make(map[string]struct{}, 3*len(obs.Retrieved))}
 	for _, h := range obs.Retrieved {
+		if id := HitID(h); id != "" {
+			s.ids[id] = struct{}{}
+		}
 		for _, v := range [3]string{h.ID, h.Path, h.Title} {
 			if v != "" {
-				s[v] = struct{}{}
+				s.names[v] = struct{}{}
 			}
 		}
 	}
@@ -76,11 +86,15 @@ func newSurfacer(obs assay.Observation) surfacer {
 }
 
 func (s surfacer) surfaced(c assay.Citation) bool {
-	for _, v := range [3]string{c.ID, c.Path, c.Title} {
+	if c.ID != "" {
+		_, ok := s.ids[c.ID]
+		return ok
+	}
+	for _, v := range [2]string{c.Path, c.Title} {
 		if v == "" {
 			continue
 		}
-		if _, ok := s[v]; ok {
+		if _, ok := s.names[v]; ok {
 			return true
 		}
 	}

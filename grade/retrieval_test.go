@@ -84,7 +84,7 @@ func TestRanking(t *testing.T) {
 }
 
 func TestSurfaced(t *testing.T) {
-	obs := assay.Observation{Retrieved: []assay.Hit{{ID: "a.md", Path: "docs/a.md", Title: "Alpha"}, {ID: "b.md"}}}
+	obs := assay.Observation{Retrieved: []assay.Hit{{ID: "a.md", Path: "docs/a.md", Title: "Alpha"}, {ID: "b.md"}, {Path: "docs/c.md"}}}
 	tests := []struct {
 		c    assay.Citation
 		want bool
@@ -92,8 +92,13 @@ func TestSurfaced(t *testing.T) {
 		{assay.Citation{ID: "a.md"}, true},
 		{assay.Citation{Path: "docs/a.md"}, true},
 		{assay.Citation{Title: "Alpha"}, true},
-		{assay.Citation{ID: "docs/a.md"}, true}, // fields cross: id against path
-		{assay.Citation{ID: "zz", Title: "Alpha"}, true},
+		{assay.Citation{Path: "a.md"}, true}, // without an id, fields cross: path against id
+		// with an id, only the id: another document's title or path
+		// never surfaces it (it was never retrieved)
+		{assay.Citation{ID: "zz", Title: "Alpha"}, false},
+		{assay.Citation{ID: "zz", Path: "docs/a.md"}, false},
+		{assay.Citation{ID: "docs/a.md"}, false}, // an id is not a path
+		{assay.Citation{ID: "docs/c.md"}, true},  // the id of a hit with only a path is its path (HitID)
 		{assay.Citation{ID: "b.md"}, true},
 		{assay.Citation{ID: "c.md"}, false},
 		{assay.Citation{}, false}, // empty fields match nothing, even an empty title
@@ -203,5 +208,29 @@ func BenchmarkCitesOnlySurfacedLarge(b *testing.B) {
 		if c := CitesOnlySurfaced(obs); !c.Pass {
 			b.Fatal(c.Detail)
 		}
+	}
+}
+
+// A citation of a document that was never retrieved is not trusted because
+// a retrieved document shares its title: with an id it is surfaced only by
+// that id, for cites, cites_any and cites_only_surfaced alike.
+func TestCitationByIDIsNotSurfacedBySharedTitle(t *testing.T) {
+	obs := assay.Observation{
+		Retrieved: []assay.Hit{{ID: "faq-2023.md", Title: "Pricing FAQ"}},
+		Citations: []assay.Citation{{ID: "faq-2025.md", Title: "Pricing FAQ"}},
+	}
+	if c := Cites(obs, []string{"faq-2025.md"}); c.Pass || c.Detail != "unsurfaced faq-2025.md" {
+		t.Errorf("cites = %+v, want unsurfaced faq-2025.md", c)
+	}
+	if c := CitesAny(obs, []string{"faq-2025.md"}); c.Pass {
+		t.Errorf("cites_any = %+v, want a failure", c)
+	}
+	if c := CitesOnlySurfaced(obs); c.Pass || c.Detail != "unsurfaced faq-2025.md" {
+		t.Errorf("cites_only_surfaced = %+v, want unsurfaced faq-2025.md", c)
+	}
+	// Cited by title alone, the citation is as good as its title.
+	obs.Citations = []assay.Citation{{Title: "Pricing FAQ"}}
+	if c := CitesOnlySurfaced(obs); !c.Pass {
+		t.Errorf("title-only citation: %+v, want surfaced", c)
 	}
 }

@@ -47,7 +47,7 @@ func ciRun() *assay.Run {
 		Summary: assay.Summary{
 			Cases: 10, Graded: 8, Passed: 3, Failed: 5, Errors: 1, PassRate: &passRate,
 			Metrics:   map[string]assay.MetricAgg{"ndcg@10": {Mean: 0.4125, N: 8}},
-			Rates:     assay.Rates{NoHit: 1.0 / 9, Refusal: 1.0 / 9, Grounded: 3.0 / 9, Error: 0.1},
+			Rates:     assay.Rates{NoHit: ptr(1.0 / 9), Refusal: ptr(1.0 / 9), Grounded: ptr(3.0 / 9), Error: ptr(0.1)},
 			LatencyMs: assay.Latency{P50: 85, P95: 2300, P99: 2300, Max: 2300, N: 9},
 		},
 		Segments: map[string]assay.Summary{

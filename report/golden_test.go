@@ -58,6 +58,11 @@ func lineDiff(a, b string) string {
 
 func ptr[T any](v T) *T { return &v }
 
+// zeroRates are rates measured as 0 (not undefined).
+func zeroRates() assay.Rates {
+	return assay.Rates{NoHit: ptr(0.0), Refusal: ptr(0.0), Grounded: ptr(0.0), Error: ptr(0.0)}
+}
+
 // sampleRun is a small run with every part a report shows: metrics, rates,
 // latency, segments, gates (one failing), a failing case, an errored case,
 // an ungraded case and a warning.
@@ -78,13 +83,13 @@ func sampleRun() *assay.Run {
 		Summary: assay.Summary{
 			Cases: 4, Graded: 3, Passed: 1, Failed: 2, Errors: 1, PassRate: ptr(1.0 / 3),
 			Metrics:   map[string]assay.MetricAgg{"ndcg@10": {Mean: 0.6131, N: 3}, "mrr": {Mean: 0.5, N: 3}},
-			Rates:     assay.Rates{NoHit: 0, Refusal: 1.0 / 3, Grounded: 1.0 / 3, Error: 0.25},
+			Rates:     assay.Rates{NoHit: ptr(0.0), Refusal: ptr(1.0 / 3), Grounded: ptr(1.0 / 3), Error: ptr(0.25)},
 			LatencyMs: assay.Latency{P50: 12.1, P95: 40.2, P99: 40.2, Max: 40.2, N: 3},
 		},
 		Segments: map[string]assay.Summary{
 			"lang=en": {Cases: 3, Graded: 2, Passed: 1, Failed: 1, PassRate: ptr(0.5),
-				Metrics: map[string]assay.MetricAgg{"ndcg@10": {Mean: 0.8, N: 2}}},
-			"lang=de": {Cases: 1, Graded: 1, Failed: 1, Errors: 1, PassRate: ptr(0.0), Metrics: map[string]assay.MetricAgg{}},
+				Metrics: map[string]assay.MetricAgg{"ndcg@10": {Mean: 0.8, N: 2}}, Rates: zeroRates()},
+			"lang=de": {Cases: 1, Graded: 1, Failed: 1, Errors: 1, PassRate: ptr(0.0), Metrics: map[string]assay.MetricAgg{}, Rates: zeroRates()},
 		},
 		Gates: []assay.GateResult{
 			{Expr: "pass_rate >= 0.3", Pass: true, Value: ptr(1.0 / 3), Bound: 0.3, Op: ">=", Source: "kb.yaml:5"},

@@ -70,7 +70,7 @@ func Text(w io.Writer, run *assay.Run, o TextOptions) error {
 	}
 
 	p.nl()
-	p.f("rates    no_hit %s  refusal %s  grounded %s  error %s\n", pctv(s.Rates.NoHit), pctv(s.Rates.Refusal), pctv(s.Rates.Grounded), pctv(s.Rates.Error))
+	p.f("rates    no_hit %s  refusal %s  grounded %s  error %s\n", pct(s.Rates.NoHit), pct(s.Rates.Refusal), pct(s.Rates.Grounded), pct(s.Rates.Error))
 	if s.LatencyMs.N > 0 {
 		l := s.LatencyMs
 		p.f("latency  p50 %s  p95 %s  p99 %s  max %s  (ms, nearest-rank, n=%d)\n", ms(l.P50), ms(l.P95), ms(l.P99), ms(l.Max), l.N)

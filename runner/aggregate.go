@@ -29,9 +29,14 @@ import (
 //     error: Error = Errors / Cases; NoHit = answered with an empty ranking /
 //     answered; Refusal = answered and refused / answered; Grounded =
 //     answered, not refused and with ≥ 1 citation / answered. A rate whose
-//     denominator is zero is 0.
+//     denominator is zero is undefined: nil (JSON null), never 0, so a
+//     gate on it fails (a target that is down answers nothing: its no_hit
+//     and refusal rates are not 0, they were not measured).
 //   - LatencyMs: nearest-rank p50, p95, p99 (Percentile) and max over every
-//     result that has a latency, errored or not, with n; all 0 when n = 0.
+//     result that has a latency, errored or not, with n. Undefined (n = 0,
+//     JSON null) when no result has a latency or no result was answered:
+//     the time a down target takes to refuse a connection is not the
+//     system's latency.
 func Summarize(results []assay.CaseResult, metrics []string) assay.Summary {
 	a := NewAggregator(metrics)
 	for i := range results {
@@ -183,7 +188,7 @@ func (s *acc) summary(metrics []string) assay.Summary {
 		Grounded: ratio(s.grounded, s.answered),
 		Error:    ratio(s.errors, s.cases),
 	}
-	if n := len(s.latencies); n > 0 {
+	if n := len(s.latencies); n > 0 && s.answered > 0 {
 		// in place: the percentiles depend on the values, not their order
 		sorted := s.latencies
 		sort.Float64s(sorted)
@@ -221,9 +226,11 @@ func Percentile(sorted []float64, p float64) float64 {
 	return sorted[rank-1]
 }
 
-func ratio(num, den int) float64 {
+// ratio is num/den, nil (undefined) when den is 0.
+func ratio(num, den int) *float64 {
 	if den == 0 {
-		return 0
+		return nil
 	}
-	return float64(num) / float64(den)
+	r := float64(num) / float64(den)
+	return &r
 }

@@ -51,10 +51,10 @@ func TestSummarize(t *testing.T) {
 			"mrr":     {Mean: 0.4375, N: 4},
 		},
 		Rates: assay.Rates{
-			NoHit:    0.25, // answered: 1,2,4,5; empty ranking: 4
-			Refusal:  0.25, // refused: 5
-			Grounded: 0.5,  // not refused with a citation: 1, 2
-			Error:    0.2,  // 1 errored / 5
+			NoHit:    fptr(0.25), // answered: 1,2,4,5; empty ranking: 4
+			Refusal:  fptr(0.25), // refused: 5
+			Grounded: fptr(0.5),  // not refused with a citation: 1, 2
+			Error:    fptr(0.2),  // 1 errored / 5
 		},
 		// latencies 10 20 30 40: p50 rank ceil(2) = 2, p95 rank ceil(3.8) = 4
 		LatencyMs: assay.Latency{P50: 20, P95: 40, P99: 40, Max: 40, N: 4},
@@ -73,34 +73,39 @@ func TestSummarizeEdges(t *testing.T) {
 		metrics []string
 		want    assay.Summary
 	}{
-		{"empty", nil, reportMetrics, assay.Summary{Metrics: map[string]assay.MetricAgg{}}},
+		{"empty: every rate undefined", nil, reportMetrics, assay.Summary{Metrics: map[string]assay.MetricAgg{}}},
 		{"judgments only: pass rate null", []assay.CaseResult{
 			{ID: "a", Metrics: map[string]float64{"map": 0.5}, Retrieved: 2},
 			{ID: "b", Metrics: map[string]float64{"map": 0.25}, Retrieved: 1},
-		}, []string{"map"}, assay.Summary{Cases: 2, Metrics: map[string]assay.MetricAgg{"map": {Mean: 0.375, N: 2}}}},
-		{"all errored: answered rates 0, no latency", []assay.CaseResult{
+		}, []string{"map"}, assay.Summary{Cases: 2, Metrics: map[string]assay.MetricAgg{"map": {Mean: 0.375, N: 2}}, Rates: rates(0, 0, 0, 0)}},
+		{"all errored: answered rates undefined, no latency", []assay.CaseResult{
 			{ID: "a", Pass: bptr(false), Error: timeout},
 			{ID: "b", Pass: bptr(false), Error: timeout},
 		}, nil, assay.Summary{Cases: 2, Graded: 2, Failed: 2, Errors: 2, PassRate: fptr(0),
-			Metrics: map[string]assay.MetricAgg{}, Rates: assay.Rates{Error: 1}}},
+			Metrics: map[string]assay.MetricAgg{}, Rates: assay.Rates{Error: fptr(1)}}},
+		{"all errored with latencies: latency undefined", []assay.CaseResult{
+			{ID: "a", Pass: bptr(false), Error: timeout, LatencyMs: fptr(1)},
+			{ID: "b", Pass: bptr(false), Error: timeout, LatencyMs: fptr(2)},
+		}, nil, assay.Summary{Cases: 2, Graded: 2, Failed: 2, Errors: 2, PassRate: fptr(0),
+			Metrics: map[string]assay.MetricAgg{}, Rates: assay.Rates{Error: fptr(1)}}},
 		{"errored observation with a latency counts in latency", []assay.CaseResult{
 			{ID: "a", Pass: bptr(false), Error: timeout, LatencyMs: fptr(30000)},
 			{ID: "b", Pass: bptr(true), LatencyMs: fptr(5), Retrieved: 1},
 		}, nil, assay.Summary{Cases: 2, Graded: 2, Passed: 1, Failed: 1, Errors: 1, PassRate: fptr(0.5),
-			Metrics: map[string]assay.MetricAgg{}, Rates: assay.Rates{Error: 0.5},
+			Metrics: map[string]assay.MetricAgg{}, Rates: rates(0, 0, 0, 0.5),
 			LatencyMs: assay.Latency{P50: 5, P95: 30000, P99: 30000, Max: 30000, N: 2}}},
 		{"trials count one each", []assay.CaseResult{
 			{ID: "a", Trial: 0, Pass: bptr(true), Retrieved: 1},
 			{ID: "a", Trial: 1, Pass: bptr(true), Retrieved: 1},
 			{ID: "a", Trial: 2, Pass: bptr(false), Retrieved: 0},
 		}, nil, assay.Summary{Cases: 3, Graded: 3, Passed: 2, Failed: 1, PassRate: fptr(2.0 / 3),
-			Metrics: map[string]assay.MetricAgg{}, Rates: assay.Rates{NoHit: 1.0 / 3}}},
+			Metrics: map[string]assay.MetricAgg{}, Rates: rates(1.0/3, 0, 0, 0)}},
 		{"duplicate metric name reported once", []assay.CaseResult{
 			{ID: "a", Metrics: map[string]float64{"mrr": 1}, Retrieved: 1},
-		}, []string{"mrr", "mrr"}, assay.Summary{Cases: 1, Metrics: map[string]assay.MetricAgg{"mrr": {Mean: 1, N: 1}}}},
+		}, []string{"mrr", "mrr"}, assay.Summary{Cases: 1, Metrics: map[string]assay.MetricAgg{"mrr": {Mean: 1, N: 1}}, Rates: rates(0, 0, 0, 0)}},
 		{"metric not in the report list is left out", []assay.CaseResult{
 			{ID: "a", Metrics: map[string]float64{"mrr": 1, "map": 1}, Retrieved: 1},
-		}, []string{"map"}, assay.Summary{Cases: 1, Metrics: map[string]assay.MetricAgg{"map": {Mean: 1, N: 1}}}},
+		}, []string{"map"}, assay.Summary{Cases: 1, Metrics: map[string]assay.MetricAgg{"map": {Mean: 1, N: 1}}, Rates: rates(0, 0, 0, 0)}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -119,16 +124,16 @@ func TestSegments(t *testing.T) {
 	want := map[string]assay.Summary{
 		"lang=en": {Cases: 2, Graded: 2, Passed: 1, Failed: 1, PassRate: fptr(0.5),
 			Metrics: map[string]assay.MetricAgg{"ndcg@10": {Mean: 0.75, N: 2}, "mrr": {Mean: 0.75, N: 2}},
-			Rates:   assay.Rates{Grounded: 1},
+			Rates:   rates(0, 0, 1, 0),
 			// latencies 10 30: p50 rank 1, p95 rank ceil(1.9) = 2
 			LatencyMs: assay.Latency{P50: 10, P95: 30, P99: 30, Max: 30, N: 2}},
 		"lang=de": {Cases: 2, Graded: 1, Failed: 1, Errors: 1, PassRate: fptr(0),
 			Metrics:   map[string]assay.MetricAgg{"ndcg@10": {Mean: 0.125, N: 2}, "mrr": {Mean: 0.125, N: 2}},
-			Rates:     assay.Rates{NoHit: 1, Error: 0.5},
+			Rates:     rates(1, 0, 0, 0.5),
 			LatencyMs: assay.Latency{P50: 20, P95: 20, P99: 20, Max: 20, N: 1}},
 		"category=x": {Cases: 1,
 			Metrics:   map[string]assay.MetricAgg{"ndcg@10": {Mean: 0.25, N: 1}, "mrr": {Mean: 0.25, N: 1}},
-			Rates:     assay.Rates{NoHit: 1},
+			Rates:     rates(1, 0, 0, 0),
 			LatencyMs: assay.Latency{P50: 20, P95: 20, P99: 20, Max: 20, N: 1}},
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -195,4 +200,9 @@ func BenchmarkSummarize(b *testing.B) {
 		Summarize(results, metrics)
 		Segments(results, metrics)
 	}
+}
+
+// rates builds defined Rates.
+func rates(noHit, refusal, grounded, errRate float64) assay.Rates {
+	return assay.Rates{NoHit: fptr(noHit), Refusal: fptr(refusal), Grounded: fptr(grounded), Error: fptr(errRate)}
 }

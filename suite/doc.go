@@ -93,6 +93,13 @@
 //     word, inside the case's own query); a judged non-relevant document the
 //     corpus lacks; a document listed in `relevant` but judged 0 in
 //     `judgments` (the judgment wins); more `retrieves` documents than k;
+//     an ambiguous reference in `retrieves`, `cites` or `cites_any`: a
+//     title or path (or an id that is also another document's title) that
+//     names two or more documents of the corpus, so the expectation passes
+//     for any of them (the finding names two and says to use the id); a
+//     suite gate scoped to a tag no case carries (a run fails it, exit 2),
+//     with the nearest tag suggested, unless the scope is [variant=...]
+//     (a key with more than 1000 values is not checked);
 //     files that changed since the manifest was written.
 //     A note says when document references are not checked because the
 //     suite has no corpus.

@@ -185,9 +185,11 @@ type linter struct {
 	docs          docIndex
 	hasCorpus     bool
 	refsUnchecked int
-	groups        map[string]groupMember // group → its first member
-	out           []Finding              // of the cases, in case order
-	grouped       []Finding              // group disagreements, in case order
+	groups        map[string]groupMember     // group → its first member
+	tags          map[string]map[string]bool // the cases' tag values (at most maxTagValues a key)
+	manyTags      map[string]bool            // keys with more values than that: scopes not checked
+	out           []Finding                  // of the cases, in case order
+	grouped       []Finding                  // group disagreements, in case order
 }
 
 type groupMember struct {
@@ -200,6 +202,31 @@ func newLinter(file string, s *assay.Suite, surfaces map[string][]string) *linte
 		docs:      newDocIndex(s.Corpus),
 		hasCorpus: s.CorpusSource != "" || len(s.Corpus) > 0,
 		groups:    map[string]groupMember{},
+		tags:      map[string]map[string]bool{},
+		manyTags:  map[string]bool{},
+	}
+}
+
+// maxTagValues bounds the tag values lint keeps per key (for the gate
+// scope check): a key with more, such as a per-case id, is not checked.
+const maxTagValues = 1000
+
+// addTags records the case's tag values.
+func (ln *linter) addTags(tags map[string]string) {
+	for k, v := range tags {
+		vals := ln.tags[k]
+		if vals == nil {
+			vals = map[string]bool{}
+			ln.tags[k] = vals
+		}
+		if vals[v] {
+			continue
+		}
+		if len(vals) >= maxTagValues {
+			ln.manyTags[k] = true
+			continue
+		}
+		vals[v] = true
 	}
 }
 
@@ -208,9 +235,20 @@ func newLinter(file string, s *assay.Suite, surfaces map[string][]string) *linte
 // (topLines: the native suite's field lines, nil for a foreign format).
 func (ln *linter) findings(topLines map[string]int) []Finding {
 	var out []Finding
-	// Gate expressions that would not parse at run time.
+	// Gate expressions that would not parse at run time, and scopes no
+	// case carries (a run fails them with exit 2, unless the key names a
+	// variant of the target, which lint does not know).
 	for _, g := range ln.s.Gates {
-		if _, err := gate.Parse(g.Expr, g.Source); err != nil {
+		e, err := gate.Parse(g.Expr, g.Source)
+		if err == nil && e.Scope != nil && e.Scope.Key != "variant" && !ln.manyTags[e.Scope.Key] && !ln.tags[e.Scope.Key][e.Scope.Value] {
+			src := g.Source
+			if src == "" {
+				src = ln.file
+			}
+			out = append(out, Finding{Source: src, Severity: SeverityWarning,
+				Message: fmt.Sprintf("gate %q: %s: it fails every run unless %s is a variant key of the target", e.Text, gate.NoMatchIn(ln.tags, *e.Scope), e.Scope.Key)})
+		}
+		if err != nil {
 			msg := err.Error()
 			var pe *gate.ParseError
 			if errors.As(err, &pe) {
@@ -260,6 +298,7 @@ func (ln *linter) lintCase(c assay.Case, lines fieldLines) {
 
 	name := fmt.Sprintf("case %q", c.ID)
 	e := c.Expect
+	ln.addTags(c.Tags)
 
 	// Nothing to check.
 	if e.Empty() && !c.Judged() {
@@ -295,17 +334,23 @@ func (ln *linter) lintCase(c assay.Case, lines fieldLines) {
 		for _, ref := range e.Retrieves {
 			if !docs.has(ref) {
 				add(where("expect.retrieves"), SeverityError, "%s: retrieves: no document %q in the corpus (matched by id, path or title)", name, ref)
+			} else if why := docs.ambiguous(ref); why != "" {
+				add(where("expect.retrieves"), SeverityWarning, "%s: retrieves: %q %s", name, ref, why)
 			}
 		}
 		for _, ref := range e.Cites {
 			if !docs.has(ref) {
 				add(where("expect.cites"), SeverityError, "%s: cites: no document %q in the corpus (matched by id, path or title)", name, ref)
+			} else if why := docs.ambiguous(ref); why != "" {
+				add(where("expect.cites"), SeverityWarning, "%s: cites: %q %s", name, ref, why)
 			}
 		}
 		var missingAny []string
 		for _, ref := range e.CitesAny {
 			if !docs.has(ref) {
 				missingAny = append(missingAny, ref)
+			} else if why := docs.ambiguous(ref); why != "" {
+				add(where("expect.cites_any"), SeverityWarning, "%s: cites_any: %q %s", name, ref, why)
 			}
 		}
 		if len(missingAny) > 0 {
@@ -485,21 +530,51 @@ func containsToken(s, tok string) bool {
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // docIndex answers "does the corpus have a document with this id, path or
-// title".
-type docIndex map[string]bool
+// title", and "how many": a reference that names two documents (a title
+// or path they share, or one's id that is another's title) is ambiguous.
+type docIndex map[string]docNames
+
+// docNames are the documents one reference names: the first two ids and
+// how many in all.
+type docNames struct {
+	first, second string
+	n             int
+}
 
 func newDocIndex(docs []assay.Document) docIndex {
 	ix := docIndex{}
 	for _, d := range docs {
-		ix[d.ID] = true
-		if d.Path != "" {
-			ix[d.Path] = true
-		}
-		if d.Title != "" {
-			ix[d.Title] = true
+		for i, ref := range [3]string{d.ID, d.Path, d.Title} {
+			if ref == "" || (i > 0 && ref == d.ID) || (i == 2 && ref == d.Path) {
+				continue // one document named twice by itself
+			}
+			e := ix[ref]
+			switch e.n {
+			case 0:
+				e.first = d.ID
+			case 1:
+				e.second = d.ID
+			}
+			e.n++
+			ix[ref] = e
 		}
 	}
 	return ix
 }
 
-func (ix docIndex) has(ref string) bool { return ix[ref] }
+func (ix docIndex) has(ref string) bool { return ix[ref].n > 0 }
+
+// ambiguous describes a reference that names more than one document,
+// "names 2 documents of the corpus (a.md, b.md)"; "" when it names one or
+// none.
+func (ix docIndex) ambiguous(ref string) string {
+	e := ix[ref]
+	if e.n < 2 {
+		return ""
+	}
+	docs := quoteList([]string{e.first, e.second})
+	if e.n > 2 {
+		docs += fmt.Sprintf(" and %d more", e.n-2)
+	}
+	return fmt.Sprintf("names %d documents of the corpus (%s): it passes for any of them; use the document's id", e.n, docs)
+}

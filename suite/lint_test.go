@@ -139,3 +139,62 @@ func TestSuggestName(t *testing.T) {
 		}
 	}
 }
+
+// A title or path that names two documents of the corpus is ambiguous in
+// retrieves, cites and cites_any: lint warns and names the documents. An
+// id, or a title only one document has, is not.
+func TestLintAmbiguousTitles(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"s.yaml": `assay: 1
+name: amb
+corpus:
+  - {id: faq-2023, title: Pricing FAQ, text: old prices}
+  - {id: faq-2025, title: Pricing FAQ, text: new prices}
+  - {id: setup, title: Setup, text: install it}
+  - {id: guide, title: setup, text: a guide}
+cases:
+  - id: q1
+    query: what does it cost
+    expect:
+      retrieves: [Pricing FAQ]
+      cites: [faq-2025, Pricing FAQ]
+      cites_any: [Pricing FAQ, Setup]
+  - id: q2
+    query: how do I install it
+    expect:
+      cites: [setup]
+`})
+	t.Chdir(dir)
+	got := lintText(t, "s.yaml")
+	want := `s.yaml:12: warning: case "q1": retrieves: "Pricing FAQ" names 2 documents of the corpus ("faq-2023", "faq-2025"): it passes for any of them; use the document's id
+s.yaml:13: warning: case "q1": cites: "Pricing FAQ" names 2 documents of the corpus ("faq-2023", "faq-2025"): it passes for any of them; use the document's id
+s.yaml:14: warning: case "q1": cites_any: "Pricing FAQ" names 2 documents of the corpus ("faq-2023", "faq-2025"): it passes for any of them; use the document's id
+s.yaml:18: warning: case "q2": cites: "setup" names 2 documents of the corpus ("guide", "setup"): it passes for any of them; use the document's id
+`
+	if got != want {
+		t.Errorf("got\n%swant\n%s", got, want)
+	}
+}
+
+// A suite gate whose scope no case carries is a warning that suggests the
+// nearest tag (a run fails it); a variant scope is not checked.
+func TestLintGateScopeNoCase(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"s.yaml": `assay: 1
+name: sc
+gates:
+  - "no_new_failures [categroy=security]"
+  - "[category=security] pass_rate >= 0.5"
+  - "[variant=fast] p95_latency_ms <= 100"
+cases:
+  - id: q1
+    query: one
+    tags: {category: security}
+    expect: {answer_includes: [x]}
+`})
+	t.Chdir(dir)
+	got := lintText(t, "s.yaml")
+	want := `s.yaml:4: warning: gate "no_new_failures [categroy=security]": scope [categroy=security] matches no case (did you mean [category=security]?): it fails every run unless categroy is a variant key of the target
+`
+	if got != want {
+		t.Errorf("got\n%swant\n%s", got, want)
+	}
+}

@@ -15,6 +15,8 @@ import (
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/compare"
 	"github.com/assay-eval/assay/gate"
+	"github.com/assay-eval/assay/internal/atomicfile"
+	"github.com/assay-eval/assay/internal/filelock"
 	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/runner"
 	"github.com/assay-eval/assay/store"
@@ -176,6 +178,16 @@ func runGate(env *Env, ref string, f *gateFlags, cmd *cobra.Command) error {
 	verdict.Warnings = append(skipped, verdict.Warnings...)
 	var floors *gate.Floors
 	if f.floors != "" {
+		if f.ratchet {
+			// Concurrent ratchets of one file are serialised from the
+			// read to the write: each checks and raises the floors the
+			// one before it wrote, so no raise is lost and none lowers.
+			lock, err := lockFloorsFile(env, f.floors)
+			if err != nil {
+				return inputError(err)
+			}
+			defer lock.Release()
+		}
 		floors, err = readFloorsFile(f.floors, f.ratchet)
 		if err != nil {
 			return inputError(err)
@@ -267,10 +279,21 @@ func runGate(env *Env, ref string, f *gateFlags, cmd *cobra.Command) error {
 	switch {
 	case !complete:
 		return inputError(fmt.Errorf("run %s is incomplete: a partial run never passes", run.RunID))
+	case len(verdict.Errors) > 0:
+		return gateErrors(verdict.Errors)
 	case !verdict.Pass:
 		return failed()
 	}
 	return nil
+}
+
+// gateErrors is the input error (exit 2) of gates that measure nothing as
+// written (gate.Verdict.Errors): the first, and how many more.
+func gateErrors(errs []string) error {
+	if len(errs) == 1 {
+		return inputError(errors.New(errs[0]))
+	}
+	return inputError(fmt.Errorf("%s (and %d more such gate(s))", errs[0], len(errs)-1))
 }
 
 // runGateMatrix checks the runs of a variant matrix: each run against the
@@ -341,6 +364,7 @@ func runGateMatrix(env *Env, refs []string, f *gateFlags) error {
 
 	out := env.Stdout
 	pass, complete := true, true
+	var invalid []string
 	for _, run := range runs {
 		fmt.Fprintf(out, "variant %s  run %s  suite %s  %s\n", gate.VariantName(run.Variant), run.RunID, run.Suite.Name, run.Status)
 		complete = complete && run.Status == assay.StatusComplete
@@ -352,6 +376,7 @@ func runGateMatrix(env *Env, refs []string, f *gateFlags) error {
 			fmt.Fprintf(env.Stderr, "assay: warning: %s\n", w)
 		}
 		pass = pass && v.Pass
+		invalid = append(invalid, v.Errors...)
 	}
 	if len(orderings) > 0 {
 		v := gate.CheckOrderings(orderings, byVariant)
@@ -364,6 +389,8 @@ func runGateMatrix(env *Env, refs []string, f *gateFlags) error {
 	switch {
 	case !complete:
 		return inputError(fmt.Errorf("a run of the matrix is incomplete: a partial run never passes"))
+	case len(invalid) > 0:
+		return gateErrors(invalid)
 	case !pass:
 		return failed()
 	}
@@ -499,23 +526,17 @@ func writeFloorsFile(path string, f *gate.Floors) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".floors-*.json")
-	if err != nil {
-		return err
+	return atomicfile.Replace(path, f.Write)
+}
+
+// lockFloorsFile takes the lock a --ratchet holds on the floors file
+// (a sibling PATH.lock, removed when released), creating the directory
+// the file will be written to.
+func lockFloorsFile(env *Env, path string) (*filelock.Lock, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
 	}
-	if err := f.Write(tmp); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return filelock.Acquire(env.Ctx, path, filelock.DefaultTimeout)
 }
 
 // withoutBaseline drops the gates that compare with a baseline run, for

@@ -200,6 +200,8 @@ func runRun(env *Env, path string, f *runFlags, cmd *cobra.Command) error {
 	switch {
 	case run.Status != assay.StatusComplete:
 		return silentExit(exitHarness)
+	case len(verdict.Errors) > 0:
+		return gateErrors(verdict.Errors)
 	case !verdict.Pass || regressed:
 		return failed()
 	}
@@ -724,6 +726,7 @@ func (ss *session) runMatrix(ctx context.Context, m target.Matrix) error {
 	var notes []string
 	byName := map[string]*assay.Run{}
 	pass, complete := true, true
+	var invalid []string // gates that measure nothing (gate.Verdict.Errors)
 	for _, v := range m.Variants {
 		base, note, err := ss.baselineFor(ctx, v)
 		if err != nil {
@@ -741,6 +744,7 @@ func (ss *session) runMatrix(ctx context.Context, m target.Matrix) error {
 		verdicts = append(verdicts, verdict)
 		byName[gate.VariantName(v)] = run
 		pass = pass && verdict.Pass
+		invalid = append(invalid, verdict.Errors...)
 		complete = complete && run.Status == assay.StatusComplete
 		if ctx.Err() != nil {
 			break
@@ -824,6 +828,8 @@ func (ss *session) runMatrix(ctx context.Context, m target.Matrix) error {
 	switch {
 	case !complete:
 		return silentExit(exitHarness)
+	case len(invalid) > 0:
+		return gateErrors(invalid)
 	case !pass || !ord.Pass || regressed:
 		return failed()
 	}
