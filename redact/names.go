@@ -11,6 +11,7 @@ var secretWords = map[string]bool{
 	"token": true, "key": true, "apikey": true, "secret": true, "password": true,
 	"passwd": true, "cookie": true, "authorization": true, "auth": true,
 	"credential": true, "credentials": true, "session": true, "bearer": true,
+	"pwd": true, "passphrase": true,
 }
 
 // nameWords splits a name into lower-case words at non-letters and at
@@ -42,7 +43,8 @@ func nameWords(name string) []string {
 // IsSecretName reports whether a header, field, query parameter or flag
 // name reads like a credential: one of its words (split at non-letters and
 // at lower-to-upper case changes) is token, key, apikey, secret, password,
-// passwd, cookie, authorization, auth, credential(s), session or bearer.
+// passwd, pwd, passphrase, cookie, authorization, auth, credential(s),
+// session or bearer.
 // "X-Api-Key", "kbToken" and "KB_TOKEN" are secret names; "max_tokens",
 // "k" and "keyword" are not.
 func IsSecretName(name string) bool {

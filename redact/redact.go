@@ -178,7 +178,7 @@ func (r *Redactor) Tail(b []byte, n int, cut bool) string {
 	if len(s) > n {
 		s = s[len(s)-n:]
 		// Start at a rune boundary.
-		for i := 0; i < len(s) && i < utf8.UTFMax && !utf8.RuneStart(s[i]); i++ {
+		for k := 0; k < utf8.UTFMax && s != "" && !utf8.RuneStart(s[0]); k++ {
 			s = s[1:]
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/redact"
 )
 
 // Target files.
@@ -168,7 +169,7 @@ func parseFile(path string, src []byte, o Options) (assay.Target, error) {
 	if sn.kind != mapNode || len(sn.keys) == 0 {
 		return nil, sn.errorf("surfaces: want a mapping of surface name to target")
 	}
-	ft := &fileTarget{path: path, def: def, surfaces: map[string]assay.Target{}, config: written}
+	ft := &fileTarget{path: path, def: def, surfaces: map[string]assay.Target{}, config: written, secrets: sc}
 	for i, name := range sn.keys {
 		v := sn.vals[i]
 		if v.kind != mapNode {
@@ -231,6 +232,9 @@ func (fc *fileCtx) parseHTTP(n *node) (*HTTP, error) {
 	}
 	us, err := un.str("http.url")
 	if err != nil {
+		return nil, err
+	}
+	if err := fc.checkURL(un, "http.url", us); err != nil {
 		return nil, err
 	}
 	// The base that step urls resolve against is the url up to its first
@@ -375,6 +379,9 @@ func (fc *fileCtx) parseStep(n *node, where, name string, common []httpHeader, s
 		}
 		s, err := un.str(where + ".url")
 		if err != nil {
+			return nil, err
+		}
+		if err := fc.checkURL(un, where+".url", s); err != nil {
 			return nil, err
 		}
 		if st.url, err = compileStr(un, where+".url", s); err != nil {
@@ -553,6 +560,7 @@ type fileTarget struct {
 	surfaces map[string]assay.Target
 	names    []string
 	config   any
+	secrets  *secrets
 }
 
 var (
@@ -622,6 +630,10 @@ func (f *fileTarget) Cleanup(ctx context.Context, c assay.Case, obs assay.Observ
 	}
 	return nil
 }
+
+// Secrets returns the values expanded from the environment (and the
+// forms derived from them): everything the run must redact.
+func (f *fileTarget) Secrets() []redact.Secret { return f.secrets.list() }
 
 // Describe names the file and its redacted configuration.
 func (f *fileTarget) Describe() assay.TargetInfo {

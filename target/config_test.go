@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/redact"
+	"github.com/assay-eval/assay/runner"
 )
 
 // recorder is a stand-in service that records every request it gets.
@@ -214,7 +216,9 @@ func TestSetupFailureAndNoCorpus(t *testing.T) {
 }
 
 // TestSecretsNeverLeave: a service that echoes the token in its answer and
-// in an error body; neither the observation nor the error carries it.
+// in an error body. The observation is raw (it is graded as returned), the
+// target offers the token as a secret, and once redacted with it nothing
+// carries the token; the error snippet is redacted in the target already.
 func TestSecretsNeverLeave(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		tok := r.Header.Get("X-Api-Key")
@@ -231,9 +235,13 @@ func TestSecretsNeverLeave(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := json.Marshal(o)
-	if strings.Contains(string(b), testSecret) || !strings.Contains(o.Answer, "your key is ${API_KEY}") {
-		t.Errorf("observation leaks the secret: %s", b)
+	if o.Answer != "your key is "+testSecret {
+		t.Errorf("observation not raw: %q", o.Answer)
+	}
+	red := runner.RedactorFor(tg)
+	b, _ := json.Marshal(redact.Value(red, o))
+	if strings.Contains(string(b), testSecret) || !strings.Contains(string(b), "your key is ${API_KEY}") {
+		t.Errorf("redacted observation leaks the secret: %s", b)
 	}
 	o, err = tg.Observe(context.Background(), assay.Case{ID: "b", Query: "q", Vars: map[string]string{"fail": "1"}})
 	b, _ = json.Marshal(o)
