@@ -15,7 +15,9 @@ type Options struct {
 	Suite *assay.Suite
 	// Getenv expands ${VAR} in target files; nil means no environment.
 	Getenv func(string) string
-	// AllowLiteralSecrets permits literal Authorization/Cookie values.
+	// AllowLiteralSecrets permits literal credentials (credential-named
+	// fields, URL user info, credential query parameters and command
+	// arguments); each one let through is then a secret.
 	AllowLiteralSecrets bool
 	// Keep skips cleanup steps.
 	Keep bool
