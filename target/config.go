@@ -104,7 +104,18 @@ var (
 	commandKeys = []string{"run", "serve", "workers", "timeout", "map", "env", "dir", "max_body"}
 )
 
-func parseFile(path string, src []byte, o Options) (assay.Target, error) {
+func parseFile(path string, src []byte, o Options) (t assay.Target, err error) {
+	var sc *secrets
+	defer func() {
+		// An error that quotes a value expanded from ${VAR} (a bad
+		// duration, a bad url) shows ${VAR} instead.
+		var pe *posError
+		if err != nil && sc != nil && errors.As(err, &pe) {
+			c := *pe
+			c.msg = sc.redact(c.msg)
+			err = &c
+		}
+	}()
 	root, err := parseTree(path, src)
 	if err != nil {
 		return nil, err
@@ -119,7 +130,7 @@ func parseFile(path string, src []byte, o Options) (assay.Target, error) {
 		return nil, err
 	}
 	written := root.plain()
-	sc := newSecrets()
+	sc = newSecrets()
 	if err := root.expandEnv(sc, o.Getenv); err != nil {
 		return nil, err
 	}

@@ -161,3 +161,13 @@ func TestStderrTailRedactedBeforeCut(t *testing.T) {
 		check("tail", w.String())
 	}
 }
+
+// TestOpenErrorQuotingASecret: an error that quotes a value expanded from
+// ${VAR} shows ${VAR}.
+func TestOpenErrorQuotingASecret(t *testing.T) {
+	p := writeFile(t, "t.yaml", "http:\n  url: http://127.0.0.1:9/x\n  timeout: \"${T}\"\n")
+	_, err := Open(p, Options{Getenv: env("T", testSecret)})
+	if err == nil || strings.Contains(err.Error(), testSecret) || !strings.Contains(err.Error(), "${T}") || !strings.HasPrefix(err.Error(), p+":3:") {
+		t.Fatalf("want a positioned error showing ${T}, got %v", err)
+	}
+}
