@@ -147,7 +147,12 @@ func (r *Redactor) String(s string) string {
 	if rep == nil {
 		return s
 	}
-	s = rep.Replace(s)
+	for _, sec := range secrets {
+		if strings.Contains(s, sec.Value) {
+			s = rep.Replace(s)
+			break
+		}
+	}
 	if !strings.ContainsAny(s, `\%`) {
 		return s
 	}

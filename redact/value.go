@@ -16,8 +16,49 @@ func Value[T any](r *Redactor, v T) T {
 		return v
 	}
 	rv := reflect.ValueOf(&v).Elem()
+	if !r.needs(rv) {
+		// Nothing to replace: no copy (most results hold no secret).
+		return v
+	}
 	out := r.value(rv)
 	return out.Interface().(T)
+}
+
+// needs reports whether some string in v holds a secret.
+func (r *Redactor) needs(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.String:
+		s := v.String()
+		return s != "" && r.String(s) != s
+	case reflect.Pointer, reflect.Interface:
+		return !v.IsNil() && r.needs(v.Elem())
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			if v.Type().Field(i).IsExported() && r.needs(v.Field(i)) {
+				return true
+			}
+		}
+	case reflect.Slice:
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			b := v.Bytes()
+			return len(b) > 0 && r.String(string(b)) != string(b)
+		}
+		fallthrough
+	case reflect.Array:
+		for i := 0; i < v.Len(); i++ {
+			if r.needs(v.Index(i)) {
+				return true
+			}
+		}
+	case reflect.Map:
+		it := v.MapRange()
+		for it.Next() {
+			if r.needs(it.Key()) || r.needs(it.Value()) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (r *Redactor) value(v reflect.Value) reflect.Value {
