@@ -379,17 +379,6 @@ func TestParseSizeAndRate(t *testing.T) {
 	}
 }
 
-func TestIsSecretName(t *testing.T) {
-	for name, want := range map[string]bool{
-		"Authorization": true, "Cookie": true, "X-Api-Key": true, "KB_TOKEN": true, "kbToken": true, "password": true,
-		"api_key": true, "max_tokens": false, "k": false, "question": false, "keyword": false, "monkey": false,
-	} {
-		if isSecretName(name) != want {
-			t.Errorf("isSecretName(%q) = %v", name, !want)
-		}
-	}
-}
-
 // TestObservationShapedError: a body in the observation shape that reports
 // its own error is a failed observation with that class.
 func TestObservationShapedError(t *testing.T) {
