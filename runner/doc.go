@@ -28,6 +28,16 @@
 // run), and Cleanup(ctx, case, observation) error, called after each case is
 // graded, also when it failed, unless Options.Keep is set.
 //
+// Secrets: each observation is graded as the target returned it, and only
+// then redacted (package redact), with Options.Redactor or, when that is
+// nil, the target's own secrets (the optional capability Secrets()
+// []redact.Secret): the result OnResult receives (observation, checks,
+// cleanup details, error) holds no secret, nor do the warnings, versions,
+// Stopped text and error of the Result. Grading the raw observation is what
+// keeps a secret that is also a corpus word (a token "demo" and a document
+// demo.md) from changing the grades; the redacted result may then show
+// that word as ${VAR} (the document as ${KB_TOKEN}.md), by design.
+//
 // Summarize and Segments implement the §5 aggregation; an Aggregator
 // computes the same one result at a time.
 package runner

@@ -10,6 +10,7 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/grade"
+	"github.com/assay-eval/assay/redact"
 )
 
 // Defaults.
@@ -41,6 +42,23 @@ type Options struct {
 	OnResult func(c assay.Case, r assay.CaseResult) error
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
+	// Redactor takes secrets out of each result after it is graded, before
+	// OnResult sees it (and out of warnings, versions and errors). When nil,
+	// the target's own secrets are used (its Secrets() []redact.Secret).
+	Redactor *redact.Redactor
+}
+
+// secretHolder is the optional capability of a target that has secrets.
+type secretHolder interface {
+	Secrets() []redact.Secret
+}
+
+// RedactorFor returns a Redactor of t's secrets (empty when it has none).
+func RedactorFor(t assay.Target) *redact.Redactor {
+	if s, ok := t.(secretHolder); ok {
+		return redact.New(s.Secrets()...)
+	}
+	return redact.New()
 }
 
 // Result is what a run produced.
@@ -125,6 +143,24 @@ var errStopped = errors.New("run stopped")
 // order, then trial. It keeps no result: Result.Results is nil. An error
 // from src stops the run, which is then incomplete, and is returned.
 func Stream(ctx context.Context, t assay.Target, src Source, o Options) (Result, error) {
+	if o.Redactor == nil {
+		o.Redactor = RedactorFor(t)
+	}
+	res, err := stream(ctx, t, src, o)
+	if red := o.Redactor; !red.Empty() {
+		res.Warnings = redact.Value(red, res.Warnings)
+		res.Versions = redact.Value(red, res.Versions)
+		res.Stopped = red.String(res.Stopped)
+		if err != nil {
+			if msg := red.String(err.Error()); msg != err.Error() {
+				err = errors.New(msg)
+			}
+		}
+	}
+	return res, err
+}
+
+func stream(ctx context.Context, t assay.Target, src Source, o Options) (Result, error) {
 	if o.Concurrency <= 0 {
 		o.Concurrency = DefaultConcurrency
 	}
@@ -318,7 +354,8 @@ func observe(ctx context.Context, t assay.Target, c assay.Case, trial int, o Opt
 		cp := obs
 		r.Observation = &cp
 	}
-	return r, true
+	// Graded on the raw observation; what is kept or shown is redacted.
+	return redact.Value(o.Redactor, r), true
 }
 
 // safeObserve turns a target's panic into an error of class exec so one bad

@@ -55,9 +55,9 @@
 // # Provenance helpers
 //
 // GitInfo reads the commit and dirty flag of the repository holding a
-// directory; Redact copies a target configuration with secrets removed
-// (fields named like token, key, secret, password, cookie, authorization, and
-// any value expanded from the environment).
+// directory. Records hold no secret: they are redacted before they reach
+// the store, with the one rule of package redact (cmd/assay and the runner
+// apply it).
 //
 // Store is a small interface so that a Postgres store can follow;
 // store/storetest is the conformance suite every implementation passes.

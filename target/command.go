@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/redact"
 )
 
 // Command drives a system under test that is a program.
@@ -90,19 +91,28 @@ func newCommandShorthand(line string, o Options) (assay.Target, error) {
 		return nil, fmt.Errorf("target command: needs a program, as command:'prog args'")
 	}
 	c := newCommand("command:"+line, o)
+	shown := redactArgs(words)
+	if strings.Join(shown, "\x00") != strings.Join(words, "\x00") {
+		// What is kept of the spec (records, reports, errors) shows no
+		// credential.
+		c.spec = "command:" + shellJoin(shown)
+	}
+	if _, _, err := checkArgs(words, words, o.AllowLiteralSecrets, c.secrets); err != nil {
+		return nil, fmt.Errorf("target %s: %v", c.spec, err)
+	}
 	for i, w := range words {
 		t, err := compileStr(&node{file: "command"}, fmt.Sprintf("argument %d", i+1), w)
 		if err != nil {
-			return nil, fmt.Errorf("target command:%s: %v", line, strings.TrimPrefix(err.Error(), "command: "))
+			return nil, fmt.Errorf("target %s: %v", c.spec, strings.TrimPrefix(err.Error(), "command: "))
 		}
 		if i == 0 && !t.isTemplate() {
 			if err := checkProgram(w); err != nil {
-				return nil, fmt.Errorf("target command:%s: %v", line, err)
+				return nil, fmt.Errorf("target %s: %v", c.spec, err)
 			}
 		}
 		c.argv = append(c.argv, t)
 	}
-	c.config = map[string]any{"command": words}
+	c.config = map[string]any{"command": shown}
 	return c, nil
 }
 
@@ -237,6 +247,16 @@ func (fc *fileCtx) parseCommand(n, cn *node) (*Command, error) {
 	if len(words) == 0 || words[0] == "" {
 		return nil, argvNode.errorf("command: needs a program")
 	}
+	written := make([]string, len(words))
+	for i, it := range argvNode.items {
+		written[i] = words[i]
+		if it.env {
+			written[i] = it.written
+		}
+	}
+	if i, _, err := checkArgs(written, words, fc.o.AllowLiteralSecrets, fc.sc); err != nil {
+		return nil, argvNode.items[i].errorf("command: %v", err)
+	}
 	for i, w := range words {
 		it := argvNode.items[i]
 		if i == 0 && !strings.Contains(w, "{{") && strings.Contains(w, "/") && !filepath.IsAbs(w) {
@@ -311,6 +331,10 @@ func (fc *fileCtx) parseCommand(n, cn *node) (*Command, error) {
 	return c, nil
 }
 
+// Secrets returns the values expanded from the environment (and the
+// forms derived from them): everything the run must redact.
+func (c *Command) Secrets() []redact.Secret { return c.secrets.list() }
+
 // Describe returns the target's kind and its configuration as written, with
 // credentials redacted.
 func (c *Command) Describe() assay.TargetInfo {
@@ -344,9 +368,9 @@ func (c *Command) Observe(ctx context.Context, cs assay.Case) (assay.Observation
 	lat := float64(time.Since(start).Microseconds()) / 1000
 	obs.LatencyMs = &lat
 	if err == nil {
-		err = applyMap(&obs, c.mapping, map[string]*response{"stdout": {body: out}}, "stdout", "stdout")
+		err = applyMap(&obs, c.mapping, map[string]*response{"stdout": {body: out, red: c.secrets.redactor()}}, "stdout", "stdout")
 	}
-	return c.secrets.finish(obs, err)
+	return finish(obs, err)
 }
 
 func (c *Command) args(d *tmplData) ([]string, error) {
@@ -381,7 +405,7 @@ func (c *Command) runOnce(ctx context.Context, d *tmplData) ([]byte, error) {
 		"ASSAY_K="+strconv.Itoa(d.K), "ASSAY_TRIAL="+strconv.Itoa(d.Trial))
 	cmd.Stdin = bytes.NewReader(requestLine(d))
 	stdout := &capWriter{max: c.maxOut}
-	stderr := &tailWriter{max: stderrTail}
+	stderr := &tailWriter{max: stderrTail, red: c.secrets.redactor()}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	setGroup(cmd)
 	cmd.Cancel = func() error { return killGroup(cmd) }
@@ -440,19 +464,29 @@ func (w *capWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// tailWriter keeps the last max bytes written to it.
+// tailWriter keeps the end of what is written to it: String is the last
+// max bytes, redacted whole before the cut. It holds up to tailKeep bytes
+// (twice that before it trims); once trimmed, what it holds starts inside
+// the stream, and Redactor.Tail drops the bytes that could be the end of a
+// secret cut off there.
 type tailWriter struct {
-	mu  sync.Mutex
-	buf []byte
-	max int
+	mu      sync.Mutex
+	buf     []byte
+	max     int
+	red     *redact.Redactor
+	trimmed bool
 }
+
+// tailKeep is how much of a stream's end a tailWriter holds.
+const tailKeep = 64 << 10
 
 func (w *tailWriter) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.buf = append(w.buf, p...)
-	if len(w.buf) > 2*w.max {
-		w.buf = append(w.buf[:0], w.buf[len(w.buf)-w.max:]...)
+	if len(w.buf) > 2*tailKeep {
+		w.buf = append(w.buf[:0], w.buf[len(w.buf)-tailKeep:]...)
+		w.trimmed = true
 	}
 	return len(p), nil
 }
@@ -460,11 +494,11 @@ func (w *tailWriter) Write(p []byte) (int, error) {
 func (w *tailWriter) String() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	b := w.buf
-	if len(b) > w.max {
-		b = b[len(b)-w.max:]
+	b, cut := w.buf, w.trimmed
+	if len(b) > tailKeep {
+		b, cut = b[len(b)-tailKeep:], true
 	}
-	return strings.Join(strings.Fields(string(b)), " ")
+	return strings.Join(strings.Fields(w.red.Tail(b, w.max, cut)), " ")
 }
 
 // worker is one long-lived serve process.
@@ -493,7 +527,7 @@ func (c *Command) start() (*worker, error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = c.dir
 	cmd.Env = append(cmd.Environ(), c.env...)
-	w := &worker{cmd: cmd, lines: make(chan lineResult, 1), done: make(chan struct{}), quit: make(chan struct{}), stderr: &tailWriter{max: stderrTail}}
+	w := &worker{cmd: cmd, lines: make(chan lineResult, 1), done: make(chan struct{}), quit: make(chan struct{}), stderr: &tailWriter{max: stderrTail, red: c.secrets.redactor()}}
 	cmd.Stderr = w.stderr
 	setGroup(cmd)
 	if w.stdin, err = cmd.StdinPipe(); err != nil {

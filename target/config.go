@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/redact"
 )
 
 // Target files.
@@ -103,7 +104,18 @@ var (
 	commandKeys = []string{"run", "serve", "workers", "timeout", "map", "env", "dir", "max_body"}
 )
 
-func parseFile(path string, src []byte, o Options) (assay.Target, error) {
+func parseFile(path string, src []byte, o Options) (t assay.Target, err error) {
+	var sc *secrets
+	defer func() {
+		// An error that quotes a value expanded from ${VAR} (a bad
+		// duration, a bad url) shows ${VAR} instead.
+		var pe *posError
+		if err != nil && sc != nil && errors.As(err, &pe) {
+			c := *pe
+			c.msg = sc.redact(c.msg)
+			err = &c
+		}
+	}()
 	root, err := parseTree(path, src)
 	if err != nil {
 		return nil, err
@@ -118,7 +130,7 @@ func parseFile(path string, src []byte, o Options) (assay.Target, error) {
 		return nil, err
 	}
 	written := root.plain()
-	sc := newSecrets()
+	sc = newSecrets()
 	if err := root.expandEnv(sc, o.Getenv); err != nil {
 		return nil, err
 	}
@@ -168,7 +180,7 @@ func parseFile(path string, src []byte, o Options) (assay.Target, error) {
 	if sn.kind != mapNode || len(sn.keys) == 0 {
 		return nil, sn.errorf("surfaces: want a mapping of surface name to target")
 	}
-	ft := &fileTarget{path: path, def: def, surfaces: map[string]assay.Target{}, config: written}
+	ft := &fileTarget{path: path, def: def, surfaces: map[string]assay.Target{}, config: written, secrets: sc}
 	for i, name := range sn.keys {
 		v := sn.vals[i]
 		if v.kind != mapNode {
@@ -231,6 +243,9 @@ func (fc *fileCtx) parseHTTP(n *node) (*HTTP, error) {
 	}
 	us, err := un.str("http.url")
 	if err != nil {
+		return nil, err
+	}
+	if err := fc.checkURL(un, "http.url", us); err != nil {
 		return nil, err
 	}
 	// The base that step urls resolve against is the url up to its first
@@ -375,6 +390,9 @@ func (fc *fileCtx) parseStep(n *node, where, name string, common []httpHeader, s
 		}
 		s, err := un.str(where + ".url")
 		if err != nil {
+			return nil, err
+		}
+		if err := fc.checkURL(un, where+".url", s); err != nil {
 			return nil, err
 		}
 		if st.url, err = compileStr(un, where+".url", s); err != nil {
@@ -553,6 +571,7 @@ type fileTarget struct {
 	surfaces map[string]assay.Target
 	names    []string
 	config   any
+	secrets  *secrets
 }
 
 var (
@@ -622,6 +641,10 @@ func (f *fileTarget) Cleanup(ctx context.Context, c assay.Case, obs assay.Observ
 	}
 	return nil
 }
+
+// Secrets returns the values expanded from the environment (and the
+// forms derived from them): everything the run must redact.
+func (f *fileTarget) Secrets() []redact.Secret { return f.secrets.list() }
 
 // Describe names the file and its redacted configuration.
 func (f *fileTarget) Describe() assay.TargetInfo {

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/redact"
+	"github.com/assay-eval/assay/runner"
 )
 
 // recorder is a stand-in service that records every request it gets.
@@ -214,7 +216,9 @@ func TestSetupFailureAndNoCorpus(t *testing.T) {
 }
 
 // TestSecretsNeverLeave: a service that echoes the token in its answer and
-// in an error body; neither the observation nor the error carries it.
+// in an error body. The observation is raw (it is graded as returned), the
+// target offers the token as a secret, and once redacted with it nothing
+// carries the token; the error snippet is redacted in the target already.
 func TestSecretsNeverLeave(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		tok := r.Header.Get("X-Api-Key")
@@ -231,9 +235,13 @@ func TestSecretsNeverLeave(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := json.Marshal(o)
-	if strings.Contains(string(b), testSecret) || !strings.Contains(o.Answer, "your key is ${API_KEY}") {
-		t.Errorf("observation leaks the secret: %s", b)
+	if o.Answer != "your key is "+testSecret {
+		t.Errorf("observation not raw: %q", o.Answer)
+	}
+	red := runner.RedactorFor(tg)
+	b, _ := json.Marshal(redact.Value(red, o))
+	if strings.Contains(string(b), testSecret) || !strings.Contains(string(b), "your key is ${API_KEY}") {
+		t.Errorf("redacted observation leaks the secret: %s", b)
 	}
 	o, err = tg.Observe(context.Background(), assay.Case{ID: "b", Query: "q", Vars: map[string]string{"fail": "1"}})
 	b, _ = json.Marshal(o)
@@ -367,17 +375,6 @@ func TestParseSizeAndRate(t *testing.T) {
 	for _, bad := range []string{"fast", "0/s", "5/fortnight"} {
 		if _, err := parseRate(bad); err == nil {
 			t.Errorf("parseRate(%q) accepted", bad)
-		}
-	}
-}
-
-func TestIsSecretName(t *testing.T) {
-	for name, want := range map[string]bool{
-		"Authorization": true, "Cookie": true, "X-Api-Key": true, "KB_TOKEN": true, "kbToken": true, "password": true,
-		"api_key": true, "max_tokens": false, "k": false, "question": false, "keyword": false, "monkey": false,
-	} {
-		if isSecretName(name) != want {
-			t.Errorf("isSecretName(%q) = %v", name, !want)
 		}
 	}
 }

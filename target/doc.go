@@ -24,10 +24,21 @@
 // redacted config, fingerprint, versions), Close() error, Setupper (once per
 // run before the cases) and Cleaner (after each case is graded, unless Keep).
 //
-// Secrets: ${VAR} expands from Options.Getenv when a target file is opened;
-// the values never appear in a description, an observation, an error message
-// or a record (they show as ${VAR}). A literal Authorization, Cookie, token or
-// key value in a target file is refused unless AllowLiteralSecrets.
+// Secrets: ${VAR} expands from Options.Getenv when a target file is opened.
+// Observe returns the raw observation (it is graded as the system returned
+// it); the values expanded, the base64 form of URL user info and any
+// literal credential AllowLiteralSecrets let through are offered by the
+// optional capability Secrets() []redact.Secret (see Secrets), and the
+// runner redacts each result with them before it is kept or shown. Inside
+// the target, snippets (a non-2xx body, a body that is not JSON, a
+// command's stderr tail, setup and cleanup messages) are redacted whole and
+// only then cut. Descriptions show ${VAR} as written and [redacted] for a
+// credential in the clear. Literal credentials are refused unless
+// AllowLiteralSecrets: under a credential-like name (header, body field,
+// env), as URL user info, as a credential query parameter, and as the value
+// of a credential-looking command flag (--api-key X, --password=X). An HTTP
+// target refuses a redirect to another host rather than send its headers
+// there. The contract is in docs/secrets.md.
 //
 // Variants: ReadMatrix reads a target file's variants: (every combination is
 // one run of a group) and ordering: lines; Open with Options.Variant makes

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/redact"
 )
 
 // HTTP drives a system under test over HTTP: one or more requests per case
@@ -108,11 +109,16 @@ func newHTTPShorthand(spec string, o Options) (assay.Target, error) {
 	}
 	// The spec is what records, reports and `assay runs` show: credentials
 	// in it are redacted as in the config.
-	h := newHTTP(strings.ReplaceAll(redactURL(u), "%5Bredacted%5D", "[redacted]"), o)
+	h := newHTTP(redact.URL(u), o)
+	what := urlLiteral(spec)
+	if what != "" && !o.AllowLiteralSecrets {
+		return nil, fmt.Errorf("target %s: literal credential (%s); give it in a target file as ${VAR} (or pass --allow-literal-secrets)", h.spec, what)
+	}
+	h.secrets.add(urlSecrets(spec, what != "")...)
 	h.base = u
 	h.steps = []*httpStep{{name: "request", method: http.MethodPost, url: strTmpl{lit: spec}, body: shorthandBody()}}
 	h.mapping = defaultMap()
-	h.config = map[string]any{"url": redactURL(u)}
+	h.config = map[string]any{"url": redact.URL(u)}
 	return h, nil
 }
 
@@ -145,7 +151,7 @@ func newHTTP(spec string, o Options) *HTTP {
 		suite:    o.Suite,
 		secrets:  newSecrets(),
 		tr:       tr,
-		client:   &http.Client{Transport: tr},
+		client:   &http.Client{Transport: tr, CheckRedirect: checkRedirect},
 		defaultK: assay.DefaultK,
 		variant:  o.Variant,
 	}
@@ -155,25 +161,9 @@ func newHTTP(spec string, o Options) *HTTP {
 	return h
 }
 
-// redactURL drops user info and query values that look like credentials.
-func redactURL(u *url.URL) string {
-	c := *u
-	if c.User != nil {
-		c.User = url.User("[redacted]")
-	}
-	q := c.Query()
-	changed := false
-	for k := range q {
-		if isSecretName(k) {
-			q.Set(k, "[redacted]")
-			changed = true
-		}
-	}
-	if changed {
-		c.RawQuery = q.Encode()
-	}
-	return c.String()
-}
+// Secrets returns the values expanded from the environment (and the
+// forms derived from them): everything the run must redact.
+func (h *HTTP) Secrets() []redact.Secret { return h.secrets.list() }
 
 // Describe returns the target's kind and its configuration as written, with
 // credentials redacted.
@@ -220,7 +210,7 @@ func (h *HTTP) Observe(ctx context.Context, c assay.Case) (assay.Observation, er
 	if err == nil {
 		err = applyMap(&obs, h.mapping, resps, h.steps[len(h.steps)-1].name, "response")
 	}
-	return h.secrets.finish(obs, err)
+	return finish(obs, err)
 }
 
 func pendingKey(id string, trial int) string { return id + "\x00" + strconv.Itoa(trial) }
@@ -440,7 +430,9 @@ func (h *HTTP) once(ctx context.Context, method, u string, hdr http.Header, body
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		e := &assay.Error{Class: assay.ErrHTTPStatus, Status: resp.StatusCode,
 			Message: fmt.Sprintf("%s %s: %s", method, shortURL(req.URL), resp.Status)}
-		if s := strings.TrimSpace(snippet(b, 200)); s != "" {
+		// The body is redacted whole and only then cut: a cut inside a
+		// token would leave a part of it that no longer matches.
+		if s := strings.TrimSpace(h.secrets.redactor().Head(string(b), 200)); s != "" {
 			e.Message += ": " + strings.Join(strings.Fields(s), " ")
 		}
 		switch resp.StatusCode {
@@ -449,7 +441,26 @@ func (h *HTTP) once(ctx context.Context, method, u string, hdr http.Header, body
 		}
 		return nil, -1, e
 	}
-	return &response{body: b, header: resp.Header}, 0, nil
+	return &response{body: b, header: resp.Header, red: h.secrets.redactor()}, 0, nil
+}
+
+// checkRedirect follows a redirect only on the same host (scheme and
+// port included, except http to https). A redirect to another host is
+// refused, not followed with fewer headers: net/http drops only
+// Authorization, WWW-Authenticate and Cookie there, so X-Api-Key and every
+// other configured header, and a 307/308's body, would reach a host the
+// target file never named.
+func checkRedirect(req *http.Request, via []*http.Request) error {
+	if len(via) >= 10 {
+		return errors.New("stopped after 10 redirects")
+	}
+	first := via[0].URL
+	sameHost := strings.EqualFold(req.URL.Host, first.Host)
+	upgrade := first.Scheme == "http" && req.URL.Scheme == "https" && strings.EqualFold(req.URL.Hostname(), first.Hostname())
+	if (sameHost && req.URL.Scheme == first.Scheme) || upgrade {
+		return nil
+	}
+	return fmt.Errorf("redirect to %s refused: it leaves %s://%s, and the configured headers would go with it; point the target at the final url", shortURL(req.URL), first.Scheme, first.Host)
 }
 
 func shortURL(u *url.URL) string {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/redact"
 	"github.com/tidwall/gjson"
 )
 
@@ -112,7 +113,8 @@ func parseMap(n *node, steps []string, headers bool) ([]mapField, error) {
 type response struct {
 	body   []byte
 	header http.Header
-	json   int8 // 0 unknown, 1 valid, -1 invalid
+	json   int8             // 0 unknown, 1 valid, -1 invalid
+	red    *redact.Redactor // the snippet of a body that is not JSON is redacted before it is cut
 }
 
 func (r *response) checkJSON(where string) error {
@@ -133,15 +135,7 @@ func (r *response) checkJSON(where string) error {
 	} else if len(r.body) == 0 {
 		msg = "empty body"
 	}
-	return assay.Errorf(assay.ErrMalformed, "%s is not JSON: %s (starts %q)", where, msg, snippet(r.body, 40))
-}
-
-func snippet(b []byte, n int) string {
-	s := string(b)
-	if len(s) > n {
-		s = s[:n] + "..."
-	}
-	return s
+	return assay.Errorf(assay.ErrMalformed, "%s is not JSON: %s (starts %q)", where, msg, r.red.Head(string(r.body), 40))
 }
 
 // applyMap fills o from the responses. last names the last step; where

@@ -3,11 +3,11 @@ package target
 import (
 	"errors"
 	"fmt"
-	"sort"
+	"net/url"
 	"strings"
-	"unicode"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/redact"
 )
 
 // Secrets in target files.
@@ -15,67 +15,46 @@ import (
 // Any "${VAR}" in a string value of a target file is replaced, when the
 // target is opened, by the value of the environment variable VAR (through
 // Options.Getenv); an unset or empty VAR is an error. "$${" writes a literal
-// "${". Every expanded value is treated as a secret: descriptions show the
-// file as written (with "${VAR}"), and error messages and the text fields of
-// observations have each expanded value of four or more bytes replaced by
-// "${VAR}" before they leave the target, so a token echoed by a failing
-// service does not reach a record, a report or a --record file.
+// "${". Every expanded value is a secret, and so are the base64 forms of URL
+// user info (what net/http sends as Authorization: Basic) and any literal
+// credential AllowLiteralSecrets let through. Targets that have secrets
+// offer them as the optional capability Secrets() []redact.Secret.
 //
-// A header (or body field, or command env entry) whose name reads like a
-// credential — a word token, key, apikey, secret, password, passwd, cookie,
-// authorization, auth, credential(s), session — and whose value is a literal
-// (no "${VAR}" and no template) is refused unless
-// Options.AllowLiteralSecrets is set: credentials belong in the environment,
-// not in a file that gets committed. Descriptions replace the value of any
-// field with such a name by "[redacted]" unless it is written as "${VAR}".
+// Observe returns the raw observation: grading must see what the system
+// returned (a token whose value is also a corpus word would otherwise change
+// the grades). The runner redacts each graded result once, with package
+// redact, before it is stored, recorded or shown; cmd/assay redacts the run,
+// every output file, stdout and stderr with the same list. Inside the target
+// only the text that is cut is redacted, whole and before the cut: the body
+// snippet of a non-2xx response or of a body that is not JSON, the tail of a
+// command's stderr, and the messages of setup and cleanup steps.
+//
+// Descriptions show the file as written (with "${VAR}"), with the value of
+// any credential-named field, URL user info and credential query values,
+// and credential command arguments shown as "[redacted]".
+//
+// Literal credentials are refused unless Options.AllowLiteralSecrets is set
+// (credentials belong in the environment, not in a file that gets
+// committed): a header, body field or command env entry whose name reads
+// like a credential (redact.IsSecretName) with a literal value (no "${VAR}"
+// and no template); user info in a URL (http://bob:pw@host) whose password
+// (or, without one, user name) is not written as ${VAR}; a query parameter
+// named like a credential (?api_key=...) with a literal value; and a command
+// argument that is the value of a credential-looking flag ("--api-key X",
+// "--password=X"; redact.CredentialArgs). The shorthands (http://... and
+// command:'...' specs) follow the same rule; a literal credential let
+// through is then a secret like an expanded one.
 
-// secretWords are the name parts that mark a field as a credential.
-var secretWords = map[string]bool{
-	"token": true, "key": true, "apikey": true, "secret": true, "password": true,
-	"passwd": true, "cookie": true, "authorization": true, "auth": true,
-	"credential": true, "credentials": true, "session": true, "bearer": true,
-}
-
-// isSecretName reports whether a header or field name reads like a
-// credential. Names are split into words at non-letters and at lower-to-upper
-// case changes: "X-Api-Key", "kbToken" and "KB_TOKEN" are secret names,
-// "max_tokens" and "k" are not.
-func isSecretName(name string) bool {
-	var words []string
-	var cur []rune
-	flush := func() {
-		if len(cur) > 0 {
-			words = append(words, strings.ToLower(string(cur)))
-			cur = cur[:0]
-		}
-	}
-	rs := []rune(name)
-	for i, r := range rs {
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-			flush()
-			continue
-		}
-		if i > 0 && unicode.IsUpper(r) && unicode.IsLower(rs[i-1]) {
-			flush()
-		}
-		cur = append(cur, r)
-	}
-	flush()
-	for _, w := range words {
-		if secretWords[w] {
-			return true
-		}
-	}
-	return false
-}
+// isSecretName is the one rule for credential names (package redact).
+func isSecretName(name string) bool { return redact.IsSecretName(name) }
 
 // secrets records the values expanded from the environment.
 type secrets struct {
-	names    map[string]string // value -> VAR
-	replacer *strings.Replacer
+	names map[string]string // value -> VAR
+	red   *redact.Redactor
 }
 
-func newSecrets() *secrets { return &secrets{names: map[string]string{}} }
+func newSecrets() *secrets { return &secrets{names: map[string]string{}, red: redact.New()} }
 
 // expand replaces ${VAR} in s. It returns whether s referred to any variable.
 func (sc *secrets) expand(s string, getenv func(string) string) (string, bool, error) {
@@ -135,75 +114,49 @@ func validVarName(s string) bool {
 	return true
 }
 
-// seal builds the redactor; call once after every expansion.
+// seal adds every expanded value to the redactor; call after expansion.
 func (sc *secrets) seal() {
-	if len(sc.names) == 0 {
-		return
+	for v, name := range sc.names {
+		sc.red.Add(redact.Secret{Name: name, Value: v})
 	}
-	vals := make([]string, 0, len(sc.names))
-	for v := range sc.names {
-		vals = append(vals, v)
+}
+
+// add makes more values secret (the base64 form of URL user info, a
+// literal credential allowed by AllowLiteralSecrets).
+func (sc *secrets) add(s ...redact.Secret) { sc.red.Add(s...) }
+
+// list returns the secrets, for the Secrets capability.
+func (sc *secrets) list() []redact.Secret {
+	if sc == nil {
+		return nil
 	}
-	// Longest first, so a secret containing another is replaced whole.
-	sort.Slice(vals, func(i, j int) bool { return len(vals[i]) > len(vals[j]) })
-	pairs := make([]string, 0, 2*len(vals))
-	for _, v := range vals {
-		pairs = append(pairs, v, "${"+sc.names[v]+"}")
-	}
-	sc.replacer = strings.NewReplacer(pairs...)
+	return sc.red.Secrets()
 }
 
 // redact replaces every secret value in s by its ${VAR}.
 func (sc *secrets) redact(s string) string {
-	if sc == nil || sc.replacer == nil || s == "" {
+	if sc == nil {
 		return s
 	}
-	return sc.replacer.Replace(s)
+	return sc.red.String(s)
 }
 
 // redactError returns err with secrets removed from its message.
 func (sc *secrets) redactError(err error) error {
-	if err == nil || sc == nil || sc.replacer == nil {
+	if err == nil || sc.redactor().Empty() {
 		return err
 	}
-	e := assay.AsError(err)
-	c := *e
-	c.Message = sc.redact(c.Message)
-	return &c
+	e := *assay.AsError(err)
+	e.Message = sc.redact(e.Message)
+	return &e
 }
 
-// redactObservation removes secrets from the text an observation carries.
-func (sc *secrets) redactObservation(o *assay.Observation) {
-	if sc == nil || sc.replacer == nil {
-		return
+// redactor is the rule snippets are cut with (nil redacts nothing).
+func (sc *secrets) redactor() *redact.Redactor {
+	if sc == nil {
+		return nil
 	}
-	o.Answer = sc.redact(o.Answer)
-	o.Outcome = sc.redact(o.Outcome)
-	for i := range o.Retrieved {
-		h := &o.Retrieved[i]
-		h.ID, h.Title, h.Path, h.Text = sc.redact(h.ID), sc.redact(h.Title), sc.redact(h.Path), sc.redact(h.Text)
-	}
-	for i := range o.Citations {
-		c := &o.Citations[i]
-		c.ID, c.Title, c.Path, c.Quote = sc.redact(c.ID), sc.redact(c.Title), sc.redact(c.Path), sc.redact(c.Quote)
-	}
-	for i := range o.Tools {
-		t := &o.Tools[i]
-		t.Error = sc.redact(t.Error)
-		if len(t.Args) > 0 {
-			t.Args = assay.RawJSON(sc.redact(string(t.Args)))
-		}
-	}
-	for k, v := range o.Fields {
-		if s, ok := v.(string); ok {
-			o.Fields[k] = sc.redact(s)
-		}
-	}
-	if o.Error != nil {
-		e := *o.Error
-		e.Message = sc.redact(e.Message)
-		o.Error = &e
-	}
+	return sc.red
 }
 
 // redactConfig returns a copy of a plain config tree in which the values of
@@ -217,9 +170,20 @@ func redactConfig(v any) any {
 				out[k] = "[redacted]"
 				continue
 			}
+			if l, ok := val.([]any); ok && (k == "command" || k == "run" || k == "serve") {
+				out[k] = redactArgList(l)
+				continue
+			}
 			out[k] = redactConfig(val)
 		}
 		return out
+	case string:
+		if strings.Contains(x, "://") && urlLiteral(x) != "" {
+			if u, err := url.Parse(x); err == nil && u.Host != "" {
+				return redact.URL(u)
+			}
+		}
+		return x
 	case []any:
 		out := make([]any, len(x))
 		for i, val := range x {
@@ -230,19 +194,35 @@ func redactConfig(v any) any {
 	return v
 }
 
+// redactArgList is redactArgs over a command list as written.
+func redactArgList(l []any) []any {
+	words := make([]string, len(l))
+	for i, v := range l {
+		s, ok := v.(string)
+		if !ok {
+			return l
+		}
+		words[i] = s
+	}
+	out := make([]any, len(l))
+	for i, w := range redactArgs(words) {
+		out[i] = w
+	}
+	return out
+}
+
 // finish ends an observation of a configured target: the exchange's error,
-// or else the error the mapped observation carries, becomes obs.Error
-// (redacted, and returned), and every secret is taken out of obs.
-func (sc *secrets) finish(obs assay.Observation, err error) (assay.Observation, error) {
+// or else the error the mapped observation carries, becomes obs.Error (and
+// is returned). The observation is raw: the runner grades it as the system
+// returned it and redacts what it keeps (Secrets).
+func finish(obs assay.Observation, err error) (assay.Observation, error) {
 	if err == nil && obs.Error != nil {
 		err = obs.Error
 	}
 	if err != nil {
-		e := assay.AsError(sc.redactError(err))
+		e := assay.AsError(err)
 		obs.Error = e
-		sc.redactObservation(&obs)
 		return obs, e
 	}
-	sc.redactObservation(&obs)
 	return obs, nil
 }

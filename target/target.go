@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/redact"
 )
 
 // Options are what Open needs besides the spec.
@@ -14,7 +15,9 @@ type Options struct {
 	Suite *assay.Suite
 	// Getenv expands ${VAR} in target files; nil means no environment.
 	Getenv func(string) string
-	// AllowLiteralSecrets permits literal Authorization/Cookie values.
+	// AllowLiteralSecrets permits literal credentials (credential-named
+	// fields, URL user info, credential query parameters and command
+	// arguments); each one let through is then a secret.
 	AllowLiteralSecrets bool
 	// Keep skips cleanup steps.
 	Keep bool
@@ -127,6 +130,16 @@ func isHostPort(host, rest string) bool {
 func Close(t assay.Target) error {
 	if c, ok := t.(interface{ Close() error }); ok {
 		return c.Close()
+	}
+	return nil
+}
+
+// Secrets returns the secrets of t (what it expanded from the
+// environment, and the forms derived from them), or nil when it has none.
+// Everything kept or shown of a run of t must be redacted with them.
+func Secrets(t assay.Target) []redact.Secret {
+	if s, ok := t.(interface{ Secrets() []redact.Secret }); ok {
+		return s.Secrets()
 	}
 	return nil
 }

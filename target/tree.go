@@ -25,6 +25,7 @@ type node struct {
 	items     []*node  // sequence items
 	value     any      // scalar: string, int64, uint64, float64, bool or nil
 	env       bool     // the string was expanded from ${VAR}
+	written   string   // the string as written, before ${VAR} expansion
 }
 
 type nodeKind int
@@ -198,7 +199,7 @@ func (n *node) expandEnv(sc *secrets, getenv func(string) string) error {
 		if err != nil {
 			return n.errorf("%s", err.Error())
 		}
-		n.value, n.env = out, used
+		n.value, n.env, n.written = out, used, s
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/assay-eval/assay/redact"
 	"github.com/spf13/cobra"
 )
 
@@ -20,6 +21,11 @@ type Env struct {
 	Getenv func(string) string
 	// Ctx is canceled on SIGINT/SIGTERM.
 	Ctx context.Context
+	// Secrets is the one list of secret values of this invocation (what
+	// the targets opened expanded from the environment). run wraps Stdout
+	// and Stderr so that everything printed is redacted with it; records
+	// and output files are redacted with it too.
+	Secrets *redact.Redactor
 }
 
 // Exit codes (ARCHITECTURE §6).
@@ -70,6 +76,16 @@ func run(ctx context.Context, args []string, env *Env) int {
 		env.Stdin = strings.NewReader("")
 	}
 	env.Ctx = ctx
+	if env.Secrets == nil {
+		env.Secrets = redact.New()
+	}
+	// Everything printed goes through the one redaction rule.
+	stdout, stderr := redact.NewWriter(env.Stdout, env.Secrets), redact.NewWriter(env.Stderr, env.Secrets)
+	env.Stdout, env.Stderr = stdout, stderr
+	defer func() {
+		stdout.Flush()
+		stderr.Flush()
+	}()
 	root := newRootCmd(env)
 	root.SetArgs(args)
 	root.SetIn(env.Stdin)
@@ -152,6 +168,13 @@ func newRootCmd(env *Env) *cobra.Command {
 
 // isTerminal reports whether w is a terminal (for progress bars and color).
 func isTerminal(w io.Writer) bool {
+	for {
+		u, ok := w.(interface{ Unwrap() io.Writer })
+		if !ok {
+			break
+		}
+		w = u.Unwrap()
+	}
 	f, ok := w.(*os.File)
 	if !ok {
 		return false

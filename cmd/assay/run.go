@@ -17,6 +17,7 @@ import (
 	"github.com/assay-eval/assay/gate"
 	"github.com/assay-eval/assay/grade"
 	"github.com/assay-eval/assay/metric"
+	"github.com/assay-eval/assay/redact"
 	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/runner"
 	"github.com/assay-eval/assay/store"
@@ -455,6 +456,9 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 		return nil, gate.Verdict{}, inputError(err)
 	}
 	defer target.Close(tgt)
+	// From here on, the target's secrets are redacted from every result,
+	// record, output and line printed.
+	env.Secrets.Add(target.Secrets(tgt)...)
 	// More workers than observations would only idle (and -j 1000000 would
 	// start a million of them).
 	conc := min(f.concurrency, ss.n*f.trials)
@@ -494,6 +498,7 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 		// ran, so nothing is stored.
 		return nil, gate.Verdict{}, usageError("", "interrupted before the first case: nothing was run or stored")
 	}
+	*run = redact.Value(env.Secrets, *run)
 	var rw store.RunWriter
 	if ss.st != nil {
 		if rw, err = ss.st.Begin(ctx, run); err != nil {
@@ -525,6 +530,8 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 		Grade:       ss.gopts,
 		MaxErrors:   f.maxErrors,
 		Keep:        f.keep,
+		Redactor:    env.Secrets,
+		// r is graded on the raw observation and redacted by the runner.
 		OnResult: func(c assay.Case, r assay.CaseResult) error {
 			mu.Lock()
 			defer mu.Unlock()
@@ -545,7 +552,7 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 			agg.Add(&r)
 			if failing(r) && (f.maxFailures == 0 || listed < f.maxFailures) {
 				listed++
-				ss.failQueries[r.ID] = c.Query
+				ss.failQueries[r.ID] = env.Secrets.String(c.Query)
 			}
 			if keep {
 				kept = append(kept, r)
@@ -571,6 +578,7 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 	if err != nil {
 		if rw != nil {
 			run.FinishedAt = now().UTC()
+			*run = redact.Value(env.Secrets, *run)
 			rw.Finish(run)
 		}
 		return nil, gate.Verdict{}, inputError(err)
@@ -611,6 +619,9 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 	run.Gates = verdict.Results
 	warnings = append(warnings, verdict.Warnings...)
 	run.Warnings = warnings
+	// The run as kept and shown: everything in it is redacted (results
+	// were already, by the runner).
+	*run = redact.Value(env.Secrets, *run)
 
 	if rw != nil {
 		if err := rw.Finish(run); err != nil {
@@ -927,6 +938,7 @@ func specNames(specs []metric.Spec) []string {
 
 // writeTo writes to a file, or stdout for "-".
 func writeTo(env *Env, path string, fn func(io.Writer) error) error {
+	fn = redacting(env, fn)
 	if path == "-" {
 		return fn(env.Stdout)
 	}
@@ -936,6 +948,21 @@ func writeTo(env *Env, path string, fn func(io.Writer) error) error {
 		}
 	}
 	return replaceFile(path, fn)
+}
+
+// redacting returns fn writing through the one redaction rule.
+func redacting(env *Env, fn func(io.Writer) error) func(io.Writer) error {
+	if env.Secrets.Empty() {
+		return fn
+	}
+	return func(w io.Writer) error {
+		rw := redact.NewWriter(w, env.Secrets)
+		err := fn(rw)
+		if ferr := rw.Flush(); err == nil {
+			err = ferr
+		}
+		return err
+	}
 }
 
 // loadRef resolves a run reference (see resolveRunRef) and loads the run.

@@ -30,7 +30,7 @@ func writeCIOutputs(env *Env, f *runFlags, run *assay.Run, verdict gate.Verdict,
 		}
 	}
 	if p := env.Getenv("GITHUB_STEP_SUMMARY"); p != "" && (f.markdown != "" || f.reportDir != "") {
-		if err := appendTo(p, md); err != nil {
+		if err := appendTo(p, redacting(env, md)); err != nil {
 			return fmt.Errorf("GITHUB_STEP_SUMMARY: %w", err)
 		}
 	}

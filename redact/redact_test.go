@@ -1,0 +1,158 @@
+package redact_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/assay-eval/assay/redact"
+)
+
+const tok = "sk-live/Abc123Def456"
+
+func newR() *redact.Redactor { return redact.New(redact.Secret{Name: "TOK", Value: tok}) }
+
+func TestStringForms(t *testing.T) {
+	r := newR()
+	for in, want := range map[string]string{
+		"a " + tok + " b":                          "a ${TOK} b",
+		`\u0073k-live\/Abc123Def456`:               "${TOK}",
+		`x \u0073k\u002dlive/Abc123Def456 y`:       "x ${TOK} y",
+		"sk-live%2FAbc123Def456&q=1":               "${TOK}&q=1",
+		`\\u0073k-live\\/Abc123Def456`:             "${TOK}",
+		`{"a":"\u0073k-live\/Abc123Def456","b":1}`: `{"a":"${TOK}","b":1}`,
+		"nothing here":                             "nothing here",
+	} {
+		if got := r.String(in); got != want {
+			t.Errorf("String(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestMinLen(t *testing.T) {
+	r := redact.New(redact.Secret{Name: "X", Value: "abc"}, redact.Secret{Name: "D", Value: "demo"})
+	if got := r.String("abc demo"); got != "abc ${D}" {
+		t.Errorf("got %q", got)
+	}
+}
+
+// TestHeadTailRedactBeforeCut: a cut that lands inside the token leaves
+// no part of it.
+func TestHeadTailRedactBeforeCut(t *testing.T) {
+	r := newR()
+	for pad := 0; pad < 60; pad++ {
+		s := strings.Repeat("x", pad) + tok + strings.Repeat("y", 60)
+		if got := r.Head(s, 30); strings.Contains(got, tok[:8]) || strings.Contains(got, "sk-live") {
+			t.Fatalf("Head pad %d: %q", pad, got)
+		}
+		s = strings.Repeat("y", 60) + tok + strings.Repeat("x", pad)
+		got := r.Tail([]byte(s), 30, false)
+		for i := 0; i+8 <= len(tok); i++ {
+			if strings.Contains(got, tok[i:i+8]) {
+				t.Fatalf("Tail pad %d: %q", pad, got)
+			}
+		}
+		// A stream cut inside the token: its end is dropped.
+		cut := []byte(tok[pad%len(tok):] + strings.Repeat("z", 400))
+		got = r.Tail(cut, 1000, true)
+		if strings.Contains(got, "Def456") && pad%len(tok) < len(tok)-6 {
+			t.Fatalf("Tail of a cut stream keeps %q", got)
+		}
+	}
+}
+
+type inner struct {
+	Name string
+	M    map[string]any
+}
+
+type outer struct {
+	S    string
+	P    *inner
+	L    []inner
+	Raw  json.RawMessage
+	Any  any
+	Keys map[string]string
+	F    func()
+	n    string
+}
+
+func TestValueDeep(t *testing.T) {
+	r := newR()
+	in := outer{
+		S:    "x" + tok,
+		P:    &inner{Name: tok, M: map[string]any{tok: []any{tok, map[string]any{"k": tok}}, "n": 1.5}},
+		L:    []inner{{Name: tok}},
+		Raw:  json.RawMessage(`{"a":"\u0073k-live\/Abc123Def456"}`),
+		Any:  tok,
+		Keys: map[string]string{tok: "v"},
+		n:    tok,
+	}
+	out := redact.Value(r, in)
+	b, _ := json.Marshal(out)
+	if strings.Contains(string(b), "Abc123") {
+		t.Errorf("secret left in %s", b)
+	}
+	if !json.Valid(out.Raw) {
+		t.Errorf("raw json made invalid: %s", out.Raw)
+	}
+	if in.P.Name != tok || in.L[0].Name != tok || in.Keys[tok] != "v" {
+		t.Errorf("input changed")
+	}
+	if out.n != tok {
+		t.Errorf("unexported field not kept")
+	}
+}
+
+func TestWriterSplitsNoSecret(t *testing.T) {
+	r := newR()
+	var buf bytes.Buffer
+	w := redact.NewWriter(&buf, r)
+	text := "error: " + tok + " done\nnext " + tok
+	for i := 0; i < len(text); i++ {
+		w.Write([]byte{text[i]})
+	}
+	w.Flush()
+	if got := buf.String(); got != "error: ${TOK} done\nnext ${TOK}" {
+		t.Errorf("got %q", got)
+	}
+	// A long line without a newline is written in pieces, never splitting
+	// a secret.
+	buf.Reset()
+	w = redact.NewWriter(&buf, r)
+	long := strings.Repeat(tok+"-", 20000)
+	for i := 0; i < len(long); i += 777 {
+		w.Write([]byte(long[i:min(i+777, len(long))]))
+	}
+	w.Flush()
+	if strings.Contains(buf.String(), "Abc123") {
+		t.Errorf("long line leaks")
+	}
+}
+
+func TestBasicAuth(t *testing.T) {
+	r := redact.New(redact.BasicAuth("U", "bob", "pw-secret")...)
+	if got := r.String("Basic Ym9iOnB3LXNlY3JldA=="); got != "Basic ${U}" {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestArgs(t *testing.T) {
+	got := redact.Args([]string{"prog", "--api-key", "K1", "--password=P1", "-k", "5", "--key-file", "f", "--token", "-v"})
+	want := []string{"prog", "--api-key", "[redacted]", "--password=[redacted]", "-k", "5", "--key-file", "f", "--token", "-v"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestIsSecretName(t *testing.T) {
+	for name, want := range map[string]bool{
+		"Authorization": true, "Cookie": true, "X-Api-Key": true, "KB_TOKEN": true, "kbToken": true, "password": true,
+		"api_key": true, "max_tokens": false, "k": false, "question": false, "keyword": false, "monkey": false,
+	} {
+		if redact.IsSecretName(name) != want {
+			t.Errorf("IsSecretName(%q) = %v", name, !want)
+		}
+	}
+}
