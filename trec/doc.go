@@ -48,7 +48,10 @@
 //
 // A qrels topic that is missing from the run is skipped, as trec_eval 9.x
 // did; trec_eval v10.0 aborts there with "result qid 'X' not found in qrels"
-// and exit status 4. With -c the topic scores 0 (v10.0 semantics: it is
+// and exit status 4. The skip is said on the error writer, one line after
+// the report: "assay trec: skipped N qrels topics not in the run (ID ...);
+// trec_eval v10.0 would stop, -c scores them", naming the first five ids in
+// qid order. With -c the topic scores 0 (v10.0 semantics: it is
 // evaluated as one unjudged document, then num_ret, utility, rbp_resid,
 // unj and relstring are forced to zero/empty), and its rows are printed.
 //

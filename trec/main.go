@@ -40,8 +40,9 @@ RUN may be "-" for standard input.
 
 One deliberate difference from trec_eval v10.0: a qrels topic that is
 missing from the run is skipped (as trec_eval 9.x did) instead of aborting
-with "result qid not found in qrels" and exit status 4. With -c such a topic
-scores 0, as in trec_eval.
+with "result qid not found in qrels" and exit status 4; a line on stderr
+gives their count and first ids. With -c such a topic scores 0, as in
+trec_eval.
 
 Exit status: 0 ok; 1 usage or unknown measure; 2 unreadable or malformed
 input, bad measure parameters; 4 a duplicate document in a ranking or in the
