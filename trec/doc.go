@@ -64,6 +64,17 @@
 // ranking or in the qrels of an evaluated topic and for utility without 4
 // coefficients, 7 when no topic has both results and judgments.
 //
-// Out of scope: -R prefs/qrels_jg, -T, -Z (z-scores) and -D (debug).
+// Out of scope: -R prefs/qrels_jg, -T, -Z (z-scores) and -D (debug). The
+// preference and judgment-group measures and their sets (all_prefs, prefs,
+// qrels_jg, prefs_*, map_avgjg, P_avgjg, Rprec_mult_avgjg) are refused with
+// "assay trec: measure 'X' is not supported: ..." and exit status 1, not as
+// illegal measures; -D (--Debug_level) is a usage error (exit status 1).
+// -o, and its long form --Output_old_results_format, which takes an
+// argument in trec_eval's option table, are accepted and ignored, as
+// trec_eval v10.0 ignores them.
+//
+// A report that cannot be written (a full disk; a closed pipe, once the
+// command ignores SIGPIPE) stops with "assay trec: cannot write the report:
+// ..." and exit status 2.
 // Non-ascending 11pt_avg points give trec_eval's order-dependent answer.
 package trec

@@ -460,6 +460,13 @@ func (ev *evaluator) report(stdout, stderr io.Writer, tag []byte) int {
 			}
 			out.Write(buf)
 		}
+		if out.Available() < 512 {
+			// A write that fails (a full disk, a closed pipe) stops the
+			// report now rather than after every topic.
+			if err := out.Flush(); err != nil {
+				return writeFailed(stderr, err)
+			}
+		}
 	}
 	if ev.cfg.Complete {
 		nq = len(ev.q.topics)
@@ -507,9 +514,16 @@ func (ev *evaluator) report(stdout, stderr io.Writer, tag []byte) int {
 		}
 	}
 	if err := out.Flush(); err != nil {
-		return 2
+		return writeFailed(stderr, err)
 	}
 	return 0
+}
+
+// writeFailed reports an output that could not be written (exit status 2:
+// the report is incomplete).
+func writeFailed(stderr io.Writer, err error) int {
+	fmt.Fprintf(stderr, "assay trec: cannot write the report: %v\n", err)
+	return 2
 }
 
 // appendName writes "%-22s\t%s\t".

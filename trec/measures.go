@@ -186,7 +186,31 @@ func (r *request) mark(arg string) error {
 			return nil
 		}
 	}
+	if what, ok := unsupported[name]; ok {
+		return usageFail(fmt.Sprintf("assay trec: measure '%s' is not supported: %s need %s, and assay trec reads qrels only\n", name, what, unsupportedFormat[what]))
+	}
 	return &trecError{msg: fmt.Sprintf("trec_eval: illegal measure '%s'\n", name), code: 1}
+}
+
+// unsupported are trec_eval's measures and measure sets that need judgment
+// formats other than qrels (-R prefs, qrels_prefs, qrels_jg): they are
+// refused as not supported rather than as unknown.
+var unsupported = map[string]string{
+	"all_prefs": "preference measures", "prefs": "preference measures",
+	"prefs_num_prefs_poss": "preference measures", "prefs_num_prefs_ful": "preference measures",
+	"prefs_num_prefs_ful_ret": "preference measures", "prefs_simp": "preference measures",
+	"prefs_pair": "preference measures", "prefs_avgjg": "preference measures",
+	"prefs_avgjg_Rnonrel": "preference measures", "prefs_simp_ret": "preference measures",
+	"prefs_pair_ret": "preference measures", "prefs_avgjg_ret": "preference measures",
+	"prefs_avgjg_Rnonrel_ret": "preference measures", "prefs_simp_imp": "preference measures",
+	"prefs_pair_imp": "preference measures", "prefs_avgjg_imp": "preference measures",
+	"qrels_jg": "judgment-group measures", "map_avgjg": "judgment-group measures",
+	"P_avgjg": "judgment-group measures", "Rprec_mult_avgjg": "judgment-group measures",
+}
+
+var unsupportedFormat = map[string]string{
+	"preference measures":     "preference judgments (-R prefs or qrels_prefs)",
+	"judgment-group measures": "judgment groups (-R qrels_jg)",
 }
 
 // atol parses the leading integer of s like C atol (0 when none).
