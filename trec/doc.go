@@ -52,8 +52,11 @@
 // the report: "assay trec: skipped N qrels topics not in the run (ID ...);
 // trec_eval v10.0 would stop, -c scores them", naming the first five ids in
 // qid order. With -c the topic scores 0 (v10.0 semantics: it is
-// evaluated as one unjudged document, then num_ret, utility, rbp_resid,
-// unj and relstring are forced to zero/empty), and its rows are printed.
+// evaluated as one unjudged document, then the values trec_eval resets by
+// printed name are forced to zero/empty: num_ret, every unj_k, and utility,
+// relstring and rbp_resid under their bare names only; utility_A,B,C,D,
+// relstring_N and rbp_resid_p=P keep what the one document gives), and its
+// rows are printed.
 //
 // # Errors and exit statuses
 //

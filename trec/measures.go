@@ -107,7 +107,11 @@ type column struct {
 	value func(c *evalCtx) float64
 	// str is the per-topic value of relstring (a string, per topic only).
 	str func(c *evalCtx) string
-	// zeroMissing marks the values forced to 0 for a -c topic absent from the run.
+	// zeroMissing marks the values forced to 0 for a -c topic absent from
+	// the run. trec_eval resets them by printed name: num_ret, utility,
+	// relstring and rbp_resid only when bare (utility_2,-1,0,0,
+	// relstring_20 and rbp_resid_p=0.8 keep what the one-document ranking
+	// gives), every unj_k.
 	zeroMissing bool
 }
 
@@ -322,7 +326,7 @@ func (r *request) build() (*plan, error) {
 			case "relstring":
 				p.relstring = int(vals[0])
 				n := p.relstring
-				p.cols = append(p.cols, column{name: name, def: d, agg: aggNone, zeroMissing: true,
+				p.cols = append(p.cols, column{name: name, def: d, agg: aggNone, zeroMissing: !given,
 					str: func(x *evalCtx) string { return x.t.Relstring(n) }})
 			case "utility":
 				if len(vals) != 4 {
@@ -331,7 +335,7 @@ func (r *request) build() (*plan, error) {
 					vals = append(vals, 0, 0, 0, 0)
 				}
 				a, b, c, dd := vals[0], vals[1], vals[2], vals[3]
-				p.cols = append(p.cols, column{name: name, def: d, zeroMissing: true, value: func(x *evalCtx) float64 {
+				p.cols = append(p.cols, column{name: name, def: d, zeroMissing: !given, value: func(x *evalCtx) float64 {
 					return x.t.Utility(a, b, c, dd, x.numDocs)
 				}})
 			case "11pt_avg":
@@ -352,7 +356,7 @@ func (r *request) build() (*plan, error) {
 			if given {
 				name = d.name + "_" + ps
 			}
-			p.cols = append(p.cols, pairColumn(d, name, gi, spec.p))
+			p.cols = append(p.cols, pairColumn(d, name, gi, spec.p, !given))
 		}
 	}
 	return p, nil
@@ -483,7 +487,9 @@ func floatCutColumn(d *measureDef, x float64) column {
 	return c
 }
 
-func pairColumn(d *measureDef, name string, gi int, p float64) column {
+// pairColumn is one measure with level=gain parameters; bare marks the name
+// without parameters (only rbp_resid's bare name is reset on a -c topic).
+func pairColumn(d *measureDef, name string, gi int, p float64, bare bool) column {
 	c := column{name: name, def: d, agg: d.agg}
 	switch d.name {
 	case "G":
@@ -501,7 +507,7 @@ func pairColumn(d *measureDef, name string, gi int, p float64) column {
 	case "rbp":
 		c.value = func(x *evalCtx) float64 { return x.t.RBP(p, x.table(gi)) }
 	case "rbp_resid":
-		c.zeroMissing = true
+		c.zeroMissing = bare
 		c.value = func(x *evalCtx) float64 { return x.t.RBPResid(p) }
 	}
 	return c
