@@ -79,6 +79,7 @@ var measures = []measureDef{
 	{name: "set_map"},
 	{name: "set_F", params: pFloats, defaults: "1.0"},
 	{name: "num_nonrel_judged_ret", agg: aggSum, integer: true},
+	{name: "yaap"}, // after the preference and judgment-group measures, as in trec_eval
 	{name: "rbp", params: pPairs, defaults: "p=0.9"},
 	{name: "rbp_resid", params: pPairs, defaults: "p=0.9"},
 	{name: "unj", params: pIntCuts, defaults: "5,10,20"},
@@ -438,6 +439,8 @@ func simpleColumn(d *measureDef) column {
 		c.value = func(x *evalCtx) float64 { return x.t.SetMap() }
 	case "num_nonrel_judged_ret":
 		c.value = func(x *evalCtx) float64 { return float64(x.t.NumNonrelJudgedRet()) }
+	case "yaap":
+		c.value = func(x *evalCtx) float64 { return x.t.YAAP() }
 	default:
 		panic("trec: no value for measure " + d.name)
 	}
