@@ -80,4 +80,13 @@
 // command ignores SIGPIPE) stops with "assay trec: cannot write the report:
 // ..." and exit status 2.
 // Non-ascending 11pt_avg points give trec_eval's order-dependent answer.
+//
+// Numbers are read as C reads them: atol saturates (P.99999999999999999999
+// is P_9223372036854775807), and integer cutoffs are sorted as trec_eval
+// sorts them, by a merge sort whose comparator truncates the difference to
+// an int. When that leaves cutoffs out of order (they are 2^31 or more
+// apart), trec_eval computes the later ones over the whole ranking; assay
+// trec refuses such a list (exit 2) instead. A negative -l is refused too
+// (exit 1): trec_eval then counts unjudged documents as relevant in the
+// measures that test each rank but not in num_rel_ret or num_rel.
 package trec

@@ -89,6 +89,12 @@ func parseArgs(args []string) (Config, *request, bool, error) {
 			cfg.Complete = true
 		case 'l':
 			cfg.RelLevel = atol(val)
+			if cfg.RelLevel < 0 {
+				// trec_eval then counts unjudged documents (labels -1, -2)
+				// as relevant in the measures that test each rank, but not
+				// in num_rel_ret or R: refused rather than approximated.
+				return usageFail(fmt.Sprintf("assay trec: -l %s: a negative relevance level is not supported (trec_eval counts unjudged documents as relevant in some measures and not in others)\n", val))
+			}
 		case 'n':
 			cfg.NoSummary = true
 		case 'D':

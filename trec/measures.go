@@ -229,16 +229,57 @@ func atol(s string) int {
 		neg = s[i] == '-'
 		i++
 	}
-	v := 0
+	// strtol saturates: LONG_MAX, or LONG_MIN when negative.
+	v := uint64(0)
+	over := false
 	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
-		if v < math.MaxInt64/10-10 {
-			v = v*10 + int(s[i]-'0')
+		d := uint64(s[i] - '0')
+		if !over && v > (1<<63-d)/10 {
+			over = true
+		}
+		if !over {
+			v = v*10 + d
 		}
 	}
-	if neg {
-		return -v
+	switch {
+	case neg && (over || v >= 1<<63):
+		return math.MinInt64
+	case neg:
+		return -int(v)
+	case over || v >= 1<<63:
+		return math.MaxInt64
 	}
-	return v
+	return int(v)
+}
+
+// sortCutoffs sorts integer cutoffs as trec_eval does: glibc's merge sort
+// with a comparator that returns the 64-bit difference truncated to an int,
+// so cutoffs 2^31 or more apart may come out of order.
+func sortCutoffs(a []int) {
+	tmp := make([]int, len(a))
+	var msort func(a []int)
+	msort = func(a []int) {
+		if len(a) <= 1 {
+			return
+		}
+		n1 := len(a) / 2
+		msort(a[:n1])
+		msort(a[n1:])
+		b1, b2 := a[:n1], a[n1:]
+		k := 0
+		for len(b1) > 0 && len(b2) > 0 {
+			if int32(uint64(b1[0])-uint64(b2[0])) <= 0 {
+				tmp[k], b1 = b1[0], b1[1:]
+			} else {
+				tmp[k], b2 = b2[0], b2[1:]
+			}
+			k++
+		}
+		k += copy(tmp[k:], b1)
+		copy(tmp[k:], b2)
+		copy(a, tmp[:len(a)])
+	}
+	msort(a)
 }
 
 // atof parses the longest numeric prefix of s like C atof.
@@ -280,13 +321,20 @@ func (r *request) build() (*plan, error) {
 			for _, f := range strings.Split(ps, ",") {
 				cuts = append(cuts, atol(f))
 			}
-			slices.Sort(cuts)
+			sortCutoffs(cuts)
 			if cuts[0] <= 0 {
 				return nil, cannot(d.name, "trec_eval: Negative cutoff detected\n")
 			}
 			for j := 1; j < len(cuts); j++ {
 				if cuts[j] == cuts[j-1] {
 					return nil, cannot(d.name, "trec_eval: duplicate cutoffs detected\n")
+				}
+			}
+			for j := 1; j < len(cuts); j++ {
+				if cuts[j] < cuts[j-1] {
+					// trec_eval would compute the cutoffs after the break
+					// over the whole ranking; refuse rather than differ.
+					return nil, &trecError{msg: fmt.Sprintf("assay trec: cutoffs %d and %d of %s are too far apart: trec_eval's overflowing comparator leaves them out of order, which is not supported\n", cuts[j-1], cuts[j], d.name), code: 2}
 				}
 			}
 			for _, k := range cuts {
