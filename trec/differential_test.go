@@ -68,8 +68,8 @@ var refOrder = []string{"runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "
 	"num_nonrel_judged_ret", "yaap", "rbp", "rbp_resid", "unj"}
 
 type refTopic struct {
-	labels []int // per rank
-	grades []int // every judgment
+	labels  []int // per rank
+	grades  []int // every judgment
 	missing bool
 }
 
@@ -889,7 +889,9 @@ func randomPair(r *rand.Rand) (qrels, run string, o refOpts, numDocs int) {
 		func() refMeasure { return refMeasure{"ideal_dcg", []string{"", gains()}[r.IntN(2)]} },
 		func() refMeasure { return refMeasure{"ndcg_rel", []string{"", gains()}[r.IntN(2)]} },
 		func() refMeasure { return refMeasure{"G", []string{"", gains()}[r.IntN(2)]} },
-		func() refMeasure { return refMeasure{"rbp", []string{"", "p=0.8", gains(), "p=0.5," + gains()}[r.IntN(4)]} },
+		func() refMeasure {
+			return refMeasure{"rbp", []string{"", "p=0.8", gains(), "p=0.5," + gains()}[r.IntN(4)]}
+		},
 		func() refMeasure { return refMeasure{"rbp_resid", []string{"", "p=0.8"}[r.IntN(2)]} },
 	}
 	plain := []string{"runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
