@@ -63,7 +63,7 @@ func (o refOpts) args() string {
 // refOrder is trec_eval's print order for the measures refEval knows.
 var refOrder = []string{"runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec",
 	"bpref", "recip_rank", "iprec_at_recall", "P", "relstring", "recall", "infAP", "gm_bpref",
-	"Rprec_mult", "utility", "binG", "G", "ideal_dcg", "ndcg", "ndcg_rel", "ndcg_cut", "map_cut",
+	"Rprec_mult", "utility", "11pt_avg", "binG", "G", "dcg", "ideal_dcg", "ndcg", "ndcg_rel", "ndcg_cut", "map_cut",
 	"relative_P", "success", "set_P", "set_relative_P", "set_recall", "set_map", "set_F",
 	"num_nonrel_judged_ret", "yaap", "rbp", "rbp_resid", "unj"}
 
@@ -194,6 +194,38 @@ func refIdeal(tab []refGain) []float64 {
 }
 
 func lg(i int) float64 { return math.Log2(float64(i + 2)) }
+
+// refIprec is iprec_at_recall at x: c = round(x·R) relevant documents; 0
+// when fewer were retrieved, else the best precision at or after the rank
+// of the c-th (rank 1 when c = 0); 0/0 on an empty ranking.
+func refIprec(t refTopic, l int, x float64) float64 {
+	n, r, rr, _, _, _ := refStats(t, l)
+	c := int(math.Round(x * float64(r)))
+	if c > rr {
+		return 0
+	}
+	s := 1
+	if c > 0 {
+		k := 0
+		for i, y := range t.labels {
+			if y >= l {
+				k++
+				if k == c {
+					s = i + 1
+					break
+				}
+			}
+		}
+	}
+	if n == 0 {
+		return math.NaN()
+	}
+	best := 0.0
+	for j := s; j <= n; j++ {
+		best = max(best, float64(relsAt(t, l, j))/float64(j))
+	}
+	return best
+}
 
 // refStats are the counts of one topic under threshold l.
 func refStats(t refTopic, l int) (n, r, rr, nonpool, unj, nnonrel int) {
@@ -361,35 +393,17 @@ func refColumns(ms []refMeasure, numDocs int) []refCol {
 			xs := floats("0.0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1.0")
 			sort.Float64s(xs)
 			for _, x := range xs {
-				add(mean(name+"_"+strconv.FormatFloat(x, 'f', 2, 64), func(t refTopic, l int) float64 {
-					n, r, rr, _, _, _ := refStats(t, l)
-					c := int(math.Round(x * float64(r)))
-					if c > rr {
-						return 0
-					}
-					s := 1
-					if c > 0 {
-						k := 0
-						for i, y := range t.labels {
-							if y >= l {
-								k++
-								if k == c {
-									s = i + 1
-									break
-								}
-							}
-						}
-					}
-					if n == 0 {
-						return math.NaN()
-					}
-					best := 0.0
-					for j := s; j <= n; j++ {
-						best = max(best, float64(relsAt(t, l, j))/float64(j))
-					}
-					return best
-				}))
+				add(mean(name+"_"+strconv.FormatFloat(x, 'f', 2, 64), func(t refTopic, l int) float64 { return refIprec(t, l, x) }))
 			}
+		case "11pt_avg":
+			xs := floats("0.0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1.0") // ascending (randomPair)
+			add(mean(pname, func(t refTopic, l int) float64 {
+				s := 0.0
+				for _, x := range xs {
+					s += refIprec(t, l, x)
+				}
+				return s / float64(len(xs))
+			}))
 		case "P", "recall", "map_cut", "relative_P", "success", "unj", "ndcg_cut":
 			def := "5,10,15,20,30,100,200,500,1000"
 			switch name {
@@ -566,7 +580,7 @@ func refColumns(ms []refMeasure, numDocs int) []refCol {
 				p, rc := float64(rr)/float64(n), float64(rr)/float64(r)
 				return (x + 1) * p * rc / (x*p + rc)
 			}))
-		case "G", "ideal_dcg", "ndcg", "ndcg_rel", "rbp", "rbp_resid":
+		case "G", "dcg", "ideal_dcg", "ndcg", "ndcg_rel", "rbp", "rbp_resid":
 			p, pairs, _ := refPairs(ps)
 			nm := name
 			c := mean(pname, func(t refTopic, l int) float64 {
@@ -657,8 +671,11 @@ func refColumns(ms []refMeasure, numDocs int) []refCol {
 					}
 				}
 				idcg := idcgAt(len(ideal))
-				if nm == "ideal_dcg" {
+				switch nm {
+				case "ideal_dcg":
 					return idcg
+				case "dcg":
+					return dcg
 				}
 				return div(dcg, idcg)
 			})
@@ -887,6 +904,8 @@ func randomPair(r *rand.Rand) (qrels, run string, o refOpts, numDocs int) {
 		func() refMeasure { return refMeasure{"set_F", []string{"", "0.5"}[r.IntN(2)]} },
 		func() refMeasure { return refMeasure{"ndcg", []string{"", gains()}[r.IntN(2)]} },
 		func() refMeasure { return refMeasure{"ideal_dcg", []string{"", gains()}[r.IntN(2)]} },
+		func() refMeasure { return refMeasure{"dcg", []string{"", gains()}[r.IntN(2)]} },
+		func() refMeasure { return refMeasure{"11pt_avg", []string{"", "0.2,0.5,0.9", "0,1"}[r.IntN(3)]} },
 		func() refMeasure { return refMeasure{"ndcg_rel", []string{"", gains()}[r.IntN(2)]} },
 		func() refMeasure { return refMeasure{"G", []string{"", gains()}[r.IntN(2)]} },
 		func() refMeasure {
