@@ -48,8 +48,9 @@ Not supported: preference and judgment-group measures (all_prefs, prefs,
 qrels_jg and their members), -R formats other than qrels, -Z and -D.
 
 Exit status: 0 ok; 1 usage, unknown or unsupported measure; 2 unreadable or
-malformed input, bad measure parameters, a report that cannot be written; 4 a duplicate document in a ranking or in the
-qrels; 7 no topic has both results and judgments.
+malformed input, bad measure parameters, a report that cannot be written;
+4 a duplicate document in a ranking or in the qrels; 7 no topic has both
+results and judgments.
 `
 
 // usageFail is a command-line problem: message, usage, exit status 1.
