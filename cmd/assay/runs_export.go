@@ -62,6 +62,9 @@ func runsExport(env *Env, ref string, rf *runsFlags, f *exportFlags) error {
 	if f.trecTag != "" && f.trecRun == "" {
 		return usageError("", "--trec-tag names the run of --trec-run, which is not given")
 	}
+	if f.suite != "" && f.trecQrels == "" {
+		return usageError("", "--suite is where --trec-qrels reads the judgments, and --trec-qrels is not given")
+	}
 	st, closeStore, err := openRefStore(env, rf.storeDir, ref)
 	if err != nil {
 		return inputError(err)
