@@ -52,4 +52,20 @@
 // RBPResid, Unj). Their definitions are those of trec_eval v10.0 and are
 // written next to each method. Package trec builds Topics from qrels and run
 // files and prints them as trec_eval does.
+//
+// The gain table (GainTable, for G, dcg, ideal_dcg, ndcg, ndcg_rel, Rndcg
+// and rbp) follows trec_eval's setup_gains: custom level=gain pairs first,
+// in parameter order, then every level 0..max grade not among them with gain
+// = level; sorted by a merge sort whose comparator truncates the gain
+// difference to an integer (so fractional gains may stay out of order). A
+// ranked document gains the first entry of its level in that order; a level
+// the table lacks gains 0 (a custom negative level, -1 or -2, gives
+// unjudged documents a gain). The ideal list walks the table from its last
+// entry down, one position per judgment: an empty level is passed over
+// whatever its gain, and the walk stops at the first non-empty level whose
+// gain is <= 0 (or at once when the last entry's gain is <= 0). rbp rescales
+// the gains to (g − lo)/(hi − lo) when lo < 0 or hi > 1, with lo and hi the
+// lowest and highest table gain and 0: trec_eval v10.0 leaves the two
+// uninitialised, and its stock build starts them at 0, which is visible only
+// when level 0's gain is overridden or every gain is negative.
 package metric

@@ -26,17 +26,29 @@ type gainEntry struct {
 	count int
 }
 
-// gain returns the gain of a ranked document's label.
+// gain returns the gain of a ranked document's label, as trec_eval's
+// get_gain: the first table entry (in sorted order) for that level, else 0.
+// A custom level may be negative ("-1=0.5" gives documents outside the pool
+// a gain, "-2=..." the pooled but unjudged ones).
 func (g *GainTable) gain(label int) float64 {
-	if label < 0 {
-		return 0
+	v, _ := g.lookup(label)
+	return v
+}
+
+// lookup is gain, and whether the label is a level of the table.
+func (g *GainTable) lookup(label int) (float64, bool) {
+	if len(g.custom) == 0 {
+		if label < 0 {
+			return 0, false
+		}
+		return float64(label), true // every label >= 0 of a ranking is a level of the table
 	}
-	for _, c := range g.custom {
-		if c.Level == label {
-			return c.Gain
+	for _, e := range g.entries {
+		if e.level == label {
+			return e.gain, true
 		}
 	}
-	return float64(label)
+	return 0, false
 }
 
 // Gains fills g with the gain table of t (after Prepare) under the given
@@ -100,17 +112,31 @@ func (t *Topic) Gains(g *GainTable, custom []LevelGain) {
 	if nc > 0 {
 		g.scratch = msortGains(g.entries, g.scratch)
 	} // default gains are already ascending by level
+	// rbp's bounds start at 0: trec_eval v10.0 leaves them uninitialised,
+	// and its stock build (no -O) starts them at 0, which shows when level
+	// 0's gain is overridden (0=0.5 keeps lo at 0) or every gain is
+	// negative (hi stays 0).
 	g.lo, g.hi = 0, 0
-	if len(g.entries) > 0 {
-		g.lo, g.hi = g.entries[0].gain, g.entries[0].gain
-	}
 	for _, e := range g.entries {
 		g.lo = min(g.lo, e.gain)
 		g.hi = max(g.hi, e.gain)
 	}
+	// The ideal list, walked as trec_eval walks it: from the last entry
+	// down, one position per judgment, passing over empty levels whatever
+	// their gain, and stopping at the first non-empty level whose gain is
+	// <= 0 (or when the top entry's own gain is <= 0). With fractional
+	// custom gains the sort leaves the table out of gain order, so an empty
+	// level of gain 0 may sit above positive ones: it does not end the list.
 	g.ideal = g.ideal[:0]
-	for i := len(g.entries) - 1; i >= 0; i-- {
-		e := g.entries[i]
+	cur := len(g.entries) - 1
+	if cur < 0 || g.entries[cur].gain <= 0 {
+		return
+	}
+	for ; cur >= 0; cur-- {
+		e := g.entries[cur]
+		if e.count == 0 {
+			continue
+		}
 		if e.gain <= 0 {
 			break
 		}
@@ -207,12 +233,13 @@ func (t *Topic) IdealDCG(g *GainTable) float64 { return g.idcgAt(len(g.ideal)) }
 
 // NDCGRel (trec_eval ndcg_rel): with P the ideal list length, each retrieved
 // doc with positive gain at rank i adds DCG@i/IDCG@min(i,P); then
-// (P − k)·DCG@n/IDCG@P is added for the k such docs; the sum is divided by P.
+// (P − k)·DCG@n/IDCG@P is added for the k such docs — negative when more
+// documents with positive gain were retrieved than the ideal list holds,
+// which custom gains allow; the sum is divided by P when it is > 0, else the
+// value is 0. IEEE arithmetic as in trec_eval: a division by an IDCG of 0
+// gives ±Inf or NaN, and NaN is not > 0.
 func (t *Topic) NDCGRel(g *GainTable) float64 {
 	p := len(g.ideal)
-	if p == 0 {
-		return 0
-	}
 	sum := 0.0
 	dcg, idcg := 0.0, 0.0
 	k := 0
@@ -230,10 +257,8 @@ func (t *Topic) NDCGRel(g *GainTable) float64 {
 			sum += dcg / idcg
 		}
 	}
-	if k < p {
-		full := g.idcgAt(p)
-		sum += float64(p-k) * dcg / full
-	}
+	full := g.idcgAt(p)
+	sum += float64(p-k) * dcg / full
 	if sum > 0 {
 		return sum / float64(p)
 	}
@@ -337,18 +362,23 @@ func (t *Topic) G(g *GainTable) float64 {
 }
 
 // RBP is rank-biased precision with persistence p: gains are the table
-// gains, rescaled to (g−lo)/(hi−lo) when the table's gains leave [0,1];
-// rbp = (1−p)·Σ gain(i)·p^(i−1). Unjudged documents gain 0.
+// gains, rescaled to (g−lo)/(hi−lo) when they leave [0,1], where lo and hi
+// are the lowest and highest gain of the table and 0 (trec_eval's stock
+// build); rbp = (1−p)·Σ gain(i)·p^(i−1). A label that is no level of the
+// table (unjudged documents, unless a custom level -1 or -2 gives them a
+// gain) gains 0.
 func (t *Topic) RBP(p float64, g *GainTable) float64 {
 	scale := g.lo < 0 || g.hi > 1
 	sum := 0.0
 	w := 1.0
 	for _, l := range t.Labels {
-		gn := g.gain(l)
-		if l >= 0 && scale {
+		gn, ok := g.lookup(l)
+		if ok && scale {
 			gn = (gn - g.lo) / (g.hi - g.lo)
 		}
-		sum += gn * w
+		if gn != 0 {
+			sum += gn * w
+		}
 		w *= p
 	}
 	return (1 - p) * sum

@@ -289,3 +289,18 @@ func (t *Topic) RBPResid(p float64) float64 {
 	}
 	return w + (1-p)*sum
 }
+
+// YAAP is trec_eval's yaap ("yet another average precision", Robertson):
+// ln((1 + s) / (1 + R − s)) with s = Σ_{i relevant} rels(i)/i, the sum AP
+// divides by R. Not in all_trec; averaged like AP.
+func (t *Topic) YAAP() float64 {
+	sum := 0.0
+	rel := 0
+	for i, l := range t.Labels {
+		if t.rel(l) {
+			rel++
+			sum += float64(rel) / float64(i+1)
+		}
+	}
+	return math.Log((1 + sum) / (1 + float64(t.r) - sum))
+}

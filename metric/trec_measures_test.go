@@ -121,3 +121,68 @@ func TestHugeGrade(t *testing.T) {
 		t.Errorf("relstring = %q", s)
 	}
 }
+
+// TestIdealPassesEmptyLevels: with gains 1=0.5, 2=1.5 on a topic without a
+// grade-0 judgment, trec_eval's truncating sort leaves the table as
+// [1:0.5, 0:0 (empty), 2:1.5]; its ideal walk passes over the empty level 0
+// and takes level 1 too: ideal 1.5, 0.5. The ranking 2, 1 is ideal: 1.0000.
+func TestIdealPassesEmptyLevels(t *testing.T) {
+	tp := &Topic{Labels: []int{2, 1}, Judgments: []int{1, 2}, Threshold: 1}
+	tp.Prepare()
+	var g GainTable
+	tp.Gains(&g, []LevelGain{{1, 0.5}, {2, 1.5}})
+	idcg := 1.5 + 0.5/math.Log2(3)
+	if v := tp.IdealDCG(&g); v != idcg {
+		t.Errorf("ideal_dcg = %v, want %v", v, idcg)
+	}
+	if v := tp.NDCG(&g); v != 1 {
+		t.Errorf("ndcg = %v, want 1", v)
+	}
+	if v := tp.G(&g); math.Abs(v-(1.5/math.Log2(2+1.5-1.5)+0.5/math.Log2(2+2.5-2))/2) > 1e-15 {
+		t.Errorf("G = %v", v)
+	}
+	// A non-empty level of gain 0 does end the walk: with a grade-0
+	// judgment the table is [1:0.5, 0:0 (1 doc), 2:1.5], the ideal is 1.5.
+	tp = &Topic{Labels: []int{2, 1}, Judgments: []int{1, 2, 0}, Threshold: 1}
+	tp.Prepare()
+	tp.Gains(&g, []LevelGain{{1, 0.5}, {2, 1.5}})
+	if v := tp.IdealDCG(&g); v != 1.5 {
+		t.Errorf("ideal_dcg with a grade-0 judgment = %v, want 1.5", v)
+	}
+}
+
+// TestNDCGRelNegativeCorrection: two retrieved documents with positive gain
+// and an ideal list of one (the walk stops at the non-empty gain-0 level):
+// the correction (P − k)·DCG/IDCG is negative and is added.
+func TestNDCGRelNegativeCorrection(t *testing.T) {
+	tp := &Topic{Labels: []int{2, 1}, Judgments: []int{1, 2, 0}, Threshold: 1}
+	tp.Prepare()
+	var g GainTable
+	tp.Gains(&g, []LevelGain{{1, 0.5}})
+	dcg2 := 2 + 0.5/math.Log2(3)
+	want := 1 + dcg2/2 - dcg2/2 // P = 1, k = 2
+	if v := tp.NDCGRel(&g); v != want {
+		t.Errorf("ndcg_rel = %v, want %v", v, want)
+	}
+}
+
+// TestRBPLevelZeroGain: trec_eval's stock build starts rbp's bounds at 0, so
+// with 0=0.5 the gains 0.5, 1, 2 are rescaled by (g − 0)/(2 − 0), not by
+// the table's own lowest gain.
+func TestRBPLevelZeroGain(t *testing.T) {
+	tp := &Topic{Labels: []int{0, 1, 2, -1}, Judgments: []int{0, 1, 2}, Threshold: 1}
+	tp.Prepare()
+	var g GainTable
+	tp.Gains(&g, []LevelGain{{0, 0.5}})
+	p := 0.9
+	want := (1 - p) * (0.25 + 0.5*p + 1*p*p)
+	if v := tp.RBP(p, &g); math.Abs(v-want) > 1e-15 {
+		t.Errorf("rbp 0=0.5 = %v, want %v", v, want)
+	}
+	// Every gain negative: hi stays 0.
+	tp.Gains(&g, []LevelGain{{0, -1}, {1, -2}, {2, -3}})
+	want = (1 - p) * ((-1+3)/3.0 + (-2+3)/3.0*p + 0)
+	if v := tp.RBP(p, &g); math.Abs(v-want) > 1e-15 {
+		t.Errorf("rbp all negative = %v, want %v", v, want)
+	}
+}

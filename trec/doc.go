@@ -48,9 +48,15 @@
 //
 // A qrels topic that is missing from the run is skipped, as trec_eval 9.x
 // did; trec_eval v10.0 aborts there with "result qid 'X' not found in qrels"
-// and exit status 4. With -c the topic scores 0 (v10.0 semantics: it is
-// evaluated as one unjudged document, then num_ret, utility, rbp_resid,
-// unj and relstring are forced to zero/empty), and its rows are printed.
+// and exit status 4. The skip is said on the error writer, one line after
+// the report: "assay trec: skipped N qrels topics not in the run (ID ...);
+// trec_eval v10.0 would stop, -c scores them", naming the first five ids in
+// qid order. With -c the topic scores 0 (v10.0 semantics: it is
+// evaluated as one unjudged document, then the values trec_eval resets by
+// printed name are forced to zero/empty: num_ret, every unj_k, and utility,
+// relstring and rbp_resid under their bare names only; utility_A,B,C,D,
+// relstring_N and rbp_resid_p=P keep what the one document gives), and its
+// rows are printed.
 //
 // # Errors and exit statuses
 //
@@ -61,6 +67,26 @@
 // ranking or in the qrels of an evaluated topic and for utility without 4
 // coefficients, 7 when no topic has both results and judgments.
 //
-// Out of scope: -R prefs/qrels_jg, -T, -Z (z-scores) and -D (debug).
+// Out of scope: -R prefs/qrels_jg, -T, -Z (z-scores) and -D (debug). The
+// preference and judgment-group measures and their sets (all_prefs, prefs,
+// qrels_jg, prefs_*, map_avgjg, P_avgjg, Rprec_mult_avgjg) are refused with
+// "assay trec: measure 'X' is not supported: ..." and exit status 1, not as
+// illegal measures; -D (--Debug_level) is a usage error (exit status 1).
+// -o, and its long form --Output_old_results_format, which takes an
+// argument in trec_eval's option table, are accepted and ignored, as
+// trec_eval v10.0 ignores them.
+//
+// A report that cannot be written (a full disk; a closed pipe, once the
+// command ignores SIGPIPE) stops with "assay trec: cannot write the report:
+// ..." and exit status 2.
 // Non-ascending 11pt_avg points give trec_eval's order-dependent answer.
+//
+// Numbers are read as C reads them: atol saturates (P.99999999999999999999
+// is P_9223372036854775807), and integer cutoffs are sorted as trec_eval
+// sorts them, by a merge sort whose comparator truncates the difference to
+// an int. When that leaves cutoffs out of order (they are 2^31 or more
+// apart), trec_eval computes the later ones over the whole ranking; assay
+// trec refuses such a list (exit 2) instead. A negative -l is refused too
+// (exit 1): trec_eval then counts unjudged documents as relevant in the
+// measures that test each rank but not in num_rel_ret or num_rel.
 package trec

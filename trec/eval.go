@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/assay-eval/assay/metric"
@@ -392,11 +393,18 @@ func (ev *evaluator) report(stdout, stderr io.Writer, tag []byte) int {
 	var w *worker
 	nq := 0
 	buf := make([]byte, 0, 256)
+	var skipped []string
+	nSkipped := 0
 	for ti, qt := range ev.q.topics {
 		res := ev.results[ti]
 		if !res.done {
 			if !ev.cfg.Complete {
-				continue // absent from the run: skipped, as trec_eval 9.x did
+				// Absent from the run: skipped, as trec_eval 9.x did.
+				if len(skipped) < maxSkippedIDs {
+					skipped = append(skipped, qt.qid)
+				}
+				nSkipped++
+				continue
 			}
 			if w == nil {
 				w = ev.newWorker()
@@ -452,9 +460,20 @@ func (ev *evaluator) report(stdout, stderr io.Writer, tag []byte) int {
 			}
 			out.Write(buf)
 		}
+		if out.Available() < 512 {
+			// A write that fails (a full disk, a closed pipe) stops the
+			// report now rather than after every topic.
+			if err := out.Flush(); err != nil {
+				return writeFailed(stderr, err)
+			}
+		}
 	}
 	if ev.cfg.Complete {
 		nq = len(ev.q.topics)
+	}
+	if nSkipped > 0 {
+		out.Flush()
+		io.WriteString(stderr, skippedNote(nSkipped, skipped))
 	}
 	if nq == 0 {
 		out.Flush()
@@ -495,9 +514,16 @@ func (ev *evaluator) report(stdout, stderr io.Writer, tag []byte) int {
 		}
 	}
 	if err := out.Flush(); err != nil {
-		return 2
+		return writeFailed(stderr, err)
 	}
 	return 0
+}
+
+// writeFailed reports an output that could not be written (exit status 2:
+// the report is incomplete).
+func writeFailed(stderr io.Writer, err error) int {
+	fmt.Fprintf(stderr, "assay trec: cannot write the report: %v\n", err)
+	return 2
 }
 
 // appendName writes "%-22s\t%s\t".
@@ -539,4 +565,22 @@ func appendValue(b []byte, v float64) []byte {
 		b = append(b, ' ')
 	}
 	return append(b, s...)
+}
+
+// maxSkippedIDs is how many ids of skipped topics the note names.
+const maxSkippedIDs = 5
+
+// skippedNote is the one stderr line saying how many qrels topics were
+// skipped because the run has no line for them (the first ids, in qid
+// order), and that -c counts them.
+func skippedNote(n int, ids []string) string {
+	topics := "topics"
+	if n == 1 {
+		topics = "topic"
+	}
+	list := strings.Join(ids, " ")
+	if n > len(ids) {
+		list += " ..."
+	}
+	return fmt.Sprintf("assay trec: skipped %d qrels %s not in the run (%s); trec_eval v10.0 would stop, -c scores them\n", n, topics, list)
 }

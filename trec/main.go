@@ -40,12 +40,17 @@ RUN may be "-" for standard input.
 
 One deliberate difference from trec_eval v10.0: a qrels topic that is
 missing from the run is skipped (as trec_eval 9.x did) instead of aborting
-with "result qid not found in qrels" and exit status 4. With -c such a topic
-scores 0, as in trec_eval.
+with "result qid not found in qrels" and exit status 4; a line on stderr
+gives their count and first ids. With -c such a topic scores 0, as in
+trec_eval.
 
-Exit status: 0 ok; 1 usage or unknown measure; 2 unreadable or malformed
-input, bad measure parameters; 4 a duplicate document in a ranking or in the
-qrels; 7 no topic has both results and judgments.
+Not supported: preference and judgment-group measures (all_prefs, prefs,
+qrels_jg and their members), -R formats other than qrels, -Z and -D.
+
+Exit status: 0 ok; 1 usage, unknown or unsupported measure; 2 unreadable or
+malformed input, bad measure parameters, a report that cannot be written;
+4 a duplicate document in a ranking or in the qrels; 7 no topic has both
+results and judgments.
 `
 
 // usageFail is a command-line problem: message, usage, exit status 1.
@@ -85,9 +90,19 @@ func parseArgs(args []string) (Config, *request, bool, error) {
 			cfg.Complete = true
 		case 'l':
 			cfg.RelLevel = atol(val)
+			if cfg.RelLevel < 0 {
+				// trec_eval then counts unjudged documents (labels -1, -2)
+				// as relevant in the measures that test each rank, but not
+				// in num_rel_ret or R: refused rather than approximated.
+				return usageFail(fmt.Sprintf("assay trec: -l %s: a negative relevance level is not supported (trec_eval counts unjudged documents as relevant in some measures and not in others)\n", val))
+			}
 		case 'n':
 			cfg.NoSummary = true
-		case 'D', 'o':
+		case 'D':
+			return usageFail("assay trec: -D (trec_eval's debug output) is not supported\n")
+		case 'o':
+			// trec_eval v10.0 accepts -o (and --Output_old_results_format,
+			// which takes an argument) and ignores it.
 		case 'J':
 			cfg.JudgedOnly = true
 		case 'N':
@@ -133,7 +148,9 @@ func parseArgs(args []string) (Config, *request, bool, error) {
 				}
 				opt = longs[match[0]]
 			}
-			if strings.IndexByte(withArg, opt) >= 0 && !hasVal {
+			// The long form of -o takes an argument in trec_eval's
+			// option table; the short one does not.
+			if (strings.IndexByte(withArg, opt) >= 0 || opt == 'o') && !hasVal {
 				if i+1 >= len(args) {
 					return cfg, nil, false, usageFail(fmt.Sprintf("trec_eval: option '%s' requires an argument\n", a))
 				}

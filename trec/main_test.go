@@ -82,7 +82,8 @@ func TestErrors(t *testing.T) {
 		{"utility needs 4 coefficients", map[string]string{"q": qrels3, "r": "1 Q0 a 1 1 t\n"}, "-q -m utility.1,2 q r", 4,
 			"trec_eval.calc_utility: improper number of coefficients\ntrec_eval: Can't calculate measure 'utility'\n"},
 		{"no topic in common", map[string]string{"q": qrels3, "r": "9 Q0 a 1 1 t\n"}, "q r", 7,
-			"trec_eval: No queries with both results and relevance info\n"},
+			"assay trec: skipped 2 qrels topics not in the run (1 2); trec_eval v10.0 would stop, -c scores them\n" +
+				"trec_eval: No queries with both results and relevance info\n"},
 		{"one positional argument", map[string]string{"q": qrels3}, "q", 1, Usage},
 	}
 	for _, tt := range tests {
@@ -340,5 +341,32 @@ func TestLongDocnosCollected(t *testing.T) {
 	}
 	if !strings.Contains(want, "num_rel_ret           \t1\t4\n") {
 		t.Errorf("the judged long docnos were not all retrieved:\n%s", want)
+	}
+}
+
+// TestSkippedTopicsNote: qrels topics missing from the run are skipped and
+// named on stderr (the count and the first ids in qid order); -c scores them
+// and says nothing.
+func TestSkippedTopicsNote(t *testing.T) {
+	var q strings.Builder
+	for i := range 8 {
+		fmt.Fprintf(&q, "t%d 0 a 1\n", i)
+	}
+	files := map[string]string{"q": q.String(), "r": "t3 Q0 a 1 1 x\n"}
+	code, out, errs := run(t, files, "-m map q r")
+	if code != 0 || out != "map                   \tall\t1.0000\n" {
+		t.Fatalf("exit %d, stdout %q", code, out)
+	}
+	want := "assay trec: skipped 7 qrels topics not in the run (t0 t1 t2 t4 t5 ...); trec_eval v10.0 would stop, -c scores them\n"
+	if errs != want {
+		t.Errorf("stderr %q, want %q", errs, want)
+	}
+	code, out, errs = run(t, files, "-c -m map q r")
+	if code != 0 || errs != "" || out != "map                   \tall\t0.1250\n" {
+		t.Errorf("-c: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	code, _, errs = run(t, map[string]string{"q": "t1 0 a 1\nt2 0 a 1\n", "r": "t2 Q0 a 1 1 x\n"}, "q r")
+	if want := "assay trec: skipped 1 qrels topic not in the run (t1); trec_eval v10.0 would stop, -c scores them\n"; code != 0 || errs != want {
+		t.Errorf("one topic: exit %d, stderr %q, want %q", code, errs, want)
 	}
 }

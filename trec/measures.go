@@ -79,6 +79,7 @@ var measures = []measureDef{
 	{name: "set_map"},
 	{name: "set_F", params: pFloats, defaults: "1.0"},
 	{name: "num_nonrel_judged_ret", agg: aggSum, integer: true},
+	{name: "yaap"}, // after the preference and judgment-group measures, as in trec_eval
 	{name: "rbp", params: pPairs, defaults: "p=0.9"},
 	{name: "rbp_resid", params: pPairs, defaults: "p=0.9"},
 	{name: "unj", params: pIntCuts, defaults: "5,10,20"},
@@ -107,7 +108,11 @@ type column struct {
 	value func(c *evalCtx) float64
 	// str is the per-topic value of relstring (a string, per topic only).
 	str func(c *evalCtx) string
-	// zeroMissing marks the values forced to 0 for a -c topic absent from the run.
+	// zeroMissing marks the values forced to 0 for a -c topic absent from
+	// the run. trec_eval resets them by printed name: num_ret, utility,
+	// relstring and rbp_resid only when bare (utility_2,-1,0,0,
+	// relstring_20 and rbp_resid_p=0.8 keep what the one-document ranking
+	// gives), every unj_k.
 	zeroMissing bool
 }
 
@@ -186,7 +191,31 @@ func (r *request) mark(arg string) error {
 			return nil
 		}
 	}
+	if what, ok := unsupported[name]; ok {
+		return usageFail(fmt.Sprintf("assay trec: measure '%s' is not supported: %s need %s, and assay trec reads qrels only\n", name, what, unsupportedFormat[what]))
+	}
 	return &trecError{msg: fmt.Sprintf("trec_eval: illegal measure '%s'\n", name), code: 1}
+}
+
+// unsupported are trec_eval's measures and measure sets that need judgment
+// formats other than qrels (-R prefs, qrels_prefs, qrels_jg): they are
+// refused as not supported rather than as unknown.
+var unsupported = map[string]string{
+	"all_prefs": "preference measures", "prefs": "preference measures",
+	"prefs_num_prefs_poss": "preference measures", "prefs_num_prefs_ful": "preference measures",
+	"prefs_num_prefs_ful_ret": "preference measures", "prefs_simp": "preference measures",
+	"prefs_pair": "preference measures", "prefs_avgjg": "preference measures",
+	"prefs_avgjg_Rnonrel": "preference measures", "prefs_simp_ret": "preference measures",
+	"prefs_pair_ret": "preference measures", "prefs_avgjg_ret": "preference measures",
+	"prefs_avgjg_Rnonrel_ret": "preference measures", "prefs_simp_imp": "preference measures",
+	"prefs_pair_imp": "preference measures", "prefs_avgjg_imp": "preference measures",
+	"qrels_jg": "judgment-group measures", "map_avgjg": "judgment-group measures",
+	"P_avgjg": "judgment-group measures", "Rprec_mult_avgjg": "judgment-group measures",
+}
+
+var unsupportedFormat = map[string]string{
+	"preference measures":     "preference judgments (-R prefs or qrels_prefs)",
+	"judgment-group measures": "judgment groups (-R qrels_jg)",
 }
 
 // atol parses the leading integer of s like C atol (0 when none).
@@ -200,16 +229,57 @@ func atol(s string) int {
 		neg = s[i] == '-'
 		i++
 	}
-	v := 0
+	// strtol saturates: LONG_MAX, or LONG_MIN when negative.
+	v := uint64(0)
+	over := false
 	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
-		if v < math.MaxInt64/10-10 {
-			v = v*10 + int(s[i]-'0')
+		d := uint64(s[i] - '0')
+		if !over && v > (1<<63-d)/10 {
+			over = true
+		}
+		if !over {
+			v = v*10 + d
 		}
 	}
-	if neg {
-		return -v
+	switch {
+	case neg && (over || v >= 1<<63):
+		return math.MinInt64
+	case neg:
+		return -int(v)
+	case over || v >= 1<<63:
+		return math.MaxInt64
 	}
-	return v
+	return int(v)
+}
+
+// sortCutoffs sorts integer cutoffs as trec_eval does: glibc's merge sort
+// with a comparator that returns the 64-bit difference truncated to an int,
+// so cutoffs 2^31 or more apart may come out of order.
+func sortCutoffs(a []int) {
+	tmp := make([]int, len(a))
+	var msort func(a []int)
+	msort = func(a []int) {
+		if len(a) <= 1 {
+			return
+		}
+		n1 := len(a) / 2
+		msort(a[:n1])
+		msort(a[n1:])
+		b1, b2 := a[:n1], a[n1:]
+		k := 0
+		for len(b1) > 0 && len(b2) > 0 {
+			if int32(uint64(b1[0])-uint64(b2[0])) <= 0 {
+				tmp[k], b1 = b1[0], b1[1:]
+			} else {
+				tmp[k], b2 = b2[0], b2[1:]
+			}
+			k++
+		}
+		k += copy(tmp[k:], b1)
+		copy(tmp[k:], b2)
+		copy(a, tmp[:len(a)])
+	}
+	msort(a)
 }
 
 // atof parses the longest numeric prefix of s like C atof.
@@ -251,13 +321,20 @@ func (r *request) build() (*plan, error) {
 			for _, f := range strings.Split(ps, ",") {
 				cuts = append(cuts, atol(f))
 			}
-			slices.Sort(cuts)
+			sortCutoffs(cuts)
 			if cuts[0] <= 0 {
 				return nil, cannot(d.name, "trec_eval: Negative cutoff detected\n")
 			}
 			for j := 1; j < len(cuts); j++ {
 				if cuts[j] == cuts[j-1] {
 					return nil, cannot(d.name, "trec_eval: duplicate cutoffs detected\n")
+				}
+			}
+			for j := 1; j < len(cuts); j++ {
+				if cuts[j] < cuts[j-1] {
+					// trec_eval would compute the cutoffs after the break
+					// over the whole ranking; refuse rather than differ.
+					return nil, &trecError{msg: fmt.Sprintf("assay trec: cutoffs %d and %d of %s are too far apart: trec_eval's overflowing comparator leaves them out of order, which is not supported\n", cuts[j-1], cuts[j], d.name), code: 2}
 				}
 			}
 			for _, k := range cuts {
@@ -298,7 +375,7 @@ func (r *request) build() (*plan, error) {
 			case "relstring":
 				p.relstring = int(vals[0])
 				n := p.relstring
-				p.cols = append(p.cols, column{name: name, def: d, agg: aggNone, zeroMissing: true,
+				p.cols = append(p.cols, column{name: name, def: d, agg: aggNone, zeroMissing: !given,
 					str: func(x *evalCtx) string { return x.t.Relstring(n) }})
 			case "utility":
 				if len(vals) != 4 {
@@ -307,7 +384,7 @@ func (r *request) build() (*plan, error) {
 					vals = append(vals, 0, 0, 0, 0)
 				}
 				a, b, c, dd := vals[0], vals[1], vals[2], vals[3]
-				p.cols = append(p.cols, column{name: name, def: d, zeroMissing: true, value: func(x *evalCtx) float64 {
+				p.cols = append(p.cols, column{name: name, def: d, zeroMissing: !given, value: func(x *evalCtx) float64 {
 					return x.t.Utility(a, b, c, dd, x.numDocs)
 				}})
 			case "11pt_avg":
@@ -328,7 +405,7 @@ func (r *request) build() (*plan, error) {
 			if given {
 				name = d.name + "_" + ps
 			}
-			p.cols = append(p.cols, pairColumn(d, name, gi, spec.p))
+			p.cols = append(p.cols, pairColumn(d, name, gi, spec.p, !given))
 		}
 	}
 	return p, nil
@@ -410,6 +487,8 @@ func simpleColumn(d *measureDef) column {
 		c.value = func(x *evalCtx) float64 { return x.t.SetMap() }
 	case "num_nonrel_judged_ret":
 		c.value = func(x *evalCtx) float64 { return float64(x.t.NumNonrelJudgedRet()) }
+	case "yaap":
+		c.value = func(x *evalCtx) float64 { return x.t.YAAP() }
 	default:
 		panic("trec: no value for measure " + d.name)
 	}
@@ -459,7 +538,9 @@ func floatCutColumn(d *measureDef, x float64) column {
 	return c
 }
 
-func pairColumn(d *measureDef, name string, gi int, p float64) column {
+// pairColumn is one measure with level=gain parameters; bare marks the name
+// without parameters (only rbp_resid's bare name is reset on a -c topic).
+func pairColumn(d *measureDef, name string, gi int, p float64, bare bool) column {
 	c := column{name: name, def: d, agg: d.agg}
 	switch d.name {
 	case "G":
@@ -477,7 +558,7 @@ func pairColumn(d *measureDef, name string, gi int, p float64) column {
 	case "rbp":
 		c.value = func(x *evalCtx) float64 { return x.t.RBP(p, x.table(gi)) }
 	case "rbp_resid":
-		c.zeroMissing = true
+		c.zeroMissing = bare
 		c.value = func(x *evalCtx) float64 { return x.t.RBPResid(p) }
 	}
 	return c

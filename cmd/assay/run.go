@@ -50,6 +50,9 @@ type runFlags struct {
 	markdown    string
 	badge       string
 	reportDir   string
+	trecRun     string
+	trecQrels   string
+	trecTag     string
 }
 
 func newRunCmd(env *Env) *cobra.Command {
@@ -95,6 +98,9 @@ incomplete run.`,
 	fl.StringVar(&f.markdown, "markdown", "", "write a markdown summary to `FILE` (- for stdout; also appended to $GITHUB_STEP_SUMMARY)")
 	fl.StringVar(&f.badge, "badge", "", "write a shields.io endpoint badge JSON to `FILE` (- for stdout; one per variant for a matrix)")
 	fl.StringVar(&f.reportDir, "report-dir", "", "write `DIR`/YYYY-MM-DD.json, DIR/latest.md and DIR/badge.json (DIR/VARIANT/ for a matrix)")
+	fl.StringVar(&f.trecRun, "trec-run", "", "write each case's ranking to `FILE` as a TREC run (qid Q0 docno rank score tag), for trec_eval, ranx or ir_measures")
+	fl.StringVar(&f.trecQrels, "trec-qrels", "", "write the judgments of the cases run to `FILE` as TREC qrels (qid 0 docno grade)")
+	fl.StringVar(&f.trecTag, "trec-tag", "", "the run tag of --trec-run (default the run id)")
 	return cmd
 }
 
@@ -331,11 +337,14 @@ func (f *runFlags) check() error {
 	if f.record == "-" {
 		return usageError("", "--record writes a file: give a path, not -")
 	}
-	if err := distinctOutputs([]output{{"--json", f.jsonOut}, {"--markdown", f.markdown}, {"--junit", f.junit}, {"--badge", f.badge}, {"--record", f.record}}); err != nil {
+	if err := distinctOutputs([]output{{"--json", f.jsonOut}, {"--markdown", f.markdown}, {"--junit", f.junit}, {"--badge", f.badge}, {"--record", f.record}, {"--trec-run", f.trecRun}, {"--trec-qrels", f.trecQrels}}); err != nil {
+		return err
+	}
+	if err := f.checkTrec(); err != nil {
 		return err
 	}
 	// An output that cannot be written fails now, not after the run.
-	for _, o := range []struct{ flag, path string }{{"--json", f.jsonOut}, {"--markdown", f.markdown}, {"--junit", f.junit}, {"--badge", f.badge}, {"--record", f.record}, {"--report-dir", f.reportDir}} {
+	for _, o := range []struct{ flag, path string }{{"--json", f.jsonOut}, {"--markdown", f.markdown}, {"--junit", f.junit}, {"--badge", f.badge}, {"--record", f.record}, {"--trec-run", f.trecRun}, {"--trec-qrels", f.trecQrels}, {"--report-dir", f.reportDir}} {
 		if o.path == "" || o.path == "-" {
 			continue
 		}
@@ -365,7 +374,7 @@ func (f *runFlags) checkInputs(suitePath, corpus, spec string) error {
 	if isReplay {
 		inputs = append(inputs, input{"the replay trace", trace})
 	}
-	for _, o := range []output{{"--json", f.jsonOut}, {"--markdown", f.markdown}, {"--junit", f.junit}, {"--badge", f.badge}, {"--record", f.record}} {
+	for _, o := range []output{{"--json", f.jsonOut}, {"--markdown", f.markdown}, {"--junit", f.junit}, {"--badge", f.badge}, {"--record", f.record}, {"--trec-run", f.trecRun}, {"--trec-qrels", f.trecQrels}} {
 		if o.path == "" || o.path == "-" {
 			continue
 		}
@@ -492,6 +501,15 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 		return nil, gate.Verdict{}, usageError("set TMPDIR to a directory assay can write to", "%v", err)
 	}
 	ss.spills = append(ss.spills, sp)
+	var vname string
+	if variant != nil {
+		vname = gate.VariantName(variant)
+	}
+	tout, err := openTrecOutputs(f, run.RunID, vname)
+	if err != nil {
+		return nil, gate.Verdict{}, inputError(err)
+	}
+	defer tout.close()
 
 	if ctx.Err() != nil {
 		// Ctrl-C while the suite was read or the target opened: no case
@@ -542,6 +560,9 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 				if err := rec.Write(*r.Observation); err != nil {
 					return fmt.Errorf("record %s: %w", f.record, err)
 				}
+			}
+			if tout != nil {
+				tout.add(c, r)
 			}
 			if rw != nil {
 				if err := rw.Append(r); err != nil {
@@ -626,6 +647,11 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 	if rw != nil {
 		if err := rw.Finish(run); err != nil {
 			return nil, gate.Verdict{}, inputError(fmt.Errorf("store: %w", err))
+		}
+	}
+	if tout != nil {
+		if err := tout.finish(); err != nil {
+			return nil, gate.Verdict{}, inputError(err)
 		}
 	}
 	return run, verdict, nil

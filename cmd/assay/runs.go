@@ -68,7 +68,7 @@ runs show REF prints one run: its provenance and its summary.`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error { return runsShow(env, args[0], f) },
 	}
-	cmd.AddCommand(list, show)
+	cmd.AddCommand(list, show, newRunsExportCmd(env, f))
 	return cmd
 }
 

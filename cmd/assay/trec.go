@@ -3,7 +3,9 @@ package main
 import (
 	"io"
 	"os"
+	"os/signal"
 	"runtime/debug"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -26,6 +28,10 @@ func newTrecCmd(env *Env) *cobra.Command {
 			// limit keeps interleaved runs, which keep more, near 160 MiB.
 			debug.SetGCPercent(200)
 			debug.SetMemoryLimit(160 << 20)
+			// A reader that goes away (| head) makes the write fail with
+			// EPIPE, which trec reports, instead of killing the process
+			// silently with SIGPIPE.
+			signal.Ignore(syscall.SIGPIPE)
 			code := trec.Main(args, trec.IO{
 				Stdin:  env.Stdin,
 				Stdout: env.Stdout,
