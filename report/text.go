@@ -227,14 +227,25 @@ func headlineMetric(run *assay.Run) string {
 	return names[0]
 }
 
+// printer writes formatted output and keeps the first write error. Every
+// string argument goes through Escape (EscapeLines when lines is set, for
+// the JUnit bodies that keep their newlines), so no control byte of a case
+// id, answer, stderr or server message reaches the output; the format
+// strings are the renderer's own.
 type printer struct {
-	w   io.Writer
-	err error
+	w     io.Writer
+	err   error
+	lines bool
 }
 
 func (p *printer) f(format string, args ...any) {
 	if p.err != nil {
 		return
+	}
+	for i, a := range args {
+		if s, ok := a.(string); ok {
+			args[i] = escape(s, p.lines)
+		}
 	}
 	_, p.err = fmt.Fprintf(p.w, format, args...)
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/assay-eval/assay/report"
 	"github.com/spf13/cobra"
 )
 
@@ -85,7 +86,7 @@ func run(ctx context.Context, args []string, env *Env) int {
 			printError(env.Stderr, ee.err)
 		}
 		if ee.hint != "" {
-			fmt.Fprintf(env.Stderr, "assay: hint: %s\n", ee.hint)
+			fmt.Fprintf(env.Stderr, "assay: hint: %s\n", report.Escape(ee.hint))
 		}
 		return ee.code
 	}
@@ -95,9 +96,11 @@ func run(ctx context.Context, args []string, env *Env) int {
 }
 
 // printError prints one error line. Positioned errors ("file:line:col: msg")
-// are printed as they are; others get the "assay: error: " prefix.
+// are printed as they are; others get the "assay: error: " prefix. Control
+// bytes (a case id's, a target's stderr, a server's message) are shown
+// escaped, as the reports show them.
 func printError(w io.Writer, err error) {
-	msg := err.Error()
+	msg := report.EscapeLines(err.Error())
 	if looksPositioned(msg) {
 		fmt.Fprintln(w, msg)
 		return

@@ -160,7 +160,7 @@ func openStore(env *Env, dir string) (*store.SQLiteStore, error) {
 		return nil, err
 	}
 	for _, w := range st.Warnings() {
-		fmt.Fprintf(env.Stderr, "assay: warning: %s\n", w)
+		fmt.Fprintf(env.Stderr, "assay: warning: %s\n", report.Escape(w))
 	}
 	return st, nil
 }
