@@ -28,7 +28,9 @@ func TestRenderersEscapeControlBytes(t *testing.T) {
 		"text":     func(b *bytes.Buffer) error { return Text(b, hostileRun(), TextOptions{}) },
 		"markdown": func(b *bytes.Buffer) error { return Markdown(b, hostileRun(), nil) },
 		"junit":    func(b *bytes.Buffer) error { return JUnit(b, hostileRun()) },
-		"matrix":   func(b *bytes.Buffer) error { return MatrixText(b, []*assay.Run{hostileRun()}, gate.Verdict{}, TextOptions{}) },
+		"matrix": func(b *bytes.Buffer) error {
+			return MatrixText(b, []*assay.Run{hostileRun()}, gate.Verdict{}, TextOptions{})
+		},
 		"matrix-md": func(b *bytes.Buffer) error {
 			return MarkdownMatrix(b, []*assay.Run{hostileRun()}, gate.Verdict{})
 		},
