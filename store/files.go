@@ -100,11 +100,10 @@ func encodeRun(w io.Writer, run *assay.Run) error {
 // fails, the temporary file is removed and path is left as it was.
 func writeFileAtomic(path string, write func(io.Writer) error) error {
 	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	f, err := createTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return err
 	}
-	tmp := f.Name()
 	bw := bufio.NewWriterSize(f, 64<<10)
 	err = write(bw)
 	if err == nil {
@@ -116,14 +115,12 @@ func writeFileAtomic(path string, write func(io.Writer) error) error {
 	if err == nil {
 		err = f.Sync()
 	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
 	if err != nil {
-		os.Remove(tmp)
+		abandonTemp(f)
+		return err
+	}
+	if err := commitTemp(f, path); err != nil {
+		os.Remove(f.Name())
 		return err
 	}
 	syncDir(dir)
@@ -266,11 +263,10 @@ func compressCases(dir string) error {
 		return err
 	}
 	defer in.Close()
-	out, err := os.CreateTemp(dir, "."+CasesGzFile+".*.tmp")
+	out, err := createTemp(dir, "."+CasesGzFile+".*.tmp")
 	if err != nil {
 		return err
 	}
-	tmp := out.Name()
 	zw, _ := gzip.NewWriterLevel(out, gzip.BestCompression)
 	_, err = io.Copy(zw, in)
 	if cerr := zw.Close(); err == nil {
@@ -282,14 +278,12 @@ func compressCases(dir string) error {
 	if err == nil {
 		err = out.Sync()
 	}
-	if cerr := out.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, filepath.Join(dir, CasesGzFile))
-	}
 	if err != nil {
-		os.Remove(tmp)
+		abandonTemp(out)
+		return err
+	}
+	if err := commitTemp(out, filepath.Join(dir, CasesGzFile)); err != nil {
+		os.Remove(out.Name())
 		return err
 	}
 	syncDir(dir)

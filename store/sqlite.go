@@ -436,6 +436,9 @@ func (s *SQLiteStore) Reindex(ctx context.Context) error {
 				return fmt.Errorf("%s: %w", filepath.Join(s.root, DBFile), err)
 			}
 		case status == assay.StatusIncomplete:
+			// Running, stopped or killed: a killed writer's temporary
+			// files go (a live writer's are locked and stay).
+			sweepTemp(filepath.Join(s.root, "runs", id))
 			if peekStatus(filepath.Join(s.root, "runs", id, RunFile)) != assay.StatusComplete {
 				continue // still running, or stopped: nothing to update
 			}
@@ -453,6 +456,7 @@ func (s *SQLiteStore) Reindex(ctx context.Context) error {
 			continue
 		}
 		file := filepath.Join(s.root, "runs", id, RunFile)
+		sweepTemp(filepath.Dir(file))
 		run, err := LoadRun(file)
 		if err != nil || run.RunID != id {
 			// A directory with no run.json yet is a run being begun; one
