@@ -126,7 +126,7 @@ type session struct {
 	// failQueries holds the queries of the failing cases the text summary
 	// lists (at most --max-failures per run).
 	failQueries map[string]string
-	spills      []*spill
+	spill       *spillFile // every run's results, one segment each
 	// orderings are the texts of the matrix's orderings (keepCases reads them).
 	orderings []string
 	gopts     grade.Options
@@ -410,11 +410,7 @@ func (f *runFlags) runnerTimeout() time.Duration {
 	return f.timeout
 }
 
-func (ss *session) closeSpills() {
-	for _, sp := range ss.spills {
-		sp.close()
-	}
-}
+func (ss *session) closeSpills() { ss.spill.close() }
 
 // keepCases reports whether the runs must keep their case results in
 // memory: a comparison with --baseline pairs every case, and trial
@@ -481,11 +477,12 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 
 	// The spill file first: a run that cannot write it must not leave a
 	// begun run in the store.
-	sp, err := newSpill()
-	if err != nil {
-		return nil, gate.Verdict{}, usageError("set TMPDIR to a directory assay can write to", "%v", err)
+	if ss.spill == nil {
+		if ss.spill, err = newSpillFile(); err != nil {
+			return nil, gate.Verdict{}, usageError("set TMPDIR to a directory assay can write to", "%v", err)
+		}
 	}
-	ss.spills = append(ss.spills, sp)
+	sp := ss.spill.segment()
 
 	if ctx.Err() != nil {
 		// Ctrl-C while the suite was read or the target opened: no case
