@@ -37,6 +37,7 @@ type SQLiteStore struct {
 	root     string
 	db       *sql.DB
 	warnings []string
+	readOnly bool // opened by OpenForReading on a store it cannot write
 }
 
 var _ Store = (*SQLiteStore)(nil)
@@ -51,7 +52,7 @@ func Open(dir string) (*SQLiteStore, error) {
 		dir = ".assay"
 	}
 	if err := os.MkdirAll(filepath.Join(dir, "runs"), 0o755); err != nil {
-		return nil, fmt.Errorf("store %s: %w", dir, err)
+		return nil, explain(dir, fmt.Errorf("store %s: %w", dir, err))
 	}
 	s, err := open(dir)
 	if err != nil && isCorrupt(err) {
@@ -67,7 +68,10 @@ func Open(dir string) (*SQLiteStore, error) {
 			s.warnings = append(s.warnings, fmt.Sprintf("%s was not a usable database (moved to %s); the index was rebuilt from the run files", dbPath, aside))
 		}
 	}
-	return s, err
+	if err != nil {
+		return nil, explain(dir, err)
+	}
+	return s, nil
 }
 
 func open(dir string) (*SQLiteStore, error) {
@@ -224,6 +228,9 @@ func isBusy(err error) bool {
 
 // Begin implements Store.
 func (s *SQLiteStore) Begin(ctx context.Context, run *assay.Run) (RunWriter, error) {
+	if s.readOnly {
+		return nil, fmt.Errorf("store %s is read-only: it cannot record a run", s.root)
+	}
 	if run.RunID == "" {
 		run.RunID = NewRunID()
 	}
@@ -243,14 +250,14 @@ func (s *SQLiteStore) Begin(ctx context.Context, run *assay.Run) (RunWriter, err
 	dir := filepath.Join(s.root, "runs", run.RunID)
 	w, err := beginFiles(dir, run)
 	if err != nil {
-		return nil, fmt.Errorf("store %s: %w", s.root, err)
+		return nil, explain(s.root, fmt.Errorf("store %s: %w", s.root, err))
 	}
 	if err := s.tx(ctx, func(tx *sql.Tx) error { return indexRun(ctx, tx, run, s.relDir(run.RunID), false) }); err != nil {
 		// Nothing was recorded yet: leave no run behind that the index
 		// does not know (a Ctrl-C before the first case came here).
 		w.cases.Close()
 		os.RemoveAll(dir)
-		return nil, fmt.Errorf("%s: %w", filepath.Join(s.root, DBFile), err)
+		return nil, explain(s.root, fmt.Errorf("%s: %w", filepath.Join(s.root, DBFile), err))
 	}
 	// Finish must record an interrupted run too: Ctrl-C cancels ctx, and
 	// the index row still has to say how the run ended.

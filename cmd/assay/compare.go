@@ -155,7 +155,7 @@ func openRefStore(env *Env, flag string, refs ...string) (*store.SQLiteStore, fu
 
 // openStore opens the store at dir and prints what it had to repair.
 func openStore(env *Env, dir string) (*store.SQLiteStore, error) {
-	st, err := store.Open(dir)
+	st, err := store.OpenForReading(dir)
 	if err != nil {
 		return nil, err
 	}
