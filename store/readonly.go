@@ -19,14 +19,19 @@ import (
 // an older schema) is rebuilt in memory from the run files. ReadOnly then
 // reports true, and Begin fails.
 func OpenForReading(dir string) (*SQLiteStore, error) {
+	return OpenForReadingWith(dir, OpenOptions{})
+}
+
+// OpenForReadingWith is OpenForReading with options.
+func OpenForReadingWith(dir string, o OpenOptions) (*SQLiteStore, error) {
 	if dir == "" {
 		dir = ".assay"
 	}
-	s, err := Open(dir)
+	s, err := OpenWith(dir, o)
 	if err == nil || !notWritable(dir) {
 		return s, err
 	}
-	return openReadOnly(dir)
+	return openReadOnly(dir, o)
 }
 
 // ReadOnly reports whether the store was opened read-only.
@@ -61,7 +66,7 @@ func isPermission(err error) bool {
 // openReadOnly opens the index with mode=ro (immutable=1 when SQLite cannot
 // open a WAL index read-only in an unwritable directory), and falls back to
 // an index in memory built from the run files.
-func openReadOnly(dir string) (*SQLiteStore, error) {
+func openReadOnly(dir string, o OpenOptions) (*SQLiteStore, error) {
 	if fi, err := os.Stat(filepath.Join(dir, "runs")); err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("store %s: read-only, and it has no runs directory", dir)
 	}
@@ -72,13 +77,13 @@ func openReadOnly(dir string) (*SQLiteStore, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", dbPath, err)
 		}
-		for _, q := range []string{"?mode=ro&_busy_timeout=10000", "?mode=ro&immutable=1"} {
+		for _, q := range []string{"?mode=ro&_busy_timeout=1000", "?mode=ro&immutable=1"} {
 			db, err := sql.Open("sqlite", uri+q)
 			if err != nil {
 				continue
 			}
 			db.SetMaxOpenConns(1)
-			s := &SQLiteStore{root: dir, db: db, readOnly: true}
+			s := &SQLiteStore{root: dir, db: db, readOnly: true, waiting: o.Waiting}
 			if s.indexCurrent(ctx) {
 				return s, nil
 			}
@@ -92,7 +97,7 @@ func openReadOnly(dir string) (*SQLiteStore, error) {
 	db.SetMaxOpenConns(1)
 	db.SetMaxIdleConns(1)
 	db.SetConnMaxLifetime(0)
-	s := &SQLiteStore{root: dir, db: db, readOnly: true}
+	s := &SQLiteStore{root: dir, db: db, readOnly: true, waiting: o.Waiting}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("store %s: index in memory: %w", dir, err)

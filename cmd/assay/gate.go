@@ -445,7 +445,7 @@ func gateStore(env *Env, dir string, refs ...string) (*store.SQLiteStore, func()
 	if _, err := os.Stat(dir); err != nil {
 		return nil, nil, fmt.Errorf("no run store at %s: run 'assay run SUITE' first, give a run.json path, or pass --store DIR", dir)
 	}
-	st, err := store.OpenForReading(dir) // its errors name the store
+	st, err := store.OpenForReadingWith(dir, storeOptions(env, dir)) // its errors name the store
 	if err != nil {
 		return nil, nil, err
 	}

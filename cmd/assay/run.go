@@ -287,7 +287,7 @@ func prepareRun(ctx context.Context, env *Env, path string, f *runFlags) (*sessi
 		if dir == "" {
 			dir = ".assay"
 		}
-		if ss.st, err = store.Open(dir); err != nil {
+		if ss.st, err = store.OpenWith(dir, storeOptions(env, dir)); err != nil {
 			return nil, inputError(err) // store.Open's errors name the store
 		}
 	}
