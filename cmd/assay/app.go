@@ -157,7 +157,7 @@ func newRootCmd(env *Env) *cobra.Command {
 }
 
 // emptyFlagValue is the usage error of a string flag given empty
-// (--json ”, --target ”, --gate ”): an empty value is a quoting slip
+// (--json "", --target "", --gate ""): an empty value is a quoting slip
 // (an unset shell variable), never a choice; leaving the flag out is.
 func emptyFlagValue(c *cobra.Command) error {
 	var bad *pflag.Flag
