@@ -494,7 +494,8 @@ func gateFact(g assay.GateResult) string {
 	if g.Value == nil {
 		return nonEmpty(g.Detail, "no value")
 	}
-	s := fmt.Sprintf("value %s, bound %s %s", num(*g.Value), nonEmpty(g.Op, "?"), num(g.Bound))
+	v, b := gate.FormatPair(*g.Value, g.Bound)
+	s := fmt.Sprintf("value %s, bound %s %s", v, nonEmpty(g.Op, "?"), b)
 	if g.Detail != "" {
 		s += " (" + g.Detail + ")"
 	}

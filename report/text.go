@@ -132,13 +132,13 @@ func Text(w io.Writer, run *assay.Run, o TextOptions) error {
 			if !g.Pass {
 				mark = "✗"
 			}
-			val := "n/a"
+			val, bound := "n/a", num(g.Bound)
 			if g.Value != nil {
-				val = num(*g.Value)
+				val, bound = gate.FormatPair(*g.Value, g.Bound)
 			}
 			p.f("  %s %s  (observed %s", mark, g.Expr, val)
 			if g.Op != "" {
-				p.f(", bound %s %s", g.Op, num(g.Bound))
+				p.f(", bound %s %s", g.Op, bound)
 			}
 			p.f(")")
 			if g.Detail != "" {
