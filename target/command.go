@@ -422,7 +422,9 @@ func execError(prog string, err error, tail string) error {
 	} else {
 		msg = fmt.Sprintf("%s: %s", name, strings.TrimPrefix(err.Error(), "exec: "))
 	}
-	if tail = strings.TrimSpace(tail); tail != "" {
+	if binary([]byte(tail)) {
+		msg += fmt.Sprintf(": stderr: (binary data, %d bytes)", len(tail))
+	} else if tail = strings.TrimSpace(tail); tail != "" {
 		msg += ": stderr: " + tail
 	}
 	return assay.Errorf(assay.ErrExec, "%s", msg)

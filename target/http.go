@@ -440,7 +440,9 @@ func (h *HTTP) once(ctx context.Context, method, u string, hdr http.Header, body
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		e := &assay.Error{Class: assay.ErrHTTPStatus, Status: resp.StatusCode,
 			Message: fmt.Sprintf("%s %s: %s", method, shortURL(req.URL), resp.Status)}
-		if s := strings.TrimSpace(snippet(b, 200)); s != "" {
+		if binary(b) {
+			e.Message += fmt.Sprintf(": (binary body, %d bytes)", len(b))
+		} else if s := strings.TrimSpace(snippet(b, 200)); s != "" {
 			e.Message += ": " + strings.Join(strings.Fields(s), " ")
 		}
 		switch resp.StatusCode {
