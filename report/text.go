@@ -242,9 +242,15 @@ func (p *printer) f(format string, args ...any) {
 	if p.err != nil {
 		return
 	}
+	copied := false
 	for i, a := range args {
 		if s, ok := a.(string); ok {
-			args[i] = escape(s, p.lines)
+			if e := escape(s, p.lines); e != s {
+				if !copied { // never write into a caller's slice
+					args, copied = append([]any(nil), args...), true
+				}
+				args[i] = e
+			}
 		}
 	}
 	_, p.err = fmt.Fprintf(p.w, format, args...)
