@@ -3,6 +3,7 @@ package gate
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/assay-eval/assay"
@@ -555,6 +556,18 @@ func formatValue(f float64) string {
 // decimals with trailing zeros trimmed ("0.8", "0.6123", "1200").
 func FormatValue(f float64) string { return formatValue(f) }
 
+// FormatPair prints a gate's value and bound as FormatValue does, with all
+// the digits they need when four decimals would show two different numbers
+// alike: value 0.80000001 against == 0.8 prints "0.80000001" and "0.8", so
+// the line explains its verdict.
+func FormatPair(value, bound float64) (string, string) {
+	v, b := formatValue(value), formatValue(bound)
+	if v == b && value != bound && !math.IsNaN(value) && !math.IsNaN(bound) {
+		v, b = strconv.FormatFloat(value, 'f', -1, 64), strconv.FormatFloat(bound, 'f', -1, 64)
+	}
+	return v, b
+}
+
 // Line renders one result as a line of text, with its source unless it
 // came from a flag:
 //
@@ -569,7 +582,8 @@ func Line(r assay.GateResult) string {
 	}
 	b.WriteString(r.Expr)
 	if r.Value != nil {
-		fmt.Fprintf(&b, "  value %s, bound %s", formatValue(*r.Value), formatValue(r.Bound))
+		v, bd := FormatPair(*r.Value, r.Bound)
+		fmt.Fprintf(&b, "  value %s, bound %s", v, bd)
 		if r.Detail != "" {
 			fmt.Fprintf(&b, " (%s)", r.Detail)
 		}

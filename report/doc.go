@@ -4,4 +4,14 @@
 //
 // Renderers never decide exit codes and never read the environment; NoColor
 // and similar choices come in through options.
+//
+// Untrusted strings (case ids, answers, check facts, a target's stderr, a
+// server's messages, tags, warnings) never reach the output raw: every
+// string argument a renderer prints goes through Escape, which shows C0 and
+// C1 controls, DEL, bidirectional controls and invalid UTF-8 in Go's %q
+// notation (ESC [ 3 1 m is shown as \x1b[31m). Backslashes are not doubled,
+// so ordinary text (regexps, Windows paths) prints as it is; the price is
+// that a literal "\x1b" in the input looks like an escaped ESC. JUnit keeps
+// the newlines of its bodies (EscapeLines); markdown turns them into spaces.
+// cmd/assay prints its error lines through EscapeLines too.
 package report

@@ -127,7 +127,7 @@ func JUnitMatrix(w io.Writer, runs []*assay.Run, orderings gate.Verdict) error {
 
 func writeJUnit(w io.Writer, doc junitSuites) error {
 	bw := bufio.NewWriter(w)
-	p := &printer{w: bw}
+	p := &printer{w: bw, lines: true}
 	p.f("%s", xml.Header)
 	p.f("<testsuites name=\"%s\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%s\">\n",
 		xmlAttr(doc.Name), doc.Tests, doc.Failures, doc.Errors, doc.Skipped, doc.Time)
@@ -203,7 +203,7 @@ func writeJUnitCase(p *printer, c junitCase) {
 }
 
 // xmlText escapes character data: &, < and > become entities, characters
-// XML 1.0 cannot carry become U+FFFD; newlines and quotes stay readable.
+// XML 1.0 cannot carry are shown as Escape shows them (\x1b); newlines and quotes stay readable.
 func xmlText(s string) string {
 	return xmlEscape(s, false)
 }
@@ -234,7 +234,7 @@ func xmlEscape(s string, attr bool) string {
 		case !attr && r == '\r':
 			b.WriteString("&#13;")
 		case !xmlChar(r):
-			b.WriteRune('\uFFFD')
+			b.WriteString(quoteRune(r)) // shown as Escape shows it
 		default:
 			b.WriteRune(r)
 		}
@@ -494,7 +494,8 @@ func gateFact(g assay.GateResult) string {
 	if g.Value == nil {
 		return nonEmpty(g.Detail, "no value")
 	}
-	s := fmt.Sprintf("value %s, bound %s %s", num(*g.Value), nonEmpty(g.Op, "?"), num(g.Bound))
+	v, b := gate.FormatPair(*g.Value, g.Bound)
+	s := fmt.Sprintf("value %s, bound %s %s", v, nonEmpty(g.Op, "?"), b)
 	if g.Detail != "" {
 		s += " (" + g.Detail + ")"
 	}

@@ -93,11 +93,10 @@ func Markdown(w io.Writer, run *assay.Run, cmp *compare.Report) error {
 			if !g.Pass {
 				mark = "❌"
 			}
-			val := "–"
+			val, bound := "–", num(g.Bound)
 			if g.Value != nil {
-				val = num(*g.Value)
+				val, bound = gate.FormatPair(*g.Value, g.Bound)
 			}
-			bound := num(g.Bound)
 			if g.Op != "" {
 				bound = mdEscape(g.Op + " " + bound)
 			}

@@ -90,7 +90,7 @@ func MatrixText(w io.Writer, runs []*assay.Run, orderings gate.Verdict, o TextOp
 			if !g.Pass {
 				val := "n/a"
 				if g.Value != nil {
-					val = num(*g.Value)
+					val, _ = gate.FormatPair(*g.Value, g.Bound)
 				}
 				failedGates = append(failedGates, g.Expr+" (observed "+val+")")
 			}

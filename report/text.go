@@ -132,13 +132,13 @@ func Text(w io.Writer, run *assay.Run, o TextOptions) error {
 			if !g.Pass {
 				mark = "✗"
 			}
-			val := "n/a"
+			val, bound := "n/a", num(g.Bound)
 			if g.Value != nil {
-				val = num(*g.Value)
+				val, bound = gate.FormatPair(*g.Value, g.Bound)
 			}
 			p.f("  %s %s  (observed %s", mark, g.Expr, val)
 			if g.Op != "" {
-				p.f(", bound %s %s", g.Op, num(g.Bound))
+				p.f(", bound %s %s", g.Op, bound)
 			}
 			p.f(")")
 			if g.Detail != "" {
@@ -227,14 +227,31 @@ func headlineMetric(run *assay.Run) string {
 	return names[0]
 }
 
+// printer writes formatted output and keeps the first write error. Every
+// string argument goes through Escape (EscapeLines when lines is set, for
+// the JUnit bodies that keep their newlines), so no control byte of a case
+// id, answer, stderr or server message reaches the output; the format
+// strings are the renderer's own.
 type printer struct {
-	w   io.Writer
-	err error
+	w     io.Writer
+	err   error
+	lines bool
 }
 
 func (p *printer) f(format string, args ...any) {
 	if p.err != nil {
 		return
+	}
+	copied := false
+	for i, a := range args {
+		if s, ok := a.(string); ok {
+			if e := escape(s, p.lines); e != s {
+				if !copied { // never write into a caller's slice
+					args, copied = append([]any(nil), args...), true
+				}
+				args[i] = e
+			}
+		}
 	}
 	_, p.err = fmt.Fprintf(p.w, format, args...)
 }

@@ -26,7 +26,10 @@
 // Targets may offer two optional capabilities, found by type assertion:
 // Setup(ctx) error, called once before the first case (a failure stops the
 // run), and Cleanup(ctx, case, observation) error, called after each case is
-// graded, also when it failed, unless Options.Keep is set.
+// graded, also when it failed, unless Options.Keep is set. A cleanup that
+// fails is recorded as a failed "cleanup" check of its case (the case keeps
+// its verdict: it was graded before) and named in Result.Warnings (the first
+// five by case, the rest counted), so the run says what it left behind.
 //
 // Secrets: each observation is graded as the target returned it, and only
 // then redacted (package redact), with Options.Redactor or, when that is

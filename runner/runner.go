@@ -246,6 +246,7 @@ func stream(ctx context.Context, t assay.Target, src Source, o Options) (Result,
 		pending    = map[int]done{}
 		next       int
 		maxedOut   bool
+		cleanups   int // cases whose cleanup failed
 	)
 	emit := func(d done) {
 		if maxedOut {
@@ -257,6 +258,13 @@ func stream(ctx context.Context, t assay.Target, src Source, o Options) (Result,
 		res.Observed++
 		if d.res.Error != nil {
 			errCount++
+		}
+		for _, ch := range d.res.Checks {
+			if ch.Kind == CleanupCheck && !ch.Pass {
+				if cleanups++; cleanups <= maxCleanupWarnings {
+					res.Warnings = append(res.Warnings, fmt.Sprintf("case %s (trial %d): %s: the system under test may keep what the case made; fix the cleanup steps, or clean it up by hand", d.res.ID, d.res.Trial, ch.Detail))
+				}
+			}
 		}
 		if d.res.Observation != nil {
 			res.Versions, res.Warnings = trackVersions(res.Versions, d.res.Observation.Versions, drift, res.Warnings, d.res.ID)
@@ -296,6 +304,9 @@ func stream(ctx context.Context, t assay.Target, src Source, o Options) (Result,
 			}
 		}
 	}
+	if more := cleanups - maxCleanupWarnings; more > 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("the cleanup of %d more %s failed (see their cleanup checks)", more, plural(more, "case", "cases")))
+	}
 	// jobs is closed (the workers are done), so the feeder has finished.
 	if srcErr != nil {
 		res.Complete = false
@@ -314,6 +325,16 @@ func stream(ctx context.Context, t assay.Target, src Source, o Options) (Result,
 	}
 	return res, nil
 }
+
+// CleanupCheck is the kind of the check a case gets when its target's
+// cleanup failed: recorded failed (Pass false), with the error as detail,
+// without changing the case's verdict (its answer was graded before the
+// cleanup ran). The run's warnings name the first few such cases.
+const CleanupCheck = "cleanup"
+
+// maxCleanupWarnings is how many failed cleanups the warnings name one by
+// one; the rest are counted in one more warning.
+const maxCleanupWarnings = 5
 
 // observe makes and grades one observation. ok is false when the run was
 // interrupted before the observation finished.
@@ -347,7 +368,9 @@ func observe(ctx context.Context, t assay.Target, c assay.Case, trial int, o Opt
 	r := grade.Case(c, obs, o.Grade)
 	if cl, ok := t.(cleaner); ok && !o.Keep {
 		if err := cl.Cleanup(context.WithoutCancel(ctx), c, obs); err != nil {
-			r.Checks = append(r.Checks, assay.Check{Kind: "cleanup", Pass: true, Detail: "cleanup failed: " + err.Error()})
+			// Recorded as a failed check, and told in the run's warnings;
+			// the case was graded before its cleanup and keeps its verdict.
+			r.Checks = append(r.Checks, assay.Check{Kind: CleanupCheck, Pass: false, Detail: "cleanup failed: " + err.Error()})
 		}
 	}
 	if r.Observation == nil {

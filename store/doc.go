@@ -52,6 +52,38 @@
 // nothing. Trend (a metric or pass_rate over the complete runs of a suite)
 // and CaseHistory (one case across runs) read the index.
 //
+// # Temporary files
+//
+// run.json and cases.jsonl.gz are written through temporary files beside
+// them (".run.json.*.tmp", ".cases.jsonl.gz.*.tmp") and renamed into place.
+// The writer holds an exclusive flock on its temporary file until the
+// rename (which happens while it is still open), so a process killed in
+// between leaves a file no one holds: Open sweeps those from the
+// directories of runs still marked incomplete (and of runs it indexes for
+// the first time). A live writer's file is locked and stays. Without flock
+// (Windows) a temporary file is left until an hour old.
+//
+// # Read-only stores, full disks and locks
+//
+// OpenForReading (runs, runs show, compare, gate) is Open when the store can
+// be written. When the directory or the index cannot be written by this user
+// (modes, a read-only mount, an immutable file), it opens assay.db with
+// mode=ro (immutable=1 if SQLite cannot open the WAL index read-only there),
+// applies no migration and repairs nothing; an index it cannot read that
+// way (none, an older schema) is rebuilt in memory from the run files.
+// Begin on such a store fails.
+//
+// A full disk and an unwritable store are said in plain words, naming the
+// store and then what the system said: "the disk holding the store DIR is
+// full (no space left on the device): ..." rather than "unable to open
+// database file (14)" or "disk I/O error (4874)". SQLite's own open errors
+// are read as a full disk when the file system has no space left, and as an
+// unwritable store when a probe write in it fails.
+//
+// SQLite waits a second for a lock itself; retry waits on, for up to a
+// minute. OpenOptions.Waiting is called once when a wait has lasted about a
+// second (WaitNotice), so that a CLI can say it is waiting.
+//
 // # Provenance helpers
 //
 // GitInfo reads the commit and dirty flag of the repository holding a

@@ -100,11 +100,10 @@ func encodeRun(w io.Writer, run *assay.Run) error {
 // fails, the temporary file is removed and path is left as it was.
 func writeFileAtomic(path string, write func(io.Writer) error) error {
 	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	f, err := createTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return err
 	}
-	tmp := f.Name()
 	bw := bufio.NewWriterSize(f, 64<<10)
 	err = write(bw)
 	if err == nil {
@@ -116,14 +115,12 @@ func writeFileAtomic(path string, write func(io.Writer) error) error {
 	if err == nil {
 		err = f.Sync()
 	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
 	if err != nil {
-		os.Remove(tmp)
+		abandonTemp(f)
+		return err
+	}
+	if err := commitTemp(f, path); err != nil {
+		os.Remove(f.Name())
 		return err
 	}
 	syncDir(dir)
@@ -266,11 +263,10 @@ func compressCases(dir string) error {
 		return err
 	}
 	defer in.Close()
-	out, err := os.CreateTemp(dir, "."+CasesGzFile+".*.tmp")
+	out, err := createTemp(dir, "."+CasesGzFile+".*.tmp")
 	if err != nil {
 		return err
 	}
-	tmp := out.Name()
 	zw, _ := gzip.NewWriterLevel(out, gzip.BestCompression)
 	_, err = io.Copy(zw, in)
 	if cerr := zw.Close(); err == nil {
@@ -282,14 +278,12 @@ func compressCases(dir string) error {
 	if err == nil {
 		err = out.Sync()
 	}
-	if cerr := out.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, filepath.Join(dir, CasesGzFile))
-	}
 	if err != nil {
-		os.Remove(tmp)
+		abandonTemp(out)
+		return err
+	}
+	if err := commitTemp(out, filepath.Join(dir, CasesGzFile)); err != nil {
+		os.Remove(out.Name())
 		return err
 	}
 	syncDir(dir)
@@ -367,7 +361,7 @@ func lineCol(b []byte, off int64) (line, col int) {
 type fileRun struct {
 	mu       sync.Mutex
 	dir      string
-	cases    *os.File
+	cases    casesFile
 	finished bool
 	lastSync time.Time
 	index    func(run *assay.Run) error
@@ -391,7 +385,7 @@ func beginFiles(dir string, run *assay.Run) (*fileRun, error) {
 	if err := writeFileAtomic(filepath.Join(dir, RunFile), func(w io.Writer) error { return encodeRun(w, run) }); err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(filepath.Join(dir, CasesFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	f, err := openCases(filepath.Join(dir, CasesFile))
 	if err != nil {
 		return nil, err
 	}
@@ -399,6 +393,12 @@ func beginFiles(dir string, run *assay.Run) (*fileRun, error) {
 }
 
 func (w *fileRun) Dir() string { return w.dir }
+
+// explain says a full disk or an unwritable store in plain words, naming
+// the store root (DIR of DIR/runs/<run_id>) and then what failed.
+func (w *fileRun) explain(err error) error {
+	return explain(filepath.Dir(filepath.Dir(w.dir)), err)
+}
 
 func (w *fileRun) Append(r assay.CaseResult) error {
 	b, err := json.Marshal(&r)
@@ -412,12 +412,12 @@ func (w *fileRun) Append(r assay.CaseResult) error {
 		return ErrFinished
 	}
 	if _, err := w.cases.Write(b); err != nil {
-		return fmt.Errorf("%s: %w", w.cases.Name(), err)
+		return w.explain(fmt.Errorf("%s: %w", w.cases.Name(), err))
 	}
 	if time.Since(w.lastSync) >= syncEvery {
 		w.lastSync = time.Now()
 		if err := w.cases.Sync(); err != nil {
-			return fmt.Errorf("%s: %w", w.cases.Name(), err)
+			return w.explain(fmt.Errorf("%s: %w", w.cases.Name(), err))
 		}
 	}
 	return nil
@@ -442,18 +442,18 @@ func (w *fileRun) Finish(run *assay.Run) error {
 	serr := w.cases.Sync()
 	cerr := w.cases.Close()
 	if err := errors.Join(serr, cerr); err != nil {
-		return fmt.Errorf("%s: %w", w.cases.Name(), err)
+		return w.explain(fmt.Errorf("%s: %w", w.cases.Name(), err))
 	}
 	file := filepath.Join(w.dir, RunFile)
 	if err := writeFileAtomic(file, func(out io.Writer) error { return encodeRun(out, run) }); err != nil {
-		return fmt.Errorf("%s: %w", file, err)
+		return w.explain(fmt.Errorf("%s: %w", file, err))
 	}
 	if err := compressCases(w.dir); err != nil {
-		return fmt.Errorf("%s: %w", filepath.Join(w.dir, CasesFile), err)
+		return w.explain(fmt.Errorf("%s: %w", filepath.Join(w.dir, CasesFile), err))
 	}
 	if w.index != nil {
 		if err := w.index(run); err != nil {
-			return fmt.Errorf("run %s saved in %s, but the index was not updated: %w", run.RunID, w.dir, err)
+			return fmt.Errorf("run %s saved in %s, but the index was not updated: %w", run.RunID, w.dir, w.explain(err))
 		}
 	}
 	return nil

@@ -17,6 +17,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/assay-eval/assay"
@@ -37,7 +38,22 @@ type SQLiteStore struct {
 	root     string
 	db       *sql.DB
 	warnings []string
+	readOnly bool // opened by OpenForReading on a store it cannot write
+	waiting  func()
+	waitOnce sync.Once
 }
+
+// OpenOptions adjust Open.
+type OpenOptions struct {
+	// Waiting, when set, is called once when the store has waited about a
+	// second (WaitNotice) for another process's lock on the index: a CLI
+	// says it is waiting rather than hang without a word.
+	Waiting func()
+}
+
+// WaitNotice is how long a busy wait on the index lasts before
+// OpenOptions.Waiting is called.
+const WaitNotice = time.Second
 
 var _ Store = (*SQLiteStore)(nil)
 
@@ -46,14 +62,17 @@ var _ Store = (*SQLiteStore)(nil)
 // in line with the run files (Reindex). An index that is not a database or
 // is corrupt is moved aside (assay.db.corrupt-TIME) and rebuilt from the
 // run files, with a warning (Warnings): the files are the record.
-func Open(dir string) (*SQLiteStore, error) {
+func Open(dir string) (*SQLiteStore, error) { return OpenWith(dir, OpenOptions{}) }
+
+// OpenWith is Open with options.
+func OpenWith(dir string, o OpenOptions) (*SQLiteStore, error) {
 	if dir == "" {
 		dir = ".assay"
 	}
 	if err := os.MkdirAll(filepath.Join(dir, "runs"), 0o755); err != nil {
-		return nil, fmt.Errorf("store %s: %w", dir, err)
+		return nil, explain(dir, fmt.Errorf("store %s: %w", dir, err))
 	}
-	s, err := open(dir)
+	s, err := open(dir, o)
 	if err != nil && isCorrupt(err) {
 		dbPath := filepath.Join(dir, DBFile)
 		aside := fmt.Sprintf("%s.corrupt-%s", dbPath, time.Now().UTC().Format("20060102T150405"))
@@ -62,21 +81,26 @@ func Open(dir string) (*SQLiteStore, error) {
 		}
 		os.Remove(dbPath + "-wal")
 		os.Remove(dbPath + "-shm")
-		s, err = open(dir)
+		s, err = open(dir, o)
 		if err == nil {
 			s.warnings = append(s.warnings, fmt.Sprintf("%s was not a usable database (moved to %s); the index was rebuilt from the run files", dbPath, aside))
 		}
 	}
-	return s, err
+	if err != nil {
+		return nil, explain(dir, err)
+	}
+	return s, nil
 }
 
-func open(dir string) (*SQLiteStore, error) {
+func open(dir string, o OpenOptions) (*SQLiteStore, error) {
 	dbPath := filepath.Join(dir, DBFile)
 	uri, err := fileURI(dbPath)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", dbPath, err)
 	}
-	dsn := uri + "?_busy_timeout=10000&_journal_mode=WAL&_synchronous=NORMAL&_foreign_keys=1&_txlock=immediate"
+	// SQLite waits up to a second for a lock itself; retry waits on (up to
+	// a minute), and says once that it is waiting.
+	dsn := uri + "?_busy_timeout=1000&_journal_mode=WAL&_synchronous=NORMAL&_foreign_keys=1&_txlock=immediate"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", dbPath, err)
@@ -84,9 +108,9 @@ func open(dir string) (*SQLiteStore, error) {
 	// One connection: a CLI process does not need more, and it keeps the
 	// locking between processes simple.
 	db.SetMaxOpenConns(1)
-	s := &SQLiteStore{root: dir, db: db}
+	s := &SQLiteStore{root: dir, db: db, waiting: o.Waiting}
 	ctx := context.Background()
-	if err := retry(ctx, func() error { return db.PingContext(ctx) }); err != nil {
+	if err := s.retry(ctx, func() error { return db.PingContext(ctx) }); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("%s: %w", dbPath, err)
 	}
@@ -126,7 +150,7 @@ func (s *SQLiteStore) Close() error { return s.db.Close() }
 // migrate applies the embedded migrations not yet recorded in
 // schema_migrations, each in its own immediate transaction.
 func (s *SQLiteStore) migrate(ctx context.Context) error {
-	err := retry(ctx, func() error {
+	err := s.retry(ctx, func() error {
 		_, err := s.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
 			version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`)
 		return err
@@ -174,7 +198,7 @@ func (s *SQLiteStore) migrate(ctx context.Context) error {
 // tx runs fn in an immediate transaction, retrying the whole of it when
 // the database is busy.
 func (s *SQLiteStore) tx(ctx context.Context, fn func(*sql.Tx) error) error {
-	return retry(ctx, func() error {
+	return s.retry(ctx, func() error {
 		tx, err := s.db.BeginTx(ctx, nil)
 		if err != nil {
 			return err
@@ -191,13 +215,17 @@ func (s *SQLiteStore) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 // with jittered backoff, for up to a minute (the busy timeout already
 // waits inside SQLite; this covers the cases where SQLite returns busy
 // without waiting, such as a lock upgrade in WAL mode).
-func retry(ctx context.Context, fn func() error) error {
-	deadline := time.Now().Add(time.Minute)
+func (s *SQLiteStore) retry(ctx context.Context, fn func() error) error {
+	start := time.Now()
+	deadline := start.Add(time.Minute)
 	wait := 5 * time.Millisecond
 	for {
 		err := fn()
 		if err == nil || !isBusy(err) || time.Now().After(deadline) {
 			return err
+		}
+		if s.waiting != nil && time.Since(start) >= WaitNotice*9/10 {
+			s.waitOnce.Do(s.waiting)
 		}
 		d := wait/2 + time.Duration(rand.Int64N(int64(wait)))
 		select {
@@ -224,6 +252,9 @@ func isBusy(err error) bool {
 
 // Begin implements Store.
 func (s *SQLiteStore) Begin(ctx context.Context, run *assay.Run) (RunWriter, error) {
+	if s.readOnly {
+		return nil, fmt.Errorf("store %s is read-only: it cannot record a run", s.root)
+	}
 	if run.RunID == "" {
 		run.RunID = NewRunID()
 	}
@@ -243,14 +274,14 @@ func (s *SQLiteStore) Begin(ctx context.Context, run *assay.Run) (RunWriter, err
 	dir := filepath.Join(s.root, "runs", run.RunID)
 	w, err := beginFiles(dir, run)
 	if err != nil {
-		return nil, fmt.Errorf("store %s: %w", s.root, err)
+		return nil, explain(s.root, fmt.Errorf("store %s: %w", s.root, err))
 	}
 	if err := s.tx(ctx, func(tx *sql.Tx) error { return indexRun(ctx, tx, run, s.relDir(run.RunID), false) }); err != nil {
 		// Nothing was recorded yet: leave no run behind that the index
 		// does not know (a Ctrl-C before the first case came here).
 		w.cases.Close()
 		os.RemoveAll(dir)
-		return nil, fmt.Errorf("%s: %w", filepath.Join(s.root, DBFile), err)
+		return nil, explain(s.root, fmt.Errorf("%s: %w", filepath.Join(s.root, DBFile), err))
 	}
 	// Finish must record an interrupted run too: Ctrl-C cancels ctx, and
 	// the index row still has to say how the run ended.
@@ -436,6 +467,9 @@ func (s *SQLiteStore) Reindex(ctx context.Context) error {
 				return fmt.Errorf("%s: %w", filepath.Join(s.root, DBFile), err)
 			}
 		case status == assay.StatusIncomplete:
+			// Running, stopped or killed: a killed writer's temporary
+			// files go (a live writer's are locked and stay).
+			sweepTemp(filepath.Join(s.root, "runs", id))
 			if peekStatus(filepath.Join(s.root, "runs", id, RunFile)) != assay.StatusComplete {
 				continue // still running, or stopped: nothing to update
 			}
@@ -453,6 +487,7 @@ func (s *SQLiteStore) Reindex(ctx context.Context) error {
 			continue
 		}
 		file := filepath.Join(s.root, "runs", id, RunFile)
+		sweepTemp(filepath.Dir(file))
 		run, err := LoadRun(file)
 		if err != nil || run.RunID != id {
 			// A directory with no run.json yet is a run being begun; one
@@ -492,7 +527,7 @@ func (s *SQLiteStore) List(ctx context.Context, f Filter) ([]Entry, error) {
 		args = append(args, f.Limit)
 	}
 	var out []Entry
-	err := retry(ctx, func() error {
+	err := s.retry(ctx, func() error {
 		out = out[:0]
 		rows, err := s.db.QueryContext(ctx, q, args...)
 		if err != nil {

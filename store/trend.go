@@ -103,7 +103,7 @@ func (s *SQLiteStore) CaseHistory(ctx context.Context, suite, caseID string, lim
 
 // query runs a read query with retries on SQLITE_BUSY, calling fn per row.
 func (s *SQLiteStore) query(ctx context.Context, q string, args []any, fn func(*sql.Rows) error) error {
-	err := retry(ctx, func() error {
+	err := s.retry(ctx, func() error {
 		rows, err := s.db.QueryContext(ctx, q, args...)
 		if err != nil {
 			return err

@@ -313,6 +313,13 @@ func checkStructure(s *assay.Suite) []problem {
 		if c.K < 0 {
 			at(c, "case %q: k must be at least 1, got %d", c.ID, c.K)
 		}
+		for _, l := range expectLists(c.Expect) {
+			for j, v := range l.vals {
+				if v == "" {
+					at(c, "case %q: %s", c.ID, emptyItemProblem(l.key, j, len(l.vals)))
+				}
+			}
+		}
 		if c.Expect.AnswerMatches != "" {
 			if _, err := regexp.Compile(c.Expect.AnswerMatches); err != nil {
 				at(c, "case %q: answer_matches: invalid regexp: %s", c.ID, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
@@ -336,6 +343,32 @@ func checkStructure(s *assay.Suite) []problem {
 		probs = append(probs, problem{src: s.Path, msg: fmt.Sprintf("gain: unknown gain %q (want %q or %q)", s.Gain, assay.GainLinear, assay.GainExponential)})
 	}
 	return probs
+}
+
+// emptyItemProblem is the problem of an empty string at index i of an
+// expectation list: it is always a slip (a blank YAML item, a trailing
+// comma), and it would silently pass (answer_includes: every answer
+// contains "") or fail (answer_excludes) every case.
+func emptyItemProblem(key string, i, n int) string {
+	if n == 1 {
+		return fmt.Sprintf("%s: an empty string: give the text, or remove %s", key, key)
+	}
+	return fmt.Sprintf("%s: item %d is an empty string: give the text, or remove the item", key, i+1)
+}
+
+// expectList is one list-valued expectation of a case, by its field name.
+type expectList struct {
+	key  string
+	vals []string
+}
+
+// expectLists are the list-valued expectations of e.
+func expectLists(e assay.Expect) []expectList {
+	return []expectList{
+		{"answer_includes", e.AnswerIncludes}, {"answer_includes_any", e.AnswerIncludesAny},
+		{"answer_excludes", e.AnswerExcludes}, {"retrieves", e.Retrieves}, {"cites", e.Cites},
+		{"cites_any", e.CitesAny}, {"calls_tool", e.CallsTool}, {"never_calls", e.NeverCalls},
+	}
 }
 
 // sourceLine splits "file:line" into its parts (line 0 when absent).

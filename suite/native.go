@@ -727,13 +727,26 @@ func (d *nativeDecoder) expect(f yfield, c *assay.Case, lines *fieldLines) error
 			}
 			return r.boolean(f.key, f.val)
 		}
+		// list reads a list of strings; an empty one among them is a
+		// problem (see emptyItemProblem).
+		list := func() ([]string, error) {
+			vals, nodes, err := r.strList(f)
+			if err == nil {
+				for i, v := range vals {
+					if v == "" {
+						d.prob(nodes[i], "%s", emptyItemProblem(f.key, i, len(vals)))
+					}
+				}
+			}
+			return vals, err
+		}
 		switch f.key {
 		case "answer_includes":
-			e.AnswerIncludes, _, err = r.strList(f)
+			e.AnswerIncludes, err = list()
 		case "answer_includes_any":
-			e.AnswerIncludesAny, _, err = r.strList(f)
+			e.AnswerIncludesAny, err = list()
 		case "answer_excludes":
-			e.AnswerExcludes, _, err = r.strList(f)
+			e.AnswerExcludes, err = list()
 		case "answer_matches":
 			if e.AnswerMatches, err = r.str(f); err == nil && e.AnswerMatches != "" {
 				if _, rerr := regexp.Compile(e.AnswerMatches); rerr != nil {
@@ -743,11 +756,11 @@ func (d *nativeDecoder) expect(f yfield, c *assay.Case, lines *fieldLines) error
 		case "case_sensitive":
 			e.CaseSensitive, err = optBool()
 		case "retrieves":
-			e.Retrieves, _, err = r.strList(f)
+			e.Retrieves, err = list()
 		case "cites":
-			e.Cites, _, err = r.strList(f)
+			e.Cites, err = list()
 		case "cites_any":
-			e.CitesAny, _, err = r.strList(f)
+			e.CitesAny, err = list()
 		case "cites_only_surfaced":
 			e.CitesOnlySurfaced, err = plainBool()
 		case "no_citations":
@@ -755,11 +768,11 @@ func (d *nativeDecoder) expect(f yfield, c *assay.Case, lines *fieldLines) error
 		case "refusal":
 			e.Refusal, err = optBool()
 		case "calls_tool":
-			e.CallsTool, _, err = r.strList(f)
+			e.CallsTool, err = list()
 		case "calls_any_tool":
 			e.CallsAnyTool, err = plainBool()
 		case "never_calls":
-			e.NeverCalls, _, err = r.strList(f)
+			e.NeverCalls, err = list()
 		case "stops_at_approval":
 			e.StopsAtApproval, err = plainBool()
 		case "outcome":

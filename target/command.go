@@ -296,6 +296,14 @@ func (fc *fileCtx) parseCommand(n, cn *node) (*Command, error) {
 		if abs, err := filepath.Abs(d); err == nil {
 			d = abs
 		}
+		// Checked here, when the target is opened: a missing directory
+		// would otherwise fail every case as "fork/exec PROG: no such
+		// file or directory", naming the program rather than the dir.
+		if fi, err := os.Stat(d); err != nil {
+			return nil, x.errorf("dir: %s: no such directory", d)
+		} else if !fi.IsDir() {
+			return nil, x.errorf("dir: %s: not a directory", d)
+		}
 		c.dir = d
 	}
 	if x := opts.get("env"); x != nil {
@@ -438,7 +446,9 @@ func execError(prog string, err error, tail string) error {
 	} else {
 		msg = fmt.Sprintf("%s: %s", name, strings.TrimPrefix(err.Error(), "exec: "))
 	}
-	if tail = strings.TrimSpace(tail); tail != "" {
+	if binary([]byte(tail)) {
+		msg += fmt.Sprintf(": stderr: (binary data, %d bytes)", len(tail))
+	} else if tail = strings.TrimSpace(tail); tail != "" {
 		msg += ": stderr: " + tail
 	}
 	return assay.Errorf(assay.ErrExec, "%s", msg)

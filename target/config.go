@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -735,8 +736,27 @@ type Matrix struct {
 	Orderings []assay.Gate
 }
 
+// MaxVariants caps the combinations of a variant matrix: each is a whole
+// run of the suite, and a matrix of more is almost always a typo or a
+// cross product nobody meant.
+const MaxVariants = 64
+
+// product multiplies decimal counts; ok is false past a million.
+func product(counts []string) (int, bool) {
+	p := 1
+	for _, c := range counts {
+		n, _ := strconv.Atoi(c)
+		p *= n
+		if p > 1_000_000 {
+			return 0, false
+		}
+	}
+	return p, true
+}
+
 // ReadMatrix reads the variants: and ordering: of a target file. A file
-// without variants: gives a zero Matrix.
+// without variants: gives a zero Matrix. More than MaxVariants
+// combinations is a positioned error.
 func ReadMatrix(path string) (Matrix, error) {
 	var m Matrix
 	src, err := os.ReadFile(path)
@@ -761,7 +781,10 @@ func ReadMatrix(path string) (Matrix, error) {
 	if vn.kind != mapNode || len(vn.keys) == 0 {
 		return m, vn.errorf("variants: want a mapping of key to a list of values, e.g. mode: [fast, thorough]")
 	}
-	m.Variants = []map[string]string{{}}
+	// Count the combinations first: the cap is checked before any variant
+	// map is built (and long before anything runs).
+	counts := make([]string, len(vn.keys))
+	combos, over := 1, false
 	for i, k := range vn.keys {
 		vals, err := vn.vals[i].strList("variants." + k)
 		if err != nil {
@@ -770,6 +793,28 @@ func ReadMatrix(path string) (Matrix, error) {
 		if len(vals) == 0 {
 			return Matrix{}, vn.vals[i].errorf("variants.%s: want at least one value", k)
 		}
+		counts[i] = strconv.Itoa(len(vals))
+		if over || len(vals) > MaxVariants || combos*len(vals) > MaxVariants {
+			over = true
+			continue
+		}
+		combos *= len(vals)
+	}
+	if over {
+		total := "more than " + strconv.Itoa(MaxVariants)
+		if p, ok := product(counts); ok {
+			total = strconv.Itoa(p)
+		}
+		total += " combinations"
+		if len(vn.keys) > 1 {
+			total += " (" + strings.Join(counts, " × ") + ")"
+		}
+		return Matrix{}, vn.errorf("variants: %s; at most %d run in one matrix: drop values or split it into several target files",
+			total, MaxVariants)
+	}
+	m.Variants = []map[string]string{{}}
+	for i, k := range vn.keys {
+		vals, _ := vn.vals[i].strList("variants." + k)
 		seen := map[string]bool{}
 		for _, v := range vals {
 			if v == "" || seen[v] {

@@ -432,7 +432,9 @@ func (h *HTTP) once(ctx context.Context, method, u string, hdr http.Header, body
 			Message: fmt.Sprintf("%s %s: %s", method, shortURL(req.URL), resp.Status)}
 		// The body is redacted whole and only then cut: a cut inside a
 		// token would leave a part of it that no longer matches.
-		if s := strings.TrimSpace(h.secrets.redactor().Head(string(b), 200)); s != "" {
+		if binary(b) {
+			e.Message += fmt.Sprintf(": (binary body, %d bytes)", len(b))
+		} else if s := strings.TrimSpace(h.secrets.redactor().Head(string(b), 200)); s != "" {
 			e.Message += ": " + strings.Join(strings.Fields(s), " ")
 		}
 		switch resp.StatusCode {

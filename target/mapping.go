@@ -1,6 +1,7 @@
 package target
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -8,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/redact"
@@ -135,7 +137,26 @@ func (r *response) checkJSON(where string) error {
 	} else if len(r.body) == 0 {
 		msg = "empty body"
 	}
+	if binary(r.body) {
+		return assay.Errorf(assay.ErrMalformed, "%s is not JSON: %s (binary data, %d bytes)", where, msg, len(r.body))
+	}
 	return assay.Errorf(assay.ErrMalformed, "%s is not JSON: %s (starts %q)", where, msg, r.red.Head(string(r.body), 40))
+}
+
+// binary reports whether b (its first 4 KiB) looks like binary data
+// rather than text: a NUL byte or invalid UTF-8 (a rune cut at either end
+// does not count).
+func binary(b []byte) bool {
+	for i := 0; i < 3 && len(b) > 0 && !utf8.RuneStart(b[0]); i++ {
+		b = b[1:] // a tail cut inside a rune is not binary
+	}
+	if len(b) > 4096 {
+		b = b[:4096]
+		for i := 0; i < 4 && len(b) > 0 && !utf8.Valid(b); i++ {
+			b = b[:len(b)-1] // a rune cut by the 4 KiB limit is not binary
+		}
+	}
+	return bytes.IndexByte(b, 0) >= 0 || !utf8.Valid(b)
 }
 
 // applyMap fills o from the responses. last names the last step; where

@@ -6,10 +6,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/assay-eval/assay/redact"
+	"github.com/assay-eval/assay/report"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // Env is the process state a command may use. Nothing below main reads
@@ -101,7 +104,7 @@ func run(ctx context.Context, args []string, env *Env) int {
 			printError(env.Stderr, ee.err)
 		}
 		if ee.hint != "" {
-			fmt.Fprintf(env.Stderr, "assay: hint: %s\n", ee.hint)
+			fmt.Fprintf(env.Stderr, "assay: hint: %s\n", report.Escape(ee.hint))
 		}
 		return ee.code
 	}
@@ -111,9 +114,11 @@ func run(ctx context.Context, args []string, env *Env) int {
 }
 
 // printError prints one error line. Positioned errors ("file:line:col: msg")
-// are printed as they are; others get the "assay: error: " prefix.
+// are printed as they are; others get the "assay: error: " prefix. Control
+// bytes (a case id's, a target's stderr, a server's message) are shown
+// escaped, as the reports show them.
 func printError(w io.Writer, err error) {
-	msg := err.Error()
+	msg := report.EscapeLines(err.Error())
 	if looksPositioned(msg) {
 		fmt.Fprintln(w, msg)
 		return
@@ -149,6 +154,7 @@ func newRootCmd(env *Env) *cobra.Command {
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError("run '"+c.CommandPath()+" --help' for usage", "%s", err.Error())
 	})
+	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error { return emptyFlagValue(c) }
 	// The one explicit list of commands.
 	for _, mk := range []func(*Env) *cobra.Command{
 		newRunCmd,
@@ -164,6 +170,32 @@ func newRootCmd(env *Env) *cobra.Command {
 		root.AddCommand(mk(env))
 	}
 	return root
+}
+
+// emptyFlagValue is the usage error of a string flag given empty
+// (--json "", --target "", --gate ""): an empty value is a quoting slip
+// (an unset shell variable), never a choice; leaving the flag out is.
+func emptyFlagValue(c *cobra.Command) error {
+	var bad *pflag.Flag
+	c.Flags().Visit(func(fl *pflag.Flag) {
+		if bad != nil {
+			return
+		}
+		switch fl.Value.Type() {
+		case "string":
+			if fl.Value.String() == "" {
+				bad = fl
+			}
+		case "stringArray", "stringSlice":
+			if sv, ok := fl.Value.(pflag.SliceValue); ok && slices.Contains(sv.GetSlice(), "") {
+				bad = fl
+			}
+		}
+	})
+	if bad == nil {
+		return nil
+	}
+	return usageError("give --"+bad.Name+" a value, or leave the flag out", "--%s: empty value", bad.Name)
 }
 
 // isTerminal reports whether w is a terminal (for progress bars and color).

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sync"
 
 	"github.com/assay-eval/assay"
@@ -153,16 +154,25 @@ func openRefStore(env *Env, flag string, refs ...string) (*store.SQLiteStore, fu
 	return st, func() { st.Close() }, nil
 }
 
-// openStore opens the store at dir and prints what it had to repair.
+// openStore opens the store at dir for reading (read-only when it cannot
+// be written) and prints what it had to repair.
 func openStore(env *Env, dir string) (*store.SQLiteStore, error) {
-	st, err := store.Open(dir)
+	st, err := store.OpenForReadingWith(dir, storeOptions(env, dir))
 	if err != nil {
 		return nil, err
 	}
 	for _, w := range st.Warnings() {
-		fmt.Fprintf(env.Stderr, "assay: warning: %s\n", w)
+		fmt.Fprintf(env.Stderr, "assay: warning: %s\n", report.Escape(w))
 	}
 	return st, nil
+}
+
+// storeOptions are the store options of every command: one line on stderr
+// when the index has been locked by another process for about a second.
+func storeOptions(env *Env, dir string) store.OpenOptions {
+	return store.OpenOptions{Waiting: func() {
+		fmt.Fprintf(env.Stderr, "assay: waiting for the lock on %s (another assay process is writing to the store)\n", filepath.Join(dir, store.DBFile))
+	}}
 }
 
 // resolveRunRef returns the run.json path a REF names.

@@ -199,7 +199,7 @@ func runGate(env *Env, ref string, f *gateFlags, cmd *cobra.Command) error {
 	if f.junit == "-" || f.markdown == "-" || f.badge == "-" {
 		out = env.Stderr // stdout holds that document alone
 	}
-	fmt.Fprintf(out, "run %s  suite %s  %s\n", run.RunID, run.Suite.Name, run.Status)
+	fmt.Fprintf(out, "run %s  suite %s  %s\n", run.RunID, report.Escape(run.Suite.Name), run.Status)
 	if floors != nil && len(floors.Floors) == 0 {
 		fmt.Fprintf(out, "%s holds no floors yet\n", f.floors)
 		if !f.ratchet && len(verdict.Results) == 0 {
@@ -223,7 +223,7 @@ func runGate(env *Env, ref string, f *gateFlags, cmd *cobra.Command) error {
 		fmt.Fprintln(out)
 	}
 	for _, r := range verdict.Results {
-		fmt.Fprintln(out, gate.Line(r))
+		fmt.Fprintln(out, report.Escape(gate.Line(r)))
 	}
 	// A gate scoped to another variant than the run's does not apply to
 	// it: say so, rather than leave it out without a word.
@@ -239,7 +239,7 @@ func runGate(env *Env, ref string, f *gateFlags, cmd *cobra.Command) error {
 	nFail := len(verdict.Failed())
 	fmt.Fprintf(out, "gates: %d held, %d failed\n", len(verdict.Results)-nFail, nFail)
 	for _, w := range verdict.Warnings {
-		fmt.Fprintf(env.Stderr, "assay: warning: %s\n", w)
+		fmt.Fprintf(env.Stderr, "assay: warning: %s\n", report.Escape(w))
 	}
 
 	if err := writeGateOutputs(env, f, run, base, verdict); err != nil {
@@ -366,14 +366,14 @@ func runGateMatrix(env *Env, refs []string, f *gateFlags) error {
 	pass, complete := true, true
 	var invalid []string
 	for _, run := range runs {
-		fmt.Fprintf(out, "variant %s  run %s  suite %s  %s\n", gate.VariantName(run.Variant), run.RunID, run.Suite.Name, run.Status)
+		fmt.Fprintf(out, "variant %s  run %s  suite %s  %s\n", report.Escape(gate.VariantName(run.Variant)), run.RunID, report.Escape(run.Suite.Name), run.Status)
 		complete = complete && run.Status == assay.StatusComplete
 		v := gate.EvaluateExprs(exprs, run, nil)
 		for _, r := range v.Results {
-			fmt.Fprintf(out, "  %s\n", gate.Line(r))
+			fmt.Fprintf(out, "  %s\n", report.Escape(gate.Line(r)))
 		}
 		for _, w := range v.Warnings {
-			fmt.Fprintf(env.Stderr, "assay: warning: %s\n", w)
+			fmt.Fprintf(env.Stderr, "assay: warning: %s\n", report.Escape(w))
 		}
 		pass = pass && v.Pass
 		invalid = append(invalid, v.Errors...)
@@ -382,7 +382,7 @@ func runGateMatrix(env *Env, refs []string, f *gateFlags) error {
 		v := gate.CheckOrderings(orderings, byVariant)
 		fmt.Fprintf(out, "orderings\n")
 		for _, r := range v.Results {
-			fmt.Fprintf(out, "  %s\n", gate.Line(r))
+			fmt.Fprintf(out, "  %s\n", report.Escape(gate.Line(r)))
 		}
 		pass = pass && v.Pass
 	}
@@ -472,7 +472,7 @@ func gateStore(env *Env, dir string, refs ...string) (*store.SQLiteStore, func()
 	if _, err := os.Stat(dir); err != nil {
 		return nil, nil, fmt.Errorf("no run store at %s: run 'assay run SUITE' first, give a run.json path, or pass --store DIR", dir)
 	}
-	st, err := store.Open(dir) // its errors name the store
+	st, err := store.OpenForReadingWith(dir, storeOptions(env, dir)) // its errors name the store
 	if err != nil {
 		return nil, nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/suite"
 	"github.com/spf13/cobra"
 )
@@ -92,6 +93,6 @@ func importError(err error, format, src string) error {
 // importWarnings prints load warnings, one line each, on stderr.
 func importWarnings(env *Env, warnings []string) {
 	for _, w := range warnings {
-		fmt.Fprintf(env.Stderr, "assay: warning: %s\n", w)
+		fmt.Fprintf(env.Stderr, "assay: warning: %s\n", report.Escape(w))
 	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/suite"
 	"github.com/assay-eval/assay/target"
 )
@@ -69,7 +70,7 @@ any finding is an error, 0 otherwise (warnings and notes only).`,
 			}
 			errs, warns := 0, 0
 			for _, f := range findings {
-				fmt.Fprintln(env.Stdout, f.String())
+				fmt.Fprintln(env.Stdout, report.EscapeLines(f.String()))
 				switch f.Severity {
 				case suite.SeverityError:
 					errs++

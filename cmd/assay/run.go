@@ -133,7 +133,7 @@ type session struct {
 	// failQueries holds the queries of the failing cases the text summary
 	// lists (at most --max-failures per run).
 	failQueries map[string]string
-	spills      []*spill
+	spill       *spillFile // every run's results, one segment each
 	// orderings are the texts of the matrix's orderings (keepCases reads them).
 	orderings []string
 	gopts     grade.Options
@@ -296,7 +296,7 @@ func prepareRun(ctx context.Context, env *Env, path string, f *runFlags) (*sessi
 		if dir == "" {
 			dir = ".assay"
 		}
-		if ss.st, err = store.Open(dir); err != nil {
+		if ss.st, err = store.OpenWith(dir, storeOptions(env, dir)); err != nil {
 			return nil, inputError(err) // store.Open's errors name the store
 		}
 	}
@@ -422,11 +422,7 @@ func (f *runFlags) runnerTimeout() time.Duration {
 	return f.timeout
 }
 
-func (ss *session) closeSpills() {
-	for _, sp := range ss.spills {
-		sp.close()
-	}
-}
+func (ss *session) closeSpills() { ss.spill.close() }
 
 // keepCases reports whether the runs must keep their case results in
 // memory: a comparison with --baseline pairs every case, and trial
@@ -496,11 +492,12 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 
 	// The spill file first: a run that cannot write it must not leave a
 	// begun run in the store.
-	sp, err := newSpill()
-	if err != nil {
-		return nil, gate.Verdict{}, usageError("set TMPDIR to a directory assay can write to", "%v", err)
+	if ss.spill == nil {
+		if ss.spill, err = newSpillFile(); err != nil {
+			return nil, gate.Verdict{}, usageError("set TMPDIR to a directory assay can write to", "%v", err)
+		}
 	}
-	ss.spills = append(ss.spills, sp)
+	sp := ss.spill.segment()
 	var vname string
 	if variant != nil {
 		vname = gate.VariantName(variant)

@@ -151,7 +151,7 @@ func runsList(env *Env, f *runsFlags) error {
 			store.ReadCases(filepath.Dir(e.Path), func(assay.CaseResult) error { cases++; return nil })
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", short[e.RunID], fmtUTC(e.StartedAt),
-			dash(e.Suite), dash(clipText(e.Target, 40)), e.Status, cases, pass, head)
+			report.Escape(dash(e.Suite)), report.Escape(dash(clipText(e.Target, 40))), e.Status, cases, pass, report.Escape(head))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -180,7 +180,7 @@ func runsShow(env *Env, ref string, f *runsFlags) error {
 		return report.JSON(env.Stdout, run)
 	}
 	tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
-	row := func(k, v string) { fmt.Fprintf(tw, "%s\t%s\n", k, v) }
+	row := func(k, v string) { fmt.Fprintf(tw, "%s\t%s\n", k, report.Escape(v)) }
 	row("run", run.RunID)
 	row("status", string(run.Status))
 	suite := dash(run.Suite.Name)

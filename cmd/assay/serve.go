@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -42,7 +43,12 @@ server for the http target, for demos and for tests.
 
 It binds to 127.0.0.1 unless --addr names another interface (port 0 picks a
 free port), prints "assay: serving on http://ADDR" on stderr, and shuts down
-cleanly on SIGINT or SIGTERM.`,
+cleanly on SIGINT or SIGTERM.
+
+Each connection is bounded: 10 s to send the request headers (at most 64 KiB),
+30 s for the whole request, a body of at most 1 MiB (413 beyond), 60 s to take
+the response, 60 s idle between keep-alive requests, and at most 512
+connections at once (more wait until one closes).`,
 		Args: exactArgs(1, "assay serve SUITE [--addr 127.0.0.1:8088]"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runServe(env, args[0], f)
@@ -85,10 +91,8 @@ func runServe(env *Env, path string, f *serveFlags) error {
 	if err != nil {
 		return inputError(fmt.Errorf("--addr %q: %v", f.addr, listenReason(err)))
 	}
-	srv := &http.Server{
-		Handler:           b.Handler(),
-		ReadHeaderTimeout: 10 * time.Second,
-	}
+	srv := newServeServer(b.Handler(), serveBounds)
+	ln = limitListener(ln, serveBounds.MaxConns)
 	fmt.Fprintf(env.Stderr, "assay: serving on http://%s\n", ln.Addr())
 	fmt.Fprintf(env.Stderr, "assay: %d documents, engine %s; POST /search, POST /ask, GET /healthz\n", b.Index().Len(), b.Describe().Versions["engine"])
 	errc := make(chan error, 1)
@@ -105,6 +109,75 @@ func runServe(env *Env, path string, f *serveFlags) error {
 	}
 	fmt.Fprintln(env.Stderr, "assay: stopped")
 	return nil
+}
+
+// serveLimits bound each connection of assay serve, so that slow or
+// unfinished clients cannot hold its file descriptors: a client has Header
+// to send its request headers, Read for the whole request (headers and
+// body), Write for the response, and Idle between keep-alive requests; a
+// body is at most 1 MiB (the builtin handler's MaxBytesReader) and headers
+// at most MaxHeader bytes. At most MaxConns connections are open at once;
+// more wait in the kernel's accept queue until one closes.
+type serveLimits struct {
+	Header, Read, Write, Idle time.Duration
+	MaxHeader                 int
+	MaxConns                  int
+}
+
+// serveBounds are the bounds of assay serve (tests shrink them).
+var serveBounds = serveLimits{
+	Header:    10 * time.Second,
+	Read:      30 * time.Second,
+	Write:     60 * time.Second,
+	Idle:      60 * time.Second,
+	MaxHeader: 64 << 10,
+	MaxConns:  512,
+}
+
+func newServeServer(h http.Handler, l serveLimits) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: l.Header,
+		ReadTimeout:       l.Read,
+		WriteTimeout:      l.Write,
+		IdleTimeout:       l.Idle,
+		MaxHeaderBytes:    l.MaxHeader,
+	}
+}
+
+// limitListener accepts at most n connections at once (n <= 0: no cap).
+func limitListener(ln net.Listener, n int) net.Listener {
+	if n <= 0 {
+		return ln
+	}
+	return &limitedListener{Listener: ln, sem: make(chan struct{}, n)}
+}
+
+type limitedListener struct {
+	net.Listener
+	sem chan struct{}
+}
+
+func (l *limitedListener) Accept() (net.Conn, error) {
+	l.sem <- struct{}{}
+	c, err := l.Listener.Accept()
+	if err != nil {
+		<-l.sem
+		return nil, err
+	}
+	return &limitedConn{Conn: c, release: func() { <-l.sem }}, nil
+}
+
+type limitedConn struct {
+	net.Conn
+	once    sync.Once
+	release func()
+}
+
+func (c *limitedConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(c.release)
+	return err
 }
 
 // listenReason is why net.Listen failed, without the Go operation names

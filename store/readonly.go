@@ -1,0 +1,124 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+)
+
+// OpenForReading opens the store at dir for the commands that only read it
+// (runs, runs show, compare, gate). It is Open when the store is writable.
+// When it is not (the directory or assay.db not writable by this user, a
+// read-only mount), it opens the index read-only instead: no migration, no
+// repair, nothing written. An index that cannot be read that way (none yet,
+// an older schema) is rebuilt in memory from the run files. ReadOnly then
+// reports true, and Begin fails.
+func OpenForReading(dir string) (*SQLiteStore, error) {
+	return OpenForReadingWith(dir, OpenOptions{})
+}
+
+// OpenForReadingWith is OpenForReading with options.
+func OpenForReadingWith(dir string, o OpenOptions) (*SQLiteStore, error) {
+	if dir == "" {
+		dir = ".assay"
+	}
+	s, err := OpenWith(dir, o)
+	if err == nil || !notWritable(dir) {
+		return s, err
+	}
+	return openReadOnly(dir, o)
+}
+
+// ReadOnly reports whether the store was opened read-only.
+func (s *SQLiteStore) ReadOnly() bool { return s.readOnly }
+
+// notWritable reports whether this process cannot write the store at dir:
+// its directory, its runs directory or its index.
+func notWritable(dir string) bool {
+	for _, d := range []string{dir, filepath.Join(dir, "runs")} {
+		f, err := os.CreateTemp(d, ".assay-write-check-*")
+		if err != nil {
+			if isPermission(err) {
+				return true
+			}
+			continue
+		}
+		f.Close()
+		os.Remove(f.Name())
+	}
+	f, err := os.OpenFile(filepath.Join(dir, DBFile), os.O_WRONLY, 0)
+	if err != nil {
+		return isPermission(err)
+	}
+	f.Close()
+	return false
+}
+
+func isPermission(err error) bool {
+	return errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS)
+}
+
+// openReadOnly opens the index with mode=ro (immutable=1 when SQLite cannot
+// open a WAL index read-only in an unwritable directory), and falls back to
+// an index in memory built from the run files.
+func openReadOnly(dir string, o OpenOptions) (*SQLiteStore, error) {
+	if fi, err := os.Stat(filepath.Join(dir, "runs")); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("store %s: read-only, and it has no runs directory", dir)
+	}
+	dbPath := filepath.Join(dir, DBFile)
+	ctx := context.Background()
+	if _, err := os.Stat(dbPath); err == nil {
+		uri, err := fileURI(dbPath)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", dbPath, err)
+		}
+		for _, q := range []string{"?mode=ro&_busy_timeout=1000", "?mode=ro&immutable=1"} {
+			db, err := sql.Open("sqlite", uri+q)
+			if err != nil {
+				continue
+			}
+			db.SetMaxOpenConns(1)
+			s := &SQLiteStore{root: dir, db: db, readOnly: true, waiting: o.Waiting}
+			if s.indexCurrent(ctx) {
+				return s, nil
+			}
+			db.Close()
+		}
+	}
+	db, err := sql.Open("sqlite", "file::memory:")
+	if err != nil {
+		return nil, fmt.Errorf("store %s: %w", dir, err)
+	}
+	db.SetMaxOpenConns(1)
+	db.SetMaxIdleConns(1)
+	db.SetConnMaxLifetime(0)
+	s := &SQLiteStore{root: dir, db: db, readOnly: true, waiting: o.Waiting}
+	if err := s.migrate(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("store %s: index in memory: %w", dir, err)
+	}
+	if err := s.Reindex(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// indexCurrent reports whether the opened index reads and has every
+// migration this version knows.
+func (s *SQLiteStore) indexCurrent(ctx context.Context) bool {
+	names, err := fs.Glob(migrationFS, "migrations/*.sql")
+	if err != nil {
+		return false
+	}
+	var n int
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations`).Scan(&n); err != nil || n < len(names) {
+		return false
+	}
+	return s.db.QueryRowContext(ctx, `SELECT count(*) FROM runs`).Scan(&n) == nil
+}

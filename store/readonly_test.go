@@ -1,0 +1,172 @@
+package store
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/assay-eval/assay"
+)
+
+// makeReadOnly makes the store at root unwritable for this process until
+// the test ends: chmod a-w, or, for root (whom modes do not stop), the
+// immutable attribute (chattr +i); it skips the test when neither works.
+func makeReadOnly(t *testing.T, root string) {
+	t.Helper()
+	var paths []string
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil {
+			paths = append(paths, p)
+		}
+		return nil
+	})
+	if os.Geteuid() != 0 {
+		for _, p := range paths {
+			fi, _ := os.Stat(p)
+			os.Chmod(p, fi.Mode().Perm()&^0o222)
+		}
+		t.Cleanup(func() {
+			for _, p := range paths {
+				fi, _ := os.Stat(p)
+				os.Chmod(p, fi.Mode().Perm()|0o200)
+			}
+		})
+		return
+	}
+	if out, err := exec.Command("chattr", "-R", "+i", root).CombinedOutput(); err != nil {
+		t.Skipf("running as root, and chattr +i does not work here: %v %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("chattr", "-R", "-i", root).Run() })
+	if f, err := os.Create(filepath.Join(root, "probe")); err == nil {
+		f.Close()
+		t.Skip("chattr +i did not make the store read-only")
+	}
+}
+
+// storeWithRuns makes a store of two complete runs and returns their ids.
+func storeWithRuns(t *testing.T, root string) []string {
+	t.Helper()
+	s, err := Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var ids []string
+	for i := 0; i < 2; i++ {
+		run := &assay.Run{Suite: assay.SuiteRef{Name: "kb"}}
+		w, err := s.Begin(context.Background(), run)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Append(assay.CaseResult{ID: "q1"}); err != nil {
+			t.Fatal(err)
+		}
+		run.Status = assay.StatusComplete
+		run.Cases = []assay.CaseResult{{ID: "q1"}}
+		if err := w.Finish(run); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, run.RunID)
+	}
+	return ids
+}
+
+func listing(t *testing.T, root string) string {
+	var names []string
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil {
+			names = append(names, p)
+		}
+		return nil
+	})
+	sort.Strings(names)
+	return strings.Join(names, "\n")
+}
+
+// The read commands work on a store this user cannot write: the index is
+// opened read-only (or, without a usable one, rebuilt in memory), nothing
+// is migrated or written, and writing a run says the store is read-only.
+func TestOpenForReadingReadOnlyStore(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		prep  func(root string)
+		index bool
+	}{
+		{"with its index", func(string) {}, true},
+		{"without an index", func(root string) { os.Remove(filepath.Join(root, DBFile)) }, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := filepath.Join(t.TempDir(), "st")
+			ids := storeWithRuns(t, root)
+			tc.prep(root)
+			makeReadOnly(t, root)
+			before := listing(t, root)
+
+			if _, err := Open(root); err == nil || !strings.Contains(err.Error(), "cannot be written by this user") {
+				t.Errorf("Open on a read-only store: %v, want it said plainly", err)
+			}
+			s, err := OpenForReading(root)
+			if err != nil {
+				t.Fatalf("OpenForReading: %v", err)
+			}
+			defer s.Close()
+			if !s.ReadOnly() {
+				t.Error("ReadOnly() = false")
+			}
+			ents, err := s.List(context.Background(), Filter{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(ents) != 2 || ents[0].RunID != ids[1] || ents[1].RunID != ids[0] {
+				t.Errorf("List: %+v, want runs %v newest first", ents, ids)
+			}
+			if p, err := s.Resolve(context.Background(), "latest"); err != nil || !strings.Contains(p, ids[1]) {
+				t.Errorf("Resolve(latest) = %q, %v", p, err)
+			}
+			if _, err := s.Begin(context.Background(), &assay.Run{}); err == nil || !strings.Contains(err.Error(), "read-only") {
+				t.Errorf("Begin on a read-only store: %v", err)
+			}
+			if after := listing(t, root); after != before {
+				t.Errorf("the read-only store changed:\nbefore\n%s\nafter\n%s", before, after)
+			}
+		})
+	}
+}
+
+// failingCases is a cases.jsonl whose writes fail as on a full disk.
+type failingCases struct{ name string }
+
+func (f failingCases) Write([]byte) (int, error) {
+	return 0, &fs.PathError{Op: "write", Path: f.name, Err: syscall.ENOSPC}
+}
+func (f failingCases) Sync() error  { return nil }
+func (f failingCases) Close() error { return nil }
+func (f failingCases) Name() string { return f.name }
+
+// A full disk is said in plain words, naming the store.
+func TestFullDiskSaidPlainly(t *testing.T) {
+	old := openCases
+	openCases = func(path string) (casesFile, error) { return failingCases{path}, nil }
+	defer func() { openCases = old }()
+	root := filepath.Join(t.TempDir(), "st")
+	s, err := Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	w, err := s.Begin(context.Background(), &assay.Run{Suite: assay.SuiteRef{Name: "kb"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = w.Append(assay.CaseResult{ID: "q1"})
+	want := "the disk holding the store " + root + " is full (no space left on the device): free some space, or keep the store on another disk ("
+	if err == nil || !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), "no space left on device)") {
+		t.Errorf("Append on a full disk: %v\nwant it to start %q", err, want)
+	}
+}
