@@ -12,6 +12,7 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/corpus"
+	"github.com/assay-eval/assay/internal/boundedfile"
 )
 
 // ManifestName is the manifest's file name, written beside the suite.
@@ -108,7 +109,7 @@ func manifestFile(dir, rel string) string {
 func manifestKey(s *assay.Suite) string { return manifestRel(s.Dir, s.Path) }
 
 func readManifest(path string) (*Manifest, error) {
-	b, err := os.ReadFile(path)
+	b, err := boundedfile.ReadFile(path, boundedfile.Manifest)
 	if err != nil {
 		return nil, err
 	}

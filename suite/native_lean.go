@@ -3,6 +3,7 @@ package suite
 import (
 	"bytes"
 	"errors"
+	"github.com/assay-eval/assay/internal/boundedfile"
 	"io"
 	"math"
 	"os"
@@ -77,6 +78,9 @@ type leanFile struct {
 // left out), holding only its header; ok is false when the lean parse does
 // not read it.
 func openLean(path string) (*leanFile, bool) {
+	if fi, err := boundedfile.Check(path, boundedfile.Suite); err != nil || !fi.Mode().IsRegular() {
+		return nil, false // a pipe is read whole, and a fault is the whole load's to report
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, false

@@ -5,7 +5,6 @@ import (
 	"hash/maphash"
 	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 
 	"github.com/assay-eval/assay"
@@ -99,7 +98,7 @@ func streamNativeWith(path string, o LoadOptions, each func(s *assay.Suite, p *p
 	if !ok {
 		return nil
 	}
-	dir := filepath.Dir(path)
+	dir := fileDir(path)
 	compiled := map[string]string{} // resolved json_schema path -> "" or why it does not compile
 	var d caseDigest
 	ids := make([]uint64, 0, lf.sp.n) // the split counted the cases
