@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/boundedfile"
 )
 
 // FloorsSchema names the floors file format.
@@ -63,7 +64,7 @@ func NewFloors() *Floors {
 // input is an empty floors file. Unknown fields, an unknown schema, a key
 // that is not a metric, or a metric where lower is better are errors.
 func ReadFloors(r io.Reader, name string) (*Floors, error) {
-	data, err := io.ReadAll(r)
+	data, err := io.ReadAll(boundedfile.Reader(r, boundedfile.Floors))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/boundedfile"
 	"github.com/assay-eval/assay/compare"
 	"github.com/assay-eval/assay/gate"
 	"github.com/assay-eval/assay/report"
@@ -479,7 +480,7 @@ func loadGateRef(env *Env, st *store.SQLiteStore, ref string) (*assay.Run, error
 // readFloorsFile reads a floors file; a missing one is an empty file when
 // it is about to be ratcheted, an error otherwise.
 func readFloorsFile(path string, ratchet bool) (*gate.Floors, error) {
-	fh, err := os.Open(path)
+	fh, err := boundedfile.Open(path, boundedfile.Floors)
 	if errors.Is(err, fs.ErrNotExist) {
 		if ratchet {
 			return gate.NewFloors(), nil

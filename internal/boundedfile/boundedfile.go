@@ -317,7 +317,7 @@ func ReadLine(br *bufio.Reader, max int) ([]byte, error) {
 	for {
 		frag, err := br.ReadSlice('\n')
 		if len(line)+len(frag) > max {
-			return nil, &TooLargeError{Limit: Limit{What: "line", Max: int64(max)}}
+			return nil, LineTooLong(max)
 		}
 		if err == bufio.ErrBufferFull {
 			line = append(line, frag...)
@@ -330,4 +330,18 @@ func ReadLine(br *bufio.Reader, max int) ([]byte, error) {
 		}
 		return line, err
 	}
+}
+
+// LineTooLong is the reason a line longer than max is refused.
+func LineTooLong(max int) error {
+	return &TooLargeError{Limit: Limit{What: "line", Max: int64(max)}}
+}
+
+// ScanErr is a bufio.Scanner's error in these words: a token longer than
+// the scanner's buffer (max) is LineTooLong(max).
+func ScanErr(err error, max int) error {
+	if errors.Is(err, bufio.ErrTooLong) {
+		return LineTooLong(max)
+	}
+	return err
 }
