@@ -48,6 +48,10 @@ var (
 	TargetInput = Limit{What: "target file input", Max: 256 * MiB} // a file a target file names (a request body template)
 )
 
+// MaxBody is the largest max_body a target file may set: the most of one
+// response (or of a command's stdout) held in memory.
+const MaxBody = 1 * GiB
+
 // MaxLine is the longest line a line-oriented reader (JSONL corpus, JSONL
 // suite, cases.jsonl, replay trace, qrels, run file) accepts.
 const MaxLine = 64 * MiB
