@@ -52,6 +52,10 @@ var (
 // response (or of a command's stdout) held in memory.
 const MaxBody = 1 * GiB
 
+// MaxPipe bounds a pipe (whatever its Limit says): it is held whole in
+// memory.
+const MaxPipe = 256 * MiB
+
 // MaxLine is the longest line a line-oriented reader (JSONL corpus, JSONL
 // suite, cases.jsonl, replay trace, qrels, run file) accepts.
 const MaxLine = 64 * MiB
@@ -265,6 +269,9 @@ func readPipe(path string, l Limit) ([]byte, error) {
 		return nil, pathErr(path, err)
 	}
 	defer f.Close()
+	if l.Max > MaxPipe {
+		l.Max = MaxPipe
+	}
 	var buf bytes.Buffer
 	if _, err := buf.ReadFrom(&capReader{r: f, left: l.Max, err: &Error{Path: path, Err: &TooLargeError{Limit: l}}}); err != nil {
 		return nil, readErr(path, err)
