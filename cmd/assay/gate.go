@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/assay-eval/assay"
-	"github.com/assay-eval/assay/internal/boundedfile"
 	"github.com/assay-eval/assay/compare"
 	"github.com/assay-eval/assay/gate"
+	"github.com/assay-eval/assay/internal/boundedfile"
 	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/runner"
 	"github.com/assay-eval/assay/store"
