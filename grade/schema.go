@@ -67,6 +67,7 @@ func (c *SchemaCache) add(key, abs string, data []byte) error {
 		return fmt.Errorf("not JSON: %v", err)
 	}
 	comp := jsonschema.NewCompiler()
+	comp.UseLoader(boundedfile.SchemaLoader)
 	comp.DefaultDraft(jsonschema.Draft2020)
 	if err := comp.AddResource(abs, doc); err != nil {
 		return oneLine(err)

@@ -254,7 +254,7 @@ func compileSchema(full string) string {
 	}
 	url := "file://" + filepath.ToSlash(abs)
 	c := jsonschema.NewCompiler()
-	c.UseLoader(jsonschema.SchemeURLLoader{"file": jsonschema.FileLoader{}})
+	c.UseLoader(boundedfile.SchemaLoader)
 	err = c.AddResource(url, doc)
 	if err == nil {
 		_, err = c.Compile(url)

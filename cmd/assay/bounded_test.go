@@ -127,6 +127,13 @@ func TestBadInputFilesAreRefusedAtOnce(t *testing.T) {
 			write(name, suite("docs/", "json_schema: "+bad(k, ".json")))
 			return []string{"run", name, "--no-store"}
 		}, 1},
+		{"json_schema $ref", func(k string) []string {
+			ref := "ref-" + k + ".json"
+			write(ref, `{"$ref": "`+filepath.ToSlash(bad(k, ".json"))+`"}`)
+			name := "r-" + k + ".yaml"
+			write(name, suite("docs/", "json_schema: "+ref))
+			return []string{"run", name, "--no-store"}
+		}, 1},
 		{"floors", func(k string) []string { return []string{"gate", "run.json", "--floors", bad(k, ".json")} }, 1},
 		{"run.json gate", func(k string) []string { return []string{"gate", bad(k, ".json"), "--gate", "pass_rate >= 0"} }, 1},
 		{"run.json compare", func(k string) []string { return []string{"compare", bad(k, ".json"), "run.json"} }, 1},
