@@ -3,7 +3,6 @@ package suite
 import (
 	"bytes"
 	"errors"
-	"github.com/assay-eval/assay/internal/boundedfile"
 	"io"
 	"math"
 	"os"
@@ -15,6 +14,8 @@ import (
 	"github.com/goccy/go-yaml/lexer"
 	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
+
+	"github.com/assay-eval/assay/internal/boundedfile"
 )
 
 // The lean parse. goccy/go-yaml's AST costs about 10 KB per case, so the
