@@ -154,6 +154,7 @@ func TestBadInputFilesAreRefusedAtOnce(t *testing.T) {
 	check := func(t *testing.T, stdin *os.File, args []string, maxLines int) {
 		t.Helper()
 		code, out, took, rss := runBinary(t, dir, stdin, args...)
+		t.Logf("exit %d in %v, max RSS %.1f MiB", code, took.Round(time.Millisecond), float64(rss)/(1<<20))
 		lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
 		if code != 2 || out == "" || len(lines) > maxLines {
 			t.Errorf("assay %s: exit %d, %d lines, want exit 2 and %d line(s):\n%s", strings.Join(args, " "), code, len(lines), maxLines, out)
