@@ -131,6 +131,9 @@ func WriteManifest(s *assay.Suite) (string, error) {
 }
 
 func writeManifest(s *assay.Suite, fingerprint string, schemas []string) (string, error) {
+	if boundedfile.IsDescriptorPath(s.Path) {
+		return "", fmt.Errorf("%s: a suite read from a pipe has no file a manifest could record; write the manifest of the suite file", s.Path)
+	}
 	mp := filepath.Join(s.Dir, ManifestName)
 	files, err := manifestFiles(s, schemas)
 	if err != nil {
