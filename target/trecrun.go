@@ -48,7 +48,7 @@ func OpenTrecRun(path string) (*TrecRun, error) {
 	r := &TrecRun{path: path, runs: map[string][]assay.Hit{}}
 	seen := map[[2]string]int{}
 	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64*1024), 16*boundedfile.MiB)
+	sc.Buffer(make([]byte, 64*1024), boundedfile.MaxRunLine)
 	line := 0
 	for sc.Scan() {
 		line++
@@ -72,7 +72,7 @@ func OpenTrecRun(path string) (*TrecRun, error) {
 		r.runs[fields[0]] = append(r.runs[fields[0]], assay.Hit{ID: fields[2], Score: score})
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s:%d: %w", path, line+1, boundedfile.ScanErr(err, 16*boundedfile.MiB))
+		return nil, fmt.Errorf("%s:%d: %w", path, line+1, boundedfile.ScanErr(err, boundedfile.MaxRunLine))
 	}
 	for _, hits := range r.runs {
 		sort.Slice(hits, func(i, j int) bool {

@@ -27,25 +27,25 @@ const (
 	GiB = 1 << 30
 )
 
-// The limits of every file assay reads.
+// The limits of every file assay reads. They are variables only so that a
+// test can lower one; nothing else changes them.
 var (
-	Suite       = Limit{What: "suite file", Max: 1 * GiB, Pipe: true}
-	SuitePart   = Limit{What: "suite file", Max: 1 * GiB}                  // a file a suite format reads beside it (queries, qrels, topics)
-	SuiteInput  = Limit{What: "file of a suite", Max: 8 * GiB, Pipe: true} // any file a suite is made of, hashed for its manifest
-	Manifest    = Limit{What: "suite manifest", Max: 256 * MiB}
-	CorpusFile  = Limit{What: "corpus file", Max: 8 * GiB}
-	CorpusGzip  = Limit{What: "decompressed corpus", Max: 8 * GiB}
-	CorpusDoc   = Limit{What: "corpus document", Max: 64 * MiB}
-	Schema      = Limit{What: "json_schema file", Max: 16 * MiB}
-	Floors      = Limit{What: "floors file", Max: 16 * MiB}
-	RunRecord   = Limit{What: "run record", Max: 1 * GiB}
-	Cases       = Limit{What: "cases file", Max: 8 * GiB}
-	CasesGzip   = Limit{What: "decompressed cases file", Max: 8 * GiB}
-	Trace       = Limit{What: "replay trace", Max: 8 * GiB}
-	Qrels       = Limit{What: "qrels file", Max: 4 * GiB}
-	RunFile     = Limit{What: "run file", Max: 4 * GiB}
-	TargetFile  = Limit{What: "target file", Max: 16 * MiB}
-	TargetInput = Limit{What: "target file input", Max: 256 * MiB} // a file a target file names (a request body template)
+	Suite      = Limit{What: "suite file", Max: 1 * GiB, Pipe: true}
+	SuitePart  = Limit{What: "suite file", Max: 1 * GiB}                  // a file a suite format reads beside it (queries, qrels, topics)
+	SuiteInput = Limit{What: "file of a suite", Max: 8 * GiB, Pipe: true} // any file a suite is made of, hashed for its manifest
+	Manifest   = Limit{What: "suite manifest", Max: 256 * MiB}
+	CorpusFile = Limit{What: "corpus file", Max: 8 * GiB}
+	CorpusGzip = Limit{What: "decompressed corpus", Max: 8 * GiB}
+	CorpusDoc  = Limit{What: "corpus document", Max: 64 * MiB}
+	Schema     = Limit{What: "json_schema file", Max: 16 * MiB}
+	Floors     = Limit{What: "floors file", Max: 16 * MiB}
+	RunRecord  = Limit{What: "run record", Max: 1 * GiB}
+	Cases      = Limit{What: "cases file", Max: 8 * GiB}
+	CasesGzip  = Limit{What: "decompressed cases file", Max: 8 * GiB}
+	Trace      = Limit{What: "replay trace", Max: 8 * GiB}
+	Qrels      = Limit{What: "qrels file", Max: 4 * GiB}
+	RunFile    = Limit{What: "run file", Max: 4 * GiB}
+	TargetFile = Limit{What: "target file", Max: 16 * MiB}
 )
 
 // MaxBody is the largest max_body a target file may set: the most of one
@@ -56,9 +56,12 @@ const MaxBody = 1 * GiB
 // memory.
 const MaxPipe = 256 * MiB
 
-// MaxLine is the longest line a line-oriented reader (JSONL corpus, JSONL
-// suite, cases.jsonl, replay trace, qrels, run file) accepts.
-const MaxLine = 64 * MiB
+// MaxLine is the longest line a JSONL reader (corpus, cases.jsonl, replay
+// trace) accepts; MaxRunLine the longest line of a trec: run file.
+const (
+	MaxLine    = 64 * MiB
+	MaxRunLine = 16 * MiB
+)
 
 // Error is "path: reason", the error of every function here that has a
 // path; Reason(err) is the reason alone.
