@@ -137,7 +137,7 @@ func readBEIRQueries(path string, judg map[string]map[string]int) ([]assay.Case,
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 64*1024), 64*1024*1024)
+	sc.Buffer(make([]byte, 0, 64*1024), boundedfile.MaxLine)
 	var cases []assay.Case
 	seen := map[string]int{}
 	line := 0
@@ -187,7 +187,7 @@ func readBEIRQueries(path string, judg map[string]map[string]int) ([]assay.Case,
 		cases = append(cases, assay.Case{ID: id, Query: text, Judgments: j, Source: fmt.Sprintf("%s:%d", path, line)})
 	}
 	if err := sc.Err(); err != nil {
-		return nil, Errorf(path, line+1, 0, "%v", err)
+		return nil, Errorf(path, line+1, 0, "%v", boundedfile.ScanErr(err, boundedfile.MaxLine))
 	}
 	return cases, nil
 }
