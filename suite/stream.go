@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/boundedfile"
 )
 
 // CaseSeq yields a suite's cases in suite order; each call reads them afresh.
@@ -166,6 +167,9 @@ func streamNativeWith(path string, o LoadOptions, each func(s *assay.Suite, p *p
 func streamCases(path, dir string, fi os.FileInfo, sp *leanSplit, want caseDigest) CaseSeq {
 	return func(yield func(assay.Case) error) error {
 		changed := fmt.Errorf("%s: changed while the run was reading it; run again", path)
+		if fi, err := boundedfile.Check(path, boundedfile.Suite); err != nil || !fi.Mode().IsRegular() {
+			return changed // it was a regular file within the limit when Stream read it
+		}
 		f, err := os.Open(path)
 		if err != nil {
 			return fmt.Errorf("%s: %v", path, unwrapFSError(err))
