@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/boundedfile"
 )
 
 // Load reads the corpus at path: a directory of .md/.txt files, or a .jsonl
@@ -93,9 +94,8 @@ func dirFiles(root string) ([]string, error) {
 		if d.IsDir() || !isDocFile(d.Name()) {
 			return nil
 		}
-		if !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 {
-			return nil
-		}
+		// An entry that is not a regular file (a FIFO, a device, a
+		// symlink to one) is kept so that reading it says so.
 		rel, err := filepath.Rel(root, p)
 		if err != nil {
 			return err
@@ -118,9 +118,9 @@ func loadDir(root string) ([]assay.Document, error) {
 	docs := make([]assay.Document, 0, len(rels))
 	for _, rel := range rels {
 		p := filepath.Join(root, filepath.FromSlash(rel))
-		b, err := os.ReadFile(p)
+		b, err := boundedfile.ReadFile(p, boundedfile.CorpusDoc)
 		if err != nil {
-			return nil, pathError(p, err)
+			return nil, err
 		}
 		text := normalize(string(b))
 		base := filepath.Base(rel)
@@ -202,9 +202,9 @@ func Heading(md string) string {
 }
 
 func loadJSONLFile(path string, gz bool) ([]assay.Document, error) {
-	f, err := os.Open(path)
+	f, err := boundedfile.Open(path, boundedfile.CorpusFile)
 	if err != nil {
-		return nil, pathError(path, err)
+		return nil, err
 	}
 	defer f.Close()
 	var r io.Reader = f
@@ -214,7 +214,7 @@ func loadJSONLFile(path string, gz bool) ([]assay.Document, error) {
 			return nil, fmt.Errorf("%s: %v", path, err)
 		}
 		defer zr.Close()
-		r = zr
+		r = boundedfile.Reader(zr, boundedfile.CorpusGzip)
 	}
 	return ReadJSONL(path, r)
 }
@@ -236,7 +236,7 @@ func ReadJSONL(name string, r io.Reader) ([]assay.Document, error) {
 	var docs []assay.Document
 	seen := map[string]int{}
 	for line := 1; ; line++ {
-		b, err := br.ReadBytes('\n')
+		b, err := boundedfile.ReadLine(br, boundedfile.MaxLine)
 		if err != nil && err != io.EOF {
 			return nil, fmt.Errorf("%s:%d: %v", name, line, err)
 		}

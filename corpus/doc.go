@@ -31,6 +31,14 @@
 // Documents are returned sorted by id (byte order). Duplicate ids are an
 // error. Errors are positioned: "corpus.jsonl:12: missing \"_id\" or \"id\"".
 //
+// Every file is read through internal/boundedfile: a corpus file, and each
+// .md/.txt entry of a directory (symlinks followed), must be a regular file
+// within its limit (docs/limits.md). An entry that is not one (a FIFO, a
+// device, a symlink to one) is an error naming it, not skipped: a corpus
+// that silently lost a document would score differently. A line longer than
+// 64 MiB, and a .jsonl.gz that decompresses past 8 GiB, are errors at their
+// line.
+//
 // # Fingerprint
 //
 // Fingerprint is "sha256:" and the hex SHA-256 of the documents' canonical

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/boundedfile"
 )
 
 // FloorsSchema names the floors file format.
@@ -66,7 +67,7 @@ func NewFloors() *Floors {
 // floor) are errors; a repeated key is named at its second occurrence,
 // file:line:col.
 func ReadFloors(r io.Reader, name string) (*Floors, error) {
-	data, err := io.ReadAll(r)
+	data, err := io.ReadAll(boundedfile.Reader(r, boundedfile.Floors))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}

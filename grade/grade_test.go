@@ -58,7 +58,7 @@ func TestNewOptionsErrors(t *testing.T) {
 		{"bad regexp", assay.Suite{Cases: []assay.Case{{ID: "q2", Source: "kb.yaml:4", Expect: assay.Expect{AnswerMatches: "a[b"}}}},
 			"kb.yaml:4: case q2: answer_matches: missing closing ]: `[b`"},
 		{"missing schema", assay.Suite{Dir: "testdata/schemas", Cases: []assay.Case{schemaCase("nope.json")}},
-			"kb.yaml:12: case q7: json_schema nope.json: open testdata/schemas/nope.json: no such file or directory"},
+			"kb.yaml:12: case q7: json_schema nope.json: testdata/schemas/nope.json: no such file or directory"},
 		{"schema breaks its metaschema", assay.Suite{Dir: "testdata/schemas", Cases: []assay.Case{schemaCase("broken.json")}},
 			"kb.yaml:12: case q7: json_schema broken.json: not a valid schema: at '/type'"},
 	}

@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/boundedfile"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
@@ -40,7 +40,7 @@ func (c *SchemaCache) loadAs(key, path string) error {
 	if _, ok := c.schemas[key]; ok {
 		return nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := boundedfile.ReadFile(path, boundedfile.Schema)
 	if err != nil {
 		return err
 	}
@@ -67,6 +67,7 @@ func (c *SchemaCache) add(key, abs string, data []byte) error {
 		return fmt.Errorf("not JSON: %v", err)
 	}
 	comp := jsonschema.NewCompiler()
+	comp.UseLoader(boundedfile.SchemaLoader)
 	comp.DefaultDraft(jsonschema.Draft2020)
 	if err := comp.AddResource(abs, doc); err != nil {
 		return oneLine(err)

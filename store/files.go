@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/boundedfile"
 )
 
 // EncodeRun returns the run.json form of run: the assay.run/v1 document,
@@ -145,7 +146,7 @@ func runFile(path string) string {
 // torn last line there is skipped as a case that was in flight.
 func LoadRun(path string) (*assay.Run, error) {
 	file := runFile(path)
-	b, err := os.ReadFile(file)
+	b, err := boundedfile.ReadFile(file, boundedfile.RunRecord)
 	if err != nil {
 		return nil, fileErr(file, err)
 	}
@@ -210,7 +211,7 @@ func ReadCases(path string, fn func(assay.CaseResult) error) error {
 			path = filepath.Join(path, CasesFile)
 		}
 	}
-	f, err := os.Open(path)
+	f, err := boundedfile.Open(path, boundedfile.Cases)
 	if err != nil {
 		return fileErr(path, err)
 	}
@@ -223,11 +224,11 @@ func ReadCases(path string, fn func(assay.CaseResult) error) error {
 			return fmt.Errorf("%s: %v", path, err)
 		}
 		defer zr.Close()
-		r = zr
+		r = boundedfile.Reader(zr, boundedfile.CasesGzip)
 	}
 	br := bufio.NewReaderSize(r, 64<<10)
 	for line := 1; ; line++ {
-		b, rerr := br.ReadBytes('\n')
+		b, rerr := boundedfile.ReadLine(br, boundedfile.MaxLine)
 		if rerr != nil && rerr != io.EOF {
 			return fmt.Errorf("%s:%d: %v", path, line, rerr)
 		}
@@ -302,6 +303,7 @@ func syncDir(dir string) {
 }
 
 func fileErr(file string, err error) error {
+	err = boundedfile.Reason(err)
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		err = pe.Err
@@ -464,7 +466,7 @@ func (w *fileRun) Finish(run *assay.Run) error {
 // directory. It checks the schema as LoadRun does.
 func PeekRun(path string) (*assay.Run, error) {
 	file := runFile(path)
-	f, err := os.Open(file)
+	f, err := boundedfile.Open(file, boundedfile.RunRecord)
 	if err != nil {
 		return nil, fileErr(file, err)
 	}

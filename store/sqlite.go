@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/boundedfile"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 )
@@ -566,7 +567,7 @@ func (s *SQLiteStore) Resolve(ctx context.Context, ref string) (string, error) {
 
 // peekStatus reads only the status of a run.json ("" when unreadable).
 func peekStatus(file string) assay.RunStatus {
-	b, err := os.ReadFile(file)
+	b, err := boundedfile.ReadFile(file, boundedfile.RunRecord)
 	if err != nil {
 		return ""
 	}

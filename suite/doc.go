@@ -64,6 +64,18 @@
 // A case's K stays 0 when the case does not set it: it means the suite
 // default, so that a command-line -k can still override it.
 //
+// # Files the loader reads
+//
+// Every file (the suite, a file a format reads beside it, the corpus and
+// its documents, json_schema files, the manifest) is read through
+// internal/boundedfile: it must be a regular file within its size limit
+// (docs/limits.md), so a device, a FIFO or a runaway file is an error at
+// once. The suite itself may also be a pipe named by a file descriptor:
+// `assay lint /dev/stdin`, `assay lint <(cat suite.yaml)`. It is read once,
+// whole (up to 256 MiB), and parsed from memory, never streamed; the
+// relative paths in it (corpus:, json_schema:) resolve against the working
+// directory, since /dev/fd is no place for a corpus.
+//
 // # What refuses a run and what lint reports
 //
 // Three levels, decided once for `assay run` and `assay lint`:

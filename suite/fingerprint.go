@@ -4,10 +4,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"os"
+	"io"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/corpus"
+	"github.com/assay-eval/assay/internal/boundedfile"
 )
 
 // canonicalSuite is what Fingerprint hashes: everything that changes what a
@@ -113,10 +114,14 @@ func fingerprintOf(s *assay.Suite, d *caseDigest) string {
 
 // fileSHA256 is the hex SHA-256 of a file's bytes, or "" when it cannot be read.
 func fileSHA256(path string) string {
-	b, err := os.ReadFile(path)
+	f, err := boundedfile.Open(path, boundedfile.SuiteInput)
 	if err != nil {
 		return ""
 	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return ""
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }

@@ -6,13 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/corpus"
+	"github.com/assay-eval/assay/internal/boundedfile"
 )
 
 // BEIRMetrics is the metric set of a BEIR suite: the defaults plus the
@@ -116,9 +116,9 @@ func beirSplits(dir string) []string {
 // readBEIRQrels reads `query-id corpus-id score` lines (tab or space
 // separated), skipping a header line.
 func readBEIRQrels(path string) (map[string]map[string]int, []string, error) {
-	data, err := os.ReadFile(path)
+	data, err := boundedfile.ReadFile(path, boundedfile.SuitePart)
 	if err != nil {
-		return nil, nil, Errorf(path, 0, 0, "%v", unwrapPathError(err))
+		return nil, nil, Errorf(path, 0, 0, "%v", boundedfile.Reason(err))
 	}
 	return parseBEIRQrels(path, data)
 }
@@ -131,13 +131,13 @@ func parseBEIRQrels(path string, data []byte) (map[string]map[string]int, []stri
 
 // readBEIRQueries reads queries.jsonl and returns the judged queries as cases.
 func readBEIRQueries(path string, judg map[string]map[string]int) ([]assay.Case, error) {
-	f, err := os.Open(path)
+	f, err := boundedfile.Open(path, boundedfile.SuitePart)
 	if err != nil {
-		return nil, Errorf(path, 0, 0, "%v", unwrapPathError(err))
+		return nil, Errorf(path, 0, 0, "%v", boundedfile.Reason(err))
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 64*1024), 64*1024*1024)
+	sc.Buffer(make([]byte, 0, 64*1024), boundedfile.MaxLine)
 	var cases []assay.Case
 	seen := map[string]int{}
 	line := 0
@@ -187,7 +187,7 @@ func readBEIRQueries(path string, judg map[string]map[string]int) ([]assay.Case,
 		cases = append(cases, assay.Case{ID: id, Query: text, Judgments: j, Source: fmt.Sprintf("%s:%d", path, line)})
 	}
 	if err := sc.Err(); err != nil {
-		return nil, Errorf(path, line+1, 0, "%v", err)
+		return nil, Errorf(path, line+1, 0, "%v", boundedfile.ScanErr(err, boundedfile.MaxLine))
 	}
 	return cases, nil
 }

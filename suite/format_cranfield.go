@@ -3,13 +3,13 @@ package suite
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/boundedfile"
 )
 
 // smartRecord is one `.I` record of a SMART-format file: its id, the line
@@ -70,9 +70,9 @@ func loadCranfield(dir string) (*assay.Suite, error) {
 	}
 	read := func(name string) ([]byte, string, error) {
 		p := filepath.Join(dir, name)
-		b, err := os.ReadFile(p)
+		b, err := boundedfile.ReadFile(p, boundedfile.SuitePart)
 		if err != nil {
-			return nil, p, Errorf(p, 0, 0, "%v", unwrapPathError(err))
+			return nil, p, Errorf(p, 0, 0, "%v", boundedfile.Reason(err))
 		}
 		return b, p, nil
 	}

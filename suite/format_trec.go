@@ -10,6 +10,7 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/corpus"
+	"github.com/assay-eval/assay/internal/boundedfile"
 )
 
 // findTRECFiles finds the one qrels file and the one topics file of dir
@@ -67,9 +68,9 @@ func looksLikeQrels(data []byte) bool {
 
 // readTRECQrels reads `qid iter docno rel` lines. A negative grade is 0.
 func readTRECQrels(path string) (map[string]map[string]int, []string, error) {
-	data, err := os.ReadFile(path)
+	data, err := boundedfile.ReadFile(path, boundedfile.SuitePart)
 	if err != nil {
-		return nil, nil, Errorf(path, 0, 0, "%v", unwrapPathError(err))
+		return nil, nil, Errorf(path, 0, 0, "%v", boundedfile.Reason(err))
 	}
 	return parseTRECQrels(path, data)
 }
@@ -87,9 +88,9 @@ type trecTopic struct {
 
 // readTRECTopics reads TSV (`qid<TAB>query`) or SGML (`<top>`) topics.
 func readTRECTopics(path string) ([]trecTopic, error) {
-	data, err := os.ReadFile(path)
+	data, err := boundedfile.ReadFile(path, boundedfile.SuitePart)
 	if err != nil {
-		return nil, Errorf(path, 0, 0, "%v", unwrapPathError(err))
+		return nil, Errorf(path, 0, 0, "%v", boundedfile.Reason(err))
 	}
 	return parseTRECTopics(path, data)
 }

@@ -134,6 +134,7 @@ import (
 	"strings"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/boundedfile"
 )
 
 // Format names of the foreign formats, as Suite.Format and as `assay import`
@@ -205,8 +206,8 @@ func loadFormat(format, path string, data []byte, o LoadOptions) (*assay.Suite, 
 		if fi.IsDir() {
 			return nil, Errorf(path, 0, 0, "is a directory; the %s format is a file", format)
 		}
-		if data, err = os.ReadFile(path); err != nil {
-			return nil, Errorf(path, 0, 0, "%v", unwrapPathError(err))
+		if data, err = boundedfile.ReadFile(path, boundedfile.Suite); err != nil {
+			return nil, Errorf(path, 0, 0, "%v", boundedfile.Reason(err))
 		}
 	}
 	switch format {
@@ -232,9 +233,9 @@ func sniffFormat(path string) (string, []byte) {
 	if fi.IsDir() {
 		return sniffDir(path), nil
 	}
-	f, err := os.Open(path)
+	f, err := boundedfile.Open(path, boundedfile.Suite)
 	if err != nil {
-		return "", nil
+		return "", nil // the loader reports why
 	}
 	defer f.Close()
 	// A large native suite is told from its start, so that it is not held
@@ -249,7 +250,7 @@ func sniffFormat(path string) (string, []byte) {
 	case nativeByPrefix(prefix):
 		return "", nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := boundedfile.ReadFile(path, boundedfile.Suite)
 	if err != nil {
 		return "", nil
 	}

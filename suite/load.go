@@ -16,6 +16,7 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/corpus"
+	"github.com/assay-eval/assay/internal/boundedfile"
 	"github.com/assay-eval/assay/metric"
 )
 
@@ -86,14 +87,17 @@ func load(path string, o LoadOptions) (*loaded, error) {
 	if fi.IsDir() {
 		return nil, fmt.Errorf("%s: a directory, but not one of a known suite format (native suites are .yaml or .json files)", path)
 	}
+	if _, err := boundedfile.Check(path, boundedfile.Suite); err != nil {
+		return nil, err
+	}
 	var p *parsed
 	if leanParse {
 		p, _ = parseLeanFile(path)
 	}
 	if p == nil {
-		src, err := os.ReadFile(path)
+		src, err := boundedfile.ReadFile(path, boundedfile.Suite)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %v", path, unwrapFSError(err))
+			return nil, err
 		}
 		// the lean parse of these bytes, if any, failed just above
 		if p, err = parseWholeText(path, src); err != nil {
@@ -102,7 +106,7 @@ func load(path string, o LoadOptions) (*loaded, error) {
 	}
 	s := p.suite
 	s.Path = path
-	s.Dir = filepath.Dir(path)
+	s.Dir = fileDir(path)
 	if s.Name == "" {
 		s.Name = baseName(path)
 	}
@@ -136,6 +140,16 @@ func unwrapFSError(err error) error {
 func suiteDir(path string) string {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		return path
+	}
+	return fileDir(path)
+}
+
+// fileDir is the directory relative paths of the suite file at path
+// resolve against: the working directory for a suite read from a file
+// descriptor (/dev/stdin, a shell's <(...)), else the file's directory.
+func fileDir(path string) string {
+	if boundedfile.IsDescriptorPath(path) {
+		return "."
 	}
 	return filepath.Dir(path)
 }
@@ -225,9 +239,9 @@ func checkSchemas(s *assay.Suite, p *parsed) []problem {
 
 // compileSchema returns "" when the file holds a valid JSON Schema, or why not.
 func compileSchema(full string) string {
-	f, err := os.Open(full)
+	f, err := boundedfile.Open(full, boundedfile.Schema)
 	if err != nil {
-		return fmt.Sprintf("cannot read it: %v", unwrapFSError(err))
+		return fmt.Sprintf("cannot read it: %v", unwrapFSError(boundedfile.Reason(err)))
 	}
 	defer f.Close()
 	doc, err := jsonschema.UnmarshalJSON(f)
@@ -240,7 +254,7 @@ func compileSchema(full string) string {
 	}
 	url := "file://" + filepath.ToSlash(abs)
 	c := jsonschema.NewCompiler()
-	c.UseLoader(jsonschema.SchemeURLLoader{"file": jsonschema.FileLoader{}})
+	c.UseLoader(boundedfile.SchemaLoader)
 	err = c.AddResource(url, doc)
 	if err == nil {
 		_, err = c.Compile(url)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/corpus"
+	"github.com/assay-eval/assay/internal/boundedfile"
 )
 
 // ManifestName is the manifest's file name, written beside the suite.
@@ -108,7 +109,7 @@ func manifestFile(dir, rel string) string {
 func manifestKey(s *assay.Suite) string { return manifestRel(s.Dir, s.Path) }
 
 func readManifest(path string) (*Manifest, error) {
-	b, err := os.ReadFile(path)
+	b, err := boundedfile.ReadFile(path, boundedfile.Manifest)
 	if err != nil {
 		return nil, err
 	}
@@ -130,6 +131,9 @@ func WriteManifest(s *assay.Suite) (string, error) {
 }
 
 func writeManifest(s *assay.Suite, fingerprint string, schemas []string) (string, error) {
+	if boundedfile.IsDescriptorPath(s.Path) {
+		return "", fmt.Errorf("%s: a suite read from a pipe has no file a manifest could record; write the manifest of the suite file", s.Path)
+	}
 	mp := filepath.Join(s.Dir, ManifestName)
 	files, err := manifestFiles(s, schemas)
 	if err != nil {

@@ -14,6 +14,8 @@ import (
 	"github.com/goccy/go-yaml/lexer"
 	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
+
+	"github.com/assay-eval/assay/internal/boundedfile"
 )
 
 // The lean parse. goccy/go-yaml's AST costs about 10 KB per case, so the
@@ -77,6 +79,9 @@ type leanFile struct {
 // left out), holding only its header; ok is false when the lean parse does
 // not read it.
 func openLean(path string) (*leanFile, bool) {
+	if fi, err := boundedfile.Check(path, boundedfile.Suite); err != nil || !fi.Mode().IsRegular() {
+		return nil, false // a pipe is read whole, and a fault is the whole load's to report
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, false

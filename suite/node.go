@@ -364,6 +364,8 @@ func (r *nodeReader) number(what string, n ast.Node) (float64, error) {
 		}
 	case *ast.FloatNode:
 		return v.Value, nil
+	case *ast.InfinityNode, *ast.NanNode:
+		return 0, r.errAt(n, "%s: want a finite number, got %s", what, n.GetToken().Value)
 	}
 	return 0, r.errAt(n, "%s: want a number, got %s", what, nodeDesc(n))
 }

@@ -5,10 +5,10 @@ import (
 	"hash/maphash"
 	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/boundedfile"
 )
 
 // CaseSeq yields a suite's cases in suite order; each call reads them afresh.
@@ -99,7 +99,7 @@ func streamNativeWith(path string, o LoadOptions, each func(s *assay.Suite, p *p
 	if !ok {
 		return nil
 	}
-	dir := filepath.Dir(path)
+	dir := fileDir(path)
 	compiled := map[string]string{} // resolved json_schema path -> "" or why it does not compile
 	var d caseDigest
 	ids := make([]uint64, 0, lf.sp.n) // the split counted the cases
@@ -167,6 +167,9 @@ func streamNativeWith(path string, o LoadOptions, each func(s *assay.Suite, p *p
 func streamCases(path, dir string, fi os.FileInfo, sp *leanSplit, want caseDigest) CaseSeq {
 	return func(yield func(assay.Case) error) error {
 		changed := fmt.Errorf("%s: changed while the run was reading it; run again", path)
+		if fi, err := boundedfile.Check(path, boundedfile.Suite); err != nil || !fi.Mode().IsRegular() {
+			return changed // it was a regular file within the limit when Stream read it
+		}
 		f, err := os.Open(path)
 		if err != nil {
 			return fmt.Errorf("%s: %v", path, unwrapFSError(err))

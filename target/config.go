@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -18,6 +17,7 @@ import (
 	"time"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/boundedfile"
 	"github.com/assay-eval/assay/redact"
 )
 
@@ -84,7 +84,7 @@ type Cleaner interface {
 
 // openFile opens a target file.
 func openFile(path string, o Options) (assay.Target, error) {
-	src, err := os.ReadFile(path)
+	src, err := boundedfile.ReadFile(path, boundedfile.TargetFile)
 	if err != nil {
 		return nil, fmt.Errorf("target file: %w", err)
 	}
@@ -669,7 +669,7 @@ func (f *fileTarget) Close() error {
 // surface that lists no tools maps to nil (nothing to check). Environment
 // variables are not expanded.
 func Surfaces(path string) (map[string][]string, error) {
-	src, err := os.ReadFile(path)
+	src, err := boundedfile.ReadFile(path, boundedfile.TargetFile)
 	if err != nil {
 		return nil, fmt.Errorf("target file: %w", err)
 	}
@@ -759,7 +759,7 @@ func product(counts []string) (int, bool) {
 // combinations is a positioned error.
 func ReadMatrix(path string) (Matrix, error) {
 	var m Matrix
-	src, err := os.ReadFile(path)
+	src, err := boundedfile.ReadFile(path, boundedfile.TargetFile)
 	if err != nil {
 		return m, fmt.Errorf("target file: %w", err)
 	}

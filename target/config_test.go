@@ -288,22 +288,28 @@ func TestLiteralSecretsRefused(t *testing.T) {
 
 func TestFileErrorsArePositioned(t *testing.T) {
 	for name, tc := range map[string]struct{ body, want string }{
-		"unknown top field":  {"htpp:\n  url: http://x/\n", `:1:1: unknown field "htpp" in target file (did you mean "http"?)`},
-		"unknown http field": {"http:\n  url: http://x/\n  retires: 2\n", `:3:3: unknown field "retires" in http (did you mean "retries"?)`},
-		"bad template":       {"http:\n  url: http://x/\n  body: {q: \"{{.Qeury}}\"}\n", `:3:13: http.body.q: <.Qeury>: can't evaluate field Qeury (fields: .ID .Query`},
-		"unset variable":     {"http:\n  url: http://x/\n  headers: {Authorization: \"Bearer ${NOPE}\"}\n", `:3:28: ${NOPE} is not set in the environment`},
-		"bad timeout":        {"http:\n  url: http://x/\n  timeout: soon\n", `:3:12: http.timeout: want a positive duration`},
-		"bad rate":           {"http:\n  url: http://x/\n  rate: fast\n", `:3:9: http.rate "fast": want N/s`},
-		"bad size":           {"http:\n  url: http://x/\n  max_body: 10 parsecs\n", `http.max_body: size "10 parsecs": unknown unit`},
-		"no url":             {"http:\n  method: GET\n", `:2:3: http: needs url:`},
-		"not http url":       {"http:\n  url: ftp://x/\n", `http.url: "ftp://x/" is not an http:// or https:// url`},
-		"bad map step":       {"http:\n  url: http://x/\n  steps: [{name: a, url: /a}]\n  map: {answer: \"b:answer\"}\n", `map.answer: no step named "b" (steps: a)`},
-		"both targets":       {"http: {url: http://x/}\ncommand: [x]\n", `has both http: and command:`},
-		"workers one-shot":   {"command: {run: [x], workers: 2}\n", `command.workers: only with serve:`},
-		"syntax":             {"http: [unclosed\n", `t.yaml:`},
-		"empty":              {"", `empty target file`},
-		"for_each in steps":  {"http:\n  url: http://x/\n  steps: [{url: /a, for_each: corpus}]\n", `only setup steps repeat`},
-		"header map command": {"command: [x]\nmap: {answer: \"header:x\"}\n", `a command has no headers`},
+		"unknown top field":   {"htpp:\n  url: http://x/\n", `:1:1: unknown field "htpp" in target file (did you mean "http"?)`},
+		"unknown http field":  {"http:\n  url: http://x/\n  retires: 2\n", `:3:3: unknown field "retires" in http (did you mean "retries"?)`},
+		"bad template":        {"http:\n  url: http://x/\n  body: {q: \"{{.Qeury}}\"}\n", `:3:13: http.body.q: <.Qeury>: can't evaluate field Qeury (fields: .ID .Query`},
+		"unset variable":      {"http:\n  url: http://x/\n  headers: {Authorization: \"Bearer ${NOPE}\"}\n", `:3:28: ${NOPE} is not set in the environment`},
+		"bad timeout":         {"http:\n  url: http://x/\n  timeout: soon\n", `:3:12: http.timeout: want a positive duration`},
+		"bad rate":            {"http:\n  url: http://x/\n  rate: fast\n", `:3:9: http.rate "fast": want N/s`},
+		"bad size":            {"http:\n  url: http://x/\n  max_body: 10 parsecs\n", `http.max_body: size "10 parsecs": unknown unit`},
+		"no url":              {"http:\n  method: GET\n", `:2:3: http: needs url:`},
+		"not http url":        {"http:\n  url: ftp://x/\n", `http.url: "ftp://x/" is not an http:// or https:// url`},
+		"bad map step":        {"http:\n  url: http://x/\n  steps: [{name: a, url: /a}]\n  map: {answer: \"b:answer\"}\n", `map.answer: no step named "b" (steps: a)`},
+		"both targets":        {"http: {url: http://x/}\ncommand: [x]\n", `has both http: and command:`},
+		"workers one-shot":    {"command: {run: [x], workers: 2}\n", `command.workers: only with serve:`},
+		"syntax":              {"http: [unclosed\n", `t.yaml:`},
+		"empty":               {"", `empty target file`},
+		"for_each in steps":   {"http:\n  url: http://x/\n  steps: [{url: /a, for_each: corpus}]\n", `only setup steps repeat`},
+		"header map command":  {"command: [x]\nmap: {answer: \"header:x\"}\n", `a command has no headers`},
+		"fractional max_body": {"http:\n  url: http://x/\n  max_body: 1.0005KB\n", `:3:13: http.max_body: size "1.0005KB": not a whole number of bytes`},
+		"huge max_body":       {"command: {run: [x], max_body: 99999999999999999999GiB}\n", `max_body: size "99999999999999999999GiB": larger than the 1GiB limit`},
+		"retries overflow":    {"http:\n  url: http://x/\n  retries: 18446744073709551615\n", `:3:12: http.retries: 18446744073709551615 is out of range`},
+		"workers overflow":    {"command: {serve: [x], workers: 4294967297}\n", `command.workers: 4294967297 is out of range`},
+		"timeout overflow":    {"http:\n  url: http://x/\n  timeout: 9999999999h\n", `:3:12: http.timeout: want a positive duration`},
+		"backoff fraction ns": {"http:\n  url: http://x/\n  backoff: 0.5ns\n", `:3:12: http.backoff: want a positive duration`},
 	} {
 		t.Run(name, func(t *testing.T) {
 			p := writeFile(t, "t.yaml", tc.body)
@@ -366,6 +372,23 @@ func TestParseSizeAndRate(t *testing.T) {
 		if got, err := parseSize(in); err != nil || got != want {
 			t.Errorf("parseSize(%q) = %d, %v; want %d", in, got, err, want)
 		}
+	}
+	for in, want := range map[string]string{
+		"0.5B":                    `size "0.5B": not a whole number of bytes`,
+		"1.0001KB":                `size "1.0001KB": not a whole number of bytes`,
+		"0.3":                     `size "0.3": not a whole number of bytes`,
+		"99999999999999999999GiB": `size "99999999999999999999GiB": larger than the 1GiB limit`,
+		"9223372036854775808":     `size "9223372036854775808": larger than the 1GiB limit`,
+		"1.5GiB":                  `size "1.5GiB": larger than the 1GiB limit`,
+		"1.2.3MB":                 `size "1.2.3MB": want a number with a unit (10MiB, 512KB)`,
+		"0MiB":                    `size "0MiB": want a number with a unit (10MiB, 512KB)`,
+	} {
+		if got, err := parseSize(in); err == nil || err.Error() != want {
+			t.Errorf("parseSize(%q) = %d, %v; want error %q", in, got, err, want)
+		}
+	}
+	if got, err := parseSize("1.1KB"); err != nil || got != 1100 { // exact decimal, not 1100.0000000000002
+		t.Errorf("parseSize(1.1KB) = %d, %v", got, err)
 	}
 	for in, want := range map[string]string{"20/s": "50ms", "600/m": "100ms", "1/500ms": "500ms", "2/min": "30s"} {
 		if got, err := parseRate(in); err != nil || got.String() != want {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/big"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -18,6 +19,7 @@ import (
 	"time"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/boundedfile"
 	"github.com/assay-eval/assay/redact"
 )
 
@@ -593,27 +595,38 @@ func parseRate(s string) (time.Duration, error) {
 	return time.Duration(float64(unit) / count), nil
 }
 
-// parseSize reads "10MiB", "512KB", "1GiB", "2048".
+// parseSize reads "10MiB", "512KB", "1GiB", "2048": a whole number of
+// bytes from 1 to boundedfile.MaxBody. A fraction of a byte ("0.5B",
+// "1.0001KB") and a larger size are errors, not a rounded or wrapped value.
 func parseSize(s string) (int64, error) {
 	t := strings.TrimSpace(s)
 	i := 0
 	for i < len(t) && (t[i] >= '0' && t[i] <= '9' || t[i] == '.') {
 		i++
 	}
-	num, err := strconv.ParseFloat(t[:i], 64)
-	if err != nil || num <= 0 {
+	num, ok := new(big.Rat).SetString(t[:i])
+	if i == 0 || !ok || num.Sign() <= 0 || strings.Count(t[:i], ".") > 1 {
 		return 0, fmt.Errorf("size %q: want a number with a unit (10MiB, 512KB)", s)
 	}
-	mult := map[string]float64{"": 1, "b": 1, "kb": 1e3, "k": 1e3, "mb": 1e6, "m": 1e6, "gb": 1e9, "g": 1e9,
+	mult := map[string]int64{"": 1, "b": 1, "kb": 1e3, "k": 1e3, "mb": 1e6, "m": 1e6, "gb": 1e9, "g": 1e9,
 		"kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30}[strings.ToLower(strings.TrimSpace(t[i:]))]
 	if mult == 0 {
 		return 0, fmt.Errorf("size %q: unknown unit %q (B, KB, KiB, MB, MiB, GB, GiB)", s, strings.TrimSpace(t[i:]))
 	}
-	return int64(num * mult), nil
+	v := num.Mul(num, new(big.Rat).SetInt64(mult))
+	if !v.IsInt() {
+		return 0, fmt.Errorf("size %q: not a whole number of bytes", s)
+	}
+	if v.Cmp(new(big.Rat).SetInt64(boundedfile.MaxBody)) > 0 {
+		return 0, fmt.Errorf("size %q: larger than the %s limit", s, formatSize(boundedfile.MaxBody))
+	}
+	return v.Num().Int64(), nil
 }
 
 func formatSize(n int64) string {
 	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%dGiB", n>>30)
 	case n >= 1<<20 && n%(1<<20) == 0:
 		return fmt.Sprintf("%dMiB", n>>20)
 	case n >= 1<<10 && n%(1<<10) == 0:

@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/boundedfile"
 )
 
 // Replay is a target that answers from a recorded trace file (§3): one
@@ -38,18 +39,18 @@ const maxLatencyMs = 7 * 24 * 3600 * 1000
 
 // OpenReplay reads a trace file.
 func OpenReplay(path string) (*Replay, error) {
-	f, err := os.Open(path)
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return nil, fmt.Errorf("replay: %s is a directory, not a trace file (.jsonl)", path)
+	}
+	f, err := boundedfile.Open(path, boundedfile.Trace)
 	if err != nil {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.IsDir() {
-		return nil, fmt.Errorf("replay: %s is a directory, not a trace file (.jsonl)", path)
-	}
 	r := &Replay{path: path, obs: map[replayKey]assay.Observation{}}
 	first := map[replayKey]int{}
 	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64*1024), 64*1024*1024)
+	sc.Buffer(make([]byte, 64*1024), boundedfile.MaxLine)
 	line := 0
 	for sc.Scan() {
 		line++
@@ -80,7 +81,7 @@ func OpenReplay(path string) (*Replay, error) {
 		r.obs[k] = o
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s:%d: %v", path, line+1, err)
+		return nil, fmt.Errorf("%s:%d: %v", path, line+1, boundedfile.ScanErr(err, boundedfile.MaxLine))
 	}
 	return r, nil
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/boundedfile"
 )
 
 // TrecRun is a target that answers from a TREC run file (`qid Q0 docno rank
@@ -36,18 +37,18 @@ func newTrecRun(path string, o Options) (assay.Target, error) {
 
 // OpenTrecRun reads a run file; a malformed line is an error naming file:line.
 func OpenTrecRun(path string) (*TrecRun, error) {
-	f, err := os.Open(path)
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return nil, fmt.Errorf("trec run: %s is a directory, not a run file", path)
+	}
+	f, err := boundedfile.Open(path, boundedfile.RunFile)
 	if err != nil {
 		return nil, fmt.Errorf("trec run: %w", err)
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.IsDir() {
-		return nil, fmt.Errorf("trec run: %s is a directory, not a run file", path)
-	}
 	r := &TrecRun{path: path, runs: map[string][]assay.Hit{}}
 	seen := map[[2]string]int{}
 	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
+	sc.Buffer(make([]byte, 64*1024), boundedfile.MaxRunLine)
 	line := 0
 	for sc.Scan() {
 		line++
@@ -71,7 +72,7 @@ func OpenTrecRun(path string) (*TrecRun, error) {
 		r.runs[fields[0]] = append(r.runs[fields[0]], assay.Hit{ID: fields[2], Score: score})
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s:%d: %w", path, line+1, boundedfile.ScanErr(err, boundedfile.MaxRunLine))
 	}
 	for _, hits := range r.runs {
 		sort.Slice(hits, func(i, j int) bool {

@@ -3,6 +3,7 @@ package target
 import (
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -271,12 +272,20 @@ func (n *node) strList(what string) ([]string, error) {
 func (n *node) integer(what string) (int, error) {
 	switch v := n.value.(type) {
 	case int64:
-		return int(v), nil
+		if v >= math.MinInt32 && v <= math.MaxInt32 {
+			return int(v), nil
+		}
+		return 0, n.errorf("%s: %d is out of range", what, v)
 	case uint64:
-		return int(v), nil
+		if v <= math.MaxInt32 {
+			return int(v), nil
+		}
+		return 0, n.errorf("%s: %d is out of range", what, v)
 	case string:
-		if i, err := strconv.Atoi(v); err == nil {
-			return i, nil
+		if i, err := strconv.ParseInt(v, 10, 32); err == nil {
+			return int(i), nil
+		} else if errors.Is(err, strconv.ErrRange) {
+			return 0, n.errorf("%s: %s is out of range", what, v)
 		}
 	}
 	return 0, n.errorf("%s: want a whole number, got %s", what, describeValue(n))

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/assay-eval/assay/internal/boundedfile"
 )
 
 // IO is the process state Main uses; the command wires it to the real
@@ -245,7 +247,11 @@ func readAll(sys IO, name string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return io.ReadAll(f)
+	b, err := io.ReadAll(boundedfile.Reader(f, boundedfile.Qrels))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return b, nil
 }
 
 // passBytes is the memory budget for an interleaved run, in bytes of run

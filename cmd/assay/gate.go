@@ -16,6 +16,7 @@ import (
 	"github.com/assay-eval/assay/compare"
 	"github.com/assay-eval/assay/gate"
 	"github.com/assay-eval/assay/internal/atomicfile"
+	"github.com/assay-eval/assay/internal/boundedfile"
 	"github.com/assay-eval/assay/internal/filelock"
 	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/runner"
@@ -506,7 +507,7 @@ func loadGateRef(env *Env, st *store.SQLiteStore, ref string) (*assay.Run, error
 // readFloorsFile reads a floors file; a missing one is an empty file when
 // it is about to be ratcheted, an error otherwise.
 func readFloorsFile(path string, ratchet bool) (*gate.Floors, error) {
-	fh, err := os.Open(path)
+	fh, err := boundedfile.Open(path, boundedfile.Floors)
 	if errors.Is(err, fs.ErrNotExist) {
 		if ratchet {
 			return gate.NewFloors(), nil

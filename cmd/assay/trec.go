@@ -2,13 +2,13 @@ package main
 
 import (
 	"io"
-	"os"
 	"os/signal"
 	"runtime/debug"
 	"syscall"
 
 	"github.com/spf13/cobra"
 
+	"github.com/assay-eval/assay/internal/boundedfile"
 	"github.com/assay-eval/assay/trec"
 )
 
@@ -36,7 +36,7 @@ func newTrecCmd(env *Env) *cobra.Command {
 				Stdin:  env.Stdin,
 				Stdout: env.Stdout,
 				Stderr: env.Stderr,
-				Open:   func(name string) (io.ReadCloser, error) { return os.Open(name) },
+				Open:   func(name string) (io.ReadCloser, error) { return boundedfile.Open(name, boundedfile.RunFile) },
 			})
 			if code != 0 {
 				return silentExit(code)

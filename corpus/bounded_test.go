@@ -1,0 +1,74 @@
+package corpus
+
+import (
+	"compress/gzip"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/assay-eval/assay/internal/boundedfile"
+)
+
+// writeGzip writes a .jsonl.gz of n bytes made by fill (written in chunks,
+// never held whole).
+func writeGzip(t *testing.T, n int, chunk string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "c.jsonl.gz")
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := gzip.NewWriter(f)
+	block := strings.Repeat(chunk, (1<<20)/len(chunk))
+	for written := 0; written < n; written += len(block) {
+		zw.Write([]byte(block))
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	return p
+}
+
+// A gzip corpus whose one line decompresses past MaxLine is an error at
+// that line, not a line held whole (it used to grow without bound).
+func TestGzipCorpusLineIsBounded(t *testing.T) {
+	p := writeGzip(t, boundedfile.MaxLine+(1<<20), "\x00")
+	_, err := Load(p)
+	want := p + ":1: larger than the 64 MiB limit for a line"
+	if err == nil || err.Error() != want {
+		t.Fatalf("err = %v, want %q", err, want)
+	}
+}
+
+// A gzip corpus that decompresses past its limit is an error, even when
+// its lines are short (blank lines hold nothing, so only the limit stops
+// them).
+func TestGzipCorpusDecompressedSizeIsBounded(t *testing.T) {
+	saved := boundedfile.CorpusGzip.Max
+	boundedfile.CorpusGzip.Max = 4 << 20
+	defer func() { boundedfile.CorpusGzip.Max = saved }()
+	p := writeGzip(t, 8<<20, "\n")
+	_, err := Load(p)
+	if err == nil || !strings.HasSuffix(err.Error(), ": larger than the 4 MiB limit for a decompressed corpus") || !strings.HasPrefix(err.Error(), p+":") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+// A document of a corpus directory larger than its limit is refused from
+// its size, naming it.
+func TestCorpusDocumentIsBounded(t *testing.T) {
+	saved := boundedfile.CorpusDoc.Max
+	boundedfile.CorpusDoc.Max = 1 << 10
+	defer func() { boundedfile.CorpusDoc.Max = saved }()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "big.md"), []byte(strings.Repeat("x", 2<<10)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Load(dir)
+	want := filepath.Join(dir, "big.md") + ": larger than the 1 KiB limit for a corpus document"
+	if err == nil || err.Error() != want {
+		t.Fatalf("err = %v, want %q", err, want)
+	}
+}
