@@ -195,34 +195,29 @@ func refIdeal(tab []refGain) []float64 {
 
 func lg(i int) float64 { return math.Log2(float64(i + 2)) }
 
-// refIprec is iprec_at_recall at x: c = round(x·R) relevant documents; 0
-// when fewer were retrieved, else the best precision at or after the rank
-// of the c-th (rank 1 when c = 0); 0/0 on an empty ranking.
+// refIprec is iprec_at_recall at x, walked as m_iprec_at_recall.c walks
+// it (with v10's rounding c = round(x·R)): from rank n up, with a count
+// that starts at RR and drops at each rank whose label is >= l, keeping the
+// best count/rank seen; the value is that best when the count equals c at a
+// relevant rank, or where the walk ends (count 0 or rank 1). 0 when c > RR;
+// 0/0 on an empty ranking. Under a negative l, RR leaves out the unjudged
+// ranks the per-rank test counts, so the count runs out early.
 func refIprec(t refTopic, l int, x float64) float64 {
 	n, r, rr, _, _, _ := refStats(t, l)
 	c := int(math.Round(x * float64(r)))
 	if c > rr {
 		return 0
 	}
-	s := 1
-	if c > 0 {
-		k := 0
-		for i, y := range t.labels {
-			if y >= l {
-				k++
-				if k == c {
-					s = i + 1
-					break
-				}
+	best := float64(rr) / float64(n)
+	left := rr
+	for i := n; i > 0 && left > 0; i-- {
+		best = max(best, float64(left)/float64(i))
+		if t.labels[i-1] >= l {
+			if left == c {
+				return best
 			}
+			left--
 		}
-	}
-	if n == 0 {
-		return math.NaN()
-	}
-	best := 0.0
-	for j := s; j <= n; j++ {
-		best = max(best, float64(relsAt(t, l, j))/float64(j))
 	}
 	return best
 }
@@ -347,7 +342,7 @@ func refColumns(ms []refMeasure, numDocs int) []refCol {
 				if k == 0 {
 					return 0
 				}
-				return div(s, float64(r))
+				return s / float64(r) // +Inf when R = 0 (negative -l): m_map.c tests only k
 			}})
 		case "Rprec":
 			add(mean(name, func(t refTopic, l int) float64 {
@@ -528,12 +523,27 @@ func refColumns(ms []refMeasure, numDocs int) []refCol {
 			sort.Float64s(xs)
 			for _, x := range xs {
 				add(mean(name+"_"+strconv.FormatFloat(x, 'f', 2, 64), func(t refTopic, l int) float64 {
-					_, r, _, _, _, _ := refStats(t, l)
+					// m_Rprec_mult.c: RR/c past the ranking, else the
+					// precision its backward walk (as refIprec's) has at
+					// rank c, 0 if the walk stopped before c.
+					n, r, rr, _, _, _ := refStats(t, l)
 					c := int(x*float64(r) + 0.9)
 					if c == 0 {
 						return 0
 					}
-					return float64(relsAt(t, l, c)) / float64(c)
+					if c > n {
+						return float64(rr) / float64(c)
+					}
+					left := rr
+					for i := n; i > 0 && left > 0; i-- {
+						if i == c {
+							return float64(left) / float64(c)
+						}
+						if t.labels[i-1] >= l {
+							left--
+						}
+					}
+					return 0
 				}))
 			}
 		case "utility":
@@ -554,7 +564,10 @@ func refColumns(ms []refMeasure, numDocs int) []refCol {
 						above++
 					}
 				}
-				return div(s, float64(r))
+				if above == 0 {
+					return 0
+				}
+				return s / float64(r) // as map
 			}))
 		case "set_P", "set_recall", "set_relative_P", "set_map":
 			nm := name
@@ -872,7 +885,7 @@ func randomPair(r *rand.Rand) (qrels, run string, o refOpts, numDocs int) {
 	if rb.Len() == 0 {
 		fmt.Fprintf(&rb, "%s Q0 d0 1 1 ta\n", qidOf(0))
 	}
-	o = refOpts{q: r.IntN(2) == 0, c: r.IntN(3) == 0, n: r.IntN(8) == 0, j: r.IntN(5) == 0, l: []int{1, 1, 0, 2, 3}[r.IntN(5)]}
+	o = refOpts{q: r.IntN(2) == 0, c: r.IntN(3) == 0, n: r.IntN(8) == 0, j: r.IntN(5) == 0, l: []int{1, 1, 0, 2, 3, -1, -2, -3}[r.IntN(8)]}
 	if r.IntN(3) == 0 {
 		o.m = 1 + r.IntN(6)
 	}
