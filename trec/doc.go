@@ -86,7 +86,13 @@
 // sorts them, by a merge sort whose comparator truncates the difference to
 // an int. When that leaves cutoffs out of order (they are 2^31 or more
 // apart), trec_eval computes the later ones over the whole ranking; assay
-// trec refuses such a list (exit 2) instead. A negative -l is refused too
-// (exit 1): trec_eval then counts unjudged documents as relevant in the
-// measures that test each rank but not in num_rel_ret or num_rel.
+// trec refuses such a list (exit 2) instead.
+//
+// A negative -l is taken as trec_eval takes it (read from its source,
+// commit dc0c991, not compared with a v10.0 binary; metric's package doc
+// has the rules): num_rel and num_rel_ret count the judged documents (grade
+// >= 0), the measures that test each rank count unjudged ones as relevant
+// too, and map, binG and yaap can be inf. A -c topic absent from the run is
+// scored on trec_eval's one document outside the pool, which -l -1 counts as
+// relevant (map 1/R).
 package trec
