@@ -138,6 +138,15 @@ func (t *Topic) NumRel() int { return t.r }
 // NumRelRet is the number of relevant ranks (num_rel_ret).
 func (t *Topic) NumRelRet() int { return t.rr }
 
+// RelevantRanks is the number of ranks whose label is >= Threshold: RR, plus
+// under a negative Threshold the unjudged ranks trec_eval's per-rank tests
+// count (the count P, recall and success reach at the end of the ranking).
+func (t *Topic) RelevantRanks() int { return t.cum[t.n] }
+
+// UnjudgedRanks is the number of ranks labelled -1 or -2 (the count unj
+// reaches at the end of the ranking).
+func (t *Topic) UnjudgedRanks() int { return t.nonpool + t.unjudged }
+
 // NumNonrelJudgedRet is the number of ranks with 0 <= label < Threshold.
 func (t *Topic) NumNonrelJudgedRet() int { return t.n - t.nonpool - t.unjudged - t.rr }
 
