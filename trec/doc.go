@@ -83,10 +83,16 @@
 //
 // Numbers are read as C reads them: atol saturates (P.99999999999999999999
 // is P_9223372036854775807), and integer cutoffs are sorted as trec_eval
-// sorts them, by a merge sort whose comparator truncates the difference to
-// an int. When that leaves cutoffs out of order (they are 2^31 or more
-// apart), trec_eval computes the later ones over the whole ranking; assay
-// trec refuses such a list (exit 2) instead.
+// sorts them, by glibc's merge sort (qsort in glibc 2.36) with a comparator
+// that truncates the difference to an int. When that leaves cutoffs out of
+// order (they are 2^31 or more apart), the order is kept and printed, and
+// the values are trec_eval's: its walk down the ranking matches cutoffs
+// only while the list ascends, and every cutoff from the first that is not
+// above its predecessor takes the end-of-ranking value, divided by the
+// cutoff where the measure divides by it (P_5 of P.5,3000000000 is RR/5;
+// a cutoff <= 0 sorted behind the first escapes trec_eval's check and
+// divides by itself: inf, nan or negative). Read from the source (commit
+// dc0c991), not compared with a v10.0 binary.
 //
 // A negative -l is taken as trec_eval takes it (read from its source,
 // commit dc0c991, not compared with a v10.0 binary; metric's package doc
