@@ -7,7 +7,12 @@ package trec
 // gain levels, ndcg_rel's correction, rbp's bounds starting at 0, -c's resets
 // by bare name). refEval shares no code with the package: it parses with
 // strings.Fields and strconv, sorts with sort.SliceStable, and computes each
-// measure in one loop straight from its definition.
+// measure in one loop straight from its definition. Where trec_eval's code
+// and the definition part ways (a negative -l; cutoff lists its sort leaves
+// out of order), refEval follows the loops of trec_eval's source (commit
+// dc0c991): the backward walks of iprec_at_recall and Rprec_mult, the one
+// walk of the integer-cutoff measures (refCutWalk), glibc's merge sort with
+// the truncating comparator (refMsort).
 
 import (
 	"fmt"
@@ -262,6 +267,121 @@ func div(a, b float64) float64 {
 	return a / b
 }
 
+// refMsort sorts integer cutoffs as trec_eval does: qsort, which in glibc
+// 2.36 is a merge sort (split at n/2, merge taking the left element while
+// the comparator says <= 0), with meas_init.c's comp_long, which returns
+// the long difference as an int (its low 32 bits).
+func refMsort(a []int) []int {
+	if len(a) < 2 {
+		return a
+	}
+	h := len(a) / 2
+	left := refMsort(append([]int(nil), a[:h]...))
+	right := refMsort(append([]int(nil), a[h:]...))
+	out := make([]int, 0, len(a))
+	for len(left) > 0 && len(right) > 0 {
+		if int32(left[0]-right[0]) <= 0 {
+			out, left = append(out, left[0]), left[1:]
+		} else {
+			out, right = append(out, right[0]), right[1:]
+		}
+	}
+	return append(append(out, left...), right...)
+}
+
+// refCutWalk is an integer-cutoff measure at every cutoff of the list, in
+// list order, as m_P.c and its siblings compute it: one walk down the
+// ranking that records the next cutoff's value when the rank index equals
+// it, then the end-of-ranking value for every cutoff not reached. ndcg_cut
+// walks the ideal list the same way, on its own.
+func refCutWalk(t refTopic, l int, name string, cuts []int) []float64 {
+	n, r, _, _, _, _ := refStats(t, l)
+	vals := make([]float64, len(cuts))
+	if r == 0 && (name == "recall" || name == "map_cut" || name == "relative_P") {
+		return vals
+	}
+	rel, unj, sum, dcg := 0, 0, 0.0, 0.0
+	at := func(c int) float64 {
+		switch name {
+		case "P":
+			return float64(rel) / float64(c)
+		case "recall":
+			return float64(rel) / float64(r)
+		case "map_cut":
+			return sum / float64(r)
+		case "relative_P":
+			d := c
+			if c > r {
+				d = r
+			}
+			return float64(rel) / float64(d)
+		case "success":
+			if rel > 0 {
+				return 1
+			}
+			return 0
+		case "unj":
+			return float64(unj) / float64(c)
+		}
+		return dcg
+	}
+	ci := 0
+	for i := 0; i < n && ci < len(cuts); i++ {
+		if i == cuts[ci] {
+			vals[ci] = at(cuts[ci])
+			ci++
+			if ci == len(cuts) {
+				break
+			}
+		}
+		x := t.labels[i]
+		if x >= l {
+			rel++
+			sum += float64(rel) / float64(i+1)
+		}
+		if x < 0 {
+			unj++
+		}
+		if x > 0 {
+			dcg += float64(x) / lg(i)
+		}
+	}
+	for ; ci < len(cuts); ci++ {
+		vals[ci] = at(cuts[ci])
+	}
+	if name != "ndcg_cut" {
+		return vals
+	}
+	var id []int
+	for _, g := range t.grades {
+		if g > 0 {
+			id = append(id, g)
+		}
+	}
+	sort.Sort(sort.Reverse(sort.IntSlice(id)))
+	idcg := make([]float64, len(cuts))
+	s, ci := 0.0, 0
+	for i := 0; i < len(id) && ci < len(cuts); i++ {
+		if i == cuts[ci] {
+			idcg[ci] = s
+			ci++
+			if ci == len(cuts) {
+				break
+			}
+		}
+		s += float64(id[i]) / lg(i)
+	}
+	for ; ci < len(cuts); ci++ {
+		idcg[ci] = s
+	}
+	for j := range vals {
+		if idcg[j] > 0 {
+			vals[j] /= idcg[j]
+		}
+	}
+	return vals
+}
+
 // refColumns builds the columns of a measure list.
 func refColumns(ms []refMeasure, numDocs int) []refCol {
 	params := map[string]string{}
@@ -287,8 +407,7 @@ func refColumns(ms []refMeasure, numDocs int) []refCol {
 				v, _ := strconv.Atoi(f)
 				cs = append(cs, v)
 			}
-			sort.Ints(cs)
-			return cs
+			return refMsort(cs)
 		}
 		floats := func(def string) []float64 {
 			if !given {
@@ -407,70 +526,10 @@ func refColumns(ms []refMeasure, numDocs int) []refCol {
 			case "unj":
 				def = "5,10,20"
 			}
-			for _, k := range intCuts(def) {
+			cuts := intCuts(def)
+			for j, k := range cuts {
 				nm := name
-				c := mean(name+"_"+strconv.Itoa(k), func(t refTopic, l int) float64 {
-					n, r, _, _, _, _ := refStats(t, l)
-					ra := relsAt(t, l, k)
-					switch nm {
-					case "P":
-						return float64(ra) / float64(k)
-					case "recall":
-						return div(float64(ra), float64(r))
-					case "relative_P":
-						if r == 0 {
-							return 0
-						}
-						return float64(ra) / float64(min(k, r))
-					case "success":
-						if ra > 0 {
-							return 1
-						}
-						return 0
-					case "unj":
-						u := 0
-						for i := 0; i < k && i < n; i++ {
-							if t.labels[i] < 0 {
-								u++
-							}
-						}
-						return float64(u) / float64(k)
-					case "map_cut":
-						if r == 0 {
-							return 0
-						}
-						s, q := 0.0, 0
-						for i := 0; i < k && i < n; i++ {
-							if t.labels[i] >= l {
-								q++
-								s += float64(q) / float64(i+1)
-							}
-						}
-						return s / float64(r)
-					default: // ndcg_cut
-						dcg := 0.0
-						for i := 0; i < k && i < n; i++ {
-							if t.labels[i] > 0 {
-								dcg += float64(t.labels[i]) / lg(i)
-							}
-						}
-						var id []int
-						for _, g := range t.grades {
-							if g > 0 {
-								id = append(id, g)
-							}
-						}
-						sort.Sort(sort.Reverse(sort.IntSlice(id)))
-						idcg := 0.0
-						for i := 0; i < k && i < len(id); i++ {
-							idcg += float64(id[i]) / lg(i)
-						}
-						if idcg > 0 {
-							return dcg / idcg
-						}
-						return dcg
-					}
-				})
+				c := mean(name+"_"+strconv.Itoa(k), func(t refTopic, l int) float64 { return refCutWalk(t, l, nm, cuts)[j] })
 				c.reset = nm == "unj"
 				add(c)
 			}
@@ -903,13 +962,13 @@ func randomPair(r *rand.Rand) (qrels, run string, o refOpts, numDocs int) {
 		return strings.Join(ps, ",")
 	}
 	pick := []func() refMeasure{
-		func() refMeasure { return refMeasure{"P", []string{"", "1,3", "2,5,7"}[r.IntN(3)]} },
-		func() refMeasure { return refMeasure{"recall", []string{"", "2,4"}[r.IntN(2)]} },
-		func() refMeasure { return refMeasure{"ndcg_cut", []string{"", "1,3,9"}[r.IntN(2)]} },
-		func() refMeasure { return refMeasure{"map_cut", []string{"", "3"}[r.IntN(2)]} },
-		func() refMeasure { return refMeasure{"relative_P", ""} },
-		func() refMeasure { return refMeasure{"success", ""} },
-		func() refMeasure { return refMeasure{"unj", []string{"", "2,4"}[r.IntN(2)]} },
+		func() refMeasure { return refMeasure{"P", []string{"", "1,3", "2,5,7", "2,3000000000,1"}[r.IntN(4)]} },
+		func() refMeasure { return refMeasure{"recall", []string{"", "2,4", "3000000000,3"}[r.IntN(3)]} },
+		func() refMeasure { return refMeasure{"ndcg_cut", []string{"", "1,3,9", "3,3000000000"}[r.IntN(3)]} },
+		func() refMeasure { return refMeasure{"map_cut", []string{"", "3", "4,3000000000,2"}[r.IntN(3)]} },
+		func() refMeasure { return refMeasure{"relative_P", []string{"", "2,3000000000"}[r.IntN(2)]} },
+		func() refMeasure { return refMeasure{"success", []string{"", "1,3000000000"}[r.IntN(2)]} },
+		func() refMeasure { return refMeasure{"unj", []string{"", "2,4", "3000000000,1,3"}[r.IntN(3)]} },
 		func() refMeasure { return refMeasure{"iprec_at_recall", []string{"", "0.25,0.5,1"}[r.IntN(2)]} },
 		func() refMeasure { return refMeasure{"Rprec_mult", []string{"", "0.5,1.5"}[r.IntN(2)]} },
 		func() refMeasure { return refMeasure{"utility", []string{"", "2,-1,0,1"}[r.IntN(2)]} },
