@@ -68,4 +68,23 @@
 // lowest and highest table gain and 0: trec_eval v10.0 leaves the two
 // uninitialised, and its stock build starts them at 0, which is visible only
 // when level 0's gain is overridden or every gain is negative.
+//
+// # A negative threshold (trec_eval -l -1)
+//
+// Topic takes a negative Threshold as trec_eval's source (commit dc0c991)
+// does; nothing else in assay uses one. R and RR (num_rel, num_rel_ret)
+// count judgments and ranks with a grade >= 0 only, as with Threshold 0,
+// but every test of a rank's label against the threshold also counts the
+// labels -1 (Threshold <= -1) and -2 (Threshold <= -2): map, map_cut,
+// binG, yaap, P, recall, Rprec, recip_rank, relative_P and success count
+// those ranks as relevant (recall can exceed 1). bpref and infAP set the
+// unjudged ranks aside first, so they are as under Threshold 0; the
+// gain-based measures ignore the threshold. map and binG divide by R only
+// after finding a relevant rank, so a topic with R = 0 and an unjudged rank
+// has map +Inf. iprec_at_recall, 11pt_avg and Rprec_mult walk the ranking
+// from the bottom with a count that starts at RR and drops at each relevant
+// rank; the count runs out above the first relevant rank, and a rank the walk
+// does not reach keeps 0 (Rprec_mult) or the best precision seen (iprec).
+// These rules were read from trec_eval's source and not compared with a
+// v10.0 binary.
 package metric

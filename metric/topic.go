@@ -27,7 +27,8 @@ type Topic struct {
 	nonrel   int   // judged docs with 0 <= grade < Threshold
 	nonpool  int   // ranks labelled -1
 	unjudged int   // ranks labelled -2
-	cum      []int // cum[i] = relevant ranks among 1..i; len n+1
+	cum      []int // cum[i] = ranks among 1..i with label >= Threshold; len n+1
+	off      int   // rr − cum[n]: < 0 only when Threshold < 0 (see relBack)
 	ideal    []int // grades > 0, descending
 
 	dcgOK   bool
@@ -61,6 +62,7 @@ func (t *Topic) Prepare() {
 	sortDesc(t.ideal)
 	t.cum = append(t.cum[:0], 0)
 	t.rr, t.nonpool, t.unjudged = 0, 0, 0
+	all := 0
 	for _, l := range t.Labels {
 		switch {
 		case l == -1:
@@ -70,9 +72,22 @@ func (t *Topic) Prepare() {
 		case l >= t.Threshold:
 			t.rr++
 		}
-		t.cum = append(t.cum, t.rr)
+		if l >= t.Threshold {
+			all++
+		}
+		t.cum = append(t.cum, all)
 	}
+	t.off = t.rr - all
 }
+
+// relBack is the number of relevant ranks among 1..k (0 <= k <= n) as
+// trec_eval's backward walks (iprec_at_recall, 11pt_avg, Rprec_mult) count
+// them: they start from num_rel_ret at rank n and take one off at each rank
+// whose label is >= Threshold. With a negative Threshold num_rel_ret leaves
+// out the unjudged ranks (labels -1, -2) that the per-rank test counts, so
+// the walk's count is cum[k] + off, which can reach 0 (where the walk
+// stops) above the first relevant rank. For Threshold >= 0, off is 0.
+func (t *Topic) relBack(k int) int { return t.cum[k] + t.off }
 
 // sortDesc sorts in descending order without allocating.
 func sortDesc(a []int) {
@@ -123,18 +138,47 @@ func (t *Topic) NumRel() int { return t.r }
 // NumRelRet is the number of relevant ranks (num_rel_ret).
 func (t *Topic) NumRelRet() int { return t.rr }
 
+// RelevantRanks is the number of ranks whose label is >= Threshold: RR, plus
+// under a negative Threshold the unjudged ranks trec_eval's per-rank tests
+// count (the count P, recall and success reach at the end of the ranking).
+func (t *Topic) RelevantRanks() int { return t.cum[t.n] }
+
+// UnjudgedRanks is the number of ranks labelled -1 or -2 (the count unj
+// reaches at the end of the ranking).
+func (t *Topic) UnjudgedRanks() int { return t.nonpool + t.unjudged }
+
 // NumNonrelJudgedRet is the number of ranks with 0 <= label < Threshold.
 func (t *Topic) NumNonrelJudgedRet() int { return t.n - t.nonpool - t.unjudged - t.rr }
 
 // AP is average precision (trec_eval map): the sum over relevant ranks i of
-// (relevant ranks up to i)/i, divided by R. 0 when R = 0.
-func (t *Topic) AP() float64 { return t.APCut(t.n) }
+// (relevant ranks up to i)/i, divided by R; 0 when no rank is relevant.
+// As in trec_eval, only that test guards the division: under a negative
+// Threshold a topic with R = 0 can have relevant (unjudged) ranks, and its
+// AP is then +Inf.
+func (t *Topic) AP() float64 {
+	sum, rel := t.apSum(t.n)
+	if rel == 0 {
+		return 0
+	}
+	return sum / float64(t.r)
+}
 
-// APCut is map_cut_k: AP with only ranks 1..k contributing; still divided by R.
+// APCut is map_cut_k: AP with only ranks 1..k contributing; still divided by
+// R. 0 when R = 0.
 func (t *Topic) APCut(k int) float64 {
 	if t.r == 0 {
 		return 0
 	}
+	sum, rel := t.apSum(k)
+	if rel == 0 {
+		return 0
+	}
+	return sum / float64(t.r)
+}
+
+// apSum returns Σ (relevant ranks up to i)/i over the relevant ranks i <= k,
+// and how many there are.
+func (t *Topic) apSum(k int) (float64, int) {
 	if k > t.n {
 		k = t.n
 	}
@@ -146,10 +190,7 @@ func (t *Topic) APCut(k int) float64 {
 			sum += float64(rel) / float64(i+1)
 		}
 	}
-	if rel == 0 {
-		return 0
-	}
-	return sum / float64(t.r)
+	return sum, rel
 }
 
 // RPrec is R-precision: relevant ranks among 1..min(n,R), divided by R.

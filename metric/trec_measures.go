@@ -55,13 +55,15 @@ func (t *Topic) IPrecAtRecall(x float64) float64 {
 	return t.maxPrec[s]
 }
 
-// rankOfRel returns the rank of the c-th relevant document (1 <= c <= RR).
+// rankOfRel returns the rank where trec_eval's backward walk counts c
+// relevant documents (1 <= c <= RR): the rank of the c-th relevant
+// document when Threshold >= 0 (see relBack).
 func (t *Topic) rankOfRel(c int) int {
-	// cum is non-decreasing: binary search for the first k with cum[k] >= c.
+	// relBack is non-decreasing: binary search for the first k with relBack(k) >= c.
 	lo, hi := 1, t.n
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if t.cum[m] >= c {
+		if t.relBack(m) >= c {
 			hi = m
 		} else {
 			lo = m + 1
@@ -78,7 +80,7 @@ func (t *Topic) prepMaxPrec() {
 	t.maxPrec = append(t.maxPrec[:0], make([]float64, t.n+2)...)
 	best := 0.0
 	for j := t.n; j >= 1; j-- {
-		if p := float64(t.cum[j]) / float64(j); p > best {
+		if p := float64(t.relBack(j)) / float64(j); p > best {
 			best = p
 		}
 		t.maxPrec[j] = best
@@ -182,14 +184,19 @@ func (t *Topic) InfAP() float64 {
 	return sum / float64(t.r)
 }
 
-// RPrecMult is precision at rank c = trunc(x·R + 0.9) (trec_eval Rprec_mult_x);
+// RPrecMult is precision at rank c = trunc(x·R + 0.9) (trec_eval Rprec_mult_x):
+// RR/c when c > n, else the relevant ranks among 1..c as trec_eval's
+// backward walk counts them (relBack; 0 where the walk stopped), over c.
 // 0 when c = 0.
 func (t *Topic) RPrecMult(x float64) float64 {
 	c := int(x*float64(t.r) + 0.9)
 	if c <= 0 {
 		return 0
 	}
-	return float64(t.relAt(c)) / float64(c)
+	if c > t.n {
+		return float64(t.rr) / float64(c)
+	}
+	return float64(max(t.relBack(c), 0)) / float64(c)
 }
 
 // Utility is a·RR + b·(n−RR) + c·(R−RR) + d·(N + RR − n − R) with N the
@@ -199,11 +206,10 @@ func (t *Topic) Utility(a, b, c, d float64, collection int) float64 {
 	return a*rr + b*(n-rr) + c*(r-rr) + d*(float64(collection)+rr-n-r)
 }
 
-// BinG is Σ_{relevant i} 1/log2(2 + non-relevant ranks above i), divided by R.
+// BinG is Σ_{relevant i} 1/log2(2 + non-relevant ranks above i), divided by
+// R; 0 when no rank is relevant (+Inf, as map, when R = 0 but some rank is:
+// see AP).
 func (t *Topic) BinG() float64 {
-	if t.r == 0 {
-		return 0
-	}
 	sum := 0.0
 	rel := 0
 	for i, l := range t.Labels {
@@ -211,6 +217,9 @@ func (t *Topic) BinG() float64 {
 			sum += 1 / disc(i-rel)
 			rel++
 		}
+	}
+	if rel == 0 {
+		return 0
 	}
 	return sum / float64(t.r)
 }

@@ -186,3 +186,42 @@ func TestRBPLevelZeroGain(t *testing.T) {
 		t.Errorf("rbp all negative = %v, want %v", v, want)
 	}
 }
+
+// TestNegativeThreshold follows trec_eval's source under -l -1: R and RR
+// count judgments >= 0 only, the per-rank tests count the unjudged rank
+// (-1) too, and the backward walks (iprec_at_recall, Rprec_mult) start at
+// RR. Ranks: -1, 1, -2, 0; judgments 1, 0, -1 (R = 2).
+func TestNegativeThreshold(t *testing.T) {
+	tp := &Topic{Labels: []int{-1, 1, -2, 0}, Judgments: []int{1, 0, -1}, Threshold: -1}
+	tp.Prepare()
+	zero := &Topic{Labels: []int{-1}, Judgments: []int{-1}, Threshold: -1} // R = 0
+	zero.Prepare()
+	tests := []struct {
+		name      string
+		got, want float64
+	}{
+		{"num_rel counts judgments >= 0", float64(tp.NumRel()), 2},
+		{"num_rel_ret skips unjudged ranks", float64(tp.NumRelRet()), 2},
+		{"num_nonrel_judged_ret", float64(tp.NumNonrelJudgedRet()), 0},
+		{"map counts rank 1 (-1) relevant", tp.AP(), (1.0 + 1 + 3.0/4) / 2},
+		{"P_2", tp.P(2), 1},
+		{"recall_5 exceeds 1", tp.Recall(5), 3.0 / 2},
+		{"recip_rank at the unjudged rank 1", tp.RecipRank(), 1},
+		{"bpref is bpref under -l 0", tp.Bpref(), 1},
+		{"iprec at 0.5: the walk counts 1 at rank 2", tp.IPrecAtRecall(0.5), 0.5},
+		{"iprec at 0: the best count/rank before the walk stops", tp.IPrecAtRecall(0), 0.5},
+		{"Rprec_mult at rank 1, above where the walk stopped", tp.RPrecMult(0.5), 0},
+		{"Rprec_mult at rank 2", tp.RPrecMult(1), 0.5},
+		{"binG", tp.BinG(), (1 + 1 + 1/math.Log2(3)) / 2},
+		{"map with R = 0 and a relevant rank", zero.AP(), math.Inf(1)},
+		{"binG with R = 0 and a relevant rank", zero.BinG(), math.Inf(1)},
+		{"map_cut with R = 0 is 0", zero.APCut(5), 0},
+		{"recall with R = 0 is 0", zero.Recall(5), 0},
+		{"P_2 with R = 0", zero.P(2), 0.5},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want && math.Abs(tt.got-tt.want) > 1e-12 {
+			t.Errorf("%s = %.17g, want %.17g", tt.name, tt.got, tt.want)
+		}
+	}
+}

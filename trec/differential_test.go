@@ -7,7 +7,12 @@ package trec
 // gain levels, ndcg_rel's correction, rbp's bounds starting at 0, -c's resets
 // by bare name). refEval shares no code with the package: it parses with
 // strings.Fields and strconv, sorts with sort.SliceStable, and computes each
-// measure in one loop straight from its definition.
+// measure in one loop straight from its definition. Where trec_eval's code
+// and the definition part ways (a negative -l; cutoff lists its sort leaves
+// out of order), refEval follows the loops of trec_eval's source (commit
+// dc0c991): the backward walks of iprec_at_recall and Rprec_mult, the one
+// walk of the integer-cutoff measures (refCutWalk), glibc's merge sort with
+// the truncating comparator (refMsort).
 
 import (
 	"fmt"
@@ -195,34 +200,29 @@ func refIdeal(tab []refGain) []float64 {
 
 func lg(i int) float64 { return math.Log2(float64(i + 2)) }
 
-// refIprec is iprec_at_recall at x: c = round(x·R) relevant documents; 0
-// when fewer were retrieved, else the best precision at or after the rank
-// of the c-th (rank 1 when c = 0); 0/0 on an empty ranking.
+// refIprec is iprec_at_recall at x, walked as m_iprec_at_recall.c walks
+// it (with v10's rounding c = round(x·R)): from rank n up, with a count
+// that starts at RR and drops at each rank whose label is >= l, keeping the
+// best count/rank seen; the value is that best when the count equals c at a
+// relevant rank, or where the walk ends (count 0 or rank 1). 0 when c > RR;
+// 0/0 on an empty ranking. Under a negative l, RR leaves out the unjudged
+// ranks the per-rank test counts, so the count runs out early.
 func refIprec(t refTopic, l int, x float64) float64 {
 	n, r, rr, _, _, _ := refStats(t, l)
 	c := int(math.Round(x * float64(r)))
 	if c > rr {
 		return 0
 	}
-	s := 1
-	if c > 0 {
-		k := 0
-		for i, y := range t.labels {
-			if y >= l {
-				k++
-				if k == c {
-					s = i + 1
-					break
-				}
+	best := float64(rr) / float64(n)
+	left := rr
+	for i := n; i > 0 && left > 0; i-- {
+		best = max(best, float64(left)/float64(i))
+		if t.labels[i-1] >= l {
+			if left == c {
+				return best
 			}
+			left--
 		}
-	}
-	if n == 0 {
-		return math.NaN()
-	}
-	best := 0.0
-	for j := s; j <= n; j++ {
-		best = max(best, float64(relsAt(t, l, j))/float64(j))
 	}
 	return best
 }
@@ -267,6 +267,121 @@ func div(a, b float64) float64 {
 	return a / b
 }
 
+// refMsort sorts integer cutoffs as trec_eval does: qsort, which in glibc
+// 2.36 is a merge sort (split at n/2, merge taking the left element while
+// the comparator says <= 0), with meas_init.c's comp_long, which returns
+// the long difference as an int (its low 32 bits).
+func refMsort(a []int) []int {
+	if len(a) < 2 {
+		return a
+	}
+	h := len(a) / 2
+	left := refMsort(append([]int(nil), a[:h]...))
+	right := refMsort(append([]int(nil), a[h:]...))
+	out := make([]int, 0, len(a))
+	for len(left) > 0 && len(right) > 0 {
+		if int32(left[0]-right[0]) <= 0 {
+			out, left = append(out, left[0]), left[1:]
+		} else {
+			out, right = append(out, right[0]), right[1:]
+		}
+	}
+	return append(append(out, left...), right...)
+}
+
+// refCutWalk is an integer-cutoff measure at every cutoff of the list, in
+// list order, as m_P.c and its siblings compute it: one walk down the
+// ranking that records the next cutoff's value when the rank index equals
+// it, then the end-of-ranking value for every cutoff not reached. ndcg_cut
+// walks the ideal list the same way, on its own.
+func refCutWalk(t refTopic, l int, name string, cuts []int) []float64 {
+	n, r, _, _, _, _ := refStats(t, l)
+	vals := make([]float64, len(cuts))
+	if r == 0 && (name == "recall" || name == "map_cut" || name == "relative_P") {
+		return vals
+	}
+	rel, unj, sum, dcg := 0, 0, 0.0, 0.0
+	at := func(c int) float64 {
+		switch name {
+		case "P":
+			return float64(rel) / float64(c)
+		case "recall":
+			return float64(rel) / float64(r)
+		case "map_cut":
+			return sum / float64(r)
+		case "relative_P":
+			d := c
+			if c > r {
+				d = r
+			}
+			return float64(rel) / float64(d)
+		case "success":
+			if rel > 0 {
+				return 1
+			}
+			return 0
+		case "unj":
+			return float64(unj) / float64(c)
+		}
+		return dcg
+	}
+	ci := 0
+	for i := 0; i < n && ci < len(cuts); i++ {
+		if i == cuts[ci] {
+			vals[ci] = at(cuts[ci])
+			ci++
+			if ci == len(cuts) {
+				break
+			}
+		}
+		x := t.labels[i]
+		if x >= l {
+			rel++
+			sum += float64(rel) / float64(i+1)
+		}
+		if x < 0 {
+			unj++
+		}
+		if x > 0 {
+			dcg += float64(x) / lg(i)
+		}
+	}
+	for ; ci < len(cuts); ci++ {
+		vals[ci] = at(cuts[ci])
+	}
+	if name != "ndcg_cut" {
+		return vals
+	}
+	var id []int
+	for _, g := range t.grades {
+		if g > 0 {
+			id = append(id, g)
+		}
+	}
+	sort.Sort(sort.Reverse(sort.IntSlice(id)))
+	idcg := make([]float64, len(cuts))
+	s, ci := 0.0, 0
+	for i := 0; i < len(id) && ci < len(cuts); i++ {
+		if i == cuts[ci] {
+			idcg[ci] = s
+			ci++
+			if ci == len(cuts) {
+				break
+			}
+		}
+		s += float64(id[i]) / lg(i)
+	}
+	for ; ci < len(cuts); ci++ {
+		idcg[ci] = s
+	}
+	for j := range vals {
+		if idcg[j] > 0 {
+			vals[j] /= idcg[j]
+		}
+	}
+	return vals
+}
+
 // refColumns builds the columns of a measure list.
 func refColumns(ms []refMeasure, numDocs int) []refCol {
 	params := map[string]string{}
@@ -292,8 +407,7 @@ func refColumns(ms []refMeasure, numDocs int) []refCol {
 				v, _ := strconv.Atoi(f)
 				cs = append(cs, v)
 			}
-			sort.Ints(cs)
-			return cs
+			return refMsort(cs)
 		}
 		floats := func(def string) []float64 {
 			if !given {
@@ -347,7 +461,7 @@ func refColumns(ms []refMeasure, numDocs int) []refCol {
 				if k == 0 {
 					return 0
 				}
-				return div(s, float64(r))
+				return s / float64(r) // +Inf when R = 0 (negative -l): m_map.c tests only k
 			}})
 		case "Rprec":
 			add(mean(name, func(t refTopic, l int) float64 {
@@ -412,70 +526,10 @@ func refColumns(ms []refMeasure, numDocs int) []refCol {
 			case "unj":
 				def = "5,10,20"
 			}
-			for _, k := range intCuts(def) {
+			cuts := intCuts(def)
+			for j, k := range cuts {
 				nm := name
-				c := mean(name+"_"+strconv.Itoa(k), func(t refTopic, l int) float64 {
-					n, r, _, _, _, _ := refStats(t, l)
-					ra := relsAt(t, l, k)
-					switch nm {
-					case "P":
-						return float64(ra) / float64(k)
-					case "recall":
-						return div(float64(ra), float64(r))
-					case "relative_P":
-						if r == 0 {
-							return 0
-						}
-						return float64(ra) / float64(min(k, r))
-					case "success":
-						if ra > 0 {
-							return 1
-						}
-						return 0
-					case "unj":
-						u := 0
-						for i := 0; i < k && i < n; i++ {
-							if t.labels[i] < 0 {
-								u++
-							}
-						}
-						return float64(u) / float64(k)
-					case "map_cut":
-						if r == 0 {
-							return 0
-						}
-						s, q := 0.0, 0
-						for i := 0; i < k && i < n; i++ {
-							if t.labels[i] >= l {
-								q++
-								s += float64(q) / float64(i+1)
-							}
-						}
-						return s / float64(r)
-					default: // ndcg_cut
-						dcg := 0.0
-						for i := 0; i < k && i < n; i++ {
-							if t.labels[i] > 0 {
-								dcg += float64(t.labels[i]) / lg(i)
-							}
-						}
-						var id []int
-						for _, g := range t.grades {
-							if g > 0 {
-								id = append(id, g)
-							}
-						}
-						sort.Sort(sort.Reverse(sort.IntSlice(id)))
-						idcg := 0.0
-						for i := 0; i < k && i < len(id); i++ {
-							idcg += float64(id[i]) / lg(i)
-						}
-						if idcg > 0 {
-							return dcg / idcg
-						}
-						return dcg
-					}
-				})
+				c := mean(name+"_"+strconv.Itoa(k), func(t refTopic, l int) float64 { return refCutWalk(t, l, nm, cuts)[j] })
 				c.reset = nm == "unj"
 				add(c)
 			}
@@ -528,12 +582,27 @@ func refColumns(ms []refMeasure, numDocs int) []refCol {
 			sort.Float64s(xs)
 			for _, x := range xs {
 				add(mean(name+"_"+strconv.FormatFloat(x, 'f', 2, 64), func(t refTopic, l int) float64 {
-					_, r, _, _, _, _ := refStats(t, l)
+					// m_Rprec_mult.c: RR/c past the ranking, else the
+					// precision its backward walk (as refIprec's) has at
+					// rank c, 0 if the walk stopped before c.
+					n, r, rr, _, _, _ := refStats(t, l)
 					c := int(x*float64(r) + 0.9)
 					if c == 0 {
 						return 0
 					}
-					return float64(relsAt(t, l, c)) / float64(c)
+					if c > n {
+						return float64(rr) / float64(c)
+					}
+					left := rr
+					for i := n; i > 0 && left > 0; i-- {
+						if i == c {
+							return float64(left) / float64(c)
+						}
+						if t.labels[i-1] >= l {
+							left--
+						}
+					}
+					return 0
 				}))
 			}
 		case "utility":
@@ -554,7 +623,10 @@ func refColumns(ms []refMeasure, numDocs int) []refCol {
 						above++
 					}
 				}
-				return div(s, float64(r))
+				if above == 0 {
+					return 0
+				}
+				return s / float64(r) // as map
 			}))
 		case "set_P", "set_recall", "set_relative_P", "set_map":
 			nm := name
@@ -872,7 +944,7 @@ func randomPair(r *rand.Rand) (qrels, run string, o refOpts, numDocs int) {
 	if rb.Len() == 0 {
 		fmt.Fprintf(&rb, "%s Q0 d0 1 1 ta\n", qidOf(0))
 	}
-	o = refOpts{q: r.IntN(2) == 0, c: r.IntN(3) == 0, n: r.IntN(8) == 0, j: r.IntN(5) == 0, l: []int{1, 1, 0, 2, 3}[r.IntN(5)]}
+	o = refOpts{q: r.IntN(2) == 0, c: r.IntN(3) == 0, n: r.IntN(8) == 0, j: r.IntN(5) == 0, l: []int{1, 1, 0, 2, 3, -1, -2, -3}[r.IntN(8)]}
 	if r.IntN(3) == 0 {
 		o.m = 1 + r.IntN(6)
 	}
@@ -890,13 +962,13 @@ func randomPair(r *rand.Rand) (qrels, run string, o refOpts, numDocs int) {
 		return strings.Join(ps, ",")
 	}
 	pick := []func() refMeasure{
-		func() refMeasure { return refMeasure{"P", []string{"", "1,3", "2,5,7"}[r.IntN(3)]} },
-		func() refMeasure { return refMeasure{"recall", []string{"", "2,4"}[r.IntN(2)]} },
-		func() refMeasure { return refMeasure{"ndcg_cut", []string{"", "1,3,9"}[r.IntN(2)]} },
-		func() refMeasure { return refMeasure{"map_cut", []string{"", "3"}[r.IntN(2)]} },
-		func() refMeasure { return refMeasure{"relative_P", ""} },
-		func() refMeasure { return refMeasure{"success", ""} },
-		func() refMeasure { return refMeasure{"unj", []string{"", "2,4"}[r.IntN(2)]} },
+		func() refMeasure { return refMeasure{"P", []string{"", "1,3", "2,5,7", "2,3000000000,1"}[r.IntN(4)]} },
+		func() refMeasure { return refMeasure{"recall", []string{"", "2,4", "3000000000,3"}[r.IntN(3)]} },
+		func() refMeasure { return refMeasure{"ndcg_cut", []string{"", "1,3,9", "3,3000000000"}[r.IntN(3)]} },
+		func() refMeasure { return refMeasure{"map_cut", []string{"", "3", "4,3000000000,2"}[r.IntN(3)]} },
+		func() refMeasure { return refMeasure{"relative_P", []string{"", "2,3000000000"}[r.IntN(2)]} },
+		func() refMeasure { return refMeasure{"success", []string{"", "1,3000000000"}[r.IntN(2)]} },
+		func() refMeasure { return refMeasure{"unj", []string{"", "2,4", "3000000000,1,3"}[r.IntN(3)]} },
 		func() refMeasure { return refMeasure{"iprec_at_recall", []string{"", "0.25,0.5,1"}[r.IntN(2)]} },
 		func() refMeasure { return refMeasure{"Rprec_mult", []string{"", "0.5,1.5"}[r.IntN(2)]} },
 		func() refMeasure { return refMeasure{"utility", []string{"", "2,-1,0,1"}[r.IntN(2)]} },

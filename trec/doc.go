@@ -83,10 +83,22 @@
 //
 // Numbers are read as C reads them: atol saturates (P.99999999999999999999
 // is P_9223372036854775807), and integer cutoffs are sorted as trec_eval
-// sorts them, by a merge sort whose comparator truncates the difference to
-// an int. When that leaves cutoffs out of order (they are 2^31 or more
-// apart), trec_eval computes the later ones over the whole ranking; assay
-// trec refuses such a list (exit 2) instead. A negative -l is refused too
-// (exit 1): trec_eval then counts unjudged documents as relevant in the
-// measures that test each rank but not in num_rel_ret or num_rel.
+// sorts them, by glibc's merge sort (qsort in glibc 2.36) with a comparator
+// that truncates the difference to an int. When that leaves cutoffs out of
+// order (they are 2^31 or more apart), the order is kept and printed, and
+// the values are trec_eval's: its walk down the ranking matches cutoffs
+// only while the list ascends, and every cutoff from the first that is not
+// above its predecessor takes the end-of-ranking value, divided by the
+// cutoff where the measure divides by it (P_5 of P.5,3000000000 is RR/5;
+// a cutoff <= 0 sorted behind the first escapes trec_eval's check and
+// divides by itself: inf, nan or negative). Read from the source (commit
+// dc0c991), not compared with a v10.0 binary.
+//
+// A negative -l is taken as trec_eval takes it (read from its source,
+// commit dc0c991, not compared with a v10.0 binary; metric's package doc
+// has the rules): num_rel and num_rel_ret count the judged documents (grade
+// >= 0), the measures that test each rank count unjudged ones as relevant
+// too, and map, binG and yaap can be inf. A -c topic absent from the run is
+// scored on trec_eval's one document outside the pool, which -l -1 counts as
+// relevant (map 1/R).
 package trec

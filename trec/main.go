@@ -91,13 +91,9 @@ func parseArgs(args []string) (Config, *request, bool, error) {
 		case 'c':
 			cfg.Complete = true
 		case 'l':
+			// A negative level is taken as trec_eval takes it (see the
+			// package doc and metric.Topic).
 			cfg.RelLevel = atol(val)
-			if cfg.RelLevel < 0 {
-				// trec_eval then counts unjudged documents (labels -1, -2)
-				// as relevant in the measures that test each rank, but not
-				// in num_rel_ret or R: refused rather than approximated.
-				return usageFail(fmt.Sprintf("assay trec: -l %s: a negative relevance level is not supported (trec_eval counts unjudged documents as relevant in some measures and not in others)\n", val))
-			}
 		case 'n':
 			cfg.NoSummary = true
 		case 'D':

@@ -330,15 +330,24 @@ func (r *request) build() (*plan, error) {
 					return nil, cannot(d.name, "trec_eval: duplicate cutoffs detected\n")
 				}
 			}
-			for j := 1; j < len(cuts); j++ {
-				if cuts[j] < cuts[j-1] {
-					// trec_eval would compute the cutoffs after the break
-					// over the whole ranking; refuse rather than differ.
-					return nil, &trecError{msg: fmt.Sprintf("assay trec: cutoffs %d and %d of %s are too far apart: trec_eval's overflowing comparator leaves them out of order, which is not supported\n", cuts[j-1], cuts[j], d.name), code: 2}
-				}
+			// trec_eval's cutoff measures walk the ranking once, taking
+			// the value of the next cutoff in list order when the rank
+			// equals it and the rest from the end of the ranking. A list
+			// its sort left out of order (cutoffs 2^31 or more apart) can
+			// be matched only up to the first cutoff not above the one
+			// before it; that one and all after it get the end-of-ranking
+			// values (blockedCutColumn). Up to there the list ascends and
+			// the usual columns give the walk's values.
+			inc := 1
+			for inc < len(cuts) && cuts[inc] > cuts[inc-1] {
+				inc++
 			}
-			for _, k := range cuts {
-				p.cols = append(p.cols, intCutColumn(d, k))
+			for j, k := range cuts {
+				if j < inc {
+					p.cols = append(p.cols, intCutColumn(d, k))
+				} else {
+					p.cols = append(p.cols, blockedCutColumn(d, k))
+				}
 			}
 		case pFloatCuts:
 			cuts := []float64{}
@@ -513,6 +522,38 @@ func intCutColumn(d *measureDef, k int) column {
 	case "unj":
 		c.zeroMissing = true
 		c.value = func(x *evalCtx) float64 { return x.t.Unj(k) }
+	}
+	return c
+}
+
+// blockedCutColumn is cutoff k of an integer-cutoff measure whose walk
+// never reaches it (see build): trec_eval computes it from the whole
+// ranking, dividing by k where the measure divides by the cutoff, so a
+// cutoff <= 0 that the sort left behind gives inf, nan or a negative value.
+func blockedCutColumn(d *measureDef, k int) column {
+	c := column{name: d.name + "_" + strconv.Itoa(k), def: d, agg: d.agg}
+	switch d.name {
+	case "P":
+		c.value = func(x *evalCtx) float64 { return float64(x.t.RelevantRanks()) / float64(k) }
+	case "recall":
+		c.value = func(x *evalCtx) float64 { return x.t.Recall(math.MaxInt) }
+	case "ndcg_cut":
+		c.value = func(x *evalCtx) float64 { return x.t.NDCGCut(math.MaxInt, nil) }
+	case "map_cut":
+		c.value = func(x *evalCtx) float64 { return x.t.APCut(math.MaxInt) }
+	case "relative_P":
+		c.value = func(x *evalCtx) float64 {
+			r := x.t.NumRel()
+			if r == 0 {
+				return 0
+			}
+			return float64(x.t.RelevantRanks()) / float64(min(k, r))
+		}
+	case "success":
+		c.value = func(x *evalCtx) float64 { return x.t.Success(math.MaxInt) }
+	case "unj":
+		c.zeroMissing = true
+		c.value = func(x *evalCtx) float64 { return float64(x.t.UnjudgedRanks()) / float64(k) }
 	}
 	return c
 }
