@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // repoFiles walks the module root (this package's directory) and returns
@@ -60,9 +61,39 @@ func TestNoDocumentationOutsideTheRepository(t *testing.T) {
 	}
 }
 
+// anchors returns the fragment ids GitHub gives the headings of a markdown
+// page: the heading text lower-cased, letters, digits, '-' and '_' kept,
+// spaces turned into '-', everything else dropped.
+func anchors(page string) map[string]bool {
+	out := map[string]bool{}
+	inFence := false
+	for _, line := range strings.Split(page, "\n") {
+		if strings.HasPrefix(line, "```") {
+			inFence = !inFence
+			continue
+		}
+		if inFence || !strings.HasPrefix(line, "#") {
+			continue
+		}
+		text := strings.TrimSpace(strings.TrimLeft(line, "#"))
+		var b strings.Builder
+		for _, r := range strings.ToLower(text) {
+			switch {
+			case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_':
+				b.WriteRune(r)
+			case r == ' ':
+				b.WriteByte('-')
+			}
+		}
+		out[b.String()] = true
+	}
+	return out
+}
+
 // TestDocsLinksResolve checks that every relative link of README.md and
-// docs/*.md names a file of the repository, so the index and the pages
-// that link each other do not rot.
+// docs/*.md names a file of the repository, and a heading of it when the
+// link has a fragment, so the index and the pages that link each other do
+// not rot.
 func TestDocsLinksResolve(t *testing.T) {
 	t.Parallel()
 	pages, err := filepath.Glob("docs/*.md")
@@ -78,17 +109,32 @@ func TestDocsLinksResolve(t *testing.T) {
 		}
 		for _, m := range link.FindAllStringSubmatch(string(data), -1) {
 			target := m[1]
-			if strings.Contains(target, "://") || strings.HasPrefix(target, "#") || strings.HasPrefix(target, "mailto:") {
+			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
 				continue
 			}
-			target, _, _ = strings.Cut(target, "#")
-			full := filepath.Join(filepath.Dir(page), filepath.FromSlash(target))
-			if !strings.HasPrefix(filepath.ToSlash(filepath.Clean(full)), "../") {
-				if _, err := os.Stat(full); err == nil {
-					continue
-				}
+			target, frag, _ := strings.Cut(target, "#")
+			full := page
+			if target != "" {
+				full = filepath.Join(filepath.Dir(page), filepath.FromSlash(target))
 			}
-			t.Errorf("%s: link %q names no file of the repository", page, m[1])
+			if strings.HasPrefix(filepath.ToSlash(filepath.Clean(full)), "../") {
+				t.Errorf("%s: link %q points outside the repository", page, m[1])
+				continue
+			}
+			if _, err := os.Stat(full); err != nil {
+				t.Errorf("%s: link %q names no file of the repository", page, m[1])
+				continue
+			}
+			if frag == "" || !strings.HasSuffix(full, ".md") {
+				continue
+			}
+			linked, err := os.ReadFile(full)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !anchors(string(linked))[frag] {
+				t.Errorf("%s: link %q: %s has no heading #%s", page, m[1], full, frag)
+			}
 		}
 	}
 }
