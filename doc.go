@@ -1,7 +1,7 @@
 // Package assay holds the domain records of the assay evaluation harness and
 // the Target interface every system under test implements.
 //
-// The pipeline (see ARCHITECTURE §1) is one straight flow:
+// The pipeline (docs/README.md) is one straight flow:
 //
 //	suite.Load        -> Suite{Cases, Corpus, Defaults, Gates}
 //	Target.Observe    -> Observation (what the system did for one case and trial)
@@ -11,6 +11,7 @@
 //
 // This package imports the standard library only. Its JSON forms are the
 // file contracts: an Observation is one line of a trace file (replay and
-// --record), a Run is the assay.run/v1 document. Fields may be added, never
-// renamed.
+// --record; docs/observations.md), a Run is the assay.run/v1 document
+// (docs/json.md), a Suite is what docs/suite.md describes. Fields may be
+// added, never renamed.
 package assay

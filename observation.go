@@ -6,7 +6,7 @@ import (
 )
 
 // Observation is what a target did for one case and one trial. Its JSON form
-// is the trace format (§3): one object per line in replay and --record files.
+// is the trace format (docs/observations.md): one object per line in replay and --record files.
 type Observation struct {
 	Case            string            `json:"case"`
 	Trial           int               `json:"trial"`
@@ -61,7 +61,7 @@ type Span struct {
 // ErrorClass classifies why no (valid) observation was obtained.
 type ErrorClass string
 
-// Error classes (§3).
+// Error classes (docs/observations.md#errors).
 const (
 	ErrTimeout    ErrorClass = "timeout"
 	ErrTransport  ErrorClass = "transport"
@@ -112,7 +112,7 @@ func (h Hit) Key() string {
 }
 
 // Ranking returns the keys (Hit.Key) of the retrieved documents in the order
-// returned, a repeated key keeping its first position (§3). A hit with no
+// returned, a repeated key keeping its first position (docs/metrics.md#per-case-metrics). A hit with no
 // id, path or title keeps its rank (as "") and is never a repeat.
 func (o Observation) Ranking() []string {
 	seen := make(map[string]bool, len(o.Retrieved))

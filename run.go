@@ -33,7 +33,7 @@ type CaseResult struct {
 	Metrics   map[string]float64 `json:"metrics"`
 	LatencyMs *float64           `json:"latency_ms"`
 	Tags      map[string]string  `json:"tags,omitempty"`
-	// Facts the rates are computed from (§5).
+	// Facts the rates are computed from (docs/metrics.md#rates).
 	Retrieved int  `json:"retrieved"`
 	Citations int  `json:"citations"`
 	Refused   bool `json:"refused"`
@@ -131,7 +131,7 @@ type RunOptions struct {
 	Metrics     []string          `json:"metrics,omitempty"`
 }
 
-// Summary aggregates a run (§5).
+// Summary aggregates a run (docs/metrics.md#aggregates).
 type Summary struct {
 	Cases  int `json:"cases"`
 	Graded int `json:"graded"`
@@ -151,7 +151,7 @@ type MetricAgg struct {
 	N    int     `json:"n"`
 }
 
-// Rates are the suite-level rates (§5). A rate over nothing is undefined:
+// Rates are the suite-level rates (docs/metrics.md#rates). A rate over nothing is undefined:
 // nil (JSON null), never 0. NoHit, Refusal and Grounded are over the
 // answered results (nil when every result errored, or there is none);
 // Error is over every result (nil for a run of no case).
@@ -202,7 +202,7 @@ type GateResult struct {
 
 // DocumentHead is the run as the assay.run/v1 document writes it, without
 // its cases (Cases empty, CaseStream nil): the schema set, and nil slices
-// and maps as [] and {} so that a consumer sees every field of §7. The
+// and maps as [] and {} so that a consumer sees every field of docs/json.md. The
 // --json output and the stored run.json both write it.
 func (r *Run) DocumentHead() *Run {
 	doc := *r

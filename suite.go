@@ -32,11 +32,11 @@ type Suite struct {
 	Warnings []string `json:"-"`
 }
 
-// DefaultMetrics is the metric set used when a suite names none (§2).
+// DefaultMetrics is the metric set used when a suite names none (docs/suite.md).
 var DefaultMetrics = []string{"ndcg@10", "recall@5", "recall@10", "mrr", "map", "hit@5"}
 
 // DefaultRefusalMarkers are the answer substrings that mean "refused" when a
-// target does not report refusal itself (§3). Matched case-insensitively.
+// target does not report refusal itself (docs/expectations.md#refusal). Matched case-insensitively.
 var DefaultRefusalMarkers = []string{"do not contain", "cannot answer", "no information"}
 
 // DefaultK is the number of results asked of a target when neither the case
@@ -100,7 +100,7 @@ type Case struct {
 // Judged reports whether the case has relevance judgments.
 func (c Case) Judged() bool { return len(c.Judgments) > 0 }
 
-// Expect holds every expectation kind of §3. A zero field states nothing.
+// Expect holds every expectation kind (docs/expectations.md). A zero field states nothing.
 type Expect struct {
 	AnswerIncludes    []string `json:"answer_includes,omitempty"`
 	AnswerIncludesAny []string `json:"answer_includes_any,omitempty"`

@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# CPU time and peak memory of `assay trec` on the MS MARCO-scale pair of
-# ../shared/tools/README.md (7,000 topics x 1,000 results = 7,000,000 run
-# lines), for the four command lines whose trec_eval v10.0 output sha256 the
-# README gives; then the same run with its lines shuffled (shuf.run, topics
-# interleaved), whose output must be the same bytes. Not part of `go test`.
+# CPU time and peak memory of `assay trec` on an MS MARCO-scale qrels/run
+# pair (7,000 topics x 1,000 results = 7,000,000 run lines) made by the
+# shared generator $SHARED/tools/gen_trec.py, for the four command lines
+# whose trec_eval v10.0 output sha256 is published with it; then the same
+# run with its lines shuffled (shuf.run, topics interleaved), whose output
+# must be the same bytes. Not part of `go test`.
 #
 #   bench/trec.sh            # 5 runs per command line; RUNS=N to change
 #
 # The pair is generated once into $ASSAY_TREC_BIG (default /tmp/assay-trec-big)
-# with ../shared/tools/gen_trec.py (about 30 s) and checked against the
-# README's sha256.
+# with $SHARED/tools/gen_trec.py (about 30 s) and checked against the
+# published sha256.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SHARED=${SHARED:-$ROOT/../shared}

@@ -19,7 +19,7 @@ import (
 // Verdict is the outcome of a comparison.
 type Verdict string
 
-// Verdicts (§8).
+// Verdicts (docs/metrics.md#comparing-two-runs).
 const (
 	Better    Verdict = "better"
 	Same      Verdict = "same"
@@ -224,7 +224,7 @@ type series struct {
 	b, c      []float64
 }
 
-// Runs compares cand with base (ARCHITECTURE §8). Cases are paired by id
+// Runs compares cand with base (docs/metrics.md#comparing-two-runs). Cases are paired by id
 // and trial; see the package documentation for the statistics and the
 // verdict rule. Runs never fails: what limits the comparison is reported in
 // Warnings.
@@ -563,7 +563,7 @@ func latency(pairs []pair) LatencyDelta {
 	return l
 }
 
-// verdict applies §8: regressed if a gated measure is significantly worse
+// verdict applies the rule of the package doc: regressed if a gated measure is significantly worse
 // or a case flipped pass to fail; better if a gated measure is
 // significantly better and nothing regressed; same otherwise.
 func verdict(rep Report) (Verdict, []string) {

@@ -1,5 +1,5 @@
 // Package compare pairs two runs of one suite and says whether the
-// candidate regressed, stayed the same or got better (ARCHITECTURE §8). It
+// candidate regressed, stayed the same or got better (docs/metrics.md#comparing-two-runs). It
 // takes assay.Run records (from store.LoadRun or a runner) and returns a
 // Report that the report package renders (text in the style of benchstat,
 // markdown, assay.compare/v1 JSON). It uses the standard library only, so

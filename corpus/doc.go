@@ -1,7 +1,7 @@
 // Package corpus loads the documents a suite is judged against and gives
 // them stable ids and a content fingerprint.
 //
-// It sits at the start of the pipeline (ARCHITECTURE §1, §2 `corpus:`):
+// It sits at the start of the pipeline (docs/suite.md#corpus):
 // suite.Load calls Load for the suite's `corpus:` path, the built-in engine
 // indexes the result, and the run record carries Fingerprint.
 //

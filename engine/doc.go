@@ -3,7 +3,9 @@
 // deterministic extractive answerer. The builtin target (package target)
 // and assay serve wrap it; it is what runs when a suite has a corpus and
 // nothing else to run, so its numbers follow the standard implementation
-// (Anserini on Lucene) rather than a variant of our own.
+// (Anserini on Lucene) rather than a variant of our own. How a suite
+// selects it and its parameters (builtin, builtin:rm3, builtin?k1=..&b=..)
+// is in docs/targets.md.
 //
 // # Documents
 //

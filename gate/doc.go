@@ -3,11 +3,13 @@
 // ratchets quality floors, and computes the trial statistics that expose
 // flaky cases.
 //
-// In the pipeline (ARCHITECTURE §1) gate sits after the runner and compare:
+// In the pipeline (docs/README.md) gate sits after the runner and compare:
 //
 //	(Run, baseline Run) ── gate.Evaluate ──► gate.Verdict{Results, Pass, Warnings}
 //
-// The CLI turns a failing verdict into exit status 1. The package never
+// The user's contract (grammar, names, undefined values, scopes, floors) is
+// docs/gates.md; the floors file is described in docs/json.md. The CLI turns
+// a failing verdict into exit status 1. The package never
 // prints, reads files or the environment: floors are read from an io.Reader
 // and written to an io.Writer, and the clock is passed in.
 //

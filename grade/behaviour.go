@@ -7,7 +7,7 @@ import (
 	"github.com/assay-eval/assay"
 )
 
-// Refused applies the §3 rule: the observation's Refused when the target
+// Refused applies the refusal rule (docs/expectations.md#refusal): the observation's Refused when the target
 // reports it (non-nil); otherwise whether the answer contains one of markers,
 // case-insensitively. nil markers means assay.DefaultRefusalMarkers; an empty
 // (non-nil) list means no marker. Empty markers are ignored.

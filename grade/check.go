@@ -7,7 +7,7 @@ import (
 	"github.com/assay-eval/assay"
 )
 
-// The expectation kinds, by their §2 field name, in the order Case reports
+// The expectation kinds, by their suite field name, in the order Case reports
 // their checks.
 const (
 	KindAnswerIncludes    = "answer_includes"

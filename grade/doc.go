@@ -1,6 +1,7 @@
 // Package grade turns one observation of one case into a graded
-// assay.CaseResult: one check per expectation the case states (§3 of the
-// architecture) and, for judged cases, the per-case metrics.
+// assay.CaseResult: one check per expectation the case states (the user's
+// contract is docs/expectations.md) and, for judged cases, the per-case
+// metrics (docs/metrics.md).
 //
 // Its place in the pipeline:
 //

@@ -44,7 +44,7 @@ func hitMatches(h assay.Hit, value string) bool {
 }
 
 // CitationMatches reports whether value equals the citation's id, path or
-// title (§3). An empty value matches nothing.
+// title (docs/expectations.md). An empty value matches nothing.
 func CitationMatches(c assay.Citation, value string) bool {
 	return value != "" && (value == c.ID || value == c.Path || value == c.Title)
 }

@@ -2,7 +2,8 @@
 // the one implementation of the measures in assay: the per-case metrics of
 // `assay run` (through Spec.Eval) and every measure of `assay trec` (through
 // Topic) run this code. It imports the standard library only, so every
-// number can be checked by reading this package.
+// number can be checked by reading this package. docs/metrics.md states the
+// same definitions for users.
 //
 // # Inputs
 //

@@ -1,6 +1,7 @@
 // Package redact is assay's one redaction rule: it takes secret values out
 // of everything a run keeps or shows (observations, check details, errors,
 // warnings, run records, --record traces, reports, stdout and stderr).
+// The user's contract is docs/secrets.md.
 //
 // A Redactor holds one list of secrets, each a value and the name it is
 // shown as ("${KB_TOKEN}"; "[redacted]" when it has no name). Values

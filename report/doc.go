@@ -2,6 +2,9 @@
 // summary and the assay.run/v1 JSON document of a run, the comparison of two
 // runs, and the CI formats (markdown, JUnit XML, shields.io badge).
 //
+// The JSON documents are described in docs/json.md, the escaping of
+// untrusted text in docs/operations.md.
+//
 // Renderers never decide exit codes and never read the environment; NoColor
 // and similar choices come in through options.
 //

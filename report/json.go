@@ -12,7 +12,7 @@ import (
 
 // RunDocument returns the assay.run/v1 form of run: the run itself with the
 // schema set, and nil slices and maps written as [] and {} so consumers see
-// every field of §7.
+// every field of docs/json.md.
 //
 // RunDocument holds every case in memory (it reads them through
 // run.EachCase, so a run whose cases stream is read in full); JSON and

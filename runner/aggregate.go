@@ -7,7 +7,7 @@ import (
 	"github.com/assay-eval/assay"
 )
 
-// Summarize aggregates results in the §5 way. metrics are the canonical
+// Summarize aggregates results as docs/metrics.md defines it. metrics are the canonical
 // metric names to report, in report order.
 //
 // The counting unit is one CaseResult, that is one case × trial: a suite of

@@ -1,5 +1,5 @@
 // Package runner runs a suite's cases against a target and aggregates the
-// results (§1, §5).
+// results (docs/metrics.md#aggregates).
 //
 // Stream sends every case of a Source (times every trial: a case's trials
 // go one after another) to the target with bounded concurrency, a per-case
@@ -41,6 +41,6 @@
 // demo.md) from changing the grades; the redacted result may then show
 // that word as ${VAR} (the document as ${KB_TOKEN}.md), by design.
 //
-// Summarize and Segments implement the §5 aggregation; an Aggregator
+// Summarize and Segments implement the aggregation of docs/metrics.md; an Aggregator
 // computes the same one result at a time.
 package runner

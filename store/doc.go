@@ -1,4 +1,4 @@
-// Package store keeps run records (ARCHITECTURE §7): files first, with an
+// Package store keeps run records (docs/json.md): files first, with an
 // SQL index for listing, references and trends.
 //
 // Layout of a store rooted at DIR (default .assay, chosen by --store or

@@ -1,5 +1,5 @@
 // Package suite loads and validates golden sets: the native format
-// (ARCHITECTURE §2) and the seed formats (§4), and lints them.
+// and the seed formats (docs/suite.md), and lints them.
 //
 // It is the first step of the pipeline: suite.Load turns a file into a fully
 // resolved assay.Suite (cases, corpus, defaults, gates) that the runner,

@@ -1,6 +1,6 @@
 package suite
 
-// Foreign golden-set formats (ARCHITECTURE §4).
+// Foreign golden-set formats (docs/suite.md#formats-read-besides-the-native-one).
 //
 // Besides the native format, Load reads the golden sets other projects
 // publish, as they are, and resolves them to the same assay.Suite the native

@@ -25,7 +25,7 @@ import (
 func Load(path string) (*assay.Suite, error) { return LoadWith(path, LoadOptions{}) }
 
 // LoadWith reads the suite at path. A file or directory recognised as one of
-// the formats of §4 is read by that format's loader; anything else is parsed
+// the foreign formats (formats.go) is read by that format's loader; anything else is parsed
 // as the native format.
 //
 // The error is one line, positioned "file:line:col: msg" where possible.

@@ -19,7 +19,7 @@ import (
 	"github.com/assay-eval/assay/metric"
 )
 
-// Field names of the native format (ARCHITECTURE §2), in the order the docs
+// Field names of the native format (docs/suite.md), in the order the docs
 // list them.
 var (
 	suiteFields    = []string{"assay", "name", "description", "corpus", "defaults", "metrics", "gain", "refusal_markers", "tools", "analyzer", "gates", "cases"}

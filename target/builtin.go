@@ -175,7 +175,7 @@ func builtinFingerprint(config map[string]any, ix *engine.Index) string {
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))
 }
 
-// Describe says what the target is (§7).
+// Describe says what the target is (the run record's target).
 func (b *Builtin) Describe() assay.TargetInfo {
 	info := b.info
 	info.Config = maps.Clone(b.info.Config)
@@ -256,7 +256,7 @@ type serveRequest struct {
 // Handler serves the target over HTTP (assay serve):
 //
 //	POST /search {"query", "k", "lang"?}   -> {"retrieved": [{id, score, title, path}, ...]}
-//	POST /ask    {"query", "k", "lang"?, "id"?} -> an observation in the trace shape (§3)
+//	POST /ask    {"query", "k", "lang"?, "id"?} -> an observation in the trace shape
 //	GET  /healthz                          -> {"status": "ok", "documents": N, "engine": ...}
 //
 // k defaults to the suite's k (else 10) and is capped at MaxServeK. Bad

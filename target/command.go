@@ -27,7 +27,7 @@ import (
 // process also gets the case as one JSON line on stdin
 // ({"id","query","k","trial","tags","vars"}) and in the environment
 // (ASSAY_CASE_ID, ASSAY_QUERY, ASSAY_K, ASSAY_TRIAL). Its stdout is the
-// observation JSON (§3 shape), or is read with map:. The process runs in its
+// observation JSON (docs/observations.md), or is read with map:. The process runs in its
 // own process group; when the timeout passes (or the run is interrupted) the
 // whole group is killed, so a shell script's children die with it.
 //

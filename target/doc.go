@@ -1,6 +1,6 @@
 // Package target holds the adapters that turn a system under test into an
-// assay.Target (§1 "the seam"), and the recorder that writes observations in
-// the trace format (§3).
+// assay.Target (docs/targets.md), and the recorder that writes observations in
+// the trace format (docs/observations.md).
 //
 // Open picks an adapter from a spec:
 //

@@ -35,10 +35,10 @@ import (
 //	approval_pending  true/false
 //	latency_ms        a number: the system's own latency instead of the
 //	                  wall-clock time assay measured
-//	spans versions usage   objects in the §3 shape
+//	spans versions usage   objects in the observation shape
 //	any other name    kept in the observation's fields (for json_schema)
 //
-// Without a map: the body is read as an observation in the §3 shape, its
+// Without a map: the body is read as an observation in its JSON shape (docs/observations.md), its
 // "error" ({class, message}) included: such an observation is a failed one.
 
 // mapField is one mapped observation field.

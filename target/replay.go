@@ -17,7 +17,7 @@ import (
 	"github.com/assay-eval/assay/internal/boundedfile"
 )
 
-// Replay is a target that answers from a recorded trace file (§3): one
+// Replay is a target that answers from a recorded trace file (docs/observations.md): one
 // Observation JSON object per line, keyed by "case" and "trial". A case (or
 // trial) without a line gives an observation with an error of class missing.
 // Blank lines are skipped; a malformed line or a repeated (case, trial) key

@@ -1,6 +1,7 @@
 // Package trec is `assay trec`: a drop-in for trec_eval v10.0 whose output
-// is byte-identical to trec_eval's (../shared/reference/trec_eval-semantics.md
-// is the specification; the upstream test pairs are the conformance suite).
+// is byte-identical to trec_eval's (trec_eval v10.0's behaviour is the
+// specification, its upstream test pairs the conformance suite; where and
+// why assay differs is in docs/trec.md, the measures in docs/metrics.md).
 // The measures themselves are package metric's Topic methods, the same code
 // `assay run` uses for per-case metrics; this package parses the files and
 // the command line, forms each topic's ranking, and prints.

@@ -31,7 +31,7 @@ type Env struct {
 	Secrets *redact.Redactor
 }
 
-// Exit codes (ARCHITECTURE §6).
+// Exit codes (docs/cli.md#exit-status).
 const (
 	exitOK      = 0
 	exitFailed  = 1 // a gate failed or a comparison regressed

@@ -1,7 +1,8 @@
 // Command assay is the CLI of the assay evaluation harness. It is the only
 // place that wires packages together, reads the environment, prints, and
 // chooses exit codes (0 ok, 1 gate failed or regression, 2 usage, input or
-// harness error).
+// harness error). Every command, flag and exit status is described in
+// docs/cli.md.
 package main
 
 import (

@@ -1,5 +1,5 @@
 // Package targettest is the conformance suite every assay.Target runs
-// (STYLE §9): builtin, replay, http against a real net/http server on
+// (one conformance suite per seam): builtin, replay, http against a real net/http server on
 // 127.0.0.1, and command. A target package's test calls Run with a function
 // that opens its target over Suite(); the subtests check what the runner
 // relies on — the observation names its case and trial, ranks the obvious
