@@ -1,0 +1,397 @@
+// Package nesting checks YAML and JSON text before it is parsed: how deep
+// its collections nest, and how long one string, scalar or comment is.
+//
+// goccy/go-yaml's cost grows much faster than the input on deeply nested
+// text (60 KB of "[" takes gigabytes), and encoding/json stops only at
+// 10,000 levels. Every reader of a suite, target file, floors file, run
+// record, replay trace, mapped HTTP response or json_schema file calls YAML
+// or JSON first, and reports the *Error it returns positioned in its file,
+// so bad input gets one clear line before any parser runs.
+//
+// The scan is one pass over the bytes, in constant memory apart from a
+// stack of indentation columns bounded by MaxDepth. It counts flow
+// collections ([ and {) outside quoted strings and comments, and block
+// collections by indentation: a line more indented than the block node it
+// belongs to opens a deeper level, and so does each "- " or "? " entry
+// indicator written before the line's content. It is conservative: text a
+// YAML parser reads as deeper than the scan counts (a plain multi-line
+// scalar is the only case it can misjudge) is still bounded by the
+// parsers' own limits; the scan never refuses a document the parsers read
+// with fewer than MaxDepth levels.
+package nesting
+
+import (
+	"fmt"
+	"unicode/utf8"
+)
+
+// MaxDepth is the deepest nesting of collections a document may have: a
+// document nested MaxDepth levels deep is read, one more level is an error.
+const MaxDepth = 1000
+
+// MaxScalar is the longest string, scalar or comment (in bytes) a YAML
+// document may hold: a query, an answer fact or an inline corpus text is
+// far smaller; a longer one is most likely a runaway generator.
+const MaxScalar = 16 << 20
+
+// Error is what the scan found, at a 1-based line and column (in runes).
+type Error struct {
+	Line, Col int
+	Msg       string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Msg) }
+
+func deepError(line, col int) *Error {
+	return &Error{Line: line, Col: col, Msg: fmt.Sprintf("nested more than %d levels deep (the limit)", MaxDepth)}
+}
+
+func longError(line, col int, what string) *Error {
+	return &Error{Line: line, Col: col, Msg: fmt.Sprintf("%s longer than %d MiB (the limit)", what, MaxScalar>>20)}
+}
+
+// JSON checks JSON text: collections nested at most MaxDepth deep. It does
+// not check that the text is valid JSON; the decoder does that.
+func JSON(src []byte) *Error {
+	depth := 0
+	line, lineStart := 1, 0
+	col := func(i int) int { return utf8.RuneCount(src[lineStart:i]) + 1 }
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case '\n':
+			line, lineStart = line+1, i+1
+		case '"':
+			for i++; i < len(src) && src[i] != '"'; i++ {
+				switch src[i] {
+				case '\\':
+					i++
+				case '\n': // invalid JSON; the decoder says so
+					line, lineStart = line+1, i+1
+				}
+			}
+		case '[', '{':
+			depth++
+			if depth > MaxDepth {
+				return deepError(line, col(i))
+			}
+		case ']', '}':
+			if depth > 0 {
+				depth--
+			}
+		}
+	}
+	return nil
+}
+
+// YAML checks YAML text (JSON included): collections nested at most
+// MaxDepth deep, and no string, scalar or comment longer than MaxScalar.
+func YAML(src []byte) *Error {
+	s := &scanner{src: src, line: 1}
+	return s.run()
+}
+
+type scanner struct {
+	src       []byte
+	i         int
+	line      int
+	lineStart int
+	flow      int   // open flow collections
+	block     []int // columns (0-based, bytes) of the open block nodes
+}
+
+func (s *scanner) col(i int) int { return utf8.RuneCount(s.src[s.lineStart:i]) + 1 }
+
+func (s *scanner) depth() int { return len(s.block) + s.flow }
+
+func (s *scanner) at(i int) byte {
+	if i < len(s.src) {
+		return s.src[i]
+	}
+	return 0
+}
+
+// blank reports whether b ends a token: a space, a line break or the end.
+func blank(b byte) bool { return b == 0 || b == ' ' || b == '\t' || b == '\n' || b == '\r' }
+
+func (s *scanner) newline(i int) { s.line, s.lineStart = s.line+1, i+1 }
+
+// pushBlock opens a block node at byte column c of the current line.
+func (s *scanner) pushBlock(c int) *Error {
+	for len(s.block) > 0 && s.block[len(s.block)-1] > c {
+		s.block = s.block[:len(s.block)-1]
+	}
+	if len(s.block) == 0 || s.block[len(s.block)-1] < c {
+		if s.depth() >= MaxDepth {
+			return deepError(s.line, s.col(s.lineStart+c))
+		}
+		s.block = append(s.block, c)
+	}
+	return nil
+}
+
+func (s *scanner) run() *Error {
+	src := s.src
+	for s.i < len(src) {
+		// the start of a line
+		j := s.i
+		for j < len(src) && (src[j] == ' ' || src[j] == '\t') {
+			j++
+		}
+		if j == len(src) {
+			return nil
+		}
+		switch src[j] {
+		case '\n', '\r':
+			if src[j] == '\n' {
+				s.newline(j)
+			}
+			s.i = j + 1
+			continue
+		}
+		if s.flow == 0 {
+			if j == s.i && (hasPrefixAt(src, j, "---") || hasPrefixAt(src, j, "...")) && blank(s.at(j+3)) {
+				s.block = s.block[:0] // a document marker
+				s.i = j + 3
+			} else if src[j] != '#' {
+				if err := s.pushBlock(j - s.lineStart); err != nil {
+					return err
+				}
+				s.i = j
+			} else {
+				s.i = j
+			}
+		} else {
+			s.i = j
+		}
+		if err := s.lineRest(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func hasPrefixAt(b []byte, i int, p string) bool {
+	return len(b)-i >= len(p) && string(b[i:i+len(p)]) == p
+}
+
+// lineRest scans from s.i, where a node may start, to the start of the
+// next line (s.i is then past the line break).
+func (s *scanner) lineRest() *Error {
+	src := s.src
+	valueStart := true
+	for s.i < len(src) {
+		c := src[s.i]
+		switch {
+		case c == '\n':
+			s.newline(s.i)
+			s.i++
+			return nil
+		case c == ' ' || c == '\t' || c == '\r':
+			s.i++
+			continue
+		case c == '#' && (s.i == s.lineStart || blank(src[s.i-1])):
+			start := s.i
+			for s.i < len(src) && src[s.i] != '\n' {
+				s.i++
+			}
+			if s.i-start > MaxScalar {
+				return longError(s.line, s.col(start), "a comment")
+			}
+			continue
+		}
+		if s.flow > 0 {
+			switch c {
+			case '[', '{':
+				if s.depth() >= MaxDepth {
+					return deepError(s.line, s.col(s.i))
+				}
+				s.flow++
+				s.i++
+				valueStart = true
+				continue
+			case ']', '}':
+				s.flow--
+				s.i++
+				valueStart = false
+				continue
+			case ',':
+				s.i++
+				valueStart = true
+				continue
+			case ':':
+				s.i++
+				valueStart = true
+				continue
+			}
+		}
+		if !valueStart && s.flow == 0 {
+			// after a scalar in block context: a key's value, or the rest
+			// of a plain scalar
+			if c == ':' && blank(s.at(s.i+1)) {
+				s.i++
+				valueStart = true
+				continue
+			}
+			if err := s.plain(); err != nil {
+				return err
+			}
+			continue
+		}
+		switch c {
+		case '[', '{':
+			if s.depth() >= MaxDepth {
+				return deepError(s.line, s.col(s.i))
+			}
+			s.flow++
+			s.i++
+			continue
+		case '"', '\'':
+			if err := s.quoted(c); err != nil {
+				return err
+			}
+			valueStart = false
+			continue
+		case '-', '?', ':':
+			if blank(s.at(s.i+1)) && s.flow == 0 {
+				if c == ':' { // an explicit value, "? key\n: value"
+					s.i++
+					continue
+				}
+				// an entry: its content, on this line, is one level deeper
+				k := s.i + 1
+				for k < len(src) && (src[k] == ' ' || src[k] == '\t') {
+					k++
+				}
+				// (a block scalar right after "- " belongs to the entry)
+				if k < len(src) && src[k] != '\n' && src[k] != '\r' && src[k] != '#' && src[k] != '|' && src[k] != '>' {
+					if err := s.pushBlock(k - s.lineStart); err != nil {
+						return err
+					}
+				}
+				s.i = k
+				continue
+			}
+		case '|', '>':
+			if s.flow == 0 {
+				indent := -1 // the column of the node the scalar is a value of
+				if len(s.block) > 0 {
+					indent = s.block[len(s.block)-1]
+				}
+				return s.blockScalar(indent)
+			}
+		case '&', '!', '*':
+			// an anchor, tag or alias: a name, then maybe the node
+			start := s.i
+			for s.i < len(src) && !blank(src[s.i]) && (s.flow == 0 || !flowIndicator(src[s.i])) {
+				s.i++
+			}
+			if s.i-start > MaxScalar {
+				return longError(s.line, s.col(start), "a name")
+			}
+			valueStart = c != '*'
+			continue
+		}
+		if err := s.plain(); err != nil {
+			return err
+		}
+		valueStart = false
+	}
+	return nil
+}
+
+func flowIndicator(b byte) bool { return b == ',' || b == '[' || b == ']' || b == '{' || b == '}' }
+
+// plain skips a plain scalar (or the rest of one) on this line: up to a
+// ": " (block context), a flow indicator (flow context), " #" or the end
+// of the line.
+func (s *scanner) plain() *Error {
+	src := s.src
+	start := s.i
+	for s.i < len(src) {
+		c := src[s.i]
+		if c == '\n' {
+			break
+		}
+		if c == ':' && (blank(s.at(s.i+1)) || s.flow > 0 && flowIndicator(s.at(s.i+1))) && s.i > start {
+			break
+		}
+		if s.flow > 0 && flowIndicator(c) {
+			break
+		}
+		if c == '#' && s.i > start && blank(src[s.i-1]) {
+			break
+		}
+		s.i++
+	}
+	if s.i-start > MaxScalar {
+		return longError(s.line, s.col(start), "a scalar")
+	}
+	if s.i == start { // a lone ':' or the like: step over it
+		s.i++
+	}
+	return nil
+}
+
+// quoted skips a single- or double-quoted scalar, which may span lines.
+func (s *scanner) quoted(q byte) *Error {
+	src := s.src
+	line, col := s.line, s.col(s.i)
+	start := s.i
+	for s.i++; s.i < len(src); s.i++ {
+		c := src[s.i]
+		if c == '\n' {
+			s.newline(s.i)
+			continue
+		}
+		if q == '"' && c == '\\' {
+			if s.at(s.i+1) == '\n' {
+				s.newline(s.i + 1)
+			}
+			s.i++
+			continue
+		}
+		if c == q {
+			if q == '\'' && s.at(s.i+1) == '\'' {
+				s.i++
+				continue
+			}
+			s.i++
+			break
+		}
+	}
+	if s.i-start > MaxScalar {
+		return longError(line, col, "a string")
+	}
+	return nil
+}
+
+// blockScalar skips a literal (|) or folded (>) scalar: the rest of the
+// indicator's line, then every line that is blank or more indented than
+// indent.
+func (s *scanner) blockScalar(indent int) *Error {
+	src := s.src
+	line, col := s.line, s.col(s.i)
+	start := s.i
+	for s.i < len(src) && src[s.i] != '\n' {
+		s.i++
+	}
+	for s.i < len(src) {
+		// s.i is at a line break
+		s.newline(s.i)
+		s.i++
+		k := s.i
+		for k < len(src) && src[k] == ' ' {
+			k++
+		}
+		if k < len(src) && src[k] != '\n' && src[k] != '\r' && k-s.i <= indent {
+			break // a line of the enclosing node
+		}
+		for s.i < len(src) && src[s.i] != '\n' {
+			s.i++
+		}
+	}
+	if s.i-start > MaxScalar {
+		return longError(line, col, "a block scalar")
+	}
+	return nil
+}
