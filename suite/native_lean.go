@@ -14,6 +14,8 @@ import (
 	"github.com/goccy/go-yaml/lexer"
 	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
+
+	"github.com/assay-eval/assay/internal/nesting"
 )
 
 // The lean parse. goccy/go-yaml's AST costs about 10 KB per case, so the
@@ -152,6 +154,9 @@ func (sp *leanSplit) decode(file string, scan leanScan) (p *parsed, ok bool) {
 // parseHeader parses the header and checks that it is a block mapping
 // with one "cases" key, on casesLine, holding nothing (block) or [] (JSON).
 func (sp *leanSplit) parseHeader() (ast.Node, bool) {
+	if nesting.YAML(sp.header) != nil {
+		return nil, false // the whole-document parse says where
+	}
 	tks := lexer.Tokenize(string(sp.header))
 	fixPlainColumns(tks, string(sp.header))
 	for _, tk := range tks {
@@ -364,6 +369,12 @@ const (
 
 // parsePiece parses the case item pc of text and returns its node.
 func (sp *leanSplit) parsePiece(text []byte, pc leanPiece) (ast.Node, bool) {
+	// An item sits two levels deep in the file (the suite mapping, the
+	// cases list): one the pre-scan refuses with two levels to spare is
+	// left to the whole-document parse, which says where it is too deep.
+	if nesting.YAMLBelow(text[pc.start:pc.end], 2) != nil {
+		return nil, false
+	}
 	if leanFast {
 		if n := sp.fastPiece(text, pc); n != nil {
 			return n, true

@@ -71,6 +71,12 @@ type leanScanner struct {
 
 const leanBufSize = 64 << 10
 
+// leanMaxBuf bounds the buffer: a line or case item that does not fit in
+// it (a runaway comment or query) is left to the whole-document parse,
+// whose pre-scan refuses strings and comments longer than
+// nesting.MaxScalar, rather than doubling the buffer without end.
+const leanMaxBuf = 32 << 20
+
 // scanLean splits the text r holds (a leading UTF-8 byte order mark left
 // out when bom), calling emit (when set) with each case item; with header
 // it collects the header. ok is false when the text is not of a shape the
@@ -124,6 +130,9 @@ func (sc *leanScanner) fill() bool {
 		sc.pos -= drop
 	}
 	if len(sc.buf) == cap(sc.buf) {
+		if cap(sc.buf) >= leanMaxBuf {
+			panic("too large") // recovered by scanLean
+		}
 		sc.buf = append(sc.buf, make([]byte, cap(sc.buf))...)[:len(sc.buf)]
 	}
 	for {

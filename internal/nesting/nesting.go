@@ -55,7 +55,6 @@ func longError(line, col int, what string) *Error {
 func JSON(src []byte) *Error {
 	depth := 0
 	line, lineStart := 1, 0
-	col := func(i int) int { return utf8.RuneCount(src[lineStart:i]) + 1 }
 	for i := 0; i < len(src); i++ {
 		switch src[i] {
 		case '\n':
@@ -72,7 +71,7 @@ func JSON(src []byte) *Error {
 		case '[', '{':
 			depth++
 			if depth > MaxDepth {
-				return deepError(line, col(i))
+				return deepError(line, utf8.RuneCount(src[lineStart:i])+1)
 			}
 		case ']', '}':
 			if depth > 0 {
@@ -85,8 +84,12 @@ func JSON(src []byte) *Error {
 
 // YAML checks YAML text (JSON included): collections nested at most
 // MaxDepth deep, and no string, scalar or comment longer than MaxScalar.
-func YAML(src []byte) *Error {
-	s := &scanner{src: src, line: 1}
+func YAML(src []byte) *Error { return YAMLBelow(src, 0) }
+
+// YAMLBelow is YAML for text that sits below base open levels of the
+// document it is part of.
+func YAMLBelow(src []byte, base int) *Error {
+	s := &scanner{src: src, line: 1, base: base}
 	return s.run()
 }
 
@@ -95,13 +98,14 @@ type scanner struct {
 	i         int
 	line      int
 	lineStart int
+	base      int   // levels open around src
 	flow      int   // open flow collections
 	block     []int // columns (0-based, bytes) of the open block nodes
 }
 
 func (s *scanner) col(i int) int { return utf8.RuneCount(s.src[s.lineStart:i]) + 1 }
 
-func (s *scanner) depth() int { return len(s.block) + s.flow }
+func (s *scanner) depth() int { return s.base + len(s.block) + s.flow }
 
 func (s *scanner) at(i int) byte {
 	if i < len(s.src) {
@@ -335,8 +339,7 @@ func (s *scanner) plain() *Error {
 // quoted skips a single- or double-quoted scalar, which may span lines.
 func (s *scanner) quoted(q byte) *Error {
 	src := s.src
-	line, col := s.line, s.col(s.i)
-	start := s.i
+	line, lineStart, start := s.line, s.lineStart, s.i
 	for s.i++; s.i < len(src); s.i++ {
 		c := src[s.i]
 		if c == '\n' {
@@ -360,7 +363,7 @@ func (s *scanner) quoted(q byte) *Error {
 		}
 	}
 	if s.i-start > MaxScalar {
-		return longError(line, col, "a string")
+		return longError(line, utf8.RuneCount(src[lineStart:start])+1, "a string")
 	}
 	return nil
 }
@@ -370,8 +373,7 @@ func (s *scanner) quoted(q byte) *Error {
 // indent.
 func (s *scanner) blockScalar(indent int) *Error {
 	src := s.src
-	line, col := s.line, s.col(s.i)
-	start := s.i
+	line, lineStart, start := s.line, s.lineStart, s.i
 	for s.i < len(src) && src[s.i] != '\n' {
 		s.i++
 	}
@@ -391,7 +393,7 @@ func (s *scanner) blockScalar(indent int) *Error {
 		}
 	}
 	if s.i-start > MaxScalar {
-		return longError(line, col, "a block scalar")
+		return longError(line, utf8.RuneCount(src[lineStart:start])+1, "a block scalar")
 	}
 	return nil
 }
