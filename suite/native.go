@@ -17,6 +17,7 @@ import (
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/corpus"
 	"github.com/assay-eval/assay/internal/nesting"
+	"github.com/assay-eval/assay/internal/yamltokens"
 	"github.com/assay-eval/assay/metric"
 )
 
@@ -85,7 +86,7 @@ func parseWhole(file string, src []byte) (p *parsed, err error) {
 	}
 	tks := lexer.Tokenize(string(src))
 	fixPlainColumns(tks, string(src))
-	f, err := parser.Parse(tks, 0)
+	f, err := parser.Parse(yamltokens.FlowLargeMappings(tks), 0)
 	if err != nil {
 		return nil, yamlError(file, err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/goccy/go-yaml/token"
 
 	"github.com/assay-eval/assay/internal/nesting"
+	"github.com/assay-eval/assay/internal/yamltokens"
 )
 
 // The lean parse. goccy/go-yaml's AST costs about 10 KB per case, so the
@@ -452,7 +453,7 @@ func leanToken(tk *token.Token) bool {
 
 // parseOneBody parses tokens that must hold exactly one document.
 func parseOneBody(tks token.Tokens) (ast.Node, bool) {
-	f, err := parser.Parse(tks, 0)
+	f, err := parser.Parse(yamltokens.FlowLargeMappings(tks), 0)
 	if err != nil || len(f.Docs) != 1 || f.Docs[0] == nil || f.Docs[0].Body == nil {
 		return nil, false
 	}
