@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/nesting"
 )
 
 // Load reads the corpus at path: a directory of .md/.txt files, or a .jsonl
@@ -261,6 +262,9 @@ func ReadJSONL(name string, r io.Reader) ([]assay.Document, error) {
 
 func parseJSONLine(b []byte) (assay.Document, error) {
 	var j jsonlDoc
+	if e := nesting.JSON(b); e != nil {
+		return assay.Document{}, fmt.Errorf("column %d: %s", e.Col, e.Msg)
+	}
 	if b[0] != '{' {
 		if !json.Valid(b) {
 			return assay.Document{}, errors.New("invalid JSON: want one object per line")

@@ -75,7 +75,7 @@ const leanBufSize = 64 << 10
 // it (a runaway comment or query) is left to the whole-document parse,
 // whose pre-scan refuses strings and comments longer than
 // nesting.MaxScalar, rather than doubling the buffer without end.
-const leanMaxBuf = 32 << 20
+const leanMaxBuf = 16 << 20
 
 // scanLean splits the text r holds (a leading UTF-8 byte order mark left
 // out when bom), calling emit (when set) with each case item; with header
@@ -133,7 +133,9 @@ func (sc *leanScanner) fill() bool {
 		if cap(sc.buf) >= leanMaxBuf {
 			panic("too large") // recovered by scanLean
 		}
-		sc.buf = append(sc.buf, make([]byte, cap(sc.buf))...)[:len(sc.buf)]
+		nb := make([]byte, len(sc.buf), 2*cap(sc.buf)) // doubled, exactly
+		copy(nb, sc.buf)
+		sc.buf = nb
 	}
 	for {
 		n, err := sc.r.Read(sc.buf[len(sc.buf):cap(sc.buf)])

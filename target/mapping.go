@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/nesting"
 	"github.com/tidwall/gjson"
 )
 
@@ -112,18 +113,24 @@ func parseMap(n *node, steps []string, headers bool) ([]mapField, error) {
 type response struct {
 	body   []byte
 	header http.Header
-	json   int8 // 0 unknown, 1 valid, -1 invalid
+	json   int8 // 0 unknown, 1 valid, -1 invalid, -2 nested too deeply
 }
 
 func (r *response) checkJSON(where string) error {
 	if r.json == 0 {
 		r.json = 1
-		if !json.Valid(r.body) {
+		if e := nesting.JSON(r.body); e != nil {
+			r.json = -2
+		} else if !json.Valid(r.body) {
 			r.json = -1
 		}
 	}
 	if r.json > 0 {
 		return nil
+	}
+	if r.json == -2 {
+		e := nesting.JSON(r.body)
+		return assay.Errorf(assay.ErrMalformed, "%s JSON is %s, at line %d column %d", where, e.Msg, e.Line, e.Col)
 	}
 	var v any
 	err := json.Unmarshal(r.body, &v)

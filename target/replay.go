@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/nesting"
 )
 
 // Replay is a target that answers from a recorded trace file (§3): one
@@ -56,6 +57,9 @@ func OpenReplay(path string) (*Replay, error) {
 		b := bytes.TrimSpace(sc.Bytes())
 		if len(b) == 0 {
 			continue
+		}
+		if e := nesting.JSON(b); e != nil {
+			return nil, fmt.Errorf("%s:%d:%d: malformed trace line: %s", path, line, e.Col, e.Msg)
 		}
 		var o assay.Observation
 		dec := json.NewDecoder(bytes.NewReader(b))
