@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/assay-eval/assay/internal/nesting"
 	"github.com/assay-eval/assay/internal/yamltokens"
@@ -97,9 +98,14 @@ func TestLargeMappingParse(t *testing.T) {
 				if path == "whole" {
 					parse = parseWholeText
 				}
+				start := cpuTime()
 				p, err := parse("big.yaml", src)
 				if err != nil {
 					t.Fatal(err)
+				}
+				// 0.1-0.6 s; 4-64 s with any of the quadratic paths
+				if d := cpuTime() - start; d > 2*time.Second {
+					t.Fatalf("took %v of CPU", d)
 				}
 				if j := p.suite.Cases[0].Judgments; len(j) != 40000 || j["d39999"] != 1 {
 					t.Fatalf("%d judgments", len(j))
