@@ -33,13 +33,14 @@ func indentedKeys(from, n int) string {
 	return b.String()
 }
 
-// TestTargetFileLargeMapping: a mapping of 40,000 keys (headers here)
-// is read in well under a second: goccy/go-yaml's block mapping parse and
-// the duplicate-key check were both quadratic in the number of keys. A
+// TestTargetFileLargeMapping: a mapping of 100,000 keys (headers here)
+// is read in about a second: goccy/go-yaml's block mapping parse and the
+// duplicate-key check were both quadratic in the number of keys. A
 // repeated key is still found, with its position.
 func TestTargetFileLargeMapping(t *testing.T) {
 	for _, style := range []string{"block", "flow"} {
 		t.Run(style, func(t *testing.T) {
+			const keys = 100000
 			var b strings.Builder
 			b.WriteString("http:\n  url: http://127.0.0.1:1/\n  headers:")
 			if style == "flow" {
@@ -47,7 +48,7 @@ func TestTargetFileLargeMapping(t *testing.T) {
 			} else {
 				b.WriteString("\n")
 			}
-			for i := range 40000 {
+			for i := range keys {
 				if style == "flow" {
 					if i > 0 {
 						b.WriteString(", ")
@@ -65,11 +66,13 @@ func TestTargetFileLargeMapping(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if h := root.get("http").get("headers"); h == nil || len(h.keys) != 40000 {
+			if h := root.get("http").get("headers"); h == nil || len(h.keys) != keys {
 				t.Fatalf("headers not read")
 			}
-			// 0.3 s; 3-12 s with either quadratic path
-			if d := cpuTime() - start; d > 2*time.Second {
+			// 1 s; 6 s and more with either quadratic path
+			d := cpuTime() - start
+			t.Logf("%v of CPU", d)
+			if d > 3*time.Second {
 				t.Fatalf("took %v of CPU", d)
 			}
 			dup := b.String() + "    X-H17: again\n"
