@@ -242,6 +242,9 @@ func ReadJSONL(name string, r io.Reader) ([]assay.Document, error) {
 			return nil, fmt.Errorf("%s:%d: %v", name, line, err)
 		}
 		if t := bytes.TrimSpace(b); len(t) > 0 {
+			if e := nesting.JSON(t); e != nil {
+				return nil, fmt.Errorf("%s:%d:%d: %s", name, line, e.Col, e.Msg)
+			}
 			d, perr := parseJSONLine(t)
 			if perr != nil {
 				return nil, fmt.Errorf("%s:%d: %v", name, line, perr)
@@ -262,9 +265,6 @@ func ReadJSONL(name string, r io.Reader) ([]assay.Document, error) {
 
 func parseJSONLine(b []byte) (assay.Document, error) {
 	var j jsonlDoc
-	if e := nesting.JSON(b); e != nil {
-		return assay.Document{}, fmt.Errorf("column %d: %s", e.Col, e.Msg)
-	}
 	if b[0] != '{' {
 		if !json.Valid(b) {
 			return assay.Document{}, errors.New("invalid JSON: want one object per line")

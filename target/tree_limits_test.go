@@ -2,9 +2,12 @@ package target
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/assay-eval/assay"
 )
 
 // TestTargetFileDeepNesting: a target file nested deeper than 1000 levels
@@ -83,5 +86,25 @@ func TestTargetFileLargeMapping(t *testing.T) {
 				t.Fatalf("repeated key: %v", err)
 			}
 		})
+	}
+}
+
+// TestDeepJSONInputs: a replay trace line and a mapped response nested
+// deeper than 1000 levels are refused, with the position, before they are
+// decoded.
+func TestDeepJSONInputs(t *testing.T) {
+	deep := strings.Repeat("[", 60000)
+	path := t.TempDir() + "/trace.jsonl"
+	if err := os.WriteFile(path, []byte("{\"case\": \"q1\"}\n{\"case\": \"q2\", \"answer\": "+deep+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := OpenReplay(path); err == nil || err.Error() != path+":2:1025: malformed trace line: nested more than 1000 levels deep (the limit)" {
+		t.Fatalf("replay: got %v", err)
+	}
+	var o assay.Observation
+	resp := map[string]*response{"main": {body: []byte(`{"answer": ` + deep)}}
+	err := applyMap(&o, []mapField{{name: "answer", path: "answer"}}, resp, "main", "response")
+	if err == nil || !strings.Contains(err.Error(), "response JSON is nested more than 1000 levels deep (the limit), at line 1 column 1011") {
+		t.Fatalf("mapped response: got %v", err)
 	}
 }
