@@ -177,3 +177,66 @@ func TestLongScalarError(t *testing.T) {
 		t.Fatalf("a query at the limit: %v", err)
 	}
 }
+
+// TestQueryWordsSameAsContainsToken: the indexed search for judged ids in
+// a query finds exactly what containsToken finds.
+func TestQueryWordsSameAsContainsToken(t *testing.T) {
+	queries := []string{
+		"see d17 and doc-5.md, not xd18 or d19x; Über-Doc 4983 (2012) a/b/c.md",
+		"d1d1 d1 -d2- .md md. 12 2012 ÄÖ äö -- ++",
+		"", "d17", "doc-5.md", "xd17", "d17.", ".d17",
+	}
+	ids := []string{"d17", "doc-5.md", "d18", "xd18", "d19", "über-doc", "4983", "12", "2012", "a/b/c.md", "b/c", "d1", "-d2-", ".md", "md.", "--", "++", "äö", "ÄÖ", "d17.", ".d17", "5.md", "doc"}
+	for _, q := range queries {
+		judged := map[string]int{}
+		for _, id := range ids {
+			judged[id] = 1
+		}
+		w := newQueryWords(strings.ToLower(q), judged)
+		for _, id := range ids {
+			if got, want := w.containsToken(strings.ToLower(id)), containsToken(q, id); got != want {
+				t.Errorf("query %q, id %q: indexed %v, containsToken %v", q, id, got, want)
+			}
+		}
+	}
+}
+
+// TestLintManyJudgmentsLongQuery: lint of a case with 20,000 judgments and
+// a 4 MiB query is linear: the leakage check lowered the query once per
+// judged id (80 GB of allocations) and searched it once per id.
+func TestLintManyJudgmentsLongQuery(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("assay: 1\ncorpus: [{id: d0, text: x}]\ncases:\n  - id: q\n    query: see D17 and doc-5.md ")
+	b.WriteString(strings.Repeat("word ", 4<<20/5))
+	b.WriteString("\n    expect: {answer_includes: [Word]}\n    judgments:\n")
+	for i := range 20000 {
+		fmt.Fprintf(&b, "      d%d: 1\n", i)
+	}
+	b.WriteString("      doc-5.md: 2\n")
+	p := filepath.Join(t.TempDir(), "s.yaml")
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	start := cpuTime()
+	fs, err := Lint(p, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cpuTime() - start; d > 3*time.Second {
+		t.Fatalf("took %v of CPU", d)
+	}
+	var leaks []string
+	for _, f := range fs {
+		if strings.Contains(f.Message, "leakage") {
+			leaks = append(leaks, f.Message)
+		}
+	}
+	want := []string{
+		`case "q": leakage: the expected answer "Word" appears in the query`,
+		`case "q": leakage: the judged document id "d17" appears in the query`,
+		`case "q": leakage: the judged document id "doc-5.md" appears in the query`,
+	}
+	if !reflect.DeepEqual(leaks, want) {
+		t.Fatalf("leakage findings:\n%s\nwant:\n%s", strings.Join(leaks, "\n"), strings.Join(want, "\n"))
+	}
+}
