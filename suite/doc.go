@@ -106,11 +106,14 @@
 // Before any YAML or JSON text reaches a parser, package internal/nesting
 // scans it once: collections nested more than 1000 levels deep (flow
 // brackets and braces, and block nodes by indentation and "- " entries),
-// or a string, scalar or comment longer than 16 MiB, are a load error at
+// or a string, scalar or comment longer than 1 MiB, are a load error at
 // the offending position ("suite.yaml:5:1008: nested more than 1000 levels
-// deep (the limit)", "suite.yaml:4:12: a scalar longer than 16 MiB (the
+// deep (the limit)", "suite.yaml:4:12: a scalar longer than 1 MiB (the
 // limit)"), so goccy/go-yaml, whose cost on such text grows far faster
-// than the text (60 KB of "[" took 5 GB), never sees it. Brackets inside
+// than the text (60 KB of "[" took 5 GB; its scanner allocates about 45
+// bytes per byte of a scalar), never sees it. A query, an expected string
+// or an inline corpus text is far shorter; a longer document belongs in a
+// corpus directory or JSONL file. Brackets inside
 // quoted strings, comments, plain scalars and literal blocks do not count.
 // The lean parse scans each case item (and the header) the same way, with
 // the two levels above an item counted, and leaves anything the scan

@@ -159,8 +159,8 @@ func TestLongScalarError(t *testing.T) {
 		src  string
 		want string
 	}{
-		{"query", longQuerySuite(nesting.MaxScalar+1, false), "f.yaml:5:12: a scalar longer than 16 MiB (the limit)"},
-		{"comment", longQuerySuite(nesting.MaxScalar+1, true), "f.yaml:5:5: a comment longer than 16 MiB (the limit)"},
+		{"query", longQuerySuite(nesting.MaxScalar+1, false), "f.yaml:5:12: a scalar longer than 1 MiB (the limit)"},
+		{"comment", longQuerySuite(nesting.MaxScalar+1, true), "f.yaml:5:5: a comment longer than 1 MiB (the limit)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, parse := range []func(string, []byte) (*parsed, error){parseNative, parseWholeText} {
@@ -202,12 +202,12 @@ func TestQueryWordsSameAsContainsToken(t *testing.T) {
 }
 
 // TestLintManyJudgmentsLongQuery: lint of a case with 20,000 judgments and
-// a 4 MiB query is linear: the leakage check lowered the query once per
-// judged id (80 GB of allocations) and searched it once per id.
+// a 1 MB query is linear: the leakage check lowered the query once per
+// judged id (20 GB of allocations) and searched it once per id.
 func TestLintManyJudgmentsLongQuery(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("assay: 1\ncorpus: [{id: d0, text: x}]\ncases:\n  - id: q\n    query: see D17 and doc-5.md ")
-	b.WriteString(strings.Repeat("word ", 4<<20/5))
+	b.WriteString(strings.Repeat("word ", 200000))
 	b.WriteString("\n    expect: {answer_includes: [Word]}\n    judgments:\n")
 	for i := range 20000 {
 		fmt.Fprintf(&b, "      d%d: 1\n", i)

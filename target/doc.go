@@ -35,7 +35,7 @@
 //
 // Limits: a target file, a replay trace line and a JSON response a mapping
 // reads are refused when nested more than 1000 levels deep (a target file
-// also when a string in it is longer than 16 MiB), with the position
+// also when a string in it is longer than 1 MiB), with the position
 // (internal/nesting), before a parser sees them: a trace or target file
 // error is "file:line:col: ...", a response one is a malformed
 // observation. A large mapping in a target file is read in linear time.

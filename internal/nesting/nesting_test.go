@@ -76,8 +76,8 @@ func TestYAMLLong(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := YAML([]byte(tc.src))
-			if err == nil || err.Line != tc.line || err.Col != tc.col || !strings.HasPrefix(err.Msg, tc.what+" longer than 16 MiB") {
-				t.Fatalf("got %v, want %d:%d: %s longer than 16 MiB", err, tc.line, tc.col, tc.what)
+			if err == nil || err.Line != tc.line || err.Col != tc.col || !strings.HasPrefix(err.Msg, tc.what+" longer than 1 MiB") {
+				t.Fatalf("got %v, want %d:%d: %s longer than 1 MiB", err, tc.line, tc.col, tc.what)
 			}
 		})
 	}
