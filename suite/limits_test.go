@@ -240,3 +240,33 @@ func TestLintManyJudgmentsLongQuery(t *testing.T) {
 		t.Fatalf("leakage findings:\n%s\nwant:\n%s", strings.Join(leaks, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestForeignFormatsDeep: the kebab (YAML), GNO and Knowlex (JSON) readers
+// refuse text nested deeper than 1000 levels with its position too.
+func TestForeignFormatsDeep(t *testing.T) {
+	deep := strings.Repeat("[", 60000)
+	for _, tc := range []struct {
+		name string
+		load func() error
+		want string
+	}{
+		{"kebab", func() error {
+			_, err := loadKebab("k.yaml", []byte("- id: q1\n  query: q\n  must_contain: "+deep+"\n"))
+			return err
+		}, "k.yaml:3:1015: nested more than 1000 levels deep (the limit)"},
+		{"gno", func() error {
+			_, err := loadGNO("queries.json", []byte(`[{"id": "q1", "query": "q", "relevantDocs": `+deep), false)
+			return err
+		}, "queries.json:1:1043: nested more than 1000 levels deep (the limit)"},
+		{"knowlex", func() error {
+			_, err := loadKnowlex("golden_qa.json", []byte(`{"version": 1, "questions": `+deep))
+			return err
+		}, "golden_qa.json:1:1028: nested more than 1000 levels deep (the limit)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := tc.load(); err == nil || err.Error() != tc.want {
+				t.Fatalf("got %v, want %s", err, tc.want)
+			}
+		})
+	}
+}
