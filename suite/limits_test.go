@@ -125,7 +125,7 @@ func TestDeepNestingError(t *testing.T) {
 		want      string
 	}{
 		{"flow yaml", deepSuite(n), "f.yaml:6:1008: nested more than 1000 levels deep (the limit)"},
-		{"json", `{"assay": 1, "cases": [{"id": "q", "query": "q", "tags": ` + strings.Repeat("[", n), "f.yaml:1:1054: nested more than 1000 levels deep (the limit)"},
+		{"json", `{"assay": 1, "cases": [{"id": "q", "query": "q", "tags": ` + strings.Repeat("[", n), "f.yaml:1:1055: nested more than 1000 levels deep (the limit)"},
 		{"block", "assay: 1\ncases:\n  - id: q\n    query: q\n    tags:\n" + blockDeep(6, 1200), "f.yaml:1003:1004: nested more than 1000 levels deep (the limit)"},
 		{"header", "assay: 1\ndefaults: " + strings.Repeat("[", n) + "\ncases:\n  - id: q\n    query: q\n", "f.yaml:2:1010: nested more than 1000 levels deep (the limit)"},
 	} {

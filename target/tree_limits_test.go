@@ -16,7 +16,7 @@ import (
 func TestTargetFileDeepNesting(t *testing.T) {
 	for _, tc := range []struct{ name, src, want string }{
 		{"yaml", "http:\n  url: http://127.0.0.1:1/\n  body: " + strings.Repeat("[", 60000) + "\n", "t.yaml:3:1007: nested more than 1000 levels deep (the limit)"},
-		{"json", `{"http": {"url": "http://127.0.0.1:1/", "body": ` + strings.Repeat("{\"a\": ", 60000), "t.yaml:1:6031: nested more than 1000 levels deep (the limit)"},
+		{"json", `{"http": {"url": "http://127.0.0.1:1/", "body": ` + strings.Repeat("{\"a\": ", 60000), "t.yaml:1:6037: nested more than 1000 levels deep (the limit)"},
 		{"block", "http:\n" + indentedKeys(2, 1200), "t.yaml:1001:1002: nested more than 1000 levels deep (the limit)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

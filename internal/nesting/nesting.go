@@ -10,14 +10,15 @@
 //
 // The scan is one pass over the bytes, in constant memory apart from a
 // stack of indentation columns bounded by MaxDepth. It counts flow
-// collections ([ and {) outside quoted strings and comments, and block
-// collections by indentation: a line more indented than the block node it
-// belongs to opens a deeper level, and so does each "- " or "? " entry
-// indicator written before the line's content. It is conservative: text a
-// YAML parser reads as deeper than the scan counts (a plain multi-line
-// scalar is the only case it can misjudge) is still bounded by the
-// parsers' own limits; the scan never refuses a document the parsers read
-// with fewer than MaxDepth levels.
+// collections ([ and {) outside quoted strings, comments, plain scalars
+// and literal blocks, and block collections by their columns: a block
+// mapping opens where a key followed by ": " starts, a block sequence
+// where a "- " is, unless a collection is already open at that column; a
+// line that starts left of an open collection closes it. Scalars are not
+// levels, so a document exactly MaxDepth collections deep is read. The
+// count errs only towards fewer levels (a sequence written at its parent
+// key's column, "k:" above "- x", shares that column), never refusing a
+// document that nests MaxDepth levels or fewer.
 package nesting
 
 import (
@@ -121,14 +122,22 @@ func blank(b byte) bool { return b == 0 || b == ' ' || b == '\t' || b == '\n' ||
 
 func (s *scanner) newline(i int) { s.line, s.lineStart = s.line+1, i+1 }
 
-// pushBlock opens a block node at byte column c of the current line.
-func (s *scanner) pushBlock(c int) *Error {
+// popBlock closes the block collections deeper than byte column c: a
+// line whose content starts at c ends them.
+func (s *scanner) popBlock(c int) {
 	for len(s.block) > 0 && s.block[len(s.block)-1] > c {
 		s.block = s.block[:len(s.block)-1]
 	}
+}
+
+// pushBlock records a block collection (a mapping whose key, or a
+// sequence whose "- ", is at byte column c) that starts at offset at of
+// line line (whose start is lineStart), unless it is the one open at c.
+func (s *scanner) pushBlock(c, line, lineStart, at int) *Error {
+	s.popBlock(c)
 	if len(s.block) == 0 || s.block[len(s.block)-1] < c {
 		if s.depth() >= MaxDepth {
-			return deepError(s.line, s.col(s.lineStart+c))
+			return deepError(line, utf8.RuneCount(s.src[lineStart:at])+1)
 		}
 		s.block = append(s.block, c)
 	}
@@ -158,12 +167,10 @@ func (s *scanner) run() *Error {
 			if j == s.i && (hasPrefixAt(src, j, "---") || hasPrefixAt(src, j, "...")) && blank(s.at(j+3)) {
 				s.block = s.block[:0] // a document marker
 				s.i = j + 3
-			} else if src[j] != '#' {
-				if err := s.pushBlock(j - s.lineStart); err != nil {
-					return err
-				}
-				s.i = j
 			} else {
+				if src[j] != '#' {
+					s.popBlock(j - s.lineStart)
+				}
 				s.i = j
 			}
 		} else {
@@ -185,6 +192,8 @@ func hasPrefixAt(b []byte, i int, p string) bool {
 func (s *scanner) lineRest() *Error {
 	src := s.src
 	valueStart := true
+	// where the last scalar that may be a block mapping key starts
+	keyAt, keyLine, keyLineStart := -1, 0, 0
 	for s.i < len(src) {
 		c := src[s.i]
 		switch {
@@ -234,6 +243,13 @@ func (s *scanner) lineRest() *Error {
 			// after a scalar in block context: a key's value, or the rest
 			// of a plain scalar
 			if c == ':' && blank(s.at(s.i+1)) {
+				// a block mapping, whose key starts at keyAt
+				if keyAt >= 0 {
+					if err := s.pushBlock(keyAt-keyLineStart, keyLine, keyLineStart, keyAt); err != nil {
+						return err
+					}
+					keyAt = -1
+				}
 				s.i++
 				valueStart = true
 				continue
@@ -252,6 +268,9 @@ func (s *scanner) lineRest() *Error {
 			s.i++
 			continue
 		case '"', '\'':
+			if s.flow == 0 {
+				keyAt, keyLine, keyLineStart = s.i, s.line, s.lineStart
+			}
 			if err := s.quoted(c); err != nil {
 				return err
 			}
@@ -263,18 +282,12 @@ func (s *scanner) lineRest() *Error {
 					s.i++
 					continue
 				}
-				// an entry: its content, on this line, is one level deeper
-				k := s.i + 1
-				for k < len(src) && (src[k] == ' ' || src[k] == '\t') {
-					k++
+				// a block sequence ("- ") or a mapping with an explicit
+				// key ("? ") at this column
+				if err := s.pushBlock(s.i-s.lineStart, s.line, s.lineStart, s.i); err != nil {
+					return err
 				}
-				// (a block scalar right after "- " belongs to the entry)
-				if k < len(src) && src[k] != '\n' && src[k] != '\r' && src[k] != '#' && src[k] != '|' && src[k] != '>' {
-					if err := s.pushBlock(k - s.lineStart); err != nil {
-						return err
-					}
-				}
-				s.i = k
+				s.i++
 				continue
 			}
 		case '|', '>':
@@ -296,6 +309,9 @@ func (s *scanner) lineRest() *Error {
 			}
 			valueStart = c != '*'
 			continue
+		}
+		if s.flow == 0 {
+			keyAt, keyLine, keyLineStart = s.i, s.line, s.lineStart
 		}
 		if err := s.plain(); err != nil {
 			return err

@@ -17,7 +17,7 @@ func TestYAMLDeep(t *testing.T) {
 	}{
 		{"flow sequences", "a: " + strings.Repeat("[", n), 1, 3 + MaxDepth},
 		{"flow mappings", "a: 1\nb: " + strings.Repeat("{x: ", n), 2, 4 + 4*(MaxDepth-1)},
-		{"json", "{\"a\":\n" + strings.Repeat("[", n), 2, MaxDepth - 1},
+		{"json", "{\"a\":\n" + strings.Repeat("[", n), 2, MaxDepth},
 		{"block entries on one line", "a:\n  " + strings.Repeat("- ", n) + "x\n", 2, 3 + 2*(MaxDepth-1)},
 		{"after a comment with brackets", "# [[[[\na: " + strings.Repeat("[", n), 2, 3 + MaxDepth},
 		{"block mappings by indentation", indented(n), n, n},
@@ -46,6 +46,11 @@ func indented(n int) string {
 func TestYAMLNotDeep(t *testing.T) {
 	for _, tc := range []struct{ name, src string }{
 		{"at the limit", "a: " + strings.Repeat("[", MaxDepth-1) + strings.Repeat("]", MaxDepth-1)},
+		{"top-level flow at the limit", strings.Repeat("[", MaxDepth) + strings.Repeat("]", MaxDepth)},
+		{"an entry's flow at the limit", "- " + strings.Repeat("[", MaxDepth-1) + strings.Repeat("]", MaxDepth-1)},
+		{"entries at the limit, a scalar last", strings.Repeat("- ", MaxDepth) + "x\n"},
+		{"block mappings at the limit, a scalar last", indented(MaxDepth-1) + strings.Repeat(" ", MaxDepth-1) + "k: v\n"},
+		{"a scalar on its own line at the limit", indented(MaxDepth) + strings.Repeat(" ", MaxDepth) + "v\n"},
 		{"brackets in a comment", "a: 1 # " + strings.Repeat("[", 2*MaxDepth)},
 		{"brackets in a double-quoted string", "a: \"" + strings.Repeat("[", 2*MaxDepth) + "\""},
 		{"brackets in a single-quoted string", "a: 'it''s " + strings.Repeat("{", 2*MaxDepth) + "'"},
