@@ -80,7 +80,12 @@ func mappingRun(tks token.Tokens, i int) int {
 		prev := tks[i-1]
 		switch prev.Type {
 		case token.MappingValueType:
-			if prev.Position.Line >= key.Line {
+			// the value of the key before the ":", which is left of it
+			if prev.Position.Line >= key.Line || i < 2 {
+				return 0
+			}
+			parent := tks[i-2]
+			if !scalar(parent.Type) || parent.Position == nil || parent.Position.Line != prev.Position.Line || parent.Position.Column >= key.Column {
 				return 0
 			}
 		case token.SequenceEntryType:
