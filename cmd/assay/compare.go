@@ -3,12 +3,12 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sync"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/compare"
+	"github.com/assay-eval/assay/harness"
 	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/store"
 	"github.com/spf13/cobra"
@@ -131,33 +131,27 @@ func storeRoot(env *Env, flag string) (dir string, explicit bool) {
 	return ".assay", false
 }
 
-// openRefStore opens the run store when one of refs needs it (anything but
-// a path); paths work with no store at all.
-func openRefStore(env *Env, flag string, refs ...string) (*store.SQLiteStore, func(), error) {
-	need := false
-	for _, r := range refs {
-		if !store.IsPathRef(r) {
-			need = true
-		}
-	}
-	if !need {
-		return nil, func() {}, nil
-	}
+// openRefStore opens the run store when one of refs needs it (anything
+// but a path); paths work with no store at all. It prints what the store
+// had to repair.
+func openRefStore(env *Env, flag string, refs ...string) (store.Store, func(), error) {
 	dir, _ := storeRoot(env, flag)
-	if _, err := os.Stat(dir); err != nil {
-		return nil, nil, fmt.Errorf("no run store at %s: run 'assay run SUITE' first, give a run.json path, or pass --store DIR", dir)
+	st, err := harness.OpenRefStore(dir, storeOptions(env, dir), refs...)
+	if err != nil || st == nil {
+		return nil, func() {}, err
 	}
-	st, err := openStore(env, dir)
-	if err != nil {
-		return nil, nil, err
+	for _, w := range st.Warnings() {
+		fmt.Fprintf(env.Stderr, "assay: warning: %s\n", report.Escape(w))
 	}
 	return st, func() { st.Close() }, nil
 }
 
 // openStore opens the store at dir for reading (read-only when it cannot
 // be written) and prints what it had to repair.
-func openStore(env *Env, dir string) (*store.SQLiteStore, error) {
-	st, err := store.OpenForReadingWith(dir, storeOptions(env, dir))
+func openStore(env *Env, dir string) (store.Store, error) {
+	o := storeOptions(env, dir)
+	o.ForReading = true
+	st, err := store.Open(dir, o)
 	if err != nil {
 		return nil, err
 	}
@@ -175,10 +169,11 @@ func storeOptions(env *Env, dir string) store.OpenOptions {
 	}}
 }
 
-// resolveRunRef returns the run.json path a REF names.
-func resolveRunRef(env *Env, st *store.SQLiteStore, ref string) (string, error) {
-	if st == nil || store.IsPathRef(ref) {
-		return store.ResolvePath(ref)
+// resolveRunRef returns the run.json path a REF names (st nil: paths only).
+func resolveRunRef(env *Env, st store.Store, ref string) (string, error) {
+	var l store.Lister
+	if st != nil {
+		l = st
 	}
-	return st.Resolve(env.Ctx, ref)
+	return store.ResolveRef(env.Ctx, l, ref)
 }

@@ -15,11 +15,11 @@ import (
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/compare"
 	"github.com/assay-eval/assay/gate"
+	"github.com/assay-eval/assay/harness"
 	"github.com/assay-eval/assay/internal/atomicfile"
 	"github.com/assay-eval/assay/internal/boundedfile"
 	"github.com/assay-eval/assay/internal/filelock"
 	"github.com/assay-eval/assay/report"
-	"github.com/assay-eval/assay/runner"
 	"github.com/assay-eval/assay/store"
 	"github.com/spf13/cobra"
 )
@@ -168,7 +168,7 @@ func runGate(env *Env, ref string, f *gateFlags, cmd *cobra.Command) error {
 
 	var skipped []string
 	if base == nil {
-		if exprs, skipped, err = withoutBaseline(exprs, recorded); err != nil {
+		if exprs, skipped, err = harness.WithoutBaseline(exprs, recorded); err != nil {
 			return err
 		}
 		if len(exprs) == 0 && f.floors == "" {
@@ -288,14 +288,7 @@ func runGate(env *Env, ref string, f *gateFlags, cmd *cobra.Command) error {
 	return nil
 }
 
-// gateErrors is the input error (exit 2) of gates that measure nothing as
-// written (gate.Verdict.Errors): the first, and how many more.
-func gateErrors(errs []string) error {
-	if len(errs) == 1 {
-		return inputError(errors.New(errs[0]))
-	}
-	return inputError(fmt.Errorf("%s (and %d more such gate(s))", errs[0], len(errs)-1))
-}
+func gateErrors(errs []string) error { return harness.GateErrors(errs) }
 
 // runGateMatrix checks the runs of a variant matrix: each run against the
 // --gate expressions that apply to its variant, then every --ordering
@@ -331,7 +324,7 @@ func runGateMatrix(env *Env, refs []string, f *gateFlags) error {
 		return usageError("give --gate EXPR or --ordering SPEC", "nothing to check across %d runs", len(refs))
 	}
 	// No baseline can be given with several runs.
-	if _, _, err := withoutBaseline(exprs, false); err != nil {
+	if _, _, err := harness.WithoutBaseline(exprs, false); err != nil {
 		return err
 	}
 	st, closeStore, err := gateStore(env, f.storeDir, refs...)
@@ -451,56 +444,23 @@ func rateText(p *float64) string {
 
 // gateStore opens the run store when a REF needs it (anything but a path);
 // paths work without one.
-func gateStore(env *Env, dir string, refs ...string) (*store.SQLiteStore, func(), error) {
-	need := false
-	for _, r := range refs {
-		if r == "" {
-			continue
-		}
-		if _, err := os.Stat(r); err != nil && !store.IsPathRef(r) {
-			need = true
-		}
-	}
-	if !need {
-		return nil, func() {}, nil
-	}
-	if dir == "" {
-		dir = env.Getenv("ASSAY_STORE")
-	}
-	if dir == "" {
-		dir = ".assay"
-	}
-	if _, err := os.Stat(dir); err != nil {
-		return nil, nil, fmt.Errorf("no run store at %s: run 'assay run SUITE' first, give a run.json path, or pass --store DIR", dir)
-	}
-	st, err := store.OpenForReadingWith(dir, storeOptions(env, dir)) // its errors name the store
-	if err != nil {
-		return nil, nil, err
+func gateStore(env *Env, flag string, refs ...string) (store.Store, func(), error) {
+	dir, _ := storeRoot(env, flag)
+	st, err := harness.OpenRefStore(dir, storeOptions(env, dir), refs...)
+	if err != nil || st == nil {
+		return nil, func() {}, err
 	}
 	return st, func() { st.Close() }, nil
 }
 
 // loadGateRef loads a run REF: a path without the store, anything else
-// through it.
-func loadGateRef(env *Env, st *store.SQLiteStore, ref string) (*assay.Run, error) {
-	var path string
-	var err error
-	if st == nil || store.IsPathRef(ref) {
-		path, err = store.ResolvePath(ref)
-	} else {
-		path, err = st.Resolve(env.Ctx, ref)
-	}
+// through it. A stopped run is gated on what it recorded (as runs shows).
+func loadGateRef(env *Env, st store.Store, ref string) (*assay.Run, error) {
+	run, _, err := harness.LoadRef(env.Ctx, st, ref)
 	if err != nil {
 		return nil, err
 	}
-	run, err := store.LoadRun(path)
-	if err != nil {
-		return nil, err
-	}
-	if run.Status == assay.StatusIncomplete && run.Summary.Cases == 0 && len(run.Cases) > 0 {
-		// A stopped run has no summary: gate what it recorded (as runs show).
-		run.Summary = runner.Summarize(run.Cases, run.Options.Metrics)
-	}
+	harness.Summarized(run)
 	return run, nil
 }
 
@@ -538,32 +498,6 @@ func lockFloorsFile(env *Env, path string) (*filelock.Lock, error) {
 		return nil, err
 	}
 	return filelock.Acquire(env.Ctx, path, filelock.DefaultTimeout)
-}
-
-// withoutBaseline drops the gates that compare with a baseline run, for
-// a run or check that has none: such a gate can neither hold nor fail.
-// One written in a suite (or recorded from one) applies when a baseline is
-// given, so it is left out with a warning, and the first run of a suite
-// with a delta() gate can be made. One given with --gate asks for a
-// comparison there is nothing to make: a usage error (exit 2), not the
-// exit 1 of a regression. recorded says the gates are those a stored run
-// recorded (assay gate RUN with no --gate): one given with --gate then was
-// given to that run, not to this check, so it is left out with a warning too.
-func withoutBaseline(exprs []gate.Expr, recorded bool) ([]gate.Expr, []string, error) {
-	var keep []gate.Expr
-	var warnings []string
-	for _, e := range exprs {
-		switch {
-		case !e.Kind.NeedsBaseline():
-			keep = append(keep, e)
-		case e.Source == "--gate" && !recorded:
-			return nil, nil, usageError("pass --baseline REF (for example --baseline latest), or drop the gate",
-				"--gate %q compares with a baseline run, and none was given", e.Text)
-		default:
-			warnings = append(warnings, fmt.Sprintf("gate %q (%s) not checked: it compares with a baseline run, and none was given (--baseline REF)", e.Text, e.Source))
-		}
-	}
-	return keep, warnings, nil
 }
 
 // floorsFor reports whether any floor applies to the run: an unscoped one,

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/harness"
 	"github.com/assay-eval/assay/internal/atomicfile"
 	"github.com/assay-eval/assay/store"
 	"github.com/assay-eval/assay/suite"
@@ -79,7 +80,7 @@ func runsExport(env *Env, ref string, rf *runsFlags, f *exportFlags) error {
 		return inputError(err)
 	}
 	if run.Options.Trials > 1 {
-		return usageError("export a run made with --trials 1", "run %s has %d trials per case, and a TREC run holds one ranking per case", shortID(run.RunID), run.Options.Trials)
+		return usageError("export a run made with --trials 1", "run %s has %d trials per case, and a TREC run holds one ranking per case", harness.ShortID(run.RunID), run.Options.Trials)
 	}
 	tag := f.trecTag
 	if tag == "" {
@@ -127,14 +128,14 @@ func runsExport(env *Env, ref string, rf *runsFlags, f *exportFlags) error {
 		sp = run.Suite.Path
 	}
 	if sp == "" {
-		return usageError("give --suite PATH", "run %s records no suite path to read the judgments from", shortID(run.RunID))
+		return usageError("give --suite PATH", "run %s records no suite path to read the judgments from", harness.ShortID(run.RunID))
 	}
 	ss, err := suite.Stream(sp, suite.LoadOptions{})
 	if err != nil {
 		return inputError(fmt.Errorf("--trec-qrels: %w", err))
 	}
 	if run.Suite.Fingerprint != "" && ss.Fingerprint != run.Suite.Fingerprint {
-		return inputError(fmt.Errorf("--trec-qrels: suite %s has changed since run %s (fingerprint %s, the run's %s): give --suite the suite the run used", sp, shortID(run.RunID), ss.Fingerprint, run.Suite.Fingerprint))
+		return inputError(fmt.Errorf("--trec-qrels: suite %s has changed since run %s (fingerprint %s, the run's %s): give --suite the suite the run used", sp, harness.ShortID(run.RunID), ss.Fingerprint, run.Suite.Fingerprint))
 	}
 	err = atomicfile.Replace(f.trecQrels, func(w io.Writer) error {
 		qw := trec.NewQrelsWriter(w)

@@ -39,7 +39,7 @@ func newTrecCmd(env *Env) *cobra.Command {
 				Open:   func(name string) (io.ReadCloser, error) { return boundedfile.Open(name, boundedfile.RunFile) },
 			})
 			if code != 0 {
-				return silentExit(code)
+				return exitStatus(code)
 			}
 			return nil
 		},
