@@ -2,7 +2,6 @@ package harness
 
 import (
 	"fmt"
-	"github.com/assay-eval/assay/internal/atomicfile"
 	"io"
 	"os"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/compare"
 	"github.com/assay-eval/assay/gate"
+	"github.com/assay-eval/assay/internal/atomicfile"
 	"github.com/assay-eval/assay/redact"
 	"github.com/assay-eval/assay/report"
 )

@@ -4,10 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"sync"
 
-	"github.com/assay-eval/assay"
-	"github.com/assay-eval/assay/compare"
 	"github.com/assay-eval/assay/harness"
 	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/store"
@@ -63,36 +60,10 @@ func runCompare(env *Env, baseRef, candRef string, f *compareFlags) error {
 		return inputError(err)
 	}
 	defer closeStore()
-	// Resolve both (the index is one connection), then decode the two files
-	// at once: for 10,000-case runs decoding is a good part of the time.
-	var paths [2]string
-	for i, ref := range []string{baseRef, candRef} {
-		if paths[i], err = resolveRunRef(env, st, ref); err != nil {
-			return inputError(err)
-		}
+	rep, err := harness.CompareRefs(env.Ctx, st, baseRef, candRef, harness.Output{Flag: "--json", Path: f.jsonOut}, harness.Output{Flag: "--markdown", Path: f.markdownOut})
+	if err != nil {
+		return err
 	}
-	for _, o := range []output{{"--json", f.jsonOut}, {"--markdown", f.markdownOut}} {
-		for _, p := range paths {
-			if o.path != "" && o.path != "-" && sameFile(o.path, p) {
-				return usageError("write it to another file", "%s %s would overwrite the run record %s", o.flag, o.path, p)
-			}
-		}
-	}
-	var runs [2]*assay.Run
-	var errs [2]error
-	var wg sync.WaitGroup
-	for i := range paths {
-		wg.Go(func() { runs[i], errs[i] = store.LoadRun(paths[i]) })
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return inputError(err)
-		}
-	}
-	base, cand := runs[0], runs[1]
-	rep := compare.Runs(base, cand, compare.Options{})
-
 	text := env.Stdout
 	if f.jsonOut == "-" || f.markdownOut == "-" {
 		text = env.Stderr
@@ -110,13 +81,7 @@ func runCompare(env *Env, baseRef, candRef string, f *compareFlags) error {
 			return inputError(err)
 		}
 	}
-	if rep.PairedCases == 0 {
-		return usageError("compare two runs of the same suite", "the two runs share no case: nothing was compared")
-	}
-	if rep.Verdict == compare.Regressed {
-		return failed()
-	}
-	return nil
+	return harness.CompareErr(rep)
 }
 
 // storeRoot is the store directory: the flag, else $ASSAY_STORE, else
@@ -167,13 +132,4 @@ func storeOptions(env *Env, dir string) store.OpenOptions {
 	return store.OpenOptions{Waiting: func() {
 		fmt.Fprintf(env.Stderr, "assay: waiting for the lock on %s (another assay process is writing to the store)\n", filepath.Join(dir, store.DBFile))
 	}}
-}
-
-// resolveRunRef returns the run.json path a REF names (st nil: paths only).
-func resolveRunRef(env *Env, st store.Store, ref string) (string, error) {
-	var l store.Lister
-	if st != nil {
-		l = st
-	}
-	return store.ResolveRef(env.Ctx, l, ref)
 }

@@ -6,10 +6,9 @@ import (
 	"runtime/debug"
 	"syscall"
 
-	"github.com/spf13/cobra"
-
 	"github.com/assay-eval/assay/internal/boundedfile"
 	"github.com/assay-eval/assay/trec"
+	"github.com/spf13/cobra"
 )
 
 // newTrecCmd is `assay trec`, a trec_eval v10.0 drop-in. Its options are
