@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/store"
 )
 
 // Provenance writes the provenance of a run as `assay runs show` prints
@@ -79,4 +80,33 @@ func dash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// RunList writes the table of `assay runs`: one row per entry, its id as
+// short gives it, start time, suite, target, status, cases, pass rate and
+// the headline metric.
+func RunList(w io.Writer, entries []store.Entry, short map[string]string) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tSTARTED (UTC)\tSUITE\tTARGET\tSTATUS\tCASES\tPASS\tHEADLINE")
+	for _, e := range entries {
+		pass := "-"
+		if e.PassRate != nil {
+			pass = fmt.Sprintf("%.1f%%", *e.PassRate*100)
+		}
+		head := "-"
+		if e.Headline != "" && e.HeadlineValue != nil {
+			head = fmt.Sprintf("%s %.4f", e.Headline, *e.HeadlineValue)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", short[e.RunID], FormatUTC(e.StartedAt),
+			Escape(dash(e.Suite)), Escape(dash(clipText(e.Target, 40))), e.Status, e.Cases, pass, Escape(head))
+	}
+	return tw.Flush()
+}
+
+func clipText(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"text/tabwriter"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/harness"
@@ -129,27 +128,13 @@ func runsList(env *Env, f *runsFlags) error {
 		}
 		return nil
 	}
-	short := store.ShortIDs(all, 13)
-	tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tSTARTED (UTC)\tSUITE\tTARGET\tSTATUS\tCASES\tPASS\tHEADLINE")
-	for _, e := range entries {
-		pass := "-"
-		if e.PassRate != nil {
-			pass = fmt.Sprintf("%.1f%%", *e.PassRate*100)
-		}
-		head := "-"
-		if e.Headline != "" && e.HeadlineValue != nil {
-			head = fmt.Sprintf("%s %.4f", e.Headline, *e.HeadlineValue)
-		}
-		cases := e.Cases
-		if e.Status == assay.StatusIncomplete && cases == 0 {
+	for i, e := range entries {
+		if e.Status == assay.StatusIncomplete && e.Cases == 0 {
 			// A stopped run's index row has no summary: count what it recorded.
-			store.ReadCases(filepath.Dir(e.Path), func(assay.CaseResult) error { cases++; return nil })
+			store.ReadCases(filepath.Dir(e.Path), func(assay.CaseResult) error { entries[i].Cases++; return nil })
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", short[e.RunID], report.FormatUTC(e.StartedAt),
-			report.Escape(dash(e.Suite)), report.Escape(dash(clipText(e.Target, 40))), e.Status, cases, pass, report.Escape(head))
 	}
-	if err := tw.Flush(); err != nil {
+	if err := report.RunList(env.Stdout, entries, store.ShortIDs(all, 13)); err != nil {
 		return err
 	}
 	if f.limit > 0 && len(entries) == f.limit && len(all) > f.limit && f.suite == "" && status == "" {
@@ -183,19 +168,4 @@ func runsShow(env *Env, ref string, f *runsFlags) error {
 		return inputError(err)
 	}
 	return nil
-}
-
-func dash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
-}
-
-func clipText(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }
