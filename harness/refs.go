@@ -8,6 +8,7 @@ import (
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/runner"
 	"github.com/assay-eval/assay/store"
+	"github.com/assay-eval/assay/suite"
 )
 
 // OpenRefStore opens the run store at dir for reading when one of refs
@@ -53,4 +54,26 @@ func Summarized(run *assay.Run) bool {
 		return true
 	}
 	return false
+}
+
+// CaseIDs returns the ids of a suite's cases in suite order (its
+// positioned error when the suite is invalid).
+func CaseIDs(path string) ([]string, error) {
+	st, err := suite.Stream(path, suite.LoadOptions{})
+	if err != nil {
+		return nil, inputError(err)
+	}
+	var ids []string
+	seen := map[string]bool{}
+	err = st.Cases(func(c assay.Case) error {
+		if !seen[c.ID] {
+			seen[c.ID] = true
+			ids = append(ids, c.ID)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, inputError(err)
+	}
+	return ids, nil
 }
