@@ -242,7 +242,7 @@ func Run(ctx context.Context, p Plan) (*Result, error) {
 type session struct {
 	f     *Plan
 	s     *assay.Suite
-	src   runner.Source
+	src   assay.Seq[assay.Case]
 	n     int // cases selected
 	total int // cases in the suite
 	// failQueries holds the queries of the failing cases a summary lists
@@ -899,7 +899,7 @@ func (ss *session) runMatrix(ctx context.Context, m target.Matrix, res *Result) 
 // selectCases applies --case and --tag filters and -k (when > 0) to the
 // suite's cases, in suite order, and counts them. With filters it reads
 // the cases once to count them and to check that every --case exists.
-func selectCases(st *suite.Streamed, ids, tags []string, k int) (runner.Source, int, error) {
+func selectCases(st *suite.Streamed, ids, tags []string, k int) (assay.Seq[assay.Case], int, error) {
 	want := map[string]bool{}
 	for _, id := range ids {
 		want[id] = true
@@ -926,7 +926,7 @@ func selectCases(st *suite.Streamed, ids, tags []string, k int) (runner.Source, 
 		}
 		return true
 	}
-	src := runner.Source(func(yield func(assay.Case) error) error {
+	src := assay.Seq[assay.Case](func(yield func(assay.Case) error) error {
 		return st.Cases(func(c assay.Case) error {
 			if !match(c) {
 				return nil
