@@ -32,66 +32,14 @@ func EncodeRun(run *assay.Run) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
-// encodeRun writes the run.json form of run (see EncodeRun) to w. The
-// header is encoded with an empty cases list and the cases, read through
-// run.EachCase, are spliced in as they come, one line each. An error from
-// the run's CaseStream is returned as it is.
+// encodeRun writes the run.json form of run (see EncodeRun) to w: the one
+// encoder of the document (assay.WriteDocument), one case a line, with a
+// final newline. An error from the run's CaseStream is returned as it is.
 func encodeRun(w io.Writer, run *assay.Run) error {
-	// The same document as --json (report.JSON), one case a line.
-	var hb bytes.Buffer
-	enc := json.NewEncoder(&hb)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(run.DocumentHead()); err != nil {
-		return fmt.Errorf("encode run %s: %w", run.RunID, err)
-	}
-	b := bytes.TrimSuffix(hb.Bytes(), []byte("\n"))
-	const empty = "\n  \"cases\": []"
-	i := bytes.Index(b, []byte(empty))
-	if i < 0 {
-		return fmt.Errorf("encode run %s: cases field not found", run.RunID)
-	}
-	if _, err := w.Write(b[:i]); err != nil {
+	if err := assay.WriteDocument(w, run, assay.DocumentOptions{CaseLines: true}); err != nil {
 		return err
 	}
-	var line []byte
-	n := 0
-	var cbuf bytes.Buffer
-	cenc := json.NewEncoder(&cbuf)
-	cenc.SetEscapeHTML(false)
-	err := run.EachCase(func(c assay.CaseResult) error {
-		c = c.Document()
-		cbuf.Reset()
-		if err := cenc.Encode(&c); err != nil {
-			return fmt.Errorf("encode run %s: case %s: %w", run.RunID, c.ID, err)
-		}
-		cb := bytes.TrimSuffix(cbuf.Bytes(), []byte("\n"))
-		line = line[:0]
-		if n == 0 {
-			line = append(line, "\n  \"cases\": ["...)
-		} else {
-			line = append(line, ',')
-		}
-		line = append(line, "\n    "...)
-		line = append(line, cb...)
-		n++
-		_, err := w.Write(line)
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	tail := "\n  ]"
-	if n == 0 {
-		tail = empty
-	}
-	if _, err := io.WriteString(w, tail); err != nil {
-		return err
-	}
-	if _, err := w.Write(b[i+len(empty):]); err != nil {
-		return err
-	}
-	_, err = w.Write([]byte{'\n'})
+	_, err := w.Write([]byte{'\n'})
 	return err
 }
 
