@@ -236,7 +236,9 @@ func Run(ctx context.Context, p Plan) (*Result, error) {
 //
 // The cases are not held in memory: src reads them from the suite (which
 // package suite streams from its file when it can), and each run's results
-// go to a spill file the reports and the store read back. Only what needs
+// go to its run directory (the store's, or one under a temporary directory
+// when there is no store) that the reports read back one at a time
+// (store.ReadResults). Only what needs
 // every case at once keeps them: a comparison with a baseline, trial
 // statistics (Trials > 1) and the gates on them (keepCases).
 type session struct {
@@ -248,7 +250,9 @@ type session struct {
 	// failQueries holds the queries of the failing cases a summary lists
 	// (at most MaxFailures per run).
 	failQueries map[string]string
-	spill       *spillFile // every run's results, one segment each
+	// tmp holds the run directories of a plan with no store (removed
+	// when the Result is closed).
+	tmp string
 	// orderings are the matrix's orderings (keepCases reads them).
 	orderings []gate.Ordering
 	gopts     grade.Options
@@ -455,7 +459,11 @@ func (f *Plan) runnerTimeout() time.Duration {
 	return f.Timeout
 }
 
-func (ss *session) closeSpills() { ss.spill.close() }
+func (ss *session) closeSpills() {
+	if ss.tmp != "" {
+		os.RemoveAll(ss.tmp)
+	}
+}
 
 // keepCases reports whether the runs must keep their case results in
 // memory: a comparison with a baseline pairs every case, and trial
@@ -528,14 +536,13 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 		run.Gain = assay.GainLinear
 	}
 
-	// The spill file first: a run that cannot write it must not leave a
-	// begun run in the store.
-	if ss.spill == nil {
-		if ss.spill, err = newSpillFile(); err != nil {
-			return nil, gate.Verdict{}, usageError("set TMPDIR to a directory assay can write to", "%v", err)
+	// With no store, the run's directory is a temporary one: made first,
+	// so that a run that cannot have one fails before any case.
+	if ss.st == nil && ss.tmp == "" {
+		if ss.tmp, err = os.MkdirTemp("", "assay-run-*"); err != nil {
+			return nil, gate.Verdict{}, usageError("set TMPDIR to a directory assay can write to, or give --store DIR", "temporary directory for the case results: %v", err)
 		}
 	}
-	sp := ss.spill.segment()
 	var vname string
 	if variant != nil {
 		vname = gate.VariantName(variant)
@@ -557,6 +564,13 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 		if rw, err = ss.st.Begin(ctx, run); err != nil {
 			return nil, gate.Verdict{}, inputError(fmt.Errorf("store: %w", err))
 		}
+	} else if rw, err = store.BeginFiles(filepath.Join(ss.tmp, run.RunID), run); err != nil {
+		return nil, gate.Verdict{}, usageError("set TMPDIR to a directory assay can write to, or give --store DIR", "temporary directory for the case results: %v", err)
+	}
+	runDir := rw.Dir()
+	recordErr := "store: %w"
+	if ss.st == nil {
+		recordErr = "temporary directory for the case results: %w"
 	}
 	var rec *target.Recorder
 	if f.Record != "" {
@@ -601,10 +615,8 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 			if tout != nil {
 				tout.add(c, r)
 			}
-			if rw != nil {
-				if err := rw.Append(r); err != nil {
-					return fmt.Errorf("store: %w", err)
-				}
+			if err := rw.Append(r); err != nil {
+				return fmt.Errorf(recordErr, err)
 			}
 			r.Observation = nil
 			agg.Add(&r)
@@ -615,7 +627,7 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 			if keep {
 				kept = append(kept, r)
 			}
-			return sp.add(r)
+			return nil
 		},
 	})
 	emit(Event{Kind: Finished, Total: ss.n * f.Trials})
@@ -662,7 +674,7 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 	if keep {
 		run.Cases = kept
 	} else {
-		run.CaseStream = sp.each
+		run.CaseStream = func(yield func(assay.CaseResult) error) error { return store.ReadResults(runDir, yield) }
 	}
 	if f.Trials > 1 {
 		run.Trials = gate.Trials(run.Cases)
@@ -678,10 +690,8 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 	// were already, by the runner).
 	*run = redact.Value(f.Secrets, *run)
 
-	if rw != nil {
-		if err := rw.Finish(run); err != nil {
-			return nil, gate.Verdict{}, inputError(fmt.Errorf("store: %w", err))
-		}
+	if err := rw.Finish(run); err != nil {
+		return nil, gate.Verdict{}, inputError(fmt.Errorf(recordErr, err))
 	}
 	if tout != nil {
 		if err := tout.finish(); err != nil {

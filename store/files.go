@@ -151,6 +151,24 @@ type caseKey struct {
 // valid JSON: the case being written when the process died) is skipped; any
 // other bad line is an error "file:line: msg".
 func ReadCases(path string, fn func(assay.CaseResult) error) error {
+	return readCases(path, func(b []byte, r *assay.CaseResult) error { return json.Unmarshal(b, r) }, fn)
+}
+
+// ReadResults is ReadCases without the observations: each line's
+// observation is skipped, not decoded (Observation is nil). It is how a
+// run's results are read back while its reports are written.
+func ReadResults(path string, fn func(assay.CaseResult) error) error {
+	return readCases(path, func(b []byte, r *assay.CaseResult) error {
+		var line struct {
+			*assay.CaseResult
+			Observation json.RawMessage `json:"observation"`
+		}
+		line.CaseResult = r
+		return json.Unmarshal(b, &line)
+	}, fn)
+}
+
+func readCases(path string, decode func([]byte, *assay.CaseResult) error, fn func(assay.CaseResult) error) error {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		gz := filepath.Join(path, CasesGzFile)
 		if _, err := os.Stat(gz); err == nil {
@@ -183,7 +201,7 @@ func ReadCases(path string, fn func(assay.CaseResult) error) error {
 		torn := rerr == io.EOF
 		if t := bytes.TrimSpace(b); len(t) > 0 {
 			var r assay.CaseResult
-			if err := json.Unmarshal(t, &r); err != nil {
+			if err := decode(t, &r); err != nil {
 				if torn && !compressed {
 					return nil
 				}
@@ -319,6 +337,22 @@ type fileRun struct {
 
 // syncEvery bounds how long appended cases stay only in the OS cache.
 const syncEvery = time.Second
+
+// BeginFiles records a run in the directory dir (which must not exist)
+// with no store and no index: run.json and cases.jsonl as a store writes
+// them, read back with ReadCases or ReadResults. A harness run with no
+// store writes its results to such a directory.
+func BeginFiles(dir string, run *assay.Run) (RunWriter, error) {
+	if run.Schema == "" {
+		run.Schema = assay.RunSchema
+	}
+	run.Status = assay.StatusIncomplete
+	w, err := beginFiles(dir, run)
+	if err != nil {
+		return nil, explain(filepath.Dir(dir), err)
+	}
+	return w, nil
+}
 
 // beginFiles creates dir, run.json (status incomplete) and an empty
 // cases.jsonl.
