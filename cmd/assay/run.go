@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"sort"
 	"strings"
 	"time"
 
@@ -197,16 +195,6 @@ func (f *runFlags) textOut(env *Env) io.Writer {
 	return env.Stdout
 }
 
-// sameFile reports whether a (which may not exist yet) is the file b.
-func sameFile(a, b string) bool {
-	ai, err := os.Stat(a)
-	if err != nil {
-		return false
-	}
-	bi, err := os.Stat(b)
-	return err == nil && os.SameFile(ai, bi)
-}
-
 type progress interface {
 	Add(int) error
 	Finish() error
@@ -224,14 +212,4 @@ func newProgress(w io.Writer, total int) progress {
 		progressbar.OptionClearOnFinish(),
 		progressbar.OptionThrottle(100*time.Millisecond),
 	)
-}
-
-// sortedKeys returns m's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

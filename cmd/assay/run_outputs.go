@@ -4,7 +4,6 @@ import (
 	"io"
 
 	"github.com/assay-eval/assay/harness"
-	"github.com/assay-eval/assay/internal/atomicfile"
 )
 
 // output is a file flag and its value.
@@ -24,8 +23,3 @@ func distinctOutputs(outs []output) error {
 func writeTo(env *Env, path string, fn func(io.Writer) error) error {
 	return harness.WriteTo(env.Stdout, env.Secrets, path, fn)
 }
-
-// replaceFile writes what fn writes to path whole or not at all
-// (atomicfile.Replace): a write that fails part way leaves the file it
-// would have replaced as it was.
-func replaceFile(path string, fn func(io.Writer) error) error { return atomicfile.Replace(path, fn) }
