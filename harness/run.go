@@ -30,9 +30,11 @@ import (
 // Trials 1, Concurrency runner.DefaultConcurrency).
 type Plan struct {
 	// SuitePath is the suite file or directory (any format package suite
-	// reads); Split is the qrels split of a BEIR directory.
+	// reads); Split is the qrels split of a BEIR directory. Suite, when
+	// set, is a suite already loaded (suite.Load), used instead.
 	SuitePath string
 	Split     string
+	Suite     *assay.Suite
 	// Target is the target SPEC (builtin, http://..., replay:FILE, a
 	// target file, ...); empty: builtin when the suite has a corpus.
 	// System, when set, is the system under test itself and Target is
@@ -270,14 +272,21 @@ type session struct {
 // sent, so a bad suite, gate, target or store fails with exit 2 up front.
 func prepareRun(ctx context.Context, f *Plan) (*session, error) {
 	path := f.SuitePath
-	st, err := suite.Stream(path, suite.LoadOptions{Split: f.Split})
+	st, err := loadSuite(f)
 	if err != nil {
 		return nil, inputError(err)
+	}
+	if f.Suite != nil {
+		path = f.Suite.Path
 	}
 	s := st.Suite
 	ss := &session{f: f, s: s, total: st.N, fingerprint: st.Fingerprint, git: store.GitInfo(s.Dir), failQueries: map[string]string{}}
 	ss.warnings = append(ss.warnings, s.Warnings...)
-	ss.warnings = append(ss.warnings, suite.CheckManifestStreamed(st)...)
+	if f.Suite != nil {
+		ss.warnings = append(ss.warnings, suite.CheckManifest(f.Suite)...)
+	} else {
+		ss.warnings = append(ss.warnings, suite.CheckManifestStreamed(st)...)
+	}
 
 	if ss.src, ss.n, err = selectCases(st, f.Cases, f.Tags, f.K); err != nil {
 		return nil, err
@@ -357,6 +366,17 @@ func prepareRun(ctx context.Context, f *Plan) (*session, error) {
 		}
 	}
 	return ss, nil
+}
+
+// loadSuite streams the suite at the plan's path, or wraps the suite it
+// holds.
+func loadSuite(f *Plan) (*suite.Streamed, error) {
+	if f.Suite == nil {
+		return suite.Stream(f.SuitePath, suite.LoadOptions{Split: f.Split})
+	}
+	s := *f.Suite
+	cases := s.Cases
+	return &suite.Streamed{Suite: &s, N: len(cases), Fingerprint: suite.Fingerprint(f.Suite), Cases: suite.CaseSeq(assay.SliceSeq(cases))}, nil
 }
 
 // maxTrials bounds --trials: every observation is kept for the run record,

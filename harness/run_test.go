@@ -131,3 +131,22 @@ func TestRunRegressed(t *testing.T) {
 		t.Errorf("comparison %+v: want regressed", c)
 	}
 }
+
+// A plan may hold a suite already loaded instead of a path.
+func TestRunLoadedSuite(t *testing.T) {
+	s := &assay.Suite{Name: "inline", Cases: []assay.Case{
+		{ID: "a", Query: "one", Expect: assay.Expect{AnswerIncludes: []string{"yes"}}},
+		{ID: "b", Query: "two", Expect: assay.Expect{AnswerIncludes: []string{"yes"}}},
+	}}
+	yes := assay.TargetFunc(func(_ context.Context, c assay.Case) (assay.Observation, error) {
+		return assay.Observation{Case: c.ID, Answer: "yes"}, nil
+	})
+	res, err := harness.Run(context.Background(), plan(harness.Plan{SuitePath: "unused", Suite: s, System: yes}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Close()
+	if r := res.Runs[0]; r.Suite.Name != "inline" || r.Summary.Passed != 2 {
+		t.Errorf("run %s: passed %d, want suite inline, 2 passed", r.Suite.Name, r.Summary.Passed)
+	}
+}
