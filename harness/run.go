@@ -584,7 +584,7 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 		if rw, err = ss.st.Begin(ctx, run); err != nil {
 			return nil, gate.Verdict{}, inputError(fmt.Errorf("store: %w", err))
 		}
-	} else if rw, err = store.BeginFiles(filepath.Join(ss.tmp, run.RunID), run); err != nil {
+	} else if rw, err = store.BeginScratch(filepath.Join(ss.tmp, run.RunID)); err != nil {
 		return nil, gate.Verdict{}, usageError("set TMPDIR to a directory assay can write to, or give --store DIR", "temporary directory for the case results: %v", err)
 	}
 	runDir := rw.Dir()

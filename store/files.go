@@ -354,6 +354,67 @@ func BeginFiles(dir string, run *assay.Run) (RunWriter, error) {
 	return w, nil
 }
 
+// BeginScratch records a run's results in dir (which must not exist) for
+// reading back while the run is reported, and nothing else: cases.jsonl
+// only, without observations, never synced, no run.json, no index, not
+// compressed. Read it back with ReadResults. A harness run with no store
+// writes its results there; the caller removes dir.
+func BeginScratch(dir string) (RunWriter, error) {
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return nil, err
+	}
+	f, err := openCases(filepath.Join(dir, CasesFile))
+	if err != nil {
+		return nil, err
+	}
+	return &scratchRun{dir: dir, cases: f, w: bufio.NewWriterSize(f, 64<<10)}, nil
+}
+
+// scratchRun is BeginScratch's writer: buffered, observations left out.
+type scratchRun struct {
+	mu       sync.Mutex
+	dir      string
+	cases    casesFile
+	w        *bufio.Writer
+	finished bool
+}
+
+func (w *scratchRun) Dir() string { return w.dir }
+
+func (w *scratchRun) Append(r assay.CaseResult) error {
+	r.Observation = nil
+	b, err := json.Marshal(&r)
+	if err != nil {
+		return fmt.Errorf("case %s: %w", r.ID, err)
+	}
+	b = append(b, '\n')
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.finished {
+		return ErrFinished
+	}
+	if _, err := w.w.Write(b); err != nil {
+		return explain(filepath.Dir(w.dir), fmt.Errorf("%s: %w", w.cases.Name(), err))
+	}
+	return nil
+}
+
+// Finish flushes and closes cases.jsonl; the run itself is not written.
+func (w *scratchRun) Finish(*assay.Run) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.finished {
+		return ErrFinished
+	}
+	w.finished = true
+	ferr := w.w.Flush()
+	cerr := w.cases.Close()
+	if err := errors.Join(ferr, cerr); err != nil {
+		return explain(filepath.Dir(w.dir), fmt.Errorf("%s: %w", w.cases.Name(), err))
+	}
+	return nil
+}
+
 // beginFiles creates dir, run.json (status incomplete) and an empty
 // cases.jsonl.
 func beginFiles(dir string, run *assay.Run) (*fileRun, error) {

@@ -63,3 +63,36 @@ func TestBeginFilesReadResults(t *testing.T) {
 		t.Errorf("LoadRun = %v, %v", got, err)
 	}
 }
+
+// A scratch run directory holds the results without observations, read
+// back once finished.
+func TestBeginScratch(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	w, err := store.BeginScratch(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pass := true
+	for _, id := range []string{"a", "b", "c"} {
+		if err := w.Append(assay.CaseResult{ID: id, Pass: &pass, Observation: &assay.Observation{Answer: "x"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Finish(nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Append(assay.CaseResult{ID: "d"}); err == nil {
+		t.Error("Append after Finish succeeded")
+	}
+	n := 0
+	err = store.ReadCases(dir, func(r assay.CaseResult) error {
+		n++
+		if r.Observation != nil || !r.Passed() {
+			t.Errorf("result %+v", r)
+		}
+		return nil
+	})
+	if err != nil || n != 3 {
+		t.Errorf("read %d results, %v; want 3", n, err)
+	}
+}
