@@ -30,8 +30,11 @@
 //     with Plan.Secrets, begin the run record in the store, run every case
 //     (package runner: concurrency, trials, timeouts, MaxErrors), grading
 //     each observation before it is redacted; each result goes to the
-//     store, the --record trace, the TREC outputs, the aggregator and the
-//     run's spill of results (read back one at a time by the reports).
+//     run's directory (the store's; with no store a scratch one under
+//     $TMPDIR, store.BeginScratch, removed by Result.Close), the --record
+//     trace, the TREC outputs and the aggregator. The reports read the
+//     results back from the run directory one at a time
+//     (store.ReadResults through Run.CaseStream).
 //     The cases stay in memory only when something needs them all: a
 //     baseline, trials > 1, or a gate or ordering whose parsed expression
 //     needs the cases (gate.Expr.NeedsCases).
