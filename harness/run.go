@@ -254,7 +254,7 @@ type session struct {
 	failQueries map[string]string
 	// tmp holds the run directories of a plan with no store (removed
 	// when the Result is closed).
-	tmp string
+	tmp *store.ScratchDir
 	// orderings are the matrix's orderings (keepCases reads them).
 	orderings []gate.Ordering
 	gopts     grade.Options
@@ -480,9 +480,7 @@ func (f *Plan) runnerTimeout() time.Duration {
 }
 
 func (ss *session) closeSpills() {
-	if ss.tmp != "" {
-		os.RemoveAll(ss.tmp)
-	}
+	ss.tmp.Close()
 }
 
 // keepCases reports whether the runs must keep their case results in
@@ -558,8 +556,8 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 
 	// With no store, the run's directory is a temporary one: made first,
 	// so that a run that cannot have one fails before any case.
-	if ss.st == nil && ss.tmp == "" {
-		if ss.tmp, err = os.MkdirTemp("", "assay-run-*"); err != nil {
+	if ss.st == nil && ss.tmp == nil {
+		if ss.tmp, err = store.NewScratchDir(); err != nil {
 			return nil, gate.Verdict{}, usageError("set TMPDIR to a directory assay can write to, or give --store DIR", "temporary directory for the case results: %v", err)
 		}
 	}
@@ -584,7 +582,7 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 		if rw, err = ss.st.Begin(ctx, run); err != nil {
 			return nil, gate.Verdict{}, inputError(fmt.Errorf("store: %w", err))
 		}
-	} else if rw, err = store.BeginScratch(filepath.Join(ss.tmp, run.RunID)); err != nil {
+	} else if rw, err = store.BeginScratch(filepath.Join(ss.tmp.Path, run.RunID)); err != nil {
 		return nil, gate.Verdict{}, usageError("set TMPDIR to a directory assay can write to, or give --store DIR", "temporary directory for the case results: %v", err)
 	}
 	runDir := rw.Dir()

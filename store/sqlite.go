@@ -39,7 +39,7 @@ type SQLiteStore struct {
 	root     string
 	db       *sql.DB
 	warnings []string
-	readOnly bool // opened by OpenForReading on a store it cannot write
+	readOnly bool // opened ForReading on a store it cannot write
 	waiting  func()
 	waitOnce sync.Once
 }
