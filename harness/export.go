@@ -23,8 +23,11 @@ type ExportPlan struct {
 	Ref                         string
 	TrecRun, TrecQrels, TrecTag string
 	Suite                       string
-	StoreDir                    string
-	StoreOptions                store.OpenOptions
+	// Store resolves Ref when it is not a path; nil: opened from StoreDir
+	// when needed (OpenRefStore).
+	Store        store.Store
+	StoreDir     string
+	StoreOptions store.OpenOptions
 }
 
 // Export writes a stored run's rankings as a TREC run file, and its
@@ -32,6 +35,24 @@ type ExportPlan struct {
 // be unchanged since the run (same fingerprint).
 func Export(ctx context.Context, f ExportPlan) error {
 	ref := f.Ref
+	if err := f.Check(); err != nil {
+		return err
+	}
+	st := f.Store
+	if st == nil {
+		var err error
+		if st, err = OpenRefStore(f.StoreDir, f.StoreOptions, ref); err != nil {
+			return inputError(err)
+		}
+		if st != nil {
+			defer st.Close()
+		}
+	}
+	return export(ctx, f, st)
+}
+
+// Check is the usage check of the plan, made before any store is opened.
+func (f ExportPlan) Check() error {
 	if f.TrecRun == "" && f.TrecQrels == "" {
 		return usageError("assay runs export REF --trec-run FILE [--trec-qrels FILE]", "runs export needs --trec-run or --trec-qrels")
 	}
@@ -49,13 +70,11 @@ func Export(ctx context.Context, f ExportPlan) error {
 	if f.Suite != "" && f.TrecQrels == "" {
 		return usageError("", "--suite is where --trec-qrels reads the judgments, and --trec-qrels is not given")
 	}
-	st, err := OpenRefStore(f.StoreDir, f.StoreOptions, ref)
-	if err != nil {
-		return inputError(err)
-	}
-	if st != nil {
-		defer st.Close()
-	}
+	return nil
+}
+
+func export(ctx context.Context, f ExportPlan, st store.Store) error {
+	ref := f.Ref
 	run, path, err := LoadRef(ctx, st, ref)
 	if err != nil {
 		return inputError(err)

@@ -40,9 +40,16 @@ writes the judgments of the run's cases, read from the suite the run used
 }
 
 func runsExport(env *Env, ref string, rf *runsFlags, f *exportFlags) error {
-	dir, _ := storeRoot(env, rf.storeDir)
-	return harness.Export(env.Ctx, harness.ExportPlan{
-		Ref: ref, TrecRun: f.trecRun, TrecQrels: f.trecQrels, TrecTag: f.trecTag, Suite: f.suite,
-		StoreDir: dir, StoreOptions: storeOptions(env, dir),
-	})
+	p := harness.ExportPlan{Ref: ref, TrecRun: f.trecRun, TrecQrels: f.trecQrels, TrecTag: f.trecTag, Suite: f.suite}
+	if err := p.Check(); err != nil {
+		return err
+	}
+	// The store's repairs are printed as every read command prints them.
+	st, closeStore, err := openRefStore(env, rf.storeDir, ref)
+	if err != nil {
+		return inputError(err)
+	}
+	defer closeStore()
+	p.Store = st
+	return harness.Export(env.Ctx, p)
 }
