@@ -59,6 +59,9 @@ func TestSeparateModule(t *testing.T) {
 		return string(out), err
 	}
 	out, err := gotest("SHA-256")
+	if err != nil && strings.Contains(out, "module lookup disabled by GOPROXY=off") {
+		t.Skipf("a dependency is not in the module cache (run go mod download in the repository first):\n%s", out)
+	}
 	if err != nil {
 		t.Fatalf("go test with a target that satisfies the gates failed: %v\n%s", err, out)
 	}
