@@ -77,6 +77,9 @@ type Plan struct {
 	// Getenv is the only way the harness reads the environment (target
 	// secrets, GITHUB_STEP_SUMMARY); nil reads nothing.
 	Getenv func(string) string
+	// TempDir is where temporary files go (a run's results with no store,
+	// the TREC outputs while they are written); empty: os.TempDir().
+	TempDir string
 	// Secrets collects the secret values of the targets opened; every
 	// result, record and output is redacted with it. Nil: a new one.
 	Secrets *redact.Redactor
@@ -557,7 +560,7 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 	// With no store, the run's directory is a temporary one: made first,
 	// so that a run that cannot have one fails before any case.
 	if ss.st == nil && ss.tmp == nil {
-		if ss.tmp, err = store.NewScratchDir(); err != nil {
+		if ss.tmp, err = store.NewScratchDir(f.TempDir); err != nil {
 			return nil, gate.Verdict{}, usageError("set TMPDIR to a directory assay can write to, or give --store DIR", "temporary directory for the case results: %v", err)
 		}
 	}

@@ -150,3 +150,28 @@ func TestRunLoadedSuite(t *testing.T) {
 		t.Errorf("run %s: passed %d, want suite inline, 2 passed", r.Suite.Name, r.Summary.Passed)
 	}
 }
+
+// With no store, the results go to a scratch directory in Plan.TempDir
+// while the run goes, and Close removes it.
+func TestRunScratchInTempDir(t *testing.T) {
+	tmp := t.TempDir()
+	var during []string
+	res, err := harness.Run(context.Background(), plan(harness.Plan{
+		TempDir: tmp,
+		OnEvent: func(e harness.Event) {
+			if e.Kind == harness.Finished {
+				during, _ = filepath.Glob(filepath.Join(tmp, "assay-run-*"))
+			}
+		},
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	res.Runs[0].EachCase(func(assay.CaseResult) error { n++; return nil })
+	res.Close()
+	after, _ := filepath.Glob(filepath.Join(tmp, "*"))
+	if len(during) != 1 || n != 24 || len(after) != 0 {
+		t.Errorf("during the run %v, %d results read back, after Close %v; want one directory, 24, none", during, n, after)
+	}
+}

@@ -40,8 +40,8 @@ type trecOutput struct {
 	tmp        *os.File
 }
 
-func newTrecOutput(flag, path string) (*trecOutput, error) {
-	tmp, err := os.CreateTemp("", "assay-trec-*")
+func newTrecOutput(tempDir, flag, path string) (*trecOutput, error) {
+	tmp, err := os.CreateTemp(tempDir, "assay-trec-*")
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: temporary file: %w", flag, path, err)
 	}
@@ -97,7 +97,7 @@ func openTrecOutputs(f *Plan, runID, variant string) (*trecOutputs, error) {
 		if tag == "" {
 			tag = runID
 		}
-		o, err := newTrecOutput("--trec-run", path(f.TrecRun))
+		o, err := newTrecOutput(f.TempDir, "--trec-run", path(f.TrecRun))
 		if err != nil {
 			return nil, err
 		}
@@ -108,7 +108,7 @@ func openTrecOutputs(f *Plan, runID, variant string) (*trecOutputs, error) {
 		}
 	}
 	if f.TrecQrels != "" {
-		o, err := newTrecOutput("--trec-qrels", path(f.TrecQrels))
+		o, err := newTrecOutput(f.TempDir, "--trec-qrels", path(f.TrecQrels))
 		if err != nil {
 			t.close()
 			return nil, err

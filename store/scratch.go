@@ -8,7 +8,7 @@ import (
 )
 
 // ScratchDir is a temporary directory for scratch run directories
-// (BeginScratch), made in the system's temporary directory ($TMPDIR). While
+// (BeginScratch), made in a directory for temporary files. While
 // it is open, its writer holds an exclusive lock on a file in it, so that a
 // later NewScratchDir removes the directories that killed processes left
 // (those whose lock no one holds). Close removes it.
@@ -25,10 +25,14 @@ const (
 )
 
 // NewScratchDir removes the abandoned scratch directories of killed
-// processes, then makes a new one and locks it.
-func NewScratchDir() (*ScratchDir, error) {
-	sweepScratch(os.TempDir())
-	dir, err := os.MkdirTemp("", scratchPattern)
+// processes in tmp (empty: os.TempDir()), then makes a new one there and
+// locks it.
+func NewScratchDir(tmp string) (*ScratchDir, error) {
+	if tmp == "" {
+		tmp = os.TempDir()
+	}
+	sweepScratch(tmp)
+	dir, err := os.MkdirTemp(tmp, scratchPattern)
 	if err != nil {
 		return nil, err
 	}

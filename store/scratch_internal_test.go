@@ -13,13 +13,13 @@ func TestScratchDirSweepsAbandoned(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("no flock")
 	}
-	t.Setenv("TMPDIR", t.TempDir())
-	killed, err := NewScratchDir()
+	tmp := t.TempDir()
+	killed, err := NewScratchDir(tmp)
 	if err != nil {
 		t.Fatal(err)
 	}
 	killed.lock.Close() // what kill -9 does to the lock; the directory stays
-	live, err := NewScratchDir()
+	live, err := NewScratchDir(tmp)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +27,7 @@ func TestScratchDirSweepsAbandoned(t *testing.T) {
 	if _, err := os.Stat(killed.Path); !os.IsNotExist(err) {
 		t.Errorf("the abandoned scratch directory %s was not removed (%v)", killed.Path, err)
 	}
-	again, err := NewScratchDir()
+	again, err := NewScratchDir(tmp)
 	if err != nil {
 		t.Fatal(err)
 	}
