@@ -1,7 +1,8 @@
-// Command assay is the CLI of the assay evaluation harness. It is the only
-// place that wires packages together, reads the environment, prints, and
-// chooses exit codes (0 ok, 1 gate failed or regression, 2 usage, input or
-// harness error).
+// Command assay is the CLI of the assay evaluation harness: flags → a
+// harness plan (package harness runs it) → rendering → an exit code. It is
+// the only place that reads the process environment, prints, and chooses
+// exit codes (0 ok, 1 gate failed or regression, 2 usage, input or harness
+// error), in one switch over harness.Error kinds.
 package main
 
 import (
