@@ -86,7 +86,7 @@ type Run struct {
 	// CaseStream, when Cases is empty, yields the run's case results in
 	// order (suite order, then trial) afresh on each call; it is not part
 	// of the JSON document.
-	CaseStream func(yield func(CaseResult) error) error `json:"-"`
+	CaseStream Seq[CaseResult] `json:"-"`
 }
 
 // EachCase calls yield with each case result of the run, in order: the

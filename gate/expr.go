@@ -396,3 +396,21 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// NeedsCases reports whether evaluating e reads the run's case results
+// one by one (the trial statistics flaky_cases, pass_any_rate and
+// pass_all_rate, or the flips of no_new_failures), not only its summary
+// and segments: a harness keeps the cases of such a run at hand.
+func (e Expr) NeedsCases() bool { return e.Kind == NoNewFailures || trialMetric(e.Metric) }
+
+// NeedsCases reports whether checking o reads the runs' case results one
+// by one (an ordering of a trial statistic).
+func (o Ordering) NeedsCases() bool { return trialMetric(o.Metric) }
+
+func trialMetric(m string) bool {
+	switch m {
+	case "flaky_cases", "pass_any_rate", "pass_all_rate":
+		return true
+	}
+	return false
+}

@@ -2,9 +2,7 @@ package report
 
 import (
 	"bufio"
-	"bytes"
-	"encoding/json"
-	"fmt"
+
 	"io"
 
 	"github.com/assay-eval/assay"
@@ -48,60 +46,8 @@ func JSON(w io.Writer, run *assay.Run) error {
 }
 
 // writeRunDocument writes the document of run as an indented JSON value
-// whose lines after the first begin with prefix (the form it takes nested
-// in an encoding indented with "  "), without a final newline. The header
-// is encoded with an empty cases list, and the cases are spliced in one at
-// a time, so the bytes are those of encoding RunDocument(run) whole.
+// whose lines after the first begin with prefix, without a final newline
+// (assay.WriteDocument, the one encoder of the document).
 func writeRunDocument(w io.Writer, run *assay.Run, prefix string) error {
-	var hb bytes.Buffer
-	enc := json.NewEncoder(&hb)
-	enc.SetIndent(prefix, "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(runHead(run)); err != nil {
-		return err
-	}
-	head := bytes.TrimSuffix(hb.Bytes(), []byte("\n"))
-	empty := "\n" + prefix + `  "cases": []`
-	i := bytes.Index(head, []byte(empty))
-	if i < 0 {
-		return fmt.Errorf("encode run %s: cases field not found", run.RunID)
-	}
-	if _, err := w.Write(head[:i]); err != nil {
-		return err
-	}
-	var cb bytes.Buffer
-	cenc := json.NewEncoder(&cb)
-	cenc.SetIndent(prefix+"    ", "  ")
-	cenc.SetEscapeHTML(false)
-	n := 0
-	err := run.EachCase(func(c assay.CaseResult) error {
-		cb.Reset()
-		if n == 0 {
-			cb.WriteString("\n" + prefix + `  "cases": [`)
-		} else {
-			cb.WriteByte(',')
-		}
-		cb.WriteString("\n" + prefix + "    ")
-		c = documentCase(c)
-		if err := cenc.Encode(&c); err != nil {
-			return fmt.Errorf("encode run %s: case %s trial %d: %w", run.RunID, c.ID, c.Trial, err)
-		}
-		cb.Truncate(cb.Len() - 1) // Encode's newline
-		n++
-		_, err := w.Write(cb.Bytes())
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	if n == 0 {
-		_, err = io.WriteString(w, empty)
-	} else {
-		_, err = io.WriteString(w, "\n"+prefix+"  ]")
-	}
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(head[i+len(empty):])
-	return err
+	return assay.WriteDocument(w, run, assay.DocumentOptions{Prefix: prefix})
 }

@@ -1,7 +1,7 @@
 // Package runner runs a suite's cases against a target and aggregates the
 // results (docs/metrics.md#aggregates).
 //
-// Stream sends every case of a Source (times every trial: a case's trials
+// Stream sends every case of an assay.Seq[assay.Case] (times every trial: a case's trials
 // go one after another) to the target with bounded concurrency, a per-case
 // timeout and cancellation; it grades each observation with package grade
 // and hands the result to an OnResult callback (for the store, the trace
@@ -20,7 +20,7 @@
 // incomplete. With MaxErrors > 0 the run also stops early, incomplete, at
 // the MaxErrors-th errored observation in suite order (the system under test
 // is plainly down): the results end with it, whatever else was in flight. An
-// error from the Source (a suite file that changed) stops the run the same
+// error from the case sequence (a suite file that changed) stops the run the same
 // way and is returned.
 //
 // Targets may offer two optional capabilities, found by type assertion:

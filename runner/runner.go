@@ -77,21 +77,8 @@ type Result struct {
 	Versions map[string]string
 }
 
-// Source yields the cases of a run in suite order. An error it returns
-// (other than one from yield) stops the run.
-type Source func(yield func(assay.Case) error) error
-
-// Cases is the Source of a slice.
-func Cases(cases []assay.Case) Source {
-	return func(yield func(assay.Case) error) error {
-		for _, c := range cases {
-			if err := yield(c); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-}
+// Cases is the case sequence of a slice (assay.SliceSeq).
+func Cases(cases []assay.Case) assay.Seq[assay.Case] { return assay.SliceSeq(cases) }
 
 type setupper interface {
 	Setup(ctx context.Context) error
@@ -142,7 +129,7 @@ var errStopped = errors.New("run stopped")
 // trials one after another, and hands each result to o.OnResult in suite
 // order, then trial. It keeps no result: Result.Results is nil. An error
 // from src stops the run, which is then incomplete, and is returned.
-func Stream(ctx context.Context, t assay.Target, src Source, o Options) (Result, error) {
+func Stream(ctx context.Context, t assay.Target, src assay.Seq[assay.Case], o Options) (Result, error) {
 	if o.Redactor == nil {
 		o.Redactor = RedactorFor(t)
 	}
@@ -160,7 +147,7 @@ func Stream(ctx context.Context, t assay.Target, src Source, o Options) (Result,
 	return res, err
 }
 
-func stream(ctx context.Context, t assay.Target, src Source, o Options) (Result, error) {
+func stream(ctx context.Context, t assay.Target, src assay.Seq[assay.Case], o Options) (Result, error) {
 	if o.Concurrency <= 0 {
 		o.Concurrency = DefaultConcurrency
 	}

@@ -65,7 +65,7 @@
 //
 // # Read-only stores, full disks and locks
 //
-// OpenForReading (runs, runs show, compare, gate) is Open when the store can
+// Open with ForReading (runs, runs show, compare, gate) is the same when the store can
 // be written. When the directory or the index cannot be written by this user
 // (modes, a read-only mount, an immutable file), it opens assay.db with
 // mode=ro (immutable=1 if SQLite cannot open the WAL index read-only there),

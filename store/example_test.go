@@ -16,7 +16,7 @@ import (
 func ExampleOpen() {
 	dir, _ := os.MkdirTemp("", "assay-store")
 	defer os.RemoveAll(dir)
-	s, err := store.Open(filepath.Join(dir, ".assay"))
+	s, err := store.Open(filepath.Join(dir, ".assay"), store.OpenOptions{})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -33,66 +33,14 @@ func EncodeRun(run *assay.Run) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
-// encodeRun writes the run.json form of run (see EncodeRun) to w. The
-// header is encoded with an empty cases list and the cases, read through
-// run.EachCase, are spliced in as they come, one line each. An error from
-// the run's CaseStream is returned as it is.
+// encodeRun writes the run.json form of run (see EncodeRun) to w: the one
+// encoder of the document (assay.WriteDocument), one case a line, with a
+// final newline. An error from the run's CaseStream is returned as it is.
 func encodeRun(w io.Writer, run *assay.Run) error {
-	// The same document as --json (report.JSON), one case a line.
-	var hb bytes.Buffer
-	enc := json.NewEncoder(&hb)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(run.DocumentHead()); err != nil {
-		return fmt.Errorf("encode run %s: %w", run.RunID, err)
-	}
-	b := bytes.TrimSuffix(hb.Bytes(), []byte("\n"))
-	const empty = "\n  \"cases\": []"
-	i := bytes.Index(b, []byte(empty))
-	if i < 0 {
-		return fmt.Errorf("encode run %s: cases field not found", run.RunID)
-	}
-	if _, err := w.Write(b[:i]); err != nil {
+	if err := assay.WriteDocument(w, run, assay.DocumentOptions{CaseLines: true}); err != nil {
 		return err
 	}
-	var line []byte
-	n := 0
-	var cbuf bytes.Buffer
-	cenc := json.NewEncoder(&cbuf)
-	cenc.SetEscapeHTML(false)
-	err := run.EachCase(func(c assay.CaseResult) error {
-		c = c.Document()
-		cbuf.Reset()
-		if err := cenc.Encode(&c); err != nil {
-			return fmt.Errorf("encode run %s: case %s: %w", run.RunID, c.ID, err)
-		}
-		cb := bytes.TrimSuffix(cbuf.Bytes(), []byte("\n"))
-		line = line[:0]
-		if n == 0 {
-			line = append(line, "\n  \"cases\": ["...)
-		} else {
-			line = append(line, ',')
-		}
-		line = append(line, "\n    "...)
-		line = append(line, cb...)
-		n++
-		_, err := w.Write(line)
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	tail := "\n  ]"
-	if n == 0 {
-		tail = empty
-	}
-	if _, err := io.WriteString(w, tail); err != nil {
-		return err
-	}
-	if _, err := w.Write(b[i+len(empty):]); err != nil {
-		return err
-	}
-	_, err = w.Write([]byte{'\n'})
+	_, err := w.Write([]byte{'\n'})
 	return err
 }
 
@@ -207,6 +155,24 @@ type caseKey struct {
 // valid JSON: the case being written when the process died) is skipped; any
 // other bad line is an error "file:line: msg".
 func ReadCases(path string, fn func(assay.CaseResult) error) error {
+	return readCases(path, func(b []byte, r *assay.CaseResult) error { return json.Unmarshal(b, r) }, fn)
+}
+
+// ReadResults is ReadCases without the observations: each line's
+// observation is skipped, not decoded (Observation is nil). It is how a
+// run's results are read back while its reports are written.
+func ReadResults(path string, fn func(assay.CaseResult) error) error {
+	return readCases(path, func(b []byte, r *assay.CaseResult) error {
+		var line struct {
+			*assay.CaseResult
+			Observation json.RawMessage `json:"observation"`
+		}
+		line.CaseResult = r
+		return json.Unmarshal(b, &line)
+	}, fn)
+}
+
+func readCases(path string, decode func([]byte, *assay.CaseResult) error, fn func(assay.CaseResult) error) error {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		gz := filepath.Join(path, CasesGzFile)
 		if _, err := os.Stat(gz); err == nil {
@@ -242,7 +208,7 @@ func ReadCases(path string, fn func(assay.CaseResult) error) error {
 				return fmt.Errorf("%s:%d:%d: %s", path, line, e.Col, e.Msg)
 			}
 			var r assay.CaseResult
-			if err := json.Unmarshal(t, &r); err != nil {
+			if err := decode(t, &r); err != nil {
 				if torn && !compressed {
 					return nil
 				}
@@ -378,6 +344,83 @@ type fileRun struct {
 
 // syncEvery bounds how long appended cases stay only in the OS cache.
 const syncEvery = time.Second
+
+// BeginFiles records a run in the directory dir (which must not exist)
+// with no store and no index: run.json and cases.jsonl as a store writes
+// them, read back with ReadCases or ReadResults. A harness run with no
+// store writes its results to such a directory.
+func BeginFiles(dir string, run *assay.Run) (RunWriter, error) {
+	if run.Schema == "" {
+		run.Schema = assay.RunSchema
+	}
+	run.Status = assay.StatusIncomplete
+	w, err := beginFiles(dir, run)
+	if err != nil {
+		return nil, explain(filepath.Dir(dir), err)
+	}
+	return w, nil
+}
+
+// BeginScratch records a run's results in dir (which must not exist) for
+// reading back while the run is reported, and nothing else: cases.jsonl
+// only, without observations, never synced, no run.json, no index, not
+// compressed. Read it back with ReadResults. A harness run with no store
+// writes its results there; the caller removes dir.
+func BeginScratch(dir string) (RunWriter, error) {
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return nil, err
+	}
+	f, err := openCases(filepath.Join(dir, CasesFile))
+	if err != nil {
+		return nil, err
+	}
+	return &scratchRun{dir: dir, cases: f, w: bufio.NewWriterSize(f, 64<<10)}, nil
+}
+
+// scratchRun is BeginScratch's writer: buffered, observations left out.
+type scratchRun struct {
+	mu       sync.Mutex
+	dir      string
+	cases    casesFile
+	w        *bufio.Writer
+	finished bool
+}
+
+func (w *scratchRun) Dir() string { return w.dir }
+
+func (w *scratchRun) Append(r assay.CaseResult) error {
+	r.Observation = nil
+	b, err := json.Marshal(&r)
+	if err != nil {
+		return fmt.Errorf("case %s: %w", r.ID, err)
+	}
+	b = append(b, '\n')
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.finished {
+		return ErrFinished
+	}
+	if _, err := w.w.Write(b); err != nil {
+		return explain(filepath.Dir(w.dir), fmt.Errorf("%s: %w", w.cases.Name(), err))
+	}
+	return nil
+}
+
+// Finish flushes and closes cases.jsonl; the run itself is not written.
+func (w *scratchRun) Finish(*assay.Run) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.finished {
+		return ErrFinished
+	}
+	w.finished = true
+	ferr := w.w.Flush()
+	cerr := w.cases.Close()
+	if err := errors.Join(ferr, cerr); err != nil {
+		return explain(filepath.Dir(w.dir), fmt.Errorf("%s: %w", w.cases.Name(), err))
+	}
+	return nil
+}
 
 // beginFiles creates dir, run.json (status incomplete) and an empty
 // cases.jsonl.

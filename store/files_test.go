@@ -163,7 +163,7 @@ func TestEncodeRunRoundTrip(t *testing.T) {
 }
 
 func TestFinishCompressesCases(t *testing.T) {
-	s, err := store.Open(t.TempDir())
+	s, err := store.OpenSQLite(t.TempDir(), store.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,7 +33,7 @@ func TestMain(m *testing.M) {
 }
 
 func helperWrite(root string, n int) int {
-	s, err := store.Open(root)
+	s, err := store.OpenSQLite(root, store.OpenOptions{})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 3
@@ -65,7 +65,7 @@ func helperWrite(root string, n int) int {
 }
 
 func helperHang(root string) int {
-	s, err := store.Open(root)
+	s, err := store.OpenSQLite(root, store.OpenOptions{})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 3
@@ -119,7 +119,7 @@ func TestTwoProcessesWriteOneStore(t *testing.T) {
 			t.Errorf("writer %d: %v", i, err)
 		}
 	}
-	s, err := store.Open(root)
+	s, err := store.OpenSQLite(root, store.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +170,7 @@ func TestKilledRunStaysIncomplete(t *testing.T) {
 	}
 	cmd.Wait()
 
-	s, err := store.Open(root)
+	s, err := store.OpenSQLite(root, store.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,29 +11,6 @@ import (
 	"syscall"
 )
 
-// OpenForReading opens the store at dir for the commands that only read it
-// (runs, runs show, compare, gate). It is Open when the store is writable.
-// When it is not (the directory or assay.db not writable by this user, a
-// read-only mount), it opens the index read-only instead: no migration, no
-// repair, nothing written. An index that cannot be read that way (none yet,
-// an older schema) is rebuilt in memory from the run files. ReadOnly then
-// reports true, and Begin fails.
-func OpenForReading(dir string) (*SQLiteStore, error) {
-	return OpenForReadingWith(dir, OpenOptions{})
-}
-
-// OpenForReadingWith is OpenForReading with options.
-func OpenForReadingWith(dir string, o OpenOptions) (*SQLiteStore, error) {
-	if dir == "" {
-		dir = ".assay"
-	}
-	s, err := OpenWith(dir, o)
-	if err == nil || !notWritable(dir) {
-		return s, err
-	}
-	return openReadOnly(dir, o)
-}
-
 // ReadOnly reports whether the store was opened read-only.
 func (s *SQLiteStore) ReadOnly() bool { return s.readOnly }
 

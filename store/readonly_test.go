@@ -52,7 +52,7 @@ func makeReadOnly(t *testing.T, root string) {
 // storeWithRuns makes a store of two complete runs and returns their ids.
 func storeWithRuns(t *testing.T, root string) []string {
 	t.Helper()
-	s, err := Open(root)
+	s, err := OpenSQLite(root, OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,10 +108,10 @@ func TestOpenForReadingReadOnlyStore(t *testing.T) {
 			makeReadOnly(t, root)
 			before := listing(t, root)
 
-			if _, err := Open(root); err == nil || !strings.Contains(err.Error(), "cannot be written by this user") {
+			if _, err := OpenSQLite(root, OpenOptions{}); err == nil || !strings.Contains(err.Error(), "cannot be written by this user") {
 				t.Errorf("Open on a read-only store: %v, want it said plainly", err)
 			}
-			s, err := OpenForReading(root)
+			s, err := OpenSQLite(root, OpenOptions{ForReading: true})
 			if err != nil {
 				t.Fatalf("OpenForReading: %v", err)
 			}
@@ -155,7 +155,7 @@ func TestFullDiskSaidPlainly(t *testing.T) {
 	openCases = func(path string) (casesFile, error) { return failingCases{path}, nil }
 	defer func() { openCases = old }()
 	root := filepath.Join(t.TempDir(), "st")
-	s, err := Open(root)
+	s, err := OpenSQLite(root, OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,8 +50,13 @@ func ResolvePath(ref string) (string, error) {
 //     suite (latest~0 is latest);
 //   - a run id or a unique prefix of one (case-insensitive).
 //
-// Errors wrap ErrNotFound or ErrAmbiguous.
+// A nil l (no store) resolves paths only. Errors wrap ErrNotFound or
+// ErrAmbiguous. This is the one resolver: every command and Store.Resolve
+// go through it.
 func ResolveRef(ctx context.Context, l Lister, ref string) (string, error) {
+	if l == nil {
+		return ResolvePath(ref)
+	}
 	ref = strings.TrimSpace(ref)
 	switch {
 	case ref == "":
@@ -147,4 +152,15 @@ func commonPrefix(a, b string) int {
 		n++
 	}
 	return n
+}
+
+// NeedsIndex reports whether any of refs must be resolved through a
+// store's index: anything but a path (IsPathRef). Empty refs are skipped.
+func NeedsIndex(refs ...string) bool {
+	for _, r := range refs {
+		if r != "" && !IsPathRef(r) {
+			return true
+		}
+	}
+	return false
 }

@@ -109,7 +109,7 @@ func saveRun(t testing.TB, s store.Store, cases []assay.CaseResult) string {
 // TestThousandCaseRunUnder1MB is the size goal: a stored 1,000-case run of
 // the quickstart kind takes at most 1 MB on disk.
 func TestThousandCaseRunUnder1MB(t *testing.T) {
-	s, err := store.Open(t.TempDir())
+	s, err := store.OpenSQLite(t.TempDir(), store.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func TestThousandCaseRunUnder1MB(t *testing.T) {
 // BenchmarkSaveRun1000 writes a 1,000-case quickstart-like run: Begin,
 // 1,000 Appends, Finish (run.json, gzip of the cases, index rows).
 func BenchmarkSaveRun1000(b *testing.B) {
-	s, err := store.Open(b.TempDir())
+	s, err := store.OpenSQLite(b.TempDir(), store.OpenOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -157,7 +157,7 @@ func BenchmarkSaveRun1000(b *testing.B) {
 
 // BenchmarkLoadRun10000 reads a 10,000-case run.json, as compare does.
 func BenchmarkLoadRun10000(b *testing.B) {
-	s, err := store.Open(b.TempDir())
+	s, err := store.OpenSQLite(b.TempDir(), store.OpenOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -39,7 +39,7 @@ type SQLiteStore struct {
 	root     string
 	db       *sql.DB
 	warnings []string
-	readOnly bool // opened by OpenForReading on a store it cannot write
+	readOnly bool // opened ForReading on a store it cannot write
 	waiting  func()
 	waitOnce sync.Once
 }
@@ -50,6 +50,10 @@ type OpenOptions struct {
 	// second (WaitNotice) for another process's lock on the index: a CLI
 	// says it is waiting rather than hang without a word.
 	Waiting func()
+	// ForReading opens the store for the commands that only read it (runs,
+	// compare, gate): read-only when it cannot be written (see
+	// OpenSQLite). A store opened so may refuse Begin.
+	ForReading bool
 }
 
 // WaitNotice is how long a busy wait on the index lasts before
@@ -58,18 +62,45 @@ const WaitNotice = time.Second
 
 var _ Store = (*SQLiteStore)(nil)
 
-// Open opens (creating when needed) the store rooted at dir: dir/runs/ and
-// the index dir/assay.db with its migrations applied, then brings the index
-// in line with the run files (Reindex). An index that is not a database or
-// is corrupt is moved aside (assay.db.corrupt-TIME) and rebuilt from the
-// run files, with a warning (Warnings): the files are the record.
-func Open(dir string) (*SQLiteStore, error) { return OpenWith(dir, OpenOptions{}) }
+// Open opens the run store at dir, the one way a caller gets a Store:
+// callers hold the interface, so another backend plugs in here without
+// touching them. Today every dir is a files-and-SQLite store
+// (OpenSQLite).
+func Open(dir string, o OpenOptions) (Store, error) {
+	s, err := OpenSQLite(dir, o)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
 
-// OpenWith is Open with options.
-func OpenWith(dir string, o OpenOptions) (*SQLiteStore, error) {
+// OpenSQLite opens (creating when needed) the store rooted at dir: dir/runs/
+// and the index dir/assay.db with its migrations applied, then brings the
+// index in line with the run files (Reindex). An index that is not a
+// database or is corrupt is moved aside (assay.db.corrupt-TIME) and rebuilt
+// from the run files, with a warning (Warnings): the files are the record.
+//
+// With o.ForReading it is the same when the store is writable. When it is
+// not (the directory or assay.db not writable by this user, a read-only
+// mount), it opens the index read-only instead: no migration, no repair,
+// nothing written. An index that cannot be read that way (none yet, an
+// older schema) is rebuilt in memory from the run files. ReadOnly then
+// reports true, and Begin fails.
+func OpenSQLite(dir string, o OpenOptions) (*SQLiteStore, error) {
 	if dir == "" {
 		dir = ".assay"
 	}
+	if o.ForReading {
+		s, err := openWritable(dir, o)
+		if err == nil || !notWritable(dir) {
+			return s, err
+		}
+		return openReadOnly(dir, o)
+	}
+	return openWritable(dir, o)
+}
+
+func openWritable(dir string, o OpenOptions) (*SQLiteStore, error) {
 	if err := os.MkdirAll(filepath.Join(dir, "runs"), 0o755); err != nil {
 		return nil, explain(dir, fmt.Errorf("store %s: %w", dir, err))
 	}

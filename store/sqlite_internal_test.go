@@ -18,7 +18,7 @@ import (
 func TestMigrationsAreRecorded(t *testing.T) {
 	root := t.TempDir()
 	for range 2 { // the second Open applies nothing new
-		s, err := store.Open(root)
+		s, err := store.OpenSQLite(root, store.OpenOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -44,7 +44,7 @@ func TestMigrationsAreRecorded(t *testing.T) {
 
 func TestIndexRebuiltFromFiles(t *testing.T) {
 	root := t.TempDir()
-	s, err := store.Open(root)
+	s, err := store.OpenSQLite(root, store.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func TestIndexRebuiltFromFiles(t *testing.T) {
 	// A run directory with a corrupt run.json is skipped, not fatal.
 	writeFile(t, filepath.Join(root, "runs", "broken", "run.json"), "{")
 
-	s, err = store.Open(root)
+	s, err = store.OpenSQLite(root, store.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestIndexRebuiltFromFiles(t *testing.T) {
 
 func TestReindexReconcilesWithFiles(t *testing.T) {
 	root := t.TempDir()
-	s, err := store.Open(root)
+	s, err := store.OpenSQLite(root, store.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestReindexReconcilesWithFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	s, err = store.Open(root)
+	s, err = store.OpenSQLite(root, store.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func TestReindexReconcilesWithFiles(t *testing.T) {
 func TestOpenOddDirectoryNames(t *testing.T) {
 	for _, name := range []string{"with space", "hash#mark", "question?mark", "per%25cent", "colon:x"} {
 		root := filepath.Join(t.TempDir(), name, "store")
-		s, err := store.Open(root)
+		s, err := store.OpenSQLite(root, store.OpenOptions{})
 		if err != nil {
 			t.Fatalf("Open(%q): %v", root, err)
 		}
@@ -145,7 +145,7 @@ func TestOpenOddDirectoryNames(t *testing.T) {
 
 func TestCorruptIndexIsRebuilt(t *testing.T) {
 	root := t.TempDir()
-	s, err := store.Open(root)
+	s, err := store.OpenSQLite(root, store.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +164,7 @@ func TestCorruptIndexIsRebuilt(t *testing.T) {
 	}
 	writeFile(t, filepath.Join(root, "assay.db"), "this is not a database, but it is long enough to look like a header......................................................")
 
-	s, err = store.Open(root)
+	s, err = store.OpenSQLite(root, store.OpenOptions{})
 	if err != nil {
 		t.Fatalf("Open with a corrupt index: %v", err)
 	}

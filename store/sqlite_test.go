@@ -14,7 +14,7 @@ import (
 
 func TestSQLiteConformance(t *testing.T) {
 	storetest.Run(t, func(t testing.TB, root string) store.Store {
-		s, err := store.Open(root)
+		s, err := store.OpenSQLite(root, store.OpenOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -26,7 +26,7 @@ func TestSQLiteConformance(t *testing.T) {
 // no run directory behind that the index does not know.
 func TestBeginCanceledLeavesNoRun(t *testing.T) {
 	root := t.TempDir()
-	s, err := store.Open(root)
+	s, err := store.OpenSQLite(root, store.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestReindexWarnsOfADamagedRun(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "runs", "01a2-damaged", "run.json"), []byte(`{"schema": "assay.run/v1", "run_id": `), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := store.Open(root)
+	s, err := store.OpenSQLite(root, store.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,9 @@ type Store interface {
 	List(ctx context.Context, f Filter) ([]Entry, error)
 	// Resolve turns a REF (see ResolveRef) into the path of a run.json.
 	Resolve(ctx context.Context, ref string) (string, error)
+	// Warnings says what opening the store had to repair (data for the
+	// caller to show); nil when nothing.
+	Warnings() []string
 	Close() error
 }
 

@@ -56,7 +56,7 @@ func streamCases() []assay.CaseResult {
 // saveStreamRun saves one run in a fresh store at root, Finish given fin(run).
 func saveStreamRun(t *testing.T, root string, fin func(*assay.Run, []assay.CaseResult) *assay.Run) error {
 	t.Helper()
-	s, err := store.Open(root)
+	s, err := store.OpenSQLite(root, store.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

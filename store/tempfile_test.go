@@ -37,7 +37,7 @@ func TestKilledCompressionLeavesNoTemp(t *testing.T) {
 		t.Skipf("no flock on %s: temporary files are swept by age", runtime.GOOS)
 	}
 	root := t.TempDir()
-	s, err := Open(root)
+	s, err := OpenSQLite(root, OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func TestKilledCompressionLeavesNoTemp(t *testing.T) {
 	defer abandonTemp(live)
 	s.Close()
 
-	s2, err := Open(root)
+	s2, err := OpenSQLite(root, OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

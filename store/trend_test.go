@@ -11,7 +11,7 @@ import (
 )
 
 func TestTrendAndCaseHistory(t *testing.T) {
-	s, err := store.Open(t.TempDir())
+	s, err := store.OpenSQLite(t.TempDir(), store.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 // after about a second, and goes on when the lock is released.
 func TestOpenSaysItIsWaitingForALock(t *testing.T) {
 	root := t.TempDir()
-	s, err := Open(root)
+	s, err := OpenSQLite(root, OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +38,7 @@ func TestOpenSaysItIsWaitingForALock(t *testing.T) {
 	start := time.Now()
 	done := make(chan error, 1)
 	go func() {
-		s, err := OpenWith(root, OpenOptions{Waiting: func() {
+		s, err := OpenSQLite(root, OpenOptions{Waiting: func() {
 			notices.Add(1)
 			at.Store(int64(time.Since(start)))
 		}})

@@ -11,8 +11,9 @@ import (
 	"github.com/assay-eval/assay/internal/boundedfile"
 )
 
-// CaseSeq yields a suite's cases in suite order; each call reads them afresh.
-type CaseSeq func(yield func(assay.Case) error) error
+// CaseSeq yields a suite's cases in suite order; each call reads them
+// afresh. It is the one case iterator, assay.Seq.
+type CaseSeq = assay.Seq[assay.Case]
 
 // Streamed is a loaded suite whose cases may not be held in memory.
 type Streamed struct {

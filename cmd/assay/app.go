@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/assay-eval/assay/harness"
 	"github.com/assay-eval/assay/redact"
 	"github.com/assay-eval/assay/report"
 	"github.com/spf13/cobra"
@@ -38,37 +39,34 @@ const (
 	exitHarness = 2 // usage, configuration, input or harness error
 )
 
-// exitError carries an exit code through cobra. A nil err with a code just
-// sets the code (the command already printed what it had to say).
-type exitError struct {
-	code int
-	err  error
-	hint string
-}
-
-func (e *exitError) Error() string {
-	if e.err == nil {
-		return fmt.Sprintf("exit %d", e.code)
-	}
-	return e.err.Error()
-}
-
-func (e *exitError) Unwrap() error { return e.err }
+// The errors of the commands are harness.Errors: one Kind each, mapped
+// to an exit code in run's one switch.
 
 // usageError is exit 2 with a message (and an optional hint line).
 func usageError(hint string, format string, args ...any) error {
-	return &exitError{code: exitHarness, err: fmt.Errorf(format, args...), hint: hint}
+	return harness.UsageError(hint, format, args...)
 }
 
 // inputError is exit 2 for bad input; the message is printed as is (it is
 // usually positioned "file:line:col: msg").
-func inputError(err error) error { return &exitError{code: exitHarness, err: err} }
+func inputError(err error) error { return harness.InputError(err) }
 
 // failed is exit 1, with the reason already printed.
-func failed() error { return &exitError{code: exitFailed} }
+func failed() error { return &harness.Error{Kind: harness.GateFailed} }
 
-// silentExit sets the exit code without printing anything more.
-func silentExit(code int) error { return &exitError{code: code} }
+// exitStatus is an exit code with nothing more to print (assay trec's own).
+type exitStatus int
+
+func (e exitStatus) Error() string { return fmt.Sprintf("exit %d", int(e)) }
+
+// exitCode is the exit code of an error's kind.
+func exitCode(k harness.Kind) int {
+	switch k {
+	case harness.GateFailed, harness.Regressed:
+		return exitFailed
+	}
+	return exitHarness
+}
 
 // run is the single place that turns errors into exit codes.
 func run(ctx context.Context, args []string, env *Env) int {
@@ -98,15 +96,19 @@ func run(ctx context.Context, args []string, env *Env) int {
 	if err == nil {
 		return exitOK
 	}
-	var ee *exitError
-	if errors.As(err, &ee) {
-		if ee.err != nil {
-			printError(env.Stderr, ee.err)
+	var es exitStatus
+	if errors.As(err, &es) {
+		return int(es)
+	}
+	var he *harness.Error
+	if errors.As(err, &he) {
+		if he.Err != nil {
+			printError(env.Stderr, he.Err)
 		}
-		if ee.hint != "" {
-			fmt.Fprintf(env.Stderr, "assay: hint: %s\n", report.Escape(ee.hint))
+		if he.Hint != "" {
+			fmt.Fprintf(env.Stderr, "assay: hint: %s\n", report.Escape(he.Hint))
 		}
-		return ee.code
+		return exitCode(he.Kind)
 	}
 	// Cobra's own errors (unknown flag, wrong arg count) are usage errors.
 	printError(env.Stderr, err)

@@ -3,12 +3,9 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
-	"sync"
 
-	"github.com/assay-eval/assay"
-	"github.com/assay-eval/assay/compare"
+	"github.com/assay-eval/assay/harness"
 	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/store"
 	"github.com/spf13/cobra"
@@ -63,36 +60,10 @@ func runCompare(env *Env, baseRef, candRef string, f *compareFlags) error {
 		return inputError(err)
 	}
 	defer closeStore()
-	// Resolve both (the index is one connection), then decode the two files
-	// at once: for 10,000-case runs decoding is a good part of the time.
-	var paths [2]string
-	for i, ref := range []string{baseRef, candRef} {
-		if paths[i], err = resolveRunRef(env, st, ref); err != nil {
-			return inputError(err)
-		}
+	rep, err := harness.CompareRefs(env.Ctx, st, baseRef, candRef, harness.Output{Flag: "--json", Path: f.jsonOut}, harness.Output{Flag: "--markdown", Path: f.markdownOut})
+	if err != nil {
+		return err
 	}
-	for _, o := range []output{{"--json", f.jsonOut}, {"--markdown", f.markdownOut}} {
-		for _, p := range paths {
-			if o.path != "" && o.path != "-" && sameFile(o.path, p) {
-				return usageError("write it to another file", "%s %s would overwrite the run record %s", o.flag, o.path, p)
-			}
-		}
-	}
-	var runs [2]*assay.Run
-	var errs [2]error
-	var wg sync.WaitGroup
-	for i := range paths {
-		wg.Go(func() { runs[i], errs[i] = store.LoadRun(paths[i]) })
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return inputError(err)
-		}
-	}
-	base, cand := runs[0], runs[1]
-	rep := compare.Runs(base, cand, compare.Options{})
-
 	text := env.Stdout
 	if f.jsonOut == "-" || f.markdownOut == "-" {
 		text = env.Stderr
@@ -110,13 +81,7 @@ func runCompare(env *Env, baseRef, candRef string, f *compareFlags) error {
 			return inputError(err)
 		}
 	}
-	if rep.PairedCases == 0 {
-		return usageError("compare two runs of the same suite", "the two runs share no case: nothing was compared")
-	}
-	if rep.Verdict == compare.Regressed {
-		return failed()
-	}
-	return nil
+	return harness.CompareErr(rep)
 }
 
 // storeRoot is the store directory: the flag, else $ASSAY_STORE, else
@@ -131,33 +96,27 @@ func storeRoot(env *Env, flag string) (dir string, explicit bool) {
 	return ".assay", false
 }
 
-// openRefStore opens the run store when one of refs needs it (anything but
-// a path); paths work with no store at all.
-func openRefStore(env *Env, flag string, refs ...string) (*store.SQLiteStore, func(), error) {
-	need := false
-	for _, r := range refs {
-		if !store.IsPathRef(r) {
-			need = true
-		}
-	}
-	if !need {
-		return nil, func() {}, nil
-	}
+// openRefStore opens the run store when one of refs needs it (anything
+// but a path); paths work with no store at all. It prints what the store
+// had to repair.
+func openRefStore(env *Env, flag string, refs ...string) (store.Store, func(), error) {
 	dir, _ := storeRoot(env, flag)
-	if _, err := os.Stat(dir); err != nil {
-		return nil, nil, fmt.Errorf("no run store at %s: run 'assay run SUITE' first, give a run.json path, or pass --store DIR", dir)
+	st, err := harness.OpenRefStore(dir, storeOptions(env, dir), refs...)
+	if err != nil || st == nil {
+		return nil, func() {}, err
 	}
-	st, err := openStore(env, dir)
-	if err != nil {
-		return nil, nil, err
+	for _, w := range st.Warnings() {
+		fmt.Fprintf(env.Stderr, "assay: warning: %s\n", report.Escape(w))
 	}
 	return st, func() { st.Close() }, nil
 }
 
 // openStore opens the store at dir for reading (read-only when it cannot
 // be written) and prints what it had to repair.
-func openStore(env *Env, dir string) (*store.SQLiteStore, error) {
-	st, err := store.OpenForReadingWith(dir, storeOptions(env, dir))
+func openStore(env *Env, dir string) (store.Store, error) {
+	o := storeOptions(env, dir)
+	o.ForReading = true
+	st, err := store.Open(dir, o)
 	if err != nil {
 		return nil, err
 	}
@@ -173,12 +132,4 @@ func storeOptions(env *Env, dir string) store.OpenOptions {
 	return store.OpenOptions{Waiting: func() {
 		fmt.Fprintf(env.Stderr, "assay: waiting for the lock on %s (another assay process is writing to the store)\n", filepath.Join(dir, store.DBFile))
 	}}
-}
-
-// resolveRunRef returns the run.json path a REF names.
-func resolveRunRef(env *Env, st *store.SQLiteStore, ref string) (string, error) {
-	if st == nil || store.IsPathRef(ref) {
-		return store.ResolvePath(ref)
-	}
-	return st.Resolve(env.Ctx, ref)
 }

@@ -1,26 +1,13 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
-	"math"
-	"os"
-	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
-	"github.com/assay-eval/assay"
-	"github.com/assay-eval/assay/compare"
 	"github.com/assay-eval/assay/gate"
-	"github.com/assay-eval/assay/internal/atomicfile"
-	"github.com/assay-eval/assay/internal/boundedfile"
-	"github.com/assay-eval/assay/internal/filelock"
+	"github.com/assay-eval/assay/harness"
 	"github.com/assay-eval/assay/report"
-	"github.com/assay-eval/assay/runner"
-	"github.com/assay-eval/assay/store"
 	"github.com/spf13/cobra"
 )
 
@@ -81,7 +68,7 @@ e.g. {"mode": "fast"}) and --ordering 'ndcg@10: fast <= balanced <= thorough'
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 || len(f.orderings) > 0 {
-				return runGateMatrix(env, args, f)
+				return runGateMatrix(env, args, f, cmd)
 			}
 			return runGate(env, args[0], f, cmd)
 		},
@@ -101,119 +88,32 @@ e.g. {"mode": "fast"}) and --ordering 'ndcg@10: fast <= balanced <= thorough'
 	return cmd
 }
 
+func (f *gateFlags) plan(env *Env, refs []string, cmd *cobra.Command) harness.GatePlan {
+	dir, _ := storeRoot(env, f.storeDir)
+	return harness.GatePlan{
+		Refs: refs, Gates: f.gates, Orderings: f.orderings, Baseline: f.baseline,
+		Floors: f.floors, Ratchet: f.ratchet, Margin: f.margin, MarginSet: cmd.Flags().Changed("margin"), Comment: f.comment,
+		JUnit: f.junit, Markdown: f.markdown, Badge: f.badge, Stdout: env.Stdout,
+		StoreDir: dir, StoreOptions: storeOptions(env, dir),
+	}
+}
+
 func runGate(env *Env, ref string, f *gateFlags, cmd *cobra.Command) error {
-	if f.ratchet && f.floors == "" {
-		return usageError("for example: assay gate latest --floors "+gate.DefaultFloorsFile+" --ratchet", "--ratchet needs --floors FILE")
-	}
-	if (cmd.Flags().Changed("margin") || f.comment != "") && !f.ratchet {
-		return usageError("add --ratchet", "--margin and --comment only apply with --ratchet")
-	}
-	if f.margin < 0 || math.IsNaN(f.margin) || math.IsInf(f.margin, 0) {
-		return usageError("", "--margin must be a number >= 0, got %v", f.margin)
-	}
-	// Outputs are distinct files, none of them the floors file (--badge
-	// assay.floors.json replaced the floors with a badge); one may be -.
-	if err := distinctOutputs([]output{{"--floors", f.floors}, {"--junit", f.junit}, {"--markdown", f.markdown}, {"--badge", f.badge}}); err != nil {
+	c, err := harness.CheckGate(env.Ctx, f.plan(env, []string{ref}, cmd))
+	if err != nil {
 		return err
 	}
-	if f.floors == "-" {
-		return usageError("", "--floors reads and writes a file: give a path, not -")
-	}
-	if store.IsPathRef(ref) {
-		if p, err := store.ResolvePath(ref); err == nil {
-			for _, o := range []output{{"--floors", f.floors}, {"--junit", f.junit}, {"--markdown", f.markdown}, {"--badge", f.badge}} {
-				if o.path != "" && o.path != "-" && sameFile(o.path, p) {
-					return usageError("write it to another file", "%s %s would overwrite the run record %s", o.flag, o.path, p)
-				}
-			}
-		}
-	}
-	exprs := make([]gate.Expr, 0, len(f.gates))
-	for _, g := range f.gates {
-		e, err := gate.Parse(g, "--gate")
-		if err != nil {
-			return inputError(err)
-		}
-		exprs = append(exprs, e)
-	}
-
-	st, closeStore, err := gateStore(env, f.storeDir, ref, f.baseline)
-	if err != nil {
-		return inputError(err)
-	}
-	defer closeStore()
-	run, err := loadGateRef(env, st, ref)
-	if err != nil {
-		return inputError(err)
-	}
-	var base *assay.Run
-	if f.baseline != "" {
-		if base, err = loadGateRef(env, st, f.baseline); err != nil {
-			return inputError(err)
-		}
-	}
-	recorded := len(exprs) == 0 && f.floors == ""
-	if recorded {
-		for _, g := range run.Gates {
-			e, err := gate.Parse(g.Expr, g.Source)
-			if err != nil {
-				return inputError(err)
-			}
-			exprs = append(exprs, e)
-		}
-		if len(exprs) == 0 {
-			return usageError("give --gate EXPR or --floors FILE", "nothing to check: run %s records no gates", run.RunID)
-		}
-	}
-
-	var skipped []string
-	if base == nil {
-		if exprs, skipped, err = withoutBaseline(exprs, recorded); err != nil {
-			return err
-		}
-		if len(exprs) == 0 && f.floors == "" {
-			return usageError("pass --baseline REF", "nothing to check without a baseline: every gate of run %s compares with one", run.RunID)
-		}
-	}
-	verdict := gate.EvaluateExprs(exprs, run, base)
-	verdict.Warnings = append(skipped, verdict.Warnings...)
-	var floors *gate.Floors
-	if f.floors != "" {
-		if f.ratchet {
-			// Concurrent ratchets of one file are serialised from the
-			// read to the write: each checks and raises the floors the
-			// one before it wrote, so no raise is lost and none lowers.
-			lock, err := lockFloorsFile(env, f.floors)
-			if err != nil {
-				return inputError(err)
-			}
-			defer lock.Release()
-		}
-		floors, err = readFloorsFile(f.floors, f.ratchet)
-		if err != nil {
-			return inputError(err)
-		}
-		verdict = verdict.Merge(floors.Check(run, f.floors))
-	}
-
+	defer c.Close()
+	run, verdict := c.Run, c.Verdict
 	out := env.Stdout
 	if f.junit == "-" || f.markdown == "-" || f.badge == "-" {
 		out = env.Stderr // stdout holds that document alone
 	}
 	fmt.Fprintf(out, "run %s  suite %s  %s\n", run.RunID, report.Escape(run.Suite.Name), run.Status)
-	if floors != nil && len(floors.Floors) == 0 {
-		fmt.Fprintf(out, "%s holds no floors yet\n", f.floors)
-		if !f.ratchet && len(verdict.Results) == 0 {
-			return usageError("add --ratchet to set them, or give --gate EXPR",
-				"nothing to check: %s holds no floors", f.floors)
-		}
-	} else if floors != nil && len(run.Variant) > 0 && !floorsFor(floors, run) {
-		// Only other variants' floors: this run's are set by its first
-		// --ratchet; without one there is nothing of it to check.
-		fmt.Fprintf(out, "%s holds no floors for variant %s yet\n", f.floors, gate.VariantName(run.Variant))
-		if !f.ratchet && len(verdict.Results) == 0 {
-			return usageError("add --ratchet to set them, or give the floors file of this variant",
-				"nothing to check: %s holds no floor for variant %s", f.floors, gate.VariantName(run.Variant))
+	if note, err := c.NoFloors(); note != "" {
+		fmt.Fprintln(out, note)
+		if err != nil {
+			return err
 		}
 	}
 	if st := gate.Trials(run.Cases); st.Trials > 1 {
@@ -228,218 +128,70 @@ func runGate(env *Env, ref string, f *gateFlags, cmd *cobra.Command) error {
 	}
 	// A gate scoped to another variant than the run's does not apply to
 	// it: say so, rather than leave it out without a word.
-	for _, e := range exprs {
-		if !gate.AppliesTo(e, run) {
-			fmt.Fprintf(out, "– %s  not checked: the run is variant %s\n", e.Text, gate.VariantName(run.Variant))
-		}
+	for _, e := range c.NotApplied() {
+		fmt.Fprintf(out, "– %s  not checked: the run is variant %s\n", e.Text, gate.VariantName(run.Variant))
 	}
-	if len(verdict.Results) == 0 && floors == nil {
-		return usageError("scope the gate to the run's variant, or gate the run of that variant",
-			"no gate applies to run %s (variant %s)", run.RunID, gate.VariantName(run.Variant))
+	if err := c.NothingApplies(); err != nil {
+		return err
 	}
 	nFail := len(verdict.Failed())
 	fmt.Fprintf(out, "gates: %d held, %d failed\n", len(verdict.Results)-nFail, nFail)
-	for _, w := range verdict.Warnings {
-		fmt.Fprintf(env.Stderr, "assay: warning: %s\n", report.Escape(w))
-	}
-
-	if err := writeGateOutputs(env, f, run, base, verdict); err != nil {
+	printWarnings(env, verdict.Warnings)
+	if err := c.WriteOutputs(); err != nil {
 		return inputError(err)
 	}
-
-	complete := run.Status == assay.StatusComplete
-	if f.ratchet {
-		switch {
-		case !complete:
-			fmt.Fprintf(out, "floors not raised: run %s is incomplete (an incomplete run never ratchets)\n", run.RunID)
-		case !verdict.Pass:
-			fmt.Fprintf(out, "floors not raised: the run fails %d gate(s)\n", nFail)
-		default:
-			changes, err := floors.Ratchet(run, gate.RatchetOptions{Margin: f.margin, Comment: f.comment, Now: time.Now().UTC(), Name: f.floors})
-			if err != nil {
-				return inputError(err)
-			}
-			if len(changes) == 0 {
-				fmt.Fprintf(out, "floors unchanged: nothing rose above its floor\n")
-			} else {
-				if err := writeFloorsFile(f.floors, floors); err != nil {
-					return inputError(err)
-				}
-				for _, c := range changes {
-					verb := "raised"
-					if c.Old == nil {
-						verb = "set"
-					}
-					fmt.Fprintf(out, "%s floor %s\n", verb, c)
-				}
-				fmt.Fprintf(out, "wrote %s\n", f.floors)
-			}
-		}
+	r, err := c.Ratchet(time.Now().UTC())
+	if err != nil {
+		return err
 	}
-
 	switch {
-	case !complete:
-		return inputError(fmt.Errorf("run %s is incomplete: a partial run never passes", run.RunID))
-	case len(verdict.Errors) > 0:
-		return gateErrors(verdict.Errors)
-	case !verdict.Pass:
-		return failed()
+	case !f.ratchet:
+	case r.NotRaised != "":
+		fmt.Fprintf(out, "floors not raised: %s\n", r.NotRaised)
+	case len(r.Changes) == 0:
+		fmt.Fprintf(out, "floors unchanged: nothing rose above its floor\n")
+	default:
+		for _, ch := range r.Changes {
+			verb := "raised"
+			if ch.Old == nil {
+				verb = "set"
+			}
+			fmt.Fprintf(out, "%s floor %s\n", verb, ch)
+		}
+		fmt.Fprintf(out, "wrote %s\n", f.floors)
 	}
-	return nil
-}
-
-// gateErrors is the input error (exit 2) of gates that measure nothing as
-// written (gate.Verdict.Errors): the first, and how many more.
-func gateErrors(errs []string) error {
-	if len(errs) == 1 {
-		return inputError(errors.New(errs[0]))
-	}
-	return inputError(fmt.Errorf("%s (and %d more such gate(s))", errs[0], len(errs)-1))
+	return c.Err()
 }
 
 // runGateMatrix checks the runs of a variant matrix: each run against the
 // --gate expressions that apply to its variant, then every --ordering
 // across them.
-func runGateMatrix(env *Env, refs []string, f *gateFlags) error {
-	switch {
-	case f.floors != "" || f.ratchet:
-		return usageError("check floors one run at a time", "--floors takes one RUN, got %d", len(refs))
-	case f.junit != "" || f.markdown != "" || f.badge != "":
-		return usageError("write reports one run at a time", "--junit, --markdown and --badge take one RUN, got %d", len(refs))
-	case f.baseline != "":
-		return usageError("compare variants with --ordering, or one run at a time with --baseline", "--baseline takes one RUN, got %d", len(refs))
-	case len(refs) < 2:
-		return usageError("for example: assay gate RUN_FAST RUN_THOROUGH --ordering 'ndcg@10: fast <= thorough'", "--ordering compares variants: give one RUN per variant")
-	}
-	var exprs []gate.Expr
-	for _, g := range f.gates {
-		e, err := gate.Parse(g, "--gate")
-		if err != nil {
-			return inputError(err)
-		}
-		exprs = append(exprs, e)
-	}
-	var orderings []gate.Ordering
-	for _, spec := range f.orderings {
-		o, err := gate.ParseOrdering(spec, "--ordering")
-		if err != nil {
-			return inputError(err)
-		}
-		orderings = append(orderings, o)
-	}
-	if len(exprs) == 0 && len(orderings) == 0 {
-		return usageError("give --gate EXPR or --ordering SPEC", "nothing to check across %d runs", len(refs))
-	}
-	// No baseline can be given with several runs.
-	if _, _, err := withoutBaseline(exprs, false); err != nil {
+func runGateMatrix(env *Env, refs []string, f *gateFlags, cmd *cobra.Command) error {
+	m, err := harness.CheckMatrix(env.Ctx, f.plan(env, refs, cmd))
+	if err != nil {
 		return err
 	}
-	st, closeStore, err := gateStore(env, f.storeDir, refs...)
-	if err != nil {
-		return inputError(err)
-	}
-	defer closeStore()
-	byVariant := map[string]*assay.Run{}
-	var runs []*assay.Run
-	for _, ref := range refs {
-		run, err := loadGateRef(env, st, ref)
-		if err != nil {
-			return inputError(err)
-		}
-		name := gate.VariantName(run.Variant)
-		if name == "" {
-			return inputError(fmt.Errorf("run %s records no variant: orderings compare the runs of a variant matrix", run.RunID))
-		}
-		if other, dup := byVariant[name]; dup {
-			return inputError(fmt.Errorf("runs %s and %s are both variant %s", other.RunID, run.RunID, name))
-		}
-		byVariant[name] = run
-		runs = append(runs, run)
-	}
-	// A gate scoped to a variant none of the runs is would check nothing.
-	for _, e := range exprs {
-		if !slices.ContainsFunc(runs, func(r *assay.Run) bool { return gate.AppliesTo(e, r) }) {
-			return usageError("", "--gate %q applies to none of the runs (variants: %s)", e.Text, strings.Join(sortedKeys(byVariant), ", "))
-		}
-	}
-
 	out := env.Stdout
-	pass, complete := true, true
-	var invalid []string
-	for _, run := range runs {
+	for i, run := range m.Runs {
 		fmt.Fprintf(out, "variant %s  run %s  suite %s  %s\n", report.Escape(gate.VariantName(run.Variant)), run.RunID, report.Escape(run.Suite.Name), run.Status)
-		complete = complete && run.Status == assay.StatusComplete
-		v := gate.EvaluateExprs(exprs, run, nil)
-		for _, r := range v.Results {
+		for _, r := range m.Verdicts[i].Results {
 			fmt.Fprintf(out, "  %s\n", report.Escape(gate.Line(r)))
 		}
-		for _, w := range v.Warnings {
-			fmt.Fprintf(env.Stderr, "assay: warning: %s\n", report.Escape(w))
-		}
-		pass = pass && v.Pass
-		invalid = append(invalid, v.Errors...)
+		printWarnings(env, m.Verdicts[i].Warnings)
 	}
-	if len(orderings) > 0 {
-		v := gate.CheckOrderings(orderings, byVariant)
+	if m.Orderings != nil {
 		fmt.Fprintf(out, "orderings\n")
-		for _, r := range v.Results {
+		for _, r := range m.Orderings.Results {
 			fmt.Fprintf(out, "  %s\n", report.Escape(gate.Line(r)))
 		}
-		pass = pass && v.Pass
 	}
-	switch {
-	case !complete:
-		return inputError(fmt.Errorf("a run of the matrix is incomplete: a partial run never passes"))
-	case len(invalid) > 0:
-		return gateErrors(invalid)
-	case !pass:
-		return failed()
-	}
-	return nil
+	return m.Err()
 }
 
-// writeGateOutputs writes --junit, --markdown and --badge for the run with
-// the gate results of this check in place of those it recorded.
-func writeGateOutputs(env *Env, f *gateFlags, run, base *assay.Run, verdict gate.Verdict) error {
-	if f.junit == "" && f.markdown == "" && f.badge == "" {
-		return nil
+func printWarnings(env *Env, warnings []string) {
+	for _, w := range warnings {
+		fmt.Fprintf(env.Stderr, "assay: warning: %s\n", report.Escape(w))
 	}
-	shown := *run
-	shown.Gates = verdict.Results
-	shown.Warnings = append(append([]string(nil), run.Warnings...), verdict.Warnings...)
-	var cmp *compare.Report
-	if base != nil && f.markdown != "" {
-		r := compare.Runs(base, run, compare.Options{})
-		cmp = &r
-	}
-	outputs := []struct {
-		path   string
-		render func(io.Writer) error
-	}{
-		{f.junit, func(w io.Writer) error { return report.JUnit(w, &shown) }},
-		{f.markdown, func(w io.Writer) error { return report.Markdown(w, &shown, cmp) }},
-		{f.badge, func(w io.Writer) error { return report.Badge(w, &shown, verdict) }},
-	}
-	for _, o := range outputs {
-		if o.path == "" {
-			continue
-		}
-		if o.path == "-" {
-			if err := o.render(env.Stdout); err != nil {
-				return err
-			}
-			continue
-		}
-		if dir := filepath.Dir(o.path); dir != "." {
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				return err
-			}
-		}
-		if err := replaceFile(o.path, o.render); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 func rateText(p *float64) string {
@@ -447,132 +199,4 @@ func rateText(p *float64) string {
 		return "n/a"
 	}
 	return gate.FormatValue(*p)
-}
-
-// gateStore opens the run store when a REF needs it (anything but a path);
-// paths work without one.
-func gateStore(env *Env, dir string, refs ...string) (*store.SQLiteStore, func(), error) {
-	need := false
-	for _, r := range refs {
-		if r == "" {
-			continue
-		}
-		if _, err := os.Stat(r); err != nil && !store.IsPathRef(r) {
-			need = true
-		}
-	}
-	if !need {
-		return nil, func() {}, nil
-	}
-	if dir == "" {
-		dir = env.Getenv("ASSAY_STORE")
-	}
-	if dir == "" {
-		dir = ".assay"
-	}
-	if _, err := os.Stat(dir); err != nil {
-		return nil, nil, fmt.Errorf("no run store at %s: run 'assay run SUITE' first, give a run.json path, or pass --store DIR", dir)
-	}
-	st, err := store.OpenForReadingWith(dir, storeOptions(env, dir)) // its errors name the store
-	if err != nil {
-		return nil, nil, err
-	}
-	return st, func() { st.Close() }, nil
-}
-
-// loadGateRef loads a run REF: a path without the store, anything else
-// through it.
-func loadGateRef(env *Env, st *store.SQLiteStore, ref string) (*assay.Run, error) {
-	var path string
-	var err error
-	if st == nil || store.IsPathRef(ref) {
-		path, err = store.ResolvePath(ref)
-	} else {
-		path, err = st.Resolve(env.Ctx, ref)
-	}
-	if err != nil {
-		return nil, err
-	}
-	run, err := store.LoadRun(path)
-	if err != nil {
-		return nil, err
-	}
-	if run.Status == assay.StatusIncomplete && run.Summary.Cases == 0 && len(run.Cases) > 0 {
-		// A stopped run has no summary: gate what it recorded (as runs show).
-		run.Summary = runner.Summarize(run.Cases, run.Options.Metrics)
-	}
-	return run, nil
-}
-
-// readFloorsFile reads a floors file; a missing one is an empty file when
-// it is about to be ratcheted, an error otherwise.
-func readFloorsFile(path string, ratchet bool) (*gate.Floors, error) {
-	fh, err := boundedfile.Open(path, boundedfile.Floors)
-	if errors.Is(err, fs.ErrNotExist) {
-		if ratchet {
-			return gate.NewFloors(), nil
-		}
-		return nil, fmt.Errorf("%s: no such floors file (create it with --ratchet)", path)
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer fh.Close()
-	return gate.ReadFloors(fh, path)
-}
-
-// writeFloorsFile replaces the floors file atomically (temp file + rename),
-// creating its directory as the other outputs do.
-func writeFloorsFile(path string, f *gate.Floors) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	return atomicfile.Replace(path, f.Write)
-}
-
-// lockFloorsFile takes the lock a --ratchet holds on the floors file
-// (a sibling PATH.lock, removed when released), creating the directory
-// the file will be written to.
-func lockFloorsFile(env *Env, path string) (*filelock.Lock, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, err
-	}
-	return filelock.Acquire(env.Ctx, path, filelock.DefaultTimeout)
-}
-
-// withoutBaseline drops the gates that compare with a baseline run, for
-// a run or check that has none: such a gate can neither hold nor fail.
-// One written in a suite (or recorded from one) applies when a baseline is
-// given, so it is left out with a warning, and the first run of a suite
-// with a delta() gate can be made. One given with --gate asks for a
-// comparison there is nothing to make: a usage error (exit 2), not the
-// exit 1 of a regression. recorded says the gates are those a stored run
-// recorded (assay gate RUN with no --gate): one given with --gate then was
-// given to that run, not to this check, so it is left out with a warning too.
-func withoutBaseline(exprs []gate.Expr, recorded bool) ([]gate.Expr, []string, error) {
-	var keep []gate.Expr
-	var warnings []string
-	for _, e := range exprs {
-		switch {
-		case !e.Kind.NeedsBaseline():
-			keep = append(keep, e)
-		case e.Source == "--gate" && !recorded:
-			return nil, nil, usageError("pass --baseline REF (for example --baseline latest), or drop the gate",
-				"--gate %q compares with a baseline run, and none was given", e.Text)
-		default:
-			warnings = append(warnings, fmt.Sprintf("gate %q (%s) not checked: it compares with a baseline run, and none was given (--baseline REF)", e.Text, e.Source))
-		}
-	}
-	return keep, warnings, nil
-}
-
-// floorsFor reports whether any floor applies to the run: an unscoped one,
-// or one scoped to its variant.
-func floorsFor(fl *gate.Floors, run *assay.Run) bool {
-	for _, e := range fl.Exprs("") {
-		if gate.AppliesTo(e, run) {
-			return true
-		}
-	}
-	return false
 }

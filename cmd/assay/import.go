@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/assay-eval/assay/harness"
 	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/suite"
 	"github.com/spf13/cobra"
@@ -85,7 +86,7 @@ directory. The mapping of each format is described in the suite package docs.`,
 // like another format than the one asked for.
 func importError(err error, format, src string) error {
 	if got := suite.DetectFormat(src); got != "" && got != format {
-		return &exitError{code: exitHarness, err: err, hint: fmt.Sprintf("%s looks like %s: assay import %s %s", src, got, got, src)}
+		return &harness.Error{Kind: harness.Input, Err: err, Hint: fmt.Sprintf("%s looks like %s: assay import %s %s", src, got, got, src)}
 	}
 	return inputError(err)
 }

@@ -3,11 +3,10 @@ package main
 import (
 	"fmt"
 
-	"github.com/spf13/cobra"
-
 	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/suite"
 	"github.com/assay-eval/assay/target"
+	"github.com/spf13/cobra"
 )
 
 func newLintCmd(env *Env) *cobra.Command {

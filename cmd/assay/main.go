@@ -1,8 +1,9 @@
-// Command assay is the CLI of the assay evaluation harness. It is the only
-// place that wires packages together, reads the environment, prints, and
-// chooses exit codes (0 ok, 1 gate failed or regression, 2 usage, input or
-// harness error). Every command, flag and exit status is described in
-// docs/cli.md.
+// Command assay is the CLI of the assay evaluation harness: flags → a
+// harness plan (package harness runs it) → rendering → an exit code. It is
+// the only place that reads the process environment, prints, and chooses
+// exit codes (0 ok, 1 gate failed or regression, 2 usage, input or harness
+// error), in one switch over harness.Error kinds. Every
+// command, flag and exit status is described in docs/cli.md.
 package main
 
 import (

@@ -3,17 +3,12 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
-	"text/tabwriter"
-	"time"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/harness"
 	"github.com/assay-eval/assay/report"
-	"github.com/assay-eval/assay/runner"
 	"github.com/assay-eval/assay/store"
 	"github.com/spf13/cobra"
 )
@@ -133,27 +128,13 @@ func runsList(env *Env, f *runsFlags) error {
 		}
 		return nil
 	}
-	short := store.ShortIDs(all, 13)
-	tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tSTARTED (UTC)\tSUITE\tTARGET\tSTATUS\tCASES\tPASS\tHEADLINE")
-	for _, e := range entries {
-		pass := "-"
-		if e.PassRate != nil {
-			pass = fmt.Sprintf("%.1f%%", *e.PassRate*100)
-		}
-		head := "-"
-		if e.Headline != "" && e.HeadlineValue != nil {
-			head = fmt.Sprintf("%s %.4f", e.Headline, *e.HeadlineValue)
-		}
-		cases := e.Cases
-		if e.Status == assay.StatusIncomplete && cases == 0 {
+	for i, e := range entries {
+		if e.Status == assay.StatusIncomplete && e.Cases == 0 {
 			// A stopped run's index row has no summary: count what it recorded.
-			store.ReadCases(filepath.Dir(e.Path), func(assay.CaseResult) error { cases++; return nil })
+			store.ReadCases(filepath.Dir(e.Path), func(assay.CaseResult) error { entries[i].Cases++; return nil })
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", short[e.RunID], fmtUTC(e.StartedAt),
-			report.Escape(dash(e.Suite)), report.Escape(dash(clipText(e.Target, 40))), e.Status, cases, pass, report.Escape(head))
 	}
-	if err := tw.Flush(); err != nil {
+	if err := report.RunList(env.Stdout, entries, store.ShortIDs(all, 13)); err != nil {
 		return err
 	}
 	if f.limit > 0 && len(entries) == f.limit && len(all) > f.limit && f.suite == "" && status == "" {
@@ -168,93 +149,23 @@ func runsShow(env *Env, ref string, f *runsFlags) error {
 		return inputError(err)
 	}
 	defer closeStore()
-	path, err := resolveRunRef(env, st, ref)
-	if err != nil {
-		return inputError(err)
-	}
-	run, err := store.LoadRun(path)
+	run, path, err := harness.LoadRef(env.Ctx, st, ref)
 	if err != nil {
 		return inputError(err)
 	}
 	if f.json {
 		return report.JSON(env.Stdout, run)
 	}
-	tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
-	row := func(k, v string) { fmt.Fprintf(tw, "%s\t%s\n", k, report.Escape(v)) }
-	row("run", run.RunID)
-	row("status", string(run.Status))
-	suite := dash(run.Suite.Name)
-	if run.Suite.Fingerprint != "" {
-		suite += " (" + run.Suite.Fingerprint + ")"
-	}
-	row("suite", suite)
-	target := dash(run.Target.Kind)
-	if run.Target.Spec != "" && run.Target.Spec != run.Target.Kind {
-		target += " " + run.Target.Spec
-	}
-	row("target", target)
-	if len(run.Target.Versions) > 0 {
-		var vs []string
-		for _, k := range sortedNames(run.Target.Versions) {
-			vs = append(vs, k+"="+run.Target.Versions[k])
-		}
-		row("versions", strings.Join(vs, " "))
-	}
-	row("started", fmtUTC(run.StartedAt))
-	row("finished", fmtUTC(run.FinishedAt))
-	row("assay", dash(run.AssayVersion))
-	if run.Git != nil {
-		g := run.Git.Commit
-		if run.Git.Dirty {
-			g += " (dirty)"
-		}
-		row("git", g)
-	}
-	o := run.Options
-	opts := fmt.Sprintf("k=%d trials=%d concurrency=%d", o.K, max(o.Trials, 1), o.Concurrency)
-	if len(o.Cases) > 0 {
-		opts += " cases=" + strings.Join(o.Cases, ",")
-	}
-	for _, k := range sortedNames(o.Tags) {
-		opts += " tag:" + k + "=" + o.Tags[k]
-	}
-	row("options", opts)
-	row("file", path)
-	if err := tw.Flush(); err != nil {
+	if err := report.Provenance(env.Stdout, run, path); err != nil {
 		return err
 	}
 	fmt.Fprintln(env.Stdout)
-	if run.Status == assay.StatusIncomplete && run.Summary.Cases == 0 && len(run.Cases) > 0 {
-		// A stopped run has no summary: make one of what it recorded.
-		run.Summary = runner.Summarize(run.Cases, run.Options.Metrics)
+	if harness.Summarized(run) {
+		// A stopped run has no summary: it has one of what it recorded.
 		fmt.Fprintf(env.Stdout, "the run stopped before it finished; the summary covers the %d case trials it recorded\n\n", len(run.Cases))
 	}
 	if err := report.Text(env.Stdout, run, report.TextOptions{MaxFailures: 20}); err != nil {
 		return inputError(err)
 	}
 	return nil
-}
-
-func sortedNames[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
-
-func fmtUTC(t time.Time) string {
-	if t.IsZero() {
-		return "-"
-	}
-	return t.UTC().Format("2006-01-02 15:04:05")
-}
-
-func dash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
-}
-
-func clipText(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }

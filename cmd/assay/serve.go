@@ -9,10 +9,10 @@ import (
 	"os"
 	"os/signal"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
+	"github.com/assay-eval/assay/harness"
 	"github.com/assay-eval/assay/suite"
 	"github.com/assay-eval/assay/target"
 	"github.com/spf13/cobra"
@@ -89,10 +89,10 @@ func runServe(env *Env, path string, f *serveFlags) error {
 	}
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
-		return inputError(fmt.Errorf("--addr %q: %v", f.addr, listenReason(err)))
+		return inputError(fmt.Errorf("--addr %q: %v", f.addr, harness.ListenReason(err)))
 	}
-	srv := newServeServer(b.Handler(), serveBounds)
-	ln = limitListener(ln, serveBounds.MaxConns)
+	srv := harness.NewServer(b.Handler(), serveBounds)
+	ln = harness.LimitListener(ln, serveBounds.MaxConns)
 	fmt.Fprintf(env.Stderr, "assay: serving on http://%s\n", ln.Addr())
 	fmt.Fprintf(env.Stderr, "assay: %d documents, engine %s; POST /search, POST /ask, GET /healthz\n", b.Index().Len(), b.Describe().Versions["engine"])
 	errc := make(chan error, 1)
@@ -111,89 +111,8 @@ func runServe(env *Env, path string, f *serveFlags) error {
 	return nil
 }
 
-// serveLimits bound each connection of assay serve, so that slow or
-// unfinished clients cannot hold its file descriptors: a client has Header
-// to send its request headers, Read for the whole request (headers and
-// body), Write for the response, and Idle between keep-alive requests; a
-// body is at most 1 MiB (the builtin handler's MaxBytesReader) and headers
-// at most MaxHeader bytes. At most MaxConns connections are open at once;
-// more wait in the kernel's accept queue until one closes.
-type serveLimits struct {
-	Header, Read, Write, Idle time.Duration
-	MaxHeader                 int
-	MaxConns                  int
-}
+// serveLimits bound each connection of assay serve (harness.ServeLimits).
+type serveLimits = harness.ServeLimits
 
 // serveBounds are the bounds of assay serve (tests shrink them).
-var serveBounds = serveLimits{
-	Header:    10 * time.Second,
-	Read:      30 * time.Second,
-	Write:     60 * time.Second,
-	Idle:      60 * time.Second,
-	MaxHeader: 64 << 10,
-	MaxConns:  512,
-}
-
-func newServeServer(h http.Handler, l serveLimits) *http.Server {
-	return &http.Server{
-		Handler:           h,
-		ReadHeaderTimeout: l.Header,
-		ReadTimeout:       l.Read,
-		WriteTimeout:      l.Write,
-		IdleTimeout:       l.Idle,
-		MaxHeaderBytes:    l.MaxHeader,
-	}
-}
-
-// limitListener accepts at most n connections at once (n <= 0: no cap).
-func limitListener(ln net.Listener, n int) net.Listener {
-	if n <= 0 {
-		return ln
-	}
-	return &limitedListener{Listener: ln, sem: make(chan struct{}, n)}
-}
-
-type limitedListener struct {
-	net.Listener
-	sem chan struct{}
-}
-
-func (l *limitedListener) Accept() (net.Conn, error) {
-	l.sem <- struct{}{}
-	c, err := l.Listener.Accept()
-	if err != nil {
-		<-l.sem
-		return nil, err
-	}
-	return &limitedConn{Conn: c, release: func() { <-l.sem }}, nil
-}
-
-type limitedConn struct {
-	net.Conn
-	once    sync.Once
-	release func()
-}
-
-func (c *limitedConn) Close() error {
-	err := c.Conn.Close()
-	c.once.Do(c.release)
-	return err
-}
-
-// listenReason is why net.Listen failed, without the Go operation names
-// ("listen tcp: lookup tcp/http2x: unknown port" is "unknown port").
-func listenReason(err error) error {
-	var dns *net.DNSError
-	if errors.As(err, &dns) {
-		return errors.New(dns.Err)
-	}
-	var op *net.OpError
-	if errors.As(err, &op) && op.Err != nil {
-		var sys *os.SyscallError
-		if errors.As(op.Err, &sys) {
-			return sys.Err // "address already in use", "permission denied"
-		}
-		return op.Err
-	}
-	return err
-}
+var serveBounds = harness.DefaultServeLimits

@@ -6,10 +6,9 @@ import (
 	"runtime/debug"
 	"syscall"
 
-	"github.com/spf13/cobra"
-
 	"github.com/assay-eval/assay/internal/boundedfile"
 	"github.com/assay-eval/assay/trec"
+	"github.com/spf13/cobra"
 )
 
 // newTrecCmd is `assay trec`, a trec_eval v10.0 drop-in. Its options are
@@ -39,7 +38,7 @@ func newTrecCmd(env *Env) *cobra.Command {
 				Open:   func(name string) (io.ReadCloser, error) { return boundedfile.Open(name, boundedfile.RunFile) },
 			})
 			if code != 0 {
-				return silentExit(code)
+				return exitStatus(code)
 			}
 			return nil
 		},

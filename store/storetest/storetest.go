@@ -2,7 +2,7 @@
 //
 //	func TestConformance(t *testing.T) {
 //		storetest.Run(t, func(t testing.TB, root string) store.Store {
-//			s, err := store.Open(root)
+//			s, err := store.OpenSQLite(root, store.OpenOptions{})
 //			if err != nil {
 //				t.Fatal(err)
 //			}

@@ -1,4 +1,4 @@
-package main
+package harness
 
 import (
 	"fmt"
@@ -12,20 +12,20 @@ import (
 
 // checkTrec rejects --trec-run/--trec-qrels values that cannot work, before
 // anything runs (check lists them for distinctOutputs).
-func (f *runFlags) checkTrec() error {
-	for _, o := range []output{{"--trec-run", f.trecRun}, {"--trec-qrels", f.trecQrels}} {
-		if o.path == "-" {
-			return usageError("", "%s writes a file: give a path, not -", o.flag)
+func (f *Plan) checkTrec() error {
+	for _, o := range []output{{"--trec-run", f.TrecRun}, {"--trec-qrels", f.TrecQrels}} {
+		if o.Path == "-" {
+			return usageError("", "%s writes a file: give a path, not -", o.Flag)
 		}
 	}
-	if f.trecRun != "" && f.trials > 1 {
-		return usageError("run with --trials 1, or store the run and export one", "--trec-run writes one ranking per case, and --trials %d makes %d", f.trials, f.trials)
+	if f.TrecRun != "" && f.Trials > 1 {
+		return usageError("run with --trials 1, or store the run and export one", "--trec-run writes one ranking per case, and --trials %d makes %d", f.Trials, f.Trials)
 	}
-	if f.trecTag != "" && f.trecRun == "" {
+	if f.TrecTag != "" && f.TrecRun == "" {
 		return usageError("", "--trec-tag names the run of --trec-run, which is not given")
 	}
-	if f.trecTag != "" {
-		if _, err := trec.NewRunWriter(io.Discard, f.trecTag); err != nil {
+	if f.TrecTag != "" {
+		if _, err := trec.NewRunWriter(io.Discard, f.TrecTag); err != nil {
 			return usageError("", "--trec-tag: %v", err)
 		}
 	}
@@ -40,8 +40,8 @@ type trecOutput struct {
 	tmp        *os.File
 }
 
-func newTrecOutput(flag, path string) (*trecOutput, error) {
-	tmp, err := os.CreateTemp("", "assay-trec-*")
+func newTrecOutput(tempDir, flag, path string) (*trecOutput, error) {
+	tmp, err := os.CreateTemp(tempDir, "assay-trec-*")
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: temporary file: %w", flag, path, err)
 	}
@@ -81,8 +81,8 @@ type trecOutputs struct {
 
 // openTrecOutputs starts the files of one run; nil when neither is asked
 // for. variant names the matrix variant (its files get variantPath names).
-func openTrecOutputs(f *runFlags, runID, variant string) (*trecOutputs, error) {
-	if f.trecRun == "" && f.trecQrels == "" {
+func openTrecOutputs(f *Plan, runID, variant string) (*trecOutputs, error) {
+	if f.TrecRun == "" && f.TrecQrels == "" {
 		return nil, nil
 	}
 	t := &trecOutputs{}
@@ -92,12 +92,12 @@ func openTrecOutputs(f *runFlags, runID, variant string) (*trecOutputs, error) {
 		}
 		return p
 	}
-	if f.trecRun != "" {
-		tag := f.trecTag
+	if f.TrecRun != "" {
+		tag := f.TrecTag
 		if tag == "" {
 			tag = runID
 		}
-		o, err := newTrecOutput("--trec-run", path(f.trecRun))
+		o, err := newTrecOutput(f.TempDir, "--trec-run", path(f.TrecRun))
 		if err != nil {
 			return nil, err
 		}
@@ -107,8 +107,8 @@ func openTrecOutputs(f *runFlags, runID, variant string) (*trecOutputs, error) {
 			return nil, fmt.Errorf("--trec-tag: %w", err)
 		}
 	}
-	if f.trecQrels != "" {
-		o, err := newTrecOutput("--trec-qrels", path(f.trecQrels))
+	if f.TrecQrels != "" {
+		o, err := newTrecOutput(f.TempDir, "--trec-qrels", path(f.TrecQrels))
 		if err != nil {
 			t.close()
 			return nil, err

@@ -1,0 +1,123 @@
+package assaytest_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/assaytest"
+)
+
+// answers is a target that answers each case with a fixed text.
+type answers map[string]string
+
+func (a answers) Observe(_ context.Context, c assay.Case) (assay.Observation, error) {
+	return assay.Observation{Case: c.ID, Answer: a[c.ID]}, nil
+}
+
+var good = answers{"q001": "They are hashed with SHA-256.", "q007": "SHA-256 as well."}
+var bad = answers{"q001": "They are hashed with SHA-256.", "q007": "MD5, sadly."}
+
+func TestRunPasses(t *testing.T) {
+	run := assaytest.Run(t, "testdata/golden.yaml", good)
+	if run == nil || run.Summary.Passed != 2 || len(run.Cases) != 2 {
+		t.Fatalf("run = %+v", run)
+	}
+}
+
+// recorder is a testing.TB that keeps what a test reports.
+type recorder struct {
+	testing.TB
+	mu     sync.Mutex
+	logs   []string
+	failed bool
+}
+
+func (r *recorder) Helper() {}
+func (r *recorder) Log(args ...any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.logs = append(r.logs, fmt.Sprint(args...))
+}
+func (r *recorder) Errorf(f string, args ...any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.failed = true
+	r.logs = append(r.logs, fmt.Sprintf(f, args...))
+}
+func (r *recorder) Error(args ...any) { r.Errorf("%s", fmt.Sprint(args...)) }
+func (r *recorder) Fatal(args ...any) { r.Error(args...); panic(fatal{}) }
+func (r *recorder) Fatalf(f string, args ...any) {
+	r.Errorf(f, args...)
+	panic(fatal{})
+}
+
+type fatal struct{}
+
+func record(t *testing.T, fn func(tb testing.TB)) (logs string, failed bool) {
+	r := &recorder{TB: t}
+	func() {
+		defer func() {
+			if v := recover(); v != nil && v != (fatal{}) {
+				panic(v)
+			}
+		}()
+		fn(r)
+	}()
+	return strings.Join(r.logs, "\n"), r.failed
+}
+
+func TestRunFailsNamingTheCaseAndItsFact(t *testing.T) {
+	logs, failed := record(t, func(tb testing.TB) { assaytest.Run(tb, "testdata/golden.yaml", bad) })
+	if !failed {
+		t.Fatalf("a failing gate did not fail the test; logs:\n%s", logs)
+	}
+	for _, want := range []string{`q007: answer_includes: missing "sha-256"`, `q007: answer_excludes: found "md5"`, "✗ pass_rate >= 1"} {
+		if !strings.Contains(logs, want) {
+			t.Errorf("logs lack %q:\n%s", want, logs)
+		}
+	}
+	if strings.Contains(logs, "q001:") {
+		t.Errorf("a passing case was logged:\n%s", logs)
+	}
+}
+
+func TestRunInvalidSuiteIsPositioned(t *testing.T) {
+	dir := t.TempDir()
+	path := dir + "/bad.yaml"
+	writeFile(t, path, "assay: 1\nname: bad\ncases:\n  - id: q1\n    query: x\n    expect: {answer_include: [y]}\n")
+	logs, failed := record(t, func(tb testing.TB) { assaytest.Run(tb, path, good) })
+	if !failed || !strings.Contains(logs, path+":6:") {
+		t.Fatalf("failed=%v, want a positioned error naming %s:6:\n%s", failed, path, logs)
+	}
+}
+
+func TestRunExtraGate(t *testing.T) {
+	logs, failed := record(t, func(tb testing.TB) {
+		assaytest.Run(tb, "testdata/golden.yaml", good, assaytest.Gates("p95_latency_ms <= -1"))
+	})
+	if !failed || !strings.Contains(logs, "p95_latency_ms") {
+		t.Fatalf("an extra failing gate did not fail the test (failed=%v):\n%s", failed, logs)
+	}
+}
+
+func TestRunStoreDir(t *testing.T) {
+	dir := t.TempDir()
+	run := assaytest.Run(t, "testdata/golden.yaml", good, assaytest.StoreDir(dir), assaytest.Trials(2), assaytest.Concurrency(1))
+	if run == nil || len(run.Cases) != 4 {
+		t.Fatalf("run = %+v", run)
+	}
+	if _, err := readFile(dir + "/runs/" + run.RunID + "/run.json"); err != nil {
+		t.Fatalf("the run was not stored: %v", err)
+	}
+}
+
+func TestRunSubtests(t *testing.T) {
+	run := assaytest.Run(t, "testdata/golden.yaml", good, assaytest.Subtests())
+	if run == nil || len(run.Cases) != 2 {
+		t.Fatalf("run = %+v", run)
+	}
+}

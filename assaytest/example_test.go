@@ -1,0 +1,50 @@
+package assaytest_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/assaytest"
+)
+
+// mySystem is the system under test: here, one that answers every
+// question the same way.
+type mySystem struct{ answer string }
+
+func (s mySystem) Observe(_ context.Context, c assay.Case) (assay.Observation, error) {
+	return assay.Observation{Case: c.ID, Answer: s.answer}, nil
+}
+
+// printTB stands in for the *testing.T of a test function, printing what
+// the test would log.
+type printTB struct{ testing.TB }
+
+func (printTB) Helper()                      {}
+func (printTB) Log(args ...any)              { fmt.Println(args...) }
+func (printTB) Error(args ...any)            { fmt.Println(args...) }
+func (printTB) Errorf(f string, args ...any) { fmt.Printf(f+"\n", args...) }
+func (printTB) Fatal(args ...any)            { fmt.Println(args...) }
+func (printTB) Fatalf(f string, args ...any) { fmt.Printf(f+"\n", args...) }
+
+// In a test, Run takes the test's t:
+//
+//	func TestGolden(t *testing.T) {
+//		run := assaytest.Run(t, "testdata/golden.yaml", mySystem{})
+//		_ = run
+//	}
+//
+// A system that names the wrong hash fails the suite's gate; the test
+// logs each failing case with its facts.
+func ExampleRun() {
+	var t testing.TB = printTB{}
+	run := assaytest.Run(t, "testdata/golden.yaml", mySystem{answer: "tokens are hashed with md5"})
+	fmt.Println("passed", run.Summary.Passed, "of", run.Summary.Cases)
+	// Output:
+	// q001: answer_includes: missing "sha-256"
+	// q007: answer_includes: missing "sha-256"
+	// q007: answer_excludes: found "md5"
+	// ✗ pass_rate >= 1  value 0, bound 1  [testdata/golden.yaml:4]
+	// passed 0 of 2
+}

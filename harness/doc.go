@@ -1,0 +1,61 @@
+// Package harness is the assay pipeline as a library: what `assay run`,
+// `assay gate`, `assay compare`, package assaytest and (later) the
+// browser UI all call. It prints nothing, reads the environment only
+// through Plan.Getenv, and returns typed errors (Error, of a Kind: Usage,
+// Input, Incomplete, GateFailed, Regressed) that a caller maps to what it
+// does; the CLI maps them to its exit codes (2, 2, 2, 1, 1) in its one
+// switch. Progress is reported as data (Plan.OnEvent), warnings are in
+// the runs (assay.Run.Warnings).
+//
+// # The flow of Run
+//
+//  1. Load the suite (package suite; streamed from its file where the
+//     format allows), its warnings and its manifest check.
+//  2. Select the cases (Plan.Cases, Plan.Tags, Plan.K), checking that
+//     every named case exists and that something is left.
+//  3. Check the plan: numbers in range, outputs distinct files (at most one
+//     "-"), output directories creatable, no output naming an input (the
+//     suite, the corpus, the target file, the replay trace).
+//  4. Build the grading options (metrics, gain, json_schema files) and the
+//     gates: the suite's and Plan.Gates, each parsed; without a baseline,
+//     a suite's delta/ratio/no_new_failures gate is left out with a
+//     warning, and one given in the plan is a Usage error.
+//  5. Resolve the target: Plan.System, else the spec Plan.Target, else
+//     builtin when the suite has a corpus. A target file with variants:
+//     is a matrix: one run per variant, of one group, its orderings and
+//     variant-scoped gates checked up front.
+//  6. Open the store (Plan.StoreDir; none when empty) and load the
+//     baseline (Plan.Baseline, any store.ResolveRef REF).
+//  7. For each run (each variant): open the target, register its secrets
+//     with Plan.Secrets, begin the run record in the store, run every case
+//     (package runner: concurrency, trials, timeouts, MaxErrors), grading
+//     each observation before it is redacted; each result goes to the
+//     run's directory (the store's; with no store a scratch one under
+//     $TMPDIR, store.BeginScratch, removed by Result.Close), the --record
+//     trace, the TREC outputs and the aggregator. The reports read the
+//     results back from the run directory one at a time
+//     (store.ReadResults through Run.CaseStream).
+//     The cases stay in memory only when something needs them all: a
+//     baseline, trials > 1, or a gate or ordering whose parsed expression
+//     needs the cases (gate.Expr.NeedsCases).
+//  8. Summarize, evaluate the gates (gate.Evaluate), redact the run, and
+//     finish its record (status complete, or incomplete with the reason
+//     as a warning). A matrix compares each variant with the baseline
+//     run of the same variant of the baseline's matrix (baselineFor).
+//  9. Compare with the baseline (compare.Runs) and write the outputs
+//     (JSON, JUnit, markdown and $GITHUB_STEP_SUMMARY, badges, report
+//     directories), redacted.
+//  10. Return the Result and the outcome: nil, or an Error of kind
+//     Incomplete, Input (gates that measure nothing), GateFailed or
+//     Regressed; a run that shares no case with its baseline is a Usage
+//     error.
+//
+// The caller renders the Result (report.Text, report.MatrixText,
+// report.CompareText) and closes it.
+//
+// CheckGate and CheckMatrix are `assay gate`: a stored run checked against
+// gates, a floors file (locked from read to write while ratcheting) and
+// orderings. CompareRefs and Export serve `assay compare` and `assay runs
+// export`. OpenRefStore and LoadRef resolve run references through the
+// one resolver (store.ResolveRef).
+package harness

@@ -1,0 +1,70 @@
+package harness_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/harness"
+)
+
+// Run the quickstart golden set against the built-in BM25 engine, with
+// no store: the run is made, graded, gated and returned.
+func ExampleRun() {
+	res, err := harness.Run(context.Background(), harness.Plan{
+		SuitePath:   "../examples/quickstart/suite.yaml",
+		Trials:      1,
+		Concurrency: 4,
+	})
+	if res == nil {
+		fmt.Println(err)
+		return
+	}
+	defer res.Close()
+	run := res.Runs[0]
+	fmt.Println(run.Suite.Name, run.Status, run.Summary.Cases, "cases")
+	for _, g := range run.Gates {
+		fmt.Println(g.Expr, g.Pass)
+	}
+	fmt.Println("outcome:", err)
+	// Output:
+	// quickstart complete 24 cases
+	// pass_rate >= 0.8 true
+	// ndcg@10 >= 0.7 true
+	// error_rate <= 0 true
+	// p95_latency_ms <= 2000 true
+	// outcome: <nil>
+}
+
+// A Go value is the system under test: here one that never answers, so
+// the suite's gates fail and Run says so with an error of kind
+// GateFailed.
+func ExampleRun_system() {
+	silent := assay.TargetFunc(func(_ context.Context, c assay.Case) (assay.Observation, error) {
+		return assay.Observation{Case: c.ID}, nil
+	})
+	res, err := harness.Run(context.Background(), harness.Plan{
+		SuitePath: "../examples/quickstart/suite.yaml",
+		System:    silent,
+		Trials:    1, Concurrency: 4,
+	})
+	if res == nil {
+		fmt.Println(err)
+		return
+	}
+	defer res.Close()
+	fmt.Println(harness.KindOf(err) == harness.GateFailed, res.Runs[0].Summary.Passed)
+	// Output:
+	// true 0
+}
+
+// A plan that cannot work is a Usage error, before anything runs.
+func ExampleRun_usage() {
+	_, err := harness.Run(context.Background(), harness.Plan{
+		SuitePath: "../examples/quickstart/suite.yaml",
+		Trials:    0, Concurrency: 4,
+	})
+	fmt.Println(harness.KindOf(err) == harness.Usage, err)
+	// Output:
+	// true --trials must be >= 1, got 0
+}

@@ -1,0 +1,208 @@
+package harness
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"sync"
+
+	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/compare"
+	"github.com/assay-eval/assay/internal/atomicfile"
+	"github.com/assay-eval/assay/store"
+	"github.com/assay-eval/assay/suite"
+	"github.com/assay-eval/assay/trec"
+)
+
+// ExportPlan is a stored run written as TREC files (assay runs export).
+type ExportPlan struct {
+	// Ref is the run; TrecRun the TREC run file its rankings go to (tag
+	// TrecTag, default the run id); TrecQrels the qrels file of its cases'
+	// judgments, read from Suite (default the suite path the run recorded).
+	Ref                         string
+	TrecRun, TrecQrels, TrecTag string
+	Suite                       string
+	// Store resolves Ref when it is not a path; nil: opened from StoreDir
+	// when needed (OpenRefStore).
+	Store        store.Store
+	StoreDir     string
+	StoreOptions store.OpenOptions
+}
+
+// Export writes a stored run's rankings as a TREC run file, and its
+// suite's judgments (of the cases the run ran) as qrels. The suite must
+// be unchanged since the run (same fingerprint).
+func Export(ctx context.Context, f ExportPlan) error {
+	ref := f.Ref
+	if err := f.Check(); err != nil {
+		return err
+	}
+	st := f.Store
+	if st == nil {
+		var err error
+		if st, err = OpenRefStore(f.StoreDir, f.StoreOptions, ref); err != nil {
+			return inputError(err)
+		}
+		if st != nil {
+			defer st.Close()
+		}
+	}
+	return export(ctx, f, st)
+}
+
+// Check is the usage check of the plan, made before any store is opened.
+func (f ExportPlan) Check() error {
+	if f.TrecRun == "" && f.TrecQrels == "" {
+		return usageError("assay runs export REF --trec-run FILE [--trec-qrels FILE]", "runs export needs --trec-run or --trec-qrels")
+	}
+	if err := DistinctOutputs([]Output{{"--trec-run", f.TrecRun}, {"--trec-qrels", f.TrecQrels}}); err != nil {
+		return err
+	}
+	for _, o := range []Output{{"--trec-run", f.TrecRun}, {"--trec-qrels", f.TrecQrels}} {
+		if o.Path == "-" {
+			return usageError("", "%s writes a file: give a path, not -", o.Flag)
+		}
+	}
+	if f.TrecTag != "" && f.TrecRun == "" {
+		return usageError("", "--trec-tag names the run of --trec-run, which is not given")
+	}
+	if f.Suite != "" && f.TrecQrels == "" {
+		return usageError("", "--suite is where --trec-qrels reads the judgments, and --trec-qrels is not given")
+	}
+	return nil
+}
+
+func export(ctx context.Context, f ExportPlan, st store.Store) error {
+	ref := f.Ref
+	run, path, err := LoadRef(ctx, st, ref)
+	if err != nil {
+		return inputError(err)
+	}
+	if run.Options.Trials > 1 {
+		return usageError("export a run made with --trials 1", "run %s has %d trials per case, and a TREC run holds one ranking per case", shortID(run.RunID), run.Options.Trials)
+	}
+	tag := f.TrecTag
+	if tag == "" {
+		tag = run.RunID
+	}
+	if _, err := trec.NewRunWriter(io.Discard, tag); err != nil {
+		return usageError("", "--trec-tag: %v", err)
+	}
+	dir := filepath.Dir(path)
+	// The case ids of the run: the qrels cover these only (a run made with
+	// --case or --tag ran part of its suite).
+	inRun := map[string]bool{}
+	if f.TrecRun != "" {
+		err = atomicfile.Replace(f.TrecRun, func(w io.Writer) error {
+			rw, err := trec.NewRunWriter(w, tag)
+			if err != nil {
+				return err
+			}
+			err = store.ReadCases(dir, func(r assay.CaseResult) error {
+				inRun[r.ID] = true
+				if r.Error != nil || r.Observation == nil {
+					return nil // scored as an empty ranking; nothing to write
+				}
+				return rw.Add(r.ID, r.Observation.Ranking())
+			})
+			if err != nil {
+				return err
+			}
+			return rw.Flush()
+		})
+		if err != nil {
+			return inputError(fmt.Errorf("--trec-run %w", err))
+		}
+	} else if err := store.ReadCases(dir, func(r assay.CaseResult) error {
+		inRun[r.ID] = true
+		return nil
+	}); err != nil {
+		return inputError(err)
+	}
+	if f.TrecQrels == "" {
+		return nil
+	}
+	sp := f.Suite
+	if sp == "" {
+		sp = run.Suite.Path
+	}
+	if sp == "" {
+		return usageError("give --suite PATH", "run %s records no suite path to read the judgments from", shortID(run.RunID))
+	}
+	ss, err := suite.Stream(sp, suite.LoadOptions{})
+	if err != nil {
+		return inputError(fmt.Errorf("--trec-qrels: %w", err))
+	}
+	if run.Suite.Fingerprint != "" && ss.Fingerprint != run.Suite.Fingerprint {
+		return inputError(fmt.Errorf("--trec-qrels: suite %s has changed since run %s (fingerprint %s, the run's %s): give --suite the suite the run used", sp, shortID(run.RunID), ss.Fingerprint, run.Suite.Fingerprint))
+	}
+	err = atomicfile.Replace(f.TrecQrels, func(w io.Writer) error {
+		qw := trec.NewQrelsWriter(w)
+		err := ss.Cases(func(c assay.Case) error {
+			if !inRun[c.ID] {
+				return nil
+			}
+			return qw.Add(c.ID, c.Judgments)
+		})
+		if err != nil {
+			return err
+		}
+		return qw.Flush()
+	})
+	if err != nil {
+		return inputError(fmt.Errorf("--trec-qrels %w", err))
+	}
+	return nil
+}
+
+// CompareRefs resolves two run REFs (st may be nil when both are paths),
+// checks that no output would overwrite either run record, loads the two
+// runs at once (for 10,000-case runs decoding is a good part of the time)
+// and compares them.
+func CompareRefs(ctx context.Context, st store.Store, baseRef, candRef string, outputs ...Output) (compare.Report, error) {
+	var l store.Lister
+	if st != nil {
+		l = st
+	}
+	var paths [2]string
+	for i, ref := range []string{baseRef, candRef} {
+		p, err := store.ResolveRef(ctx, l, ref)
+		if err != nil {
+			return compare.Report{}, inputError(err)
+		}
+		paths[i] = p
+	}
+	for _, o := range outputs {
+		for _, p := range paths {
+			if o.Path != "" && o.Path != "-" && sameFile(o.Path, p) {
+				return compare.Report{}, usageError("write it to another file", "%s %s would overwrite the run record %s", o.Flag, o.Path, p)
+			}
+		}
+	}
+	var runs [2]*assay.Run
+	var errs [2]error
+	var wg sync.WaitGroup
+	for i := range paths {
+		wg.Go(func() { runs[i], errs[i] = store.LoadRun(paths[i]) })
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return compare.Report{}, inputError(err)
+		}
+	}
+	return compare.Runs(runs[0], runs[1], compare.Options{}), nil
+}
+
+// CompareErr is the outcome of a comparison: a Usage error when the runs
+// share no case (nothing was compared), Regressed, or nil.
+func CompareErr(rep compare.Report) error {
+	if rep.PairedCases == 0 {
+		return usageError("compare two runs of the same suite", "the two runs share no case: nothing was compared")
+	}
+	if rep.Verdict == compare.Regressed {
+		return &Error{Kind: Regressed}
+	}
+	return nil
+}

@@ -1,0 +1,1067 @@
+package harness
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/compare"
+	"github.com/assay-eval/assay/gate"
+	"github.com/assay-eval/assay/grade"
+	"github.com/assay-eval/assay/metric"
+	"github.com/assay-eval/assay/redact"
+	"github.com/assay-eval/assay/report"
+	"github.com/assay-eval/assay/runner"
+	"github.com/assay-eval/assay/store"
+	"github.com/assay-eval/assay/suite"
+	"github.com/assay-eval/assay/target"
+)
+
+// Plan is everything one Run needs. The zero value of a field is "not
+// given" where that makes sense (no store, no baseline, no outputs); the
+// numbers (Trials, Concurrency) must be set (see the CLI's defaults:
+// Trials 1, Concurrency runner.DefaultConcurrency).
+type Plan struct {
+	// SuitePath is the suite file or directory (any format package suite
+	// reads); Split is the qrels split of a BEIR directory. Suite, when
+	// set, is a suite already loaded (suite.Load), used instead.
+	SuitePath string
+	Split     string
+	Suite     *assay.Suite
+	// Target is the target SPEC (builtin, http://..., replay:FILE, a
+	// target file, ...); empty: builtin when the suite has a corpus.
+	// System, when set, is the system under test itself and Target is
+	// only its name in the record; the caller keeps it open.
+	Target string
+	System assay.Target
+	// Selection: the case ids to run, KEY=VALUE tags every case run must
+	// have, and K (> 0) overrides the suite's k.
+	Cases []string
+	Tags  []string
+	K     int
+	// Trials per case, cases in flight, the per-case timeout (0: none),
+	// and the errored observations after which the run stops (0: never).
+	Trials      int
+	Concurrency int
+	Timeout     time.Duration
+	MaxErrors   int
+	// Keep skips the target's cleanup steps; AllowLiteralSecrets accepts
+	// literal Authorization or Cookie values in a target file.
+	Keep                bool
+	AllowLiteralSecrets bool
+	// StoreDir is the run store (store.Open); empty: no store.
+	StoreDir     string
+	StoreOptions store.OpenOptions
+	// Baseline is the run REF to compare with (store.ResolveRef).
+	Baseline string
+	// Gates are gate expressions added to the suite's (source "--gate").
+	Gates []string
+	// MaxFailures bounds the failing cases whose query the result keeps
+	// for a summary (Result.FailQueries; 0: all).
+	MaxFailures int
+	// Outputs, written when the run is over ("-": to Stdout): the
+	// assay.run/v1 JSON, JUnit XML, markdown (also appended to
+	// $GITHUB_STEP_SUMMARY), a badge, a report directory, the trace of
+	// every observation (Record), TREC run and qrels files.
+	JSON, JUnit, Markdown, Badge, ReportDir string
+	Record                                  string
+	TrecRun, TrecQrels, TrecTag             string
+	Stdout                                  io.Writer
+	// Getenv is the only way the harness reads the environment (target
+	// secrets, GITHUB_STEP_SUMMARY); nil reads nothing.
+	Getenv func(string) string
+	// TempDir is where temporary files go (a run's results with no store,
+	// the TREC outputs while they are written); empty: os.TempDir().
+	TempDir string
+	// Secrets collects the secret values of the targets opened; every
+	// result, record and output is redacted with it. Nil: a new one.
+	Secrets *redact.Redactor
+	// OnEvent, when set, is called with the run's progress (one call at a
+	// time).
+	OnEvent func(Event)
+	// Version is the assay version recorded (default assay.Version).
+	Version string
+}
+
+// EventKind says what an Event reports.
+type EventKind int
+
+// The events of a run.
+const (
+	// Started: a run (one variant of a matrix) begins; Total is the
+	// number of observations it will make.
+	Started EventKind = iota + 1
+	// Observed: one observation was graded (Result holds it, redacted).
+	Observed
+	// Finished: the run's cases are over.
+	Finished
+)
+
+// Event is one progress report.
+type Event struct {
+	Kind   EventKind
+	Total  int
+	Result *assay.CaseResult
+}
+
+// Result is what Run made: the run (one per variant of a matrix) with its
+// gate verdict and, with a baseline, its comparison.
+type Result struct {
+	Runs     []*assay.Run
+	Verdicts []gate.Verdict
+	// Baseline is the Plan's baseline run; Baselines[i] the run Runs[i]
+	// was compared with (nil: not compared) and Comparisons[i] the
+	// comparison.
+	Baseline    *assay.Run
+	Baselines   []*assay.Run
+	Comparisons []*compare.Report
+	// Notes say which variants were not compared, and why.
+	Notes []string
+	// Matrix is set for a variant matrix: Group is its id and Orderings
+	// the verdict of its orderings.
+	Matrix    bool
+	Group     string
+	Orderings gate.Verdict
+	// FailQueries holds the (redacted) queries of failing cases, by id.
+	FailQueries map[string]string
+
+	closers []func()
+}
+
+// Close releases what the result's runs read their cases from.
+func (r *Result) Close() error {
+	if r == nil {
+		return nil
+	}
+	for i := len(r.closers) - 1; i >= 0; i-- {
+		r.closers[i]()
+	}
+	r.closers = nil
+	return nil
+}
+
+// Run runs a plan: the steps of the package doc. It returns a Result
+// whenever runs were made, also with an error of kind Incomplete,
+// GateFailed or Regressed (and with an Input error from writing an
+// output); the caller closes it.
+func Run(ctx context.Context, p Plan) (*Result, error) {
+	if p.Getenv == nil {
+		p.Getenv = func(string) string { return "" }
+	}
+	if p.Secrets == nil {
+		p.Secrets = redact.New()
+	}
+	if p.Version == "" {
+		p.Version = assay.Version
+	}
+	if p.Stdout == nil {
+		p.Stdout = io.Discard
+	}
+	f := &p
+	ss, err := prepareRun(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Baseline: ss.base, FailQueries: ss.failQueries}
+	if ss.st != nil {
+		st := ss.st
+		res.closers = append(res.closers, func() { st.Close() })
+	}
+	res.closers = append(res.closers, ss.closeSpills)
+	var matrix target.Matrix
+	if f.System == nil && target.IsFile(ss.spec) {
+		if matrix, err = target.ReadMatrix(ss.spec); err != nil {
+			res.Close()
+			return nil, inputError(err)
+		}
+	}
+	if len(matrix.Variants) > 0 {
+		if f.Badge == "-" && len(matrix.Variants) > 1 {
+			// One badge per variant: several JSON documents on stdout
+			// would make none of them a valid endpoint badge.
+			res.Close()
+			return nil, usageError("give --badge a file: badge.json writes badge.VARIANT.json per variant", "--badge - writes one badge, and the matrix has %d variants", len(matrix.Variants))
+		}
+		err := ss.runMatrix(ctx, matrix, res)
+		if len(res.Runs) == 0 {
+			res.Close()
+			return nil, err
+		}
+		return res, err
+	}
+
+	run, verdict, err := ss.runOne(ctx, nil, "", ss.base)
+	if err != nil {
+		res.Close()
+		return nil, err
+	}
+	res.Runs, res.Verdicts, res.Baselines = []*assay.Run{run}, []gate.Verdict{verdict}, []*assay.Run{ss.base}
+	var cmp *compare.Report
+	if ss.base != nil {
+		rep := compare.Runs(ss.base, run, compare.Options{})
+		cmp = &rep
+	}
+	res.Comparisons = []*compare.Report{cmp}
+	if f.JSON != "" {
+		if err := writeTo(f, f.JSON, func(w io.Writer) error { return report.JSON(w, run) }); err != nil {
+			return res, inputError(err)
+		}
+	}
+	if err := writeCIOutputs(f, run, verdict, cmp); err != nil {
+		return res, inputError(err)
+	}
+	regressed := cmp != nil && cmp.Verdict == compare.Regressed
+	if cmp != nil && cmp.PairedCases == 0 && run.Status == assay.StatusComplete {
+		return res, usageError("give a --baseline run of the same suite", "--baseline %s shares no case with this run: nothing was compared", f.Baseline)
+	}
+
+	switch {
+	case run.Status != assay.StatusComplete:
+		return res, &Error{Kind: Incomplete}
+	case len(verdict.Errors) > 0:
+		return res, gateErrors(verdict.Errors)
+	case !verdict.Pass:
+		return res, &Error{Kind: GateFailed}
+	case regressed:
+		return res, &Error{Kind: Regressed}
+	}
+	return res, nil
+}
+
+// session is what every run of one plan shares: the loaded suite, the
+// selected cases, the grading options, the gates, the store and the
+// baseline. A target file with variants: makes one run per variant.
+//
+// The cases are not held in memory: src reads them from the suite (which
+// package suite streams from its file when it can), and each run's results
+// go to its run directory (the store's, or one under a temporary directory
+// when there is no store) that the reports read back one at a time
+// (store.ReadResults). Only what needs
+// every case at once keeps them: a comparison with a baseline, trial
+// statistics (Trials > 1) and the gates on them (keepCases).
+type session struct {
+	f     *Plan
+	s     *assay.Suite
+	src   assay.Seq[assay.Case]
+	n     int // cases selected
+	total int // cases in the suite
+	// failQueries holds the queries of the failing cases a summary lists
+	// (at most MaxFailures per run).
+	failQueries map[string]string
+	// tmp holds the run directories of a plan with no store (removed
+	// when the Result is closed).
+	tmp *store.ScratchDir
+	// orderings are the matrix's orderings (keepCases reads them).
+	orderings []gate.Ordering
+	gopts     grade.Options
+	gates     []assay.Gate
+	st        store.Store
+	base      *assay.Run
+	spec      string
+	warnings  []string
+	// Computed once for every run of the session (a matrix has several).
+	fingerprint string
+	git         *assay.GitInfo
+}
+
+// prepareRun loads and checks everything a run needs before any case is
+// sent, so a bad suite, gate, target or store fails with exit 2 up front.
+func prepareRun(ctx context.Context, f *Plan) (*session, error) {
+	path := f.SuitePath
+	st, err := loadSuite(f)
+	if err != nil {
+		return nil, inputError(err)
+	}
+	if f.Suite != nil {
+		path = f.Suite.Path
+	}
+	s := st.Suite
+	ss := &session{f: f, s: s, total: st.N, fingerprint: st.Fingerprint, git: store.GitInfo(s.Dir), failQueries: map[string]string{}}
+	ss.warnings = append(ss.warnings, s.Warnings...)
+	if f.Suite != nil {
+		ss.warnings = append(ss.warnings, suite.CheckManifest(f.Suite)...)
+	} else {
+		ss.warnings = append(ss.warnings, suite.CheckManifestStreamed(st)...)
+	}
+
+	if ss.src, ss.n, err = selectCases(st, f.Cases, f.Tags, f.K); err != nil {
+		return nil, err
+	}
+	if err := f.check(); err != nil {
+		return nil, err
+	}
+	if f.K > 0 {
+		s.Defaults.K = f.K
+	}
+	if ss.gopts, err = grade.NewOptions(s); err != nil {
+		return nil, inputError(err)
+	}
+	// A streamed suite holds no case for NewOptions to find the
+	// json_schema files in: load them from the list the load made.
+	for _, p := range st.SchemaPaths() {
+		if err := ss.gopts.Schemas.Load(p); err != nil {
+			return nil, inputError(fmt.Errorf("%s: json_schema %s: %v", s.Path, p, err))
+		}
+	}
+	ss.gates = append([]assay.Gate(nil), s.Gates...)
+	for _, g := range f.Gates {
+		ss.gates = append(ss.gates, assay.Gate{Expr: g, Source: "--gate"})
+	}
+	exprs := make([]gate.Expr, 0, len(ss.gates))
+	for _, g := range ss.gates {
+		e, err := gate.Parse(g.Expr, g.Source)
+		if err != nil {
+			return nil, inputError(err)
+		}
+		exprs = append(exprs, e)
+	}
+	if f.Baseline == "" {
+		keep, skipped, err := WithoutBaseline(exprs, false)
+		if err != nil {
+			return nil, err
+		}
+		ss.warnings = append(ss.warnings, skipped...)
+		if len(keep) < len(exprs) {
+			gates := ss.gates
+			ss.gates = nil
+			for i, e := range exprs {
+				if !e.Kind.NeedsBaseline() {
+					ss.gates = append(ss.gates, gates[i])
+				}
+			}
+		}
+	}
+	ss.spec = f.Target
+	if ss.spec == "" && f.System != nil {
+		ss.spec = "go"
+	}
+	if ss.spec == "" {
+		if len(s.Corpus) == 0 && s.CorpusSource != "" {
+			return nil, usageError("add documents to it, or give --target", "the corpus of suite %s (%s) holds no documents, so the built-in target has nothing to search", s.Name, s.CorpusSource)
+		}
+		if len(s.Corpus) == 0 {
+			return nil, usageError("give --target (for example --target replay:trace.jsonl or --target http://127.0.0.1:8080/ask)",
+				"suite %s has no corpus, so the built-in target has nothing to search", s.Name)
+		}
+		ss.spec = "builtin"
+	}
+	if err := f.checkInputs(path, s.CorpusSource, ss.spec); err != nil {
+		return nil, err
+	}
+	if f.StoreDir != "" {
+		if ss.st, err = store.Open(f.StoreDir, f.StoreOptions); err != nil {
+			return nil, inputError(err) // store.Open's errors name the store
+		}
+	}
+	if f.Baseline != "" {
+		if ss.base, _, err = LoadRef(ctx, ss.st, f.Baseline); err != nil {
+			if ss.st != nil {
+				ss.st.Close()
+			}
+			return nil, inputError(err)
+		}
+	}
+	return ss, nil
+}
+
+// loadSuite streams the suite at the plan's path, or wraps the suite it
+// holds.
+func loadSuite(f *Plan) (*suite.Streamed, error) {
+	if f.Suite == nil {
+		return suite.Stream(f.SuitePath, suite.LoadOptions{Split: f.Split})
+	}
+	s := *f.Suite
+	cases := s.Cases
+	return &suite.Streamed{Suite: &s, N: len(cases), Fingerprint: suite.Fingerprint(f.Suite), Cases: suite.CaseSeq(assay.SliceSeq(cases))}, nil
+}
+
+// maxTrials bounds --trials: every observation is kept for the run record,
+// so --trials 100000000 ran the process out of memory before the first case.
+const maxTrials = 10000
+
+// check rejects flag values out of range, and two outputs both sent to
+// stdout ("-"), before anything runs.
+func (f *Plan) check() error {
+	switch {
+	case f.K < 0:
+		return usageError("", "-k must be >= 0 (0: the suite's), got %d", f.K)
+	case f.Trials < 1:
+		return usageError("", "--trials must be >= 1, got %d", f.Trials)
+	case f.Trials > maxTrials:
+		return usageError("", "--trials must be <= %d, got %d", maxTrials, f.Trials)
+	case f.Concurrency < 1:
+		return usageError("", "-j must be >= 1, got %d", f.Concurrency)
+	case f.Timeout < 0:
+		return usageError("", "--timeout must be >= 0 (0: none), got %s", f.Timeout)
+	case f.MaxErrors < 0:
+		return usageError("", "--max-errors must be >= 0 (0: never stop), got %d", f.MaxErrors)
+	case f.MaxFailures < 0:
+		return usageError("", "--max-failures must be >= 0 (0: all), got %d", f.MaxFailures)
+	}
+	if f.Record == "-" {
+		return usageError("", "--record writes a file: give a path, not -")
+	}
+	if err := DistinctOutputs([]output{{"--json", f.JSON}, {"--markdown", f.Markdown}, {"--junit", f.JUnit}, {"--badge", f.Badge}, {"--record", f.Record}, {"--trec-run", f.TrecRun}, {"--trec-qrels", f.TrecQrels}}); err != nil {
+		return err
+	}
+	if err := f.checkTrec(); err != nil {
+		return err
+	}
+	// An output that cannot be written fails now, not after the run.
+	for _, o := range []Output{{"--json", f.JSON}, {"--markdown", f.Markdown}, {"--junit", f.JUnit}, {"--badge", f.Badge}, {"--record", f.Record}, {"--trec-run", f.TrecRun}, {"--trec-qrels", f.TrecQrels}, {"--report-dir", f.ReportDir}} {
+		if o.Path == "" || o.Path == "-" {
+			continue
+		}
+		dir := filepath.Dir(o.Path)
+		if o.Flag == "--report-dir" {
+			dir = o.Path
+		} else if fi, err := os.Stat(o.Path); err == nil && fi.IsDir() {
+			return usageError("", "%s %s: is a directory, want a file", o.Flag, o.Path)
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return usageError("", "%s %s: %v", o.Flag, o.Path, err)
+		}
+	}
+	return nil
+}
+
+// checkInputs rejects an output that names one of the run's inputs: --json
+// suite.yaml replaced the golden set with the run's JSON. --record may name
+// the replay trace it reads (it writes the same observations back).
+func (f *Plan) checkInputs(suitePath, corpus, spec string) error {
+	type input struct{ what, path string }
+	inputs := []input{{"the suite", suitePath}, {"the corpus", corpus}}
+	if target.IsFile(spec) {
+		inputs = append(inputs, input{"the target file", spec})
+	}
+	trace, isReplay := strings.CutPrefix(spec, "replay:")
+	if isReplay {
+		inputs = append(inputs, input{"the replay trace", trace})
+	}
+	for _, o := range []output{{"--json", f.JSON}, {"--markdown", f.Markdown}, {"--junit", f.JUnit}, {"--badge", f.Badge}, {"--record", f.Record}, {"--trec-run", f.TrecRun}, {"--trec-qrels", f.TrecQrels}} {
+		if o.Path == "" || o.Path == "-" {
+			continue
+		}
+		for _, in := range inputs {
+			if in.path == "" || (o.Flag == "--record" && in.what == "the replay trace") {
+				continue
+			}
+			if fi, err := os.Stat(in.path); err != nil || !fi.Mode().IsRegular() {
+				continue
+			}
+			if sameFile(o.Path, in.path) {
+				return usageError("write it to another file", "%s %s would overwrite %s", o.Flag, o.Path, in.what)
+			}
+		}
+	}
+	return nil
+}
+
+// sameFile reports whether a (which may not exist yet) is the file b.
+func sameFile(a, b string) bool {
+	ai, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	bi, err := os.Stat(b)
+	return err == nil && os.SameFile(ai, bi)
+}
+
+// runnerTimeout maps --timeout to the runner's: 0 means no timeout.
+func (f *Plan) runnerTimeout() time.Duration {
+	if f.Timeout == 0 {
+		return -1
+	}
+	return f.Timeout
+}
+
+func (ss *session) closeSpills() {
+	ss.tmp.Close()
+}
+
+// keepCases reports whether the runs must keep their case results in
+// memory: a comparison with a baseline pairs every case, and trial
+// statistics (Trials > 1, or a gate or ordering that needs the cases:
+// gate.Expr.NeedsCases) group a case's trials. It is decided from the
+// parsed expressions, not from their text.
+func (ss *session) keepCases() bool {
+	if ss.base != nil || ss.f.Trials > 1 {
+		return true
+	}
+	for _, o := range ss.orderings {
+		if o.NeedsCases() {
+			return true
+		}
+	}
+	for _, g := range ss.gates {
+		if e, err := gate.Parse(g.Expr, g.Source); err == nil && e.NeedsCases() {
+			return true
+		}
+	}
+	return false
+}
+
+// failing is the text summary's rule for a case it lists.
+func failing(r assay.CaseResult) bool {
+	return (r.Pass != nil && !*r.Pass) || (r.Pass == nil && r.Error != nil)
+}
+
+// runOne opens the target (for a variant, when given), runs every case,
+// aggregates, evaluates the gates and stores the run.
+func (ss *session) runOne(ctx context.Context, variant map[string]string, group string, base *assay.Run) (*assay.Run, gate.Verdict, error) {
+	f, s := ss.f, ss.s
+	now := time.Now
+	tgt := f.System
+	if tgt == nil {
+		var err error
+		tgt, err = target.Open(ss.spec, target.Options{Suite: s, Getenv: f.Getenv, AllowLiteralSecrets: f.AllowLiteralSecrets, Keep: f.Keep, Variant: variant})
+		if err != nil {
+			return nil, gate.Verdict{}, inputError(err)
+		}
+		defer target.Close(tgt)
+	}
+	// From here on, the target's secrets are redacted from every result,
+	// record, output and line printed.
+	f.Secrets.Add(target.Secrets(tgt)...)
+	var err error
+	// More workers than observations would only idle (and -j 1000000 would
+	// start a million of them).
+	conc := min(f.Concurrency, ss.n*f.Trials)
+
+	run := &assay.Run{
+		Schema:       assay.RunSchema,
+		RunID:        store.NewRunID(),
+		Status:       assay.StatusIncomplete,
+		Suite:        assay.SuiteRef{Name: s.Name, Fingerprint: ss.fingerprint, Path: s.Path, Cases: ss.total},
+		Target:       target.Describe(tgt, ss.spec),
+		AssayVersion: f.Version,
+		Git:          ss.git,
+		Group:        group,
+		Variant:      variant,
+		Options: assay.RunOptions{
+			K: s.Defaults.K, Trials: f.Trials, Concurrency: conc, Timeout: f.Timeout.String(),
+			Cases: f.Cases, Tags: tagMap(f.Tags), Metrics: specNames(ss.gopts.Metrics),
+		},
+		StartedAt: now().UTC(),
+		Gain:      ss.gopts.Gain,
+		TieRule:   report.TieRule,
+	}
+	if run.Gain == "" {
+		run.Gain = assay.GainLinear
+	}
+
+	// With no store, the run's directory is a temporary one: made first,
+	// so that a run that cannot have one fails before any case.
+	if ss.st == nil && ss.tmp == nil {
+		if ss.tmp, err = store.NewScratchDir(f.TempDir); err != nil {
+			return nil, gate.Verdict{}, usageError("set TMPDIR to a directory assay can write to, or give --store DIR", "temporary directory for the case results: %v", err)
+		}
+	}
+	var vname string
+	if variant != nil {
+		vname = gate.VariantName(variant)
+	}
+	tout, err := openTrecOutputs(f, run.RunID, vname)
+	if err != nil {
+		return nil, gate.Verdict{}, inputError(err)
+	}
+	defer tout.close()
+
+	if ctx.Err() != nil {
+		// Ctrl-C while the suite was read or the target opened: no case
+		// ran, so nothing is stored.
+		return nil, gate.Verdict{}, usageError("", "interrupted before the first case: nothing was run or stored")
+	}
+	*run = redact.Value(f.Secrets, *run)
+	var rw store.RunWriter
+	if ss.st != nil {
+		if rw, err = ss.st.Begin(ctx, run); err != nil {
+			return nil, gate.Verdict{}, inputError(fmt.Errorf("store: %w", err))
+		}
+	} else if rw, err = store.BeginScratch(filepath.Join(ss.tmp.Path, run.RunID)); err != nil {
+		return nil, gate.Verdict{}, usageError("set TMPDIR to a directory assay can write to, or give --store DIR", "temporary directory for the case results: %v", err)
+	}
+	runDir := rw.Dir()
+	recordErr := "store: %w"
+	if ss.st == nil {
+		recordErr = "temporary directory for the case results: %w"
+	}
+	var rec *target.Recorder
+	if f.Record != "" {
+		path := f.Record
+		if variant != nil {
+			path = variantPath(path, gate.VariantName(variant))
+		}
+		if rec, err = target.NewRecorder(path); err != nil {
+			return nil, gate.Verdict{}, inputError(err)
+		}
+	}
+
+	keep := ss.keepCases()
+	var kept []assay.CaseResult
+	agg := runner.NewAggregator(run.Options.Metrics)
+	listed := 0 // failing cases whose query is kept for the summary
+
+	emit := func(Event) {}
+	if f.OnEvent != nil {
+		emit = f.OnEvent
+	}
+	emit(Event{Kind: Started, Total: ss.n * f.Trials})
+	var mu sync.Mutex
+	res, err := runner.Stream(ctx, tgt, ss.src, runner.Options{
+		Concurrency: conc,
+		Trials:      f.Trials,
+		Timeout:     f.runnerTimeout(),
+		Grade:       ss.gopts,
+		MaxErrors:   f.MaxErrors,
+		Keep:        f.Keep,
+		Redactor:    f.Secrets,
+		// r is graded on the raw observation and redacted by the runner.
+		OnResult: func(c assay.Case, r assay.CaseResult) error {
+			mu.Lock()
+			defer mu.Unlock()
+			emit(Event{Kind: Observed, Total: ss.n * f.Trials, Result: &r})
+			if rec != nil && r.Observation != nil {
+				if err := rec.Write(*r.Observation); err != nil {
+					return fmt.Errorf("record %s: %w", f.Record, err)
+				}
+			}
+			if tout != nil {
+				tout.add(c, r)
+			}
+			if err := rw.Append(r); err != nil {
+				return fmt.Errorf(recordErr, err)
+			}
+			r.Observation = nil
+			agg.Add(&r)
+			if failing(r) && (f.MaxFailures == 0 || listed < f.MaxFailures) {
+				listed++
+				ss.failQueries[r.ID] = f.Secrets.String(c.Query)
+			}
+			if keep {
+				kept = append(kept, r)
+			}
+			return nil
+		},
+	})
+	emit(Event{Kind: Finished, Total: ss.n * f.Trials})
+	if err != nil && !res.Complete && res.Stopped == err.Error() {
+		// The suite could not be read to the end (it changed during the
+		// run): the run stopped early, like --max-errors, and is reported
+		// and stored as incomplete with what it observed.
+		err = nil
+	}
+	if rec != nil {
+		if cerr := rec.Close(); cerr != nil && err == nil {
+			err = fmt.Errorf("record %s: %w", f.Record, cerr)
+		}
+	}
+	if err != nil {
+		if rw != nil {
+			run.FinishedAt = now().UTC()
+			*run = redact.Value(f.Secrets, *run)
+			rw.Finish(run)
+		}
+		return nil, gate.Verdict{}, inputError(err)
+	}
+
+	run.FinishedAt = now().UTC()
+	warnings := append([]string(nil), ss.warnings...)
+	if res.Complete {
+		run.Status = assay.StatusComplete
+	} else {
+		warnings = append(warnings, "run stopped early: "+res.Stopped)
+	}
+	if len(res.Versions) > 0 {
+		if run.Target.Versions == nil {
+			run.Target.Versions = map[string]string{}
+		}
+		for k, v := range res.Versions {
+			if _, ok := run.Target.Versions[k]; !ok {
+				run.Target.Versions[k] = v
+			}
+		}
+	}
+	warnings = append(warnings, res.Warnings...)
+	run.Summary = agg.Summary()
+	run.Segments = agg.Segments()
+	if keep {
+		run.Cases = kept
+	} else {
+		run.CaseStream = func(yield func(assay.CaseResult) error) error { return store.ReadResults(runDir, yield) }
+	}
+	if f.Trials > 1 {
+		run.Trials = gate.Trials(run.Cases)
+	}
+	verdict, err := gate.Evaluate(ss.gates, run, base)
+	if err != nil {
+		return nil, gate.Verdict{}, inputError(err)
+	}
+	run.Gates = verdict.Results
+	warnings = append(warnings, verdict.Warnings...)
+	run.Warnings = warnings
+	// The run as kept and shown: everything in it is redacted (results
+	// were already, by the runner).
+	*run = redact.Value(f.Secrets, *run)
+
+	if err := rw.Finish(run); err != nil {
+		return nil, gate.Verdict{}, inputError(fmt.Errorf(recordErr, err))
+	}
+	if tout != nil {
+		if err := tout.finish(); err != nil {
+			return nil, gate.Verdict{}, inputError(err)
+		}
+	}
+	return run, verdict, nil
+}
+
+// baselineFor returns the run a variant's run is compared with. When
+// --baseline names a run of a variant matrix (it has a group and a
+// variant), that is the complete run of the same variant in that matrix,
+// found in the store: comparing variant bm25 with the baseline's rm3 would
+// report the difference between two systems as a regression. A variant the
+// baseline's matrix has no run of is not compared, and note says so.
+// Otherwise every variant is compared with the --baseline run.
+func (ss *session) baselineFor(ctx context.Context, variant map[string]string) (base *assay.Run, note string, err error) {
+	base = ss.base
+	if base == nil || base.Group == "" || len(base.Variant) == 0 || len(variant) == 0 {
+		return base, "", nil
+	}
+	name := gate.VariantName(variant)
+	if gate.VariantName(base.Variant) == name {
+		return base, "", nil
+	}
+	if ss.st != nil {
+		entries, err := ss.st.List(ctx, store.Filter{Suite: base.Suite.Name, Status: assay.StatusComplete})
+		if err != nil {
+			return nil, "", err
+		}
+		for _, e := range entries {
+			h, err := store.PeekRun(e.Path)
+			if err != nil || h.Group != base.Group || gate.VariantName(h.Variant) != name {
+				continue
+			}
+			run, err := store.LoadRun(e.Path)
+			return run, "", err
+		}
+	}
+	return nil, fmt.Sprintf("variant %s: not compared: the matrix of --baseline %s (group %s) has no complete run of it", name, ss.f.Baseline, shortID(base.Group)), nil
+}
+
+// variantPath inserts a variant name before a file's extension:
+// t.jsonl -> t.rm3.jsonl.
+func variantPath(path, name string) string {
+	ext := filepath.Ext(path)
+	return strings.TrimSuffix(path, ext) + "." + strings.ReplaceAll(name, "/", "-") + ext
+}
+
+// runMatrix runs every variant of a target file's matrix as its own run of
+// one group, prints one table across them and checks the orderings.
+func (ss *session) runMatrix(ctx context.Context, m target.Matrix, res *Result) error {
+	f := ss.f
+	var orderings []gate.Ordering
+	for _, g := range m.Orderings {
+		o, err := gate.ParseOrdering(g.Expr, g.Source)
+		if err != nil {
+			return inputError(err)
+		}
+		orderings = append(orderings, o)
+		ss.orderings = append(ss.orderings, o)
+	}
+	// An ordering that names no variant of the matrix is a typo in the
+	// target file: say so before any case runs, not after every variant.
+	names := make([]string, len(m.Variants))
+	known := map[string]bool{}
+	for i, v := range m.Variants {
+		names[i] = gate.VariantName(v)
+		known[names[i]] = true
+	}
+	for _, o := range orderings {
+		for _, v := range o.Variants {
+			if !known[v] {
+				return inputError(fmt.Errorf("%s: ordering %q: no variant %q (variants: %s)", o.Source, o.Text, v, strings.Join(names, ", ")))
+			}
+		}
+	}
+	// Each variant's --record file and --report-dir subdirectory must be
+	// its own: "a-b/c" and "a/b-c" would both write t.a-b-c.jsonl.
+	files := map[string]string{}
+	for _, n := range names {
+		fn := strings.ReplaceAll(n, "/", "-")
+		if other, dup := files[fn]; dup {
+			return inputError(fmt.Errorf("%s: variants %s and %s would write the same files (%s): rename a value", ss.spec, other, n, fn))
+		}
+		files[fn] = n
+	}
+	// A gate scoped to a variant the matrix lacks ([variant=bm52]) would
+	// apply to no run and never be checked.
+	values := map[string]map[string]bool{"variant": known}
+	for _, v := range m.Variants {
+		for k, x := range v {
+			if values[k] == nil {
+				values[k] = map[string]bool{}
+			}
+			values[k][x] = true
+		}
+	}
+	for _, g := range ss.gates {
+		e, err := gate.Parse(g.Expr, g.Source)
+		if err != nil || e.Scope == nil || values[e.Scope.Key] == nil || values[e.Scope.Key][e.Scope.Value] {
+			continue
+		}
+		if e.Scope.Key == "variant" {
+			return inputError(fmt.Errorf("%s: gate %q: no variant %q (variants: %s)", g.Source, g.Expr, e.Scope.Value, strings.Join(names, ", ")))
+		}
+		return inputError(fmt.Errorf("%s: gate %q: no variant has %s=%s (%s: %s)", g.Source, g.Expr, e.Scope.Key, e.Scope.Value, e.Scope.Key, strings.Join(sortedKeys(values[e.Scope.Key]), ", ")))
+	}
+	group := store.NewRunID()
+	var runs []*assay.Run
+	var verdicts []gate.Verdict
+	var bases []*assay.Run // each variant's baseline (nil: not compared)
+	var notes []string
+	byName := map[string]*assay.Run{}
+	pass, complete := true, true
+	var invalid []string // gates that measure nothing (gate.Verdict.Errors)
+	for _, v := range m.Variants {
+		base, note, err := ss.baselineFor(ctx, v)
+		if err != nil {
+			return inputError(err)
+		}
+		if note != "" {
+			notes = append(notes, note)
+		}
+		run, verdict, err := ss.runOne(ctx, v, group, base)
+		if err != nil {
+			return err
+		}
+		runs = append(runs, run)
+		bases = append(bases, base)
+		verdicts = append(verdicts, verdict)
+		byName[gate.VariantName(v)] = run
+		pass = pass && verdict.Pass
+		invalid = append(invalid, verdict.Errors...)
+		complete = complete && run.Status == assay.StatusComplete
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	// A matrix stopped between variants is incomplete too.
+	complete = complete && len(runs) == len(m.Variants)
+	ord := gate.CheckOrderings(orderings, byName)
+	res.Matrix, res.Group, res.Orderings = true, group, ord
+	res.Runs, res.Verdicts, res.Baselines, res.Notes = runs, verdicts, bases, notes
+	res.Comparisons = make([]*compare.Report, len(runs))
+	// A baseline: each variant's run is compared with its baseline
+	// (baselineFor), as a single run is; a regression of any variant fails
+	// the run.
+	regressed := false
+	for i, run := range runs {
+		if bases[i] == nil {
+			continue
+		}
+		cmp := compare.Runs(bases[i], run, compare.Options{})
+		res.Comparisons[i] = &cmp
+		if cmp.PairedCases == 0 && run.Status == assay.StatusComplete {
+			return usageError("give a --baseline run of the same suite", "--baseline %s shares no case with this run: nothing was compared", f.Baseline)
+		}
+		regressed = regressed || cmp.Verdict == compare.Regressed
+	}
+	if f.JSON != "" {
+		if err := writeTo(f, f.JSON, func(w io.Writer) error { return report.MatrixJSON(w, group, runs, ord) }); err != nil {
+			return inputError(err)
+		}
+	}
+	if f.JUnit != "" {
+		if err := writeTo(f, f.JUnit, func(w io.Writer) error { return report.JUnitMatrix(w, runs, ord) }); err != nil {
+			return inputError(err)
+		}
+	}
+	md := func(w io.Writer) error { return report.MarkdownMatrix(w, runs, ord) }
+	if f.Markdown != "" {
+		if err := writeTo(f, f.Markdown, md); err != nil {
+			return inputError(err)
+		}
+	}
+	if p := f.Getenv("GITHUB_STEP_SUMMARY"); p != "" && (f.Markdown != "" || f.ReportDir != "") {
+		if err := appendTo(p, md); err != nil {
+			return inputError(fmt.Errorf("GITHUB_STEP_SUMMARY: %w", err))
+		}
+	}
+	// The badge and the report directory describe one run: one per variant
+	// (badge.json -> badge.rm3.json; DIR/rm3/).
+	for i, run := range runs {
+		name := gate.VariantName(run.Variant)
+		if f.Badge != "" {
+			path := f.Badge
+			if path != "-" {
+				path = variantPath(path, name)
+			}
+			if err := writeTo(f, path, func(w io.Writer) error { return report.Badge(w, run, verdicts[i]) }); err != nil {
+				return inputError(err)
+			}
+		}
+		if f.ReportDir != "" {
+			dir := filepath.Join(f.ReportDir, strings.ReplaceAll(name, "/", "-"))
+			if _, err := report.WriteReportDir(dir, run, nil, verdicts[i], run.StartedAt); err != nil {
+				return inputError(fmt.Errorf("--report-dir %s: %w", dir, err))
+			}
+		}
+	}
+	switch {
+	case !complete:
+		return &Error{Kind: Incomplete}
+	case len(invalid) > 0:
+		return gateErrors(invalid)
+	case !pass || !ord.Pass:
+		return &Error{Kind: GateFailed}
+	case regressed:
+		return &Error{Kind: Regressed}
+	}
+	return nil
+}
+
+// selectCases applies --case and --tag filters and -k (when > 0) to the
+// suite's cases, in suite order, and counts them. With filters it reads
+// the cases once to count them and to check that every --case exists.
+func selectCases(st *suite.Streamed, ids, tags []string, k int) (assay.Seq[assay.Case], int, error) {
+	want := map[string]bool{}
+	for _, id := range ids {
+		want[id] = true
+	}
+	tm := map[string]string{}
+	for _, t := range tags {
+		key, v, ok := strings.Cut(t, "=")
+		if !ok || key == "" {
+			return nil, 0, usageError("write --tag key=value, e.g. --tag lang=en", "bad --tag %q", t)
+		}
+		tm[key] = v
+	}
+	if st.N == 0 {
+		return nil, 0, usageError("", "the suite has no cases")
+	}
+	match := func(c assay.Case) bool {
+		if len(want) > 0 && !want[c.ID] {
+			return false
+		}
+		for key, v := range tm {
+			if c.Tags[key] != v {
+				return false
+			}
+		}
+		return true
+	}
+	src := assay.Seq[assay.Case](func(yield func(assay.Case) error) error {
+		return st.Cases(func(c assay.Case) error {
+			if !match(c) {
+				return nil
+			}
+			if k > 0 {
+				c.K = k
+			}
+			return yield(c)
+		})
+	})
+	if len(ids) == 0 && len(tm) == 0 {
+		return src, st.N, nil
+	}
+	found := map[string]bool{}
+	n := 0
+	err := st.Cases(func(c assay.Case) error {
+		if want[c.ID] {
+			found[c.ID] = true
+		}
+		if match(c) {
+			n++
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, 0, inputError(err)
+	}
+	for _, id := range ids {
+		if !found[id] {
+			return nil, 0, usageError("", "--case %q: no such case in the suite", id)
+		}
+	}
+	if n == 0 {
+		return nil, 0, usageError("", "no case matches the filters")
+	}
+	return src, n, nil
+}
+
+func tagMap(tags []string) map[string]string {
+	if len(tags) == 0 {
+		return nil
+	}
+	m := map[string]string{}
+	for _, t := range tags {
+		k, v, _ := strings.Cut(t, "=")
+		m[k] = v
+	}
+	return m
+}
+
+func specNames(specs []metric.Spec) []string {
+	out := make([]string, len(specs))
+	for i, s := range specs {
+		out[i] = s.Name
+	}
+	return out
+}
+
+// writeTo writes to a file, or to the plan's Stdout for "-".
+func writeTo(f *Plan, path string, fn func(io.Writer) error) error {
+	fn = redacting(f, fn)
+	if path == "-" {
+		return fn(f.Stdout)
+	}
+	if dir := filepath.Dir(path); dir != "." {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
+	return replaceFile(path, fn)
+}
+
+// redacting returns fn writing through the one redaction rule.
+func redacting(f *Plan, fn func(io.Writer) error) func(io.Writer) error {
+	if f.Secrets.Empty() {
+		return fn
+	}
+	return func(w io.Writer) error {
+		rw := redact.NewWriter(w, f.Secrets)
+		err := fn(rw)
+		if ferr := rw.Flush(); err == nil {
+			err = ferr
+		}
+		return err
+	}
+}
+
+// sortedKeys returns m's keys in order.
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ShortID is the first 13 characters of a run or group id, as the reports
+// print them.
+func ShortID(id string) string {
+	if len(id) > 13 {
+		return id[:13]
+	}
+	return id
+}
+
+func shortID(id string) string { return ShortID(id) }

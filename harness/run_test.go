@@ -1,0 +1,177 @@
+package harness_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/harness"
+)
+
+const quickstart = "../examples/quickstart/suite.yaml"
+
+func plan(p harness.Plan) harness.Plan {
+	if p.SuitePath == "" {
+		p.SuitePath = quickstart
+	}
+	if p.Trials == 0 {
+		p.Trials = 1
+	}
+	if p.Concurrency == 0 {
+		p.Concurrency = 2
+	}
+	return p
+}
+
+// The harness reads the environment only through Plan.Getenv:
+// $GITHUB_STEP_SUMMARY of the process is not looked at.
+func TestRunReadsTheEnvironmentOnlyThroughGetenv(t *testing.T) {
+	dir := t.TempDir()
+	fromProcess := filepath.Join(dir, "process.md")
+	fromPlan := filepath.Join(dir, "plan.md")
+	t.Setenv("GITHUB_STEP_SUMMARY", fromProcess)
+	res, err := harness.Run(context.Background(), plan(harness.Plan{
+		Markdown: filepath.Join(dir, "out.md"),
+		Getenv: func(k string) string {
+			if k == "GITHUB_STEP_SUMMARY" {
+				return fromPlan
+			}
+			return ""
+		},
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Close()
+	if _, err := os.Stat(fromProcess); err == nil {
+		t.Errorf("the process environment's GITHUB_STEP_SUMMARY was written")
+	}
+	if b, err := os.ReadFile(fromPlan); err != nil || !strings.Contains(string(b), "quickstart") {
+		t.Errorf("the plan's GITHUB_STEP_SUMMARY: %q, %v", b, err)
+	}
+}
+
+// Progress is data: one Started with the total, one Observed per
+// observation, one Finished.
+func TestRunEvents(t *testing.T) {
+	var started, observed, finished, total int
+	res, err := harness.Run(context.Background(), plan(harness.Plan{
+		Trials: 2,
+		OnEvent: func(e harness.Event) {
+			switch e.Kind {
+			case harness.Started:
+				started++
+				total = e.Total
+			case harness.Observed:
+				observed++
+			case harness.Finished:
+				finished++
+			}
+		},
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Close()
+	if started != 1 || finished != 1 || total != 48 || observed != 48 {
+		t.Errorf("started %d finished %d total %d observed %d; want 1 1 48 48", started, finished, total, observed)
+	}
+}
+
+// The outcome is a typed error: a run stopped by MaxErrors is
+// Incomplete, and the result is still returned.
+func TestRunIncomplete(t *testing.T) {
+	failing := assay.TargetFunc(func(context.Context, assay.Case) (assay.Observation, error) {
+		return assay.Observation{}, os.ErrDeadlineExceeded
+	})
+	res, err := harness.Run(context.Background(), plan(harness.Plan{System: failing, MaxErrors: 1, Concurrency: 1}))
+	if res == nil {
+		t.Fatalf("no result: %v", err)
+	}
+	defer res.Close()
+	if harness.KindOf(err) != harness.Incomplete || res.Runs[0].Status != assay.StatusIncomplete {
+		t.Errorf("err %v (kind %d), status %s; want Incomplete", err, harness.KindOf(err), res.Runs[0].Status)
+	}
+}
+
+// An invalid suite is an Input error with the positioned message, and no
+// result.
+func TestRunInvalidSuite(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.yaml")
+	os.WriteFile(path, []byte("assay: 1\nname: s\ncases:\n  - id: a\n    qurey: x\n"), 0o644)
+	res, err := harness.Run(context.Background(), plan(harness.Plan{SuitePath: path}))
+	if res != nil || harness.KindOf(err) != harness.Input || !strings.HasPrefix(err.Error(), path+":5:") {
+		t.Errorf("res %v, err %v; want an Input error at %s:5", res, err, path)
+	}
+}
+
+// A baseline that the candidate regresses against is Regressed.
+func TestRunRegressed(t *testing.T) {
+	dir := t.TempDir()
+	res, err := harness.Run(context.Background(), plan(harness.Plan{StoreDir: dir}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Close()
+	silent := assay.TargetFunc(func(_ context.Context, c assay.Case) (assay.Observation, error) {
+		return assay.Observation{Case: c.ID, Answer: "no idea"}, nil
+	})
+	res, err = harness.Run(context.Background(), plan(harness.Plan{StoreDir: dir, Baseline: "latest", System: silent, Gates: nil}))
+	if res == nil {
+		t.Fatal(err)
+	}
+	defer res.Close()
+	if k := harness.KindOf(err); k != harness.GateFailed && k != harness.Regressed {
+		t.Errorf("err %v: want GateFailed or Regressed", err)
+	}
+	if c := res.Comparisons[0]; c == nil || c.Verdict != "regressed" {
+		t.Errorf("comparison %+v: want regressed", c)
+	}
+}
+
+// A plan may hold a suite already loaded instead of a path.
+func TestRunLoadedSuite(t *testing.T) {
+	s := &assay.Suite{Name: "inline", Cases: []assay.Case{
+		{ID: "a", Query: "one", Expect: assay.Expect{AnswerIncludes: []string{"yes"}}},
+		{ID: "b", Query: "two", Expect: assay.Expect{AnswerIncludes: []string{"yes"}}},
+	}}
+	yes := assay.TargetFunc(func(_ context.Context, c assay.Case) (assay.Observation, error) {
+		return assay.Observation{Case: c.ID, Answer: "yes"}, nil
+	})
+	res, err := harness.Run(context.Background(), plan(harness.Plan{SuitePath: "unused", Suite: s, System: yes}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Close()
+	if r := res.Runs[0]; r.Suite.Name != "inline" || r.Summary.Passed != 2 {
+		t.Errorf("run %s: passed %d, want suite inline, 2 passed", r.Suite.Name, r.Summary.Passed)
+	}
+}
+
+// With no store, the results go to a scratch directory in Plan.TempDir
+// while the run goes, and Close removes it.
+func TestRunScratchInTempDir(t *testing.T) {
+	tmp := t.TempDir()
+	var during []string
+	res, err := harness.Run(context.Background(), plan(harness.Plan{
+		TempDir: tmp,
+		OnEvent: func(e harness.Event) {
+			if e.Kind == harness.Finished {
+				during, _ = filepath.Glob(filepath.Join(tmp, "assay-run-*"))
+			}
+		},
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	res.Runs[0].EachCase(func(assay.CaseResult) error { n++; return nil })
+	res.Close()
+	after, _ := filepath.Glob(filepath.Join(tmp, "*"))
+	if len(during) != 1 || n != 24 || len(after) != 0 {
+		t.Errorf("during the run %v, %d results read back, after Close %v; want one directory, 24, none", during, n, after)
+	}
+}

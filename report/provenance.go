@@ -1,0 +1,112 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/store"
+)
+
+// Provenance writes the provenance of a run as `assay runs show` prints
+// it, one "key  value" row each: id, status, suite and fingerprint,
+// target, versions, times, assay version, git commit, options and the
+// run.json path (file).
+func Provenance(w io.Writer, run *assay.Run, path string) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	row := func(k, v string) { fmt.Fprintf(tw, "%s\t%s\n", k, Escape(v)) }
+	row("run", run.RunID)
+	row("status", string(run.Status))
+	suite := dash(run.Suite.Name)
+	if run.Suite.Fingerprint != "" {
+		suite += " (" + run.Suite.Fingerprint + ")"
+	}
+	row("suite", suite)
+	target := dash(run.Target.Kind)
+	if run.Target.Spec != "" && run.Target.Spec != run.Target.Kind {
+		target += " " + run.Target.Spec
+	}
+	row("target", target)
+	if len(run.Target.Versions) > 0 {
+		var vs []string
+		for _, k := range sortedNames(run.Target.Versions) {
+			vs = append(vs, k+"="+run.Target.Versions[k])
+		}
+		row("versions", strings.Join(vs, " "))
+	}
+	row("started", FormatUTC(run.StartedAt))
+	row("finished", FormatUTC(run.FinishedAt))
+	row("assay", dash(run.AssayVersion))
+	if run.Git != nil {
+		g := run.Git.Commit
+		if run.Git.Dirty {
+			g += " (dirty)"
+		}
+		row("git", g)
+	}
+	o := run.Options
+	opts := fmt.Sprintf("k=%d trials=%d concurrency=%d", o.K, max(o.Trials, 1), o.Concurrency)
+	if len(o.Cases) > 0 {
+		opts += " cases=" + strings.Join(o.Cases, ",")
+	}
+	for _, k := range sortedNames(o.Tags) {
+		opts += " tag:" + k + "=" + o.Tags[k]
+	}
+	row("options", opts)
+	row("file", path)
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return nil
+}
+
+func sortedNames[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
+
+// FormatUTC is how the reports write a time: UTC, to the second ("-" for none).
+func FormatUTC(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.UTC().Format("2006-01-02 15:04:05")
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// RunList writes the table of `assay runs`: one row per entry, its id as
+// short gives it, start time, suite, target, status, cases, pass rate and
+// the headline metric.
+func RunList(w io.Writer, entries []store.Entry, short map[string]string) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tSTARTED (UTC)\tSUITE\tTARGET\tSTATUS\tCASES\tPASS\tHEADLINE")
+	for _, e := range entries {
+		pass := "-"
+		if e.PassRate != nil {
+			pass = fmt.Sprintf("%.1f%%", *e.PassRate*100)
+		}
+		head := "-"
+		if e.Headline != "" && e.HeadlineValue != nil {
+			head = fmt.Sprintf("%s %.4f", e.Headline, *e.HeadlineValue)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", short[e.RunID], FormatUTC(e.StartedAt),
+			Escape(dash(e.Suite)), Escape(dash(clipText(e.Target, 40))), e.Status, e.Cases, pass, Escape(head))
+	}
+	return tw.Flush()
+}
+
+func clipText(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
