@@ -74,7 +74,7 @@ type outer struct {
 	Raw  json.RawMessage
 	Any  any
 	Keys map[string]string
-	F    func()
+	F    func() `json:"-"`
 	n    string
 }
 
@@ -90,7 +90,10 @@ func TestValueDeep(t *testing.T) {
 		n:    tok,
 	}
 	out := redact.Value(r, in)
-	b, _ := json.Marshal(out)
+	b, err := json.Marshal(out)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if strings.Contains(string(b), "Abc123") {
 		t.Errorf("secret left in %s", b)
 	}

@@ -16,10 +16,6 @@ import (
 // no live writer. Where there is no flock, a temporary file is left alone
 // until it is staleAfter old.
 
-// staleAfter is the age at which an unlockable platform treats a
-// temporary file as abandoned.
-const staleAfter = time.Hour
-
 // A tempFile is an open, locked temporary file and its name.
 type tempFile struct {
 	*os.File

@@ -9,6 +9,10 @@ import (
 
 const renameOpen = false
 
+// staleAfter is the age at which an unlockable platform treats a
+// temporary file as abandoned.
+const staleAfter = time.Hour
+
 func lockFile(*os.File) error { return nil }
 
 // abandoned reports whether the file at path is older than staleAfter.
