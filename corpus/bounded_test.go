@@ -34,6 +34,7 @@ func writeGzip(t *testing.T, n int, chunk string) string {
 // A gzip corpus whose one line decompresses past MaxLine is an error at
 // that line, not a line held whole (it used to grow without bound).
 func TestGzipCorpusLineIsBounded(t *testing.T) {
+	t.Parallel()
 	p := writeGzip(t, boundedfile.MaxLine+(1<<20), "\x00")
 	_, err := Load(p)
 	want := p + ":1: larger than the 64 MiB limit for a line"
@@ -46,6 +47,7 @@ func TestGzipCorpusLineIsBounded(t *testing.T) {
 // its lines are short (blank lines hold nothing, so only the limit stops
 // them).
 func TestGzipCorpusDecompressedSizeIsBounded(t *testing.T) {
+	t.Parallel()
 	saved := boundedfile.CorpusGzip.Max
 	boundedfile.CorpusGzip.Max = 4 << 20
 	defer func() { boundedfile.CorpusGzip.Max = saved }()
@@ -59,6 +61,7 @@ func TestGzipCorpusDecompressedSizeIsBounded(t *testing.T) {
 // A document of a corpus directory larger than its limit is refused from
 // its size, naming it.
 func TestCorpusDocumentIsBounded(t *testing.T) {
+	t.Parallel()
 	saved := boundedfile.CorpusDoc.Max
 	boundedfile.CorpusDoc.Max = 1 << 10
 	defer func() { boundedfile.CorpusDoc.Max = saved }()
