@@ -51,6 +51,7 @@ func runBinary(t *testing.T, dir string, stdin *os.File, args ...string) (code i
 // suite or run.json on /dev/zero grew memory until killed, and a FIFO
 // blocked for ever.
 func TestBadInputFilesAreRefusedAtOnce(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS != "linux" {
 		t.Skip("needs /dev/zero, mkfifo and ru_maxrss in KiB")
 	}

@@ -60,6 +60,7 @@ func repoRoot(t testing.TB) string {
 // ../shared is missing (the script is skipped), and an error under CI (the
 // script fails), as internal/shareddata decides for Go tests.
 func TestScripts(t *testing.T) {
+	t.Parallel()
 	root := repoRoot(t)
 	shared, sharedErr := shareddata.Find(root)
 	testscript.Run(t, testscript.Params{
