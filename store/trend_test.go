@@ -11,6 +11,7 @@ import (
 )
 
 func TestTrendAndCaseHistory(t *testing.T) {
+	t.Parallel()
 	s, err := store.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
