@@ -47,7 +47,6 @@ func TestGzipCorpusLineIsBounded(t *testing.T) {
 // its lines are short (blank lines hold nothing, so only the limit stops
 // them).
 func TestGzipCorpusDecompressedSizeIsBounded(t *testing.T) {
-	t.Parallel()
 	saved := boundedfile.CorpusGzip.Max
 	boundedfile.CorpusGzip.Max = 4 << 20
 	defer func() { boundedfile.CorpusGzip.Max = saved }()
@@ -61,7 +60,6 @@ func TestGzipCorpusDecompressedSizeIsBounded(t *testing.T) {
 // A document of a corpus directory larger than its limit is refused from
 // its size, naming it.
 func TestCorpusDocumentIsBounded(t *testing.T) {
-	t.Parallel()
 	saved := boundedfile.CorpusDoc.Max
 	boundedfile.CorpusDoc.Max = 1 << 10
 	defer func() { boundedfile.CorpusDoc.Max = saved }()
