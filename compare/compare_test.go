@@ -53,6 +53,7 @@ func names(rep compare.Report) []string {
 }
 
 func TestVerdict(t *testing.T) {
+	t.Parallel()
 	const n = 30
 	tests := []struct {
 		name     string
@@ -117,6 +118,7 @@ func TestVerdict(t *testing.T) {
 }
 
 func TestFailToPassFlip(t *testing.T) {
+	t.Parallel()
 	base := run("b", 12, func(i int, c *assay.CaseResult) {
 		if i == 4 {
 			fail(c)
@@ -132,6 +134,7 @@ func TestFailToPassFlip(t *testing.T) {
 }
 
 func TestMetricNumbers(t *testing.T) {
+	t.Parallel()
 	base := run("b", 20, nil)
 	cand := run("c", 20, func(i int, c *assay.CaseResult) { c.Metrics["mrr"] = 0.4 })
 	m := metric(t, compare.Runs(base, cand, compare.Options{}), "mrr")
@@ -147,6 +150,7 @@ func TestMetricNumbers(t *testing.T) {
 }
 
 func TestOrderOfMeasures(t *testing.T) {
+	t.Parallel()
 	base := run("b", 10, func(i int, c *assay.CaseResult) { c.Metrics["hit@5"] = 1 })
 	cand := run("c", 10, func(i int, c *assay.CaseResult) {
 		c.Metrics["hit@5"] = 1
@@ -162,6 +166,7 @@ func TestOrderOfMeasures(t *testing.T) {
 }
 
 func TestWarnings(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		base *assay.Run
@@ -228,6 +233,7 @@ func TestWarnings(t *testing.T) {
 }
 
 func TestReproducible(t *testing.T) {
+	t.Parallel()
 	base := synthRun("base", 300, 0, 0)
 	cand := synthRun("cand", 300, 1, 0.5)
 	a, _ := json.Marshal(compare.Runs(base, cand, compare.Options{}))
@@ -244,6 +250,7 @@ func TestReproducible(t *testing.T) {
 }
 
 func TestLatency(t *testing.T) {
+	t.Parallel()
 	cand := run("c", 20, func(i int, c *assay.CaseResult) { v := *c.LatencyMs + 5; c.LatencyMs = &v })
 	rep := compare.Runs(run("b", 20, nil), cand, compare.Options{})
 	l := rep.Latency
@@ -253,6 +260,7 @@ func TestLatency(t *testing.T) {
 }
 
 func TestNoPairs(t *testing.T) {
+	t.Parallel()
 	cand := run("c", 5, func(i int, c *assay.CaseResult) { c.ID = "other" + c.ID })
 	rep := compare.Runs(run("b", 5, nil), cand, compare.Options{})
 	if rep.Verdict != compare.Same || rep.PairedCases != 0 || len(rep.Metrics) != 0 {
@@ -261,6 +269,7 @@ func TestNoPairs(t *testing.T) {
 }
 
 func TestVerdictText(t *testing.T) {
+	t.Parallel()
 	var v compare.Verdict
 	if err := v.UnmarshalText([]byte("regressed")); err != nil || v != compare.Regressed {
 		t.Errorf("UnmarshalText regressed: %v %v", v, err)
@@ -294,6 +303,7 @@ func trialRun(id string, n, trials int, f func(i, t int, c *assay.CaseResult)) *
 // exact p would be 2/2^12 (significant); over 4 case means it is 2/2^4 =
 // 0.125 (not significant), and n is 12 cases, not 36 case trials.
 func TestTrialsPairOverCaseMeans(t *testing.T) {
+	t.Parallel()
 	base := trialRun("b", 12, 3, nil)
 	cand := trialRun("c", 12, 3, func(i, _ int, c *assay.CaseResult) {
 		if i < 4 {

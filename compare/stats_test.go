@@ -32,6 +32,7 @@ func bruteSignFlip(d []float64) float64 {
 }
 
 func TestSignFlipExact(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		d    []float64
@@ -55,6 +56,7 @@ func TestSignFlipExact(t *testing.T) {
 }
 
 func TestSignFlipExactMatchesBruteForce(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(3, 4))
 	for trial := range 200 {
 		n := 1 + r.IntN(12)
@@ -77,6 +79,7 @@ func TestSignFlipExactMatchesBruteForce(t *testing.T) {
 }
 
 func TestSignFlipMonteCarloNearExact(t *testing.T) {
+	t.Parallel()
 	// 20 values: the exact p is known; the sampled p (forced by exactMax 0)
 	// must be within Monte Carlo error of it.
 	r := rand.New(rand.NewPCG(5, 6))
@@ -95,6 +98,7 @@ func TestSignFlipMonteCarloNearExact(t *testing.T) {
 }
 
 func TestSignFlipLargeShiftIsSignificant(t *testing.T) {
+	t.Parallel()
 	d := make([]float64, 500)
 	for i := range d {
 		d[i] = -0.05 + 0.01*float64(i%3)
@@ -106,6 +110,7 @@ func TestSignFlipLargeShiftIsSignificant(t *testing.T) {
 }
 
 func TestBootstrapCI(t *testing.T) {
+	t.Parallel()
 	t.Run("all zero gives [0, 0]", func(t *testing.T) {
 		lo, hi := bootstrapCI(make([]float64, 50), 10000, 1)
 		if lo != 0 || hi != 0 {
@@ -153,6 +158,7 @@ func TestBootstrapSkippingZeroRowsMatchesDrawingAll(t *testing.T) {
 }
 
 func TestBinomialCDF(t *testing.T) {
+	t.Parallel()
 	cdf := binomialCDF(1000, 0.1)
 	if math.Abs(cdf[len(cdf)-1]-1) > 1e-9 {
 		t.Errorf("cdf ends at %v; want 1", cdf[len(cdf)-1])
@@ -174,6 +180,7 @@ func TestBinomialCDF(t *testing.T) {
 }
 
 func TestGroupDrawsPairsUniformly(t *testing.T) {
+	t.Parallel()
 	// Seven measures, measure k one-hot at pair k: the mean of measure k
 	// over a resample is (draws of pair k)/7, whose expectation is 1/7.
 	const n, resamples = 7, 20000
@@ -195,6 +202,7 @@ func TestGroupDrawsPairsUniformly(t *testing.T) {
 }
 
 func TestPercentileNearestRank(t *testing.T) {
+	t.Parallel()
 	x := []float64{15, 20, 35, 40, 50}
 	for p, want := range map[float64]float64{5: 15, 30: 20, 40: 20, 50: 35, 100: 50} {
 		if got := percentile(x, p); got != want {
@@ -206,6 +214,7 @@ func TestPercentileNearestRank(t *testing.T) {
 // Measures over the same pairs are resampled together; when every pair has
 // a non-zero delta a measure's interval is the one it gets alone.
 func TestJointBootstrapEqualsAlone(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(11, 12))
 	mk := func() ([]float64, []float64) {
 		b, c := make([]float64, 300), make([]float64, 300)
@@ -236,6 +245,7 @@ func TestJointBootstrapEqualsAlone(t *testing.T) {
 }
 
 func TestSignFlipExactWhenFewDeltasAreNonZero(t *testing.T) {
+	t.Parallel()
 	// 100 pairs of which 6 moved down: enumerated exactly, p = 2/64.
 	d := make([]float64, 100)
 	for i := range 6 {
@@ -247,6 +257,7 @@ func TestSignFlipExactWhenFewDeltasAreNonZero(t *testing.T) {
 }
 
 func TestEqualDeltasGetEqualNumbers(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(13, 14))
 	b, c := make([]float64, 400), make([]float64, 400)
 	for i := range b {
@@ -268,6 +279,7 @@ func TestEqualDeltasGetEqualNumbers(t *testing.T) {
 }
 
 func TestDrawIndicesRejectsToStayUniform(t *testing.T) {
+	t.Parallel()
 	// un = 3 * 2^30: a quarter of the 32-bit halves are rejected, and the
 	// three thirds of the range must still be equally likely.
 	un := uint64(3 << 30)

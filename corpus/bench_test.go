@@ -47,6 +47,7 @@ func BenchmarkFingerprintSciFact(b *testing.B) {
 
 // TestLoadSharedCorpora loads the real corpora in ../shared end to end.
 func TestLoadSharedCorpora(t *testing.T) {
+	t.Parallel()
 	shared := sharedDir(t)
 	docs, err := Load(filepath.Join(shared, "datasets", "scifact", "corpus.jsonl.gz"))
 	if err != nil {

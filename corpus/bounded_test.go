@@ -34,6 +34,7 @@ func writeGzip(t *testing.T, n int, chunk string) string {
 // A gzip corpus whose one line decompresses past MaxLine is an error at
 // that line, not a line held whole (it used to grow without bound).
 func TestGzipCorpusLineIsBounded(t *testing.T) {
+	t.Parallel()
 	p := writeGzip(t, boundedfile.MaxLine+(1<<20), "\x00")
 	_, err := Load(p)
 	want := p + ":1: larger than the 64 MiB limit for a line"

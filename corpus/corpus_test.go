@@ -13,6 +13,7 @@ import (
 )
 
 func TestLoadDir(t *testing.T) {
+	t.Parallel()
 	docs, err := Load(filepath.Join("testdata", "docs"))
 	if err != nil {
 		t.Fatal(err)
@@ -41,6 +42,7 @@ func TestLoadDir(t *testing.T) {
 }
 
 func TestLoadDirNormalizesCRLF(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "a.md"), []byte("# Title\r\n\r\nbody\r\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -55,6 +57,7 @@ func TestLoadDirNormalizesCRLF(t *testing.T) {
 }
 
 func TestLoadJSONL(t *testing.T) {
+	t.Parallel()
 	want := []assay.Document{
 		{ID: "10", Title: "Numeric id", Text: "Ids may be numbers.", Lang: "de"},
 		{ID: "d1", Title: "First", Text: "The first document."},
@@ -74,6 +77,7 @@ func TestLoadJSONL(t *testing.T) {
 }
 
 func TestLoadErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		jsonl string
@@ -120,6 +124,7 @@ func TestLoadErrors(t *testing.T) {
 }
 
 func TestFiles(t *testing.T) {
+	t.Parallel()
 	files, err := Files(filepath.Join("testdata", "docs"))
 	if err != nil {
 		t.Fatal(err)
@@ -136,6 +141,7 @@ func TestFiles(t *testing.T) {
 }
 
 func TestHeading(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ md, want string }{
 		{"# A\n", "A"},
 		{"   ### Indented three ###\n", "Indented three"},
@@ -155,6 +161,7 @@ func TestHeading(t *testing.T) {
 }
 
 func TestFingerprint(t *testing.T) {
+	t.Parallel()
 	a := []assay.Document{{ID: "a", Title: "T", Text: "x"}, {ID: "b", Text: "y"}}
 	b := []assay.Document{{ID: "b", Text: "y", Path: "b.md", Lang: "en"}, {ID: "a", Title: "T", Text: "x"}}
 	if Fingerprint(a) != Fingerprint(b) {

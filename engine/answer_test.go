@@ -9,6 +9,7 @@ import (
 )
 
 func TestSplitSentences(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, in string
 		want     []string
@@ -42,6 +43,7 @@ var answerCorpus = []assay.Document{
 }
 
 func TestAnswer(t *testing.T) {
+	t.Parallel()
 	ix, err := Build(answerCorpus, DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
@@ -92,6 +94,7 @@ func TestAnswer(t *testing.T) {
 }
 
 func TestAnswerNoResults(t *testing.T) {
+	t.Parallel()
 	ix, _ := Build(answerCorpus, DefaultOptions())
 	if a := ix.Answer(Query{Text: "anything"}, nil); !a.Refused || a.Text != RefusalText {
 		t.Errorf("no results: %+v", a)
@@ -103,6 +106,7 @@ func TestAnswerNoResults(t *testing.T) {
 // the answerer refuse a question the corpus answers, and a question about
 // something the corpus does not hold is still refused.
 func TestAnswerCJK(t *testing.T) {
+	t.Parallel()
 	ix, err := Build(lexicalCorpus, DefaultOptions())
 	if err != nil {
 		t.Fatal(err)

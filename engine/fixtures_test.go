@@ -18,6 +18,7 @@ import (
 // the figure is logged for docs/benchmarks.md, and the floor is the
 // fixture's own minPassRate.
 func TestKnowlexPassRate(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile(filepath.Join(sharedDir(t), "seed-fixtures", "knowlex-craftstack", "golden_qa.json"))
 	if err != nil {
 		t.Skip(err)
@@ -94,6 +95,7 @@ func TestKnowlexPassRate(t *testing.T) {
 // do not occur in the documents as written), through each language's
 // stemmer.
 func TestGNOInflectedForms(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(sharedDir(t), "seed-fixtures", "gno", "corpus")
 	var docs []assay.Document
 	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {

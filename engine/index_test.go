@@ -9,6 +9,7 @@ import (
 )
 
 func TestSmallFloat(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ in, enc, dec int }{
 		{0, 0, 0}, {1, 1, 1}, {23, 23, 23}, {24, 24, 24}, {25, 25, 25},
 		{100, 57, 96}, {1000, 87, 984}, {5000, 105, 4632},
@@ -32,6 +33,7 @@ func TestSmallFloat(t *testing.T) {
 // TestBM25Score checks scores against the formula in the package doc,
 // computed independently in float64.
 func TestBM25Score(t *testing.T) {
+	t.Parallel()
 	docs := []assay.Document{
 		{ID: "a", Text: "apple apple banana"},
 		{ID: "b", Text: "apple cherry cherry cherry date elder fig grape"},
@@ -81,6 +83,7 @@ func TestBM25Score(t *testing.T) {
 }
 
 func TestBM25Params(t *testing.T) {
+	t.Parallel()
 	docs := []assay.Document{{ID: "short", Text: "cat"}, {ID: "long", Text: "cat cat cat " + strings.Repeat("filler ", 60)}}
 	// b = 0: no length normalisation, so the higher tf wins.
 	o := DefaultOptions()
@@ -98,6 +101,7 @@ func TestBM25Params(t *testing.T) {
 }
 
 func TestTiesRankInCorpusOrder(t *testing.T) {
+	t.Parallel()
 	docs := []assay.Document{{ID: "z", Text: "same words"}, {ID: "a", Text: "same words"}, {ID: "m", Text: "same words"}}
 	ix, _ := Build(docs, DefaultOptions())
 	if got := strings.Join(ids(ix.Search(Query{Text: "same"})), ","); got != "z,a,m" {
@@ -109,6 +113,7 @@ func TestTiesRankInCorpusOrder(t *testing.T) {
 }
 
 func TestOptionsValidate(t *testing.T) {
+	t.Parallel()
 	for _, mod := range []func(*Options){
 		func(o *Options) { o.K1 = -1 },
 		func(o *Options) { o.K1 = math.NaN() },
@@ -127,6 +132,7 @@ func TestOptionsValidate(t *testing.T) {
 }
 
 func TestEmptyCorpus(t *testing.T) {
+	t.Parallel()
 	ix, err := Build(nil, DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
@@ -141,6 +147,7 @@ func TestEmptyCorpus(t *testing.T) {
 }
 
 func TestRM3Expands(t *testing.T) {
+	t.Parallel()
 	docs := []assay.Document{
 		{ID: "1", Text: "jaguar speed cat jungle predator"},
 		{ID: "2", Text: "jaguar cat jungle spots"},

@@ -31,6 +31,7 @@ var lexicalCorpus = []assay.Document{
 // TestLexicalMatrix is the regression matrix of analysis: one row per
 // token class. Any later change to analysis first adds a row here.
 func TestLexicalMatrix(t *testing.T) {
+	t.Parallel()
 	ix, err := Build(lexicalCorpus, DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
@@ -108,6 +109,7 @@ func TestLexicalMatrix(t *testing.T) {
 // nothing indexable are indexed without error, stay findable by their valid
 // words, and do not match unrelated queries.
 func TestMalformedDocuments(t *testing.T) {
+	t.Parallel()
 	docs := []assay.Document{
 		{ID: "nul", Text: "alpha\x00beta\x1b[0m gamma"},
 		{ID: "bad-utf8", Text: "\xffdelta\xfe epsilon \xc3"},
@@ -142,6 +144,7 @@ func ids(res []Result) []string {
 }
 
 func TestAnalyze(t *testing.T) {
+	t.Parallel()
 	en, _ := LookupLanguage("en")
 	for _, tc := range []struct {
 		in   string
@@ -176,6 +179,7 @@ func TestAnalyze(t *testing.T) {
 }
 
 func TestLookupLanguage(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{"en": "en", "English": "en", "de-CH": "de", "pt_BR": "pt", "french": "fr", "en-porter2": "en", "porter": "en-porter", "simple": "simple", "zh": "cjk", "ja-JP": "cjk"} {
 		l, err := LookupLanguage(in)
 		if err != nil || l.Name != want {

@@ -50,6 +50,7 @@ func buildOrFatal(t testing.TB, docs []assay.Document, o Options) *Index {
 // TestSciFactQuality checks the BEIR paper's BM25 figure as a floor and logs
 // the figures docs/benchmarks.md records (go test -run SciFact -v ./engine).
 func TestSciFactQuality(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("dataset test")
 	}
@@ -79,6 +80,7 @@ func TestSciFactQuality(t *testing.T) {
 
 // TestCranfieldQuality logs MAP and nDCG@10 for BM25 and RM3.
 func TestCranfieldQuality(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("dataset test")
 	}

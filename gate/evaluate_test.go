@@ -40,6 +40,7 @@ func gates(exprs ...string) []assay.Gate {
 }
 
 func TestEvaluateThresholds(t *testing.T) {
+	t.Parallel()
 	zh := map[string]string{"lang": "zh"}
 	en := map[string]string{"lang": "en"}
 	run := runOf("r1",
@@ -103,6 +104,7 @@ func deref(p *float64) any {
 }
 
 func TestEvaluateAgainstBaseline(t *testing.T) {
+	t.Parallel()
 	id := map[string]string{"category": "identifier"}
 	base := runOf("base",
 		result("q1", 0, "pass", id, map[string]float64{"ndcg@10": 0.8}),
@@ -153,6 +155,7 @@ func TestEvaluateAgainstBaseline(t *testing.T) {
 }
 
 func TestEvaluateRatioZeroBaseline(t *testing.T) {
+	t.Parallel()
 	base := runOf("b", result("q1", 0, "pass", nil, nil))
 	cand := runOf("c", result("q1", 0, "pass", nil, nil))
 	v, _ := Evaluate(gates("ratio(error_rate) <= 1.2"), cand, base)
@@ -167,6 +170,7 @@ func TestEvaluateRatioZeroBaseline(t *testing.T) {
 }
 
 func TestEvaluateParseErrorStops(t *testing.T) {
+	t.Parallel()
 	_, err := Evaluate([]assay.Gate{{Expr: "pass_rate >= 0.5", Source: "a:1"}, {Expr: "pass_rat >= 1", Source: "a:2"}}, runOf("r"), nil)
 	if err == nil || !strings.HasPrefix(err.Error(), `a:2: gate "pass_rat >= 1": unknown metric`) {
 		t.Fatalf("err = %v", err)
@@ -174,6 +178,7 @@ func TestEvaluateParseErrorStops(t *testing.T) {
 }
 
 func TestEvaluateNoGatesPasses(t *testing.T) {
+	t.Parallel()
 	v, err := Evaluate(nil, runOf("r"), nil)
 	if err != nil || !v.Pass || len(v.Results) != 0 {
 		t.Fatalf("v = %+v, err = %v", v, err)
@@ -181,6 +186,7 @@ func TestEvaluateNoGatesPasses(t *testing.T) {
 }
 
 func TestEvaluateWarnsOnIncompleteBaseline(t *testing.T) {
+	t.Parallel()
 	base := runOf("0190aaaabbbb", result("q1", 0, "pass", nil, nil))
 	base.Status = assay.StatusIncomplete
 	v, _ := Evaluate(gates("no_new_failures"), runOf("c", result("q1", 0, "pass", nil, nil)), base)
@@ -190,6 +196,7 @@ func TestEvaluateWarnsOnIncompleteBaseline(t *testing.T) {
 }
 
 func TestLine(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		r    assay.GateResult
 		want string
@@ -209,6 +216,7 @@ func TestLine(t *testing.T) {
 // undefined: its gate fails with the reason, whether the run was
 // summarised now (nil rates) or recorded with 0s before they were null.
 func TestUndefinedRatesFail(t *testing.T) {
+	t.Parallel()
 	down := runOf("r", result("a", 0, "err", nil, nil), result("b", 0, "err", nil, nil))
 	down.Cases[0].LatencyMs = ptr(1.0) // the time a refused connection took
 	down.Summary = Summarize(down.Cases)
@@ -242,6 +250,7 @@ func TestUndefinedRatesFail(t *testing.T) {
 // A scope no case carries fails every gate form, suggests the nearest tag
 // and is reported in Verdict.Errors (an input error, not a measured fail).
 func TestScopeNoMatchIsAnError(t *testing.T) {
+	t.Parallel()
 	tags := map[string]string{"category": "security", "lang": "en"}
 	base := runOf("b", result("q1", 0, "pass", tags, nil), result("q2", 0, "pass", map[string]string{"category": "billing"}, nil))
 	run := runOf("r", result("q1", 0, "pass", tags, nil), result("q2", 0, "fail", map[string]string{"category": "billing"}, nil))

@@ -6,6 +6,7 @@ import (
 )
 
 func TestParseAccepts(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want string // canonical String()
@@ -56,6 +57,7 @@ func TestParseAccepts(t *testing.T) {
 }
 
 func TestParseRejects(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in, source, want string
 	}{
@@ -95,6 +97,7 @@ func TestParseRejects(t *testing.T) {
 }
 
 func TestOpHolds(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		op           Op
 		value, bound float64

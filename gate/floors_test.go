@@ -17,6 +17,7 @@ func summaryRun(id string, passRate, ndcg float64) *assay.Run {
 }
 
 func TestRatchetRisesTwiceNeverFalls(t *testing.T) {
+	t.Parallel()
 	f := NewFloors()
 	day := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
 	runs := []*assay.Run{
@@ -76,6 +77,7 @@ func TestRatchetRisesTwiceNeverFalls(t *testing.T) {
 }
 
 func TestRatchetMarginAndExistingKeysOnly(t *testing.T) {
+	t.Parallel()
 	f := NewFloors()
 	f.Floors["ndcg@10"] = 0.4
 	ch, err := f.Ratchet(summaryRun("r1", 0.9, 0.5), RatchetOptions{Margin: 0.02})
@@ -96,6 +98,7 @@ func TestRatchetMarginAndExistingKeysOnly(t *testing.T) {
 }
 
 func TestRatchetRefusesIncomplete(t *testing.T) {
+	t.Parallel()
 	f := NewFloors()
 	run := summaryRun("r1", 0.9, 0.5)
 	run.Status = assay.StatusIncomplete
@@ -111,6 +114,7 @@ func TestRatchetRefusesIncomplete(t *testing.T) {
 }
 
 func TestFloorsRoundTrip(t *testing.T) {
+	t.Parallel()
 	f := NewFloors()
 	f.Floors["[lang=zh] recall@10"] = 0.47
 	if _, err := f.Ratchet(summaryRun("r1", 0.5, 0.25), RatchetOptions{Now: time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)}); err != nil {
@@ -136,6 +140,7 @@ func TestFloorsRoundTrip(t *testing.T) {
 }
 
 func TestReadFloorsRejects(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{`{"schema": "assay.floors/v1", "floors": {"pass_rat": 0.5}}`, `f.json: floor "pass_rat": unknown metric "pass_rat"`},
 		{`{"floors": {"error_rate": 0.5}}`, `f.json: floor "error_rate": error_rate is not a metric where higher is better`},
@@ -181,6 +186,7 @@ func FuzzReadFloors(f *testing.F) {
 // ratchet sets and raises "[variant=NAME] METRIC", never another's nor the
 // unscoped floors, and each run is checked against its own floors only.
 func TestRatchetKeysFloorsByVariant(t *testing.T) {
+	t.Parallel()
 	variant := func(id, name string, passRate, ndcg float64) *assay.Run {
 		r := summaryRun(id, passRate, ndcg)
 		r.Group, r.Variant = "g", map[string]string{"engine": name}
@@ -223,6 +229,7 @@ func TestRatchetKeysFloorsByVariant(t *testing.T) {
 // A floors file that gives one floor twice is refused at the repeat: the
 // JSON decoder would keep the last value, lowering the first.
 func TestReadFloorsDuplicateKeys(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"{\"floors\": {\"ndcg@10\": 0.6,\n  \"ndcg@10\": 0.1}}", `f.json:2:3: floor "ndcg@10" repeated (each floor once)`},
 		{`{"floors": {"[lang=en] ndcg@10": 0.6, "[lang=en] nDCG@10": 0.1}}`, `f.json:1:39: floor "[lang=en] nDCG@10" repeats floor "[lang=en] ndcg@10" (each floor once)`},
@@ -243,6 +250,7 @@ func TestReadFloorsDuplicateKeys(t *testing.T) {
 // Ratchet never sets or raises a floor from an undefined value: a nil
 // rate, or one a record holds although every case errored.
 func TestRatchetSkipsUndefined(t *testing.T) {
+	t.Parallel()
 	for name, rates := range map[string]assay.Rates{
 		"nil":                  {Error: ptr(1.0)},
 		"recorded, all errors": {Grounded: ptr(0.9), Error: ptr(1.0)},

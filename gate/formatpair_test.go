@@ -3,6 +3,7 @@ package gate
 import "testing"
 
 func TestFormatPairShowsTheDigitsThatDiffer(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		v, b         float64
 		wantV, wantB string

@@ -13,6 +13,7 @@ func variantRun(name string, ndcg, p95 float64) *assay.Run {
 }
 
 func TestParseOrdering(t *testing.T) {
+	t.Parallel()
 	ok := map[string]string{
 		"ndcg@10: fast <= balanced <= thorough":         "ndcg@10: fast <= balanced <= thorough",
 		"nDCG@10:fast<=balanced<thorough":               "ndcg@10: fast <= balanced < thorough",
@@ -50,6 +51,7 @@ func TestParseOrdering(t *testing.T) {
 }
 
 func TestOrderingCheck(t *testing.T) {
+	t.Parallel()
 	runs := map[string]*assay.Run{
 		"fast":     variantRun("fast", 0.50, 300),
 		"balanced": variantRun("balanced", 0.58, 800),
@@ -93,6 +95,7 @@ func TestOrderingCheck(t *testing.T) {
 }
 
 func TestVariantScopedGates(t *testing.T) {
+	t.Parallel()
 	exprs := gates("[variant=fast] p95_latency_ms <= 1000", "[mode=thorough] p95_latency_ms <= 2000", "ndcg@10 >= 0.5", "[lang=en] ndcg@10 >= 0")
 	fast := variantRun("fast", 0.5, 300)
 	thorough := variantRun("thorough", 0.57, 2500)

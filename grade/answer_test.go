@@ -16,6 +16,7 @@ func checkEq(t *testing.T, got assay.Check, kind string, pass bool, detail strin
 }
 
 func TestAnswerIncludes(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		answer string
@@ -41,6 +42,7 @@ func TestAnswerIncludes(t *testing.T) {
 }
 
 func TestAnswerIncludesAny(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		answer string
@@ -63,6 +65,7 @@ func TestAnswerIncludesAny(t *testing.T) {
 }
 
 func TestAnswerExcludes(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		answer string
@@ -84,6 +87,7 @@ func TestAnswerExcludes(t *testing.T) {
 }
 
 func TestAnswerMatches(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		answer  string

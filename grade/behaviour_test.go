@@ -10,6 +10,7 @@ import (
 func ptr[T any](v T) *T { return &v }
 
 func TestRefused(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		obs     assay.Observation
@@ -35,6 +36,7 @@ func TestRefused(t *testing.T) {
 }
 
 func TestRefusal(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		obs    assay.Observation
@@ -58,6 +60,7 @@ func TestRefusal(t *testing.T) {
 func tools(calls ...assay.ToolCall) assay.Observation { return assay.Observation{Tools: calls} }
 
 func TestCallsTool(t *testing.T) {
+	t.Parallel()
 	ok := func(n string) assay.ToolCall { return assay.ToolCall{Name: n} }
 	bad := func(n, e string) assay.ToolCall { return assay.ToolCall{Name: n, Error: e} }
 	tests := []struct {
@@ -81,6 +84,7 @@ func TestCallsTool(t *testing.T) {
 }
 
 func TestCallsAnyTool(t *testing.T) {
+	t.Parallel()
 	checkEq(t, CallsAnyTool(tools(assay.ToolCall{Name: "x", Error: "e"}, assay.ToolCall{Name: "y"})), "calls_any_tool", true, "")
 	checkEq(t, CallsAnyTool(tools()), "calls_any_tool", false, "no tool called")
 	checkEq(t, CallsAnyTool(tools(assay.ToolCall{Name: "x", Error: "e"})), "calls_any_tool", false, "every call errored (1 call)")
@@ -88,6 +92,7 @@ func TestCallsAnyTool(t *testing.T) {
 }
 
 func TestNeverCalls(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		obs    assay.Observation
@@ -108,11 +113,13 @@ func TestNeverCalls(t *testing.T) {
 }
 
 func TestStopsAtApproval(t *testing.T) {
+	t.Parallel()
 	checkEq(t, StopsAtApproval(assay.Observation{ApprovalPending: true}), "stops_at_approval", true, "")
 	checkEq(t, StopsAtApproval(assay.Observation{}), "stops_at_approval", false, "no approval pending")
 }
 
 func TestOutcome(t *testing.T) {
+	t.Parallel()
 	checkEq(t, Outcome(assay.Observation{Outcome: "completed"}, "completed"), "outcome", true, "")
 	checkEq(t, Outcome(assay.Observation{Outcome: "failed"}, "completed"), "outcome", false, `outcome "failed", want "completed"`)
 	checkEq(t, Outcome(assay.Observation{Outcome: "Completed"}, "completed"), "outcome", false, `outcome "Completed", want "completed"`)
@@ -120,6 +127,7 @@ func TestOutcome(t *testing.T) {
 }
 
 func TestMaxLatency(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		latency *float64

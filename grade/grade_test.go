@@ -20,6 +20,7 @@ func mustOptions(t *testing.T, s *assay.Suite) Options {
 }
 
 func TestNewOptionsDefaults(t *testing.T) {
+	t.Parallel()
 	o := mustOptions(t, &assay.Suite{})
 	if got, want := o.MetricNames(), []string{"ndcg@10", "recall@5", "recall@10", "mrr", "map", "hit@5"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("metrics = %v, want %v", got, want)
@@ -30,6 +31,7 @@ func TestNewOptionsDefaults(t *testing.T) {
 }
 
 func TestNewOptionsCopiesSuite(t *testing.T) {
+	t.Parallel()
 	o := mustOptions(t, &assay.Suite{
 		Metrics:        []string{"nDCG@5", "RR", "ndcg@5", "P@3"},
 		Gain:           assay.GainExponential,
@@ -45,6 +47,7 @@ func TestNewOptionsCopiesSuite(t *testing.T) {
 }
 
 func TestNewOptionsErrors(t *testing.T) {
+	t.Parallel()
 	schemaCase := func(path string) assay.Case {
 		return assay.Case{ID: "q7", Source: "kb.yaml:12", Expect: assay.Expect{JSONSchema: path}}
 	}
@@ -73,6 +76,7 @@ func TestNewOptionsErrors(t *testing.T) {
 }
 
 func TestNewOptionsResolvesSchemas(t *testing.T) {
+	t.Parallel()
 	s := &assay.Suite{Dir: "testdata/suite", Cases: []assay.Case{
 		{ID: "raw", Expect: assay.Expect{JSONSchema: "schemas/plan.json"}},
 		{ID: "resolved", Expect: assay.Expect{JSONSchema: "x.json", JSONSchemaPath: "testdata/schemas/verdict07.json"}},
@@ -118,6 +122,7 @@ func kitchenSink() assay.Case {
 }
 
 func TestCaseCheckOrderAndDetails(t *testing.T) {
+	t.Parallel()
 	o := mustOptions(t, &assay.Suite{})
 	if err := o.Schemas.Add("inline.json", []byte(`{"type": "string"}`)); err != nil {
 		t.Fatal(err)
@@ -179,6 +184,7 @@ func TestCaseCheckOrderAndDetails(t *testing.T) {
 }
 
 func TestCaseErroredObservation(t *testing.T) {
+	t.Parallel()
 	o := mustOptions(t, &assay.Suite{})
 	c := assay.Case{ID: "q3", Judgments: map[string]int{"a": 1},
 		Expect: assay.Expect{AnswerIncludes: []string{"x"}, NeverCalls: []string{"rm"}, Refusal: ptr(false)}}
@@ -208,6 +214,7 @@ func TestCaseErroredObservation(t *testing.T) {
 }
 
 func TestCaseErrorFailsEvenWithoutFailingChecks(t *testing.T) {
+	t.Parallel()
 	// max_latency_ms alone would pass on the numbers, but the observation errored
 	c := assay.Case{ID: "q", Expect: assay.Expect{MaxLatencyMs: ptr(10.0)}}
 	r := Case(c, assay.Observation{LatencyMs: ptr(1.0), Error: assay.Errorf(assay.ErrMissing, "no line for q")}, Options{})
@@ -217,6 +224,7 @@ func TestCaseErrorFailsEvenWithoutFailingChecks(t *testing.T) {
 }
 
 func TestCaseUngraded(t *testing.T) {
+	t.Parallel()
 	o := mustOptions(t, &assay.Suite{Metrics: []string{"hit@1", "mrr", "recall@2"}})
 	c := assay.Case{ID: "j1", Judgments: map[string]int{"b": 1, "c": 2, "z": 0}}
 	r := Case(c, assay.Observation{Retrieved: []assay.Hit{{ID: "a"}, {ID: "b"}, {ID: "c"}}}, o)
@@ -238,6 +246,7 @@ func TestCaseUngraded(t *testing.T) {
 }
 
 func TestCaseGainAndDuplicates(t *testing.T) {
+	t.Parallel()
 	c := assay.Case{ID: "g", Judgments: map[string]int{"a": 1, "b": 3}}
 	// ranking a, a, b is a, b after de-duplication
 	obs := assay.Observation{Retrieved: []assay.Hit{{ID: "a"}, {ID: "a"}, {ID: "b"}}}
@@ -254,6 +263,7 @@ func TestCaseGainAndDuplicates(t *testing.T) {
 }
 
 func TestCaseIDlessHitsJudgedByPath(t *testing.T) {
+	t.Parallel()
 	// a trace whose hits carry only paths: ranks 1..3 are x.md, a.md, b.md
 	c := assay.Case{ID: "p", Judgments: map[string]int{"a.md": 1, "b.md": 1}}
 	obs := assay.Observation{Retrieved: []assay.Hit{{Path: "x.md"}, {Path: "a.md"}, {Path: "b.md"}}}
@@ -270,6 +280,7 @@ func TestCaseIDlessHitsJudgedByPath(t *testing.T) {
 }
 
 func TestCaseSensitivityAndK(t *testing.T) {
+	t.Parallel()
 	obs := assay.Observation{Answer: "Uses SHA-256", Retrieved: []assay.Hit{{ID: "a"}, {ID: "b"}, {ID: "c"}}}
 	tests := []struct {
 		name   string
@@ -299,6 +310,7 @@ func TestCaseSensitivityAndK(t *testing.T) {
 }
 
 func TestCaseRefusedFact(t *testing.T) {
+	t.Parallel()
 	o := mustOptions(t, &assay.Suite{RefusalMarkers: []string{"not in my notes"}})
 	r := Case(assay.Case{ID: "r", Expect: assay.Expect{Refusal: ptr(true)}}, assay.Observation{Answer: "That is not in my notes."}, o)
 	if !r.Refused || !r.Passed() {
@@ -311,6 +323,7 @@ func TestCaseRefusedFact(t *testing.T) {
 }
 
 func TestCaseIsDeterministic(t *testing.T) {
+	t.Parallel()
 	o := mustOptions(t, &assay.Suite{})
 	if err := o.Schemas.Add("inline.json", []byte(`{"type":"object","required":["a","b","c"],"properties":{"a":{"type":"string"},"b":{"type":"string"}}}`)); err != nil {
 		t.Fatal(err)

@@ -25,6 +25,7 @@ func cits(ids ...string) []assay.Citation {
 }
 
 func TestRetrieves(t *testing.T) {
+	t.Parallel()
 	sec := assay.Hit{ID: "d1", Title: "Security", Path: "docs/security.md"}
 	tests := []struct {
 		name   string
@@ -62,6 +63,7 @@ func TestRetrieves(t *testing.T) {
 }
 
 func TestRanking(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		hits []assay.Hit
@@ -84,6 +86,7 @@ func TestRanking(t *testing.T) {
 }
 
 func TestSurfaced(t *testing.T) {
+	t.Parallel()
 	obs := assay.Observation{Retrieved: []assay.Hit{{ID: "a.md", Path: "docs/a.md", Title: "Alpha"}, {ID: "b.md"}, {Path: "docs/c.md"}}}
 	tests := []struct {
 		c    assay.Citation
@@ -111,6 +114,7 @@ func TestSurfaced(t *testing.T) {
 }
 
 func TestCites(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		obs    assay.Observation
@@ -144,6 +148,7 @@ func TestCites(t *testing.T) {
 }
 
 func TestCitesAny(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		obs    assay.Observation
@@ -164,6 +169,7 @@ func TestCitesAny(t *testing.T) {
 }
 
 func TestCitesOnlySurfaced(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		obs    assay.Observation
@@ -188,6 +194,7 @@ func TestCitesOnlySurfaced(t *testing.T) {
 }
 
 func TestNoCitations(t *testing.T) {
+	t.Parallel()
 	checkEq(t, NoCitations(assay.Observation{Retrieved: hits("a")}), "no_citations", true, "")
 	checkEq(t, NoCitations(assay.Observation{Citations: cits("a", "b")}), "no_citations", false, "cited a, b")
 	checkEq(t, NoCitations(assay.Observation{Citations: []assay.Citation{{Title: "Intro"}}}), "no_citations", false, "cited Intro")
@@ -215,6 +222,7 @@ func BenchmarkCitesOnlySurfacedLarge(b *testing.B) {
 // a retrieved document shares its title: with an id it is surfaced only by
 // that id, for cites, cites_any and cites_only_surfaced alike.
 func TestCitationByIDIsNotSurfacedBySharedTitle(t *testing.T) {
+	t.Parallel()
 	obs := assay.Observation{
 		Retrieved: []assay.Hit{{ID: "faq-2023.md", Title: "Pricing FAQ"}},
 		Citations: []assay.Citation{{ID: "faq-2025.md", Title: "Pricing FAQ"}},

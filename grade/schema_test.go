@@ -17,6 +17,7 @@ func loadSchema(t *testing.T, path string) *SchemaCache {
 }
 
 func TestJSONSchema(t *testing.T) {
+	t.Parallel()
 	exp := loadSchema(t, "testdata/schemas/expansion.json").Get("testdata/schemas/expansion.json")
 	d07 := loadSchema(t, "testdata/schemas/verdict07.json").Get("testdata/schemas/verdict07.json")
 	tests := []struct {
@@ -53,6 +54,7 @@ func TestJSONSchema(t *testing.T) {
 }
 
 func TestSchemaCacheErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		path string
 		want string
@@ -74,6 +76,7 @@ func TestSchemaCacheErrors(t *testing.T) {
 }
 
 func TestSchemaCacheAdd(t *testing.T) {
+	t.Parallel()
 	c := NewSchemaCache()
 	if err := c.Add("inline.json", []byte(`{"type": "array"}`)); err != nil {
 		t.Fatal(err)

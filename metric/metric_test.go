@@ -7,6 +7,7 @@ import (
 )
 
 func TestParse(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want Spec
@@ -47,6 +48,7 @@ func TestParse(t *testing.T) {
 }
 
 func TestParseErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"bleu", `unknown metric "bleu" (known: ndcg@K`},
 		{"ndcg@0", "cutoff must be an integer >= 1"},
@@ -81,6 +83,7 @@ var (
 func l2(x float64) float64 { return math.Log2(x) }
 
 func TestEval(t *testing.T) {
+	t.Parallel()
 	noRel := map[string]int{"a": 0, "b": 0}
 	neg := map[string]int{"a": -1, "b": 1}
 	tests := []struct {
@@ -151,6 +154,7 @@ func TestEval(t *testing.T) {
 }
 
 func TestTopicCounts(t *testing.T) {
+	t.Parallel()
 	tp := Topic{Labels: []int{0, 1, -1, -2, 3, 0}, Judgments: []int{0, 0, 1, 3, -1, 2}, Threshold: 1}
 	tp.Prepare()
 	if got := [4]int{tp.NumRet(), tp.NumRel(), tp.NumRelRet(), tp.NumNonrelJudgedRet()}; got != [4]int{6, 3, 2, 2} {
@@ -165,6 +169,7 @@ func TestTopicCounts(t *testing.T) {
 }
 
 func TestEvalAllMatchesEval(t *testing.T) {
+	t.Parallel()
 	var specs []Spec
 	for _, n := range []string{"ndcg@3", "ndcg", "P@5", "recall@2", "mrr", "map", "hit@1", "rprec"} {
 		sp, err := Parse(n)

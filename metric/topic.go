@@ -297,5 +297,3 @@ func (t *Topic) prepDCG() {
 		t.idcgPre = append(t.idcgPre, s)
 	}
 }
-
-func linear(g int) float64 { return float64(g) }

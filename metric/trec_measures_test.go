@@ -14,6 +14,7 @@ func exTopic(thr int) *Topic {
 }
 
 func TestTrecMeasures(t *testing.T) {
+	t.Parallel()
 	const eps = 1e-5
 	tp := exTopic(1)
 	var g GainTable
@@ -66,6 +67,7 @@ func TestTrecMeasures(t *testing.T) {
 }
 
 func TestTrecMeasuresDegenerate(t *testing.T) {
+	t.Parallel()
 	// No ranking at all (trec_eval -J dropping everything): iprec is 0/0.
 	empty := &Topic{Judgments: []int{1, 0}, Threshold: 1}
 	empty.Prepare()
@@ -97,6 +99,7 @@ func TestTrecMeasuresDegenerate(t *testing.T) {
 }
 
 func TestCustomGains(t *testing.T) {
+	t.Parallel()
 	tp := exTopic(1)
 	var g GainTable
 	// Level 1 gains 3, level 2 keeps 2, level 3 keeps 3: ideal 3,3,3,2.
@@ -109,6 +112,7 @@ func TestCustomGains(t *testing.T) {
 }
 
 func TestHugeGrade(t *testing.T) {
+	t.Parallel()
 	tp := &Topic{Labels: []int{1 << 40, 1}, Judgments: []int{1 << 40, 1, 0}, Threshold: 1}
 	tp.Prepare()
 	var g GainTable
@@ -127,6 +131,7 @@ func TestHugeGrade(t *testing.T) {
 // [1:0.5, 0:0 (empty), 2:1.5]; its ideal walk passes over the empty level 0
 // and takes level 1 too: ideal 1.5, 0.5. The ranking 2, 1 is ideal: 1.0000.
 func TestIdealPassesEmptyLevels(t *testing.T) {
+	t.Parallel()
 	tp := &Topic{Labels: []int{2, 1}, Judgments: []int{1, 2}, Threshold: 1}
 	tp.Prepare()
 	var g GainTable
@@ -155,6 +160,7 @@ func TestIdealPassesEmptyLevels(t *testing.T) {
 // and an ideal list of one (the walk stops at the non-empty gain-0 level):
 // the correction (P − k)·DCG/IDCG is negative and is added.
 func TestNDCGRelNegativeCorrection(t *testing.T) {
+	t.Parallel()
 	tp := &Topic{Labels: []int{2, 1}, Judgments: []int{1, 2, 0}, Threshold: 1}
 	tp.Prepare()
 	var g GainTable
@@ -170,6 +176,7 @@ func TestNDCGRelNegativeCorrection(t *testing.T) {
 // with 0=0.5 the gains 0.5, 1, 2 are rescaled by (g − 0)/(2 − 0), not by
 // the table's own lowest gain.
 func TestRBPLevelZeroGain(t *testing.T) {
+	t.Parallel()
 	tp := &Topic{Labels: []int{0, 1, 2, -1}, Judgments: []int{0, 1, 2}, Threshold: 1}
 	tp.Prepare()
 	var g GainTable

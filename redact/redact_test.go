@@ -14,6 +14,7 @@ const tok = "sk-live/Abc123Def456"
 func newR() *redact.Redactor { return redact.New(redact.Secret{Name: "TOK", Value: tok}) }
 
 func TestStringForms(t *testing.T) {
+	t.Parallel()
 	r := newR()
 	for in, want := range map[string]string{
 		"a " + tok + " b":                          "a ${TOK} b",
@@ -31,6 +32,7 @@ func TestStringForms(t *testing.T) {
 }
 
 func TestMinLen(t *testing.T) {
+	t.Parallel()
 	r := redact.New(redact.Secret{Name: "X", Value: "abc"}, redact.Secret{Name: "D", Value: "demo"})
 	if got := r.String("abc demo"); got != "abc ${D}" {
 		t.Errorf("got %q", got)
@@ -40,6 +42,7 @@ func TestMinLen(t *testing.T) {
 // TestHeadTailRedactBeforeCut: a cut that lands inside the token leaves
 // no part of it.
 func TestHeadTailRedactBeforeCut(t *testing.T) {
+	t.Parallel()
 	r := newR()
 	for pad := 0; pad < 60; pad++ {
 		s := strings.Repeat("x", pad) + tok + strings.Repeat("y", 60)
@@ -74,11 +77,12 @@ type outer struct {
 	Raw  json.RawMessage
 	Any  any
 	Keys map[string]string
-	F    func()
+	F    func() `json:"-"`
 	n    string
 }
 
 func TestValueDeep(t *testing.T) {
+	t.Parallel()
 	r := newR()
 	in := outer{
 		S:    "x" + tok,
@@ -90,7 +94,10 @@ func TestValueDeep(t *testing.T) {
 		n:    tok,
 	}
 	out := redact.Value(r, in)
-	b, _ := json.Marshal(out)
+	b, err := json.Marshal(out)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if strings.Contains(string(b), "Abc123") {
 		t.Errorf("secret left in %s", b)
 	}
@@ -106,6 +113,7 @@ func TestValueDeep(t *testing.T) {
 }
 
 func TestWriterSplitsNoSecret(t *testing.T) {
+	t.Parallel()
 	r := newR()
 	var buf bytes.Buffer
 	w := redact.NewWriter(&buf, r)
@@ -132,6 +140,7 @@ func TestWriterSplitsNoSecret(t *testing.T) {
 }
 
 func TestBasicAuth(t *testing.T) {
+	t.Parallel()
 	r := redact.New(redact.BasicAuth("U", "bob", "pw-secret")...)
 	if got := r.String("Basic Ym9iOnB3LXNlY3JldA=="); got != "Basic ${U}" {
 		t.Errorf("got %q", got)
@@ -139,6 +148,7 @@ func TestBasicAuth(t *testing.T) {
 }
 
 func TestArgs(t *testing.T) {
+	t.Parallel()
 	got := redact.Args([]string{"prog", "--api-key", "K1", "--password=P1", "-k", "5", "--key-file", "f", "--token", "-v"})
 	want := []string{"prog", "--api-key", "[redacted]", "--password=[redacted]", "-k", "5", "--key-file", "f", "--token", "-v"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
@@ -147,6 +157,7 @@ func TestArgs(t *testing.T) {
 }
 
 func TestIsSecretName(t *testing.T) {
+	t.Parallel()
 	for name, want := range map[string]bool{
 		"Authorization": true, "Cookie": true, "X-Api-Key": true, "KB_TOKEN": true, "kbToken": true, "password": true,
 		"api_key": true, "max_tokens": false, "k": false, "question": false, "keyword": false, "monkey": false,

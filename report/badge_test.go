@@ -13,6 +13,7 @@ import (
 )
 
 func TestBadgeGolden(t *testing.T) {
+	t.Parallel()
 	run := ciRun()
 	v := gate.Verdict{Results: run.Gates, Pass: false}
 	var b bytes.Buffer
@@ -26,6 +27,7 @@ func TestBadgeGolden(t *testing.T) {
 }
 
 func TestBadgeStates(t *testing.T) {
+	t.Parallel()
 	held := gate.Verdict{Results: []assay.GateResult{{Expr: "pass_rate >= 0.1", Pass: true}}, Pass: true}
 	broke := gate.Verdict{Results: []assay.GateResult{{Expr: "pass_rate >= 0.9"}}, Pass: false}
 	noLatency := ciRun()
@@ -71,6 +73,7 @@ func TestBadgeStates(t *testing.T) {
 }
 
 func TestCheckShieldsEndpointRejects(t *testing.T) {
+	t.Parallel()
 	for _, doc := range []string{
 		`{"label": "a", "message": "b"}`,
 		`{"schemaVersion": 2, "label": "a", "message": "b"}`,
@@ -138,6 +141,7 @@ func checkShieldsEndpoint(data []byte) error {
 // TestCIRenderersOnEmptyRuns: a run with nothing in it renders without
 // panicking, in every CI format.
 func TestCIRenderersOnEmptyRuns(t *testing.T) {
+	t.Parallel()
 	for name, run := range map[string]*assay.Run{
 		"zero":       {},
 		"incomplete": {RunID: "r", Status: assay.StatusIncomplete, Summary: assay.Summary{Metrics: map[string]assay.MetricAgg{}}},

@@ -41,6 +41,7 @@ func compareFixture() compare.Report {
 }
 
 func TestCompareTextGolden(t *testing.T) {
+	t.Parallel()
 	var b bytes.Buffer
 	if err := CompareText(&b, compareFixture()); err != nil {
 		t.Fatal(err)
@@ -49,6 +50,7 @@ func TestCompareTextGolden(t *testing.T) {
 }
 
 func TestCompareMarkdownGolden(t *testing.T) {
+	t.Parallel()
 	var b bytes.Buffer
 	if err := CompareMarkdown(&b, compareFixture()); err != nil {
 		t.Fatal(err)
@@ -57,6 +59,7 @@ func TestCompareMarkdownGolden(t *testing.T) {
 }
 
 func TestCompareJSONGolden(t *testing.T) {
+	t.Parallel()
 	var b bytes.Buffer
 	if err := CompareJSON(&b, compareFixture()); err != nil {
 		t.Fatal(err)
@@ -84,6 +87,7 @@ func TestCompareJSONGolden(t *testing.T) {
 }
 
 func TestCompareTextMarksNotSignificant(t *testing.T) {
+	t.Parallel()
 	var b bytes.Buffer
 	if err := CompareText(&b, compareFixture()); err != nil {
 		t.Fatal(err)
@@ -102,6 +106,7 @@ func TestCompareTextMarksNotSignificant(t *testing.T) {
 }
 
 func TestCompareCountsAreSingularForOne(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	if err := CompareText(&b, compare.Report{Suite: "kb", PairedCases: 1, PairedValues: 1}); err != nil {
 		t.Fatal(err)

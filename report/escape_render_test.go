@@ -24,6 +24,7 @@ func hostileRun() *assay.Run {
 }
 
 func TestRenderersEscapeControlBytes(t *testing.T) {
+	t.Parallel()
 	renders := map[string]func(*bytes.Buffer) error{
 		"text":     func(b *bytes.Buffer) error { return Text(b, hostileRun(), TextOptions{}) },
 		"markdown": func(b *bytes.Buffer) error { return Markdown(b, hostileRun(), nil) },

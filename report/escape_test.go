@@ -3,6 +3,7 @@ package report
 import "testing"
 
 func TestEscape(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ in, want, lines string }{
 		{"q001", "q001", "q001"},
 		{"héllo ünïcode 日本", "héllo ünïcode 日本", "héllo ünïcode 日本"},

@@ -14,6 +14,7 @@ import (
 )
 
 func TestJUnitGolden(t *testing.T) {
+	t.Parallel()
 	var b bytes.Buffer
 	if err := JUnit(&b, ciRun()); err != nil {
 		t.Fatal(err)
@@ -25,6 +26,7 @@ func TestJUnitGolden(t *testing.T) {
 }
 
 func TestJUnitSchemaAcrossRuns(t *testing.T) {
+	t.Parallel()
 	incomplete := ciRun()
 	incomplete.Status = assay.StatusIncomplete
 	incomplete.Gates = nil
@@ -47,6 +49,7 @@ func TestJUnitSchemaAcrossRuns(t *testing.T) {
 }
 
 func TestJUnitCarriesFacts(t *testing.T) {
+	t.Parallel()
 	var b bytes.Buffer
 	JUnit(&b, ciRun())
 	var doc junitSuites
@@ -80,6 +83,7 @@ func TestJUnitCarriesFacts(t *testing.T) {
 
 // TestCheckJUnitRejects makes sure the schema check can fail.
 func TestCheckJUnitRejects(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ name, doc, want string }{
 		{"root", `<testsuite name="a" tests="0"/>`, "root element is <testsuite>"},
 		{"missing attr", `<testsuites><testsuite name="a" tests="1" failures="0" errors="0" skipped="0" time="0" timestamp="2026-11-30T09:00:00" hostname="h"><properties/><testcase classname="c" time="0"/><system-out/><system-err/></testsuite></testsuites>`, "testcase: missing attribute name"},

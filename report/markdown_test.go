@@ -30,6 +30,7 @@ func sampleComparison() *compare.Report {
 }
 
 func TestMarkdownGolden(t *testing.T) {
+	t.Parallel()
 	var b bytes.Buffer
 	if err := Markdown(&b, ciRun(), sampleComparison()); err != nil {
 		t.Fatal(err)
@@ -38,6 +39,7 @@ func TestMarkdownGolden(t *testing.T) {
 }
 
 func TestMarkdownWithoutBaseline(t *testing.T) {
+	t.Parallel()
 	var b bytes.Buffer
 	if err := Markdown(&b, ciRun(), nil); err != nil {
 		t.Fatal(err)
@@ -62,6 +64,7 @@ func TestMarkdownWithoutBaseline(t *testing.T) {
 }
 
 func TestMarkdownHeadlines(t *testing.T) {
+	t.Parallel()
 	held := ciRun()
 	held.Gates = held.Gates[:1]
 	incomplete := ciRun()
@@ -85,6 +88,7 @@ func TestMarkdownHeadlines(t *testing.T) {
 }
 
 func TestMarkdownCapsFailingCases(t *testing.T) {
+	t.Parallel()
 	run := ciRun()
 	run.Cases = nil
 	for i := 0; i < MarkdownMaxFailures+7; i++ {
@@ -98,6 +102,7 @@ func TestMarkdownCapsFailingCases(t *testing.T) {
 }
 
 func TestMDEscape(t *testing.T) {
+	t.Parallel()
 	tests := map[string]string{
 		"a|b":          `a\|b`,
 		"<script>":     "&lt;script&gt;",
@@ -113,6 +118,7 @@ func TestMDEscape(t *testing.T) {
 }
 
 func TestWriteReportDir(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "reports")
 	run := ciRun()
 	v := gate.Verdict{Results: run.Gates, Pass: false}

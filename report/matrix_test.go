@@ -21,6 +21,7 @@ func matrixRuns() ([]*assay.Run, gate.Verdict) {
 }
 
 func TestMarkdownMatrixGolden(t *testing.T) {
+	t.Parallel()
 	runs, v := matrixRuns()
 	var b bytes.Buffer
 	if err := MarkdownMatrix(&b, runs, v); err != nil {
@@ -30,6 +31,7 @@ func TestMarkdownMatrixGolden(t *testing.T) {
 }
 
 func TestJUnitMatrix(t *testing.T) {
+	t.Parallel()
 	runs, v := matrixRuns()
 	var b bytes.Buffer
 	if err := JUnitMatrix(&b, runs, v); err != nil {

@@ -10,6 +10,7 @@ import (
 )
 
 func TestTextSummaryGolden(t *testing.T) {
+	t.Parallel()
 	var b bytes.Buffer
 	if err := Text(&b, sampleRun(), TextOptions{Queries: map[string]string{"q2": "How are invitation tokens hashed?"}}); err != nil {
 		t.Fatal(err)
@@ -18,6 +19,7 @@ func TestTextSummaryGolden(t *testing.T) {
 }
 
 func TestTextNamesGainAndTieRule(t *testing.T) {
+	t.Parallel()
 	var b bytes.Buffer
 	r := sampleRun()
 	r.Gain = assay.GainExponential
@@ -30,6 +32,7 @@ func TestTextNamesGainAndTieRule(t *testing.T) {
 }
 
 func TestTextCapsFailingCases(t *testing.T) {
+	t.Parallel()
 	var b bytes.Buffer
 	Text(&b, sampleRun(), TextOptions{MaxFailures: 1})
 	if !strings.Contains(b.String(), "… and 1 more") {
@@ -38,6 +41,7 @@ func TestTextCapsFailingCases(t *testing.T) {
 }
 
 func TestJSONGolden(t *testing.T) {
+	t.Parallel()
 	var b bytes.Buffer
 	if err := JSON(&b, sampleRun()); err != nil {
 		t.Fatal(err)
@@ -48,6 +52,7 @@ func TestJSONGolden(t *testing.T) {
 // TestJSONCarriesEveryContractField checks the §7 assay.run/v1 fields by
 // name, so a renamed field fails even if the golden file is rewritten.
 func TestJSONCarriesEveryContractField(t *testing.T) {
+	t.Parallel()
 	var b bytes.Buffer
 	if err := JSON(&b, sampleRun()); err != nil {
 		t.Fatal(err)
@@ -91,6 +96,7 @@ func TestJSONCarriesEveryContractField(t *testing.T) {
 // Table columns line up when a segment or variant name is written in a
 // script whose characters take two columns.
 func TestTablesAlignWideNames(t *testing.T) {
+	t.Parallel()
 	run := sampleRun()
 	run.Segments = map[string]assay.Summary{"lang=en": {Cases: 3}, "lang=中文": {Cases: 12}, "lang=日本語": {Cases: 5}}
 	var b strings.Builder

@@ -127,6 +127,7 @@ func renderers(t *testing.T) []renderer {
 // show no case of the streamed run; the caseless check makes sure each
 // fixture's output does depend on its cases.
 func TestRenderersReadCasesThroughEachCase(t *testing.T) {
+	t.Parallel()
 	runs := map[string]*assay.Run{
 		"sample":       sampleRun(),
 		"many failing": manyFailing(230),
@@ -162,6 +163,7 @@ func TestRenderersReadCasesThroughEachCase(t *testing.T) {
 // TestRenderersOnEmptyStream: a stream that yields nothing renders as a run
 // without cases.
 func TestRenderersOnEmptyStream(t *testing.T) {
+	t.Parallel()
 	run := caseless(sampleRun())
 	for _, r := range renderers(t) {
 		t.Run(r.name, func(t *testing.T) {
@@ -182,6 +184,7 @@ func TestRenderersOnEmptyStream(t *testing.T) {
 // TestRenderersReturnStreamErrors: an error from the run's CaseStream,
 // before the first case or after some, is returned, not swallowed.
 func TestRenderersReturnStreamErrors(t *testing.T) {
+	t.Parallel()
 	for _, r := range renderers(t) {
 		for _, n := range []int{0, 2} {
 			t.Run(fmt.Sprintf("%s/after %d", r.name, n), func(t *testing.T) {
@@ -198,6 +201,7 @@ func TestRenderersReturnStreamErrors(t *testing.T) {
 // files of the previous report stay as they were and no temporary file is
 // left behind.
 func TestWriteReportDirStreamErrorReplacesNothing(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	day := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 	if _, err := WriteReportDir(dir, sampleRun(), nil, gate.Verdict{}, day); err != nil {
@@ -247,6 +251,7 @@ func equalMaps(a, b map[string]string) bool {
 // in one at a time, write the bytes of encoding the whole document at once
 // (as they did before they streamed), for runs given either way.
 func TestJSONMatchesWholeDocument(t *testing.T) {
+	t.Parallel()
 	encode := func(v any) string {
 		var b bytes.Buffer
 		enc := json.NewEncoder(&b)
@@ -293,6 +298,7 @@ func TestJSONMatchesWholeDocument(t *testing.T) {
 
 // TestRunDocumentReadsTheStream: RunDocument lists a streamed run's cases.
 func TestRunDocumentReadsTheStream(t *testing.T) {
+	t.Parallel()
 	doc := RunDocument(streamed(sampleRun()))
 	var ids []string
 	for _, c := range doc.Cases {

@@ -12,9 +12,6 @@ import (
 func fptr(v float64) *float64 { return &v }
 func bptr(v bool) *bool       { return &v }
 
-// result is a small builder for CaseResult rows.
-type result = assay.CaseResult
-
 var timeout = assay.Errorf(assay.ErrTimeout, "no answer after 30s")
 
 // fixture: five results, hand-computed expectations in TestSummarize.

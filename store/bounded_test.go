@@ -1,3 +1,5 @@
+//go:build unix
+
 package store_test
 
 import (
@@ -16,6 +18,7 @@ import (
 // symlink to /dev/zero or a FIFO is an error naming it, at once (the FIFO
 // blocked for ever, /dev/zero grew memory without bound).
 func TestIncompleteRunCasesMustBeAFile(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{store.CasesFile, store.CasesGzFile} {
 		for _, kind := range []string{"devzero", "fifo"} {
 			t.Run(name+"/"+kind, func(t *testing.T) {
@@ -52,6 +55,7 @@ func TestIncompleteRunCasesMustBeAFile(t *testing.T) {
 // A cases.jsonl line longer than the limit is an error at that line, not
 // a line held whole.
 func TestCasesLineIsBounded(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	p := filepath.Join(dir, store.CasesFile)
 	f, err := os.Create(p)

@@ -32,6 +32,7 @@ const goodRun = `{"schema": "assay.run/v1", "run_id": "r1", "status": "complete"
  "cases": [{"id": "q1", "trial": 0, "pass": true}]}`
 
 func TestLoadRunErrorsNameTheFile(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, body, want string
 	}{
@@ -75,6 +76,7 @@ func TestLoadRunErrorsNameTheFile(t *testing.T) {
 }
 
 func TestLoadRunAcceptsFileOrDirectory(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "run.json"), goodRun)
 	for _, p := range []string{dir, filepath.Join(dir, "run.json")} {
@@ -89,6 +91,7 @@ func TestLoadRunAcceptsFileOrDirectory(t *testing.T) {
 }
 
 func TestReadCasesTornLastLine(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "cases.jsonl"), `{"id":"q1","trial":0,"pass":true}
 {"id":"q2","trial":0,"pass":false}
@@ -103,6 +106,7 @@ func TestReadCasesTornLastLine(t *testing.T) {
 }
 
 func TestReadCasesBadLineIsPositioned(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := writeFile(t, filepath.Join(dir, "cases.jsonl"), "{\"id\":\"q1\"}\n{\"id\": nope}\n{\"id\":\"q3\"}\n")
 	err := store.ReadCases(dir, func(assay.CaseResult) error { return nil })
@@ -112,6 +116,7 @@ func TestReadCasesBadLineIsPositioned(t *testing.T) {
 }
 
 func TestReadCasesBadGzip(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := writeFile(t, filepath.Join(dir, "cases.jsonl.gz"), "not gzip at all")
 	err := store.ReadCases(dir, func(assay.CaseResult) error { return nil })
@@ -121,6 +126,7 @@ func TestReadCasesBadGzip(t *testing.T) {
 }
 
 func TestEncodeRunRoundTrip(t *testing.T) {
+	t.Parallel()
 	run := storetest.NewRun("kb", time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC))
 	run.RunID = "r1"
 	cases := []assay.CaseResult{storetest.Case("q1", true, 1), storetest.Case("q2", false, 0.25)}
@@ -163,6 +169,7 @@ func TestEncodeRunRoundTrip(t *testing.T) {
 }
 
 func TestFinishCompressesCases(t *testing.T) {
+	t.Parallel()
 	s, err := store.OpenSQLite(t.TempDir(), store.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -212,6 +219,7 @@ func TestFinishCompressesCases(t *testing.T) {
 }
 
 func TestPeekRunReadsTheHeaderWithoutTheCases(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	p := filepath.Join(dir, "run.json")
 	run := &assay.Run{Schema: assay.RunSchema, RunID: "r1", Status: assay.StatusComplete, Group: "g1",

@@ -101,6 +101,7 @@ func helper(t *testing.T, mode, root string, extra ...string) *exec.Cmd {
 }
 
 func TestTwoProcessesWriteOneStore(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts processes")
 	}
@@ -144,6 +145,7 @@ func TestTwoProcessesWriteOneStore(t *testing.T) {
 }
 
 func TestKilledRunStaysIncomplete(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts processes")
 	}

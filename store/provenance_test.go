@@ -10,6 +10,7 @@ import (
 )
 
 func TestGitInfo(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
 	}

@@ -93,6 +93,7 @@ func listing(t *testing.T, root string) string {
 // opened read-only (or, without a usable one, rebuilt in memory), nothing
 // is migrated or written, and writing a run says the store is read-only.
 func TestOpenForReadingReadOnlyStore(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		prep  func(root string)

@@ -109,6 +109,7 @@ func saveRun(t testing.TB, s store.Store, cases []assay.CaseResult) string {
 // TestThousandCaseRunUnder1MB is the size goal: a stored 1,000-case run of
 // the quickstart kind takes at most 1 MB on disk.
 func TestThousandCaseRunUnder1MB(t *testing.T) {
+	t.Parallel()
 	s, err := store.OpenSQLite(t.TempDir(), store.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)

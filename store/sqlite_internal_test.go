@@ -16,6 +16,7 @@ import (
 )
 
 func TestMigrationsAreRecorded(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	for range 2 { // the second Open applies nothing new
 		s, err := store.OpenSQLite(root, store.OpenOptions{})
@@ -43,6 +44,7 @@ func TestMigrationsAreRecorded(t *testing.T) {
 }
 
 func TestIndexRebuiltFromFiles(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	s, err := store.OpenSQLite(root, store.OpenOptions{})
 	if err != nil {
@@ -86,6 +88,7 @@ func TestIndexRebuiltFromFiles(t *testing.T) {
 }
 
 func TestReindexReconcilesWithFiles(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	s, err := store.OpenSQLite(root, store.OpenOptions{})
 	if err != nil {
@@ -130,6 +133,7 @@ func TestReindexReconcilesWithFiles(t *testing.T) {
 }
 
 func TestOpenOddDirectoryNames(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"with space", "hash#mark", "question?mark", "per%25cent", "colon:x"} {
 		root := filepath.Join(t.TempDir(), name, "store")
 		s, err := store.OpenSQLite(root, store.OpenOptions{})
@@ -144,6 +148,7 @@ func TestOpenOddDirectoryNames(t *testing.T) {
 }
 
 func TestCorruptIndexIsRebuilt(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	s, err := store.OpenSQLite(root, store.OpenOptions{})
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 )
 
 func TestSQLiteConformance(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t testing.TB, root string) store.Store {
 		s, err := store.OpenSQLite(root, store.OpenOptions{})
 		if err != nil {
@@ -25,6 +26,7 @@ func TestSQLiteConformance(t *testing.T) {
 // A run begun with a canceled context (Ctrl-C before the first case) leaves
 // no run directory behind that the index does not know.
 func TestBeginCanceledLeavesNoRun(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	s, err := store.OpenSQLite(root, store.OpenOptions{})
 	if err != nil {
@@ -47,6 +49,7 @@ func TestBeginCanceledLeavesNoRun(t *testing.T) {
 // warnings when the index is rebuilt (not left out of every listing
 // without a word); one with no run.json yet (a run being begun) is not.
 func TestReindexWarnsOfADamagedRun(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	for _, d := range []string{"runs/01a2-damaged", "runs/01a2-begun"} {
 		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {

@@ -80,6 +80,7 @@ func saveStreamRun(t *testing.T, root string, fin func(*assay.Run, []assay.CaseR
 // TestIndexReadsCaseStream: the case_results rows of a run finished with
 // its cases given by CaseStream are those of the same run given by Cases.
 func TestIndexReadsCaseStream(t *testing.T) {
+	t.Parallel()
 	byCases, byStream := t.TempDir(), t.TempDir()
 	if err := saveStreamRun(t, byCases, func(r *assay.Run, _ []assay.CaseResult) *assay.Run { return r }); err != nil {
 		t.Fatal(err)
@@ -99,6 +100,7 @@ func TestIndexReadsCaseStream(t *testing.T) {
 // it (after run.json was written from a first, good read) makes Finish
 // fail with its error, and the index keeps no partial case rows.
 func TestIndexStreamErrorIsReturned(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	errSpill := errors.New("spill: read error")
 	err := saveStreamRun(t, root, func(r *assay.Run, cases []assay.CaseResult) *assay.Run {

@@ -16,10 +16,6 @@ import (
 // no live writer. Where there is no flock, a temporary file is left alone
 // until it is staleAfter old.
 
-// staleAfter is the age at which an unlockable platform treats a
-// temporary file as abandoned.
-const staleAfter = time.Hour
-
 // A tempFile is an open, locked temporary file and its name.
 type tempFile struct {
 	*os.File
@@ -28,6 +24,11 @@ type tempFile struct {
 
 // Name is the file's current name (not the one it was created under).
 func (t *tempFile) Name() string { return t.name }
+
+// staleAfter is the age at which a temporary file or directory that
+// cannot be lock-checked (no flock on the platform, or no lock file in it)
+// is treated as abandoned.
+const staleAfter = time.Hour
 
 // createTemp creates a locked temporary file in dir for pattern. The file
 // is created under a name the sweep does not match (pattern + ".new"),

@@ -16,6 +16,7 @@ import (
 // it creates the compression's temporary file as Finish does and waits to
 // be killed.
 func TestHelperHoldTemp(t *testing.T) {
+	t.Parallel()
 	dir := os.Getenv("ASSAY_TEST_HOLD_TEMP")
 	if dir == "" {
 		t.Skip("helper process")
@@ -33,6 +34,7 @@ func TestHelperHoldTemp(t *testing.T) {
 // the next Open of the store removes it, while a live writer's temporary
 // file (locked) stays.
 func TestKilledCompressionLeavesNoTemp(t *testing.T) {
+	t.Parallel()
 	if !renameOpen {
 		t.Skipf("no flock on %s: temporary files are swept by age", runtime.GOOS)
 	}

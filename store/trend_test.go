@@ -11,6 +11,7 @@ import (
 )
 
 func TestTrendAndCaseHistory(t *testing.T) {
+	t.Parallel()
 	s, err := store.OpenSQLite(t.TempDir(), store.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)

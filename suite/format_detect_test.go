@@ -7,6 +7,7 @@ import (
 )
 
 func TestDetectFormatByShape(t *testing.T) {
+	t.Parallel()
 	dir := writeFiles(t, map[string]string{
 		// Shapes under names that say nothing about them.
 		"a.json":              `[{"id": "1", "query": "q", "judgments": [{"docid": "x", "relevance": 1}]}]`,
@@ -68,6 +69,7 @@ func TestDetectFormatByShape(t *testing.T) {
 }
 
 func TestLoadFormatErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, format string
 		files        map[string]string
@@ -161,6 +163,7 @@ func TestLoadFormatErrors(t *testing.T) {
 }
 
 func TestFormatLoadWarnings(t *testing.T) {
+	t.Parallel()
 	dir := writeFiles(t, map[string]string{
 		"q.json": "[\n  {\"id\": \"a\", \"query\": \"x\", \"relevantDocs\": [\"d\"], \"extra\": 1}\n]",
 		"k.json": "{\"corpus\": [{\"title\": \"A\", \"content\": \"x\"}],\n \"thresholds\": {\"maxErrors\": 2},\n \"questions\": [{\"id\": \"q\", \"question\": \"?\", \"expectedDocumentTitle\": \"B\"}]}",
@@ -190,6 +193,7 @@ func TestFormatLoadWarnings(t *testing.T) {
 }
 
 func TestFormatBEIRSplit(t *testing.T) {
+	t.Parallel()
 	s, err := LoadWith(filepath.Join("testdata", "formats", "beir"), LoadOptions{Split: "dev"})
 	if err != nil {
 		t.Fatal(err)

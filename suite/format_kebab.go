@@ -25,8 +25,6 @@ type kebabQuery struct {
 	Group            string   `yaml:"group"`
 }
 
-var kebabFields = []string{"id", "query", "lang", "expected_doc_ids", "expected_chunk_ids", "must_contain", "forbidden", "difficulty", "group"}
-
 // kebabItems parses a YAML document whose top level is a list and returns
 // its items; ok is false when the top level is not a list.
 func kebabItems(data []byte) (items []ast.Node, ok bool, err error) {

@@ -48,6 +48,7 @@ func runBuiltin(t *testing.T, s *assay.Suite) map[string]assay.CaseResult {
 // Importing a golden set and running the native file gives the same results
 // as running the original: per case the same pass, checks and metrics.
 func TestImportGivesSameResults(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ format, src string }{
 		{suite.FormatGNO, "gno/queries.json"},
 		{suite.FormatGNOAsk, "gno/ask.json"},

@@ -100,6 +100,7 @@ func fxHead(s string, n int) string {
 }
 
 func TestImportRoundTripSeedFixtures(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		format, src string
 		cases, docs int
@@ -121,6 +122,7 @@ func TestImportRoundTripSeedFixtures(t *testing.T) {
 }
 
 func TestImportRoundTripDatasets(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("loads SciFact and Cranfield")
 	}
@@ -139,6 +141,7 @@ func TestImportRoundTripDatasets(t *testing.T) {
 }
 
 func TestImportRoundTripSynthetic(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		format, src string
 		o           LoadOptions
@@ -163,6 +166,7 @@ func TestImportRoundTripSynthetic(t *testing.T) {
 // The round trip must notice a difference: a suite whose import lost a
 // judgment grade, a tag or a gate is not equal.
 func TestDiffSuitesNoticesLoss(t *testing.T) {
+	t.Parallel()
 	s, err := Load(filepath.Join("testdata", "formats", "knowlex", "golden.json"))
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 // read whole), and is still told foreign when its start says so or cannot
 // say.
 func TestSniffLargeFiles(t *testing.T) {
+	t.Parallel()
 	big := func(head, item string) string {
 		var b strings.Builder
 		b.WriteString(head)

@@ -37,6 +37,7 @@ type fxResolvedView struct {
 }
 
 func TestLoadSyntheticFormats(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, path, format string
 	}{
@@ -110,6 +111,7 @@ func fxLineDiff(want, got string) string {
 // replaceWith replaces a file whole (no temporary file left beside it),
 // writes through a symlink in place, and fails cleanly where it cannot.
 func TestReplaceWith(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	p := filepath.Join(dir, "s.yaml")
 	if err := os.WriteFile(p, []byte("old content, longer than the new"), 0o644); err != nil {

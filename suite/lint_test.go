@@ -103,6 +103,7 @@ func TestLintLoadErrorIsError(t *testing.T) {
 }
 
 func TestContainsToken(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		s, tok string
 		want   bool
@@ -122,6 +123,7 @@ func TestContainsToken(t *testing.T) {
 }
 
 func TestSuggestName(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"answer_include", "answer_includes"},
 		{"nmae", "name"},

@@ -165,6 +165,7 @@ cases:
 }
 
 func TestFingerprintInvariants(t *testing.T) {
+	t.Parallel()
 	base := "assay: 1\nname: one\ncases:\n  - {id: a, query: q, relevant: [x]}\n  - {id: b, query: r, relevant: [y]}\n"
 	fp := func(src string) string {
 		t.Helper()
@@ -238,6 +239,7 @@ cases:
 }
 
 func TestLoadByteOrderMark(t *testing.T) {
+	t.Parallel()
 	dir := writeFiles(t, map[string]string{"s.yaml": "\ufeffassay: 1\ncases:\n  - {id: a, query: q, expect: {answer_includes: x}}\n"})
 	if _, err := Load(filepath.Join(dir, "s.yaml")); err != nil {
 		t.Errorf("a suite starting with a byte order mark: %v", err)

@@ -33,8 +33,6 @@ func loadIn(t *testing.T, dir, name string) error {
 	return err
 }
 
-const okCorpus = "# Security\n\nTokens are hashed with SHA-256.\n"
-
 func TestLoadRejectsBadSuites(t *testing.T) {
 	tests := []struct {
 		name  string

@@ -14,6 +14,7 @@ import (
 // checkStructure guards suites read by the foreign loaders, positioned by
 // each case's Source.
 func TestCheckStructureForeign(t *testing.T) {
+	t.Parallel()
 	s := &assay.Suite{
 		Path: "q.json", Dir: ".", Format: "gno",
 		Metrics: []string{"ndcg@10", "ndgc@10"},
@@ -53,6 +54,7 @@ func TestCheckStructureForeign(t *testing.T) {
 // A directory suite (BEIR) records every file in it, skipping dot files and
 // the manifest itself.
 func TestManifestDirectorySuite(t *testing.T) {
+	t.Parallel()
 	dir := writeFiles(t, map[string]string{
 		"corpus.jsonl":   `{"_id": "d1", "text": "x"}` + "\n",
 		"queries.jsonl":  `{"_id": "q1", "text": "y"}` + "\n",

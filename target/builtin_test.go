@@ -25,6 +25,7 @@ func builtinSuite() *assay.Suite {
 }
 
 func TestBuiltinObserve(t *testing.T) {
+	t.Parallel()
 	tg, err := Open("builtin", Options{Suite: builtinSuite()})
 	if err != nil {
 		t.Fatal(err)
@@ -71,6 +72,7 @@ func TestBuiltinObserve(t *testing.T) {
 }
 
 func TestBuiltinRefuses(t *testing.T) {
+	t.Parallel()
 	tg, err := Open("builtin", Options{Suite: builtinSuite()})
 	if err != nil {
 		t.Fatal(err)
@@ -85,6 +87,7 @@ func TestBuiltinRefuses(t *testing.T) {
 }
 
 func TestBuiltinCaseK(t *testing.T) {
+	t.Parallel()
 	tg, _ := Open("builtin", Options{Suite: builtinSuite()})
 	obs, _ := tg.Observe(context.Background(), assay.Case{ID: "q", Query: "docs", K: 1})
 	if len(obs.Retrieved) != 1 {
@@ -93,6 +96,7 @@ func TestBuiltinCaseK(t *testing.T) {
 }
 
 func TestBuiltinSpecs(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		spec, engine, err string
 	}{
@@ -127,6 +131,7 @@ func TestBuiltinSpecs(t *testing.T) {
 }
 
 func TestBuiltinFingerprint(t *testing.T) {
+	t.Parallel()
 	fp := func(spec string, s *assay.Suite) string {
 		tg, err := Open(spec, Options{Suite: s})
 		if err != nil {
@@ -149,6 +154,7 @@ func TestBuiltinFingerprint(t *testing.T) {
 }
 
 func TestBuiltinNoCorpus(t *testing.T) {
+	t.Parallel()
 	_, err := Open("builtin", Options{Suite: &assay.Suite{Name: "x"}})
 	if err == nil || !strings.Contains(err.Error(), "no corpus") {
 		t.Errorf("err = %v", err)
@@ -156,6 +162,7 @@ func TestBuiltinNoCorpus(t *testing.T) {
 }
 
 func TestBuiltinCanceled(t *testing.T) {
+	t.Parallel()
 	tg, _ := Open("builtin", Options{Suite: builtinSuite()})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -166,6 +173,7 @@ func TestBuiltinCanceled(t *testing.T) {
 }
 
 func TestBuiltinConcurrent(t *testing.T) {
+	t.Parallel()
 	tg, _ := Open("builtin:rm3", Options{Suite: builtinSuite()})
 	want, _ := tg.Observe(context.Background(), assay.Case{ID: "q", Query: "database Singapore"})
 	var wg sync.WaitGroup
@@ -215,6 +223,7 @@ func FuzzBuiltinHandler(f *testing.F) {
 // A body over the limit is 413 and says so; a wrong JSON shape is 400 in
 // JSON words, with no Go type names (serveRequest, int).
 func TestBuiltinHandlerBadBodies(t *testing.T) {
+	t.Parallel()
 	b, err := NewBuiltin("builtin", builtinSuite())
 	if err != nil {
 		t.Fatal(err)

@@ -24,6 +24,7 @@ func script(t *testing.T, dir, name, body string) string {
 }
 
 func TestCommandFaults(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	pidFile := filepath.Join(dir, "child.pid")
 	script(t, dir, "sys.sh", `
@@ -98,6 +99,7 @@ max_body: 4KiB
 // A program that cannot be found is a harness error when the target opens,
 // not an exec error in every case.
 func TestCommandNotFound(t *testing.T) {
+	t.Parallel()
 	_, err := Open("command:/nonexistent/assay-test-program --flag", Options{})
 	if err == nil || !strings.Contains(err.Error(), `program "/nonexistent/assay-test-program" not found`) {
 		t.Fatalf("want an error naming the missing program, got %v", err)
@@ -119,6 +121,7 @@ func TestCommandNotFound(t *testing.T) {
 }
 
 func TestCommandServeRestartsAfterFaults(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	// Answers each line; "crash" exits 4, "hang" stops answering.
 	script(t, dir, "serve.sh", `
@@ -175,6 +178,7 @@ done
 }
 
 func TestSplitWords(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		`prog a b`:                  "prog|a|b",
 		`'my prog' "x y" z\ w`:      "my prog|x y|z w",

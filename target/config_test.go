@@ -41,6 +41,7 @@ func (r *recorder) list() []string {
 }
 
 func TestHTTPFileRequestAndMap(t *testing.T) {
+	t.Parallel()
 	rec := &recorder{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rec.add(r)
@@ -105,6 +106,7 @@ func TestHTTPFileRequestAndMap(t *testing.T) {
 // the first captured, the answer is mapped from the first step and the tools
 // from the second, and cleanup deletes what the case created.
 func TestHTTPStepsSetupCleanup(t *testing.T) {
+	t.Parallel()
 	rec := &recorder{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body := rec.add(r)
@@ -199,6 +201,7 @@ func gjsonID(body string) string {
 }
 
 func TestSetupFailureAndNoCorpus(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "nope", http.StatusForbidden)
 	}))
@@ -220,6 +223,7 @@ func TestSetupFailureAndNoCorpus(t *testing.T) {
 // target offers the token as a secret, and once redacted with it nothing
 // carries the token; the error snippet is redacted in the target already.
 func TestSecretsNeverLeave(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		tok := r.Header.Get("X-Api-Key")
 		if r.URL.Query().Get("fail") != "" {
@@ -251,6 +255,7 @@ func TestSecretsNeverLeave(t *testing.T) {
 }
 
 func TestLiteralSecretsRefused(t *testing.T) {
+	t.Parallel()
 	for name, body := range map[string]string{
 		"authorization header": "http:\n  url: http://127.0.0.1:9/x\n  headers: {Authorization: Bearer abc123}\n",
 		"cookie header":        "http:\n  url: http://127.0.0.1:9/x\n  headers:\n    Cookie: session=abc\n",
@@ -287,6 +292,7 @@ func TestLiteralSecretsRefused(t *testing.T) {
 }
 
 func TestFileErrorsArePositioned(t *testing.T) {
+	t.Parallel()
 	for name, tc := range map[string]struct{ body, want string }{
 		"unknown top field":   {"htpp:\n  url: http://x/\n", `:1:1: unknown field "htpp" in target file (did you mean "http"?)`},
 		"unknown http field":  {"http:\n  url: http://x/\n  retires: 2\n", `:3:3: unknown field "retires" in http (did you mean "retries"?)`},
@@ -328,6 +334,7 @@ func TestFileErrorsArePositioned(t *testing.T) {
 }
 
 func TestSurfaces(t *testing.T) {
+	t.Parallel()
 	rec := &recorder{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rec.add(r)
@@ -368,6 +375,7 @@ surfaces:
 }
 
 func TestParseSizeAndRate(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]int64{"10MiB": 10 << 20, "512KB": 512000, "2048": 2048, "1.5KiB": 1536, "1 GiB": 1 << 30} {
 		if got, err := parseSize(in); err != nil || got != want {
 			t.Errorf("parseSize(%q) = %d, %v; want %d", in, got, err, want)
@@ -405,6 +413,7 @@ func TestParseSizeAndRate(t *testing.T) {
 // TestObservationShapedError: a body in the observation shape that reports
 // its own error is a failed observation with that class.
 func TestObservationShapedError(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte(`{"case": "x", "answer": "", "error": {"class": "timeout", "message": "upstream took too long"}}`))
 	}))
@@ -417,6 +426,7 @@ func TestObservationShapedError(t *testing.T) {
 }
 
 func TestParseRetryAfter(t *testing.T) {
+	t.Parallel()
 	if d := parseRetryAfter("3"); d != 3*time.Second {
 		t.Errorf("seconds: %s", d)
 	}
@@ -432,6 +442,7 @@ func TestParseRetryAfter(t *testing.T) {
 
 // TestRateLimit: rate: 20/s spaces six requests over at least 250 ms.
 func TestRateLimit(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(`{"answer": "a"}`)) }))
 	defer srv.Close()
 	tg := mustOpen(t, writeFile(t, "t.yaml", "http:\n  url: "+srv.URL+"\n  rate: 20/s\n"), Options{})

@@ -54,6 +54,7 @@ func mustOpen(t *testing.T, spec string, o Options) assay.Target {
 }
 
 func TestConformanceHTTPShorthand(t *testing.T) {
+	t.Parallel()
 	targettest.Run(t, func(t *testing.T, s *assay.Suite) assay.Target {
 		srv := httptest.NewServer(targettest.Handler(s))
 		t.Cleanup(srv.Close)
@@ -62,6 +63,7 @@ func TestConformanceHTTPShorthand(t *testing.T) {
 }
 
 func TestConformanceHTTPFile(t *testing.T) {
+	t.Parallel()
 	targettest.Run(t, func(t *testing.T, s *assay.Suite) assay.Target {
 		h := targettest.Handler(s)
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -83,6 +85,7 @@ func TestConformanceHTTPFile(t *testing.T) {
 }
 
 func TestConformanceCommandOneShot(t *testing.T) {
+	t.Parallel()
 	targettest.Run(t, func(t *testing.T, s *assay.Suite) assay.Target {
 		exe, _ := os.Executable()
 		p := writeFile(t, "target.yaml", "command: ["+quoteYAML(exe)+"]\nenv: {ASSAY_TARGETTEST: oneshot, API_KEY: \"${KEY}\"}\ntimeout: 20s\n")
@@ -91,6 +94,7 @@ func TestConformanceCommandOneShot(t *testing.T) {
 }
 
 func TestConformanceCommandServe(t *testing.T) {
+	t.Parallel()
 	targettest.Run(t, func(t *testing.T, s *assay.Suite) assay.Target {
 		exe, _ := os.Executable()
 		p := writeFile(t, "target.yaml", "command: {serve: ["+quoteYAML(exe)+"], workers: 2}\nenv: {ASSAY_TARGETTEST: serve}\ntimeout: 20s\n")
@@ -101,6 +105,7 @@ func TestConformanceCommandServe(t *testing.T) {
 // The builtin and replay targets are built elsewhere; their conformance
 // runs here as soon as they exist.
 func TestConformanceBuiltin(t *testing.T) {
+	t.Parallel()
 	if _, err := Open("builtin", Options{Suite: targettest.Suite()}); err != nil && strings.Contains(err.Error(), "not built yet") {
 		t.Skip("builtin target not built yet")
 	}
@@ -110,6 +115,7 @@ func TestConformanceBuiltin(t *testing.T) {
 }
 
 func TestConformanceReplay(t *testing.T) {
+	t.Parallel()
 	s := targettest.Suite()
 	var b strings.Builder
 	for _, c := range s.Cases {

@@ -117,6 +117,7 @@ func settle(want int, f func() int) int {
 }
 
 func TestHTTPFaults(t *testing.T) {
+	t.Parallel()
 	fs := newFaultServer(t)
 	// A port nothing listens on: listen, note the address, close.
 	l, _ := net.Listen("tcp", "127.0.0.1:0")
@@ -277,6 +278,7 @@ func TestHTTPRetryAfterPastDeadline(t *testing.T) {
 
 // TestHTTPCanceled: interrupting the run ends a hanging request as canceled.
 func TestHTTPCanceled(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		select {

@@ -15,6 +15,7 @@ import (
 )
 
 func TestReadMatrixExpandsEveryCombination(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	p := filepath.Join(dir, "t.yaml")
 	os.WriteFile(p, []byte("http: {url: http://127.0.0.1:1/x}\nvariants:\n  mode: [fast, thorough]\n  preset: [slim, quality]\nordering:\n  - \"ndcg@10: fast/slim <= thorough/quality\"\n  - \"mrr: fast/slim <= thorough/slim\"\n"), 0o644)
@@ -43,6 +44,7 @@ func TestReadMatrixExpandsEveryCombination(t *testing.T) {
 }
 
 func TestVariantReachesRequestTemplates(t *testing.T) {
+	t.Parallel()
 	var got map[string]any
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
@@ -65,6 +67,7 @@ func TestVariantReachesRequestTemplates(t *testing.T) {
 }
 
 func TestBuiltinInATargetFileTakesItsVariant(t *testing.T) {
+	t.Parallel()
 	s := &assay.Suite{Corpus: []assay.Document{{ID: "a", Text: "tokens are hashed with sha-256"}, {ID: "b", Text: "backups run nightly"}}}
 	src := []byte("builtin: \"builtin:{{.Variant.engine}}\"\nvariants: {engine: [bm25, rm3]}\n")
 	for engine, wantRM3 := range map[string]bool{"bm25": false, "rm3": true} {

@@ -19,6 +19,7 @@ import (
 // ${VAR} or allowed; allowed, the literal is a secret and no description
 // shows it.
 func TestLiteralCredentialsRefusedEverywhere(t *testing.T) {
+	t.Parallel()
 	refused := map[string]string{
 		"url user info":       "http:\n  url: http://bob:pw-literal-1@127.0.0.1:9/x\n",
 		"url user only":       "http:\n  url: http://tok-literal-1@127.0.0.1:9/x\n",
@@ -101,6 +102,7 @@ func TestLiteralCredentialsRefusedEverywhere(t *testing.T) {
 // TestURLUserInfoBase64IsASecret: net/http sends URL user info as
 // Authorization: Basic base64(user:pass); that form is a secret too.
 func TestURLUserInfoBase64IsASecret(t *testing.T) {
+	t.Parallel()
 	p := writeFile(t, "t.yaml", "http:\n  url: http://${U}:${PW}@127.0.0.1:9/x\n")
 	tg := mustOpen(t, p, Options{Getenv: env("U", "svc-user", "PW", testSecret)})
 	red := redact.New(Secrets(tg)...)
@@ -113,6 +115,7 @@ func TestURLUserInfoBase64IsASecret(t *testing.T) {
 // TestRedirectToAnotherHostRefused: a redirect to another host is refused
 // (no configured header reaches it); one on the same host is followed.
 func TestRedirectToAnotherHostRefused(t *testing.T) {
+	t.Parallel()
 	var other atomic.Int32
 	b := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		other.Add(1)
@@ -146,6 +149,7 @@ func TestRedirectToAnotherHostRefused(t *testing.T) {
 // TestStderrTailRedactedBeforeCut: the tail of stderr is redacted whole
 // before it is cut, so a cut inside the token leaves no part of it.
 func TestStderrTailRedactedBeforeCut(t *testing.T) {
+	t.Parallel()
 	red := redact.New(redact.Secret{Name: "K", Value: testSecret})
 	check := func(what, got string) {
 		t.Helper()
@@ -165,6 +169,7 @@ func TestStderrTailRedactedBeforeCut(t *testing.T) {
 // TestOpenErrorQuotingASecret: an error that quotes a value expanded from
 // ${VAR} shows ${VAR}.
 func TestOpenErrorQuotingASecret(t *testing.T) {
+	t.Parallel()
 	p := writeFile(t, "t.yaml", "http:\n  url: http://127.0.0.1:9/x\n  timeout: \"${T}\"\n")
 	_, err := Open(p, Options{Getenv: env("T", testSecret)})
 	if err == nil || strings.Contains(err.Error(), testSecret) || !strings.Contains(err.Error(), "${T}") || !strings.HasPrefix(err.Error(), p+":3:") {

@@ -48,6 +48,7 @@ var conformance = []struct {
 }
 
 func TestConformance(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(sharedDir(t), "conformance", "trec_eval")
 	for _, c := range conformance {
 		t.Run(c.want+" "+c.args, func(t *testing.T) {

@@ -1016,6 +1016,7 @@ func checkDifferential(t *testing.T, seed uint64) {
 }
 
 func TestDifferential(t *testing.T) {
+	t.Parallel()
 	n := 3000
 	if testing.Short() {
 		n = 300

@@ -16,6 +16,7 @@ import (
 // metric.Spec.Eval on the ranking as given: the files carry the ranking
 // exactly.
 func TestWritersRoundTrip(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(7, 19))
 	var runf, qrels bytes.Buffer
 	rw, err := NewRunWriter(&runf, "tag")
@@ -91,6 +92,7 @@ func TestWritersRoundTrip(t *testing.T) {
 }
 
 func TestWriterFields(t *testing.T) {
+	t.Parallel()
 	if _, err := NewRunWriter(&bytes.Buffer{}, "a b"); err == nil {
 		t.Error("a tag with a space was accepted")
 	}

@@ -116,6 +116,7 @@ func TestGeneratedPathsAgree(t *testing.T) {
 // chunks are being parsed and stored) is reported with its data line
 // number, from a file and from standard input, and the reader stops.
 func TestGeneratedMalformedLineWhileCollecting(t *testing.T) {
+	t.Parallel()
 	files := generated(t, 200, 500, true)
 	r := files["r"]
 	at := strings.IndexByte(r[5*len(r)/8:], '\n') + 5*len(r)/8 + 1 // start of a line

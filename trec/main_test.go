@@ -42,6 +42,7 @@ func run(t *testing.T, files map[string]string, args string) (int, string, strin
 const qrels3 = "1 0 a 1\n1 0 b 0\n1 0 c 2\n2 0 x 1\n"
 
 func TestErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		files  map[string]string
@@ -97,6 +98,7 @@ func TestErrors(t *testing.T) {
 }
 
 func TestDuplicateBeyondCutoffIsNotDetected(t *testing.T) {
+	t.Parallel()
 	code, out, stderr := run(t, map[string]string{"q": qrels3,
 		"r": "1 Q0 a 1 3 t\n1 Q0 b 2 2 t\n1 Q0 a 3 1 t\n"}, "-M2 -m num_ret q r")
 	if code != 0 || out != "num_ret               \tall\t2\n" {
@@ -105,6 +107,7 @@ func TestDuplicateBeyondCutoffIsNotDetected(t *testing.T) {
 }
 
 func TestTieBreakAndTopicOrder(t *testing.T) {
+	t.Parallel()
 	// Equal scores (spelled differently) rank by docno descending, so "b"
 	// (non-relevant) comes first and "a" (relevant) second; topic "10"
 	// prints before "2".
@@ -122,6 +125,7 @@ func TestTieBreakAndTopicOrder(t *testing.T) {
 }
 
 func TestMissingTopic(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{"q": qrels3, "r": "1 Q0 a 1 1 t\n"}
 	// Without -c the topic absent from the run is skipped (trec_eval 9.x).
 	code, out, _ := run(t, files, "-q -m P.1 -m num_rel q r")
@@ -141,6 +145,7 @@ func TestMissingTopic(t *testing.T) {
 }
 
 func TestCompleteNumRelIgnoresLevel(t *testing.T) {
+	t.Parallel()
 	// -c -l 2: per-topic num_rel counts grade >= 2, the summary counts rel > 0.
 	files := map[string]string{"q": qrels3, "r": "1 Q0 a 1 1 t\n"}
 	code, out, _ := run(t, files, "-c -l2 -m num_rel q r")
@@ -150,6 +155,7 @@ func TestCompleteNumRelIgnoresLevel(t *testing.T) {
 }
 
 func TestJudgedOnlyEmptyRankingIsNaN(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{"q": qrels3, "r": "1 Q0 zz 1 1 t\n"}
 	code, out, _ := run(t, files, "-J -m iprec_at_recall.0 -m num_ret q r")
 	want := "num_ret               \tall\t0\niprec_at_recall_0.00  \tall\t  -nan\n"
@@ -159,6 +165,7 @@ func TestJudgedOnlyEmptyRankingIsNaN(t *testing.T) {
 }
 
 func TestRunFromStdinAndInterleavedTopics(t *testing.T) {
+	t.Parallel()
 	grouped := "1 Q0 a 1 3 t\n1 Q0 b 2 2 t\n1 Q0 c 3 1 t\n2 Q0 x 1 1 t\n2 Q0 y 2 0 t\n"
 	interleaved := "1 Q0 a 1 3 t\n2 Q0 x 1 1 t\n1 Q0 b 2 2 t\n2 Q0 y 2 0 t\n1 Q0 c 3 1 t2\n"
 	_, want, _ := run(t, map[string]string{"q": qrels3, "r": grouped}, "-q -m all_trec q r")
@@ -174,6 +181,7 @@ func TestRunFromStdinAndInterleavedTopics(t *testing.T) {
 }
 
 func TestArgs(t *testing.T) {
+	t.Parallel()
 	cfg, _, _, err := parseArgs(strings.Fields("-qc -l2 -M 100 -N50 -J -n --measure=P.5 -m map q r"))
 	if err != nil {
 		t.Fatal(err)
@@ -186,6 +194,7 @@ func TestArgs(t *testing.T) {
 }
 
 func TestAtof(t *testing.T) {
+	t.Parallel()
 	tests := map[string]float64{
 		"1.5": 1.5, "1.50": 1.5, "+1.5": 1.5, "1.5e0": 1.5, "1.5abc": 1.5, "abc": 0,
 		"0x10": 16, "-2": -2, "1e-3": 0.001, "1e": 1, ".5": 0.5, "5.": 5, "-.25": -0.25,
@@ -204,6 +213,7 @@ func TestAtof(t *testing.T) {
 var inf = func() float64 { var z float64; return 1 / z }()
 
 func TestOnlyRunidSkipsRankingChecks(t *testing.T) {
+	t.Parallel()
 	// trec_eval forms no ranking for runid/num_q alone, so a duplicate
 	// docno goes unreported.
 	files := map[string]string{"q": qrels3, "r": "1 Q0 a 1 3 t\n1 Q0 a 2 2 t\n"}
@@ -214,6 +224,7 @@ func TestOnlyRunidSkipsRankingChecks(t *testing.T) {
 }
 
 func TestQrelsIsNeverStdin(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{"r": "1 Q0 a 1 1 t\n", "<stdin>": qrels3}
 	code, _, stderr := run(t, files, "- r")
 	if code != 2 || !strings.Contains(stderr, "Cannot read qrels file '-'") {
@@ -222,6 +233,7 @@ func TestQrelsIsNeverStdin(t *testing.T) {
 }
 
 func TestSortItems(t *testing.T) {
+	t.Parallel()
 	// Blocks of 9 descending scores, each block above the previous one: few
 	// adjacent inversions but every line far from its place.
 	var items []item
@@ -245,6 +257,7 @@ func TestSortItems(t *testing.T) {
 // keySort gives cmpItems' order on shuffled items with ties, scores that
 // differ only in their last bits, zeros of both signs, infinities and NaN.
 func TestKeySortMatchesCmpItems(t *testing.T) {
+	t.Parallel()
 	nan := inf - inf
 	scores := []float64{0, negZero, 1, math.Nextafter(1, 2), math.Nextafter(1, 0), -1, 2.5, inf, -inf, nan, 1e300, -1e-300}
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -276,6 +289,7 @@ var negZero = math.Copysign(0, -1)
 // trec_eval leaves the place of a NaN score undefined; assay ranks it below
 // every number, whatever the order of the lines.
 func TestNaNScoreRanksLastInAnyLineOrder(t *testing.T) {
+	t.Parallel()
 	lines := []string{"1 Q0 a 1 nan t\n", "1 Q0 b 2 3 t\n", "1 Q0 c 3 nan t\n", "1 Q0 x 4 2 t\n", "1 Q0 d 5 1 t\n"}
 	q := "1 0 a 1\n1 0 c 1\n1 0 d 1\n"
 	_, want, _ := run(t, map[string]string{"q": q, "r": "1 Q0 b 1 3 t\n1 Q0 x 2 2 t\n1 Q0 d 3 1 t\n1 Q0 c 4 -inf t\n1 Q0 a 5 -inf t\n"}, "-q -m all_trec q r")
@@ -291,6 +305,7 @@ func TestNaNScoreRanksLastInAnyLineOrder(t *testing.T) {
 // topicOf finds every qrels topic by its qid, short (one word) or long,
 // and nothing else.
 func TestTopicOf(t *testing.T) {
+	t.Parallel()
 	qids := []string{"1", "12345678", "123456789", "a", "a\x00", "query_00001", "query_00002", "q\xff\xff\xff\xff\xff\xff\xff"}
 	var b strings.Builder
 	for _, id := range qids {
@@ -318,6 +333,7 @@ func TestTopicOf(t *testing.T) {
 // Docnos of 128 bytes and more (two-byte lengths in the store) and longer
 // than a store block are collected intact from an interleaved run.
 func TestLongDocnosCollected(t *testing.T) {
+	t.Parallel()
 	var grouped, interleaved []string
 	var q strings.Builder
 	for _, qid := range []string{"1", "2"} {
@@ -348,6 +364,7 @@ func TestLongDocnosCollected(t *testing.T) {
 // named on stderr (the count and the first ids in qid order); -c scores them
 // and says nothing.
 func TestSkippedTopicsNote(t *testing.T) {
+	t.Parallel()
 	var q strings.Builder
 	for i := range 8 {
 		fmt.Fprintf(&q, "t%d 0 a 1\n", i)

@@ -406,7 +406,7 @@ func (r *request) build() (*plan, error) {
 		case pPairs:
 			spec, err := parsePairs(ps)
 			if err != nil {
-				return nil, cannot(d.name, err.Error())
+				return nil, cannot(d.name, err.Error()+"\n")
 			}
 			gi := len(p.gains)
 			p.gains = append(p.gains, spec)
@@ -448,7 +448,7 @@ func parsePairs(ps string) (pairSpec, error) {
 		}
 	}
 	if bad || last != '=' {
-		return spec, fmt.Errorf("trec_eval: malformed pair parameters in '%s'\n", ps)
+		return spec, fmt.Errorf("trec_eval: malformed pair parameters in '%s'", ps)
 	}
 	for _, item := range strings.Split(ps, ",") {
 		k, v, _ := strings.Cut(item, "=")

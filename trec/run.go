@@ -329,10 +329,7 @@ func (sc *parseScratch) packRecords(segs []segment, ents []entry, segOf []int32,
 		doc := data[e.off : e.off+e.n]
 		if e.n < 0x80 {
 			recs[at+8] = byte(e.n)
-			dst := recs[at+9 : at+9+len(doc)]
-			for j := range doc {
-				dst[j] = doc[j]
-			}
+			copy(recs[at+9:], doc)
 			pos[k] = at + 9 + len(doc)
 			continue
 		}

@@ -1,3 +1,5 @@
+//go:build unix
+
 package main
 
 import (
@@ -51,6 +53,7 @@ func runBinary(t *testing.T, dir string, stdin *os.File, args ...string) (code i
 // suite or run.json on /dev/zero grew memory until killed, and a FIFO
 // blocked for ever.
 func TestBadInputFilesAreRefusedAtOnce(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS != "linux" {
 		t.Skip("needs /dev/zero, mkfifo and ru_maxrss in KiB")
 	}

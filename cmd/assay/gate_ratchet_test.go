@@ -27,6 +27,7 @@ import (
 // The race is over in milliseconds, so the test runs several rounds, each
 // on a new floors file.
 func TestGateRatchetConcurrent(t *testing.T) {
+	t.Parallel()
 	bin, err := exec.LookPath("assay") // the test binary as assay (testscript.Main)
 	if err != nil {
 		t.Fatalf("assay command not on PATH: %v", err)

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -18,6 +19,7 @@ import (
 	"time"
 
 	"github.com/assay-eval/assay/examples/http-knowlex/kb"
+	"github.com/assay-eval/assay/internal/shareddata"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -55,17 +57,31 @@ func repoRoot(t testing.TB) string {
 }
 
 // TestScripts runs testdata/script/*.txtar. $ROOT is the repository root and
-// $SHARED the shared data directory beside it.
+// $SHARED the shared data directory beside it. A script that reads $SHARED
+// starts with `[!shared] skip 'REASON'`: the condition is false when
+// ../shared is missing (the script is skipped), and an error under CI (the
+// script fails), as internal/shareddata decides for Go tests.
 func TestScripts(t *testing.T) {
+	t.Parallel()
 	root := repoRoot(t)
+	shared, sharedErr := shareddata.Find(root)
 	testscript.Run(t, testscript.Params{
 		Dir:           filepath.Join(root, "testdata", "script"),
 		UpdateScripts: *update,
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("ROOT", root)
-			e.Setenv("SHARED", filepath.Join(filepath.Dir(root), "shared"))
+			e.Setenv("SHARED", shared)
 			e.Setenv("NO_COLOR", "1")
 			return nil
+		},
+		Condition: func(cond string) (bool, error) {
+			if cond != "shared" {
+				return false, fmt.Errorf("unknown condition %q", cond)
+			}
+			if sharedErr != nil && shareddata.Required() {
+				return false, fmt.Errorf("%v (CI must provide ../shared)", sharedErr)
+			}
+			return sharedErr == nil, nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			// exitcode N CMD ARGS... runs CMD and asserts its exit status is
@@ -228,4 +244,36 @@ func firstLines(s string, n int) string {
 		}
 	}
 	return strings.Join(ls, "\n")
+}
+
+// TestScriptsThatReadSharedSayFirst: every script that reads $SHARED skips
+// (or, under CI, fails) through the [!shared] condition before its first
+// command, so a clone without ../shared skips it with a reason instead of
+// failing on a missing file.
+func TestScriptsThatReadSharedSayFirst(t *testing.T) {
+	t.Parallel()
+	files, err := filepath.Glob(filepath.Join(repoRoot(t), "testdata", "script", "*.txtar"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no scripts: %v", err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		script, _, _ := bytes.Cut(b, []byte("\n-- "))
+		if !bytes.Contains(script, []byte("$SHARED")) {
+			continue
+		}
+		first := ""
+		for _, line := range strings.Split(string(script), "\n") {
+			if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+				first = line
+				break
+			}
+		}
+		if !strings.HasPrefix(first, "[!shared] skip ") {
+			t.Errorf("%s reads $SHARED but its first command is %q, want [!shared] skip 'REASON'", filepath.Base(f), first)
+		}
+	}
 }

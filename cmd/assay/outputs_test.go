@@ -11,6 +11,7 @@ import (
 // An output whose rendering fails part way leaves the file it would have
 // replaced as it was (was: truncated, then half-written).
 func TestWriteToKeepsTheOldFileOnError(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "compare.json")
 	if err := os.WriteFile(path, []byte("good\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -45,6 +46,7 @@ func TestWriteToKeepsTheOldFileOnError(t *testing.T) {
 // A path that is not a regular file (a symlink such as /dev/stdout, a
 // device) is written through, not replaced.
 func TestWriteToWritesThroughSymlinks(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	real := filepath.Join(dir, "real.json")
 	os.WriteFile(real, []byte("old\n"), 0o644)

@@ -13,6 +13,7 @@ import (
 // written (with GOPATH pointed at a temporary directory so the test installs
 // nothing of the user's) and checks the test command is the one .ci/run runs.
 func TestREADMECommands(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and installs the binary")
 	}

@@ -43,6 +43,7 @@ func makeStoreReadOnly(t *testing.T, dir string) {
 // runs, runs show, compare and gate work on a store whose directory and
 // index this user cannot write; run says plainly that it cannot record.
 func TestReadCommandsOnReadOnlyStore(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	st := filepath.Join(dir, "st")
 	suite := filepath.Join("..", "..", "examples", "quickstart", "suite.yaml")

@@ -211,6 +211,7 @@ func runAcceptance(t *testing.T, dir, suitePath, targetPath string) {
 // 8-byte substring of any secret in the store (cases.jsonl.gz decompressed,
 // the index), the output files, the --record file, stdout or stderr.
 func TestSecretsNeverLeaveARun(t *testing.T) {
+	t.Parallel()
 	t.Run("http", func(t *testing.T) {
 		srv := echoServer(t)
 		defer srv.Close()
@@ -285,6 +286,7 @@ exit 3
 // the metrics and passes equal those of the same run with another token.
 // (Redacting before grading made demo.md "${KB_TOKEN}.md": nDCG 1 → 0.)
 func TestSecretEqualToACorpusWordKeepsTheGrades(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, `{"answer": "see demo", "retrieved": [{"id": "demo.md"}, {"id": "other.md"}], "citations": [{"id": "demo.md"}]}`)
 	}))

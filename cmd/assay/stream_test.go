@@ -108,6 +108,7 @@ func TestStreamedRunEqualsARunThatKeepsItsCases(t *testing.T) {
 // is reported and stored as incomplete with what it observed (exit 2), and
 // the case added meanwhile is never sent.
 func TestRunStopsWhenTheSuiteChanges(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	suitePath := filepath.Join(dir, "s.yaml")
 	var b strings.Builder
@@ -184,13 +185,16 @@ func peakHeap(fn func()) uint64 {
 }
 
 // Issue 6: a run's memory does not grow with the number of cases. A run of
-// 100,000 cases against the built-in engine peaks within a few MiB of a run
-// of 10,000 (what remains per case is 8 bytes of latency, and 8 of id hash
+// 50,000 cases against the built-in engine peaks within a few MiB of a run
+// of 5,000 (what remains per case is 8 bytes of latency, and 8 of id hash
 // while the suite is checked); keeping each result (about 0.5 KiB) or each
-// case would add 40 MiB or more.
+// case would add 20 MiB or more. The bound, 6 MiB for 45,000 more cases,
+// catches anything kept per case above 140 bytes (10 MiB for 100,000
+// against 10,000 caught 116) at half the cost; the peak itself varies by
+// 1-3.5 MiB between runs. docs/benchmarks.md has the 100,000-case figures.
 func TestRunMemoryDoesNotGrowWithCases(t *testing.T) {
 	if testing.Short() || raceEnabled {
-		t.Skip("runs 110,000 cases (not under -short or -race)")
+		t.Skip("runs 55,000 cases (not under -short or -race)")
 	}
 	dir := t.TempDir()
 	write := func(n int) string {
@@ -210,7 +214,7 @@ func TestRunMemoryDoesNotGrowWithCases(t *testing.T) {
 		f.Close()
 		return p
 	}
-	small, large := write(10000), write(100000)
+	small, large := write(5000), write(50000)
 	measure := func(p string) uint64 {
 		return peakHeap(func() {
 			if code, _, stderr := runIn(t, "run", p, "--no-store"); code != 0 {
@@ -219,9 +223,9 @@ func TestRunMemoryDoesNotGrowWithCases(t *testing.T) {
 		})
 	}
 	s, l := measure(small), measure(large)
-	t.Logf("peak heap: %d KiB for 10,000 cases, %d KiB for 100,000", s>>10, l>>10)
-	if l > s+10<<20 {
-		t.Errorf("peak heap grows with the cases: %d KiB for 10,000, %d KiB for 100,000", s>>10, l>>10)
+	t.Logf("peak heap: %d KiB for 5,000 cases, %d KiB for 50,000", s>>10, l>>10)
+	if l > s+6<<20 {
+		t.Errorf("peak heap grows with the cases: %d KiB for 5,000, %d KiB for 50,000", s>>10, l>>10)
 	}
 }
 
@@ -229,6 +233,7 @@ func TestRunMemoryDoesNotGrowWithCases(t *testing.T) {
 // same fields and values, [] and {} where a list or a map is empty, only
 // the layout differs.
 func TestStoredRunJSONIsTheJSONOutput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out.json")
 	st := filepath.Join(dir, "st")
