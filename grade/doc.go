@@ -41,9 +41,16 @@
 //   - Refused: obs.Refused when the target reports it (non-null); otherwise
 //     the answer contains a refusal marker, case-insensitively. The markers
 //     are the suite's refusal_markers, else assay.DefaultRefusalMarkers.
-//   - Substring comparisons are case-insensitive (both sides
-//     strings.ToLower'ed) unless the case's expect.case_sensitive, else the
-//     suite's defaults.case_sensitive, says otherwise.
+//   - Substring comparisons are case-insensitive unless the case's
+//     expect.case_sensitive, else the suite's defaults.case_sensitive, says
+//     otherwise. Case-insensitive compares the Fold keys of both sides:
+//     full Unicode case folding (golang.org/x/text/cases.Fold) then NFC, so
+//     final sigma, ß/SS and decomposed accents match. Both sides are NFC in
+//     case-sensitive mode too. The Turkish dotted/dotless i are not
+//     special-cased (Unicode's default folding: İ -> i + U+0307, ı stays
+//     ı), whatever the case's tags.lang: one rule for every case. The
+//     answer is folded once per check, each expected string once, so a
+//     check is linear in the answer and the strings.
 //   - k is the case's k, else the suite's defaults.k, else assay.DefaultK.
 //
 // # The kinds, in the order Case reports their checks (Kinds)
