@@ -56,8 +56,6 @@ const (
 type Options struct {
 	// Alpha is the significance level (default 0.05).
 	Alpha float64
-	// Resamples is the number of bootstrap resamples (default 10,000).
-	Resamples int
 	// Samples is the number of random sign assignments of the sign-flip
 	// test when more than ExactMax paired deltas are non-zero (default
 	// 10,000).
@@ -74,15 +72,12 @@ type Options struct {
 }
 
 // Defaults are the options a zero Options stands for.
-var Defaults = Options{Alpha: 0.05, Resamples: 10000, Samples: 10000, ExactMax: 20, MinPaired: 10, Seed: 1}
+var Defaults = Options{Alpha: 0.05, Samples: 10000, ExactMax: 20, MinPaired: 10, Seed: 1}
 
 func (o Options) withDefaults() Options {
 	d := Defaults
 	if o.Alpha > 0 {
 		d.Alpha = o.Alpha
-	}
-	if o.Resamples > 0 {
-		d.Resamples = o.Resamples
 	}
 	if o.Samples > 0 {
 		d.Samples = o.Samples
@@ -134,7 +129,9 @@ type MetricDelta struct {
 	Baseline  float64 `json:"baseline"`
 	Candidate float64 `json:"candidate"`
 	Delta     float64 `json:"delta"`
-	// CI95 is the paired bootstrap 95% interval of the mean delta.
+	// CI95 is the 95% interval of the mean delta that the sign-flip test
+	// gives (the values it does not reject at Alpha): it excludes 0 exactly
+	// when P < Alpha.
 	CI95        [2]float64 `json:"ci95"`
 	P           float64    `json:"p"`
 	Significant bool       `json:"significant"`
@@ -386,20 +383,17 @@ func metricNames(base, cand *assay.Run, pairs []pair) []string {
 
 // measureAll computes every MetricDelta. The work is a list of jobs run
 // on GOMAXPROCS workers, each writing its own slots; every random stream is
-// fixed by Options.Seed and the data (the bootstrap chunk of a group of
-// measures over n pairs; the deltas themselves for the sign-flip test), so
+// fixed by Options.Seed and the deltas themselves (the sign-flip test and
+// its interval), so
 // the numbers do not depend on scheduling or on the number of cores.
 // Measures with identical deltas (recall@5 and hit@5 when every case has
 // one relevant document) are computed once.
 func measureAll(all []series, o Options) []MetricDelta {
 	out := make([]MetricDelta, len(all))
 	deltas := make([][]float64, len(all))
-	means := make([][]float64, len(all))
 	same := make([]int, len(all)) // index of the first measure with equal deltas
 	first := map[uint64][]int{}
 	var jobs []func()
-	byN := map[int][]int{} // n -> measures resampled together
-	var ns []int
 	for i, s := range all {
 		d := make([]float64, len(s.b))
 		for k := range d {
@@ -422,40 +416,14 @@ func measureAll(all []series, o Options) []MetricDelta {
 			continue
 		}
 		first[h] = append(first[h], i)
-		switch {
-		case len(d) == 0:
-		case allEqual(d):
-			out[i].CI95 = [2]float64{d[0], d[0]}
-		default:
-			means[i] = make([]float64, o.Resamples)
-			if byN[len(d)] == nil {
-				ns = append(ns, len(d))
-			}
-			byN[len(d)] = append(byN[len(d)], i)
-		}
 		jobs = append(jobs, func() {
 			out[i].P = signFlipP(d, o.ExactMax, o.Samples, rand.NewPCG(o.Seed, h))
+			lo, hi := flipInterval(d, out[i].P, o.Alpha, o.ExactMax, o.Samples, rand.NewPCG(o.Seed, h^intervalStream))
+			out[i].CI95 = [2]float64{lo, hi}
 		})
-	}
-	for _, n := range ns {
-		idx := byN[n]
-		ds := make([][]float64, len(idx))
-		ms := make([][]float64, len(idx))
-		for k, i := range idx {
-			ds[k], ms[k] = deltas[i], means[i]
-		}
-		g := newGroup(ds)
-		for c := range bootstrapChunks {
-			from, to := c*o.Resamples/bootstrapChunks, (c+1)*o.Resamples/bootstrapChunks
-			jobs = append(jobs, func() { g.means(ms, from, to, rand.NewPCG(o.Seed, bootStream(n, c))) })
-		}
 	}
 	run(jobs)
 	for i := range out {
-		if means[i] != nil {
-			lo, hi := percentileCI(means[i])
-			out[i].CI95 = [2]float64{lo, hi}
-		}
 		if j := same[i]; j != i {
 			out[i].CI95, out[i].P = out[j].CI95, out[j].P
 		}
@@ -463,6 +431,10 @@ func measureAll(all []series, o Options) []MetricDelta {
 	}
 	return out
 }
+
+// intervalStream separates the sign assignments of the interval from
+// those of the p-value of the same deltas.
+const intervalStream = 0x1a7e5a15c0f1d3e7
 
 // hashDeltas is an FNV-1a hash of the deltas' bits: it finds equal delta
 // vectors and seeds the sign-flip test, so equal deltas get equal p.

@@ -37,23 +37,6 @@
 //
 // # Statistics
 //
-// Confidence interval: a paired bootstrap of the mean delta. Each of the
-// 10,000 resamples (Options.Resamples) draws n pairs with replacement from
-// the n paired cases; the interval is the 2.5th and 97.5th percentiles of the
-// 10,000 resampled mean deltas, by nearest rank (ranks 250 and 9,750).
-// Measures over the same n pairs are resampled together (the same drawn
-// cases for every measure, as in a case-resampling bootstrap), which shares
-// the work. Pairs whose deltas are all zero add nothing to any resampled
-// sum, so the sampler first draws how many of the n draws land on a pair with
-// a non-zero delta (Binomial(n, k/n), by inverting its CDF) and then draws
-// only among those k pairs: the same distribution, much less work when few
-// cases changed. Indices are drawn exactly uniformly (Lemire's multiply-shift
-// with rejection). Random numbers come from math/rand/v2's PCG with the fixed
-// seed Options.Seed (default 1); the resamples are cut into 4 fixed chunks of
-// 2,500, each with its own PCG stream (fixed by n and the chunk), which may
-// run in parallel. The same two runs and options therefore always give the
-// same numbers, on any number of cores.
-//
 // p-value: a two-sided paired sign-flip (randomization) test of "the mean
 // delta is 0". Under that hypothesis each delta is as likely to have the
 // other sign, so p is the share of sign assignments whose |sum of deltas| is
@@ -68,8 +51,25 @@
 // 5 cases can never be significant (the smallest p is 2/2^5 = 0.0625), and
 // one to 6 cases can (2/2^6 = 0.031) when they all move the same way.
 //
-// A change is significant when p < alpha (0.05) and the delta is not 0;
-// renderers mark the others "~". A significant change is "better" or
+// Confidence interval: the interval the same test gives, so the CI shown
+// and the "~" can never disagree. It is the set of values theta that the
+// sign-flip test of "the mean delta is theta" does not reject at alpha
+// (p(theta) >= 0.05): the test applied to the shifted deltas d_i - theta,
+// over all n paired cases, with its sign assignments fixed once (all 2^n
+// when n <= 20, else 10,000 from a PCG stream fixed by the seed and the
+// deltas), so p(theta) is one deterministic function. Each endpoint is
+// found by bisection from the mean delta (where p = 1) toward the nearest
+// end of the deltas' range, to 1e-9 of the width, with theta = 0 as an
+// anchor whose p is the reported p: 0 lies inside the interval exactly
+// when p >= alpha. Beyond the range of the deltas the test's p no longer
+// changes (only assignments of one sign reach the observed sum); when it
+// is still >= alpha there (5 or fewer cases: 2/2^5 = 0.0625), the test
+// excludes nothing on that side and the interval stops at the range's end,
+// or at 0 when 0 lies beyond it.
+//
+// A change is significant when p < alpha (0.05) and the delta is not 0,
+// which is the same as its 95% interval excluding 0; renderers mark the
+// others "~" and print that rule. A significant change is "better" or
 // "worse" by the measure's direction.
 //
 // # Flips

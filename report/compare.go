@@ -9,6 +9,13 @@ import (
 	"github.com/assay-eval/assay/compare"
 )
 
+// SignificanceRule is what "~" means, printed by the compare renderers
+// under the measures: how the CI and the "~" are decided (compare's
+// package doc).
+func SignificanceRule(alpha float64) string {
+	return fmt.Sprintf("not significant: p ≥ %.2f in a two-sided paired sign-flip test; the 95%% CI is that test's own interval, so it excludes 0 exactly when a change is significant", alpha)
+}
+
 // CompareText writes a comparison for the terminal, in the style of
 // benchstat: one row per measure with baseline, candidate, delta, the 95%
 // CI of the mean delta and p, marked "~" when not significant (else better,
@@ -59,6 +66,7 @@ func CompareText(w io.Writer, rep compare.Report) error {
 			}
 			p.f("%s\n", strings.TrimRight(line, " "))
 		}
+		p.f("\n~: %s\n", SignificanceRule(rep.Alpha))
 		p.nl()
 	}
 	p.f("pass → fail (%d)%s\n", len(rep.Flips.PassToFail), idList(rep.Flips.PassToFail))
@@ -107,7 +115,7 @@ func CompareMarkdown(w io.Writer, rep compare.Report) error {
 			p.f("| latency p50 | %sms | %sms | %s | | | |\n", ms(l.Baseline.P50), ms(l.Candidate.P50), signedMs(l.DeltaP50))
 			p.f("| latency p95 | %sms | %sms | %s | | | |\n", ms(l.Baseline.P95), ms(l.Candidate.P95), signedMs(l.DeltaP95))
 		}
-		p.f("\n`~`: not significant at alpha %.2f (paired bootstrap CI, sign-flip test)\n\n", rep.Alpha)
+		p.f("\n`~`: %s\n\n", mdEscape(SignificanceRule(rep.Alpha)))
 	}
 	mdFlips := func(label string, ids []string) {
 		if len(ids) == 0 {
