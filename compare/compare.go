@@ -103,7 +103,11 @@ type Report struct {
 	PairedCases int           `json:"paired_cases"`
 	Metrics     []MetricDelta `json:"metrics"`
 	Flips       Flips         `json:"flips"`
-	Latency     LatencyDelta  `json:"latency"`
+	// TopScores lists every paired case whose top score changed, largest
+	// |delta| first (ties by id). Scores are the target's own, so they
+	// compare only between runs of one system kind; not part of the verdict.
+	TopScores []ScoreDelta `json:"top_scores"`
+	Latency   LatencyDelta `json:"latency"`
 	Warnings    []string      `json:"warnings"`
 	// Reasons explain the verdict ("ndcg@10 worse", "1 case flipped pass
 	// to fail"); empty for same.
@@ -117,6 +121,8 @@ type Report struct {
 	OnlyBaseline  int     `json:"only_baseline"`
 	OnlyCandidate int     `json:"only_candidate"`
 	Alpha         float64 `json:"alpha"`
+
+	refusalRegressions int // answered -> refused flips that count as regressions
 }
 
 // MetricDelta is one metric or rate compared over the paired cases that
@@ -144,10 +150,28 @@ type MetricDelta struct {
 	Rate bool `json:"rate"`
 }
 
-// Flips are the case ids whose pass/fail outcome changed.
+// Flips are the case ids whose pass/fail outcome or refusal changed.
 type Flips struct {
 	PassToFail []string `json:"pass_to_fail"`
 	FailToPass []string `json:"fail_to_pass"`
+	// AnsweredToRefused lists the cases that the baseline answered (no
+	// paired trial refused) and the candidate refused (every paired trial),
+	// over the trials answered without error in both runs;
+	// RefusedToAnswered the reverse. An answered-to-refused flip is a
+	// regression unless the candidate passes a refusal: true expectation
+	// (a negative case that now refuses as it should).
+	AnsweredToRefused []string `json:"answered_to_refused"`
+	RefusedToAnswered []string `json:"refused_to_answered"`
+}
+
+// ScoreDelta is the change of a case's top score: the score of its first
+// retrieved document (CaseResult.TopScore), the mean over the paired trials
+// that have one in both runs.
+type ScoreDelta struct {
+	ID        string  `json:"id"`
+	Baseline  float64 `json:"baseline"`
+	Candidate float64 `json:"candidate"`
+	Delta     float64 `json:"delta"`
 }
 
 // LatencyDelta compares nearest-rank latency percentiles (ms) over the
@@ -236,7 +260,8 @@ func Runs(base, cand *assay.Run, o Options) Report {
 		CandidateStatus: cand.Status,
 		Alpha:           o.Alpha,
 		Metrics:         []MetricDelta{},
-		Flips:           Flips{PassToFail: []string{}, FailToPass: []string{}},
+		Flips:           emptyFlips(),
+		TopScores:       []ScoreDelta{},
 		Warnings:        []string{},
 	}
 	pairs, onlyB, onlyC := pairUp(base, cand)
@@ -251,7 +276,13 @@ func Runs(base, cand *assay.Run, o Options) Report {
 
 	rep.Metrics = measureAll(buildSeries(base, cand, pairs), o)
 	rep.Flips = flips(pairs)
+	rep.TopScores = topScores(pairs)
 	rep.Latency = latency(pairs)
+	for _, id := range rep.Flips.AnsweredToRefused {
+		if !refusalExpected(pairs, id) {
+			rep.refusalRegressions++
+		}
+	}
 	rep.Verdict, rep.Reasons = verdict(rep)
 	return rep
 }
@@ -503,7 +534,7 @@ func flips(pairs []pair) Flips {
 		o.b = o.b && p.b.Passed()
 		o.c = o.c && p.c.Passed()
 	}
-	f := Flips{PassToFail: []string{}, FailToPass: []string{}}
+	f := emptyFlips()
 	for _, id := range order {
 		o := byID[id]
 		switch {
@@ -513,7 +544,97 @@ func flips(pairs []pair) Flips {
 			f.FailToPass = append(f.FailToPass, id)
 		}
 	}
+	f.AnsweredToRefused, f.RefusedToAnswered = refusalFlips(pairs)
 	return f
+}
+
+func emptyFlips() Flips {
+	return Flips{PassToFail: []string{}, FailToPass: []string{}, AnsweredToRefused: []string{}, RefusedToAnswered: []string{}}
+}
+
+// refusalFlips compares each case's refusal over the trials answered in
+// both runs: refused when every such trial refused, answered when none
+// did (a case that refused in some trials only does not flip).
+func refusalFlips(pairs []pair) (toRefused, toAnswered []string) {
+	type state struct{ bAll, bNone, cAll, cNone bool }
+	byID := map[string]*state{}
+	var order []string
+	for _, p := range pairs {
+		if !p.b.Answered() || !p.c.Answered() {
+			continue
+		}
+		s := byID[p.key.id]
+		if s == nil {
+			s = &state{true, true, true, true}
+			byID[p.key.id] = s
+			order = append(order, p.key.id)
+		}
+		s.bAll, s.bNone = s.bAll && p.b.Refused, s.bNone && !p.b.Refused
+		s.cAll, s.cNone = s.cAll && p.c.Refused, s.cNone && !p.c.Refused
+	}
+	toRefused, toAnswered = []string{}, []string{}
+	for _, id := range order {
+		s := byID[id]
+		switch {
+		case s.bNone && s.cAll:
+			toRefused = append(toRefused, id)
+		case s.bAll && s.cNone:
+			toAnswered = append(toAnswered, id)
+		}
+	}
+	return toRefused, toAnswered
+}
+
+// refusalExpected reports whether every paired trial of case id in the
+// candidate passes a refusal check (the case states refusal: true and the
+// candidate refused, as it should).
+func refusalExpected(pairs []pair, id string) bool {
+	seen := false
+	for _, p := range pairs {
+		if p.key.id != id || !p.c.Answered() {
+			continue
+		}
+		ok := false
+		for _, ch := range p.c.Checks {
+			ok = ok || (ch.Kind == "refusal" && ch.Pass)
+		}
+		if !ok {
+			return false
+		}
+		seen = true
+	}
+	return seen
+}
+
+// topScores lists the cases whose top score changed, by the mean over
+// their paired trials that have a top score in both runs.
+func topScores(pairs []pair) []ScoreDelta {
+	out := []ScoreDelta{}
+	for i := 0; i < len(pairs); {
+		j := i
+		var sb, sc float64
+		n := 0
+		for ; j < len(pairs) && pairs[j].key.id == pairs[i].key.id; j++ {
+			b, c := pairs[j].b.TopScore, pairs[j].c.TopScore
+			if b == nil || c == nil || math.IsNaN(*b) || math.IsNaN(*c) {
+				continue
+			}
+			sb, sc, n = sb+*b, sc+*c, n+1
+		}
+		if n > 0 && sb != sc {
+			b, c := sb/float64(n), sc/float64(n)
+			out = append(out, ScoreDelta{ID: pairs[i].key.id, Baseline: b, Candidate: c, Delta: c - b})
+		}
+		i = j
+	}
+	sort.SliceStable(out, func(a, b int) bool {
+		da, db := math.Abs(out[a].Delta), math.Abs(out[b].Delta)
+		if da != db {
+			return da > db
+		}
+		return out[a].ID < out[b].ID
+	})
+	return out
 }
 
 func latency(pairs []pair) LatencyDelta {
@@ -553,6 +674,9 @@ func verdict(rep Report) (Verdict, []string) {
 	}
 	if n := len(rep.Flips.PassToFail); n > 0 {
 		worse = append(worse, fmt.Sprintf("%d %s flipped pass → fail", n, plural(n, "case", "cases")))
+	}
+	if n := rep.refusalRegressions; n > 0 {
+		worse = append(worse, fmt.Sprintf("%d answered %s now refused", n, plural(n, "case", "cases")))
 	}
 	switch {
 	case len(worse) > 0:

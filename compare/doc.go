@@ -79,6 +79,21 @@
 // baseline and not in the candidate; fail_to_pass the reverse. Ungraded cases
 // never flip.
 //
+// Refusal flips (kebab's compare lists them) use the trials answered without
+// error in both runs: a case is refused in a run when every such trial was
+// refused (CaseResult.Refused, the grade rule), answered when none was; a
+// case refused in some trials only does not flip. answered_to_refused lists
+// the cases answered in the baseline and refused in the candidate,
+// refused_to_answered the reverse.
+//
+// # Top scores
+//
+// top_scores lists every paired case whose top score (CaseResult.TopScore,
+// the score of the first retrieved document, the mean over the paired trials
+// that have one in both runs) changed, with both values and the delta,
+// largest |delta| first, ties by id. Scores are the target's own scale, so
+// they are reported, never gated.
+//
 // # Latency
 //
 // p50 and p95 (nearest rank) of each run over the pairs with a latency in
@@ -89,7 +104,9 @@
 //
 // The gated measures are every IR metric and pass_rate.
 //
-//	regressed  a gated measure is significantly worse, or a case flipped pass -> fail
+//	regressed  a gated measure is significantly worse, a case flipped pass -> fail,
+//	           or a case flipped answered -> refused (unless the candidate passes
+//	           that case's refusal: true check: a negative case now refusing)
 //	better     a gated measure is significantly better and nothing regressed
 //	same       otherwise
 //

@@ -91,7 +91,8 @@
 // judged cases: canonical metric name -> metric.Spec.Eval over the ranking,
 // with the suite's gain; an errored observation contributes an empty
 // ranking, so zeros), LatencyMs, Tags, Retrieved (length of the ranking),
-// Citations (number of citations), Refused (the rule above) and Observation
+// Citations (number of citations), Refused (the rule above), TopScore (the
+// score of the first retrieved document; nil when none or errored) and Observation
 // (a pointer to a copy of the observation).
 //
 // Case is pure and deterministic: the same case, observation and Options

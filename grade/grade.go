@@ -134,6 +134,10 @@ func Case(c assay.Case, obs assay.Observation, o Options) assay.CaseResult {
 		Refused:     refused,
 		Observation: &cp,
 	}
+	if obs.Error == nil && len(obs.Retrieved) > 0 {
+		top := obs.Retrieved[0].Score
+		r.TopScore = &top
+	}
 	if !c.Expect.Empty() {
 		ok := obs.Error == nil
 		for _, ch := range r.Checks {
