@@ -108,7 +108,7 @@ type Report struct {
 	// compare only between runs of one system kind; not part of the verdict.
 	TopScores []ScoreDelta `json:"top_scores"`
 	Latency   LatencyDelta `json:"latency"`
-	Warnings    []string      `json:"warnings"`
+	Warnings  []string     `json:"warnings"`
 	// Reasons explain the verdict ("ndcg@10 worse", "1 case flipped pass
 	// to fail"); empty for same.
 	Reasons []string `json:"reasons,omitempty"`
