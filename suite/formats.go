@@ -380,7 +380,6 @@ func newSuite(path, format string) *assay.Suite {
 		Defaults:       assay.Defaults{K: assay.DefaultK},
 		Metrics:        append([]string(nil), assay.DefaultMetrics...),
 		Gain:           assay.GainLinear,
-		RefusalMarkers: append([]string(nil), assay.DefaultRefusalMarkers...),
 	}
 }
 
