@@ -19,9 +19,9 @@ type Suite struct {
 	// CorpusSource says where the corpus came from (a path, or "inline").
 	CorpusSource string `json:"corpus_source,omitempty"`
 
-	Defaults       Defaults `json:"defaults"`
-	Metrics        []string `json:"metrics,omitempty"`
-	Gain           Gain     `json:"gain,omitempty"`
+	Defaults Defaults `json:"defaults"`
+	Metrics  []string `json:"metrics,omitempty"`
+	Gain     Gain     `json:"gain,omitempty"`
 	// RefusalMarkers, when not nil, judge refusal for every case (the
 	// suite's refusal_markers: a list, or the name of a built-in set). nil:
 	// each case uses the built-in set of its tags.lang (RefusalMarkerSet),

@@ -373,13 +373,13 @@ func newSuite(path, format string) *assay.Suite {
 		dir = filepath.Dir(path)
 	}
 	return &assay.Suite{
-		Name:           name,
-		Path:           path,
-		Dir:            dir,
-		Format:         format,
-		Defaults:       assay.Defaults{K: assay.DefaultK},
-		Metrics:        append([]string(nil), assay.DefaultMetrics...),
-		Gain:           assay.GainLinear,
+		Name:     name,
+		Path:     path,
+		Dir:      dir,
+		Format:   format,
+		Defaults: assay.Defaults{K: assay.DefaultK},
+		Metrics:  append([]string(nil), assay.DefaultMetrics...),
+		Gain:     assay.GainLinear,
 	}
 }
 
