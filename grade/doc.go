@@ -39,8 +39,14 @@
 //     the corpus is ambiguous as an expectation value: assay lint warns
 //     about it (use the document's id).
 //   - Refused: obs.Refused when the target reports it (non-null); otherwise
-//     the answer contains a refusal marker, case-insensitively. The markers
-//     are the suite's refusal_markers, else assay.DefaultRefusalMarkers.
+//     the answer contains a refusal marker, case-insensitively (Fold). The
+//     markers (Options.Markers) are the suite's refusal_markers when it
+//     sets them (a list, or a built-in set by name); otherwise the built-in
+//     set of the case's tags.lang (assay.RefusalMarkerSet: de, en, fr, it,
+//     by primary subtag); otherwise assay.DefaultRefusalMarkers (English).
+//     The sets are phrases a refusal says ("i don't know", "kann ich nicht
+//     beantworten"), not words an ordinary answer may hold ("no
+//     information").
 //   - Substring comparisons are case-insensitive unless the case's
 //     expect.case_sensitive, else the suite's defaults.case_sensitive, says
 //     otherwise. Case-insensitive compares the Fold keys of both sides:
