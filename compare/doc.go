@@ -15,7 +15,7 @@
 // The unit of every statistic is the case: with several trials, each
 // measure's paired value for a case is the mean over its paired trials
 // (baseline and candidate alike), so a case run 3 times counts once in the
-// bootstrap and the sign-flip test, not 3 times. MetricDelta.N counts cases;
+// sign-flip test and its interval, not 3 times. MetricDelta.N counts cases;
 // Report.PairedValues counts the case trials behind them.
 //
 // # Measures
