@@ -37,6 +37,10 @@ type CaseResult struct {
 	Retrieved int  `json:"retrieved"`
 	Citations int  `json:"citations"`
 	Refused   bool `json:"refused"`
+	// TopScore is the score of the first document of the ranking, as the
+	// target reported it; nil when the ranking is empty or the target
+	// failed. compare lists its per-case deltas.
+	TopScore *float64 `json:"top_score,omitempty"`
 	// Observation is embedded in cases.jsonl, left out of run.json.
 	Observation *Observation `json:"observation,omitempty"`
 }

@@ -1,5 +1,7 @@
 package assay
 
+import "strings"
+
 // Suite is a loaded, validated golden set.
 type Suite struct {
 	// Name identifies the suite in records; defaults to the file's base name.
@@ -17,9 +19,13 @@ type Suite struct {
 	// CorpusSource says where the corpus came from (a path, or "inline").
 	CorpusSource string `json:"corpus_source,omitempty"`
 
-	Defaults       Defaults `json:"defaults"`
-	Metrics        []string `json:"metrics,omitempty"`
-	Gain           Gain     `json:"gain,omitempty"`
+	Defaults Defaults `json:"defaults"`
+	Metrics  []string `json:"metrics,omitempty"`
+	Gain     Gain     `json:"gain,omitempty"`
+	// RefusalMarkers, when not nil, judge refusal for every case (the
+	// suite's refusal_markers: a list, or the name of a built-in set). nil:
+	// each case uses the built-in set of its tags.lang (RefusalMarkerSet),
+	// else DefaultRefusalMarkers.
 	RefusalMarkers []string `json:"refusal_markers,omitempty"`
 	Tools          []string `json:"tools,omitempty"`
 	// Analyzer names the text analysis of the built-in engine ("en", "de",
@@ -35,9 +41,85 @@ type Suite struct {
 // DefaultMetrics is the metric set used when a suite names none (docs/suite.md).
 var DefaultMetrics = []string{"ndcg@10", "recall@5", "recall@10", "mrr", "map", "hit@5"}
 
-// DefaultRefusalMarkers are the answer substrings that mean "refused" when a
-// target does not report refusal itself (docs/expectations.md#refusal). Matched case-insensitively.
-var DefaultRefusalMarkers = []string{"do not contain", "cannot answer", "no information"}
+// DefaultRefusalMarkers are the English refusal markers: the answer
+// substrings that mean "refused" when a target does not report refusal
+// itself and the case has no tags.lang with a set of its own
+// (docs/expectations.md#refusal). Matched case-insensitively (Unicode case
+// folding). Each is a phrase a refusal says and an ordinary answer does not
+// ("no information" alone matched "the log keeps no information about
+// passwords"); a phrase with an apostrophe is also listed with ’ (U+2019).
+var DefaultRefusalMarkers = withCurlyApostrophes([]string{
+	"i don't know", "i do not know",
+	"cannot answer", "can't answer", "unable to answer", "not able to answer",
+	"don't have enough information", "do not have enough information",
+	"don't have any information", "do not have any information",
+	"don't have information", "do not have information",
+	"i have no information",
+	"documents do not contain", "context does not contain",
+})
+
+// refusalMarkerSets are the built-in sets by language (the languages of the
+// quickstart and of GNO's fixtures). Keep docs/expectations.md#refusal in
+// step.
+var refusalMarkerSets = map[string][]string{
+	"en": DefaultRefusalMarkers,
+	"de": withCurlyApostrophes([]string{
+		"ich weiß nicht", "weiß ich nicht", "ich weiß es nicht",
+		"kann ich nicht beantworten", "kann ich leider nicht beantworten",
+		"lässt sich nicht beantworten", "kann nicht beantwortet werden",
+		"habe keine informationen", "liegen keine informationen vor", "liegen mir keine informationen",
+		"dokumente enthalten keine", "kontext enthält keine",
+	}),
+	"fr": withCurlyApostrophes([]string{
+		"je ne sais pas",
+		"je ne peux pas répondre", "impossible de répondre", "ne permettent pas de répondre",
+		"je n'ai pas d'information", "je n'ai pas assez d'information", "je n'ai aucune information",
+		"les documents ne contiennent pas", "le contexte ne contient pas",
+	}),
+	"it": withCurlyApostrophes([]string{
+		"non lo so", "non so rispondere",
+		"non posso rispondere", "non sono in grado di rispondere", "impossibile rispondere",
+		"non ho informazioni", "non ho abbastanza informazioni",
+		"i documenti non contengono", "il contesto non contiene",
+	}),
+}
+
+// RefusalMarkerSet returns a copy of the built-in refusal markers of a
+// language: lang is a language tag, matched by its primary subtag
+// case-insensitively ("de", "DE", "de-CH" and "de_AT" give the German
+// set). ok is false when there is no set for it (RefusalMarkerLanguages).
+func RefusalMarkerSet(lang string) (markers []string, ok bool) {
+	set, ok := refusalMarkerSets[primaryLanguage(lang)]
+	if !ok {
+		return nil, false
+	}
+	return append([]string(nil), set...), true
+}
+
+// RefusalMarkerLanguages lists the languages with a built-in refusal
+// marker set, sorted.
+func RefusalMarkerLanguages() []string { return []string{"de", "en", "fr", "it"} }
+
+// primaryLanguage is the lower-cased primary subtag of a language tag.
+func primaryLanguage(tag string) string {
+	if i := strings.IndexAny(tag, "-_"); i >= 0 {
+		tag = tag[:i]
+	}
+	return strings.ToLower(strings.TrimSpace(tag))
+}
+
+// withCurlyApostrophes returns list with, after each phrase holding an
+// ASCII apostrophe, the same phrase with U+2019 (what many models write).
+func withCurlyApostrophes(list []string) []string {
+	out := make([]string, 0, len(list))
+	for _, m := range list {
+		out = append(out, m)
+		if strings.Contains(m, "'") {
+			out = append(out, strings.ReplaceAll(m, "'", "’"))
+		}
+	}
+	return out
+}
 
 // DefaultK is the number of results asked of a target when neither the case
 // nor the suite defaults say.

@@ -56,8 +56,6 @@ const (
 type Options struct {
 	// Alpha is the significance level (default 0.05).
 	Alpha float64
-	// Resamples is the number of bootstrap resamples (default 10,000).
-	Resamples int
 	// Samples is the number of random sign assignments of the sign-flip
 	// test when more than ExactMax paired deltas are non-zero (default
 	// 10,000).
@@ -74,15 +72,12 @@ type Options struct {
 }
 
 // Defaults are the options a zero Options stands for.
-var Defaults = Options{Alpha: 0.05, Resamples: 10000, Samples: 10000, ExactMax: 20, MinPaired: 10, Seed: 1}
+var Defaults = Options{Alpha: 0.05, Samples: 10000, ExactMax: 20, MinPaired: 10, Seed: 1}
 
 func (o Options) withDefaults() Options {
 	d := Defaults
 	if o.Alpha > 0 {
 		d.Alpha = o.Alpha
-	}
-	if o.Resamples > 0 {
-		d.Resamples = o.Resamples
 	}
 	if o.Samples > 0 {
 		d.Samples = o.Samples
@@ -108,8 +103,12 @@ type Report struct {
 	PairedCases int           `json:"paired_cases"`
 	Metrics     []MetricDelta `json:"metrics"`
 	Flips       Flips         `json:"flips"`
-	Latency     LatencyDelta  `json:"latency"`
-	Warnings    []string      `json:"warnings"`
+	// TopScores lists every paired case whose top score changed, largest
+	// |delta| first (ties by id). Scores are the target's own, so they
+	// compare only between runs of one system kind; not part of the verdict.
+	TopScores []ScoreDelta `json:"top_scores"`
+	Latency   LatencyDelta `json:"latency"`
+	Warnings  []string     `json:"warnings"`
 	// Reasons explain the verdict ("ndcg@10 worse", "1 case flipped pass
 	// to fail"); empty for same.
 	Reasons []string `json:"reasons,omitempty"`
@@ -122,6 +121,8 @@ type Report struct {
 	OnlyBaseline  int     `json:"only_baseline"`
 	OnlyCandidate int     `json:"only_candidate"`
 	Alpha         float64 `json:"alpha"`
+
+	refusalRegressions int // answered -> refused flips that count as regressions
 }
 
 // MetricDelta is one metric or rate compared over the paired cases that
@@ -134,7 +135,9 @@ type MetricDelta struct {
 	Baseline  float64 `json:"baseline"`
 	Candidate float64 `json:"candidate"`
 	Delta     float64 `json:"delta"`
-	// CI95 is the paired bootstrap 95% interval of the mean delta.
+	// CI95 is the 95% interval of the mean delta that the sign-flip test
+	// gives (the values it does not reject at Alpha): it excludes 0 exactly
+	// when P < Alpha.
 	CI95        [2]float64 `json:"ci95"`
 	P           float64    `json:"p"`
 	Significant bool       `json:"significant"`
@@ -147,10 +150,28 @@ type MetricDelta struct {
 	Rate bool `json:"rate"`
 }
 
-// Flips are the case ids whose pass/fail outcome changed.
+// Flips are the case ids whose pass/fail outcome or refusal changed.
 type Flips struct {
 	PassToFail []string `json:"pass_to_fail"`
 	FailToPass []string `json:"fail_to_pass"`
+	// AnsweredToRefused lists the cases that the baseline answered (no
+	// paired trial refused) and the candidate refused (every paired trial),
+	// over the trials answered without error in both runs;
+	// RefusedToAnswered the reverse. An answered-to-refused flip is a
+	// regression unless the candidate passes a refusal: true expectation
+	// (a negative case that now refuses as it should).
+	AnsweredToRefused []string `json:"answered_to_refused"`
+	RefusedToAnswered []string `json:"refused_to_answered"`
+}
+
+// ScoreDelta is the change of a case's top score: the score of its first
+// retrieved document (CaseResult.TopScore), the mean over the paired trials
+// that have one in both runs.
+type ScoreDelta struct {
+	ID        string  `json:"id"`
+	Baseline  float64 `json:"baseline"`
+	Candidate float64 `json:"candidate"`
+	Delta     float64 `json:"delta"`
 }
 
 // LatencyDelta compares nearest-rank latency percentiles (ms) over the
@@ -239,7 +260,8 @@ func Runs(base, cand *assay.Run, o Options) Report {
 		CandidateStatus: cand.Status,
 		Alpha:           o.Alpha,
 		Metrics:         []MetricDelta{},
-		Flips:           Flips{PassToFail: []string{}, FailToPass: []string{}},
+		Flips:           emptyFlips(),
+		TopScores:       []ScoreDelta{},
 		Warnings:        []string{},
 	}
 	pairs, onlyB, onlyC := pairUp(base, cand)
@@ -254,7 +276,13 @@ func Runs(base, cand *assay.Run, o Options) Report {
 
 	rep.Metrics = measureAll(buildSeries(base, cand, pairs), o)
 	rep.Flips = flips(pairs)
+	rep.TopScores = topScores(pairs)
 	rep.Latency = latency(pairs)
+	for _, id := range rep.Flips.AnsweredToRefused {
+		if !refusalExpected(pairs, id) {
+			rep.refusalRegressions++
+		}
+	}
 	rep.Verdict, rep.Reasons = verdict(rep)
 	return rep
 }
@@ -329,7 +357,7 @@ func buildSeries(base, cand *assay.Run, pairs []pair) []series {
 // by id, then trial), the means over its paired trials where value defines
 // the measure in both runs, baseline and candidate. A case whose trials
 // define it in neither is left out. With one trial per case these are the
-// per-trial values; with several, each case counts once, so the bootstrap
+// per-trial values; with several, each case counts once, so the interval
 // and the sign-flip test treat cases, not trials, as the independent units
 // (issue 8: "assay compare pairs cases over their trial means").
 func caseMeans(pairs []pair, value func(pair) (b, c float64, ok bool)) (bs, cs []float64) {
@@ -386,20 +414,17 @@ func metricNames(base, cand *assay.Run, pairs []pair) []string {
 
 // measureAll computes every MetricDelta. The work is a list of jobs run
 // on GOMAXPROCS workers, each writing its own slots; every random stream is
-// fixed by Options.Seed and the data (the bootstrap chunk of a group of
-// measures over n pairs; the deltas themselves for the sign-flip test), so
+// fixed by Options.Seed and the deltas themselves (the sign-flip test and
+// its interval), so
 // the numbers do not depend on scheduling or on the number of cores.
 // Measures with identical deltas (recall@5 and hit@5 when every case has
 // one relevant document) are computed once.
 func measureAll(all []series, o Options) []MetricDelta {
 	out := make([]MetricDelta, len(all))
 	deltas := make([][]float64, len(all))
-	means := make([][]float64, len(all))
 	same := make([]int, len(all)) // index of the first measure with equal deltas
 	first := map[uint64][]int{}
 	var jobs []func()
-	byN := map[int][]int{} // n -> measures resampled together
-	var ns []int
 	for i, s := range all {
 		d := make([]float64, len(s.b))
 		for k := range d {
@@ -422,40 +447,14 @@ func measureAll(all []series, o Options) []MetricDelta {
 			continue
 		}
 		first[h] = append(first[h], i)
-		switch {
-		case len(d) == 0:
-		case allEqual(d):
-			out[i].CI95 = [2]float64{d[0], d[0]}
-		default:
-			means[i] = make([]float64, o.Resamples)
-			if byN[len(d)] == nil {
-				ns = append(ns, len(d))
-			}
-			byN[len(d)] = append(byN[len(d)], i)
-		}
 		jobs = append(jobs, func() {
 			out[i].P = signFlipP(d, o.ExactMax, o.Samples, rand.NewPCG(o.Seed, h))
+			lo, hi := flipInterval(d, out[i].P, o.Alpha, o.ExactMax, o.Samples, rand.NewPCG(o.Seed, h^intervalStream))
+			out[i].CI95 = [2]float64{lo, hi}
 		})
-	}
-	for _, n := range ns {
-		idx := byN[n]
-		ds := make([][]float64, len(idx))
-		ms := make([][]float64, len(idx))
-		for k, i := range idx {
-			ds[k], ms[k] = deltas[i], means[i]
-		}
-		g := newGroup(ds)
-		for c := range bootstrapChunks {
-			from, to := c*o.Resamples/bootstrapChunks, (c+1)*o.Resamples/bootstrapChunks
-			jobs = append(jobs, func() { g.means(ms, from, to, rand.NewPCG(o.Seed, bootStream(n, c))) })
-		}
 	}
 	run(jobs)
 	for i := range out {
-		if means[i] != nil {
-			lo, hi := percentileCI(means[i])
-			out[i].CI95 = [2]float64{lo, hi}
-		}
 		if j := same[i]; j != i {
 			out[i].CI95, out[i].P = out[j].CI95, out[j].P
 		}
@@ -463,6 +462,10 @@ func measureAll(all []series, o Options) []MetricDelta {
 	}
 	return out
 }
+
+// intervalStream separates the sign assignments of the interval from
+// those of the p-value of the same deltas.
+const intervalStream = 0x1a7e5a15c0f1d3e7
 
 // hashDeltas is an FNV-1a hash of the deltas' bits: it finds equal delta
 // vectors and seeds the sign-flip test, so equal deltas get equal p.
@@ -531,7 +534,7 @@ func flips(pairs []pair) Flips {
 		o.b = o.b && p.b.Passed()
 		o.c = o.c && p.c.Passed()
 	}
-	f := Flips{PassToFail: []string{}, FailToPass: []string{}}
+	f := emptyFlips()
 	for _, id := range order {
 		o := byID[id]
 		switch {
@@ -541,7 +544,97 @@ func flips(pairs []pair) Flips {
 			f.FailToPass = append(f.FailToPass, id)
 		}
 	}
+	f.AnsweredToRefused, f.RefusedToAnswered = refusalFlips(pairs)
 	return f
+}
+
+func emptyFlips() Flips {
+	return Flips{PassToFail: []string{}, FailToPass: []string{}, AnsweredToRefused: []string{}, RefusedToAnswered: []string{}}
+}
+
+// refusalFlips compares each case's refusal over the trials answered in
+// both runs: refused when every such trial refused, answered when none
+// did (a case that refused in some trials only does not flip).
+func refusalFlips(pairs []pair) (toRefused, toAnswered []string) {
+	type state struct{ bAll, bNone, cAll, cNone bool }
+	byID := map[string]*state{}
+	var order []string
+	for _, p := range pairs {
+		if !p.b.Answered() || !p.c.Answered() {
+			continue
+		}
+		s := byID[p.key.id]
+		if s == nil {
+			s = &state{true, true, true, true}
+			byID[p.key.id] = s
+			order = append(order, p.key.id)
+		}
+		s.bAll, s.bNone = s.bAll && p.b.Refused, s.bNone && !p.b.Refused
+		s.cAll, s.cNone = s.cAll && p.c.Refused, s.cNone && !p.c.Refused
+	}
+	toRefused, toAnswered = []string{}, []string{}
+	for _, id := range order {
+		s := byID[id]
+		switch {
+		case s.bNone && s.cAll:
+			toRefused = append(toRefused, id)
+		case s.bAll && s.cNone:
+			toAnswered = append(toAnswered, id)
+		}
+	}
+	return toRefused, toAnswered
+}
+
+// refusalExpected reports whether every paired trial of case id in the
+// candidate passes a refusal check (the case states refusal: true and the
+// candidate refused, as it should).
+func refusalExpected(pairs []pair, id string) bool {
+	seen := false
+	for _, p := range pairs {
+		if p.key.id != id || !p.c.Answered() {
+			continue
+		}
+		ok := false
+		for _, ch := range p.c.Checks {
+			ok = ok || (ch.Kind == "refusal" && ch.Pass)
+		}
+		if !ok {
+			return false
+		}
+		seen = true
+	}
+	return seen
+}
+
+// topScores lists the cases whose top score changed, by the mean over
+// their paired trials that have a top score in both runs.
+func topScores(pairs []pair) []ScoreDelta {
+	out := []ScoreDelta{}
+	for i := 0; i < len(pairs); {
+		j := i
+		var sb, sc float64
+		n := 0
+		for ; j < len(pairs) && pairs[j].key.id == pairs[i].key.id; j++ {
+			b, c := pairs[j].b.TopScore, pairs[j].c.TopScore
+			if b == nil || c == nil || math.IsNaN(*b) || math.IsNaN(*c) {
+				continue
+			}
+			sb, sc, n = sb+*b, sc+*c, n+1
+		}
+		if n > 0 && sb != sc {
+			b, c := sb/float64(n), sc/float64(n)
+			out = append(out, ScoreDelta{ID: pairs[i].key.id, Baseline: b, Candidate: c, Delta: c - b})
+		}
+		i = j
+	}
+	sort.SliceStable(out, func(a, b int) bool {
+		da, db := math.Abs(out[a].Delta), math.Abs(out[b].Delta)
+		if da != db {
+			return da > db
+		}
+		return out[a].ID < out[b].ID
+	})
+	return out
 }
 
 func latency(pairs []pair) LatencyDelta {
@@ -581,6 +674,9 @@ func verdict(rep Report) (Verdict, []string) {
 	}
 	if n := len(rep.Flips.PassToFail); n > 0 {
 		worse = append(worse, fmt.Sprintf("%d %s flipped pass → fail", n, plural(n, "case", "cases")))
+	}
+	if n := rep.refusalRegressions; n > 0 {
+		worse = append(worse, fmt.Sprintf("%d answered %s now refused", n, plural(n, "case", "cases")))
 	}
 	switch {
 	case len(worse) > 0:

@@ -15,7 +15,7 @@
 // The unit of every statistic is the case: with several trials, each
 // measure's paired value for a case is the mean over its paired trials
 // (baseline and candidate alike), so a case run 3 times counts once in the
-// bootstrap and the sign-flip test, not 3 times. MetricDelta.N counts cases;
+// sign-flip test and its interval, not 3 times. MetricDelta.N counts cases;
 // Report.PairedValues counts the case trials behind them.
 //
 // # Measures
@@ -37,23 +37,6 @@
 //
 // # Statistics
 //
-// Confidence interval: a paired bootstrap of the mean delta. Each of the
-// 10,000 resamples (Options.Resamples) draws n pairs with replacement from
-// the n paired cases; the interval is the 2.5th and 97.5th percentiles of the
-// 10,000 resampled mean deltas, by nearest rank (ranks 250 and 9,750).
-// Measures over the same n pairs are resampled together (the same drawn
-// cases for every measure, as in a case-resampling bootstrap), which shares
-// the work. Pairs whose deltas are all zero add nothing to any resampled
-// sum, so the sampler first draws how many of the n draws land on a pair with
-// a non-zero delta (Binomial(n, k/n), by inverting its CDF) and then draws
-// only among those k pairs: the same distribution, much less work when few
-// cases changed. Indices are drawn exactly uniformly (Lemire's multiply-shift
-// with rejection). Random numbers come from math/rand/v2's PCG with the fixed
-// seed Options.Seed (default 1); the resamples are cut into 4 fixed chunks of
-// 2,500, each with its own PCG stream (fixed by n and the chunk), which may
-// run in parallel. The same two runs and options therefore always give the
-// same numbers, on any number of cores.
-//
 // p-value: a two-sided paired sign-flip (randomization) test of "the mean
 // delta is 0". Under that hypothesis each delta is as likely to have the
 // other sign, so p is the share of sign assignments whose |sum of deltas| is
@@ -68,8 +51,25 @@
 // 5 cases can never be significant (the smallest p is 2/2^5 = 0.0625), and
 // one to 6 cases can (2/2^6 = 0.031) when they all move the same way.
 //
-// A change is significant when p < alpha (0.05) and the delta is not 0;
-// renderers mark the others "~". A significant change is "better" or
+// Confidence interval: the interval the same test gives, so the CI shown
+// and the "~" can never disagree. It is the set of values theta that the
+// sign-flip test of "the mean delta is theta" does not reject at alpha
+// (p(theta) >= 0.05): the test applied to the shifted deltas d_i - theta,
+// over all n paired cases, with its sign assignments fixed once (all 2^n
+// when n <= 20, else 10,000 from a PCG stream fixed by the seed and the
+// deltas), so p(theta) is one deterministic function. Each endpoint is
+// found by bisection from the mean delta (where p = 1) toward the nearest
+// end of the deltas' range, to 1e-9 of the width, with theta = 0 as an
+// anchor whose p is the reported p: 0 lies inside the interval exactly
+// when p >= alpha. Beyond the range of the deltas the test's p no longer
+// changes (only assignments of one sign reach the observed sum); when it
+// is still >= alpha there (5 or fewer cases: 2/2^5 = 0.0625), the test
+// excludes nothing on that side and the interval stops at the range's end,
+// or at 0 when 0 lies beyond it.
+//
+// A change is significant when p < alpha (0.05) and the delta is not 0,
+// which is the same as its 95% interval excluding 0; renderers mark the
+// others "~" and print that rule. A significant change is "better" or
 // "worse" by the measure's direction.
 //
 // # Flips
@@ -78,6 +78,21 @@
 // in both runs passed. pass_to_fail lists the case ids that passed in the
 // baseline and not in the candidate; fail_to_pass the reverse. Ungraded cases
 // never flip.
+//
+// Refusal flips (kebab's compare lists them) use the trials answered without
+// error in both runs: a case is refused in a run when every such trial was
+// refused (CaseResult.Refused, the grade rule), answered when none was; a
+// case refused in some trials only does not flip. answered_to_refused lists
+// the cases answered in the baseline and refused in the candidate,
+// refused_to_answered the reverse.
+//
+// # Top scores
+//
+// top_scores lists every paired case whose top score (CaseResult.TopScore,
+// the score of the first retrieved document, the mean over the paired trials
+// that have one in both runs) changed, with both values and the delta,
+// largest |delta| first, ties by id. Scores are the target's own scale, so
+// they are reported, never gated.
 //
 // # Latency
 //
@@ -89,7 +104,9 @@
 //
 // The gated measures are every IR metric and pass_rate.
 //
-//	regressed  a gated measure is significantly worse, or a case flipped pass -> fail
+//	regressed  a gated measure is significantly worse, a case flipped pass -> fail,
+//	           or a case flipped answered -> refused (unless the candidate passes
+//	           that case's refusal: true check: a negative case now refusing)
 //	better     a gated measure is significantly better and nothing regressed
 //	same       otherwise
 //

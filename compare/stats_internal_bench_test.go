@@ -5,14 +5,15 @@ import (
 	"testing"
 )
 
-func BenchmarkBootstrapDense10k(b *testing.B) {
+func BenchmarkFlipIntervalDense10k(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))
 	d := make([]float64, 10000)
 	for i := range d {
 		d[i] = r.Float64() - 0.5
 	}
+	p := signFlipP(d, 20, 10000, rand.NewPCG(1, 1))
 	for b.Loop() {
-		bootstrapCI(d, 10000, 1)
+		flipInterval(d, p, 0.05, 20, 10000, rand.NewPCG(1, 2))
 	}
 }
 

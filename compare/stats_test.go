@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -32,7 +33,6 @@ func bruteSignFlip(d []float64) float64 {
 }
 
 func TestSignFlipExact(t *testing.T) {
-	t.Parallel()
 	tests := []struct {
 		name string
 		d    []float64
@@ -56,7 +56,6 @@ func TestSignFlipExact(t *testing.T) {
 }
 
 func TestSignFlipExactMatchesBruteForce(t *testing.T) {
-	t.Parallel()
 	r := rand.New(rand.NewPCG(3, 4))
 	for trial := range 200 {
 		n := 1 + r.IntN(12)
@@ -79,7 +78,6 @@ func TestSignFlipExactMatchesBruteForce(t *testing.T) {
 }
 
 func TestSignFlipMonteCarloNearExact(t *testing.T) {
-	t.Parallel()
 	// 20 values: the exact p is known; the sampled p (forced by exactMax 0)
 	// must be within Monte Carlo error of it.
 	r := rand.New(rand.NewPCG(5, 6))
@@ -98,7 +96,6 @@ func TestSignFlipMonteCarloNearExact(t *testing.T) {
 }
 
 func TestSignFlipLargeShiftIsSignificant(t *testing.T) {
-	t.Parallel()
 	d := make([]float64, 500)
 	for i := range d {
 		d[i] = -0.05 + 0.01*float64(i%3)
@@ -109,19 +106,22 @@ func TestSignFlipLargeShiftIsSignificant(t *testing.T) {
 	}
 }
 
-func TestBootstrapCI(t *testing.T) {
-	t.Parallel()
+func TestFlipInterval(t *testing.T) {
+	ci := func(d []float64) (lo, hi, p float64) {
+		p = signFlipP(d, 20, 10000, rand.NewPCG(1, 1))
+		lo, hi = flipInterval(d, p, 0.05, 20, 10000, rand.NewPCG(1, 2))
+		return lo, hi, p
+	}
 	t.Run("all zero gives [0, 0]", func(t *testing.T) {
-		lo, hi := bootstrapCI(make([]float64, 50), 10000, 1)
-		if lo != 0 || hi != 0 {
+		if lo, hi, _ := ci(make([]float64, 50)); lo != 0 || hi != 0 {
 			t.Errorf("CI = [%v, %v]", lo, hi)
 		}
 	})
-	t.Run("constant gives a point", func(t *testing.T) {
-		d := []float64{-0.2, -0.2, -0.2}
-		lo, hi := bootstrapCI(d, 10000, 1)
-		if lo != -0.2 || hi != -0.2 {
-			t.Errorf("CI = [%v, %v]", lo, hi)
+	t.Run("three equal deltas reach 0", func(t *testing.T) {
+		// p = 2/8: the test rejects nothing, so the interval holds 0.
+		lo, hi, p := ci([]float64{-0.2, -0.2, -0.2})
+		if p != 0.25 || lo != -0.2 || hi != 0 {
+			t.Errorf("CI = [%v, %v], p %v; want [-0.2, 0], p 0.25", lo, hi, p)
 		}
 	})
 	t.Run("symmetric ones match the normal width", func(t *testing.T) {
@@ -129,80 +129,63 @@ func TestBootstrapCI(t *testing.T) {
 		for i := range d {
 			d[i] = float64(2*(i%2) - 1)
 		}
-		lo, hi := bootstrapCI(d, 10000, 1)
+		lo, hi, _ := ci(d)
 		want := 1.96 / math.Sqrt(1000) // sd 1
 		if math.Abs(hi-want) > 0.01 || math.Abs(lo+want) > 0.01 {
 			t.Errorf("CI = [%v, %v]; want about [-%v, %v]", lo, hi, want, want)
 		}
 	})
+	t.Run("exact interval of a shift", func(t *testing.T) {
+		// 10 deltas around 0.3: the interval holds the mean and not 0.
+		d := []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.25, 0.35, 0.15, 0.45, 0.3}
+		lo, hi, p := ci(d)
+		if !(lo > 0 && lo < 0.3 && hi > 0.3 && hi < 0.5) || p >= 0.05 {
+			t.Errorf("CI = [%v, %v], p %v", lo, hi, p)
+		}
+	})
 }
 
-func TestBootstrapSkippingZeroRowsMatchesDrawingAll(t *testing.T) {
-	// A tenth of the deltas non-zero: skipping the zero rows must give the
-	// distribution drawing every pair does (up to Monte Carlo error).
-	r := rand.New(rand.NewPCG(7, 8))
-	d := make([]float64, 2000)
-	for i := range d {
-		if r.IntN(10) == 0 {
-			d[i] = r.Float64() - 0.3
+// TestIntervalAgreesWithSignificance: the CI shown and the "~" come from
+// the same test, so a CI excludes 0 exactly when the change is
+// significant. A paired bootstrap CI did not: four cases of 100 moving the
+// same way gave a bootstrap CI excluding 0 with a sign-flip p of 0.125.
+func TestIntervalAgreesWithSignificance(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	check := func(name string, b, c []float64) {
+		t.Helper()
+		md := measureAll([]series{{name: "ndcg@10", direction: "higher", gated: true, b: b, c: c}}, Defaults)[0]
+		excludes := md.CI95[0] > 0 || md.CI95[1] < 0
+		if excludes != md.Significant {
+			t.Errorf("%s: CI %v, p %v, significant %v", name, md.CI95, md.P, md.Significant)
+		}
+		if md.Delta < md.CI95[0] || md.Delta > md.CI95[1] {
+			t.Errorf("%s: delta %v outside CI %v", name, md.Delta, md.CI95)
 		}
 	}
-	sLo, sHi := bootstrapCI(d, 10000, 1)
-	skipZeroRows = false
-	defer func() { skipZeroRows = true }()
-	dLo, dHi := bootstrapCI(d, 10000, 1)
-	width := dHi - dLo
-	if math.Abs(sLo-dLo) > 0.05*width || math.Abs(sHi-dHi) > 0.05*width {
-		t.Errorf("sparse CI [%v, %v], dense [%v, %v]", sLo, sHi, dLo, dHi)
-	}
-}
-
-func TestBinomialCDF(t *testing.T) {
-	t.Parallel()
-	cdf := binomialCDF(1000, 0.1)
-	if math.Abs(cdf[len(cdf)-1]-1) > 1e-9 {
-		t.Errorf("cdf ends at %v; want 1", cdf[len(cdf)-1])
-	}
-	// mean = sum of P(K > k)
-	var m float64
-	for k := 0; k < len(cdf)-1; k++ {
-		m += 1 - cdf[k]
-	}
-	if math.Abs(m-100) > 1e-6 {
-		t.Errorf("mean %v; want 100", m)
-	}
-	if k := invert(cdf, 0); k != 0 && cdf[0] > 0 {
-		t.Errorf("invert(0) = %d", k)
-	}
-	if k := invert(cdf, 0.999999999999); k < 100 {
-		t.Errorf("invert(~1) = %d; want far above the mean", k)
-	}
-}
-
-func TestGroupDrawsPairsUniformly(t *testing.T) {
-	t.Parallel()
-	// Seven measures, measure k one-hot at pair k: the mean of measure k
-	// over a resample is (draws of pair k)/7, whose expectation is 1/7.
-	const n, resamples = 7, 20000
-	ds := make([][]float64, n)
-	ms := make([][]float64, n)
-	for k := range ds {
-		ds[k] = make([]float64, n)
-		ds[k][k] = 1
-		ms[k] = make([]float64, resamples)
-	}
-	g := newGroup(ds)
-	g.means(ms, 0, resamples, rand.NewPCG(9, 9))
-	for k := range ms {
-		got := mean(ms[k])
-		if math.Abs(got-1.0/n) > 0.005 {
-			t.Errorf("pair %d: mean share %v; want about %v", k, got, 1.0/n)
+	for moved := 1; moved <= 8; moved++ {
+		b, c := make([]float64, 100), make([]float64, 100)
+		for i := range moved {
+			c[i] = 1
 		}
+		check(fmt.Sprintf("%d of 100 moved up", moved), b, c)
+	}
+	for trial := range 60 {
+		n := []int{3, 6, 12, 25, 40, 200}[trial%6]
+		b, c := make([]float64, n), make([]float64, n)
+		shift := r.Float64()*0.4 - 0.1
+		for i := range b {
+			b[i] = r.Float64()
+			if r.IntN(3) > 0 {
+				c[i] = min(1, max(0, b[i]+shift+0.3*(r.Float64()-0.5)))
+			} else {
+				c[i] = b[i]
+			}
+		}
+		check(fmt.Sprintf("trial %d (n %d)", trial, n), b, c)
 	}
 }
 
 func TestPercentileNearestRank(t *testing.T) {
-	t.Parallel()
 	x := []float64{15, 20, 35, 40, 50}
 	for p, want := range map[float64]float64{5: 15, 30: 20, 40: 20, 50: 35, 100: 50} {
 		if got := percentile(x, p); got != want {
@@ -211,10 +194,8 @@ func TestPercentileNearestRank(t *testing.T) {
 	}
 }
 
-// Measures over the same pairs are resampled together; when every pair has
-// a non-zero delta a measure's interval is the one it gets alone.
-func TestJointBootstrapEqualsAlone(t *testing.T) {
-	t.Parallel()
+// A measure's numbers do not depend on the other measures compared with it.
+func TestMeasureWithOthersEqualsAlone(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	mk := func() ([]float64, []float64) {
 		b, c := make([]float64, 300), make([]float64, 300)
@@ -226,26 +207,15 @@ func TestJointBootstrapEqualsAlone(t *testing.T) {
 	b1, c1 := mk()
 	b2, c2 := mk()
 	all := []series{{name: "ndcg@10", direction: "higher", b: b1, c: c1}, {name: "mrr", direction: "higher", b: b2, c: c2}}
-	o := Defaults
-	together := measureAll(all, o)
+	together := measureAll(all, Defaults)
 	for i, s := range all {
-		alone := measureAll([]series{s}, o)[0]
-		if together[i] != alone {
+		if alone := measureAll([]series{s}, Defaults)[0]; together[i] != alone {
 			t.Errorf("%s with another measure %+v; alone %+v", s.name, together[i], alone)
-		}
-		d := make([]float64, len(s.b))
-		for k := range d {
-			d[k] = s.c[k] - s.b[k]
-		}
-		lo, hi := bootstrapCI(d, o.Resamples, o.Seed)
-		if alone.CI95 != [2]float64{lo, hi} {
-			t.Errorf("%s: measureAll CI %v; bootstrapCI %v", s.name, alone.CI95, [2]float64{lo, hi})
 		}
 	}
 }
 
 func TestSignFlipExactWhenFewDeltasAreNonZero(t *testing.T) {
-	t.Parallel()
 	// 100 pairs of which 6 moved down: enumerated exactly, p = 2/64.
 	d := make([]float64, 100)
 	for i := range 6 {
@@ -257,7 +227,6 @@ func TestSignFlipExactWhenFewDeltasAreNonZero(t *testing.T) {
 }
 
 func TestEqualDeltasGetEqualNumbers(t *testing.T) {
-	t.Parallel()
 	r := rand.New(rand.NewPCG(13, 14))
 	b, c := make([]float64, 400), make([]float64, 400)
 	for i := range b {
@@ -275,26 +244,5 @@ func TestEqualDeltasGetEqualNumbers(t *testing.T) {
 	}
 	if x.P == 0 || x.CI95 == [2]float64{} {
 		t.Errorf("numbers not computed: %+v", x)
-	}
-}
-
-func TestDrawIndicesRejectsToStayUniform(t *testing.T) {
-	t.Parallel()
-	// un = 3 * 2^30: a quarter of the 32-bit halves are rejected, and the
-	// three thirds of the range must still be equally likely.
-	un := uint64(3 << 30)
-	tt := (1 << 32) % un
-	idx := drawIndices(make([]int32, 30001), un, tt, rand.NewPCG(5, 5))
-	var thirds [3]int
-	for _, i := range idx {
-		if uint64(uint32(i)) >= un {
-			t.Fatalf("index %d out of range", uint32(i))
-		}
-		thirds[uint64(uint32(i))/(1<<30)]++
-	}
-	for k, c := range thirds {
-		if math.Abs(float64(c)-10000.33) > 400 {
-			t.Errorf("third %d drawn %d times of 30001; want about 10000 (%v)", k, c, thirds)
-		}
 	}
 }

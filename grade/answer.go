@@ -4,12 +4,14 @@ import (
 	"regexp"
 	"strings"
 
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/assay-eval/assay"
 )
 
 // AnswerIncludes passes when every string of want occurs in answer as a
-// substring. Unless caseSensitive, both sides are compared lower-cased
-// (strings.ToLower). A failing check lists what is absent:
+// substring. Unless caseSensitive, both sides are compared by their Fold
+// key (Unicode case folding and NFC). A failing check lists what is absent:
 // `missing "sha-256"` or `missing "a", "b"`.
 func AnswerIncludes(answer string, want []string, caseSensitive bool) assay.Check {
 	var missing []string
@@ -74,7 +76,7 @@ func AnswerMatches(answer, pattern string) assay.Check {
 	return pass(KindAnswerMatches)
 }
 
-// haystack is an answer ready for substring tests: lowered once, unless
+// haystack is an answer ready for substring tests: folded once, unless
 // case-sensitive, rather than once per wanted string (a long answer and
 // many strings made that quadratic in allocations).
 type haystack struct {
@@ -83,17 +85,31 @@ type haystack struct {
 }
 
 func newHaystack(s string, caseSensitive bool) haystack {
-	if !caseSensitive {
-		s = strings.ToLower(s)
+	if caseSensitive {
+		s = nfc(s)
+	} else {
+		s = Fold(s)
 	}
 	return haystack{s: s, caseSensitive: caseSensitive}
 }
 
 func (h haystack) contains(sub string) bool {
 	if !h.caseSensitive {
-		sub = strings.ToLower(sub)
+		sub = Fold(sub)
+	} else {
+		// NFC on both sides: a decomposed accent matches a precomposed one
+		// in case-sensitive mode too.
+		sub = nfc(sub)
 	}
 	return strings.Contains(h.s, sub)
+}
+
+// nfc is s in Unicode normalization form C (s itself when ASCII).
+func nfc(s string) string {
+	if isASCII(s) {
+		return s
+	}
+	return norm.NFC.String(s)
 }
 
 // regexpError drops the "error parsing regexp: " prefix of regexp errors.

@@ -9,7 +9,7 @@ import (
 
 // Refused applies the refusal rule (docs/expectations.md#refusal): the observation's Refused when the target
 // reports it (non-nil); otherwise whether the answer contains one of markers,
-// case-insensitively. nil markers means assay.DefaultRefusalMarkers; an empty
+// case-insensitively (by Fold key). nil markers means assay.DefaultRefusalMarkers; an empty
 // (non-nil) list means no marker. Empty markers are ignored.
 func Refused(obs assay.Observation, markers []string) bool {
 	if obs.Refused != nil {
@@ -18,9 +18,9 @@ func Refused(obs assay.Observation, markers []string) bool {
 	if markers == nil {
 		markers = assay.DefaultRefusalMarkers
 	}
-	answer := strings.ToLower(obs.Answer)
+	answer := Fold(obs.Answer)
 	for _, m := range markers {
-		if m != "" && strings.Contains(answer, strings.ToLower(m)) {
+		if m != "" && strings.Contains(answer, Fold(m)) {
 			return true
 		}
 	}

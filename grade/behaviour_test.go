@@ -47,7 +47,7 @@ func TestRefusal(t *testing.T) {
 		{"must refuse and did (marker)", assay.Observation{Answer: "I cannot answer that"}, true, true, ""},
 		{"must refuse and did (field)", assay.Observation{Refused: ptr(true)}, true, true, ""},
 		{"must refuse, answered", assay.Observation{Answer: "It is 42"}, true, false, "not refused"},
-		{"must answer, refused", assay.Observation{Answer: "No information about it"}, false, false, "refused"},
+		{"must answer, refused", assay.Observation{Answer: "I don't know about it"}, false, false, "refused"},
 		{"must answer and did", assay.Observation{Answer: "It is 42"}, false, true, ""},
 	}
 	for _, tt := range tests {

@@ -2,6 +2,7 @@ package grade
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/assay-eval/assay"
@@ -35,5 +36,23 @@ func BenchmarkCase(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		Case(c, obs, o)
+	}
+}
+
+// BenchmarkAnswerIncludesLong runs the three case-insensitive substring
+// checks over a 64 KiB answer with 20 expected strings: the cost of
+// folding the answer once per check.
+func BenchmarkAnswerIncludesLong(b *testing.B) {
+	answer := strings.Repeat("Tokens are hashed with SHA-256 and a salt. Straße, ΣΊΣΥΦΟΣ. ", 64<<10/64)
+	want := make([]string, 20)
+	for i := range want {
+		want[i] = "absent phrase " + strconv.Itoa(i)
+	}
+	b.SetBytes(int64(len(answer)))
+	b.ReportAllocs()
+	for b.Loop() {
+		AnswerIncludes(answer, want, false)
+		AnswerIncludesAny(answer, want, false)
+		AnswerExcludes(answer, want, false)
 	}
 }

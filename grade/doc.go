@@ -39,11 +39,24 @@
 //     the corpus is ambiguous as an expectation value: assay lint warns
 //     about it (use the document's id).
 //   - Refused: obs.Refused when the target reports it (non-null); otherwise
-//     the answer contains a refusal marker, case-insensitively. The markers
-//     are the suite's refusal_markers, else assay.DefaultRefusalMarkers.
-//   - Substring comparisons are case-insensitive (both sides
-//     strings.ToLower'ed) unless the case's expect.case_sensitive, else the
-//     suite's defaults.case_sensitive, says otherwise.
+//     the answer contains a refusal marker, case-insensitively (Fold). The
+//     markers (Options.Markers) are the suite's refusal_markers when it
+//     sets them (a list, or a built-in set by name); otherwise the built-in
+//     set of the case's tags.lang (assay.RefusalMarkerSet: de, en, fr, it,
+//     by primary subtag); otherwise assay.DefaultRefusalMarkers (English).
+//     The sets are phrases a refusal says ("i don't know", "kann ich nicht
+//     beantworten"), not words an ordinary answer may hold ("no
+//     information").
+//   - Substring comparisons are case-insensitive unless the case's
+//     expect.case_sensitive, else the suite's defaults.case_sensitive, says
+//     otherwise. Case-insensitive compares the Fold keys of both sides:
+//     full Unicode case folding (golang.org/x/text/cases.Fold) then NFC, so
+//     final sigma, ß/SS and decomposed accents match. Both sides are NFC in
+//     case-sensitive mode too. The Turkish dotted/dotless i are not
+//     special-cased (Unicode's default folding: İ -> i + U+0307, ı stays
+//     ı), whatever the case's tags.lang: one rule for every case. The
+//     answer is folded once per check, each expected string once, so a
+//     check is linear in the answer and the strings.
 //   - k is the case's k, else the suite's defaults.k, else assay.DefaultK.
 //
 // # The kinds, in the order Case reports their checks (Kinds)
@@ -84,7 +97,8 @@
 // judged cases: canonical metric name -> metric.Spec.Eval over the ranking,
 // with the suite's gain; an errored observation contributes an empty
 // ranking, so zeros), LatencyMs, Tags, Retrieved (length of the ranking),
-// Citations (number of citations), Refused (the rule above) and Observation
+// Citations (number of citations), Refused (the rule above), TopScore (the
+// score of the first retrieved document; nil when none or errored) and Observation
 // (a pointer to a copy of the observation).
 //
 // Case is pure and deterministic: the same case, observation and Options

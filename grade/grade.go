@@ -14,10 +14,32 @@ import (
 type Options struct {
 	Metrics        []metric.Spec // per-case metrics computed for judged cases
 	Gain           assay.Gain    // linear (default) | exponential
-	RefusalMarkers []string      // defaults to assay.DefaultRefusalMarkers when nil
+	RefusalMarkers []string      // every case's markers; nil: by the case's tags.lang (Markers)
 	CaseSensitive  bool          // suite default for the substring kinds
 	K              int           // suite default k (assay.DefaultK when 0)
 	Schemas        *SchemaCache  // compiled JSON Schemas, keyed by resolved path
+}
+
+// Markers are the refusal markers that judge case c: o.RefusalMarkers
+// when the suite set them; otherwise the built-in set of the case's
+// tags.lang (assay.RefusalMarkerSet); otherwise assay.DefaultRefusalMarkers
+// (English).
+func (o Options) Markers(c assay.Case) []string {
+	if o.RefusalMarkers != nil {
+		return o.RefusalMarkers
+	}
+	return CaseMarkers(c)
+}
+
+// CaseMarkers are the built-in markers for case c when its suite sets none:
+// the set of its tags.lang, else assay.DefaultRefusalMarkers.
+func CaseMarkers(c assay.Case) []string {
+	if lang := c.Tags["lang"]; lang != "" {
+		if set, ok := assay.RefusalMarkerSet(lang); ok {
+			return set
+		}
+	}
+	return assay.DefaultRefusalMarkers
 }
 
 // MetricNames returns the canonical names of o.Metrics, in order: the
@@ -119,7 +141,8 @@ func where(c assay.Case) string {
 // output. See the package documentation for the fields it fills and the
 // order of the checks.
 func Case(c assay.Case, obs assay.Observation, o Options) assay.CaseResult {
-	refused := Refused(obs, o.RefusalMarkers)
+	markers := o.Markers(c)
+	refused := Refused(obs, markers)
 	ranking := Ranking(obs)
 	cp := obs
 	r := assay.CaseResult{
@@ -133,6 +156,10 @@ func Case(c assay.Case, obs assay.Observation, o Options) assay.CaseResult {
 		Citations:   len(obs.Citations),
 		Refused:     refused,
 		Observation: &cp,
+	}
+	if obs.Error == nil && len(obs.Retrieved) > 0 {
+		top := obs.Retrieved[0].Score
+		r.TopScore = &top
 	}
 	if !c.Expect.Empty() {
 		ok := obs.Error == nil
@@ -188,7 +215,7 @@ func Checks(c assay.Case, obs assay.Observation, o Options) []assay.Check {
 	add(KindCitesAny, len(e.CitesAny) > 0, func() assay.Check { return CitesAny(obs, e.CitesAny) })
 	add(KindCitesOnlySurfaced, e.CitesOnlySurfaced, func() assay.Check { return CitesOnlySurfaced(obs) })
 	add(KindNoCitations, e.NoCitations, func() assay.Check { return NoCitations(obs) })
-	add(KindRefusal, e.Refusal != nil, func() assay.Check { return Refusal(obs, *e.Refusal, o.RefusalMarkers) })
+	add(KindRefusal, e.Refusal != nil, func() assay.Check { return Refusal(obs, *e.Refusal, o.Markers(c)) })
 	add(KindCallsTool, len(e.CallsTool) > 0, func() assay.Check { return CallsTool(obs, e.CallsTool) })
 	add(KindCallsAnyTool, e.CallsAnyTool, func() assay.Check { return CallsAnyTool(obs) })
 	add(KindNeverCalls, len(e.NeverCalls) > 0, func() assay.Check { return NeverCalls(obs, e.NeverCalls) })

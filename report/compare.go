@@ -9,6 +9,13 @@ import (
 	"github.com/assay-eval/assay/compare"
 )
 
+// SignificanceRule is what "~" means, printed by the compare renderers
+// under the measures: how the CI and the "~" are decided (compare's
+// package doc).
+func SignificanceRule(alpha float64) string {
+	return fmt.Sprintf("not significant: p ≥ %.2f in a two-sided paired sign-flip test; the 95%% CI is that test's own interval, so it excludes 0 exactly when a change is significant", alpha)
+}
+
 // CompareText writes a comparison for the terminal, in the style of
 // benchstat: one row per measure with baseline, candidate, delta, the 95%
 // CI of the mean delta and p, marked "~" when not significant (else better,
@@ -59,10 +66,20 @@ func CompareText(w io.Writer, rep compare.Report) error {
 			}
 			p.f("%s\n", strings.TrimRight(line, " "))
 		}
+		p.f("\n~: %s\n", SignificanceRule(rep.Alpha))
 		p.nl()
 	}
 	p.f("pass → fail (%d)%s\n", len(rep.Flips.PassToFail), idList(rep.Flips.PassToFail))
 	p.f("fail → pass (%d)%s\n", len(rep.Flips.FailToPass), idList(rep.Flips.FailToPass))
+	if ids := rep.Flips.AnsweredToRefused; len(ids) > 0 {
+		p.f("answered → refused (%d)%s\n", len(ids), idList(ids))
+	}
+	if ids := rep.Flips.RefusedToAnswered; len(ids) > 0 {
+		p.f("refused → answered (%d)%s\n", len(ids), idList(ids))
+	}
+	if len(rep.TopScores) > 0 {
+		p.f("top score changed (%d):%s\n", len(rep.TopScores), scoreList(rep.TopScores, func(s string) string { return s }))
+	}
 	p.nl()
 	p.f("verdict: %s", rep.Verdict)
 	if len(rep.Reasons) > 0 {
@@ -107,7 +124,7 @@ func CompareMarkdown(w io.Writer, rep compare.Report) error {
 			p.f("| latency p50 | %sms | %sms | %s | | | |\n", ms(l.Baseline.P50), ms(l.Candidate.P50), signedMs(l.DeltaP50))
 			p.f("| latency p95 | %sms | %sms | %s | | | |\n", ms(l.Baseline.P95), ms(l.Candidate.P95), signedMs(l.DeltaP95))
 		}
-		p.f("\n`~`: not significant at alpha %.2f (paired bootstrap CI, sign-flip test)\n\n", rep.Alpha)
+		p.f("\n`~`: %s\n\n", mdEscape(SignificanceRule(rep.Alpha)))
 	}
 	mdFlips := func(label string, ids []string) {
 		if len(ids) == 0 {
@@ -121,6 +138,11 @@ func CompareMarkdown(w io.Writer, rep compare.Report) error {
 	}
 	mdFlips("pass → fail", rep.Flips.PassToFail)
 	mdFlips("fail → pass", rep.Flips.FailToPass)
+	mdFlips("answered → refused", rep.Flips.AnsweredToRefused)
+	mdFlips("refused → answered", rep.Flips.RefusedToAnswered)
+	if len(rep.TopScores) > 0 {
+		p.f("**top score changed (%d):**%s\n\n", len(rep.TopScores), scoreList(rep.TopScores, func(id string) string { return "`" + mdCode(id) + "`" }))
+	}
 	for _, wn := range rep.Warnings {
 		p.f("> ⚠️ %s\n", mdEscape(wn))
 	}
@@ -168,6 +190,21 @@ func idList(ids []string) string {
 		return fmt.Sprintf(": %s, ... (%d more)", strings.Join(ids[:show], ", "), len(ids)-show)
 	}
 	return ": " + strings.Join(ids, ", ")
+}
+
+// scoreList lists the first 10 top-score changes (largest first, as
+// compare sorts them): ": q1 0.4162 → 0.3900 (-0.0262), ...".
+func scoreList(ds []compare.ScoreDelta, id func(string) string) string {
+	const show = 10
+	parts := make([]string, 0, min(len(ds), show))
+	for _, d := range ds[:min(len(ds), show)] {
+		parts = append(parts, fmt.Sprintf("%s %.4f → %.4f (%+.4f)", id(d.ID), d.Baseline, d.Candidate, d.Delta))
+	}
+	out := " " + strings.Join(parts, ", ")
+	if len(ds) > show {
+		out += fmt.Sprintf(", ... (%d more)", len(ds)-show)
+	}
+	return out
 }
 
 // count writes n and the noun, singular when n is 1: "1 paired case".

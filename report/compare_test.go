@@ -12,8 +12,9 @@ import (
 )
 
 // compareFixture is a regression: ndcg@10 drops on most cases, one case
-// flips pass → fail, another fail → pass, latency grows, and the target's
-// versions changed.
+// flips pass → fail, another fail → pass, one answered case is refused and
+// a refused one answered, two top scores move, latency grows, and the
+// target's versions changed.
 func compareFixture() compare.Report {
 	mk := func(id string, cand bool) *assay.Run {
 		r := &assay.Run{Schema: assay.RunSchema, RunID: id, Status: assay.StatusComplete,
@@ -27,13 +28,22 @@ func compareFixture() compare.Report {
 			pass := i != 9
 			ndcg := 0.5 + 0.03*float64(i%5)
 			lat := 20 + float64(i)
+			top := 10 - 0.25*float64(i)
+			refused := i == 13
 			if cand {
 				pass = i != 4
 				ndcg -= 0.04 * float64(i%3)
 				lat += 3
+				refused = i == 11
+				switch i {
+				case 2:
+					top += 0.5
+				case 7:
+					top -= 1.25
+				}
 			}
 			r.Cases = append(r.Cases, assay.CaseResult{ID: fmt.Sprintf("case-%02d", i), Pass: &pass, LatencyMs: &lat,
-				Retrieved: 5, Metrics: map[string]float64{"ndcg@10": ndcg, "recall@10": 0.8}})
+				Retrieved: 5, Refused: refused, TopScore: &top, Metrics: map[string]float64{"ndcg@10": ndcg, "recall@10": 0.8}})
 		}
 		return r
 	}

@@ -14,8 +14,10 @@ import (
 )
 
 // JUnit writes the run as JUnit XML: one <testcase> per case and trial in a
-// <testsuite> named for the suite, and, when the run recorded gates, a
-// second <testsuite> "<suite> gates" with one <testcase> per gate.
+// <testsuite> named for the suite; when the run has metrics, a <testsuite>
+// "<suite> metrics" with one passing <testcase> per metric, its mean and n
+// in <system-out>; and, when the run recorded gates, a <testsuite>
+// "<suite> gates" with one <testcase> per gate.
 //
 // The mapping:
 //
@@ -23,19 +25,26 @@ import (
 //   - a failing case carries <failure type="KIND" message="KIND: FACT"> with
 //     every failing check ("answer_includes: missing \"sha-256\"") in its body;
 //   - a case whose target failed carries <error type="CLASS" message=...>;
-//   - a case that states no expectation (judgments only) is <skipped>: it is
-//     not graded and stays out of pass_rate;
+//   - a case that states no expectation (judgments only) was measured, not
+//     graded: JUnit has no such outcome, and thousands of <skipped> would
+//     say nothing ran, so it is a testcase without outcome whose
+//     <system-out> says "measured, not graded" with its metric values (it
+//     still stays out of pass_rate; the metrics suite carries the means);
 //   - time is the observation latency in seconds; properties carry the run
 //     id, status, target, pass rate and metric means; warnings go to the
 //     suite's <system-out>. An incomplete run adds an errored testcase
 //     "run complete" to the gates suite.
 //
-// The output satisfies the structure the Jenkins (xunit junit-10.xsd), Ant
-// (junit-4.xsd) and GitLab readers require: every testsuite has name, tests,
-// failures, errors, skipped, time, timestamp and hostname, and its children
-// in the order properties, testcase*, system-out, system-err; every
-// testcase has name, classname and time; failure and error have type and
-// message.
+// The output validates against Jenkins' xunit junit-10.xsd and the Ant
+// junit-4.xsd (xmllint --schema, in the tests) and keeps what GitLab's
+// reader wants: every testsuite has name, tests, failures, errors,
+// skipped, time, timestamp and hostname, and its children in the order
+// properties (left out when empty: junit-4.xsd wants at least one
+// property), testcase*, system-out, system-err; <testsuites> has no
+// skipped count (neither schema allows one); every testcase has name,
+// classname and time; failure and error have type and message; <skipped>
+// is text only. Testcases carry no file/line yet: the case's position in
+// the suite file is not in the run record.
 //
 // The cases are read through run.EachCase twice, once for the counts the
 // <testsuite> start tag carries and once to write each <testcase> as it
@@ -129,14 +138,16 @@ func writeJUnit(w io.Writer, doc junitSuites) error {
 	bw := bufio.NewWriter(w)
 	p := &printer{w: bw, lines: true}
 	p.f("%s", xml.Header)
-	p.f("<testsuites name=\"%s\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%s\">\n",
-		xmlAttr(doc.Name), doc.Tests, doc.Failures, doc.Errors, doc.Skipped, doc.Time)
+	// <testsuites> carries no skipped count: neither junit-10.xsd nor
+	// junit-4.xsd allows one there (each <testsuite> has its own).
+	p.f("<testsuites name=\"%s\" tests=\"%d\" failures=\"%d\" errors=\"%d\" time=\"%s\">\n",
+		xmlAttr(doc.Name), doc.Tests, doc.Failures, doc.Errors, doc.Time)
 	for _, s := range doc.Suites {
 		p.f("  <testsuite name=\"%s\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%s\" timestamp=\"%s\" hostname=\"%s\" id=\"%d\" package=\"%s\">\n",
 			xmlAttr(s.Name), s.Tests, s.Failures, s.Errors, s.Skipped, s.Time, s.Timestamp, xmlAttr(s.Hostname), s.ID, xmlAttr(s.Package))
-		if len(s.Properties) == 0 {
-			p.f("    <properties/>\n")
-		} else {
+		// junit-4.xsd wants at least one <property> in a <properties>:
+		// without properties the element is left out.
+		if len(s.Properties) > 0 {
 			p.f("    <properties>\n")
 			for _, pr := range s.Properties {
 				p.f("      <property name=\"%s\" value=\"%s\"/>\n", xmlAttr(pr.Name), xmlAttr(pr.Value))
@@ -186,18 +197,28 @@ func writeJUnitCase(p *printer, c junitCase) {
 	case c.Skipped != nil:
 		el, m = "skipped", c.Skipped
 	}
-	if m == nil {
+	if m == nil && c.SystemOut == "" {
 		p.f("/>\n")
 		return
 	}
-	p.f(">\n      <%s message=\"%s\"", el, xmlAttr(m.Message))
-	if m.Type != "" {
-		p.f(" type=\"%s\"", xmlAttr(m.Type))
+	p.f(">\n")
+	switch {
+	case m != nil && el == "skipped":
+		// junit-4.xsd's <skipped> is text only (no message attribute).
+		p.f("      <skipped>%s</skipped>\n", xmlText(m.Message))
+	case m != nil:
+		p.f("      <%s message=\"%s\"", el, xmlAttr(m.Message))
+		if m.Type != "" {
+			p.f(" type=\"%s\"", xmlAttr(m.Type))
+		}
+		if m.Body == "" {
+			p.f("/>\n")
+		} else {
+			p.f(">%s</%s>\n", xmlText(m.Body), el)
+		}
 	}
-	if m.Body == "" {
-		p.f("/>\n")
-	} else {
-		p.f(">%s</%s>\n", xmlText(m.Body), el)
+	if c.SystemOut != "" {
+		p.f("      <system-out>%s</system-out>\n", xmlText(c.SystemOut))
 	}
 	p.f("    </testcase>\n")
 }
@@ -291,6 +312,7 @@ type junitCase struct {
 	Skipped   *junitMessage `xml:"skipped,omitempty"`
 	Error     *junitMessage `xml:"error,omitempty"`
 	Failure   *junitMessage `xml:"failure,omitempty"`
+	SystemOut string        `xml:"system-out,omitempty"`
 }
 
 type junitMessage struct {
@@ -334,7 +356,6 @@ func junitDoc(run *assay.Run) (junitSuites, error) {
 		case c.Error != nil:
 			cases.Errors++
 		case c.Pass == nil:
-			cases.Skipped++
 		case !*c.Pass:
 			cases.Failures++
 		}
@@ -353,8 +374,18 @@ func junitDoc(run *assay.Run) (junitSuites, error) {
 	}
 	doc := junitSuites{Name: "assay " + name, Time: cases.Time, Suites: []junitSuite{cases}}
 
+	if ms := metricOrder(run); len(ms) > 0 {
+		metrics := junitSuite{Name: name + " metrics", Timestamp: stamp, Hostname: "assay", ID: len(doc.Suites), Package: name, Time: "0.000"}
+		for _, n := range ms {
+			m := run.Summary.Metrics[n]
+			metrics.Cases = append(metrics.Cases, junitCase{Name: n, Classname: name + ".metrics", Time: "0.000",
+				SystemOut: fmt.Sprintf("%s = %s, mean over %d judged %s\n", n, num(m.Mean), m.N, map[bool]string{true: "case", false: "cases"}[m.N == 1])})
+		}
+		metrics.Tests = len(metrics.Cases)
+		doc.Suites = append(doc.Suites, metrics)
+	}
 	if len(run.Gates) > 0 || run.Status == assay.StatusIncomplete {
-		gates := junitSuite{Name: name + " gates", Timestamp: stamp, Hostname: "assay", ID: 1, Package: name, Time: "0.000", Properties: []junitProperty{}}
+		gates := junitSuite{Name: name + " gates", Timestamp: stamp, Hostname: "assay", ID: len(doc.Suites), Package: name, Time: "0.000"}
 		if run.Status == assay.StatusIncomplete {
 			gates.Cases = append(gates.Cases, junitCase{Name: "run complete", Classname: name + ".gates", Time: "0.000",
 				Error: &junitMessage{Type: "incomplete", Message: "the run is incomplete: not every case was observed, so it cannot pass"}})
@@ -398,7 +429,17 @@ func junitCaseOf(c assay.CaseResult, name string, multi bool) junitCase {
 			Body:    caseFacts(c),
 		}
 	case c.Pass == nil:
-		tc.Skipped = &junitMessage{Message: "not graded: the case states no expectation (it feeds the metrics only)"}
+		// Judgments only: measured, not graded. JUnit has no such outcome;
+		// the case ran and nothing of it failed, so it is a plain testcase
+		// with its metric values, not one of thousands of "skipped".
+		tc.SystemOut = "measured, not graded (the case states judgments only)"
+		if len(c.Metrics) > 0 {
+			tc.SystemOut += "\nmetrics:"
+			for _, k := range keysOf(c.Metrics) {
+				tc.SystemOut += " " + k + "=" + num(c.Metrics[k])
+			}
+		}
+		tc.SystemOut += "\n"
 	case !*c.Pass:
 		kind, msg := firstFailure(c)
 		tc.Failure = &junitMessage{Type: kind, Message: msg, Body: caseFacts(c)}

@@ -57,8 +57,8 @@ func TestJUnitCarriesFacts(t *testing.T) {
 		t.Fatal(err)
 	}
 	cases := doc.Suites[0]
-	if cases.Tests != 10 || cases.Failures != 3 || cases.Errors != 1 || cases.Skipped != 2 {
-		t.Errorf("counts tests=%d failures=%d errors=%d skipped=%d, want 10 3 1 2", cases.Tests, cases.Failures, cases.Errors, cases.Skipped)
+	if cases.Tests != 10 || cases.Failures != 3 || cases.Errors != 1 || cases.Skipped != 0 {
+		t.Errorf("counts tests=%d failures=%d errors=%d skipped=%d, want 10 3 1 0", cases.Tests, cases.Failures, cases.Errors, cases.Skipped)
 	}
 	byName := map[string]junitCase{}
 	for _, c := range cases.Cases {
@@ -75,7 +75,15 @@ func TestJUnitCarriesFacts(t *testing.T) {
 	if byName["q2 (trial 1)"].Time != "2.300" {
 		t.Errorf("time = %q, want latency in seconds", byName["q2 (trial 1)"].Time)
 	}
-	gates := doc.Suites[1]
+	if q5 := byName["q5 (trial 0)"]; q5.Skipped != nil || q5.SystemOut != "measured, not graded (the case states judgments only)\nmetrics: ndcg@10=0.25\n" {
+		t.Errorf("judgments-only q5 = %+v, want a measured testcase with its metrics", q5)
+	}
+	metrics := doc.Suites[1]
+	if metrics.Name != "kb metrics" || metrics.Tests != 1 || metrics.Cases[0].Name != "ndcg@10" ||
+		metrics.Cases[0].SystemOut != "ndcg@10 = 0.4125, mean over 8 judged cases\n" {
+		t.Errorf("metrics suite = %+v", metrics)
+	}
+	gates := doc.Suites[2]
 	if gates.Tests != 2 || gates.Failures != 1 || gates.Cases[1].Failure.Message != "value 2300, bound <= 1000" {
 		t.Errorf("gates suite = %+v", gates)
 	}
@@ -152,22 +160,26 @@ var (
 	xsTimestamp = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}$`)
 )
 
-// checkJUnit checks a JUnit XML document against the structure that the
-// Jenkins xunit schema (junit-10.xsd), the Ant schema (junit-4.xsd) and
-// GitLab's reader require, taking the stricter rule where they differ:
+// checkJUnit is a fast, in-process consistency check of a JUnit document
+// (the fuzz target runs it on every input). The schemas themselves are
+// checked by xmllint against the real XSDs (junit_xmllint_test.go); this
+// adds what no schema says: the counts agree, and what GitLab's reader
+// wants besides:
 //
-//   - root <testsuites> (attributes name, tests, failures, errors, skipped,
-//     disabled, time; totals equal the sums over its suites), children
-//     <testsuite> only;
+//   - root <testsuites> (attributes name, tests, failures, errors,
+//     disabled, time, no skipped; totals equal the sums over its suites),
+//     children <testsuite> only;
 //   - <testsuite> requires name, tests, failures, errors, time, timestamp
 //     (xs:dateTime without zone, as Ant), hostname; skipped, id, package
-//     are allowed; children in the order properties (exactly one),
-//     testcase*, system-out, system-err; the counts match its testcases;
+//     are allowed; children in the order properties (at most one, with at
+//     least one property), testcase*, system-out, system-err; the counts
+//     match its testcases;
 //   - <property> requires name and value;
 //   - <testcase> requires name, classname and time (non-negative
-//     xs:decimal); it holds at most one of skipped, error, failure;
+//     xs:decimal); it holds at most one of skipped, error, failure, then
+//     at most one system-out;
 //   - <failure> and <error> require type and message (Ant requires type,
-//     the strict GitLab/tmt schema message); <skipped> allows message.
+//     the strict GitLab/tmt schema message); <skipped> has no attribute.
 func checkJUnit(data []byte) []string {
 	root, err := parseXML(data)
 	if err != nil {
@@ -213,7 +225,7 @@ func checkJUnit(data []byte) []string {
 	if root.name != "testsuites" {
 		return []string{"root element is <" + root.name + ">, want <testsuites>"}
 	}
-	allowed(root, "name", "tests", "failures", "errors", "skipped", "disabled", "time")
+	allowed(root, "name", "tests", "failures", "errors", "disabled", "time")
 	decimal(root, "time")
 	totals := map[string]int{}
 	for _, s := range root.children {
@@ -247,6 +259,9 @@ func checkJUnit(data []byte) []string {
 			seen[c.name]++
 			switch c.name {
 			case "properties":
+				if len(c.children) == 0 {
+					bad("testsuite %q: empty <properties>", s.attrs["name"])
+				}
 				for _, p := range c.children {
 					if p.name != "property" {
 						bad("properties: unexpected child <%s>", p.name)
@@ -260,8 +275,23 @@ func checkJUnit(data []byte) []string {
 				required(c, "name", "classname", "time")
 				allowed(c, "name", "classname", "time", "assertions", "status", "file", "line")
 				decimal(c, "time")
-				if len(c.children) > 1 {
+				outcomes, outs := 0, 0
+				for _, r := range c.children {
+					switch r.name {
+					case "failure", "error", "skipped":
+						outcomes++
+						if outs > 0 {
+							bad("testcase %q: <%s> after <system-out>", c.attrs["name"], r.name)
+						}
+					case "system-out":
+						outs++
+					}
+				}
+				if outcomes > 1 {
 					bad("testcase %q: more than one of skipped, error, failure", c.attrs["name"])
+				}
+				if outs > 1 {
+					bad("testcase %q: more than one <system-out>", c.attrs["name"])
 				}
 				for _, r := range c.children {
 					switch r.name {
@@ -270,15 +300,19 @@ func checkJUnit(data []byte) []string {
 						allowed(r, "type", "message")
 						got[map[string]string{"failure": "failures", "error": "errors"}[r.name]]++
 					case "skipped":
-						allowed(r, "message")
+						allowed(r)
 						got["skipped"]++
+					case "system-out":
 					default:
 						bad("testcase %q: unexpected child <%s>", c.attrs["name"], r.name)
 					}
 				}
 			}
 		}
-		for _, el := range []string{"properties", "system-out", "system-err"} {
+		if seen["properties"] > 1 {
+			bad("testsuite %q: want at most one <properties>, got %d", s.attrs["name"], seen["properties"])
+		}
+		for _, el := range []string{"system-out", "system-err"} {
 			if seen[el] != 1 {
 				bad("testsuite %q: want exactly one <%s>, got %d", s.attrs["name"], el, seen[el])
 			}
@@ -291,7 +325,10 @@ func checkJUnit(data []byte) []string {
 			totals[a] += got[a]
 		}
 	}
-	for _, a := range []string{"tests", "failures", "errors", "skipped"} {
+	if _, ok := root.attrs["skipped"]; ok {
+		bad("testsuites: attribute skipped is not in junit-10.xsd or junit-4.xsd")
+	}
+	for _, a := range []string{"tests", "failures", "errors"} {
 		if v, ok := count(root, a); ok && v != totals[a] {
 			bad("testsuites: %s=%d but its suites sum to %d", a, v, totals[a])
 		}

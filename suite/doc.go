@@ -54,7 +54,8 @@
 // when unset), Path, Dir, Format "native", Defaults.K (assay.DefaultK),
 // Metrics (assay.DefaultMetrics; names are validated with metric.Parse and
 // stored in canonical spelling, so `nDCG@10` becomes `ndcg@10`), Gain
-// (linear), RefusalMarkers (assay.DefaultRefusalMarkers), Gates with their
+// (linear), RefusalMarkers (nil unless refusal_markers is set: a list, or
+// a built-in set by name, `refusal_markers: de`), Gates with their
 // Source "file:line" (a list, or one string with one expression per line),
 // each case's Judgments (the `relevant:` list merged in with grade 1; an
 // explicit grade in `judgments:` wins), each case's Source "file:line",

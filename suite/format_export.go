@@ -177,7 +177,7 @@ func WriteNative(w io.Writer, s *assay.Suite, o ExportOptions) error {
 	if s.Gain != "" && s.Gain != assay.GainLinear {
 		f.Gain = string(s.Gain)
 	}
-	if len(s.RefusalMarkers) > 0 && !slices.Equal(s.RefusalMarkers, assay.DefaultRefusalMarkers) {
+	if len(s.RefusalMarkers) > 0 {
 		f.RefusalMarkers = s.RefusalMarkers
 	}
 	f.Tools = s.Tools

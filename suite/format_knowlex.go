@@ -28,6 +28,11 @@ type knowlexQuestion struct {
 var knowlexTopFields = []string{"version", "description", "thresholds", "corpus", "questions"}
 var knowlexQuestionFields = []string{"id", "category", "question", "expectedSubstrings", "expectedSubstringsAny", "expectedDocumentTitle", "expectedRefusal"}
 
+// knowlexRefusalMarkers are the markers Knowlex's own grader uses for its
+// expectedRefusal questions (its answers are templated: "The provided
+// documents do not contain ...").
+var knowlexRefusalMarkers = []string{"do not contain", "cannot answer", "no information"}
+
 // loadKnowlex reads Knowlex's golden_qa.json. See formats.go for the mapping.
 func loadKnowlex(path string, data []byte) (*assay.Suite, error) {
 	d := &jsonDoc{file: path, data: trimBOM(data)}
@@ -39,6 +44,7 @@ func loadKnowlex(path string, data []byte) (*assay.Suite, error) {
 		return nil, err
 	}
 	s := newSuite(path, FormatKnowlex)
+	s.RefusalMarkers = append([]string(nil), knowlexRefusalMarkers...)
 	for _, k := range order {
 		if !hasString(knowlexTopFields, k) {
 			s.Warnings = append(s.Warnings, d.warnf(top[k].off, "unknown field %q ignored", k))

@@ -6,7 +6,7 @@ package suite
 // publish, as they are, and resolves them to the same assay.Suite the native
 // loader builds: Name (the file's base name without extension, or the
 // directory's name), Path, Dir, Format, Defaults.K, Metrics, Gain (linear),
-// RefusalMarkers (assay.DefaultRefusalMarkers), Gates, Cases (ID, Query,
+// RefusalMarkers (nil: by each case's tags.lang; Knowlex's own), Gates, Cases (ID, Query,
 // Tags, Judgments, Expect, Source "file:line") and Corpus with CorpusSource.
 // `assay import FORMAT SRC` writes the native equivalent (see WriteNative);
 // loading that file gives an equal suite.
@@ -68,8 +68,9 @@ package suite
 // expectedDocumentTitle → retrieves: [title]: Knowlex checks that the title is
 // among the documents the answer was built from (its x-knowlex-docs header, a
 // context-recall proxy), which is what retrieves checks over the first k
-// results. expectedRefusal → refusal: true (the default refusal markers match
-// Knowlex's). category → tags.category. thresholds → the gates
+// results. expectedRefusal → refusal: true, judged by Knowlex's own refusal
+// markers (do not contain, cannot answer, no information), which the suite
+// keeps as its refusal_markers. category → tags.category. thresholds → the gates
 // `pass_rate >= minPassRate` and `p95_latency_ms <= maxP95LatencyMs`, with the
 // threshold's line as their source. description → the suite's description.
 //
@@ -373,14 +374,13 @@ func newSuite(path, format string) *assay.Suite {
 		dir = filepath.Dir(path)
 	}
 	return &assay.Suite{
-		Name:           name,
-		Path:           path,
-		Dir:            dir,
-		Format:         format,
-		Defaults:       assay.Defaults{K: assay.DefaultK},
-		Metrics:        append([]string(nil), assay.DefaultMetrics...),
-		Gain:           assay.GainLinear,
-		RefusalMarkers: append([]string(nil), assay.DefaultRefusalMarkers...),
+		Name:     name,
+		Path:     path,
+		Dir:      dir,
+		Format:   format,
+		Defaults: assay.Defaults{K: assay.DefaultK},
+		Metrics:  append([]string(nil), assay.DefaultMetrics...),
+		Gain:     assay.GainLinear,
 	}
 }
 

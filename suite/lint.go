@@ -305,6 +305,12 @@ func (ln *linter) lintCase(c assay.Case, lines fieldLines) {
 		add(where(), SeverityError, "%s has nothing to check: add expectations under \"expect:\" or judgments", name)
 	}
 
+	// A refusal judged by markers of another language than the case's.
+	if lang := c.Tags["lang"]; e.Refusal != nil && *e.Refusal && lang != "" && englishMarkersFor(s, lang) {
+		add(where("refusal", "tags"), SeverityWarning, "%s is tagged lang=%s but its refusal is judged by the English refusal markers: set refusal_markers to a list in that language (built-in sets: %s), or have the target report refused",
+			name, lang, strings.Join(assay.RefusalMarkerLanguages(), ", "))
+	}
+
 	// Empty query (a missing query is a structural fault, reported already).
 	queryPresent := c.Query != ""
 	if lines != nil {
@@ -688,4 +694,17 @@ func (ix docIndex) ambiguous(ref string) string {
 		docs += fmt.Sprintf(" and %d more", e.n-2)
 	}
 	return fmt.Sprintf("names %d documents of the corpus (%s): it passes for any of them; use the document's id", e.n, docs)
+}
+
+// englishMarkersFor reports whether a case tagged lang, in a language
+// other than English, has its refusal judged by the English markers: the
+// suite's refusal_markers are the English set, or the suite sets none and
+// lang has no built-in set.
+func englishMarkersFor(s *assay.Suite, lang string) bool {
+	if en, _ := assay.RefusalMarkerSet("en"); s.RefusalMarkers != nil {
+		own, _ := assay.RefusalMarkerSet(lang)
+		return slices.Equal(s.RefusalMarkers, en) && !slices.Equal(own, en)
+	}
+	_, ok := assay.RefusalMarkerSet(lang)
+	return !ok
 }

@@ -180,9 +180,6 @@ func fillDefaults(s *assay.Suite) {
 	if s.Gain == "" {
 		s.Gain = assay.GainLinear
 	}
-	if s.RefusalMarkers == nil {
-		s.RefusalMarkers = slices.Clone(assay.DefaultRefusalMarkers)
-	}
 	if s.Corpus != nil && s.CorpusSource == "" {
 		s.CorpusSource = "inline"
 	}

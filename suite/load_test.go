@@ -66,10 +66,9 @@ func TestLoadDefaults(t *testing.T) {
 	}
 	want := assay.Suite{
 		Name: "golden-set", Path: "golden-set.yml", Dir: ".", Format: "native",
-		Defaults:       assay.Defaults{K: assay.DefaultK},
-		Metrics:        assay.DefaultMetrics,
-		Gain:           assay.GainLinear,
-		RefusalMarkers: assay.DefaultRefusalMarkers,
+		Defaults: assay.Defaults{K: assay.DefaultK},
+		Metrics:  assay.DefaultMetrics,
+		Gain:     assay.GainLinear,
 		Cases: []assay.Case{{ID: "a", Query: "q", Source: "golden-set.yml:3",
 			Expect: assay.Expect{AnswerIncludes: []string{"x"}}}},
 	}

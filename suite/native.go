@@ -272,6 +272,11 @@ func (d *nativeDecoder) top(body ast.Node) error {
 			err = d.gain(f)
 		case "refusal_markers":
 			s.RefusalMarkers, _, err = r.strList(f)
+			if name, ok := nodeScalar(f.val); ok && err == nil {
+				if set, known := assay.RefusalMarkerSet(name); known { // refusal_markers: de
+					s.RefusalMarkers = set
+				}
+			}
 			if err == nil && s.RefusalMarkers != nil && len(s.RefusalMarkers) == 0 {
 				d.prob(f.val, "refusal_markers: empty list; leave the field out to use the defaults")
 			}
