@@ -24,9 +24,11 @@ func newCompareCmd(env *Env) *cobra.Command {
 		Short: "Compare two runs case by case: deltas, 95% CIs, p-values, flips, verdict",
 		Long: `Compare pairs the cases of two runs by id and trial (with several trials,
 each case counts once, by its trial means) and reports, for every
-metric and rate, the baseline, the candidate, the delta, a paired bootstrap
-95% CI of the mean delta and a sign-flip p-value ("~": not significant at
-0.05); the cases that flipped pass → fail and fail → pass; latency deltas;
+metric and rate, the baseline, the candidate, the delta, a two-sided
+paired sign-flip p-value and that test's own 95% interval of the mean delta
+(so "~", not significant at 0.05, and an interval holding 0 always agree);
+the cases that flipped pass → fail, fail → pass and answered ↔ refused, and
+the top-score deltas; latency deltas;
 and the verdict: regressed (exit 1), same or better (exit 0).
 
 A REF is a run id or unique prefix, a path to a run.json or its directory,
