@@ -83,8 +83,8 @@ func readOutputs(path string) map[string]string {
 // It runs the run: block of step ID of job JOB of the example workflow with
 // bash -e (GitHub's default shell on Linux) in the script's current
 // directory, with the workflow's, the job's and the step's env on top of
-// the script's. $GITHUB_OUTPUT is $WORK/gh/JOB/ID.output (a script greps
-// it); a step env value ${{ steps.S.outputs.N }} is read from the output
+// the script's. $GITHUB_OUTPUT is $WORK/gh/JOB/ID.output, emptied before
+// each run (a script greps it); a step env value ${{ steps.S.outputs.N }} is read from the output
 // file of step S. Any other ${{ }} expression in run: or env: is an error:
 // the script could not run what the workflow runs.
 func cmdGHStep(ts *testscript.TestScript, neg bool, args []string) {
@@ -138,7 +138,10 @@ func cmdGHStep(ts *testscript.TestScript, neg bool, args []string) {
 			set(k, v)
 		}
 	}
-	set("GITHUB_OUTPUT", filepath.Join(dir, id+".output"))
+	// Each run of a step has its own $GITHUB_OUTPUT, as on GitHub.
+	output := filepath.Join(dir, id+".output")
+	ts.Check(os.WriteFile(output, nil, 0o666))
+	set("GITHUB_OUTPUT", output)
 	err = ts.Exec("bash", "-e", script)
 	for k, v := range saved {
 		ts.Setenv(k, v)
