@@ -84,6 +84,9 @@ func TestScripts(t *testing.T) {
 			return sharedErr == nil, nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// ghstep JOB ID runs a run: step of examples/ci/github-actions.yml
+			// (ci_workflow_test.go).
+			"ghstep": cmdGHStep,
 			// exitcode N CMD ARGS... runs CMD and asserts its exit status is
 			// exactly N; its stdout and stderr stay for stdout/stderr checks.
 			"exitcode": func(ts *testscript.TestScript, neg bool, args []string) {

@@ -1,0 +1,206 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/goccy/go-yaml"
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// The example workflow examples/ci/github-actions.yml is tested by running
+// its run: steps, read from the YAML, in testscripts (ghstep JOB ID), so a
+// script cannot drift from the workflow. TestWorkflowStepsScripted checks
+// that every run: step is run by some script.
+
+// ciWorkflow is the path of the example workflow, under the repository root.
+const ciWorkflow = "examples/ci/github-actions.yml"
+
+// ciUnscripted are the run: steps no script runs: building assay from its
+// source (the scripts run the assay under test).
+var ciUnscripted = map[string]bool{"eval/build": true, "ratchet/build": true}
+
+type workflow struct {
+	Env  map[string]string      `yaml:"env"`
+	Jobs map[string]workflowJob `yaml:"jobs"`
+}
+
+type workflowJob struct {
+	Env   map[string]string `yaml:"env"`
+	Steps []workflowStep    `yaml:"steps"`
+}
+
+type workflowStep struct {
+	ID   string            `yaml:"id"`
+	Name string            `yaml:"name"`
+	Uses string            `yaml:"uses"`
+	Run  string            `yaml:"run"`
+	If   string            `yaml:"if"`
+	Env  map[string]string `yaml:"env"`
+}
+
+func readWorkflow(path string) (*workflow, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var wf workflow
+	if err := yaml.Unmarshal(b, &wf); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return &wf, nil
+}
+
+// stepOutputRef is the one expression ghstep evaluates in a step's env:
+// ${{ steps.ID.outputs.NAME }}, read from what step ID of the same job wrote
+// to $GITHUB_OUTPUT when a script ran it.
+var stepOutputRef = regexp.MustCompile(`^\$\{\{\s*steps\.([A-Za-z0-9_-]+)\.outputs\.([A-Za-z0-9_-]+)\s*\}\}$`)
+
+// readOutputs reads a $GITHUB_OUTPUT file of NAME=VALUE lines.
+func readOutputs(path string) map[string]string {
+	out := map[string]string{}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return out
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if k, v, ok := strings.Cut(line, "="); ok {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// cmdGHStep is the testscript command
+//
+//	[!] ghstep JOB ID
+//
+// It runs the run: block of step ID of job JOB of the example workflow with
+// bash -e (GitHub's default shell on Linux) in the script's current
+// directory, with the workflow's, the job's and the step's env on top of
+// the script's. $GITHUB_OUTPUT is $WORK/gh/JOB/ID.output, emptied before
+// each run (a script greps it); a step env value ${{ steps.S.outputs.N }} is read from the output
+// file of step S. Any other ${{ }} expression in run: or env: is an error:
+// the script could not run what the workflow runs.
+func cmdGHStep(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: ghstep JOB ID")
+	}
+	job, id := args[0], args[1]
+	wf, err := readWorkflow(filepath.Join(ts.Getenv("ROOT"), ciWorkflow))
+	ts.Check(err)
+	j, ok := wf.Jobs[job]
+	if !ok {
+		ts.Fatalf("ghstep: %s has no job %q", ciWorkflow, job)
+	}
+	var step *workflowStep
+	for i := range j.Steps {
+		if j.Steps[i].ID == id {
+			step = &j.Steps[i]
+		}
+	}
+	if step == nil || step.Run == "" {
+		ts.Fatalf("ghstep: job %s has no run: step with id %q", job, id)
+	}
+	if strings.Contains(step.Run, "${{") {
+		ts.Fatalf("ghstep: step %s/%s: run: holds a ${{ }} expression; move it to env:", job, id)
+	}
+	dir := filepath.Join(ts.Getenv("WORK"), "gh", job)
+	ts.Check(os.MkdirAll(dir, 0o777))
+	script := filepath.Join(dir, id+".sh")
+	ts.Check(os.WriteFile(script, []byte(step.Run), 0o666))
+
+	saved := map[string]string{}
+	set := func(k, v string) {
+		if _, done := saved[k]; !done {
+			saved[k] = ts.Getenv(k)
+		}
+		ts.Setenv(k, v)
+	}
+	for _, env := range []map[string]string{wf.Env, j.Env, step.Env} {
+		keys := make([]string, 0, len(env))
+		for k := range env {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			v := env[k]
+			if m := stepOutputRef.FindStringSubmatch(strings.TrimSpace(v)); m != nil {
+				v = readOutputs(filepath.Join(dir, m[1]+".output"))[m[2]]
+			} else if strings.Contains(v, "${{") {
+				ts.Fatalf("ghstep: step %s/%s: env %s=%q: only ${{ steps.ID.outputs.NAME }} can be evaluated", job, id, k, v)
+			}
+			set(k, v)
+		}
+	}
+	// Each run of a step has its own $GITHUB_OUTPUT, as on GitHub.
+	output := filepath.Join(dir, id+".output")
+	ts.Check(os.WriteFile(output, nil, 0o666))
+	set("GITHUB_OUTPUT", output)
+	err = ts.Exec("bash", "-e", script)
+	for k, v := range saved {
+		ts.Setenv(k, v)
+	}
+	if neg {
+		if err == nil {
+			ts.Fatalf("step %s/%s succeeded unexpectedly", job, id)
+		}
+		return
+	}
+	ts.Check(err)
+}
+
+// TestWorkflowStepsScripted checks that the example workflow's run: steps
+// are what the scripts run: every one has an id and is run by a ghstep line
+// of some testdata/script/*.txtar (but the build steps), and none holds a
+// ${{ }} expression in its run: block.
+func TestWorkflowStepsScripted(t *testing.T) {
+	t.Parallel()
+	root := repoRoot(t)
+	wf, err := readWorkflow(filepath.Join(root, ciWorkflow))
+	if err != nil {
+		t.Fatal(err)
+	}
+	scripts, err := filepath.Glob(filepath.Join(root, "testdata", "script", "*.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ran := map[string]bool{}
+	line := regexp.MustCompile(`(?m)^\s*!?\s*ghstep\s+(\S+)\s+(\S+)\s*$`)
+	for _, s := range scripts {
+		b, err := os.ReadFile(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range line.FindAllStringSubmatch(string(b), -1) {
+			ran[m[1]+"/"+m[2]] = true
+		}
+	}
+	steps := 0
+	for name, job := range wf.Jobs {
+		for i, st := range job.Steps {
+			if st.Run == "" {
+				continue
+			}
+			steps++
+			if st.ID == "" {
+				t.Errorf("%s: job %s step %d (%q) has a run: block but no id: a script cannot run it", ciWorkflow, name, i+1, st.Name)
+				continue
+			}
+			if strings.Contains(st.Run, "${{") {
+				t.Errorf("%s: step %s/%s: run: holds a ${{ }} expression; move it to env:", ciWorkflow, name, st.ID)
+			}
+			if key := name + "/" + st.ID; !ran[key] && !ciUnscripted[key] {
+				t.Errorf("%s: step %s is run by no testscript (add 'ghstep %s %s' to one)", ciWorkflow, key, name, st.ID)
+			}
+		}
+	}
+	if steps == 0 {
+		t.Fatalf("%s: no run: steps read (is the YAML shape what readWorkflow expects?)", ciWorkflow)
+	}
+}
