@@ -7,7 +7,7 @@
 //
 //	POST /api/kb/ingest  {"title", "content"}      -> {"title", "sentences"}
 //	POST /api/kb/ask     {"question", "k"}         -> {"answer"}
-//	                     x-knowlex-docs: Title%201,Title%202
+//	                     x-knowlex-docs: Title%201,Title%202 (empty on a refusal)
 //	GET  /healthz
 package kb
 
@@ -169,6 +169,7 @@ func (s *server) ask(w http.ResponseWriter, r *http.Request) {
 		hits = hits[:in.K]
 	}
 	if len(hits) == 0 {
+		w.Header()["X-Knowlex-Docs"] = []string{""} // as Knowlex does: present and empty on a refusal
 		writeJSON(w, http.StatusOK, map[string]string{"answer": "The knowledge base does not contain information about that, so I cannot answer."})
 		return
 	}
