@@ -28,7 +28,7 @@ var (
 	defaultsFields = []string{"k", "case_sensitive"}
 	caseFields     = []string{"id", "query", "tags", "guards", "k", "relevant", "judgments", "expect", "surface", "vars"}
 	expectFields   = []string{"answer_includes", "answer_includes_any", "answer_excludes", "answer_matches", "case_sensitive",
-		"retrieves", "cites", "cites_any", "cites_only_surfaced", "no_citations", "refusal",
+		"retrieves", "cites", "cites_any", "cited", "cited_any", "cites_only_surfaced", "no_citations", "refusal",
 		"calls_tool", "calls_any_tool", "never_calls", "stops_at_approval", "outcome", "json_schema", "max_latency_ms"}
 	docFields = []string{"id", "title", "text", "path", "lang", "metadata"}
 )
@@ -782,6 +782,10 @@ func (d *nativeDecoder) expect(f yfield, c *assay.Case, lines *fieldLines) error
 			e.Cites, err = list()
 		case "cites_any":
 			e.CitesAny, err = list()
+		case "cited":
+			e.Cited, err = list()
+		case "cited_any":
+			e.CitedAny, err = list()
 		case "cites_only_surfaced":
 			e.CitesOnlySurfaced, err = plainBool()
 		case "no_citations":
