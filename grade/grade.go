@@ -151,6 +151,7 @@ func Case(c assay.Case, obs assay.Observation, o Options) assay.CaseResult {
 		Error:       obs.Error,
 		Checks:      Checks(c, obs, o),
 		LatencyMs:   obs.LatencyMs,
+		Attempts:    obs.Attempts,
 		Tags:        c.Tags,
 		Retrieved:   len(ranking),
 		Citations:   len(obs.Citations),
