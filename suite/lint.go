@@ -379,8 +379,11 @@ func (ln *linter) lintCase(c assay.Case, lines fieldLines) {
 			add(where("expect.never_calls"), SeverityError, "%s: tool %q is in both calls_tool and never_calls", name, t)
 		}
 	}
-	if e.NoCitations && (len(e.Cites) > 0 || len(e.CitesAny) > 0 || len(e.Cited) > 0 || len(e.CitedAny) > 0) {
-		add(where("expect.no_citations"), SeverityError, "%s: no_citations contradicts cites/cites_any/cited/cited_any", name)
+	if e.NoCitations && (len(e.Cites) > 0 || len(e.CitesAny) > 0) {
+		add(where("expect.no_citations"), SeverityError, "%s: no_citations contradicts cites/cites_any", name)
+	}
+	if e.NoCitations && (len(e.Cited) > 0 || len(e.CitedAny) > 0) {
+		add(where("expect.no_citations"), SeverityError, "%s: no_citations contradicts cited/cited_any", name)
 	}
 	cs := s.Defaults.CaseSensitive
 	if e.CaseSensitive != nil {
