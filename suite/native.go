@@ -749,9 +749,14 @@ func (d *nativeDecoder) expect(f yfield, c *assay.Case, lines *fieldLines) error
 			return r.boolean(f.key, f.val)
 		}
 		// list reads a list of strings; an empty one among them is a
-		// problem (see emptyItemProblem).
+		// problem (see emptyItemProblem), and so is an empty list: it
+		// checks nothing, and the case would be left ungraded (or graded
+		// on its other expectations) without a word.
 		list := func() ([]string, error) {
 			vals, nodes, err := r.strList(f)
+			if err == nil && vals != nil && len(vals) == 0 {
+				d.prob(f.val, "%s: an empty list checks nothing: give at least one value, or remove %s", f.key, f.key)
+			}
 			if err == nil {
 				for i, v := range vals {
 					if v == "" {
