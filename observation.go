@@ -17,7 +17,9 @@ type Observation struct {
 	Tools           []ToolCall        `json:"tools,omitempty"`
 	Outcome         string            `json:"outcome,omitempty"`
 	ApprovalPending bool              `json:"approval_pending,omitempty"`
-	LatencyMs       *float64          `json:"latency_ms,omitempty"`
+	LatencyMs       *float64          `json:"latency_ms,omitempty"`       // backoff waits left out
+	Attempts        int               `json:"attempts,omitempty"`         // 1 + retries (HTTP: over all steps); 0: the target does not retry
+	LatencyTotalMs  *float64          `json:"latency_total_ms,omitempty"` // with the backoff waits; set only when retried
 	Spans           []Span            `json:"spans,omitempty"`
 	Versions        map[string]string `json:"versions,omitempty"`
 	Usage           map[string]any    `json:"usage,omitempty"`

@@ -32,6 +32,7 @@ type CaseResult struct {
 	Checks    []Check            `json:"checks"`
 	Metrics   map[string]float64 `json:"metrics"`
 	LatencyMs *float64           `json:"latency_ms"`
+	Attempts  int                `json:"attempts,omitempty"` // the observation's; > 1: retried
 	Tags      map[string]string  `json:"tags,omitempty"`
 	// Facts the rates are computed from (docs/metrics.md#rates).
 	Retrieved int  `json:"retrieved"`
@@ -142,6 +143,9 @@ type Summary struct {
 	Passed int `json:"passed"`
 	Failed int `json:"failed"`
 	Errors int `json:"errors"`
+	// Retried counts the results whose observation needed more than one
+	// attempt (omitted when none did).
+	Retried int `json:"retried,omitempty"`
 	// PassRate is passed/graded; nil when nothing was graded.
 	PassRate  *float64             `json:"pass_rate"`
 	Metrics   map[string]MetricAgg `json:"metrics"`

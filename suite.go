@@ -194,6 +194,8 @@ type Expect struct {
 	Retrieves         []string `json:"retrieves,omitempty"`
 	Cites             []string `json:"cites,omitempty"`
 	CitesAny          []string `json:"cites_any,omitempty"`
+	Cited             []string `json:"cited,omitempty"`     // cited, retrieved or not (weaker than Cites)
+	CitedAny          []string `json:"cited_any,omitempty"` // weaker than CitesAny, as Cited
 	CitesOnlySurfaced bool     `json:"cites_only_surfaced,omitempty"`
 	NoCitations       bool     `json:"no_citations,omitempty"`
 	Refusal           *bool    `json:"refusal,omitempty"`
@@ -213,6 +215,7 @@ type Expect struct {
 func (e Expect) Empty() bool {
 	return len(e.AnswerIncludes) == 0 && len(e.AnswerIncludesAny) == 0 && len(e.AnswerExcludes) == 0 &&
 		e.AnswerMatches == "" && len(e.Retrieves) == 0 && len(e.Cites) == 0 && len(e.CitesAny) == 0 &&
+		len(e.Cited) == 0 && len(e.CitedAny) == 0 &&
 		!e.CitesOnlySurfaced && !e.NoCitations && e.Refusal == nil && len(e.CallsTool) == 0 &&
 		!e.CallsAnyTool && len(e.NeverCalls) == 0 && !e.StopsAtApproval && e.Outcome == "" &&
 		e.JSONSchema == "" && e.MaxLatencyMs == nil

@@ -17,6 +17,8 @@ const (
 	KindRetrieves         = "retrieves"
 	KindCites             = "cites"
 	KindCitesAny          = "cites_any"
+	KindCited             = "cited"
+	KindCitedAny          = "cited_any"
 	KindCitesOnlySurfaced = "cites_only_surfaced"
 	KindNoCitations       = "no_citations"
 	KindRefusal           = "refusal"
@@ -32,7 +34,7 @@ const (
 // Kinds lists every expectation kind in the order Case reports them.
 var Kinds = []string{
 	KindAnswerIncludes, KindAnswerIncludesAny, KindAnswerExcludes, KindAnswerMatches,
-	KindRetrieves, KindCites, KindCitesAny, KindCitesOnlySurfaced, KindNoCitations,
+	KindRetrieves, KindCites, KindCitesAny, KindCited, KindCitedAny, KindCitesOnlySurfaced, KindNoCitations,
 	KindRefusal, KindCallsTool, KindCallsAnyTool, KindNeverCalls, KindStopsAtApproval,
 	KindOutcome, KindJSONSchema, KindMaxLatency,
 }

@@ -38,6 +38,14 @@
 //     as the name it gives. A title or path that names two documents of
 //     the corpus is ambiguous as an expectation value: assay lint warns
 //     about it (use the document's id).
+//   - cites/cites_any are the surfaced rule: the answer cites the document
+//     AND the target retrieved it, so a citation the system invented or
+//     kept from an earlier turn does not count. cited/cited_any are
+//     weaker: a matching citation is enough, retrieved or not. They are what
+//     a promptfoo or Evalite suite ported as-is states ("the answer cites
+//     the policy"); use them when the target does not report its ranking
+//     or when the check is about the answer only, and prefer cites when the
+//     ranking is known, since cited passes on an unsurfaced citation.
 //   - Refused: obs.Refused when the target reports it (non-null); otherwise
 //     the answer contains a refusal marker, case-insensitively (Fold). The
 //     markers (Options.Markers) are the suite's refusal_markers when it
@@ -70,6 +78,9 @@
 //	                     document among the first k of the ranking     missing a.md from top 10 [(rank 12)]
 //	cites                each value matches some surfaced citation    unsurfaced d9; not cited d3
 //	cites_any            at least one value does                      none of a, b cited [and surfaced (unsurfaced b)]
+//	cited                each value matches some citation, surfaced
+//	                     or not (weaker than cites)                   not cited d3, d4
+//	cited_any            at least one value does                      none of a, b cited
 //	cites_only_surfaced  every citation is surfaced (none passes)     unsurfaced docs/x.md
 //	no_citations         there is no citation                         cited a.md, b.md
 //	refusal              refused == the stated value                  not refused | refused

@@ -151,6 +151,7 @@ func Case(c assay.Case, obs assay.Observation, o Options) assay.CaseResult {
 		Error:       obs.Error,
 		Checks:      Checks(c, obs, o),
 		LatencyMs:   obs.LatencyMs,
+		Attempts:    obs.Attempts,
 		Tags:        c.Tags,
 		Retrieved:   len(ranking),
 		Citations:   len(obs.Citations),
@@ -213,6 +214,8 @@ func Checks(c assay.Case, obs assay.Observation, o Options) []assay.Check {
 	add(KindRetrieves, len(e.Retrieves) > 0, func() assay.Check { return Retrieves(obs, e.Retrieves, k) })
 	add(KindCites, len(e.Cites) > 0, func() assay.Check { return Cites(obs, e.Cites) })
 	add(KindCitesAny, len(e.CitesAny) > 0, func() assay.Check { return CitesAny(obs, e.CitesAny) })
+	add(KindCited, len(e.Cited) > 0, func() assay.Check { return Cited(obs, e.Cited) })
+	add(KindCitedAny, len(e.CitedAny) > 0, func() assay.Check { return CitedAny(obs, e.CitedAny) })
 	add(KindCitesOnlySurfaced, e.CitesOnlySurfaced, func() assay.Check { return CitesOnlySurfaced(obs) })
 	add(KindNoCitations, e.NoCitations, func() assay.Check { return NoCitations(obs) })
 	add(KindRefusal, e.Refusal != nil, func() assay.Check { return Refusal(obs, *e.Refusal, o.Markers(c)) })

@@ -107,6 +107,8 @@ func kitchenSink() assay.Case {
 			Retrieves:         []string{"security.md"},
 			Cites:             []string{"security.md"},
 			CitesAny:          []string{"adr-12.md", "security.md"},
+			Cited:             []string{"security.md"},
+			CitedAny:          []string{"adr-12.md", "security.md"},
 			CitesOnlySurfaced: true,
 			NoCitations:       true,
 			Refusal:           ptr(false),
@@ -145,6 +147,8 @@ func TestCaseCheckOrderAndDetails(t *testing.T) {
 		{Kind: "retrieves", Pass: true}, // rank 2 after de-duplication, k = 2
 		{Kind: "cites", Pass: true},
 		{Kind: "cites_any", Pass: true},
+		{Kind: "cited", Pass: true},
+		{Kind: "cited_any", Pass: true},
 		{Kind: "cites_only_surfaced", Pass: true},
 		{Kind: "no_citations", Pass: false, Detail: "cited security.md"},
 		{Kind: "refusal", Pass: true},

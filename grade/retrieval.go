@@ -220,6 +220,49 @@ func CitesAny(obs assay.Observation, want []string) assay.Check {
 	return fail(KindCitesAny, "none of "+nameList(want)+" cited")
 }
 
+// Cited passes when each value of want matches (by id, path or title) some
+// citation of the answer, surfaced or not: the weaker check promptfoo and
+// Evalite suites state ("the answer cites the policy document"). Cites is
+// the stricter one, which also requires the cited document among the
+// retrieved. A failing check names what was not cited: `not cited d3, d4`.
+func Cited(obs assay.Observation, want []string) assay.Check {
+	var uncited []string
+	for _, w := range want {
+		if !isCited(obs, w) {
+			uncited = append(uncited, w)
+		}
+	}
+	if len(uncited) > 0 {
+		return fail(KindCited, "not cited "+nameList(uncited))
+	}
+	return pass(KindCited)
+}
+
+// CitedAny passes when at least one value of want matches some citation,
+// surfaced or not. An empty want passes. A failing check says
+// `none of a.md, b.md cited`.
+func CitedAny(obs assay.Observation, want []string) assay.Check {
+	if len(want) == 0 {
+		return pass(KindCitedAny)
+	}
+	for _, w := range want {
+		if isCited(obs, w) {
+			return pass(KindCitedAny)
+		}
+	}
+	return fail(KindCitedAny, "none of "+nameList(want)+" cited")
+}
+
+// isCited reports whether some citation matches value.
+func isCited(obs assay.Observation, value string) bool {
+	for _, c := range obs.Citations {
+		if CitationMatches(c, value) {
+			return true
+		}
+	}
+	return false
+}
+
 // CitesOnlySurfaced passes when every citation is surfaced (see Surfaced);
 // no citation at all passes. A failing check names each citation that is
 // not, by id, else path, else title: `unsurfaced docs/x.md`.

@@ -242,3 +242,34 @@ func TestCitationByIDIsNotSurfacedBySharedTitle(t *testing.T) {
 		t.Errorf("title-only citation: %+v, want surfaced", c)
 	}
 }
+
+// TestCitedDoesNotRequireSurfacing: cited and cited_any pass on a citation
+// the ranking does not hold (where cites fails with "unsurfaced"), and fail
+// only on what the answer does not cite.
+func TestCitedDoesNotRequireSurfacing(t *testing.T) {
+	t.Parallel()
+	unsurfaced := assay.Observation{Retrieved: hits("x"), Citations: cits("d9")}
+	noRanking := assay.Observation{Citations: []assay.Citation{{Title: "Pricing FAQ"}}}
+	tests := []struct {
+		name   string
+		check  func() assay.Check
+		kind   string
+		pass   bool
+		detail string
+	}{
+		{"cited unsurfaced passes", func() assay.Check { return Cited(unsurfaced, []string{"d9"}) }, "cited", true, ""},
+		{"cites unsurfaced fails", func() assay.Check { return Cites(unsurfaced, []string{"d9"}) }, "cites", false, "unsurfaced d9"},
+		{"cited without a ranking, by title", func() assay.Check { return Cited(noRanking, []string{"Pricing FAQ"}) }, "cited", true, ""},
+		{"cited names what is not cited", func() assay.Check { return Cited(unsurfaced, []string{"d9", "d3", "d4"}) }, "cited", false, "not cited d3, d4"},
+		{"cited with no citations", func() assay.Check { return Cited(assay.Observation{Retrieved: hits("d1")}, []string{"d1"}) }, "cited", false, "not cited d1"},
+		{"cited_any unsurfaced passes", func() assay.Check { return CitedAny(unsurfaced, []string{"a", "d9"}) }, "cited_any", true, ""},
+		{"cites_any unsurfaced fails", func() assay.Check { return CitesAny(unsurfaced, []string{"a", "d9"}) }, "cites_any", false, "none of a, d9 cited and surfaced (unsurfaced d9)"},
+		{"cited_any none cited", func() assay.Check { return CitedAny(unsurfaced, []string{"a", "b"}) }, "cited_any", false, "none of a, b cited"},
+		{"cited_any empty list passes", func() assay.Check { return CitedAny(assay.Observation{}, nil) }, "cited_any", true, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			checkEq(t, tt.check(), tt.kind, tt.pass, tt.detail)
+		})
+	}
+}

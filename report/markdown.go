@@ -70,6 +70,9 @@ func Markdown(w io.Writer, run *assay.Run, cmp *compare.Report) error {
 		p50, p95 = ms(s.LatencyMs.P50)+" ms", ms(s.LatencyMs.P95)+" ms"
 	}
 	p.f("| %s | %d | %d | %d | %d | %s | %s |\n\n", pct(s.PassRate), s.Graded, s.Passed, s.Failed, s.Errors, p50, p95)
+	if s.Retried > 0 {
+		p.f("%d of %d cases were retried; latency excludes the backoff waits.\n\n", s.Retried, s.Cases)
+	}
 
 	if names := metricOrder(run); len(names) > 0 {
 		gain := run.Gain

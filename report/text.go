@@ -77,6 +77,9 @@ func Text(w io.Writer, run *assay.Run, o TextOptions) error {
 	} else {
 		p.f("latency  none reported\n")
 	}
+	if s.Retried > 0 {
+		p.f("retried  %d of %d cases (latency excludes the backoff waits; latency_total_ms has them)\n", s.Retried, s.Cases)
+	}
 
 	if trials > 1 {
 		ts := gate.Trials(run.Cases)

@@ -18,7 +18,8 @@ import (
 //     stated expectations). Passed: graded results that passed. Failed:
 //     Graded − Passed (an errored graded result counts as failed, since grade
 //     sets its Pass to false). Errors: results whose observation errored,
-//     graded or not.
+//     graded or not. Retried: results whose observation needed more than
+//     one attempt (a target that retried a transient failure).
 //   - PassRate = Passed / Graded; nil when nothing was graded (a suite of
 //     judgments only).
 //   - Metrics: for each name (every name the results carry when metrics is
@@ -70,6 +71,7 @@ type Aggregator struct {
 // acc is the state of one summary.
 type acc struct {
 	cases, graded, passed, errors      int
+	retried                            int
 	answered, noHit, refused, grounded int
 	sums                               map[string]*metricSum
 	latencies                          []float64
@@ -121,6 +123,9 @@ func (a *Aggregator) Segments() map[string]assay.Summary {
 
 func (s *acc) add(r *assay.CaseResult, want map[string]bool) {
 	s.cases++
+	if r.Attempts > 1 {
+		s.retried++
+	}
 	if r.Graded() {
 		s.graded++
 		if r.Passed() {
@@ -162,7 +167,7 @@ func (s *acc) add(r *assay.CaseResult, want map[string]bool) {
 
 func (s *acc) summary(metrics []string) assay.Summary {
 	out := assay.Summary{
-		Cases: s.cases, Graded: s.graded, Passed: s.passed, Errors: s.errors,
+		Cases: s.cases, Graded: s.graded, Passed: s.passed, Errors: s.errors, Retried: s.retried,
 		Failed:  s.graded - s.passed,
 		Metrics: map[string]assay.MetricAgg{},
 	}

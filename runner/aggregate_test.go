@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/assay-eval/assay"
@@ -202,4 +203,31 @@ func BenchmarkSummarize(b *testing.B) {
 // rates builds defined Rates.
 func rates(noHit, refusal, grounded, errRate float64) assay.Rates {
 	return assay.Rates{NoHit: fptr(noHit), Refusal: fptr(refusal), Grounded: fptr(grounded), Error: fptr(errRate)}
+}
+
+// TestSummarizeCountsRetried: results that needed more than one attempt are
+// counted in the summary and in their segments, streamed like the rest;
+// a first-try result (attempts 1) and one of a target that does not retry
+// (attempts 0) are not.
+func TestSummarizeCountsRetried(t *testing.T) {
+	t.Parallel()
+	rs := fixture()
+	rs[0].Attempts = 1
+	rs[1].Attempts = 3 // lang=en
+	rs[2].Attempts = 2 // lang=de, errored after its retries
+	a := NewAggregator(nil)
+	for i := range rs {
+		a.Add(&rs[i])
+	}
+	if got := a.Summary().Retried; got != 2 {
+		t.Errorf("retried = %d, want 2", got)
+	}
+	segs := a.Segments()
+	if segs["lang=en"].Retried != 1 || segs["lang=de"].Retried != 1 || segs["category=x"].Retried != 0 {
+		t.Errorf("segments retried: en %d, de %d, category=x %d; want 1, 1, 0", segs["lang=en"].Retried, segs["lang=de"].Retried, segs["category=x"].Retried)
+	}
+	b, _ := json.Marshal(Summarize(fixture(), nil))
+	if strings.Contains(string(b), `"retried"`) {
+		t.Errorf("a run with no retried result carries retried: %s", b)
+	}
 }

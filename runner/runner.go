@@ -348,7 +348,7 @@ func observe(ctx context.Context, t assay.Target, c assay.Case, trial int, o Opt
 		case errors.Is(err, context.Canceled) && e.Class == assay.ErrTransport:
 			e = assay.Errorf(assay.ErrCanceled, "%s", err.Error())
 		}
-		obs = assay.Observation{Error: e, LatencyMs: obs.LatencyMs, Versions: obs.Versions}
+		obs = assay.Observation{Error: e, LatencyMs: obs.LatencyMs, Attempts: obs.Attempts, LatencyTotalMs: obs.LatencyTotalMs, Versions: obs.Versions}
 	}
 	obs.Case = c.ID
 	obs.Trial = trial

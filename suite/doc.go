@@ -88,13 +88,16 @@
 //   - Structural errors: duplicate case ids, a missing id or query, an
 //     invalid regexp (Go RE2), an unknown metric, a json_schema file that is
 //     missing or does not compile, k < 1, an unknown gain, an inline corpus
-//     document without an id. Load refuses the suite with the first of them, so
+//     document without an id, an expectation list that is empty
+//     (`answer_includes_any: []`: it would check nothing, and the case be
+//     graded on its other expectations or not at all, without a word) or
+//     holds an empty string; a null list is no expectation. Load refuses the suite with the first of them, so
 //     `assay run` exits 2 with one positioned line; Lint reports all of them
 //     as error findings, so `assay lint` exits 1.
 //   - Lint findings: Load accepts the suite, Lint reports. Errors: a case
 //     with neither expectations nor judgments; an empty query; judgments
-//     (grade > 0), `retrieves` and `cites` naming a document the corpus
-//     lacks (matched by id, path or title; `cites_any` is an error only when
+//     (grade > 0), `retrieves`, `cites` and `cited` naming a document the corpus
+//     lacks (matched by id, path or title; `cites_any` and `cited_any` are errors only when
 //     none of its documents exist); `calls_tool`/`never_calls` naming a tool
 //     missing from the suite's `tools:` list; a gate expression that does
 //     not parse (package gate); expectations that contradict each other (a

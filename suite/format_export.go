@@ -50,6 +50,8 @@ type exportExpect struct {
 	Retrieves         []string `yaml:"retrieves,omitempty,flow"`
 	Cites             []string `yaml:"cites,omitempty,flow"`
 	CitesAny          []string `yaml:"cites_any,omitempty,flow"`
+	Cited             []string `yaml:"cited,omitempty,flow"`
+	CitedAny          []string `yaml:"cited_any,omitempty,flow"`
 	CitesOnlySurfaced bool     `yaml:"cites_only_surfaced,omitempty"`
 	NoCitations       bool     `yaml:"no_citations,omitempty"`
 	Refusal           *bool    `yaml:"refusal,omitempty"`
@@ -209,7 +211,7 @@ func WriteNative(w io.Writer, s *assay.Suite, o ExportOptions) error {
 				AnswerIncludes: e.AnswerIncludes, AnswerIncludesAny: e.AnswerIncludesAny,
 				AnswerExcludes: e.AnswerExcludes, AnswerMatches: e.AnswerMatches,
 				CaseSensitive: e.CaseSensitive, Retrieves: e.Retrieves, Cites: e.Cites,
-				CitesAny: e.CitesAny, CitesOnlySurfaced: e.CitesOnlySurfaced, NoCitations: e.NoCitations,
+				CitesAny: e.CitesAny, Cited: e.Cited, CitedAny: e.CitedAny, CitesOnlySurfaced: e.CitesOnlySurfaced, NoCitations: e.NoCitations,
 				Refusal: e.Refusal, CallsTool: e.CallsTool, CallsAnyTool: e.CallsAnyTool,
 				NeverCalls: e.NeverCalls, StopsAtApproval: e.StopsAtApproval, Outcome: e.Outcome,
 				MaxLatencyMs: e.MaxLatencyMs,

@@ -322,7 +322,8 @@ func (ln *linter) lintCase(c assay.Case, lines fieldLines) {
 
 	// References to documents the corpus lacks.
 	if !ln.hasCorpus {
-		if c.Judged() || len(e.Retrieves) > 0 || len(e.Cites) > 0 || len(e.CitesAny) > 0 {
+		if c.Judged() || len(e.Retrieves) > 0 || len(e.Cites) > 0 || len(e.CitesAny) > 0 ||
+			len(e.Cited) > 0 || len(e.CitedAny) > 0 {
 			ln.refsUnchecked++
 		}
 	} else {
@@ -344,27 +345,31 @@ func (ln *linter) lintCase(c assay.Case, lines fieldLines) {
 				add(where("expect.retrieves"), SeverityWarning, "%s: retrieves: %q %s", name, ref, why)
 			}
 		}
-		for _, ref := range e.Cites {
-			if !docs.has(ref) {
-				add(where("expect.cites"), SeverityError, "%s: cites: no document %q in the corpus (matched by id, path or title)", name, ref)
-			} else if why := docs.ambiguous(ref); why != "" {
-				add(where("expect.cites"), SeverityWarning, "%s: cites: %q %s", name, ref, why)
+		for _, every := range []expectList{{"cites", e.Cites}, {"cited", e.Cited}} {
+			for _, ref := range every.vals {
+				if !docs.has(ref) {
+					add(where("expect."+every.key), SeverityError, "%s: %s: no document %q in the corpus (matched by id, path or title)", name, every.key, ref)
+				} else if why := docs.ambiguous(ref); why != "" {
+					add(where("expect."+every.key), SeverityWarning, "%s: %s: %q %s", name, every.key, ref, why)
+				}
 			}
 		}
-		var missingAny []string
-		for _, ref := range e.CitesAny {
-			if !docs.has(ref) {
-				missingAny = append(missingAny, ref)
-			} else if why := docs.ambiguous(ref); why != "" {
-				add(where("expect.cites_any"), SeverityWarning, "%s: cites_any: %q %s", name, ref, why)
+		for _, anyOf := range []expectList{{"cites_any", e.CitesAny}, {"cited_any", e.CitedAny}} {
+			var missingAny []string
+			for _, ref := range anyOf.vals {
+				if !docs.has(ref) {
+					missingAny = append(missingAny, ref)
+				} else if why := docs.ambiguous(ref); why != "" {
+					add(where("expect."+anyOf.key), SeverityWarning, "%s: %s: %q %s", name, anyOf.key, ref, why)
+				}
 			}
-		}
-		if len(missingAny) > 0 {
-			sev := SeverityWarning
-			if len(missingAny) == len(e.CitesAny) {
-				sev = SeverityError
+			if len(missingAny) > 0 {
+				sev := SeverityWarning
+				if len(missingAny) == len(anyOf.vals) {
+					sev = SeverityError
+				}
+				add(where("expect."+anyOf.key), sev, "%s: %s: no document %s in the corpus (matched by id, path or title)", name, anyOf.key, quoteList(missingAny))
 			}
-			add(where("expect.cites_any"), sev, "%s: cites_any: no document %s in the corpus (matched by id, path or title)", name, quoteList(missingAny))
 		}
 	}
 
@@ -376,6 +381,9 @@ func (ln *linter) lintCase(c assay.Case, lines fieldLines) {
 	}
 	if e.NoCitations && (len(e.Cites) > 0 || len(e.CitesAny) > 0) {
 		add(where("expect.no_citations"), SeverityError, "%s: no_citations contradicts cites/cites_any", name)
+	}
+	if e.NoCitations && (len(e.Cited) > 0 || len(e.CitedAny) > 0) {
+		add(where("expect.no_citations"), SeverityError, "%s: no_citations contradicts cited/cited_any", name)
 	}
 	cs := s.Defaults.CaseSensitive
 	if e.CaseSensitive != nil {

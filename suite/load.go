@@ -388,7 +388,8 @@ func expectLists(e assay.Expect) []expectList {
 	return []expectList{
 		{"answer_includes", e.AnswerIncludes}, {"answer_includes_any", e.AnswerIncludesAny},
 		{"answer_excludes", e.AnswerExcludes}, {"retrieves", e.Retrieves}, {"cites", e.Cites},
-		{"cites_any", e.CitesAny}, {"calls_tool", e.CallsTool}, {"never_calls", e.NeverCalls},
+		{"cites_any", e.CitesAny}, {"cited", e.Cited}, {"cited_any", e.CitedAny},
+		{"calls_tool", e.CallsTool}, {"never_calls", e.NeverCalls},
 	}
 }
 

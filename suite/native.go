@@ -28,7 +28,7 @@ var (
 	defaultsFields = []string{"k", "case_sensitive"}
 	caseFields     = []string{"id", "query", "tags", "guards", "k", "relevant", "judgments", "expect", "surface", "vars"}
 	expectFields   = []string{"answer_includes", "answer_includes_any", "answer_excludes", "answer_matches", "case_sensitive",
-		"retrieves", "cites", "cites_any", "cites_only_surfaced", "no_citations", "refusal",
+		"retrieves", "cites", "cites_any", "cited", "cited_any", "cites_only_surfaced", "no_citations", "refusal",
 		"calls_tool", "calls_any_tool", "never_calls", "stops_at_approval", "outcome", "json_schema", "max_latency_ms"}
 	docFields = []string{"id", "title", "text", "path", "lang", "metadata"}
 )
@@ -749,9 +749,14 @@ func (d *nativeDecoder) expect(f yfield, c *assay.Case, lines *fieldLines) error
 			return r.boolean(f.key, f.val)
 		}
 		// list reads a list of strings; an empty one among them is a
-		// problem (see emptyItemProblem).
+		// problem (see emptyItemProblem), and so is an empty list: it
+		// checks nothing, and the case would be left ungraded (or graded
+		// on its other expectations) without a word.
 		list := func() ([]string, error) {
 			vals, nodes, err := r.strList(f)
+			if err == nil && vals != nil && len(vals) == 0 {
+				d.prob(f.val, "%s: an empty list checks nothing: give at least one value, or remove %s", f.key, f.key)
+			}
 			if err == nil {
 				for i, v := range vals {
 					if v == "" {
@@ -782,6 +787,10 @@ func (d *nativeDecoder) expect(f yfield, c *assay.Case, lines *fieldLines) error
 			e.Cites, err = list()
 		case "cites_any":
 			e.CitesAny, err = list()
+		case "cited":
+			e.Cited, err = list()
+		case "cited_any":
+			e.CitedAny, err = list()
 		case "cites_only_surfaced":
 			e.CitesOnlySurfaced, err = plainBool()
 		case "no_citations":

@@ -89,6 +89,7 @@ func TestHTTPFileRequestAndMap(t *testing.T) {
 		Versions:  map[string]string{"index": "v7", "n": "3"},
 		Fields:    map[string]any{"plan": map[string]any{"steps": float64(2)}},
 		LatencyMs: o.LatencyMs,
+		Attempts:  1,
 	}
 	if !reflect.DeepEqual(o, want) {
 		gb, _ := json.Marshal(o)

@@ -41,8 +41,12 @@ import (
 // duration in [b·2ⁿ/2, b·2ⁿ] (b = backoff, default 200ms, capped at 10s), or
 // the response's Retry-After (seconds or an HTTP date) when that is longer; a
 // wait that would pass the case's deadline is not made. A timeout is not
-// retried. The observation's latency_ms is the wall time of the whole
-// exchange, retries included, unless a map: reads latency_ms.
+// retried. The observation's attempts is 1 + the retries its steps needed
+// (1 when nothing was retried). Its latency_ms is the wall time of the whole
+// exchange, failed attempts included but the backoff waits between them left
+// out (they are assay's, not the system's), unless a map: reads latency_ms;
+// when something was retried, latency_total_ms is the wall time with the
+// waits. Waits for the client-side rate limit count in both.
 type HTTP struct {
 	spec     string
 	base     *url.URL
@@ -187,10 +191,11 @@ func (h *HTTP) Observe(ctx context.Context, c assay.Case) (assay.Observation, er
 	vars := h.caseVars(c)
 	resps := make(map[string]*response, len(h.steps))
 	start := time.Now()
+	var ex exchange
 	var err error
 	for _, st := range h.steps {
 		var r *response
-		r, err = h.do(ctx, st, caseData(c, h.defaultK, trial, vars, h.variant))
+		r, err = h.do(ctx, st, caseData(c, h.defaultK, trial, vars, h.variant), &ex)
 		if err != nil {
 			if len(h.steps) > 1 {
 				err = prefixError(err, fmt.Sprintf("step %q: ", st.name))
@@ -204,8 +209,14 @@ func (h *HTTP) Observe(ctx context.Context, c assay.Case) (assay.Observation, er
 			}
 		}
 	}
-	lat := float64(time.Since(start).Microseconds()) / 1000
+	total := time.Since(start)
+	lat := float64((total - ex.waited).Microseconds()) / 1000
 	obs.LatencyMs = &lat
+	obs.Attempts = 1 + ex.retries
+	if ex.retries > 0 || ex.waited > 0 {
+		all := float64(total.Microseconds()) / 1000
+		obs.LatencyTotalMs = &all
+	}
 	if len(h.cleanup) > 0 && !h.keep {
 		h.pending.Store(pendingKey(c.ID, trial), vars)
 	}
@@ -285,14 +296,14 @@ func (h *HTTP) Setup(ctx context.Context) error {
 			}
 			for i, doc := range h.suite.Corpus {
 				d := &tmplData{K: h.defaultK, Tags: map[string]string{}, Vars: vars, Doc: doc, Variant: h.variant}
-				if _, err := h.do(ctx, st, d); err != nil {
+				if _, err := h.do(ctx, st, d, nil); err != nil {
 					return h.secrets.redactError(prefixError(err, fmt.Sprintf("setup step %q (document %d, %s): ", st.name, i+1, doc.ID)))
 				}
 			}
 			continue
 		}
 		d := &tmplData{K: h.defaultK, Tags: map[string]string{}, Vars: vars, Variant: h.variant}
-		r, err := h.do(ctx, st, d)
+		r, err := h.do(ctx, st, d, nil)
 		if err != nil {
 			return h.secrets.redactError(prefixError(err, fmt.Sprintf("setup step %q: ", st.name)))
 		}
@@ -320,15 +331,23 @@ func (h *HTTP) Cleanup(ctx context.Context, c assay.Case, obs assay.Observation)
 	}
 	var errs []error
 	for _, st := range h.cleanup {
-		if _, err := h.do(ctx, st, caseData(c, h.defaultK, obs.Trial, vars, h.variant)); err != nil {
+		if _, err := h.do(ctx, st, caseData(c, h.defaultK, obs.Trial, vars, h.variant), nil); err != nil {
 			errs = append(errs, h.secrets.redactError(prefixError(err, fmt.Sprintf("cleanup step %q for case %s: ", st.name, c.ID))))
 		}
 	}
 	return errors.Join(errs...)
 }
 
-// do sends one step's request, with retries, and reads the response.
-func (h *HTTP) do(ctx context.Context, st *httpStep, d *tmplData) (*response, error) {
+// exchange counts the retries of one case's requests and the time spent
+// waiting before them.
+type exchange struct {
+	retries int
+	waited  time.Duration
+}
+
+// do sends one step's request, with retries, and reads the response. ex,
+// when not nil, counts the retries made and the backoff waited.
+func (h *HTTP) do(ctx context.Context, st *httpStep, d *tmplData, ex *exchange) (*response, error) {
 	u, err := st.url.render(d)
 	if err != nil {
 		return nil, assay.Errorf(assay.ErrMalformed, "building the url: %s", err)
@@ -383,11 +402,19 @@ func (h *HTTP) do(ctx context.Context, st *httpStep, d *tmplData) (*response, er
 			return nil, err
 		}
 		t := time.NewTimer(wait)
+		waitStart := time.Now()
 		select {
 		case <-ctx.Done():
 			t.Stop()
+			if ex != nil {
+				ex.waited += time.Since(waitStart)
+			}
 			return nil, ctxError(ctx, ctx.Err())
 		case <-t.C:
+		}
+		if ex != nil {
+			ex.retries++
+			ex.waited += time.Since(waitStart)
 		}
 	}
 }

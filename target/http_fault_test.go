@@ -237,9 +237,27 @@ func TestHTTPFaults(t *testing.T) {
 		if w.calls > 0 && fs.count(id) != w.calls {
 			t.Errorf("%s: server saw %d requests, want %d", id, fs.count(id), w.calls)
 		}
+		// The observation records its attempts; the time with the
+		// backoff waits is kept apart from the latency, only when retried.
+		if w.calls > 0 && o.Attempts != w.calls {
+			t.Errorf("%s: attempts %d, want %d", id, o.Attempts, w.calls)
+		}
+		if retried := o.Attempts > 1; retried != (o.LatencyTotalMs != nil) {
+			t.Errorf("%s: attempts %d with latency_total_ms %v", id, o.Attempts, o.LatencyTotalMs)
+		} else if retried && *o.LatencyTotalMs < *o.LatencyMs {
+			t.Errorf("%s: latency_total_ms %.1f < latency_ms %.1f", id, *o.LatencyTotalMs, *o.LatencyMs)
+		}
 	}
-	if lat := *results["r429"].LatencyMs; lat < 950 {
-		t.Errorf("r429: latency %.0fms, want >= 1s (Retry-After: 1 honoured)", lat)
+	if got := results["refused"].Attempts; got != 2 {
+		t.Errorf("refused: attempts %d, want 2 (retries: 1)", got)
+	}
+	// Retry-After: 1 is honoured, and the second waited is assay's, not
+	// the system's: latency_ms leaves it out, latency_total_ms has it.
+	if tot := results["r429"].LatencyTotalMs; tot == nil || *tot < 950 {
+		t.Errorf("r429: latency_total_ms %v, want >= 1s (Retry-After: 1 honoured)", tot)
+	}
+	if lat := *results["r429"].LatencyMs; lat >= 900 {
+		t.Errorf("r429: latency %.0fms includes the 1s backoff wait", lat)
 	}
 	if lat := *results["slow"].LatencyMs; lat < 150 {
 		t.Errorf("slow: latency %.0fms, want >= 150ms", lat)

@@ -27,7 +27,10 @@ import (
 //	answer            text (a non-string JSON value is kept as its JSON text)
 //	retrieved         a list of ids, or of objects with id (or _id, doc_id,
 //	                  docid, docId), score, title, path, text; a header holds
-//	                  a JSON list or a comma-separated list of titles
+//	                  a JSON list or a comma-separated list of titles; a
+//	                  present but empty value (a header "x-docs:" sent
+//	                  with a refusal, a body "") is an empty list, as for
+//	                  citations and tools
 //	citations         a list of objects with id/title/path/quote, or of strings
 //	refused           true/false (null: not reported)
 //	tools             a list of {name, args, error}, or of names
@@ -218,7 +221,7 @@ func headerResult(field, v string) gjson.Result {
 		if strings.HasPrefix(v, "[") && gjson.Valid(v) {
 			return gjson.Parse(v)
 		}
-		var items []string
+		items := []string{} // a present, empty header is an empty list, not a missing one
 		for _, p := range strings.Split(v, ",") {
 			p = strings.TrimSpace(p)
 			if strings.Contains(p, "%") {
@@ -242,6 +245,12 @@ func headerResult(field, v string) gjson.Result {
 }
 
 func setField(o *assay.Observation, f mapField, r gjson.Result, fromHeader bool) error {
+	switch f.name {
+	case "retrieved", "citations", "tools":
+		if r.Type == gjson.String && strings.TrimSpace(r.Str) == "" {
+			r = gjson.Parse("[]") // an empty value is an empty list (a refusal sends no documents)
+		}
+	}
 	switch f.name {
 	case "answer":
 		if r.Type == gjson.String {

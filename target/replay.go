@@ -77,6 +77,12 @@ func OpenReplay(path string) (*Replay, error) {
 		if o.LatencyMs != nil && (*o.LatencyMs < 0 || math.IsNaN(*o.LatencyMs) || *o.LatencyMs > maxLatencyMs) {
 			return nil, fmt.Errorf("%s:%d: latency_ms %v is not a duration (want 0 to %g ms)", path, line, *o.LatencyMs, float64(maxLatencyMs))
 		}
+		if o.LatencyTotalMs != nil && (*o.LatencyTotalMs < 0 || math.IsNaN(*o.LatencyTotalMs) || *o.LatencyTotalMs > maxLatencyMs) {
+			return nil, fmt.Errorf("%s:%d: latency_total_ms %v is not a duration (want 0 to %g ms)", path, line, *o.LatencyTotalMs, float64(maxLatencyMs))
+		}
+		if o.Attempts < 0 {
+			return nil, fmt.Errorf("%s:%d: negative attempts %d", path, line, o.Attempts)
+		}
 		k := replayKey{o.Case, o.Trial}
 		if at, dup := first[k]; dup {
 			return nil, fmt.Errorf("%s:%d: case %q trial %d is already recorded at line %d", path, line, o.Case, o.Trial, at)

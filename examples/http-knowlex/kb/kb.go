@@ -7,7 +7,7 @@
 //
 //	POST /api/kb/ingest  {"title", "content"}      -> {"title", "sentences"}
 //	POST /api/kb/ask     {"question", "k"}         -> {"answer"}
-//	                     x-knowlex-docs: Title%201,Title%202
+//	                     x-knowlex-docs: Title%201,Title%202 (empty on a refusal)
 //	GET  /healthz
 package kb
 
@@ -25,6 +25,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Main is the program: "knowlex [--addr A] [--token T]" serves until killed;
@@ -37,10 +38,14 @@ func Main(args []string, stdout, stderr io.Writer, getenv func(string) string, e
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:3001", "address to listen on")
 	token := fs.String("token", getenv("KB_TOKEN"), "bearer token required by /api (default $KB_TOKEN)")
+	busy := fs.Int("busy", 0, "answer the first N questions 503 Service Unavailable (a service under load, for retries)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	h := NewServer(*token)
+	if *busy > 0 {
+		h = busyFirst(h, int64(*busy))
+	}
 	if fs.NArg() == 0 {
 		fmt.Fprintf(stderr, "http-knowlex listening on http://%s\n", *addr)
 		if err := http.ListenAndServe(*addr, h); err != nil {
@@ -69,6 +74,19 @@ func Main(args []string, stdout, stderr io.Writer, getenv func(string) string, e
 		return 1
 	}
 	return 0
+}
+
+// busyFirst answers the first n questions (POST /api/kb/ask) with 503, as a
+// service that is briefly overloaded does, and passes the rest to h.
+func busyFirst(h http.Handler, n int64) http.Handler {
+	var asked atomic.Int64
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && r.URL.Path == "/api/kb/ask" && asked.Add(1) <= n {
+			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"error": "busy, try again"})
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
 }
 
 // doc is one ingested document, split into sentences.
@@ -169,6 +187,7 @@ func (s *server) ask(w http.ResponseWriter, r *http.Request) {
 		hits = hits[:in.K]
 	}
 	if len(hits) == 0 {
+		w.Header()["X-Knowlex-Docs"] = []string{""} // as Knowlex does: present and empty on a refusal
 		writeJSON(w, http.StatusOK, map[string]string{"answer": "The knowledge base does not contain information about that, so I cannot answer."})
 		return
 	}
