@@ -15,6 +15,7 @@ type compareFlags struct {
 	jsonOut     string
 	markdownOut string
 	storeDir    string
+	caseID      string
 }
 
 func newCompareCmd(env *Env) *cobra.Command {
@@ -50,6 +51,7 @@ Paths need no store.`,
 	fl.StringVar(&f.jsonOut, "json", "", "write the assay.compare/v1 JSON to `FILE` (- for stdout)")
 	fl.StringVar(&f.markdownOut, "markdown", "", "write a markdown PR comment to `FILE` (- for stdout)")
 	fl.StringVar(&f.storeDir, "store", "", "run store `DIR` (default $ASSAY_STORE, else .assay)")
+	fl.StringVar(&f.caseID, "case", "", "print the case `ID` of both runs whole instead of the comparison")
 	return cmd
 }
 
@@ -62,6 +64,21 @@ func runCompare(env *Env, baseRef, candRef string, f *compareFlags) error {
 		return inputError(err)
 	}
 	defer closeStore()
+	if f.caseID != "" {
+		for i, ref := range []string{baseRef, candRef} {
+			run, path, err := harness.LoadRef(env.Ctx, st, ref)
+			if err != nil {
+				return inputError(err)
+			}
+			if i > 0 {
+				fmt.Fprintln(env.Stdout)
+			}
+			if err := showCase(env, run, path, f.caseID, []string{"base", "cand"}[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	rep, err := harness.CompareRefs(env.Ctx, st, baseRef, candRef, harness.Output{Flag: "--json", Path: f.jsonOut}, harness.Output{Flag: "--markdown", Path: f.markdownOut})
 	if err != nil {
 		return err

@@ -19,6 +19,7 @@ type runsFlags struct {
 	status   string
 	limit    int
 	json     bool
+	caseID   string
 }
 
 func newRunsCmd(env *Env) *cobra.Command {
@@ -63,6 +64,7 @@ runs show REF prints one run: its provenance and its summary.`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error { return runsShow(env, args[0], f) },
 	}
+	show.Flags().StringVar(&f.caseID, "case", "", "print the case `ID` whole: query, answer, ranking with grades, citations, tool calls, checks, spans")
 	cmd.AddCommand(list, show, newRunsExportCmd(env, f))
 	return cmd
 }
@@ -153,6 +155,9 @@ func runsShow(env *Env, ref string, f *runsFlags) error {
 	if err != nil {
 		return inputError(err)
 	}
+	if f.caseID != "" {
+		return showCase(env, run, path, f.caseID, "")
+	}
 	if f.json {
 		return report.JSON(env.Stdout, run)
 	}
@@ -166,6 +171,27 @@ func runsShow(env *Env, ref string, f *runsFlags) error {
 	}
 	if err := report.Text(env.Stdout, run, report.TextOptions{MaxFailures: 20}); err != nil {
 		return inputError(err)
+	}
+	return nil
+}
+
+// showCase prints every trial of one case of a run whole (heading, when
+// given, first).
+func showCase(env *Env, run *assay.Run, path, id, heading string) error {
+	views, err := harness.CaseViews(run, path, id)
+	if err != nil {
+		return inputError(err)
+	}
+	if heading != "" {
+		fmt.Fprintf(env.Stdout, "%s run %s\n", heading, run.RunID)
+	}
+	for i, v := range views {
+		if i > 0 || heading != "" {
+			fmt.Fprintln(env.Stdout)
+		}
+		if err := report.CaseDetail(env.Stdout, v); err != nil {
+			return err
+		}
 	}
 	return nil
 }
