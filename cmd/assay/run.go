@@ -42,6 +42,7 @@ type runFlags struct {
 	trecRun     string
 	trecQrels   string
 	trecTag     string
+	strict      bool
 }
 
 func newRunCmd(env *Env) *cobra.Command {
@@ -89,6 +90,7 @@ incomplete run.`,
 	fl.StringVar(&f.reportDir, "report-dir", "", "write `DIR`/YYYY-MM-DD.json, DIR/latest.md and DIR/badge.json (DIR/VARIANT/ for a matrix)")
 	fl.StringVar(&f.trecRun, "trec-run", "", "write each case's ranking to `FILE` as a TREC run (qid Q0 docno rank score tag), for trec_eval, ranx or ir_measures")
 	fl.StringVar(&f.trecQrels, "trec-qrels", "", "write the judgments of the cases run to `FILE` as TREC qrels (qid 0 docno grade)")
+	fl.BoolVar(&f.strict, "strict", false, "exit 1 when any graded case does not pass, gates or not")
 	fl.StringVar(&f.trecTag, "trec-tag", "", "the run tag of --trec-run (default the run id)")
 	return cmd
 }
@@ -114,7 +116,7 @@ func runRun(env *Env, path string, f *runFlags) error {
 		Cases: f.cases, Tags: f.tags, K: f.k,
 		Trials: f.trials, Concurrency: f.concurrency, Timeout: timeout, MaxErrors: f.maxErrors,
 		Keep: f.keep, AllowLiteralSecrets: f.allowSecret,
-		Baseline: f.baseline, Gates: f.gates, MaxFailures: f.maxFailures,
+		Baseline: f.baseline, Gates: f.gates, MaxFailures: f.maxFailures, Strict: f.strict,
 		JSON: f.jsonOut, JUnit: f.junit, Markdown: f.markdown, Badge: f.badge, ReportDir: f.reportDir,
 		Record: f.record, TrecRun: f.trecRun, TrecQrels: f.trecQrels, TrecTag: f.trecTag,
 		Stdout: env.Stdout, Getenv: env.Getenv, TempDir: env.Getenv("TMPDIR"), Secrets: env.Secrets, Version: version(),
@@ -149,6 +151,9 @@ func runRun(env *Env, path string, f *runFlags) error {
 	if !res.Matrix {
 		if rerr := report.Text(textOut, res.Runs[0], opts); rerr != nil {
 			return inputError(rerr)
+		}
+		if note := res.NoGates(p); note != "" {
+			fmt.Fprintf(textOut, "\n%s\n", note)
 		}
 		if cmp := res.Comparisons[0]; cmp != nil {
 			fmt.Fprintln(textOut)
