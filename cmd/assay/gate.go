@@ -22,6 +22,7 @@ type gateFlags struct {
 	junit     string
 	markdown  string
 	badge     string
+	jsonOut   string
 	orderings []string
 }
 
@@ -84,6 +85,7 @@ e.g. {"mode": "fast"}) and --ordering 'ndcg@10: fast <= balanced <= thorough'
 	fl.StringVar(&f.junit, "junit", "", "write the run with these gate results as JUnit XML to FILE (- for stdout)")
 	fl.StringVar(&f.markdown, "markdown", "", "write a markdown summary with these gate results to FILE (- for stdout)")
 	fl.StringVar(&f.badge, "badge", "", "write a shields.io endpoint badge JSON for these gate results to FILE (- for stdout)")
+	fl.StringVar(&f.jsonOut, "json", "", "write the assay.gate/v1 verdict JSON to `FILE` (- for stdout)")
 	fl.StringArrayVar(&f.orderings, "ordering", nil, "with one RUN per variant: expected order of a metric, e.g. 'ndcg@10: bm25 <= rm3' (repeatable)")
 	return cmd
 }
@@ -93,7 +95,7 @@ func (f *gateFlags) plan(env *Env, refs []string, cmd *cobra.Command) harness.Ga
 	return harness.GatePlan{
 		Refs: refs, Gates: f.gates, Orderings: f.orderings, Baseline: f.baseline,
 		Floors: f.floors, Ratchet: f.ratchet, Margin: f.margin, MarginSet: cmd.Flags().Changed("margin"), Comment: f.comment,
-		JUnit: f.junit, Markdown: f.markdown, Badge: f.badge, Stdout: env.Stdout,
+		JUnit: f.junit, Markdown: f.markdown, Badge: f.badge, JSON: f.jsonOut, Stdout: env.Stdout,
 		StoreDir: dir, StoreOptions: storeOptions(env, dir),
 	}
 }
@@ -106,7 +108,7 @@ func runGate(env *Env, ref string, f *gateFlags, cmd *cobra.Command) error {
 	defer c.Close()
 	run, verdict := c.Run, c.Verdict
 	out := env.Stdout
-	if f.junit == "-" || f.markdown == "-" || f.badge == "-" {
+	if f.junit == "-" || f.markdown == "-" || f.badge == "-" || f.jsonOut == "-" {
 		out = env.Stderr // stdout holds that document alone
 	}
 	fmt.Fprintf(out, "run %s  suite %s  %s\n", run.RunID, report.Escape(run.Suite.Name), run.Status)

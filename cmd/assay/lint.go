@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/suite"
@@ -14,6 +15,8 @@ func newLintCmd(env *Env) *cobra.Command {
 		writeManifest bool
 		split         string
 		targetFile    string
+		jsonOut       string
+		format        string
 	)
 	cmd := &cobra.Command{
 		Use:   "lint SUITE",
@@ -63,13 +66,28 @@ any finding is an error, 0 otherwise (warnings and notes only).`,
 				}
 				o.Surfaces = surf
 			}
+			if format != "text" && format != "github" {
+				return usageError("--format text or --format github", "unknown --format %q", format)
+			}
 			st, findings, err := suite.Check(path, o)
 			if err != nil {
 				return inputError(err)
 			}
+			if jsonOut != "" {
+				if err := writeTo(env, jsonOut, func(w io.Writer) error { return report.LintJSON(w, path, st.N, findings) }); err != nil {
+					return inputError(err)
+				}
+			}
+			if format == "github" && jsonOut != "-" {
+				if err := report.LintGitHub(env.Stdout, findings); err != nil {
+					return err
+				}
+			}
 			errs, warns := 0, 0
 			for _, f := range findings {
-				fmt.Fprintln(env.Stdout, report.EscapeLines(f.String()))
+				if format == "text" && jsonOut != "-" {
+					fmt.Fprintln(env.Stdout, report.EscapeLines(f.String()))
+				}
 				switch f.Severity {
 				case suite.SeverityError:
 					errs++
@@ -94,7 +112,9 @@ any finding is an error, 0 otherwise (warnings and notes only).`,
 	}
 	cmd.Flags().BoolVar(&writeManifest, "write-manifest", false, "record the sha256 of the suite's files in assay.manifest.json beside it")
 	cmd.Flags().StringVar(&split, "split", "", "qrels split of a BEIR directory (default test)")
-	cmd.Flags().StringVar(&targetFile, "target", "", "a target file whose surfaces and tools the cases are checked against")
+	cmd.Flags().StringVar(&targetFile, "target", "", "a target `FILE` whose surfaces and tools the cases are checked against")
+	cmd.Flags().StringVar(&jsonOut, "json", "", "write the assay.lint/v1 findings JSON to `FILE` (- for stdout)")
+	cmd.Flags().StringVar(&format, "format", "text", "findings on stdout as `text` or github (::error file=...,line=...:: annotations)")
 	return cmd
 }
 
