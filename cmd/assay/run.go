@@ -125,16 +125,27 @@ func runRun(env *Env, path string, f *runFlags) error {
 		dir, _ := storeRoot(env, f.storeDir)
 		p.StoreDir, p.StoreOptions = dir, storeOptions(env, dir)
 	}
+	// A bar on a terminal, plain lines elsewhere (a CI log).
 	var bar progress
+	var lines *report.ProgressLines
+	stop := func() {}
+	defer func() { stop() }()
 	p.OnEvent = func(e harness.Event) {
 		switch e.Kind {
 		case harness.Started:
-			bar = newProgress(env.Stderr, e.Total)
+			stop()
+			if bar = newProgress(env.Stderr, e.Total); bar == nil && !isTerminal(env.Stderr) {
+				lines = report.NewProgressLines(env.Stderr, e.Total, env.now)
+				stop = lines.Every(time.Second)
+			}
 		case harness.Observed:
 			if bar != nil {
 				bar.Add(1)
+			} else if lines != nil && e.Result != nil {
+				lines.Observe(*e.Result)
 			}
 		case harness.Finished:
+			stop()
 			if bar != nil {
 				bar.Finish()
 				fmt.Fprintln(env.Stderr)
