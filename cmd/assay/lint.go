@@ -55,6 +55,8 @@ runs warn when one of them no longer matches.
 Exit status: 2 when the suite cannot be read or parsed at all (syntax, unknown
 field, wrong type, unreadable corpus; one positioned line on stderr), 1 when
 any finding is an error, 0 otherwise (warnings and notes only).`,
+		Example: `  assay lint suite.yaml
+  assay lint suite.yaml --format github --json lint.json`,
 		Args: exactArgs(1, "assay lint SUITE [--target FILE] [--write-manifest]"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			path := args[0]

@@ -60,6 +60,9 @@ built-in BM25 baseline over the suite's corpus.
 Exit status: 0 the run completed and every gate held; 1 a gate failed or the
 comparison with --baseline regressed; 2 usage, input or harness error, or an
 incomplete run.`,
+		Example: `  assay run examples/quickstart/suite.yaml
+  assay run suite.yaml --target http://127.0.0.1:8088/ask --baseline latest --junit junit.xml
+  assay run suite.yaml --target replay:trace.jsonl --no-store --json - --strict`,
 		Args: exactArgs(1, "assay run SUITE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runRun(env, args[0], f)

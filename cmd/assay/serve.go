@@ -49,7 +49,8 @@ Each connection is bounded: 10 s to send the request headers (at most 64 KiB),
 30 s for the whole request, a body of at most 1 MiB (413 beyond), 60 s to take
 the response, 60 s idle between keep-alive requests, and at most 512
 connections at once (more wait until one closes).`,
-		Args: exactArgs(1, "assay serve SUITE [--addr 127.0.0.1:8088]"),
+		Example: `  assay serve examples/quickstart/suite.yaml --addr 127.0.0.1:8088`,
+		Args:    exactArgs(1, "assay serve SUITE [--addr 127.0.0.1:8088]"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runServe(env, args[0], f)
 		},
