@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -12,6 +13,16 @@ import (
 	"github.com/assay-eval/assay/store"
 	"github.com/assay-eval/assay/suite"
 )
+
+// RefCaseViews is CaseViews of the run REF (LoadRef).
+func RefCaseViews(ctx context.Context, st store.Store, ref, id string) (*assay.Run, []report.CaseView, error) {
+	run, path, err := LoadRef(ctx, st, ref)
+	if err != nil {
+		return nil, nil, err
+	}
+	views, err := CaseViews(run, path, id)
+	return run, views, err
+}
 
 // errStop ends a case scan early.
 var errStop = errors.New("stop")

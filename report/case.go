@@ -21,6 +21,28 @@ type CaseView struct {
 	SuiteNote string
 }
 
+// CaseDetails writes the trials of one case of the run runID, each whole
+// (CaseDetail), a blank line between them; with a heading ("base"), a line
+// "HEADING run RUNID" first.
+func CaseDetails(w io.Writer, heading, runID string, views []CaseView) error {
+	if heading != "" {
+		if _, err := fmt.Fprintf(w, "%s run %s\n\n", heading, runID); err != nil {
+			return err
+		}
+	}
+	for i, v := range views {
+		if i > 0 {
+			if _, err := fmt.Fprintln(w); err != nil {
+				return err
+			}
+		}
+		if err := CaseDetail(w, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // CaseDetail writes one case trial whole, for `assay runs show REF --case
 // ID`: query, answer, the ranking with each document's judgment grade
 // ("-" unjudged), the citations (each marked surfaced or not), the tool

@@ -151,3 +151,48 @@ func writeIndented(w io.Writer, v any) error {
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
 }
+
+// LintFindings writes the findings on w in a format: "text", one
+// "file:line: severity: message" line each (as lint prints them), or
+// "github" (LintGitHub).
+func LintFindings(w io.Writer, format string, findings []suite.Finding) error {
+	if format == "github" {
+		return LintGitHub(w, findings)
+	}
+	for _, f := range findings {
+		if _, err := fmt.Fprintln(w, EscapeLines(f.String())); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// LintSummary is lint's closing line, "PATH: N cases, E errors, W
+// warnings" ("no errors" for none), with the number of errors.
+func LintSummary(path string, n int, findings []suite.Finding) (string, int) {
+	errs, warns := 0, 0
+	for _, f := range findings {
+		switch f.Severity {
+		case suite.SeverityError:
+			errs++
+		case suite.SeverityWarning:
+			warns++
+		}
+	}
+	return fmt.Sprintf("%s: %d %s, %s, %s", path, n, plural(n, "case", "cases"),
+		lintCount(errs, "error", "errors"), lintCount(warns, "warning", "warnings")), errs
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func lintCount(n int, one, many string) string {
+	if n == 0 {
+		return "no " + many
+	}
+	return fmt.Sprintf("%d %s", n, plural(n, one, many))
+}

@@ -65,19 +65,11 @@ func runCompare(env *Env, baseRef, candRef string, f *compareFlags) error {
 	}
 	defer closeStore()
 	if f.caseID != "" {
-		for i, ref := range []string{baseRef, candRef} {
-			run, path, err := harness.LoadRef(env.Ctx, st, ref)
-			if err != nil {
-				return inputError(err)
-			}
-			if i > 0 {
-				fmt.Fprintln(env.Stdout)
-			}
-			if err := showCase(env, run, path, f.caseID, []string{"base", "cand"}[i]); err != nil {
-				return err
-			}
+		if err := showCase(env, st, baseRef, f.caseID, "base"); err != nil {
+			return err
 		}
-		return nil
+		fmt.Fprintln(env.Stdout)
+		return showCase(env, st, candRef, f.caseID, "cand")
 	}
 	rep, err := harness.CompareRefs(env.Ctx, st, baseRef, candRef, harness.Output{Flag: "--json", Path: f.jsonOut}, harness.Output{Flag: "--markdown", Path: f.markdownOut})
 	if err != nil {

@@ -80,21 +80,9 @@ any finding is an error, 0 otherwise (warnings and notes only).`,
 					return inputError(err)
 				}
 			}
-			if format == "github" && jsonOut != "-" {
-				if err := report.LintGitHub(env.Stdout, findings); err != nil {
+			if jsonOut != "-" {
+				if err := report.LintFindings(env.Stdout, format, findings); err != nil {
 					return err
-				}
-			}
-			errs, warns := 0, 0
-			for _, f := range findings {
-				if format == "text" && jsonOut != "-" {
-					fmt.Fprintln(env.Stdout, report.EscapeLines(f.String()))
-				}
-				switch f.Severity {
-				case suite.SeverityError:
-					errs++
-				case suite.SeverityWarning:
-					warns++
 				}
 			}
 			if writeManifest {
@@ -104,8 +92,8 @@ any finding is an error, 0 otherwise (warnings and notes only).`,
 				}
 				fmt.Fprintf(env.Stderr, "assay: wrote %s\n", mp)
 			}
-			fmt.Fprintf(env.Stderr, "assay: %s: %d %s, %s, %s\n", path, st.N, lintPlural(st.N, "case", "cases"),
-				lintCount(errs, "error", "errors"), lintCount(warns, "warning", "warnings"))
+			line, errs := report.LintSummary(path, st.N, findings)
+			fmt.Fprintf(env.Stderr, "assay: %s\n", line)
 			if errs > 0 {
 				return failed()
 			}
@@ -118,18 +106,4 @@ any finding is an error, 0 otherwise (warnings and notes only).`,
 	cmd.Flags().StringVar(&jsonOut, "json", "", "write the assay.lint/v1 findings JSON to `FILE` (- for stdout)")
 	cmd.Flags().StringVar(&format, "format", "text", "findings on stdout as `text` or github (::error file=...,line=...:: annotations)")
 	return cmd
-}
-
-func lintPlural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
-func lintCount(n int, one, many string) string {
-	if n == 0 {
-		return "no " + many
-	}
-	return fmt.Sprintf("%d %s", n, lintPlural(n, one, many))
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/assay-eval/assay/gate"
 	"github.com/assay-eval/assay/harness"
 	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/runner"
@@ -160,45 +159,9 @@ func runRun(env *Env, path string, f *runFlags) error {
 		return err
 	}
 	defer res.Close()
-	textOut := f.textOut(env)
 	opts := report.TextOptions{MaxFailures: f.maxFailures, Queries: res.FailQueries}
-	if !res.Matrix {
-		if rerr := report.Text(textOut, res.Runs[0], opts); rerr != nil {
-			return inputError(rerr)
-		}
-		if note := res.NoGates(p); note != "" {
-			fmt.Fprintf(textOut, "\n%s\n", note)
-		}
-		if cmp := res.Comparisons[0]; cmp != nil {
-			fmt.Fprintln(textOut)
-			if rerr := report.CompareText(textOut, *cmp); rerr != nil {
-				return inputError(rerr)
-			}
-		}
-		return err
-	}
-	if rerr := report.MatrixText(textOut, res.Runs, res.Orderings, opts); rerr != nil {
+	if rerr := res.WriteText(f.textOut(env), p, opts); rerr != nil {
 		return inputError(rerr)
-	}
-	if res.Baseline != nil {
-		for _, n := range res.Notes {
-			fmt.Fprintf(textOut, "\n%s\n", n)
-		}
-		for i, run := range res.Runs {
-			base, cmp := res.Baselines[i], res.Comparisons[i]
-			if base == nil || cmp == nil {
-				continue
-			}
-			fmt.Fprintf(textOut, "\nvariant %s vs --baseline %s", gate.VariantName(run.Variant), f.baseline)
-			if base != res.Baseline {
-				fmt.Fprintf(textOut, " (its run %s of variant %s)", harness.ShortID(base.RunID), gate.VariantName(base.Variant))
-			}
-			fmt.Fprintln(textOut)
-			fmt.Fprintln(textOut)
-			if rerr := report.CompareText(textOut, *cmp); rerr != nil {
-				return inputError(rerr)
-			}
-		}
 	}
 	return err
 }

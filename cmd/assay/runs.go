@@ -156,12 +156,12 @@ func runsShow(env *Env, ref string, f *runsFlags) error {
 		return inputError(err)
 	}
 	defer closeStore()
+	if f.caseID != "" {
+		return showCase(env, st, ref, f.caseID, "")
+	}
 	run, path, err := harness.LoadRef(env.Ctx, st, ref)
 	if err != nil {
 		return inputError(err)
-	}
-	if f.caseID != "" {
-		return showCase(env, run, path, f.caseID, "")
 	}
 	if f.json != "" {
 		return writeTo(env, f.json, func(w io.Writer) error { return report.JSON(w, run) })
@@ -180,23 +180,11 @@ func runsShow(env *Env, ref string, f *runsFlags) error {
 	return nil
 }
 
-// showCase prints every trial of one case of a run whole (heading, when
-// given, first).
-func showCase(env *Env, run *assay.Run, path, id, heading string) error {
-	views, err := harness.CaseViews(run, path, id)
+// showCase prints every trial of one case of the run ref whole.
+func showCase(env *Env, st store.Store, ref, id, heading string) error {
+	run, views, err := harness.RefCaseViews(env.Ctx, st, ref, id)
 	if err != nil {
 		return inputError(err)
 	}
-	if heading != "" {
-		fmt.Fprintf(env.Stdout, "%s run %s\n", heading, run.RunID)
-	}
-	for i, v := range views {
-		if i > 0 || heading != "" {
-			fmt.Fprintln(env.Stdout)
-		}
-		if err := report.CaseDetail(env.Stdout, v); err != nil {
-			return err
-		}
-	}
-	return nil
+	return report.CaseDetails(env.Stdout, heading, run.RunID, views)
 }
