@@ -81,15 +81,15 @@ e.g. {"mode": "fast"}) and --ordering 'ndcg@10: fast <= balanced <= thorough'
 	fl.StringVar(&f.floors, "floors", "", "floors `FILE` to check (and ratchet), e.g. "+gate.DefaultFloorsFile)
 	fl.BoolVar(&f.ratchet, "ratchet", false, "raise the floors to what a complete, passing run achieved")
 	fl.Float64Var(&f.margin, "margin", 0, "with --ratchet: raise floors to the achieved value minus this")
-	fl.StringVar(&f.comment, "comment", "", "with --ratchet: a comment logged with every raise")
-	fl.StringArrayVar(&f.gates, "gate", nil, "gate expression, e.g. 'pass_rate >= 0.8' (repeatable)")
+	fl.StringVar(&f.comment, "comment", "", "with --ratchet: a comment `TEXT` logged with every raise")
+	fl.StringArrayVar(&f.gates, "gate", nil, "gate `EXPR`, e.g. 'pass_rate >= 0.8' (repeatable)")
 	fl.StringVar(&f.baseline, "baseline", "", "baseline run `REF` for delta, ratio and no_new_failures")
 	fl.StringVar(&f.storeDir, "store", "", "run store `DIR` (default $ASSAY_STORE, else .assay)")
 	fl.StringVar(&f.junit, "junit", "", "write the run with these gate results as JUnit XML to `FILE` (- for stdout)")
 	fl.StringVar(&f.markdown, "markdown", "", "write a markdown summary with these gate results to `FILE` (- for stdout)")
 	fl.StringVar(&f.badge, "badge", "", "write a shields.io endpoint badge JSON for these gate results to `FILE` (- for stdout)")
 	fl.StringVar(&f.jsonOut, "json", "", "write the assay.gate/v1 verdict JSON to `FILE` (- for stdout)")
-	fl.StringArrayVar(&f.orderings, "ordering", nil, "with one RUN per variant: expected order of a metric, e.g. 'ndcg@10: bm25 <= rm3' (repeatable)")
+	fl.StringArrayVar(&f.orderings, "ordering", nil, "with one RUN per variant: the expected order `SPEC` of a metric, e.g. 'ndcg@10: bm25 <= rm3' (repeatable)")
 	return cmd
 }
 

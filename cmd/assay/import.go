@@ -80,7 +80,7 @@ directory. The mapping of each format is described in the suite package docs.`,
 		},
 	}
 	cmd.Flags().StringVarP(&out, "output", "o", "", "write the native suite to `FILE` (default: print it)")
-	cmd.Flags().StringVar(&split, "split", "", "qrels split of a BEIR directory (default test)")
+	cmd.Flags().StringVar(&split, "split", "", "qrels split `NAME` of a BEIR directory (default test)")
 	return cmd
 }
 

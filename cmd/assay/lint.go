@@ -101,9 +101,9 @@ any finding is an error, 0 otherwise (warnings and notes only).`,
 		},
 	}
 	cmd.Flags().BoolVar(&writeManifest, "write-manifest", false, "record the sha256 of the suite's files in assay.manifest.json beside it")
-	cmd.Flags().StringVar(&split, "split", "", "qrels split of a BEIR directory (default test)")
+	cmd.Flags().StringVar(&split, "split", "", "qrels split `NAME` of a BEIR directory (default test)")
 	cmd.Flags().StringVar(&targetFile, "target", "", "a target `FILE` whose surfaces and tools the cases are checked against")
 	cmd.Flags().StringVar(&jsonOut, "json", "", "write the assay.lint/v1 findings JSON to `FILE` (- for stdout)")
-	cmd.Flags().StringVar(&format, "format", "text", "findings on stdout as `text` or github (::error file=...,line=...:: annotations)")
+	cmd.Flags().StringVar(&format, "format", "text", "findings on stdout in `FORMAT` text or github (::error file=...,line=...:: annotations)")
 	return cmd
 }

@@ -69,10 +69,10 @@ incomplete run.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.target, "target", "", "system under test `SPEC`: "+strings.Join(target.Kinds, ", ")+" (default builtin when the suite has a corpus)")
-	fl.IntVarP(&f.k, "k", "k", 0, "results asked of the target per case (default: the suite's, else 10)")
-	fl.IntVar(&f.trials, "trials", 1, "observations per case (at most 10000)")
-	fl.IntVarP(&f.concurrency, "concurrency", "j", runner.DefaultConcurrency, "cases in flight")
-	fl.DurationVar(&f.timeout, "timeout", runner.DefaultTimeout, "per-case timeout (0: none)")
+	fl.IntVarP(&f.k, "k", "k", 0, "`N` results asked of the target per case (default: the suite's, else 10)")
+	fl.IntVar(&f.trials, "trials", 1, "`N` observations per case (at most 10000)")
+	fl.IntVarP(&f.concurrency, "concurrency", "j", runner.DefaultConcurrency, "`N` cases in flight")
+	fl.DurationVar(&f.timeout, "timeout", runner.DefaultTimeout, "per-case timeout `D`, a Go duration (0: none)")
 	fl.StringArrayVar(&f.cases, "case", nil, "run only the case `ID` (repeatable)")
 	fl.StringArrayVar(&f.tags, "tag", nil, "run only cases with the tag `KEY=VALUE` (repeatable; all must match)")
 	fl.StringVar(&f.storeDir, "store", "", "run store `DIR` (default $ASSAY_STORE, else .assay)")
@@ -81,7 +81,7 @@ incomplete run.`,
 	fl.StringVar(&f.record, "record", "", "write every observation to `FILE` in the trace format (replay it with --target replay:FILE)")
 	fl.StringVar(&f.baseline, "baseline", "", "compare with the run `REF` (id, prefix, run.json path, latest, latest~N); exit 1 on a regression")
 	fl.StringArrayVar(&f.gates, "gate", nil, "gate `EXPR`, e.g. 'pass_rate >= 0.8' (repeatable; added to the suite's)")
-	fl.StringVar(&f.split, "split", "", "qrels split of a BEIR directory (default test)")
+	fl.StringVar(&f.split, "split", "", "qrels split `NAME` of a BEIR directory (default test)")
 	fl.IntVar(&f.maxErrors, "max-errors", 0, "stop the run (exit 2) after `N` errored observations (0: never)")
 	fl.BoolVar(&f.keep, "keep", false, "skip the target's cleanup steps")
 	fl.BoolVar(&f.allowSecret, "allow-literal-secrets", false, "accept literal Authorization or Cookie values in a target file")
@@ -93,7 +93,7 @@ incomplete run.`,
 	fl.StringVar(&f.trecRun, "trec-run", "", "write each case's ranking to `FILE` as a TREC run (qid Q0 docno rank score tag), for trec_eval, ranx or ir_measures")
 	fl.StringVar(&f.trecQrels, "trec-qrels", "", "write the judgments of the cases run to `FILE` as TREC qrels (qid 0 docno grade)")
 	fl.BoolVar(&f.strict, "strict", false, "exit 1 when any graded case does not pass, gates or not")
-	fl.StringVar(&f.trecTag, "trec-tag", "", "the run tag of --trec-run (default the run id)")
+	fl.StringVar(&f.trecTag, "trec-tag", "", "the run `TAG` of --trec-run (default the run id)")
 	return cmd
 }
 

@@ -56,9 +56,9 @@ connections at once (more wait until one closes).`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.addr, "addr", defaultServeAddr, "address to listen on (host:port)")
-	fl.StringVar(&f.target, "target", "builtin", "engine variant: builtin, builtin:rm3, or either with ?k1=..&b=..")
-	fl.StringVar(&f.split, "split", "", "qrels split of a BEIR directory (default test)")
+	fl.StringVar(&f.addr, "addr", defaultServeAddr, "`ADDR` to listen on (host:port)")
+	fl.StringVar(&f.target, "target", "builtin", "engine variant `SPEC`: builtin, builtin:rm3, or either with ?k1=..&b=..")
+	fl.StringVar(&f.split, "split", "", "qrels split `NAME` of a BEIR directory (default test)")
 	return cmd
 }
 
