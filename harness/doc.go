@@ -50,8 +50,18 @@
 //     Regressed; a run that shares no case with its baseline is a Usage
 //     error.
 //
-// The caller renders the Result (report.Text, report.MatrixText,
-// report.CompareText) and closes it.
+// The caller renders the Result (Result.WriteText, or report.Text,
+// report.MatrixText, report.CompareText) and closes it. Plan.Strict makes
+// any graded case that did not pass a GateFailed error, gates or not.
+// Result.NoGates is the line of a run whose exit status checks nothing (no
+// gate, no baseline, not Strict), with a gate it would have held: its pass
+// rate rounded down to two decimals, else its first metric's mean.
+//
+// CaseViews and RefCaseViews return one case of a stored run whole, for
+// `runs show --case`: observations from cases.jsonl, the query and
+// judgments from the suite file the run recorded, only when its fingerprint
+// is still the run's (else a note says why they are missing). Build is the
+// binary's own build information (`assay version`).
 //
 // CheckGate and CheckMatrix are `assay gate`: a stored run checked against
 // gates, a floors file (locked from read to write while ratcheting) and

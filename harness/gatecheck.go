@@ -43,9 +43,9 @@ type GatePlan struct {
 	MarginSet bool
 	Comment   string
 	// JUnit, Markdown and Badge write the run with these gate results
-	// ("-": Stdout).
-	JUnit, Markdown, Badge string
-	Stdout                 io.Writer
+	// ("-": Stdout); JSON writes the verdict (report.GateJSON).
+	JUnit, Markdown, Badge, JSON string
+	Stdout                       io.Writer
 	// StoreDir is where REFs that are not paths are resolved.
 	StoreDir     string
 	StoreOptions store.OpenOptions
@@ -82,7 +82,7 @@ func CheckGate(ctx context.Context, p GatePlan) (*GateCheck, error) {
 	}
 	// Outputs are distinct files, none of them the floors file (--badge
 	// assay.floors.json replaced the floors with a badge); one may be -.
-	outs := []Output{{"--floors", p.Floors}, {"--junit", p.JUnit}, {"--markdown", p.Markdown}, {"--badge", p.Badge}}
+	outs := []Output{{"--floors", p.Floors}, {"--junit", p.JUnit}, {"--markdown", p.Markdown}, {"--badge", p.Badge}, {"--json", p.JSON}}
 	if err := DistinctOutputs(outs); err != nil {
 		return nil, err
 	}
@@ -220,7 +220,7 @@ func (c *GateCheck) NothingApplies() error {
 // results of this check in place of those it recorded.
 func (c *GateCheck) WriteOutputs() error {
 	p, run, verdict := c.p, c.Run, c.Verdict
-	if p.JUnit == "" && p.Markdown == "" && p.Badge == "" {
+	if p.JUnit == "" && p.Markdown == "" && p.Badge == "" && p.JSON == "" {
 		return nil
 	}
 	shown := *run
@@ -238,6 +238,7 @@ func (c *GateCheck) WriteOutputs() error {
 		{p.JUnit, func(w io.Writer) error { return report.JUnit(w, &shown) }},
 		{p.Markdown, func(w io.Writer) error { return report.Markdown(w, &shown, cmp) }},
 		{p.Badge, func(w io.Writer) error { return report.Badge(w, &shown, verdict) }},
+		{p.JSON, func(w io.Writer) error { return report.GateJSON(w, run, verdict) }},
 	}
 	for _, o := range outputs {
 		if o.path == "" {
@@ -322,8 +323,8 @@ func CheckMatrix(ctx context.Context, p GatePlan) (*MatrixCheck, error) {
 	switch {
 	case p.Floors != "" || p.Ratchet:
 		return nil, usageError("check floors one run at a time", "--floors takes one RUN, got %d", len(refs))
-	case p.JUnit != "" || p.Markdown != "" || p.Badge != "":
-		return nil, usageError("write reports one run at a time", "--junit, --markdown and --badge take one RUN, got %d", len(refs))
+	case p.JUnit != "" || p.Markdown != "" || p.Badge != "" || p.JSON != "":
+		return nil, usageError("write reports one run at a time", "--junit, --markdown, --badge and --json take one RUN, got %d", len(refs))
 	case p.Baseline != "":
 		return nil, usageError("compare variants with --ordering, or one run at a time with --baseline", "--baseline takes one RUN, got %d", len(refs))
 	case len(refs) < 2:

@@ -66,6 +66,9 @@ type Plan struct {
 	// MaxFailures bounds the failing cases whose query the result keeps
 	// for a summary (Result.FailQueries; 0: all).
 	MaxFailures int
+	// Strict makes any graded case that did not pass a failure (exit 1),
+	// gates or not: without gates, a run's exit status checks nothing.
+	Strict bool
 	// Outputs, written when the run is over ("-": to Stdout): the
 	// assay.run/v1 JSON, JUnit XML, markdown (also appended to
 	// $GITHUB_STEP_SUMMARY), a badge, a report directory, the trace of
@@ -231,6 +234,9 @@ func Run(ctx context.Context, p Plan) (*Result, error) {
 		return res, &Error{Kind: GateFailed}
 	case regressed:
 		return res, &Error{Kind: Regressed}
+	case f.Strict && run.Summary.Graded > run.Summary.Passed:
+		n := run.Summary.Graded - run.Summary.Passed
+		return res, &Error{Kind: GateFailed, Err: fmt.Errorf("--strict: %d of %d graded cases did not pass", n, run.Summary.Graded)}
 	}
 	return res, nil
 }

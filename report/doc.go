@@ -17,4 +17,15 @@
 // that a literal "\x1b" in the input looks like an escaped ESC. JUnit keeps
 // the newlines of its bodies (EscapeLines); markdown turns them into spaces.
 // cmd/assay prints its error lines through EscapeLines too.
+//
+// Also for tools and CI: GateJSON (assay.gate/v1), LintJSON (assay.lint/v1),
+// LintGitHub (GitHub Actions ::error/::warning/::notice annotations, with
+// the runner's own escaping of %, CR, LF and, in properties, : and ,), and
+// ProgressLines, the progress of a run off a terminal. ProgressLines is
+// silent for the first 10 s (a run that ends sooner needs no keep-alive),
+// then writes a line each time the run crosses a tenth of its trials and at
+// most 30 s after the last line; its clock is the caller's, so tests need no
+// sleeps. CaseDetail renders one case whole (runs show --case): the ranking
+// with judgment grades ("-" unjudged), citations surfaced by the grader's
+// rule (id, path or title of a retrieved document) or not.
 package report

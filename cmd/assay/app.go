@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/assay-eval/assay/harness"
 	"github.com/assay-eval/assay/redact"
@@ -30,6 +31,15 @@ type Env struct {
 	// and Stderr so that everything printed is redacted with it; records
 	// and output files are redacted with it too.
 	Secrets *redact.Redactor
+	// Now is the clock of progress lines (time.Now when nil).
+	Now func() time.Time
+}
+
+func (env *Env) now() time.Time {
+	if env.Now != nil {
+		return env.Now()
+	}
+	return time.Now()
 }
 
 // Exit codes (docs/cli.md#exit-status).

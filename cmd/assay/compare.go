@@ -15,6 +15,7 @@ type compareFlags struct {
 	jsonOut     string
 	markdownOut string
 	storeDir    string
+	caseID      string
 }
 
 func newCompareCmd(env *Env) *cobra.Command {
@@ -50,6 +51,7 @@ Paths need no store.`,
 	fl.StringVar(&f.jsonOut, "json", "", "write the assay.compare/v1 JSON to `FILE` (- for stdout)")
 	fl.StringVar(&f.markdownOut, "markdown", "", "write a markdown PR comment to `FILE` (- for stdout)")
 	fl.StringVar(&f.storeDir, "store", "", "run store `DIR` (default $ASSAY_STORE, else .assay)")
+	fl.StringVar(&f.caseID, "case", "", "print the case `ID` of both runs whole instead of the comparison")
 	return cmd
 }
 
@@ -62,6 +64,13 @@ func runCompare(env *Env, baseRef, candRef string, f *compareFlags) error {
 		return inputError(err)
 	}
 	defer closeStore()
+	if f.caseID != "" {
+		if err := showCase(env, st, baseRef, f.caseID, "base"); err != nil {
+			return err
+		}
+		fmt.Fprintln(env.Stdout)
+		return showCase(env, st, candRef, f.caseID, "cand")
+	}
 	rep, err := harness.CompareRefs(env.Ctx, st, baseRef, candRef, harness.Output{Flag: "--json", Path: f.jsonOut}, harness.Output{Flag: "--markdown", Path: f.markdownOut})
 	if err != nil {
 		return err

@@ -22,6 +22,7 @@ type gateFlags struct {
 	junit     string
 	markdown  string
 	badge     string
+	jsonOut   string
 	orderings []string
 }
 
@@ -60,6 +61,9 @@ Variant matrices: give one RUN per variant (runs that record a variant,
 e.g. {"mode": "fast"}) and --ordering 'ndcg@10: fast <= balanced <= thorough'
 (optionally ending in 'tolerance 0.01') to check how a metric ranks them;
 --gate expressions scoped [variant=NAME] apply to that variant's run only.`,
+		Example: `  assay gate latest --gate 'pass_rate >= 0.8' --gate 'ndcg@10 >= 0.45'
+  assay gate latest --floors assay.floors.json --ratchet --json verdict.json
+  assay gate latest --baseline latest~1 --gate 'delta(ndcg@10) >= -0.02' --junit junit.xml`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageError("usage: assay gate RUN [--floors FILE [--ratchet]] [--gate EXPR]...", "assay gate needs a RUN")
@@ -74,17 +78,18 @@ e.g. {"mode": "fast"}) and --ordering 'ndcg@10: fast <= balanced <= thorough'
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.floors, "floors", "", "floors file to check (and ratchet), e.g. "+gate.DefaultFloorsFile)
+	fl.StringVar(&f.floors, "floors", "", "floors `FILE` to check (and ratchet), e.g. "+gate.DefaultFloorsFile)
 	fl.BoolVar(&f.ratchet, "ratchet", false, "raise the floors to what a complete, passing run achieved")
 	fl.Float64Var(&f.margin, "margin", 0, "with --ratchet: raise floors to the achieved value minus this")
-	fl.StringVar(&f.comment, "comment", "", "with --ratchet: a comment logged with every raise")
-	fl.StringArrayVar(&f.gates, "gate", nil, "gate expression, e.g. 'pass_rate >= 0.8' (repeatable)")
-	fl.StringVar(&f.baseline, "baseline", "", "baseline run REF for delta, ratio and no_new_failures")
-	fl.StringVar(&f.storeDir, "store", "", "run store directory (default $ASSAY_STORE, else .assay)")
-	fl.StringVar(&f.junit, "junit", "", "write the run with these gate results as JUnit XML to FILE (- for stdout)")
-	fl.StringVar(&f.markdown, "markdown", "", "write a markdown summary with these gate results to FILE (- for stdout)")
-	fl.StringVar(&f.badge, "badge", "", "write a shields.io endpoint badge JSON for these gate results to FILE (- for stdout)")
-	fl.StringArrayVar(&f.orderings, "ordering", nil, "with one RUN per variant: expected order of a metric, e.g. 'ndcg@10: bm25 <= rm3' (repeatable)")
+	fl.StringVar(&f.comment, "comment", "", "with --ratchet: a comment `TEXT` logged with every raise")
+	fl.StringArrayVar(&f.gates, "gate", nil, "gate `EXPR`, e.g. 'pass_rate >= 0.8' (repeatable)")
+	fl.StringVar(&f.baseline, "baseline", "", "baseline run `REF` for delta, ratio and no_new_failures")
+	fl.StringVar(&f.storeDir, "store", "", "run store `DIR` (default $ASSAY_STORE, else .assay)")
+	fl.StringVar(&f.junit, "junit", "", "write the run with these gate results as JUnit XML to `FILE` (- for stdout)")
+	fl.StringVar(&f.markdown, "markdown", "", "write a markdown summary with these gate results to `FILE` (- for stdout)")
+	fl.StringVar(&f.badge, "badge", "", "write a shields.io endpoint badge JSON for these gate results to `FILE` (- for stdout)")
+	fl.StringVar(&f.jsonOut, "json", "", "write the assay.gate/v1 verdict JSON to `FILE` (- for stdout)")
+	fl.StringArrayVar(&f.orderings, "ordering", nil, "with one RUN per variant: the expected order `SPEC` of a metric, e.g. 'ndcg@10: bm25 <= rm3' (repeatable)")
 	return cmd
 }
 
@@ -93,7 +98,7 @@ func (f *gateFlags) plan(env *Env, refs []string, cmd *cobra.Command) harness.Ga
 	return harness.GatePlan{
 		Refs: refs, Gates: f.gates, Orderings: f.orderings, Baseline: f.baseline,
 		Floors: f.floors, Ratchet: f.ratchet, Margin: f.margin, MarginSet: cmd.Flags().Changed("margin"), Comment: f.comment,
-		JUnit: f.junit, Markdown: f.markdown, Badge: f.badge, Stdout: env.Stdout,
+		JUnit: f.junit, Markdown: f.markdown, Badge: f.badge, JSON: f.jsonOut, Stdout: env.Stdout,
 		StoreDir: dir, StoreOptions: storeOptions(env, dir),
 	}
 }
@@ -106,7 +111,7 @@ func runGate(env *Env, ref string, f *gateFlags, cmd *cobra.Command) error {
 	defer c.Close()
 	run, verdict := c.Run, c.Verdict
 	out := env.Stdout
-	if f.junit == "-" || f.markdown == "-" || f.badge == "-" {
+	if f.junit == "-" || f.markdown == "-" || f.badge == "-" || f.jsonOut == "-" {
 		out = env.Stderr // stdout holds that document alone
 	}
 	fmt.Fprintf(out, "run %s  suite %s  %s\n", run.RunID, report.Escape(run.Suite.Name), run.Status)

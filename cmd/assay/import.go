@@ -34,6 +34,8 @@ referenced by a path relative to it, and a corpus with no such file (Knowlex,
 Cranfield) is written beside it as <name>.corpus.jsonl. Without -o the suite
 is printed, with such a corpus inline and paths relative to the current
 directory. The mapping of each format is described in the suite package docs.`,
+		Example: `  assay import gno ../gno/queries.json -o gno.yaml
+  assay import beir scifact/ --split test -o scifact.yaml`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 2 {
 				return usageError("assay import FORMAT SRC [-o suite.yaml]", "import takes FORMAT and SRC, got %d argument(s)", len(args))
@@ -77,8 +79,8 @@ directory. The mapping of each format is described in the suite package docs.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVarP(&out, "output", "o", "", "write the native suite to this file (default: print it)")
-	cmd.Flags().StringVar(&split, "split", "", "qrels split of a BEIR directory (default test)")
+	cmd.Flags().StringVarP(&out, "output", "o", "", "write the native suite to `FILE` (default: print it)")
+	cmd.Flags().StringVar(&split, "split", "", "qrels split `NAME` of a BEIR directory (default test)")
 	return cmd
 }
 

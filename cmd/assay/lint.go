@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/suite"
@@ -14,6 +15,8 @@ func newLintCmd(env *Env) *cobra.Command {
 		writeManifest bool
 		split         string
 		targetFile    string
+		jsonOut       string
+		format        string
 	)
 	cmd := &cobra.Command{
 		Use:   "lint SUITE",
@@ -52,6 +55,8 @@ runs warn when one of them no longer matches.
 Exit status: 2 when the suite cannot be read or parsed at all (syntax, unknown
 field, wrong type, unreadable corpus; one positioned line on stderr), 1 when
 any finding is an error, 0 otherwise (warnings and notes only).`,
+		Example: `  assay lint suite.yaml
+  assay lint suite.yaml --format github --json lint.json`,
 		Args: exactArgs(1, "assay lint SUITE [--target FILE] [--write-manifest]"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			path := args[0]
@@ -63,18 +68,21 @@ any finding is an error, 0 otherwise (warnings and notes only).`,
 				}
 				o.Surfaces = surf
 			}
+			if format != "text" && format != "github" {
+				return usageError("--format text or --format github", "unknown --format %q", format)
+			}
 			st, findings, err := suite.Check(path, o)
 			if err != nil {
 				return inputError(err)
 			}
-			errs, warns := 0, 0
-			for _, f := range findings {
-				fmt.Fprintln(env.Stdout, report.EscapeLines(f.String()))
-				switch f.Severity {
-				case suite.SeverityError:
-					errs++
-				case suite.SeverityWarning:
-					warns++
+			if jsonOut != "" {
+				if err := writeTo(env, jsonOut, func(w io.Writer) error { return report.LintJSON(w, path, st.N, findings) }); err != nil {
+					return inputError(err)
+				}
+			}
+			if jsonOut != "-" {
+				if err := report.LintFindings(env.Stdout, format, findings); err != nil {
+					return err
 				}
 			}
 			if writeManifest {
@@ -84,8 +92,8 @@ any finding is an error, 0 otherwise (warnings and notes only).`,
 				}
 				fmt.Fprintf(env.Stderr, "assay: wrote %s\n", mp)
 			}
-			fmt.Fprintf(env.Stderr, "assay: %s: %d %s, %s, %s\n", path, st.N, lintPlural(st.N, "case", "cases"),
-				lintCount(errs, "error", "errors"), lintCount(warns, "warning", "warnings"))
+			line, errs := report.LintSummary(path, st.N, findings)
+			fmt.Fprintf(env.Stderr, "assay: %s\n", line)
 			if errs > 0 {
 				return failed()
 			}
@@ -93,21 +101,9 @@ any finding is an error, 0 otherwise (warnings and notes only).`,
 		},
 	}
 	cmd.Flags().BoolVar(&writeManifest, "write-manifest", false, "record the sha256 of the suite's files in assay.manifest.json beside it")
-	cmd.Flags().StringVar(&split, "split", "", "qrels split of a BEIR directory (default test)")
-	cmd.Flags().StringVar(&targetFile, "target", "", "a target file whose surfaces and tools the cases are checked against")
+	cmd.Flags().StringVar(&split, "split", "", "qrels split `NAME` of a BEIR directory (default test)")
+	cmd.Flags().StringVar(&targetFile, "target", "", "a target `FILE` whose surfaces and tools the cases are checked against")
+	cmd.Flags().StringVar(&jsonOut, "json", "", "write the assay.lint/v1 findings JSON to `FILE` (- for stdout)")
+	cmd.Flags().StringVar(&format, "format", "text", "findings on stdout in `FORMAT` text or github (::error file=...,line=...:: annotations)")
 	return cmd
-}
-
-func lintPlural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
-func lintCount(n int, one, many string) string {
-	if n == 0 {
-		return "no " + many
-	}
-	return fmt.Sprintf("%d %s", n, lintPlural(n, one, many))
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"debug/buildinfo"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -28,7 +29,7 @@ func TestREADMECommands(t *testing.T) {
 	}
 	install := strings.TrimSpace(blocks[0][1])
 	testCmd := strings.TrimSpace(blocks[1][1])
-	if !strings.Contains(install, "go install ./cmd/assay") || !strings.Contains(install, "run examples/quickstart/suite.yaml") {
+	if !strings.HasPrefix(install, "CGO_ENABLED=0 go install ./cmd/assay ") || strings.Contains(install, "\n") || !strings.Contains(install, "run examples/quickstart/suite.yaml") {
 		t.Fatalf("first README command does not install and run the quickstart: %q", install)
 	}
 	ci, err := os.ReadFile(filepath.Join(root, ".ci", "run"))
@@ -64,5 +65,52 @@ func TestREADMECommands(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(gopath, "store", "assay.db")); err != nil {
 		t.Errorf("the run was not stored: %v", err)
+	}
+
+	// The binary installed is static: its build settings say CGO_ENABLED=0.
+	bin := filepath.Join(gopath, "bin", "assay")
+	bi, err := buildinfo.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cgo := ""
+	for _, s := range bi.Settings {
+		if s.Key == "CGO_ENABLED" {
+			cgo = s.Value
+		}
+	}
+	if cgo != "0" {
+		t.Errorf("%s was built with CGO_ENABLED=%q, want 0 (a static binary)", bin, cgo)
+	}
+	// assay version names the module and its version (and the commit when
+	// the go command recorded one: not with -buildvcs=false).
+	out, err = exec.Command(bin, "version").CombinedOutput()
+	if err != nil {
+		t.Fatalf("assay version: %v\n%s", err, out)
+	}
+	if want := "\nmodule " + bi.Main.Path + " " + bi.Main.Version + "\n"; !strings.Contains(string(out), want) {
+		t.Errorf("assay version lacks %q:\n%s", want, out)
+	}
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.revision" && !strings.Contains(string(out), "\ncommit "+s.Value) {
+			t.Errorf("assay version lacks the commit %s:\n%s", s.Value, out)
+		}
+	}
+}
+
+// The CI example builds assay from the checked-out source, static, and
+// depends on no published module version (issue 14 point 6).
+func TestCIExampleBuildsFromSource(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile(filepath.Join(repoRoot(t), "examples", "ci", "github-actions.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wf := string(data)
+	if regexp.MustCompile(`assay/cmd/assay@`).MatchString(wf) {
+		t.Errorf("examples/ci/github-actions.yml installs a published module version (cmd/assay@...); build from the checkout")
+	}
+	if !regexp.MustCompile(`CGO_ENABLED=0 go (build|install) [^\n]*\./cmd/assay`).MatchString(wf) {
+		t.Errorf("examples/ci/github-actions.yml does not build the static binary from a checkout (CGO_ENABLED=0 go build ./cmd/assay)")
 	}
 }

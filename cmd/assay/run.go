@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/assay-eval/assay/gate"
 	"github.com/assay-eval/assay/harness"
 	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/runner"
@@ -42,6 +41,7 @@ type runFlags struct {
 	trecRun     string
 	trecQrels   string
 	trecTag     string
+	strict      bool
 }
 
 func newRunCmd(env *Env) *cobra.Command {
@@ -59,6 +59,9 @@ built-in BM25 baseline over the suite's corpus.
 Exit status: 0 the run completed and every gate held; 1 a gate failed or the
 comparison with --baseline regressed; 2 usage, input or harness error, or an
 incomplete run.`,
+		Example: `  assay run examples/quickstart/suite.yaml
+  assay run suite.yaml --target http://127.0.0.1:8088/ask --baseline latest --junit junit.xml
+  assay run suite.yaml --target replay:trace.jsonl --no-store --json - --strict`,
 		Args: exactArgs(1, "assay run SUITE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runRun(env, args[0], f)
@@ -66,10 +69,10 @@ incomplete run.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.target, "target", "", "system under test `SPEC`: "+strings.Join(target.Kinds, ", ")+" (default builtin when the suite has a corpus)")
-	fl.IntVarP(&f.k, "k", "k", 0, "results asked of the target per case (default: the suite's, else 10)")
-	fl.IntVar(&f.trials, "trials", 1, "observations per case (at most 10000)")
-	fl.IntVarP(&f.concurrency, "concurrency", "j", runner.DefaultConcurrency, "cases in flight")
-	fl.DurationVar(&f.timeout, "timeout", runner.DefaultTimeout, "per-case timeout (0: none)")
+	fl.IntVarP(&f.k, "k", "k", 0, "`N` results asked of the target per case (default: the suite's, else 10)")
+	fl.IntVar(&f.trials, "trials", 1, "`N` observations per case (at most 10000)")
+	fl.IntVarP(&f.concurrency, "concurrency", "j", runner.DefaultConcurrency, "`N` cases in flight")
+	fl.DurationVar(&f.timeout, "timeout", runner.DefaultTimeout, "per-case timeout `D`, a Go duration (0: none)")
 	fl.StringArrayVar(&f.cases, "case", nil, "run only the case `ID` (repeatable)")
 	fl.StringArrayVar(&f.tags, "tag", nil, "run only cases with the tag `KEY=VALUE` (repeatable; all must match)")
 	fl.StringVar(&f.storeDir, "store", "", "run store `DIR` (default $ASSAY_STORE, else .assay)")
@@ -78,7 +81,7 @@ incomplete run.`,
 	fl.StringVar(&f.record, "record", "", "write every observation to `FILE` in the trace format (replay it with --target replay:FILE)")
 	fl.StringVar(&f.baseline, "baseline", "", "compare with the run `REF` (id, prefix, run.json path, latest, latest~N); exit 1 on a regression")
 	fl.StringArrayVar(&f.gates, "gate", nil, "gate `EXPR`, e.g. 'pass_rate >= 0.8' (repeatable; added to the suite's)")
-	fl.StringVar(&f.split, "split", "", "qrels split of a BEIR directory (default test)")
+	fl.StringVar(&f.split, "split", "", "qrels split `NAME` of a BEIR directory (default test)")
 	fl.IntVar(&f.maxErrors, "max-errors", 0, "stop the run (exit 2) after `N` errored observations (0: never)")
 	fl.BoolVar(&f.keep, "keep", false, "skip the target's cleanup steps")
 	fl.BoolVar(&f.allowSecret, "allow-literal-secrets", false, "accept literal Authorization or Cookie values in a target file")
@@ -89,7 +92,8 @@ incomplete run.`,
 	fl.StringVar(&f.reportDir, "report-dir", "", "write `DIR`/YYYY-MM-DD.json, DIR/latest.md and DIR/badge.json (DIR/VARIANT/ for a matrix)")
 	fl.StringVar(&f.trecRun, "trec-run", "", "write each case's ranking to `FILE` as a TREC run (qid Q0 docno rank score tag), for trec_eval, ranx or ir_measures")
 	fl.StringVar(&f.trecQrels, "trec-qrels", "", "write the judgments of the cases run to `FILE` as TREC qrels (qid 0 docno grade)")
-	fl.StringVar(&f.trecTag, "trec-tag", "", "the run tag of --trec-run (default the run id)")
+	fl.BoolVar(&f.strict, "strict", false, "exit 1 when any graded case does not pass, gates or not")
+	fl.StringVar(&f.trecTag, "trec-tag", "", "the run `TAG` of --trec-run (default the run id)")
 	return cmd
 }
 
@@ -114,7 +118,7 @@ func runRun(env *Env, path string, f *runFlags) error {
 		Cases: f.cases, Tags: f.tags, K: f.k,
 		Trials: f.trials, Concurrency: f.concurrency, Timeout: timeout, MaxErrors: f.maxErrors,
 		Keep: f.keep, AllowLiteralSecrets: f.allowSecret,
-		Baseline: f.baseline, Gates: f.gates, MaxFailures: f.maxFailures,
+		Baseline: f.baseline, Gates: f.gates, MaxFailures: f.maxFailures, Strict: f.strict,
 		JSON: f.jsonOut, JUnit: f.junit, Markdown: f.markdown, Badge: f.badge, ReportDir: f.reportDir,
 		Record: f.record, TrecRun: f.trecRun, TrecQrels: f.trecQrels, TrecTag: f.trecTag,
 		Stdout: env.Stdout, Getenv: env.Getenv, TempDir: env.Getenv("TMPDIR"), Secrets: env.Secrets, Version: version(),
@@ -123,16 +127,27 @@ func runRun(env *Env, path string, f *runFlags) error {
 		dir, _ := storeRoot(env, f.storeDir)
 		p.StoreDir, p.StoreOptions = dir, storeOptions(env, dir)
 	}
+	// A bar on a terminal, plain lines elsewhere (a CI log).
 	var bar progress
+	var lines *report.ProgressLines
+	stop := func() {}
+	defer func() { stop() }()
 	p.OnEvent = func(e harness.Event) {
 		switch e.Kind {
 		case harness.Started:
-			bar = newProgress(env.Stderr, e.Total)
+			stop()
+			if bar = newProgress(env.Stderr, e.Total); bar == nil && !isTerminal(env.Stderr) {
+				lines = report.NewProgressLines(env.Stderr, e.Total, env.now)
+				stop = lines.Every(time.Second)
+			}
 		case harness.Observed:
 			if bar != nil {
 				bar.Add(1)
+			} else if lines != nil && e.Result != nil {
+				lines.Observe(*e.Result)
 			}
 		case harness.Finished:
+			stop()
 			if bar != nil {
 				bar.Finish()
 				fmt.Fprintln(env.Stderr)
@@ -144,42 +159,9 @@ func runRun(env *Env, path string, f *runFlags) error {
 		return err
 	}
 	defer res.Close()
-	textOut := f.textOut(env)
 	opts := report.TextOptions{MaxFailures: f.maxFailures, Queries: res.FailQueries}
-	if !res.Matrix {
-		if rerr := report.Text(textOut, res.Runs[0], opts); rerr != nil {
-			return inputError(rerr)
-		}
-		if cmp := res.Comparisons[0]; cmp != nil {
-			fmt.Fprintln(textOut)
-			if rerr := report.CompareText(textOut, *cmp); rerr != nil {
-				return inputError(rerr)
-			}
-		}
-		return err
-	}
-	if rerr := report.MatrixText(textOut, res.Runs, res.Orderings, opts); rerr != nil {
+	if rerr := res.WriteText(f.textOut(env), p, opts); rerr != nil {
 		return inputError(rerr)
-	}
-	if res.Baseline != nil {
-		for _, n := range res.Notes {
-			fmt.Fprintf(textOut, "\n%s\n", n)
-		}
-		for i, run := range res.Runs {
-			base, cmp := res.Baselines[i], res.Comparisons[i]
-			if base == nil || cmp == nil {
-				continue
-			}
-			fmt.Fprintf(textOut, "\nvariant %s vs --baseline %s", gate.VariantName(run.Variant), f.baseline)
-			if base != res.Baseline {
-				fmt.Fprintf(textOut, " (its run %s of variant %s)", harness.ShortID(base.RunID), gate.VariantName(base.Variant))
-			}
-			fmt.Fprintln(textOut)
-			fmt.Fprintln(textOut)
-			if rerr := report.CompareText(textOut, *cmp); rerr != nil {
-				return inputError(rerr)
-			}
-		}
 	}
 	return err
 }

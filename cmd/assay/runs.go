@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -18,7 +19,8 @@ type runsFlags struct {
 	suite    string
 	status   string
 	limit    int
-	json     bool
+	json     string
+	caseID   string
 }
 
 func newRunsCmd(env *Env) *cobra.Command {
@@ -32,16 +34,18 @@ the headline metric. An incomplete run (stopped or killed before it finished)
 is listed as such and never chosen by latest.
 
 runs show REF prints one run: its provenance and its summary.`,
-		Args: noArgs("assay runs [list | show REF]"),
-		RunE: func(cmd *cobra.Command, args []string) error { return runsList(env, f) },
+		Example: "  assay runs --suite kb -n 5\n  assay runs --json runs.json",
+		Args:    noArgs("assay runs [list | show REF]"),
+		RunE:    func(cmd *cobra.Command, args []string) error { return runsList(env, f) },
 	}
 	cmd.PersistentFlags().StringVar(&f.storeDir, "store", "", "run store `DIR` (default $ASSAY_STORE, else .assay)")
-	cmd.PersistentFlags().BoolVar(&f.json, "json", false, "print JSON instead of text")
+	cmd.PersistentFlags().StringVar(&f.json, "json", "", "write the listing (show: the assay.run/v1 document) as JSON to `FILE` (- for stdout)")
 	list := &cobra.Command{
-		Use:   "list",
-		Short: "List stored runs, newest first",
-		Args:  noArgs("assay runs list"),
-		RunE:  func(cmd *cobra.Command, args []string) error { return runsList(env, f) },
+		Use:     "list",
+		Short:   "List stored runs, newest first",
+		Example: "  assay runs list --status incomplete",
+		Args:    noArgs("assay runs list"),
+		RunE:    func(cmd *cobra.Command, args []string) error { return runsList(env, f) },
 	}
 	for _, c := range []*cobra.Command{cmd, list} {
 		c.Flags().StringVar(&f.suite, "suite", "", "only runs of suite `NAME`")
@@ -53,7 +57,8 @@ runs show REF prints one run: its provenance and its summary.`,
 		Short: "Show one run: provenance and summary",
 		Example: `  assay runs show latest
   assay runs show 0193a1b2-7c3d
-  assay runs show .assay/runs/0193a1b2-7c3d-7e4f-8a5b-0123456789ab`,
+  assay runs show .assay/runs/0193a1b2-7c3d-7e4f-8a5b-0123456789ab
+  assay runs show latest --case q001`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usageError("assay runs show REF (a run id or prefix, latest, latest~N, or a run.json path)",
@@ -63,6 +68,7 @@ runs show REF prints one run: its provenance and its summary.`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error { return runsShow(env, args[0], f) },
 	}
+	show.Flags().StringVar(&f.caseID, "case", "", "print the case `ID` whole: query, answer, ranking with grades, citations, tool calls, checks, spans")
 	cmd.AddCommand(list, show, newRunsExportCmd(env, f))
 	return cmd
 }
@@ -92,9 +98,8 @@ func runsList(env *Env, f *runsFlags) error {
 		if explicit {
 			return inputError(fmt.Errorf("no run store at %s", dir))
 		}
-		if f.json {
-			fmt.Fprintln(env.Stdout, "[]")
-			return nil
+		if f.json != "" {
+			return writeTo(env, f.json, func(w io.Writer) error { _, err := io.WriteString(w, "[]\n"); return err })
 		}
 		fmt.Fprintf(env.Stdout, "no runs yet (the store %s does not exist): run 'assay run SUITE' to make one\n", dir)
 		return nil
@@ -112,13 +117,15 @@ func runsList(env *Env, f *runsFlags) error {
 	if err != nil {
 		return inputError(err)
 	}
-	if f.json {
+	if f.json != "" {
 		if entries == nil {
 			entries = []store.Entry{}
 		}
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(entries)
+		return writeTo(env, f.json, func(w io.Writer) error {
+			enc := json.NewEncoder(w)
+			enc.SetIndent("", "  ")
+			return enc.Encode(entries)
+		})
 	}
 	if len(entries) == 0 {
 		if len(all) == 0 {
@@ -149,12 +156,15 @@ func runsShow(env *Env, ref string, f *runsFlags) error {
 		return inputError(err)
 	}
 	defer closeStore()
+	if f.caseID != "" {
+		return showCase(env, st, ref, f.caseID, "")
+	}
 	run, path, err := harness.LoadRef(env.Ctx, st, ref)
 	if err != nil {
 		return inputError(err)
 	}
-	if f.json {
-		return report.JSON(env.Stdout, run)
+	if f.json != "" {
+		return writeTo(env, f.json, func(w io.Writer) error { return report.JSON(w, run) })
 	}
 	if err := report.Provenance(env.Stdout, run, path); err != nil {
 		return err
@@ -168,4 +178,13 @@ func runsShow(env *Env, ref string, f *runsFlags) error {
 		return inputError(err)
 	}
 	return nil
+}
+
+// showCase prints every trial of one case of the run ref whole.
+func showCase(env *Env, st store.Store, ref, id, heading string) error {
+	run, views, err := harness.RefCaseViews(env.Ctx, st, ref, id)
+	if err != nil {
+		return inputError(err)
+	}
+	return report.CaseDetails(env.Stdout, heading, run.RunID, views)
 }

@@ -34,8 +34,8 @@ writes the judgments of the run's cases, read from the suite the run used
 	fl := cmd.Flags()
 	fl.StringVar(&f.trecRun, "trec-run", "", "write the run's rankings to `FILE` as a TREC run")
 	fl.StringVar(&f.trecQrels, "trec-qrels", "", "write the judgments of the run's cases to `FILE` as TREC qrels")
-	fl.StringVar(&f.trecTag, "trec-tag", "", "the run tag of --trec-run (default the run id)")
-	fl.StringVar(&f.suite, "suite", "", "the suite `PATH` the judgments are read from (default the run's)")
+	fl.StringVar(&f.trecTag, "trec-tag", "", "the run `TAG` of --trec-run (default the run id)")
+	fl.StringVar(&f.suite, "suite", "", "the suite `FILE` the judgments are read from (default the run's)")
 	return cmd
 }
 

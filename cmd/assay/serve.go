@@ -49,15 +49,16 @@ Each connection is bounded: 10 s to send the request headers (at most 64 KiB),
 30 s for the whole request, a body of at most 1 MiB (413 beyond), 60 s to take
 the response, 60 s idle between keep-alive requests, and at most 512
 connections at once (more wait until one closes).`,
-		Args: exactArgs(1, "assay serve SUITE [--addr 127.0.0.1:8088]"),
+		Example: `  assay serve examples/quickstart/suite.yaml --addr 127.0.0.1:8088`,
+		Args:    exactArgs(1, "assay serve SUITE [--addr 127.0.0.1:8088]"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runServe(env, args[0], f)
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.addr, "addr", defaultServeAddr, "address to listen on (host:port)")
-	fl.StringVar(&f.target, "target", "builtin", "engine variant: builtin, builtin:rm3, or either with ?k1=..&b=..")
-	fl.StringVar(&f.split, "split", "", "qrels split of a BEIR directory (default test)")
+	fl.StringVar(&f.addr, "addr", defaultServeAddr, "`ADDR` to listen on (host:port)")
+	fl.StringVar(&f.target, "target", "builtin", "engine variant `SPEC`: builtin, builtin:rm3, or either with ?k1=..&b=..")
+	fl.StringVar(&f.split, "split", "", "qrels split `NAME` of a BEIR directory (default test)")
 	return cmd
 }
 

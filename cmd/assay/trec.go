@@ -19,6 +19,7 @@ func newTrecCmd(env *Env) *cobra.Command {
 		Use:                "trec [-q] [-c] [-n] [-J] [-l N] [-M N] [-N N] [-m MEASURE[.PARAMS]]... QRELS RUN",
 		Short:              "Evaluate a TREC run against qrels, byte-identical to trec_eval v10.0",
 		Long:               trec.Help,
+		Example:            "  assay trec -m ndcg_cut.10 -m recall.5,10 qrels.txt run.txt",
 		DisableFlagParsing: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			// The evaluator keeps little for runs whose topics are

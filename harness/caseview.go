@@ -1,0 +1,95 @@
+package harness
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
+
+	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/report"
+	"github.com/assay-eval/assay/store"
+	"github.com/assay-eval/assay/suite"
+)
+
+// RefCaseViews is CaseViews of the run REF (LoadRef).
+func RefCaseViews(ctx context.Context, st store.Store, ref, id string) (*assay.Run, []report.CaseView, error) {
+	run, path, err := LoadRef(ctx, st, ref)
+	if err != nil {
+		return nil, nil, err
+	}
+	views, err := CaseViews(run, path, id)
+	return run, views, err
+}
+
+// errStop ends a case scan early.
+var errStop = errors.New("stop")
+
+// CaseViews returns every trial of the case id in the run whose run.json
+// is at path (LoadRef's path), observations included, with the query and
+// judgments read again from the suite the run recorded. When that suite
+// cannot be read, or its fingerprint is no longer the run's, the views say
+// so (CaseView.SuiteNote) rather than show a query the run did not ask.
+// An id the run lacks is an error naming a few of the ids it has.
+func CaseViews(run *assay.Run, path, id string) ([]report.CaseView, error) {
+	var views []report.CaseView
+	var some []string
+	take := func(r assay.CaseResult) error {
+		if r.ID == id {
+			views = append(views, report.CaseView{Result: r})
+		} else if len(some) < 5 && (len(some) == 0 || some[len(some)-1] != r.ID) {
+			some = append(some, r.ID)
+		}
+		return nil
+	}
+	err := store.ReadCases(filepath.Dir(path), take)
+	if errors.Is(err, fs.ErrNotExist) {
+		// A run.json written by --json alone has no cases.jsonl beside
+		// it: its cases, without observations, are all there is.
+		err = nil
+		for _, r := range run.Cases {
+			take(r)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(views) == 0 {
+		return nil, fmt.Errorf("case %q: not in run %s (its cases include %s)", id, ShortID(run.RunID), strings.Join(some, ", "))
+	}
+	query, judgments, note := suiteCase(run.Suite, id)
+	for i := range views {
+		views[i].Query, views[i].Judgments, views[i].SuiteNote = query, judgments, note
+	}
+	return views, nil
+}
+
+func suiteCase(ref assay.SuiteRef, id string) (string, map[string]int, string) {
+	if ref.Path == "" {
+		return "", nil, "the run does not record its suite file"
+	}
+	st, err := suite.Stream(ref.Path, suite.LoadOptions{})
+	if err != nil {
+		return "", nil, "suite " + ref.Path + " not readable: " + err.Error()
+	}
+	if st.Fingerprint != ref.Fingerprint {
+		return "", nil, "suite " + ref.Path + " changed since the run"
+	}
+	var c *assay.Case
+	err = st.Cases(func(x assay.Case) error {
+		if x.ID == id {
+			c = &x
+			return errStop
+		}
+		return nil
+	})
+	if c == nil {
+		if err != nil && !errors.Is(err, errStop) {
+			return "", nil, "suite " + ref.Path + " not readable: " + err.Error()
+		}
+		return "", nil, "suite " + ref.Path + " has no case " + id
+	}
+	return c.Query, c.Judgments, ""
+}

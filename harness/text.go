@@ -1,0 +1,53 @@
+package harness
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/assay-eval/assay/gate"
+	"github.com/assay-eval/assay/report"
+)
+
+// WriteText writes the text summary of a result, what `assay run` prints:
+// the run (report.Text) and the no-gates line, or the variants of a matrix
+// (report.MatrixText); then each comparison with the plan's baseline.
+func (r *Result) WriteText(w io.Writer, p Plan, opts report.TextOptions) error {
+	if !r.Matrix {
+		if err := report.Text(w, r.Runs[0], opts); err != nil {
+			return err
+		}
+		if note := r.NoGates(p); note != "" {
+			fmt.Fprintf(w, "\n%s\n", note)
+		}
+		if cmp := r.Comparisons[0]; cmp != nil {
+			fmt.Fprintln(w)
+			return report.CompareText(w, *cmp)
+		}
+		return nil
+	}
+	if err := report.MatrixText(w, r.Runs, r.Orderings, opts); err != nil {
+		return err
+	}
+	if r.Baseline == nil {
+		return nil
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "\n%s\n", n)
+	}
+	for i, run := range r.Runs {
+		base, cmp := r.Baselines[i], r.Comparisons[i]
+		if base == nil || cmp == nil {
+			continue
+		}
+		fmt.Fprintf(w, "\nvariant %s vs --baseline %s", gate.VariantName(run.Variant), p.Baseline)
+		if base != r.Baseline {
+			fmt.Fprintf(w, " (its run %s of variant %s)", ShortID(base.RunID), gate.VariantName(base.Variant))
+		}
+		fmt.Fprintln(w)
+		fmt.Fprintln(w)
+		if err := report.CompareText(w, *cmp); err != nil {
+			return err
+		}
+	}
+	return nil
+}

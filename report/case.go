@@ -1,0 +1,248 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/assay-eval/assay"
+)
+
+// CaseView is one case trial of a run, whole: what the suite asked (the
+// query and the judgments, when the suite could be read again) and what
+// the target did (the observation stored in cases.jsonl).
+type CaseView struct {
+	Result    assay.CaseResult
+	Query     string
+	Judgments map[string]int
+	// SuiteNote says why Query and Judgments are missing (the suite file
+	// moved or changed since the run); empty when they were found.
+	SuiteNote string
+}
+
+// CaseDetails writes the trials of one case of the run runID, each whole
+// (CaseDetail), a blank line between them; with a heading ("base"), a line
+// "HEADING run RUNID" first.
+func CaseDetails(w io.Writer, heading, runID string, views []CaseView) error {
+	if heading != "" {
+		if _, err := fmt.Fprintf(w, "%s run %s\n\n", heading, runID); err != nil {
+			return err
+		}
+	}
+	for i, v := range views {
+		if i > 0 {
+			if _, err := fmt.Fprintln(w); err != nil {
+				return err
+			}
+		}
+		if err := CaseDetail(w, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CaseDetail writes one case trial whole, for `assay runs show REF --case
+// ID`: query, answer, the ranking with each document's judgment grade
+// ("-" unjudged), the citations (each marked surfaced or not), the tool
+// calls, the checks, the metrics and the spans. Every value is escaped.
+func CaseDetail(w io.Writer, v CaseView) error {
+	ew := &errWriter{w: w}
+	r := v.Result
+	status := "not graded"
+	switch {
+	case r.Error != nil:
+		status = "error " + string(r.Error.Class) + ": " + r.Error.Message
+	case r.Passed():
+		status = "pass"
+	case r.Graded():
+		status = "fail"
+	}
+	ew.printf("case %s  trial %d  %s\n", Escape(r.ID), r.Trial, Escape(status))
+	if v.SuiteNote != "" {
+		ew.printf("query      (%s)\n", Escape(v.SuiteNote))
+	} else {
+		ew.printf("query      %s\n", Escape(v.Query))
+	}
+	if len(r.Tags) > 0 {
+		keys := sortedKeys(r.Tags)
+		parts := make([]string, len(keys))
+		for i, k := range keys {
+			parts[i] = k + "=" + r.Tags[k]
+		}
+		ew.printf("tags       %s\n", Escape(strings.Join(parts, " ")))
+	}
+	if r.LatencyMs != nil {
+		ew.printf("latency    %s ms\n", fmtFloat(*r.LatencyMs))
+	}
+	o := r.Observation
+	if o == nil {
+		ew.printf("\n(the run kept no observation for this case)\n")
+	} else {
+		ew.printf("refused    %s\n", refusedText(o.Refused, r.Refused))
+		if o.Outcome != "" {
+			ew.printf("outcome    %s\n", Escape(o.Outcome))
+		}
+		if o.ApprovalPending {
+			ew.printf("approval   pending\n")
+		}
+		ew.printf("\nanswer\n")
+		if o.Answer == "" {
+			ew.printf("  (none)\n")
+		}
+		for _, line := range strings.Split(strings.TrimRight(o.Answer, "\n"), "\n") {
+			if o.Answer != "" {
+				ew.printf("  %s\n", Escape(line))
+			}
+		}
+		ew.printf("\nranking (%d)\n", len(o.Retrieved))
+		for i, h := range o.Retrieved {
+			grade := "-"
+			if g, ok := v.Judgments[h.ID]; ok {
+				grade = fmt.Sprint(g)
+			}
+			ew.printf("  %2d. %-6s %s  score %s%s\n", i+1, "rel "+grade, Escape(h.ID), fmtFloat(h.Score), titlePath(h.Title, h.Path))
+		}
+		if missed := unretrieved(v.Judgments, o.Retrieved); len(missed) > 0 {
+			ew.printf("  judged relevant, not retrieved: %s\n", Escape(strings.Join(missed, ", ")))
+		}
+		ew.printf("\ncitations (%d)\n", len(o.Citations))
+		for _, c := range o.Citations {
+			mark := "unsurfaced"
+			if surfaced(c, o.Retrieved) {
+				mark = "surfaced"
+			}
+			name := citationName(c)
+			title, path := c.Title, c.Path
+			if name == path {
+				path = ""
+			}
+			if name == title {
+				title = ""
+			}
+			ew.printf("  %-10s %s%s\n", mark, Escape(name), titlePath(title, path))
+		}
+		ew.printf("\ntool calls (%d)\n", len(o.Tools))
+		for _, t := range o.Tools {
+			line := t.Name
+			if len(t.Args) > 0 {
+				line += " " + string(t.Args)
+			}
+			if t.Error != "" {
+				line += "  error: " + t.Error
+			}
+			ew.printf("  %s\n", Escape(line))
+		}
+		if len(o.Spans) > 0 {
+			ew.printf("\nspans (%d)\n", len(o.Spans))
+			for _, s := range o.Spans {
+				ew.printf("  %-16s %s – %s ms\n", Escape(s.Name), fmtFloat(s.StartMs), fmtFloat(s.EndMs))
+			}
+		}
+	}
+	ew.printf("\nchecks (%d)\n", len(r.Checks))
+	for _, c := range r.Checks {
+		mark := "✗"
+		if c.Pass {
+			mark = "✓"
+		}
+		line := c.Kind
+		if c.Detail != "" {
+			line += ": " + c.Detail
+		}
+		ew.printf("  %s %s\n", mark, Escape(line))
+	}
+	if len(r.Metrics) > 0 {
+		ew.printf("\nmetrics\n")
+		for _, k := range sortedKeys(r.Metrics) {
+			ew.printf("  %-12s %.4f\n", Escape(k), r.Metrics[k])
+		}
+	}
+	return ew.err
+}
+
+func refusedText(reported *bool, graded bool) string {
+	if reported != nil {
+		return fmt.Sprintf("%t (reported by the target)", *reported)
+	}
+	return fmt.Sprintf("%t (by the refusal markers)", graded)
+}
+
+func titlePath(title, path string) string {
+	var parts []string
+	if title != "" {
+		parts = append(parts, "title "+quoteEsc(title))
+	}
+	if path != "" {
+		parts = append(parts, "path "+Escape(path))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "  " + strings.Join(parts, "  ")
+}
+
+func quoteEsc(s string) string { return `"` + Escape(s) + `"` }
+
+func citationName(c assay.Citation) string {
+	switch {
+	case c.ID != "":
+		return c.ID
+	case c.Path != "":
+		return c.Path
+	}
+	return c.Title
+}
+
+// surfaced is the grader's rule (ARCHITECTURE §3): a citation matches a
+// retrieved document by id, path or title.
+func surfaced(c assay.Citation, hits []assay.Hit) bool {
+	for _, h := range hits {
+		for _, v := range []string{c.ID, c.Path, c.Title} {
+			if v != "" && (v == h.ID || v == h.Path || v == h.Title) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func unretrieved(judgments map[string]int, hits []assay.Hit) []string {
+	seen := map[string]bool{}
+	for _, h := range hits {
+		seen[h.ID] = true
+	}
+	var out []string
+	for id, g := range judgments {
+		if g > 0 && !seen[id] {
+			out = append(out, id)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func fmtFloat(f float64) string {
+	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.3f", f), "0"), ".")
+}
+
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) printf(format string, args ...any) {
+	if e.err == nil {
+		_, e.err = fmt.Fprintf(e.w, format, args...)
+	}
+}

@@ -1,0 +1,198 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/gate"
+	"github.com/assay-eval/assay/suite"
+)
+
+// GateDocument is the assay.gate/v1 document `assay gate --json` writes:
+// the run checked, every gate and floor result, and whether all held.
+// Pass is false for an incomplete run and for gates that measure nothing
+// (Errors), as the exit status is.
+type GateDocument struct {
+	Schema   string             `json:"schema"`
+	RunID    string             `json:"run_id"`
+	Suite    string             `json:"suite"`
+	Status   assay.RunStatus    `json:"status"`
+	Pass     bool               `json:"pass"`
+	Results  []assay.GateResult `json:"results"`
+	Warnings []string           `json:"warnings"`
+	Errors   []string           `json:"errors"`
+}
+
+// GateJSON writes the assay.gate/v1 document of a verdict on run.
+func GateJSON(w io.Writer, run *assay.Run, v gate.Verdict) error {
+	doc := GateDocument{
+		Schema: "assay.gate/v1", RunID: run.RunID, Suite: run.Suite.Name, Status: run.Status,
+		Pass:    v.Pass && len(v.Errors) == 0 && run.Status == assay.StatusComplete,
+		Results: v.Results, Warnings: v.Warnings, Errors: v.Errors,
+	}
+	if doc.Results == nil {
+		doc.Results = []assay.GateResult{}
+	}
+	if doc.Warnings == nil {
+		doc.Warnings = []string{}
+	}
+	if doc.Errors == nil {
+		doc.Errors = []string{}
+	}
+	return writeIndented(w, doc)
+}
+
+// LintFinding is a lint finding with its source split into file, line and
+// column (0 when the source does not give them).
+type LintFinding struct {
+	suite.Finding
+	File string `json:"file"`
+	Line int    `json:"line,omitempty"`
+	Col  int    `json:"col,omitempty"`
+}
+
+// LintDocument is the assay.lint/v1 document `assay lint --json` writes.
+type LintDocument struct {
+	Schema   string        `json:"schema"`
+	Suite    string        `json:"suite"`
+	Cases    int           `json:"cases"`
+	Errors   int           `json:"errors"`
+	Warnings int           `json:"warnings"`
+	Findings []LintFinding `json:"findings"`
+}
+
+// LintJSON writes the assay.lint/v1 document of a lint of the suite at
+// path (n cases).
+func LintJSON(w io.Writer, path string, n int, findings []suite.Finding) error {
+	doc := LintDocument{Schema: "assay.lint/v1", Suite: path, Cases: n, Findings: []LintFinding{}}
+	for _, f := range findings {
+		doc.Findings = append(doc.Findings, SplitFinding(f))
+		switch f.Severity {
+		case suite.SeverityError:
+			doc.Errors++
+		case suite.SeverityWarning:
+			doc.Warnings++
+		}
+	}
+	return writeIndented(w, doc)
+}
+
+// SplitFinding splits a finding's "file:line[:col]" source.
+func SplitFinding(f suite.Finding) LintFinding {
+	lf := LintFinding{Finding: f, File: f.Source}
+	var nums []int
+	rest := f.Source
+	for len(nums) < 2 {
+		i := strings.LastIndexByte(rest, ':')
+		if i < 0 {
+			break
+		}
+		n, err := strconv.Atoi(rest[i+1:])
+		if err != nil || n < 0 {
+			break
+		}
+		nums = append([]int{n}, nums...)
+		rest = rest[:i]
+	}
+	lf.File = rest
+	if len(nums) > 0 {
+		lf.Line = nums[0]
+	}
+	if len(nums) > 1 {
+		lf.Col = nums[1]
+	}
+	return lf
+}
+
+// LintGitHub writes the findings as GitHub Actions workflow commands, one
+// a line: "::error file=F,line=L,col=C::MESSAGE" for errors, ::warning
+// for warnings and ::notice for notes, so that each lands on its suite
+// line in a pull request. Values are escaped as the runner expects (%, CR
+// and LF in the message; also : and , in the properties).
+func LintGitHub(w io.Writer, findings []suite.Finding) error {
+	for _, f := range findings {
+		lf := SplitFinding(f)
+		level := "notice"
+		switch f.Severity {
+		case suite.SeverityError:
+			level = "error"
+		case suite.SeverityWarning:
+			level = "warning"
+		}
+		props := "file=" + ghProperty(lf.File)
+		if lf.Line > 0 {
+			props += ",line=" + strconv.Itoa(lf.Line)
+		}
+		if lf.Col > 0 {
+			props += ",col=" + strconv.Itoa(lf.Col)
+		}
+		if _, err := fmt.Fprintf(w, "::%s %s::%s\n", level, props, ghData(Escape(f.Message))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func ghData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+func ghProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(Escape(s))
+}
+
+func writeIndented(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// LintFindings writes the findings on w in a format: "text", one
+// "file:line: severity: message" line each (as lint prints them), or
+// "github" (LintGitHub).
+func LintFindings(w io.Writer, format string, findings []suite.Finding) error {
+	if format == "github" {
+		return LintGitHub(w, findings)
+	}
+	for _, f := range findings {
+		if _, err := fmt.Fprintln(w, EscapeLines(f.String())); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// LintSummary is lint's closing line, "PATH: N cases, E errors, W
+// warnings" ("no errors" for none), with the number of errors.
+func LintSummary(path string, n int, findings []suite.Finding) (string, int) {
+	errs, warns := 0, 0
+	for _, f := range findings {
+		switch f.Severity {
+		case suite.SeverityError:
+			errs++
+		case suite.SeverityWarning:
+			warns++
+		}
+	}
+	return fmt.Sprintf("%s: %d %s, %s, %s", path, n, plural(n, "case", "cases"),
+		lintCount(errs, "error", "errors"), lintCount(warns, "warning", "warnings")), errs
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func lintCount(n int, one, many string) string {
+	if n == 0 {
+		return "no " + many
+	}
+	return fmt.Sprintf("%d %s", n, plural(n, one, many))
+}
