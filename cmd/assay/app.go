@@ -11,8 +11,10 @@ import (
 	"time"
 
 	"github.com/assay-eval/assay/harness"
+	"github.com/assay-eval/assay/internal/complete"
 	"github.com/assay-eval/assay/redact"
 	"github.com/assay-eval/assay/report"
+	"github.com/assay-eval/assay/store"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -181,6 +183,10 @@ func newRootCmd(env *Env) *cobra.Command {
 	} {
 		root.AddCommand(mk(env))
 	}
+	complete.Register(root, func(c *cobra.Command) (string, store.OpenOptions) {
+		dir, _ := storeRoot(env, c.Flag("store").Value.String())
+		return dir, storeOptions(env, dir)
+	})
 	return root
 }
 
