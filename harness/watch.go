@@ -215,6 +215,9 @@ func stampInputs(paths []string, p Plan) map[string]stamp {
 			if len(out) >= maxWatchedFiles {
 				return fs.SkipAll
 			}
+			if d.IsDir() {
+				return nil // its files are stamped; its own mtime moves with a store inside it
+			}
 			if fi, err := d.Info(); err == nil {
 				out[path] = stamp{fi.Size(), fi.ModTime(), fi.Mode()}
 			}
