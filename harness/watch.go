@@ -57,7 +57,17 @@ type Watch struct {
 // When the context ends (Ctrl-C) Run returns the error of the last run
 // that finished (nil: it passed), so the exit status is that run's; a run
 // the interruption cut short does not count, unless it was the first.
+//
+// A usage error (a flag out of range, an output that cannot be written),
+// and any error of the first run that made no run (an unknown target, a
+// suite that does not load), ends the watch at once, as it would end a
+// run; later, an input error (a suite or trace broken by an edit) is
+// reported through OnError and watching goes on, so that fixing the file
+// runs again.
 func (w *Watch) Run(ctx context.Context) error {
+	if err := w.check(); err != nil {
+		return err
+	}
 	ticks := w.Ticks
 	if ticks == nil {
 		iv := w.Interval
@@ -85,6 +95,10 @@ func (w *Watch) Run(ctx context.Context) error {
 			res.Close()
 			return last
 		}
+		if KindOf(err) == Usage || (n == 0 && res == nil) {
+			res.Close()
+			return err
+		}
 		n++
 		last = err
 		if runs := w.show(res, err, prev); runs != nil {
@@ -111,6 +125,21 @@ func (w *Watch) Run(ctx context.Context) error {
 			}
 		}
 	}
+}
+
+// check rejects what cannot be watched: a suite read from stdin, and an
+// output sent to stdout, where each run would add one more document.
+func (w *Watch) check() error {
+	p := w.Plan
+	if p.SuitePath == "" || p.SuitePath == "-" || p.SuitePath == "/dev/stdin" {
+		return usageError("give the suite as a file", "--watch reads the suite again after each change, so it cannot come from stdin")
+	}
+	for _, o := range []Output{{"--json", p.JSON}, {"--markdown", p.Markdown}, {"--junit", p.JUnit}, {"--badge", p.Badge}} {
+		if o.Path == "-" {
+			return usageError("write it to a FILE, rewritten on each run", "--watch with %s -: each run would print one more document on stdout", o.Flag)
+		}
+	}
+	return nil
 }
 
 // show writes a run's summary and, when a previous run exists, what
