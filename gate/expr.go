@@ -102,8 +102,11 @@ type Expr struct {
 	// Metric is the canonical metric name ("ndcg@10", "pass_rate"); empty
 	// for no_new_failures.
 	Metric string
-	Op     Op
-	Bound  float64
+	// Measure is set when Metric names a run-level measure the target
+	// reports (Run.Measures, e.g. index_bytes), not a metric of the cases.
+	Measure bool
+	Op      Op
+	Bound   float64
 }
 
 // String renders the expression in canonical form, e.g.
@@ -331,7 +334,10 @@ func Parse(expr, source string) (Expr, error) {
 	}
 	canon, err := CanonicalMetric(name)
 	if err != nil {
-		return fail("%s", err)
+		if !IsMeasureName(name) || suggest(strings.ToLower(name)) != "" {
+			return fail("%s", err)
+		}
+		canon, e.Measure = name, true
 	}
 	e.Metric = canon
 	if num == "" {
@@ -357,6 +363,22 @@ func ParseAll(gates []assay.Gate) ([]Expr, error) {
 		out = append(out, e)
 	}
 	return out, nil
+}
+
+// IsMeasureName reports whether name can name a run-level measure: a
+// lowercase letter, then lowercase letters, digits and underscores (at most
+// 64 bytes), and not a run name of this package ("pass_rate").
+func IsMeasureName(name string) bool {
+	if name == "" || len(name) > 64 || name[0] < 'a' || name[0] > 'z' || isRunName(name) {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // parseScope reads "[key=value]" at the start of s.
