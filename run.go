@@ -100,6 +100,22 @@ type Run struct {
 	CaseStream Seq[CaseResult] `json:"-"`
 }
 
+// IsMeasureName reports whether name can name a run-level measure
+// (Run.Measures): a lowercase ASCII letter, then lowercase letters, digits
+// and underscores, at most 64 bytes ("index_bytes", "build_ms").
+func IsMeasureName(name string) bool {
+	if name == "" || len(name) > 64 || name[0] < 'a' || name[0] > 'z' {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
 // EachCase calls yield with each case result of the run, in order: the
 // elements of Cases when it is non-empty or CaseStream is nil, else those
 // CaseStream yields. Readers of a run go through EachCase so that a run

@@ -247,7 +247,7 @@ func measureOf(run *assay.Run, name string) (float64, string) {
 		return 0, fmt.Sprintf("measure %s is undefined: the target reported %v", name, v)
 	}
 	if len(run.Measures) == 0 {
-		return 0, fmt.Sprintf("measure %s is undefined: the target reported no measures (is %s a misspelt metric? known: %s)", name, name, knownList())
+		return 0, fmt.Sprintf("measure %s is undefined: the target reported no measures (or is %s a misspelt metric?)", name, name)
 	}
 	return 0, fmt.Sprintf("measure %s is undefined: the target did not report it (reported: %s)", name, strings.Join(sortedKeys(run.Measures), ", "))
 }

@@ -334,7 +334,9 @@ func Parse(expr, source string) (Expr, error) {
 	}
 	canon, err := CanonicalMetric(name)
 	if err != nil {
-		if !IsMeasureName(name) || suggest(strings.ToLower(name)) != "" {
+		// a name no metric has, far from every known one, is a run-level
+		// measure (assay.IsMeasureName); a near miss stays an error
+		if !assay.IsMeasureName(name) || suggest(strings.ToLower(name)) != "" {
 			return fail("%s", err)
 		}
 		canon, e.Measure = name, true
@@ -363,22 +365,6 @@ func ParseAll(gates []assay.Gate) ([]Expr, error) {
 		out = append(out, e)
 	}
 	return out, nil
-}
-
-// IsMeasureName reports whether name can name a run-level measure: a
-// lowercase letter, then lowercase letters, digits and underscores (at most
-// 64 bytes), and not a run name of this package ("pass_rate").
-func IsMeasureName(name string) bool {
-	if name == "" || len(name) > 64 || name[0] < 'a' || name[0] > 'z' || isRunName(name) {
-		return false
-	}
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
-			return false
-		}
-	}
-	return true
 }
 
 // parseScope reads "[key=value]" at the start of s.
