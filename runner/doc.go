@@ -31,6 +31,11 @@
 // its verdict: it was graded before) and named in Result.Warnings (the first
 // five by case, the rest counted), so the run says what it left behind.
 //
+// A third, Measures() map[string]float64, reports run-level measures
+// (index_bytes, build_ms): read once after the last case (also of a run that
+// stopped early) into Result.Measures. A value that is not a finite number
+// is left out with a warning, so a gate on it fails as undefined.
+//
 // Secrets: each observation is graded as the target returned it, and only
 // then redacted (package redact), with Options.Redactor or, when that is
 // nil, the target's own secrets (the optional capability Secrets()
