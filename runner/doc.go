@@ -33,8 +33,12 @@
 //
 // A third, Measures() map[string]float64, reports run-level measures
 // (index_bytes, build_ms): read once after the last case (also of a run that
-// stopped early) into Result.Measures. A value that is not a finite number
-// is left out with a warning, so a gate on it fails as undefined.
+// stopped early) into Result.Measures. Observations may carry measures too
+// (Observation.Measures): per name the result keeps the value of the last
+// case in suite order (emission order, so concurrency does not change it),
+// and the Measures method, read after them, overrides. A value that is not
+// a finite number, or a name assay.IsMeasureName refuses, is left out with
+// a warning, so a gate on it fails as undefined.
 //
 // Secrets: each observation is graded as the target returned it, and only
 // then redacted (package redact), with Options.Redactor or, when that is
