@@ -19,6 +19,7 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/internal/boundedfile"
+	"github.com/assay-eval/assay/internal/nesting"
 )
 
 // Load reads the corpus at path: a directory of .md/.txt files, or a .jsonl
@@ -241,6 +242,9 @@ func ReadJSONL(name string, r io.Reader) ([]assay.Document, error) {
 			return nil, fmt.Errorf("%s:%d: %v", name, line, err)
 		}
 		if t := bytes.TrimSpace(b); len(t) > 0 {
+			if e := nesting.JSON(t); e != nil {
+				return nil, fmt.Errorf("%s:%d:%d: %s", name, line, e.Col, e.Msg)
+			}
 			d, perr := parseJSONLine(t)
 			if perr != nil {
 				return nil, fmt.Errorf("%s:%d: %v", name, line, perr)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/internal/boundedfile"
+	"github.com/assay-eval/assay/internal/nesting"
 )
 
 // FloorsSchema names the floors file format.
@@ -73,6 +74,9 @@ func ReadFloors(r io.Reader, name string) (*Floors, error) {
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return NewFloors(), nil
+	}
+	if e := nesting.JSON(data); e != nil {
+		return nil, fmt.Errorf("%s:%d:%d: %s", name, e.Line, e.Col, e.Msg)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()

@@ -13,8 +13,9 @@ import (
 // `missing "sha-256"` or `missing "a", "b"`.
 func AnswerIncludes(answer string, want []string, caseSensitive bool) assay.Check {
 	var missing []string
+	hay := newHaystack(answer, caseSensitive)
 	for _, w := range want {
-		if !contains(answer, w, caseSensitive) {
+		if !hay.contains(w) {
 			missing = append(missing, w)
 		}
 	}
@@ -31,8 +32,9 @@ func AnswerIncludesAny(answer string, want []string, caseSensitive bool) assay.C
 	if len(want) == 0 {
 		return pass(KindAnswerIncludesAny)
 	}
+	hay := newHaystack(answer, caseSensitive)
 	for _, w := range want {
-		if contains(answer, w, caseSensitive) {
+		if hay.contains(w) {
 			return pass(KindAnswerIncludesAny)
 		}
 	}
@@ -44,8 +46,9 @@ func AnswerIncludesAny(answer string, want []string, caseSensitive bool) assay.C
 // `found "md5"`.
 func AnswerExcludes(answer string, banned []string, caseSensitive bool) assay.Check {
 	var found []string
+	hay := newHaystack(answer, caseSensitive)
 	for _, b := range banned {
-		if contains(answer, b, caseSensitive) {
+		if hay.contains(b) {
 			found = append(found, b)
 		}
 	}
@@ -71,11 +74,26 @@ func AnswerMatches(answer, pattern string) assay.Check {
 	return pass(KindAnswerMatches)
 }
 
-func contains(s, sub string, caseSensitive bool) bool {
-	if caseSensitive {
-		return strings.Contains(s, sub)
+// haystack is an answer ready for substring tests: lowered once, unless
+// case-sensitive, rather than once per wanted string (a long answer and
+// many strings made that quadratic in allocations).
+type haystack struct {
+	s             string
+	caseSensitive bool
+}
+
+func newHaystack(s string, caseSensitive bool) haystack {
+	if !caseSensitive {
+		s = strings.ToLower(s)
 	}
-	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
+	return haystack{s: s, caseSensitive: caseSensitive}
+}
+
+func (h haystack) contains(sub string) bool {
+	if !h.caseSensitive {
+		sub = strings.ToLower(sub)
+	}
+	return strings.Contains(h.s, sub)
 }
 
 // regexpError drops the "error parsing regexp: " prefix of regexp errors.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/internal/boundedfile"
+	"github.com/assay-eval/assay/internal/nesting"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
@@ -62,6 +63,9 @@ func (c *SchemaCache) Add(key string, schema []byte) error {
 }
 
 func (c *SchemaCache) add(key, abs string, data []byte) error {
+	if e := nesting.JSON(data); e != nil {
+		return fmt.Errorf("line %d column %d: %s", e.Line, e.Col, e.Msg)
+	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
 	if err != nil {
 		return fmt.Errorf("not JSON: %v", err)
@@ -140,6 +144,9 @@ func JSONSchema(obs assay.Observation, schema *jsonschema.Schema) assay.Check {
 	} else {
 		if strings.TrimSpace(obs.Answer) == "" {
 			return fail(KindJSONSchema, "answer is not JSON: empty")
+		}
+		if e := nesting.JSON([]byte(obs.Answer)); e != nil {
+			return fail(KindJSONSchema, fmt.Sprintf("answer JSON is %s, at line %d column %d", e.Msg, e.Line, e.Col))
 		}
 		v, err := jsonschema.UnmarshalJSON(strings.NewReader(obs.Answer))
 		if err != nil {

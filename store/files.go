@@ -17,6 +17,7 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/internal/boundedfile"
+	"github.com/assay-eval/assay/internal/nesting"
 )
 
 // EncodeRun returns the run.json form of run: the assay.run/v1 document,
@@ -153,6 +154,9 @@ func LoadRun(path string) (*assay.Run, error) {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return nil, fmt.Errorf("%s: empty run record (truncated, or written by a process that was stopped)", file)
 	}
+	if e := nesting.JSON(b); e != nil {
+		return nil, fmt.Errorf("%s:%d:%d: %s", file, e.Line, e.Col, e.Msg)
+	}
 	var run assay.Run
 	if err := json.Unmarshal(b, &run); err != nil {
 		return nil, jsonErr(file, b, err)
@@ -234,6 +238,9 @@ func ReadCases(path string, fn func(assay.CaseResult) error) error {
 		}
 		torn := rerr == io.EOF
 		if t := bytes.TrimSpace(b); len(t) > 0 {
+			if e := nesting.JSON(t); e != nil {
+				return fmt.Errorf("%s:%d:%d: %s", path, line, e.Col, e.Msg)
+			}
 			var r assay.CaseResult
 			if err := json.Unmarshal(t, &r); err != nil {
 				if torn && !compressed {

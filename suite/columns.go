@@ -13,6 +13,10 @@ import (
 // text tks were lexed from; the fix runs before any position is shifted.
 func fixPlainColumns(tks token.Tokens, src string) {
 	var lines []string // split on first need
+	// the runes of one line, converted once for all its tokens (a
+	// one-line JSON or flow document has them all on one line)
+	var line []rune
+	lineNo := 0
 	for _, tk := range tks {
 		if tk == nil || tk.Position == nil || tk.Value == "" || !plainScalar(tk.Type) {
 			continue
@@ -23,7 +27,9 @@ func fixPlainColumns(tks token.Tokens, src string) {
 		if tk.Position.Line < 1 || tk.Position.Line > len(lines) {
 			continue
 		}
-		line := []rune(lines[tk.Position.Line-1])
+		if tk.Position.Line != lineNo {
+			line, lineNo = []rune(lines[tk.Position.Line-1]), tk.Position.Line
+		}
 		val := []rune(tk.Value)
 		col := tk.Position.Column - 1 // 0-based, in runes
 		if col < 0 || col > len(line) || hasRunesAt(line, col, val) {

@@ -120,6 +120,35 @@
 // "file:line: warning: message", sorted by line, and exits 1 on any error,
 // 0 with warnings and notes only.
 //
+// # Depth, length and size
+//
+// Before any YAML or JSON text reaches a parser, package internal/nesting
+// scans it once: collections nested more than 1000 levels deep (flow
+// brackets and braces, and block nodes by indentation and "- " entries),
+// or a string, scalar or comment longer than 1 MiB, are a load error at
+// the offending position ("suite.yaml:5:1008: nested more than 1000 levels
+// deep (the limit)", "suite.yaml:4:12: a scalar longer than 1 MiB (the
+// limit)"), so goccy/go-yaml, whose cost on such text grows far faster
+// than the text (60 KB of "[" took 5 GB; its scanner allocates about 45
+// bytes per byte of a scalar), never sees it. A query, an expected string
+// or an inline corpus text is far shorter; a longer document belongs in a
+// corpus directory or JSONL file. Brackets inside
+// quoted strings, comments, plain scalars and literal blocks do not count.
+// The lean parse scans each case item (and the header) the same way, with
+// the two levels above an item counted, and leaves anything the scan
+// refuses to the whole-document parse, so the error and its position are
+// the same either way; a case item that does not fit the lean buffer
+// (16 MiB) is read by the whole-document parse too.
+//
+// Nothing costs more than linear time in the size of a mapping: the fast
+// front end finds a repeated key with a set, the column fix-up converts
+// each line once, and a block mapping of 512 or more `key: scalar` lines
+// (a case's judgments, tags) reaches goccy/go-yaml as the equivalent flow
+// mapping (package internal/yamltokens), because its block mapping parse
+// recurses once per key and copies all the keys before it at each level.
+// A case with 40,000 judgments loads in a fraction of a second by either
+// parse (docs/benchmarks.md has the figures).
+//
 // # Fingerprint and manifest
 //
 // Fingerprint hashes the canonical suite: defaults, metrics, gain, refusal

@@ -40,6 +40,9 @@ var gnoAskFields = []string{"id", "question", "expectedTopics", "mockSources"}
 // ask-cases.json (ask true). See the package's format notes in formats.go.
 func loadGNO(path string, data []byte, ask bool) (*assay.Suite, error) {
 	d := &jsonDoc{file: path, data: trimBOM(data)}
+	if err := d.checkNesting(); err != nil {
+		return nil, err
+	}
 	items, err := d.array(0)
 	if err != nil {
 		return nil, err

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/assay-eval/assay/internal/nesting"
 )
 
 // jsonDoc is a JSON file being read with positions: every error and every
@@ -50,6 +52,14 @@ func (d *jsonDoc) errf(off int, format string, args ...any) error {
 // warnf is a positioned warning at off ("file:line: msg").
 func (d *jsonDoc) warnf(off int, format string, args ...any) string {
 	return fmt.Sprintf("%s: %s", d.source(off), fmt.Sprintf(format, args...))
+}
+
+// checkNesting refuses a document nested deeper than nesting.MaxDepth.
+func (d *jsonDoc) checkNesting() error {
+	if e := nesting.JSON(d.data); e != nil {
+		return Errorf(d.file, e.Line, e.Col, "%s", e.Msg)
+	}
+	return nil
 }
 
 // skipSpace returns the offset of the first byte at or after off that is not

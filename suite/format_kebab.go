@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/nesting"
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
@@ -35,6 +36,9 @@ func kebabItems(data []byte) (items []ast.Node, ok bool, err error) {
 			items, ok, err = nil, false, fmt.Errorf("cannot parse YAML: %v", r)
 		}
 	}()
+	if e := nesting.YAML(data); e != nil {
+		return nil, false, e
+	}
 	f, err := parser.ParseBytes(data, 0)
 	if err != nil {
 		return nil, false, err
@@ -99,6 +103,10 @@ func kebabMapping(n ast.Node) (*ast.MappingNode, bool) {
 
 // kebabYAMLErr turns a go-yaml error into one line "file:line:col: msg".
 func kebabYAMLErr(file string, err error) error {
+	var ne *nesting.Error
+	if errors.As(err, &ne) {
+		return Errorf(file, ne.Line, ne.Col, "%s", ne.Msg)
+	}
 	var ye yaml.Error
 	if errors.As(err, &ye) && ye.GetToken() != nil {
 		p := ye.GetToken().Position

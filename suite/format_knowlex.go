@@ -31,6 +31,9 @@ var knowlexQuestionFields = []string{"id", "category", "question", "expectedSubs
 // loadKnowlex reads Knowlex's golden_qa.json. See formats.go for the mapping.
 func loadKnowlex(path string, data []byte) (*assay.Suite, error) {
 	d := &jsonDoc{file: path, data: trimBOM(data)}
+	if err := d.checkNesting(); err != nil {
+		return nil, err
+	}
 	top, order, err := d.object(0)
 	if err != nil {
 		return nil, err

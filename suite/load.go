@@ -1,9 +1,11 @@
 package suite
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -17,6 +19,7 @@ import (
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/corpus"
 	"github.com/assay-eval/assay/internal/boundedfile"
+	"github.com/assay-eval/assay/internal/nesting"
 	"github.com/assay-eval/assay/metric"
 )
 
@@ -244,7 +247,14 @@ func compileSchema(full string) string {
 		return fmt.Sprintf("cannot read it: %v", unwrapFSError(boundedfile.Reason(err)))
 	}
 	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return fmt.Sprintf("cannot read it: %v", err)
+	}
+	if e := nesting.JSON(data); e != nil {
+		return fmt.Sprintf("line %d column %d: %s", e.Line, e.Col, e.Msg)
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
 	if err != nil {
 		return "not JSON: " + firstLine(err.Error())
 	}

@@ -16,6 +16,8 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/corpus"
+	"github.com/assay-eval/assay/internal/nesting"
+	"github.com/assay-eval/assay/internal/yamltokens"
 	"github.com/assay-eval/assay/metric"
 )
 
@@ -79,9 +81,12 @@ func parseWhole(file string, src []byte) (p *parsed, err error) {
 			p, err = nil, Errorf(file, 1, 1, "cannot parse: %v", r)
 		}
 	}()
+	if err := checkNesting(file, src); err != nil {
+		return nil, err
+	}
 	tks := lexer.Tokenize(string(src))
 	fixPlainColumns(tks, string(src))
-	f, err := parser.Parse(tks, 0)
+	f, err := parser.Parse(yamltokens.FlowLargeMappings(tks), 0)
 	if err != nil {
 		return nil, yamlError(file, err)
 	}
@@ -135,6 +140,17 @@ func decodeNativeWith(r *nodeReader, body ast.Node, pieces caseSource, nPieces i
 	}
 	oneLineProblems(d.p.probs)
 	return d.p, nil
+}
+
+// checkNesting refuses YAML (or JSON) text nested deeper than
+// nesting.MaxDepth or holding a string or comment longer than
+// nesting.MaxScalar, before goccy/go-yaml, whose cost explodes on such
+// text, sees it.
+func checkNesting(file string, src []byte) error {
+	if e := nesting.YAML(src); e != nil {
+		return Errorf(file, e.Line, e.Col, "%s", e.Msg)
+	}
+	return nil
 }
 
 // yamlError turns a goccy/go-yaml error into one positioned line.

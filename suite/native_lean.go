@@ -16,6 +16,8 @@ import (
 	"github.com/goccy/go-yaml/token"
 
 	"github.com/assay-eval/assay/internal/boundedfile"
+	"github.com/assay-eval/assay/internal/nesting"
+	"github.com/assay-eval/assay/internal/yamltokens"
 )
 
 // The lean parse. goccy/go-yaml's AST costs about 10 KB per case, so the
@@ -157,6 +159,9 @@ func (sp *leanSplit) decode(file string, scan leanScan) (p *parsed, ok bool) {
 // parseHeader parses the header and checks that it is a block mapping
 // with one "cases" key, on casesLine, holding nothing (block) or [] (JSON).
 func (sp *leanSplit) parseHeader() (ast.Node, bool) {
+	if nesting.YAML(sp.header) != nil {
+		return nil, false // the whole-document parse says where
+	}
 	tks := lexer.Tokenize(string(sp.header))
 	fixPlainColumns(tks, string(sp.header))
 	for _, tk := range tks {
@@ -369,6 +374,12 @@ const (
 
 // parsePiece parses the case item pc of text and returns its node.
 func (sp *leanSplit) parsePiece(text []byte, pc leanPiece) (ast.Node, bool) {
+	// An item sits two levels deep in the file (the suite mapping, the
+	// cases list): one the pre-scan refuses with two levels to spare is
+	// left to the whole-document parse, which says where it is too deep.
+	if nesting.YAMLBelow(text[pc.start:pc.end], 2) != nil {
+		return nil, false
+	}
 	if leanFast {
 		if n := sp.fastPiece(text, pc); n != nil {
 			return n, true
@@ -446,7 +457,7 @@ func leanToken(tk *token.Token) bool {
 
 // parseOneBody parses tokens that must hold exactly one document.
 func parseOneBody(tks token.Tokens) (ast.Node, bool) {
-	f, err := parser.Parse(tks, 0)
+	f, err := parser.Parse(yamltokens.FlowLargeMappings(tks), 0)
 	if err != nil || len(f.Docs) != 1 || f.Docs[0] == nil || f.Docs[0].Body == nil {
 		return nil, false
 	}

@@ -71,6 +71,12 @@ type leanScanner struct {
 
 const leanBufSize = 64 << 10
 
+// leanMaxBuf bounds the buffer: a line or case item that does not fit in
+// it (a runaway comment or query) is left to the whole-document parse,
+// whose pre-scan refuses strings and comments longer than
+// nesting.MaxScalar, rather than doubling the buffer without end.
+const leanMaxBuf = 16 << 20
+
 // scanLean splits the text r holds (a leading UTF-8 byte order mark left
 // out when bom), calling emit (when set) with each case item; with header
 // it collects the header. ok is false when the text is not of a shape the
@@ -124,7 +130,12 @@ func (sc *leanScanner) fill() bool {
 		sc.pos -= drop
 	}
 	if len(sc.buf) == cap(sc.buf) {
-		sc.buf = append(sc.buf, make([]byte, cap(sc.buf))...)[:len(sc.buf)]
+		if cap(sc.buf) >= leanMaxBuf {
+			panic("too large") // recovered by scanLean
+		}
+		nb := make([]byte, len(sc.buf), 2*cap(sc.buf)) // doubled, exactly
+		copy(nb, sc.buf)
+		sc.buf = nb
 	}
 	for {
 		n, err := sc.r.Read(sc.buf[len(sc.buf):cap(sc.buf)])

@@ -43,4 +43,11 @@
 // Variants: ReadMatrix reads a target file's variants: (every combination is
 // one run of a group) and ordering: lines; Open with Options.Variant makes
 // .Variant.KEY available to the file's templates, builtin: spec included.
+//
+// Limits: a target file, a replay trace line and a JSON response a mapping
+// reads are refused when nested more than 1000 levels deep (a target file
+// also when a string in it is longer than 1 MiB), with the position
+// (internal/nesting), before a parser sees them: a trace or target file
+// error is "file:line:col: ...", a response one is a malformed
+// observation. A large mapping in a target file is read in linear time.
 package target

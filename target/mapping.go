@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/nesting"
 	"github.com/assay-eval/assay/redact"
 	"github.com/tidwall/gjson"
 )
@@ -115,19 +116,25 @@ func parseMap(n *node, steps []string, headers bool) ([]mapField, error) {
 type response struct {
 	body   []byte
 	header http.Header
-	json   int8             // 0 unknown, 1 valid, -1 invalid
+	json   int8             // 0 unknown, 1 valid, -1 invalid, -2 nested too deeply
 	red    *redact.Redactor // the snippet of a body that is not JSON is redacted before it is cut
 }
 
 func (r *response) checkJSON(where string) error {
 	if r.json == 0 {
 		r.json = 1
-		if !json.Valid(r.body) {
+		if e := nesting.JSON(r.body); e != nil {
+			r.json = -2
+		} else if !json.Valid(r.body) {
 			r.json = -1
 		}
 	}
 	if r.json > 0 {
 		return nil
+	}
+	if r.json == -2 {
+		e := nesting.JSON(r.body)
+		return assay.Errorf(assay.ErrMalformed, "%s JSON is %s, at line %d column %d", where, e.Msg, e.Line, e.Col)
 	}
 	var v any
 	err := json.Unmarshal(r.body, &v)

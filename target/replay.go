@@ -15,6 +15,7 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/internal/boundedfile"
+	"github.com/assay-eval/assay/internal/nesting"
 )
 
 // Replay is a target that answers from a recorded trace file (docs/observations.md): one
@@ -57,6 +58,9 @@ func OpenReplay(path string) (*Replay, error) {
 		b := bytes.TrimSpace(sc.Bytes())
 		if len(b) == 0 {
 			continue
+		}
+		if e := nesting.JSON(b); e != nil {
+			return nil, fmt.Errorf("%s:%d:%d: malformed trace line: %s", path, line, e.Col, e.Msg)
 		}
 		var o assay.Observation
 		dec := json.NewDecoder(bytes.NewReader(b))

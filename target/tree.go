@@ -4,13 +4,18 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/lexer"
 	"github.com/goccy/go-yaml/parser"
+
+	"github.com/assay-eval/assay/internal/nesting"
+	"github.com/assay-eval/assay/internal/yamltokens"
 )
 
 // node is one value of a target file with where it was written. Target
@@ -20,13 +25,14 @@ type node struct {
 	file      string
 	line, col int
 	kind      nodeKind
-	keys      []string // mapping keys, in file order
-	keyNodes  []*node  // positions of the keys
-	vals      []*node  // mapping values, parallel to keys
-	items     []*node  // sequence items
-	value     any      // scalar: string, int64, uint64, float64, bool or nil
-	env       bool     // the string was expanded from ${VAR}
-	written   string   // the string as written, before ${VAR} expansion
+	keys      []string        // mapping keys, in file order
+	keyNodes  []*node         // positions of the keys
+	vals      []*node         // mapping values, parallel to keys
+	items     []*node         // sequence items
+	value     any             // scalar: string, int64, uint64, float64, bool or nil
+	env       bool            // the string was expanded from ${VAR}
+	written   string          // the string as written, before ${VAR} expansion
+	keySet    map[string]bool // the keys, of a large mapping while it is read
 }
 
 type nodeKind int
@@ -56,8 +62,16 @@ func (n *node) errorf(format string, args ...any) error {
 }
 
 // parseTree reads YAML (or JSON, a subset of it) into a node tree.
+//
+// Text nested deeper than nesting.MaxDepth or holding a string longer than
+// nesting.MaxScalar is refused before goccy/go-yaml sees it, and a large
+// block mapping reaches it as a flow mapping (yamltokens): its costs on
+// such text grow far faster than the text.
 func parseTree(file string, src []byte) (*node, error) {
-	f, err := parser.ParseBytes(src, 0)
+	if e := nesting.YAML(src); e != nil {
+		return nil, &posError{file: file, line: e.Line, col: e.Col, msg: e.Msg}
+	}
+	f, err := parser.Parse(yamltokens.FlowLargeMappings(lexer.Tokenize(string(src))), 0)
 	if err != nil {
 		var ye yaml.Error
 		if errors.As(err, &ye) && ye.GetToken() != nil {
@@ -143,10 +157,8 @@ func (out *node) addPair(file string, mv *ast.MappingValueNode, depth int) error
 		return k.errorf("mapping keys must be scalars")
 	}
 	key := scalarString(k.value)
-	for _, have := range out.keys {
-		if have == key {
-			return k.errorf("duplicate key %q", key)
-		}
+	if out.dup(key) {
+		return k.errorf("duplicate key %q", key)
 	}
 	var val *node
 	if mv.Value == nil {
@@ -161,6 +173,25 @@ func (out *node) addPair(file string, mv *ast.MappingValueNode, depth int) error
 	out.keyNodes = append(out.keyNodes, k)
 	out.vals = append(out.vals, val)
 	return nil
+}
+
+// dup reports whether key is among out's keys. A large mapping keeps a
+// set of them, so that reading one stays linear in its size.
+func (out *node) dup(key string) bool {
+	if out.keySet == nil && len(out.keys) < 16 {
+		return slices.Contains(out.keys, key)
+	}
+	if out.keySet == nil {
+		out.keySet = make(map[string]bool, 2*len(out.keys))
+		for _, k := range out.keys {
+			out.keySet[k] = true
+		}
+	}
+	if out.keySet[key] {
+		return true
+	}
+	out.keySet[key] = true
+	return false
 }
 
 func scalarString(v any) string {

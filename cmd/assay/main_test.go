@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -11,8 +12,10 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/assay-eval/assay/examples/http-knowlex/kb"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -104,6 +107,95 @@ func TestScripts(t *testing.T) {
 				b, _ := json.MarshalIndent(part, "", "  ")
 				ts.Stdout().Write(append(b, '\n'))
 			},
+			// gen FILE HEAD ITEM N [TAIL] writes FILE: HEAD, then ITEM N
+			// times with {i} replaced by 0, 1, ..., then TAIL; \n in them is
+			// a newline. Scripts make large inputs with it.
+			"gen": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) < 4 || len(args) > 5 {
+					ts.Fatalf("usage: gen FILE HEAD ITEM N [TAIL]")
+				}
+				n, err := strconv.Atoi(args[3])
+				if err != nil || n < 0 {
+					ts.Fatalf("gen: bad count %q", args[3])
+				}
+				nl := strings.NewReplacer(`\n`, "\n")
+				head, item := nl.Replace(args[1]), nl.Replace(args[2])
+				f, err := os.Create(ts.MkAbs(args[0]))
+				ts.Check(err)
+				w := bufio.NewWriterSize(f, 1<<20)
+				w.WriteString(head)
+				indexed := strings.Contains(item, "{i}")
+				for i := range n {
+					if indexed {
+						w.WriteString(strings.ReplaceAll(item, "{i}", strconv.Itoa(i)))
+					} else {
+						w.WriteString(item)
+					}
+				}
+				if len(args) == 5 {
+					w.WriteString(nl.Replace(args[4]))
+				}
+				ts.Check(w.Flush())
+				ts.Check(f.Close())
+			},
+			// within SECONDS MIB N CMD ARGS... runs CMD and asserts that it
+			// exits with status N having used under SECONDS of CPU time (user
+			// and system, all threads: on an idle machine it bounds the wall
+			// time too, and it does not grow when other tests share the
+			// cores) with a peak resident set under MIB MiB; its output goes
+			// to the log only.
+			"within": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) < 4 {
+					ts.Fatalf("usage: within SECONDS MIB N CMD [ARGS...]")
+				}
+				secs, err1 := strconv.ParseFloat(args[0], 64)
+				mib, err2 := strconv.Atoi(args[1])
+				want, err3 := strconv.Atoi(args[2])
+				if err1 != nil || err2 != nil || err3 != nil {
+					ts.Fatalf("within: bad limits %q", args[:3])
+				}
+				path := args[3]
+				for _, dir := range filepath.SplitList(ts.Getenv("PATH")) {
+					if p := filepath.Join(dir, args[3]); fileExists(p) {
+						path = p
+						break
+					}
+				}
+				cmd := exec.Command(path, args[4:]...)
+				cmd.Dir = ts.Getenv("WORK")
+				if d := ts.MkAbs("."); d != "" {
+					cmd.Dir = d
+				}
+				env := os.Environ()
+				for _, k := range []string{"PATH", "HOME", "WORK", "TMPDIR", "NO_COLOR", "ROOT", "SHARED"} {
+					env = append(env, k+"="+ts.Getenv(k))
+				}
+				cmd.Env = env
+				var out bytes.Buffer
+				cmd.Stdout, cmd.Stderr = &out, &out
+				start := time.Now()
+				err := cmd.Run()
+				took := time.Since(start)
+				got := 0
+				var ee *exec.ExitError
+				if errors.As(err, &ee) {
+					got = ee.ExitCode()
+				} else if err != nil {
+					ts.Fatalf("within: %v", err)
+				}
+				rss := maxRSSMiB(cmd.ProcessState)
+				cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+				ts.Logf("%s: exit %d in %v (CPU %v), peak RSS %d MiB\n%s", args[3], got, took.Round(time.Millisecond), cpu.Round(time.Millisecond), rss, firstLines(out.String(), 5))
+				if got != want {
+					ts.Fatalf("exit status %d, want %d", got, want)
+				}
+				if cpu.Seconds() > secs {
+					ts.Fatalf("used %v of CPU, want under %vs", cpu, secs)
+				}
+				if rss > mib {
+					ts.Fatalf("peak RSS %d MiB, want under %d MiB", rss, mib)
+				}
+			},
 			// lines N FILE asserts FILE has exactly N lines.
 			"lines": func(ts *testscript.TestScript, neg bool, args []string) {
 				if len(args) != 2 {
@@ -117,4 +209,23 @@ func TestScripts(t *testing.T) {
 			},
 		},
 	})
+}
+
+func fileExists(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && !fi.IsDir()
+}
+
+// firstLines is the first n lines of s, each cut at 200 bytes.
+func firstLines(s string, n int) string {
+	ls := strings.SplitN(s, "\n", n+1)
+	if len(ls) > n {
+		ls = ls[:n]
+	}
+	for i, l := range ls {
+		if len(l) > 200 {
+			ls[i] = l[:200] + "..."
+		}
+	}
+	return strings.Join(ls, "\n")
 }

@@ -1,0 +1,11 @@
+//go:build !unix
+
+package suite
+
+import "time"
+
+var cpuStart = time.Now()
+
+// cpuTime is the wall time since the tests started where CPU time is not
+// known.
+func cpuTime() time.Duration { return time.Since(cpuStart) }
