@@ -88,8 +88,8 @@ func jsonlForms(t *testing.T, dir, name string, src []byte) (jsonlPath, casesFil
 		return "", "", false
 	}
 	for p, data := range map[string][]byte{
-		jsonlPath:     append(append(head, '\n'), lines.Bytes()...),
-		casesFilePath: cf,
+		jsonlPath:                               append(append(head, '\n'), lines.Bytes()...),
+		casesFilePath:                           cf,
 		filepath.Join(dir, name+"-cases.jsonl"): lines.Bytes(),
 	} {
 		if err := os.WriteFile(p, data, 0o644); err != nil {

@@ -267,8 +267,8 @@ func TestCheckManifestStreamed(t *testing.T) {
 	dir := writeFiles(t, map[string]string{
 		"s.yaml":      "assay: 1\ncorpus: docs\ncases: cases.jsonl\n",
 		"cases.jsonl": `{"id": "a", "query": "q", "relevant": ["a.md"], "expect": {"json_schema": "s.json"}}` + "\n" + `{"id": "b", "query": "r", "expect": {"json_schema": "s.json"}}` + "\n",
-		"s.json":    `{"type": "object"}`,
-		"docs/a.md": "# A\n",
+		"s.json":      `{"type": "object"}`,
+		"docs/a.md":   "# A\n",
 	})
 	p := filepath.Join(dir, "s.yaml")
 	s, err := Load(p)
