@@ -116,7 +116,10 @@ func TestJSONLSameAsYAML(t *testing.T) {
 		if err != nil || want.Format != "native" || len(want.Cases) == 0 {
 			continue
 		}
-		dir := filepath.Dir(p) // the corpus and json_schema files resolve as for p
+		// The forms are written beside links to the files beside p, so
+		// that the corpus and json_schema files resolve as for p.
+		dir := t.TempDir()
+		linkTree(t, filepath.Dir(p), dir)
 		jp, cp, ok := jsonlForms(t, dir, fmt.Sprintf("jsonl-form-%d", i), src)
 		if !ok {
 			continue
@@ -140,6 +143,26 @@ func TestJSONLSameAsYAML(t *testing.T) {
 	if n < 30 {
 		t.Errorf("only %d suites written as JSONL", n)
 	}
+}
+
+// linkTree recreates the directories under from in to, each file a
+// symbolic link to the one in from.
+func linkTree(t *testing.T, from, to string) {
+	t.Helper()
+	abs, err := filepath.Abs(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	filepath.WalkDir(abs, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		rel, _ := filepath.Rel(abs, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(to, rel), 0o755)
+		}
+		return os.Symlink(p, filepath.Join(to, rel))
+	})
 }
 
 // TestCasesFile: a native suite whose cases: names a JSONL file: errors
