@@ -40,7 +40,7 @@ measure() { # VERB FILE
     /usr/bin/time -o t -f '%e %M' "$assay" $1 "$2" > /dev/null 2> err
     code=$?
     set -e
-    cat t >> times
+    grep -v "^Command" t >> times
     i=$((i+1))
   done
   first=$(grep -v '^Command exited' err | head -1 | cut -c1-90)

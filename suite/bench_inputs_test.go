@@ -2,6 +2,7 @@ package suite
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 )
@@ -109,6 +110,28 @@ func BenchmarkParseDeep(b *testing.B) {
 	for b.Loop() {
 		if _, err := parseNative("deep.yaml", src); err == nil {
 			b.Fatal("no error")
+		}
+	}
+}
+
+// BenchmarkLintManyJudgments lints a case with 20,000 judgments whose
+// query is 1 MB (the leakage check looks for every judged id in it).
+func BenchmarkLintManyJudgments(b *testing.B) {
+	var s strings.Builder
+	s.WriteString("assay: 1\ncorpus: [{id: d0, text: x}]\ncases:\n  - id: q\n    query: see d17 ")
+	s.WriteString(strings.Repeat("word ", 200000))
+	s.WriteString("\n    judgments:\n")
+	for i := range 20000 {
+		fmt.Fprintf(&s, "      d%d: 1\n", i)
+	}
+	p := b.TempDir() + "/s.yaml"
+	if err := os.WriteFile(p, []byte(s.String()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Lint(p, LoadOptions{}); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
