@@ -173,8 +173,8 @@ func tidyYAMLMessage(m string) string {
 type nativeDecoder struct {
 	r *nodeReader
 	p *parsed
-	// pieces, when set, yields the case items in order (the lean parse);
-	// the "cases" value of the mapping is then a placeholder.
+	// pieces, when set, yields the case items in order: the lines of a
+	// JSONL suite after its header (which has no "cases" field).
 	pieces  caseSource
 	nPieces int
 	// onCase, when set, receives each case in order instead of Cases and
