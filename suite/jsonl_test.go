@@ -259,3 +259,32 @@ func FuzzJSONL(f *testing.F) {
 
 var _ = reflect.DeepEqual
 var _ assay.Case
+
+// TestCasesFileManifest: the manifest records a suite's JSONL cases file,
+// and a change to it is a warning, whether the suite is streamed or not.
+func TestCasesFileManifest(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"s.yaml":      "assay: 1\ncases: cases.jsonl\n",
+		"cases.jsonl": `{"id": "a", "query": "q", "expect": {"answer_includes": ["x"]}}` + "\n",
+	})
+	p := filepath.Join(dir, "s.yaml")
+	st, err := Stream(p, LoadOptions{})
+	if err != nil || st.Suite.Cases != nil {
+		t.Fatalf("not streamed: %v", err)
+	}
+	if _, err := WriteManifestStreamed(st); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, ManifestName))
+	if !strings.Contains(string(b), `"cases.jsonl"`) {
+		t.Fatalf("the manifest does not record cases.jsonl:\n%s", b)
+	}
+	os.WriteFile(filepath.Join(dir, "cases.jsonl"), []byte(`{"id": "a", "query": "q", "expect": {"answer_includes": ["y"]}}`+"\n"), 0o644)
+	st, _ = Stream(p, LoadOptions{})
+	s, _ := Load(p)
+	for name, warns := range map[string][]string{"streamed": CheckManifestStreamed(st), "whole": CheckManifest(s)} {
+		if len(warns) != 1 || !strings.HasPrefix(warns[0], "cases.jsonl changed since") {
+			t.Errorf("%s: manifest warnings %q, want cases.jsonl changed", name, warns)
+		}
+	}
+}

@@ -24,6 +24,9 @@ type Streamed struct {
 	// schemas are the distinct resolved json_schema paths of the cases,
 	// for CheckManifestStreamed.
 	schemas []string
+	// casesFile is the JSONL cases file of a native suite that names one
+	// (for the manifest), else "".
+	casesFile string
 }
 
 // idHash is what Stream keeps of each case id to find duplicates (tests
@@ -209,6 +212,9 @@ func streamNativeWith(path string, o LoadOptions, each func(s *assay.Suite, p *p
 	ids = nil
 	s := p.suite
 	st = &Streamed{Suite: s, N: d.n, Fingerprint: fingerprintOf(s, &d), schemas: slices.Sorted(maps.Keys(compiled))}
+	if casesPath != path {
+		st.casesFile = casesPath
+	}
 	st.Cases = streamCases(casesPath, jsonl, dir, fi, d)
 	return st, nil
 }
@@ -282,7 +288,17 @@ func WriteManifestStreamed(st *Streamed) (string, error) {
 	if st.Suite.Cases != nil {
 		return WriteManifest(st.Suite)
 	}
-	return writeManifest(st.Suite, st.Fingerprint, st.schemas)
+	return writeManifest(st.Suite, st.Fingerprint, st.manifestExtra())
+}
+
+// manifestExtra are the files of a streamed suite the manifest records
+// besides the suite file and the corpus: the json_schema files and the
+// cases file.
+func (st *Streamed) manifestExtra() []string {
+	if st.casesFile == "" {
+		return st.schemas
+	}
+	return append(slices.Clone(st.schemas), st.casesFile)
 }
 
 // SchemaPaths returns the distinct resolved json_schema files of the cases
