@@ -295,24 +295,24 @@ func liveAfterLint(t *testing.T, path string, n int) uint64 {
 // TestCheckStreamedMemory: the heap lint holds while it checks a streamed
 // suite does not grow with the number of cases (but for the 8-byte id hash
 // a case that Stream's validating pass keeps to find duplicates: 1.4 MiB
-// more for 180,000 more cases; holding the cases would add about 80 MiB).
+// more for 90,000 more cases; holding the cases would add about 40 MiB).
 func TestCheckStreamedMemory(t *testing.T) {
 	if testing.Short() || raceEnabled {
-		t.Skip("writes and lints a 200,000-case suite (not under -short or -race)")
+		t.Skip("writes and lints a 100,000-case suite (not under -short or -race)")
 	}
-	small := largeSuite(t, 20000, "jsonl")
-	large := largeSuite(t, 200000, "jsonl")
+	small := largeSuite(t, 10000, "jsonl")
+	large := largeSuite(t, 100000, "jsonl")
 	for _, p := range []string{small, large} {
 		if _, fs, err := Check(p, LoadOptions{}); err != nil || len(fs) != 0 {
 			t.Fatalf("Check: %v, %d findings", err, len(fs))
 		}
 	}
 	runtime.GC()
-	s := liveAfterLint(t, small, 20000)
-	l := liveAfterLint(t, large, 200000)
-	t.Logf("live heap at the last case: %d KiB for 20k cases, %d KiB for 200k", s>>10, l>>10)
+	s := liveAfterLint(t, small, 10000)
+	l := liveAfterLint(t, large, 100000)
+	t.Logf("live heap at the last case: %d KiB for 10k cases, %d KiB for 100k", s>>10, l>>10)
 	if l > s+4<<20 {
-		t.Errorf("live heap grows with the cases: %d KiB for 20k, %d KiB for 200k", s>>10, l>>10)
+		t.Errorf("live heap grows with the cases: %d KiB for 10k, %d KiB for 100k", s>>10, l>>10)
 	}
 }
 

@@ -350,16 +350,16 @@ func liveAfterCases(t *testing.T, path string, n int) uint64 {
 // hold does not grow with the number of cases.
 func TestStreamMemory(t *testing.T) {
 	if testing.Short() || raceEnabled {
-		t.Skip("writes and reads a 200,000-case suite (not under -short or -race)")
+		t.Skip("writes and reads a 100,000-case suite (not under -short or -race)")
 	}
-	small := largeSuite(t, 20000, "jsonl")
-	large := largeSuite(t, 200000, "jsonl")
+	small := largeSuite(t, 10000, "jsonl")
+	large := largeSuite(t, 100000, "jsonl")
 	runtime.GC()
-	s := liveAfterCases(t, small, 20000)
-	l := liveAfterCases(t, large, 200000)
-	t.Logf("live heap at the end of the pass: %d KiB for 20k cases, %d KiB for 200k", s>>10, l>>10)
+	s := liveAfterCases(t, small, 10000)
+	l := liveAfterCases(t, large, 100000)
+	t.Logf("live heap at the end of the pass: %d KiB for 10k cases, %d KiB for 100k", s>>10, l>>10)
 	if l > s+4<<20 {
-		t.Errorf("live heap grows with the cases: %d KiB for 20k, %d KiB for 200k", s>>10, l>>10)
+		t.Errorf("live heap grows with the cases: %d KiB for 10k, %d KiB for 100k", s>>10, l>>10)
 	}
 }
 
