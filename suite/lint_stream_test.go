@@ -294,7 +294,7 @@ func liveAfterLint(t *testing.T, path string, n int) uint64 {
 
 // TestCheckStreamedMemory: the heap lint holds while it checks a streamed
 // suite does not grow with the number of cases (but for the 8-byte id hash
-// a case that Stream's validating pass keeps to find duplicates: 1.4 MiB
+// a case that Stream's validating pass keeps to find duplicates: 0.7 MiB
 // more for 90,000 more cases; holding the cases would add about 40 MiB).
 func TestCheckStreamedMemory(t *testing.T) {
 	if testing.Short() || raceEnabled {
