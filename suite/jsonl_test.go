@@ -178,6 +178,8 @@ func TestCasesFile(t *testing.T) {
 		"empty.yaml":  "assay: 1\ncases: empty.jsonl\n",
 		"empty.jsonl": "\n",
 		"text.yaml":   "assay: 1\ncases: cases.txt\n",
+		"head.yaml":   "assay: 1\ncases: head.jsonl\n",
+		"head.jsonl":  `{"assay": 1, "name": "x"}` + "\n" + `{"id": "a", "query": "q"}` + "\n",
 	})
 	p := filepath.Join(dir, "s.yaml")
 	s, err := Load(p)
@@ -199,6 +201,7 @@ func TestCasesFile(t *testing.T) {
 		"none.yaml":  filepath.Join(dir, "none.yaml") + ":2:1: cases: cannot read nowhere.jsonl: no such file or directory",
 		"empty.yaml": filepath.Join(dir, "empty.yaml") + ":2:1: the suite has no cases: empty.jsonl has no case line",
 		"text.yaml":  filepath.Join(dir, "text.yaml") + `:2:8: cases: want a list of cases, got a string "cases.txt"`,
+		"head.yaml":  filepath.Join(dir, "head.jsonl") + `:1:2: unknown field "assay" (every line of a cases file is a case: the suite's fields belong in the suite file)`,
 	} {
 		_, err := Load(filepath.Join(dir, name))
 		if err == nil || err.Error() != want {

@@ -626,6 +626,9 @@ func (d *nativeDecoder) oneCase(n ast.Node, index int) (assay.Case, fieldLines, 
 		if slices.Contains(expectFields, key) {
 			return fmt.Sprintf("%q is an expectation: put it under \"expect:\"", key)
 		}
+		if key == "assay" && d.caseFile != "" {
+			return "every line of a cases file is a case: the suite's fields belong in the suite file"
+		}
 		return ""
 	})
 	if err != nil {
