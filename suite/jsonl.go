@@ -106,7 +106,8 @@ func parseJSONLLine(file string, n int, line []byte) (node ast.Node, err error) 
 		}
 	}()
 	start := bytes.IndexFunc(line, func(r rune) bool { return r != ' ' && r != '\t' })
-	if line[start] != '{' {
+	if start < 0 || line[start] != '{' {
+		start = max(start, 0)
 		return nil, Errorf(file, n, start+1, "want a JSON object on each line of a JSONL suite, got %q", firstBytes(line[start:], 20))
 	}
 	// A case is two levels deep in a suite (the suite mapping, the cases
