@@ -219,6 +219,8 @@ func TestSchemaFields(t *testing.T) {
 		{"cases file", head + "cases: cases.jsonl\n", true},
 		{"inline corpus", head + "corpus:\n  - {id: d1, title: t, text: x, metadata: {a: b}}\ncases: [{id: c1, query: q}]\n", true},
 		{"corpus path", head + "corpus: docs/\ndefaults: {k: 10, case_sensitive: false}\ngain: exponential\ngates: |\n  pass_rate >= 0.8\ncases: [{id: c1, query: q}]\n", true},
+		{"gain in capitals", head + "gain: Exponential\ncases: [{id: c1, query: q}]\n", true},
+		{"unknown gain", head + "gain: log\ncases: [{id: c1, query: q}]\n", false},
 		{"no version", "name: s\ncases: [{id: c1, query: q}]\n", false},
 		{"version 2", "assay: 2\ncases: [{id: c1, query: q}]\n", false},
 		{"unknown top-level field", head + "casess: []\n", false},
@@ -250,6 +252,10 @@ func TestGet(t *testing.T) {
 	b, err := schema.Get("suite")
 	if err != nil || !bytes.Contains(b, []byte(`"$schema": "https://json-schema.org/draft/2020-12/schema"`)) {
 		t.Fatalf("Get(suite) = %.60q, %v", b, err)
+	}
+	// Editors evaluate "pattern" as ECMA-262, which has no (?i) flags.
+	if bytes.Contains(b, []byte("(?")) {
+		t.Error("the schema has a Go-only (?...) group in a pattern")
 	}
 	if _, err := schema.Get("run"); err == nil || err.Error() != `unknown schema "run" (want one of: suite)` {
 		t.Errorf("Get(run) error = %v", err)
