@@ -18,7 +18,11 @@ import (
 
 // compiled is the embedded suite schema, compiled as a draft 2020-12
 // validator.
-func compiled(t *testing.T) *jsonschema.Schema {
+func compiled(t *testing.T) *jsonschema.Schema { return compiledAt(t, "") }
+
+// compiledAt compiles the definition at fragment ("#/$defs/case") of the
+// embedded suite schema; "" is the whole schema.
+func compiledAt(t *testing.T, fragment string) *jsonschema.Schema {
 	t.Helper()
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema.Suite()))
 	if err != nil {
@@ -30,7 +34,7 @@ func compiled(t *testing.T) *jsonschema.Schema {
 	if err := c.AddResource("suite.schema.json", doc); err != nil {
 		t.Fatal(err)
 	}
-	s, err := c.Compile("suite.schema.json")
+	s, err := c.Compile("suite.schema.json" + fragment)
 	if err != nil {
 		t.Fatalf("suite.schema.json does not compile: %v", err)
 	}
@@ -60,8 +64,11 @@ func validate(s *jsonschema.Schema, src []byte) error {
 // loader reads it; err is the loader's error, if any.
 type suiteFile struct {
 	name string
-	src  []byte
-	err  error
+	src  []byte // a YAML or JSON suite, or a JSONL suite's header line
+	// cases are JSONL case lines: a JSONL suite's, or those of the cases
+	// file a suite names (cases: FILE).
+	cases [][]byte
+	err   error
 }
 
 // repoSuites gathers the native suites of the repository: the examples
@@ -77,6 +84,14 @@ func repoSuites(t *testing.T) []suiteFile {
 		if err != nil {
 			t.Fatal(err)
 		}
+		var cases [][]byte
+		if strings.HasSuffix(path, ".jsonl") {
+			lines := jsonlLines(src)
+			if len(lines) == 0 {
+				return
+			}
+			src, cases = lines[0], lines[1:]
+		}
 		if !isNative(src) {
 			return
 		}
@@ -84,7 +99,15 @@ func repoSuites(t *testing.T) []suiteFile {
 		if lerr == nil && st.Format != "native" {
 			return
 		}
-		out = append(out, suiteFile{name: name, src: src, err: lerr})
+		var m map[string]any
+		if yaml.Unmarshal(src, &m) == nil {
+			if f, ok := m["cases"].(string); ok && !filepath.IsAbs(f) {
+				if b, err := os.ReadFile(filepath.Join(filepath.Dir(path), filepath.FromSlash(f))); err == nil {
+					cases = jsonlLines(b)
+				}
+			}
+		}
+		out = append(out, suiteFile{name: name, src: src, cases: cases, err: lerr})
 	}
 	walk := func(root string, keep func(string) bool) {
 		err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
@@ -100,7 +123,9 @@ func repoSuites(t *testing.T) []suiteFile {
 			t.Fatal(err)
 		}
 	}
-	yamlFile := func(p string) bool { return strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml") }
+	yamlFile := func(p string) bool {
+		return strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml") || strings.HasSuffix(p, ".jsonl")
+	}
 	walk("../../examples", func(p string) bool {
 		return yamlFile(p) && strings.HasPrefix(filepath.Base(p), "suite")
 	})
@@ -135,6 +160,17 @@ func repoSuites(t *testing.T) []suiteFile {
 	return out
 }
 
+// jsonlLines are the non-blank lines of a JSONL file.
+func jsonlLines(b []byte) [][]byte {
+	var out [][]byte
+	for _, l := range bytes.Split(b, []byte("\n")) {
+		if l = bytes.TrimSpace(l); len(l) > 0 {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
 // isNative reports whether src is a YAML mapping with an "assay" key: a
 // native suite, or meant as one.
 func isNative(src []byte) bool {
@@ -150,9 +186,9 @@ func isNative(src []byte) bool {
 // repository the loader reads without error against the schema, and that
 // every one it rejects for an unknown field the schema rejects too.
 func TestRepositorySuitesValidate(t *testing.T) {
-	s := compiled(t)
+	s, cs := compiled(t), compiledAt(t, "#/$defs/case")
 	files := repoSuites(t)
-	valid, unknown := 0, 0
+	valid, unknown, lines := 0, 0, 0
 	for _, f := range files {
 		switch {
 		case f.err == nil:
@@ -160,17 +196,27 @@ func TestRepositorySuitesValidate(t *testing.T) {
 			if err := validate(s, f.src); err != nil {
 				t.Errorf("%s: the loader reads it but the schema rejects it:\n%v", f.name, err)
 			}
+			for i, c := range f.cases {
+				lines++
+				if err := validate(cs, c); err != nil {
+					t.Errorf("%s: case line %d: the loader reads it but #/$defs/case rejects it:\n%v", f.name, i+1, err)
+				}
+			}
 		case strings.Contains(f.err.Error(), "unknown field"):
 			unknown++
-			if err := validate(s, f.src); err == nil {
+			rejected := validate(s, f.src) != nil
+			for _, c := range f.cases {
+				rejected = rejected || validate(cs, c) != nil
+			}
+			if !rejected {
 				t.Errorf("%s: the loader rejects it (%v) but the schema accepts it", f.name, f.err)
 			}
 		}
 	}
-	if valid < 20 || unknown < 1 {
-		t.Errorf("found %d valid and %d unknown-field suites; the walk is broken", valid, unknown)
+	if valid < 20 || unknown < 1 || lines < 5 {
+		t.Errorf("found %d valid and %d unknown-field suites, %d JSONL case lines; the walk is broken", valid, unknown, lines)
 	}
-	t.Logf("%d suites: %d valid, %d with an unknown field", len(files), valid, unknown)
+	t.Logf("%d suites: %d valid (%d JSONL case lines), %d with an unknown field", len(files), valid, lines, unknown)
 }
 
 // TestSchemaFields pins what the schema says of each kind of field: the
