@@ -18,6 +18,7 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/internal/boundedfile"
+	"github.com/assay-eval/assay/internal/diag"
 	"github.com/assay-eval/assay/redact"
 )
 
@@ -110,10 +111,10 @@ func parseFile(path string, src []byte, o Options) (t assay.Target, err error) {
 	defer func() {
 		// An error that quotes a value expanded from ${VAR} (a bad
 		// duration, a bad url) shows ${VAR} instead.
-		var pe *posError
+		var pe *diag.PosError
 		if err != nil && sc != nil && errors.As(err, &pe) {
 			c := *pe
-			c.msg = sc.redact(c.msg)
+			c.Msg = sc.redact(c.Msg)
 			err = &c
 		}
 	}()
