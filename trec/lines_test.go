@@ -1,0 +1,94 @@
+package trec
+
+import (
+	"errors"
+	"math"
+	"testing"
+)
+
+// ParseQrelsLine accepts and grades a line exactly as ParseQrels does.
+func TestParseQrelsLineAgreesWithParseQrels(t *testing.T) {
+	t.Parallel()
+	for _, line := range []string{
+		"q1 0 d1 1", "q1 0 d1 -1", "q1 0 d1 2x", "q1 0 d1 x", "  q1\t0\td1\t3  ",
+		"q1 0 d1 1\r", "q1 0 d1", "q1 0 d1 ", "q1 0 d1 1 extra", "", "   ",
+		"q1 0 d1 99999999999999999999",
+	} {
+		whole, werr := ParseQrels([]byte(line+"\n"), "qrels")
+		q, skip, lerr := ParseQrelsLine([]byte(line))
+		if skip {
+			t.Errorf("%q: skipped", line)
+			continue
+		}
+		if (werr != nil) != (lerr != nil) {
+			t.Errorf("%q: ParseQrels error %v, ParseQrelsLine error %v", line, werr, lerr)
+			continue
+		}
+		if werr != nil {
+			if !errors.Is(lerr, ErrMalformed) {
+				t.Errorf("%q: error %v, want ErrMalformed", line, lerr)
+			}
+			continue
+		}
+		if got := whole.topics[0].grades[0]; got != q.Rel || whole.topics[0].qid != q.Qid {
+			t.Errorf("%q: ParseQrels %s/%d, ParseQrelsLine %s %s/%d", line, whole.topics[0].qid, got, q.Qid, q.Docno, q.Rel)
+		}
+	}
+	if _, skip, err := ParseQrelsLine([]byte("# a comment")); !skip || err != nil {
+		t.Errorf("comment: skip %v, err %v", skip, err)
+	}
+}
+
+func TestParseRunLine(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		line  string
+		skip  bool
+		bad   bool
+		score float64
+	}{
+		{line: "q1 Q0 d1 1 2.5 tag", score: 2.5},
+		{line: "  q1 Q0 d1 1 1.5x tag extra", score: 1.5}, // atof prefix; the rest of the line ignored
+		{line: "q1 Q0 d1 1 x tag", score: 0},
+		{line: "q1 Q0 d1 1 -inf tag", score: math.Inf(-1)},
+		{line: "q1 Q0 d1 1 nan tag", score: math.NaN()},
+		{line: "q1 Q0 d1 1 2.5", bad: true},
+		{line: "   ", skip: true},
+		{line: "  # comment", skip: true},
+	} {
+		r, skip, err := ParseRunLine([]byte(c.line))
+		switch {
+		case skip != c.skip:
+			t.Errorf("%q: skip %v", c.line, skip)
+		case (err != nil) != c.bad:
+			t.Errorf("%q: error %v", c.line, err)
+		case !c.skip && !c.bad && (r.Qid != "q1" || r.Docno != "d1" || r.Tag != "tag"):
+			t.Errorf("%q: got %+v", c.line, r)
+		case !c.skip && !c.bad && !(r.Score == c.score || math.IsNaN(r.Score) && math.IsNaN(c.score)):
+			t.Errorf("%q: score %v, want %v", c.line, r.Score, c.score)
+		}
+	}
+}
+
+// A NaN score ranks last whatever the order of the lines, and ties go to
+// the larger docno.
+func TestSortRankingNaNLast(t *testing.T) {
+	t.Parallel()
+	for _, in := range [][]Ranked{
+		{{"a", math.NaN()}, {"b", 1}, {"c", 1}, {"d", 2}},
+		{{"c", 1}, {"d", 2}, {"b", 1}, {"a", math.NaN()}},
+		{{"b", 1}, {"a", math.NaN()}, {"d", 2}, {"c", 1}},
+	} {
+		SortRanking(in)
+		got := ""
+		for _, r := range in {
+			got += r.Docno
+		}
+		if got != "dcba" {
+			t.Errorf("order %q, want dcba", got)
+		}
+	}
+	if d, ok := FirstDuplicate([]Ranked{{"z", 1}, {"y", 2}, {"z", 3}, {"y", 0}}); !ok || d != "y" {
+		t.Errorf("FirstDuplicate = %q, %v; want y", d, ok)
+	}
+}
