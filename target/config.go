@@ -501,7 +501,7 @@ func (fc *fileCtx) parseHeaders(n *node, where string) ([]httpHeader, error) {
 
 // checkLiteral refuses a literal credential under a credential-like name.
 func (fc *fileCtx) checkLiteral(v *node, where, name, s string) error {
-	if fc.o.AllowLiteralSecrets || v.env || s == "" || strings.Contains(s, "{{") || !isSecretName(name) {
+	if fc.o.AllowLiteralSecrets || v.env || s == "" || strings.Contains(s, "{{") || !redact.IsSecretName(name) {
 		return nil
 	}
 	return v.errorf("%s.%s: literal credential in the file; write it as ${VAR} and set VAR in the environment (or pass --allow-literal-secrets)", where, name)
