@@ -45,7 +45,6 @@ import (
 // command:'...' specs) follow the same rule; a literal credential let
 // through is then a secret like an expanded one.
 
-
 // secrets records the values expanded from the environment.
 type secrets struct {
 	names map[string]string // value -> VAR
