@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/atomicfile"
 	"github.com/assay-eval/assay/internal/boundedfile"
 	"github.com/assay-eval/assay/internal/nesting"
 )
@@ -49,8 +50,7 @@ func encodeRun(w io.Writer, run *assay.Run) error {
 // over path, and the directory synced. When write (or anything after it)
 // fails, the temporary file is removed and path is left as it was.
 func writeFileAtomic(path string, write func(io.Writer) error) error {
-	dir := filepath.Dir(path)
-	f, err := createTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	f, err := atomicfile.Create(path, atomicfile.Options{Sync: true, Locked: true})
 	if err != nil {
 		return err
 	}
@@ -59,22 +59,11 @@ func writeFileAtomic(path string, write func(io.Writer) error) error {
 	if err == nil {
 		err = bw.Flush()
 	}
-	if err == nil {
-		err = f.Chmod(0o644)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
 	if err != nil {
-		abandonTemp(f)
+		f.Abort()
 		return err
 	}
-	if err := commitTemp(f, path); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	syncDir(dir)
-	return nil
+	return f.Commit()
 }
 
 // runFile returns the run.json path for a path that is either the file or
@@ -237,7 +226,7 @@ func compressCases(dir string) error {
 		return err
 	}
 	defer in.Close()
-	out, err := createTemp(dir, "."+CasesGzFile+".*.tmp")
+	out, err := atomicfile.Create(filepath.Join(dir, CasesGzFile), atomicfile.Options{Sync: true, Locked: true})
 	if err != nil {
 		return err
 	}
@@ -246,33 +235,18 @@ func compressCases(dir string) error {
 	if cerr := zw.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil {
-		err = out.Chmod(0o644)
-	}
-	if err == nil {
-		err = out.Sync()
-	}
 	if err != nil {
-		abandonTemp(out)
+		out.Abort()
 		return err
 	}
-	if err := commitTemp(out, filepath.Join(dir, CasesGzFile)); err != nil {
-		os.Remove(out.Name())
+	if err := out.Commit(); err != nil {
 		return err
 	}
-	syncDir(dir)
 	if err := os.Remove(plain); err != nil {
 		return err
 	}
-	syncDir(dir)
+	atomicfile.SyncDir(dir)
 	return nil
-}
-
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		d.Sync() // best effort: not every file system syncs directories
-		d.Close()
-	}
 }
 
 func fileErr(file string, err error) error {
