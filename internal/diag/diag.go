@@ -13,6 +13,11 @@
 // adjacent letters each costs 1), and suggests only what is close for the
 // word's length: one edit for up to 3 letters, two for up to 8, three for
 // longer words. Of equally close words the first in known wins.
+//
+// gate.ParseError is not a second positioned error: it is the typed error
+// of a gate expression (its Expr and Reason are read by lint and floors),
+// and its Source is the label of the place the expression came from
+// ("suite.yaml:12", "--gate"), which the gate package does not parse.
 package diag
 
 import (
