@@ -2,7 +2,9 @@ package trec
 
 import (
 	"errors"
+	"fmt"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -90,5 +92,52 @@ func TestSortRankingNaNLast(t *testing.T) {
 	}
 	if d, ok := FirstDuplicate([]Ranked{{"z", 1}, {"y", 2}, {"z", 3}, {"y", 0}}); !ok || d != "y" {
 		t.Errorf("FirstDuplicate = %q, %v; want y", d, ok)
+	}
+}
+
+// The per-line reader and SortRanking rank a run's documents exactly as
+// the evaluator's fast reader does: for each document, judged the only
+// relevant one, recip_rank is 1 over its place in SortRanking's order; a
+// line ParseRunLine refuses makes assay trec refuse the file.
+func TestRunLinesRankLikeTheEvaluator(t *testing.T) {
+	t.Parallel()
+	for _, runText := range []string{
+		"1 Q0 a 1 nan t\n1 Q0 b 2 1 t\n1 Q0 c 3 1.5x t\n1 Q0 d 4 1.5 t\n",
+		"# comment\n  1 Q0 a 1 -inf t\n\n1 Q0 b 2 x t extra\n1\tQ0\tc 3 0x10 t\n1 Q0 d 9 -0 t\n1 Q0 e 1 +0 t\n",
+		"1 Q0 a 1 2 t\n1 Q0 b 2 1\n",
+	} {
+		var ranking []Ranked
+		malformed := false
+		for _, l := range strings.Split(strings.TrimSuffix(runText, "\n"), "\n") {
+			r, skip, err := ParseRunLine([]byte(l))
+			if err != nil {
+				malformed = true
+			}
+			if !skip && err == nil {
+				ranking = append(ranking, Ranked{r.Docno, r.Score})
+			}
+		}
+		SortRanking(ranking)
+		for i, d := range ranking {
+			qrels := ""
+			for _, o := range ranking {
+				g := "0"
+				if o.Docno == d.Docno {
+					g = "1"
+				}
+				qrels += "1 0 " + o.Docno + " " + g + "\n"
+			}
+			code, out, stderr := run(t, map[string]string{"q": qrels, "r": runText}, "-m recip_rank q r")
+			if malformed {
+				if code != 2 || !strings.Contains(stderr, "Malformed line") {
+					t.Errorf("%q: ParseRunLine refuses a line, assay trec exits %d: %s", runText, code, stderr)
+				}
+				break
+			}
+			want := fmt.Sprintf("recip_rank            \tall\t%.4f\n", 1/float64(i+1))
+			if code != 0 || out != want {
+				t.Errorf("%q: %s at place %d of %v: assay trec says %q (exit %d, %s)", runText, d.Docno, i+1, ranking, out, code, stderr)
+			}
+		}
 	}
 }
