@@ -1,6 +1,7 @@
 package trec
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -140,4 +141,41 @@ func TestRunLinesRankLikeTheEvaluator(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzQrelsLine: ParseQrelsLine never panics, and accepts and grades any
+// one line exactly as ParseQrels does.
+func FuzzQrelsLine(f *testing.F) {
+	f.Add([]byte("q1 0 d1 1"))
+	f.Add([]byte("q1 0 d1 -2x extra"))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		if bytes.IndexByte(line, '\n') >= 0 || len(line) > 0 && line[0] == '#' {
+			return
+		}
+		whole, werr := ParseQrels(append(append([]byte(nil), line...), '\n'), "q")
+		q, _, lerr := ParseQrelsLine(line)
+		if (werr != nil) != (lerr != nil) {
+			t.Fatalf("%q: ParseQrels %v, ParseQrelsLine %v", line, werr, lerr)
+		}
+		if werr == nil && (whole.topics[0].qid != q.Qid || whole.topics[0].grades[0] != q.Rel) {
+			t.Fatalf("%q: ParseQrels %s/%d, ParseQrelsLine %+v", line, whole.topics[0].qid, whole.topics[0].grades[0], q)
+		}
+	})
+}
+
+// FuzzRunLine: ParseRunLine never panics, and a line it reads has the
+// fields it says.
+func FuzzRunLine(f *testing.F) {
+	f.Add([]byte("q1 Q0 d1 1 2.5 tag"))
+	f.Add([]byte("  # c"))
+	f.Add([]byte("q1 Q0 d1 1 nan"))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		r, skip, err := ParseRunLine(line)
+		if skip || err != nil {
+			return
+		}
+		if r.Qid == "" || r.Docno == "" || r.Tag == "" || strings.ContainsAny(r.Qid+r.Docno+r.Tag, " \t\r\n\v\f") {
+			t.Fatalf("%q: %+v", line, r)
+		}
+	})
 }
