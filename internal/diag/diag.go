@@ -1,8 +1,9 @@
 // Package diag holds the one positioned-error type and the one
 // "did you mean" helper of assay's readers: the suite parser, target
-// files, gate expressions and floors files all report a fault in a file as
-// a *PosError ("file:line:col: msg") and name the nearest known word with
-// Nearest.
+// files and replay traces, gate expressions and floors files, corpus files
+// and the store's run files all report a fault in a file as a *PosError
+// ("file:line:col: msg"), and name the nearest known word with Nearest.
+// suite.PosError is this type (an alias).
 //
 // Choices where the design is silent: a position with no column prints as
 // "file:line: msg" and one with no line as "file: msg"; a message never
