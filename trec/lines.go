@@ -104,18 +104,3 @@ func SortRanking(r []Ranked) {
 		return cmpItems(item{score: a.Score, doc: []byte(a.Docno)}, item{score: b.Score, doc: []byte(b.Docno)})
 	})
 }
-
-// FirstDuplicate returns the smallest docno that occurs more than once in
-// r (trec_eval refuses such a ranking: "duplicate docs"), and whether
-// there is one.
-func FirstDuplicate(r []Ranked) (string, bool) {
-	seen := make(map[string]bool, len(r))
-	dup, found := "", false
-	for _, d := range r {
-		if seen[d.Docno] && (!found || d.Docno < dup) {
-			dup, found = d.Docno, true
-		}
-		seen[d.Docno] = true
-	}
-	return dup, found
-}

@@ -91,9 +91,6 @@ func TestSortRankingNaNLast(t *testing.T) {
 			t.Errorf("order %q, want dcba", got)
 		}
 	}
-	if d, ok := FirstDuplicate([]Ranked{{"z", 1}, {"y", 2}, {"z", 3}, {"y", 0}}); !ok || d != "y" {
-		t.Errorf("FirstDuplicate = %q, %v; want y", d, ok)
-	}
 }
 
 // The per-line reader and SortRanking rank a run's documents exactly as
