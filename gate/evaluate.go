@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/diag"
 	"github.com/assay-eval/assay/runner"
 )
 
@@ -429,16 +430,7 @@ func runTags(run *assay.Run) map[string]map[string]bool {
 // with the nearest value, or the nearest key (with the scope's value when
 // that key has it, else its nearest value). "" when nothing is close.
 func nearestTag(tags map[string]map[string]bool, sc Scope) string {
-	near := func(want string, cands []string) string {
-		best, bestD := "", max(1, len(want)/3)+1
-		for _, c := range cands {
-			d := editDistance(strings.ToLower(want), strings.ToLower(c))
-			if d < bestD {
-				best, bestD = c, d
-			}
-		}
-		return best
-	}
+	near := diag.Nearest
 	key := sc.Key
 	if tags[key] == nil {
 		key = near(sc.Key, sortedKeys(tags))

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/diag"
 	"github.com/assay-eval/assay/metric"
 )
 
@@ -195,34 +196,8 @@ func CanonicalMetric(name string) (string, error) {
 
 // suggest returns the known run name closest to name, when it is close.
 func suggest(name string) string {
-	best, bestD := "", 3
 	cands := append(append([]string(nil), runNames...), "ndcg@10", "recall@10", "precision@10", "mrr", "map", "hit@10", "rprec", "no_new_failures")
-	for _, c := range cands {
-		if d := editDistance(name, c); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return diag.Nearest(name, cands)
 }
 
 // ParseError is a gate that could not be parsed. Its message is

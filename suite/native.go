@@ -16,6 +16,7 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/corpus"
+	"github.com/assay-eval/assay/internal/diag"
 	"github.com/assay-eval/assay/internal/nesting"
 	"github.com/assay-eval/assay/internal/yamltokens"
 	"github.com/assay-eval/assay/metric"
@@ -335,7 +336,7 @@ func (d *nativeDecoder) requireVersion(body ast.Node) error {
 	}
 	for _, mv := range values {
 		kn, _ := d.r.resolve(mv.Key)
-		if k, ok := nodeScalar(kn); ok && suggestName(k, []string{"assay"}) == "assay" {
+		if k, ok := nodeScalar(kn); ok && diag.Nearest(k, []string{"assay"}) == "assay" {
 			return d.r.errAt(mv.Key, "unknown field %q (did you mean \"assay\"?)", k)
 		}
 	}

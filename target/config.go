@@ -18,6 +18,7 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/internal/boundedfile"
+	"github.com/assay-eval/assay/internal/diag"
 	"github.com/assay-eval/assay/redact"
 )
 
@@ -122,10 +123,10 @@ func parseFile(path string, src []byte, o Options) (t assay.Target, err error) {
 	defer func() {
 		// An error that quotes a value expanded from ${VAR} (a bad
 		// duration, a bad url) shows ${VAR} instead.
-		var pe *posError
+		var pe *diag.PosError
 		if err != nil && sc != nil && errors.As(err, &pe) {
 			c := *pe
-			c.msg = sc.redact(c.msg)
+			c.Msg = sc.redact(c.Msg)
 			err = &c
 		}
 	}()
@@ -533,7 +534,7 @@ func (fc *fileCtx) parseHeaders(n *node, where string) ([]httpHeader, error) {
 
 // checkLiteral refuses a literal credential under a credential-like name.
 func (fc *fileCtx) checkLiteral(v *node, where, name, s string) error {
-	if fc.o.AllowLiteralSecrets || v.env || s == "" || strings.Contains(s, "{{") || !isSecretName(name) {
+	if fc.o.AllowLiteralSecrets || v.env || s == "" || strings.Contains(s, "{{") || !redact.IsSecretName(name) {
 		return nil
 	}
 	return v.errorf("%s.%s: literal credential in the file; write it as ${VAR} and set VAR in the environment (or pass --allow-literal-secrets)", where, name)
