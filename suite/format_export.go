@@ -85,6 +85,7 @@ type exportFile struct {
 	Defaults       *exportDefaults `yaml:"defaults,omitempty"`
 	Metrics        []string        `yaml:"metrics,omitempty,flow"`
 	Gain           string          `yaml:"gain,omitempty"`
+	RecallOver     string          `yaml:"recall_over,omitempty"`
 	RefusalMarkers []string        `yaml:"refusal_markers,omitempty,flow"`
 	Tools          []string        `yaml:"tools,omitempty,flow"`
 	Gates          []string        `yaml:"gates,omitempty"`
@@ -179,6 +180,7 @@ func WriteNative(w io.Writer, s *assay.Suite, o ExportOptions) error {
 	if s.Gain != "" && s.Gain != assay.GainLinear {
 		f.Gain = string(s.Gain)
 	}
+	f.RecallOver = s.RecallOver
 	if len(s.RefusalMarkers) > 0 {
 		f.RefusalMarkers = s.RefusalMarkers
 	}
@@ -192,7 +194,8 @@ func WriteNative(w io.Writer, s *assay.Suite, o ExportOptions) error {
 		for _, k := range keysSorted(c.Tags) {
 			nc.Tags = append(nc.Tags, yaml.MapItem{Key: k, Value: c.Tags[k]})
 		}
-		allOne := len(c.Judgments) > 0
+		allOne := len(c.Judgments) > 0 && len(c.Relevant) == 0
+		nc.Relevant = c.Relevant
 		for _, g := range c.Judgments {
 			if g != 1 {
 				allOne = false

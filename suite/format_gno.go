@@ -52,6 +52,12 @@ func loadGNO(path string, data []byte, ask bool) (*assay.Suite, error) {
 		format = FormatGNOAsk
 	}
 	s := newSuite(path, format)
+	if !ask {
+		// GNO's scorer: nDCG with gain 2^rel-1, recall (and the other
+		// binary measures) over relevantDocs, not every judged document.
+		s.Gain = assay.GainExponential
+		s.RecallOver = assay.RecallOverRelevant
+	}
 	seen := map[string]int{}
 	for _, it := range items {
 		if d.data[it.off] != '{' {
@@ -115,6 +121,9 @@ func loadGNO(path string, data []byte, ask bool) (*assay.Suite, error) {
 			}
 			if len(j) > 0 {
 				c.Judgments = j
+			}
+			if len(q.RelevantDocs) > 0 {
+				c.Relevant = q.RelevantDocs
 			}
 			if c.Query == "" {
 				return nil, d.errf(it.off, "case is missing \"query\"")

@@ -24,7 +24,7 @@ import (
 // Field names of the native format (docs/suite.md), in the order the docs
 // list them.
 var (
-	suiteFields    = []string{"assay", "name", "description", "corpus", "defaults", "metrics", "gain", "refusal_markers", "tools", "analyzer", "gates", "cases"}
+	suiteFields    = []string{"assay", "name", "description", "corpus", "defaults", "metrics", "gain", "recall_over", "refusal_markers", "tools", "analyzer", "gates", "cases"}
 	defaultsFields = []string{"k", "case_sensitive"}
 	caseFields     = []string{"id", "query", "tags", "guards", "k", "relevant", "judgments", "expect", "surface", "vars"}
 	expectFields   = []string{"answer_includes", "answer_includes_any", "answer_excludes", "answer_matches", "case_sensitive",
@@ -270,6 +270,8 @@ func (d *nativeDecoder) top(body ast.Node) error {
 			err = d.metrics(f)
 		case "gain":
 			err = d.gain(f)
+		case "recall_over":
+			err = d.recallOver(f)
 		case "refusal_markers":
 			s.RefusalMarkers, _, err = r.strList(f)
 			if name, ok := nodeScalar(f.val); ok && err == nil {
@@ -486,6 +488,23 @@ func (d *nativeDecoder) gain(f yfield) error {
 	return nil
 }
 
+// recallOver reads recall_over: judged (the default) or relevant.
+func (d *nativeDecoder) recallOver(f yfield) error {
+	v, err := d.r.str(f)
+	if err != nil {
+		return err
+	}
+	switch strings.ToLower(v) {
+	case "", assay.RecallOverJudged:
+		d.p.suite.RecallOver = ""
+	case assay.RecallOverRelevant:
+		d.p.suite.RecallOver = assay.RecallOverRelevant
+	default:
+		d.prob(f.val, "recall_over: unknown value %q (want %q or %q)", v, assay.RecallOverJudged, assay.RecallOverRelevant)
+	}
+	return nil
+}
+
 // gates reads a list of expressions, or one string with one per line.
 func (d *nativeDecoder) gates(f yfield) error {
 	r, s := d.r, d.p.suite
@@ -668,6 +687,9 @@ func (d *nativeDecoder) oneCase(n ast.Node, index int) (assay.Case, fieldLines, 
 		}
 		if c.Judgments == nil {
 			c.Judgments = map[string]int{}
+		}
+		if d.p.suite.RecallOver == assay.RecallOverRelevant {
+			c.Relevant = append(c.Relevant, id)
 		}
 		if g, ok := c.Judgments[id]; !ok {
 			c.Judgments[id] = 1
