@@ -15,6 +15,7 @@ package suite
 //
 //	JSON array of {query, relevantDocs|judgments}         gno (gno-adversarial when items carry category or queryModes)
 //	JSON array of {question, expectedTopics}              gno-ask
+//	JSON object with queries and topK|modes|version       gno-bench (GNO's `gno bench` fixture)
 //	JSON object with questions and corpus                 knowlex
 //	YAML top-level list of {id, query, ...}               kebab
 //	directory with queries.jsonl and qrels/               beir
@@ -144,6 +145,7 @@ const (
 	FormatGNO            = "gno"
 	FormatGNOAsk         = "gno-ask"
 	FormatGNOAdversarial = "gno-adversarial"
+	FormatGNOBench       = "gno-bench"
 	FormatKebab          = "kebab"
 	FormatKnowlex        = "knowlex"
 	FormatBEIR           = "beir"
@@ -153,7 +155,7 @@ const (
 
 // ImportFormats lists the format names LoadFormat accepts, in the order the
 // CLI shows them.
-var ImportFormats = []string{FormatGNO, FormatGNOAsk, FormatKebab, FormatKnowlex, FormatBEIR, FormatTREC, FormatCranfield}
+var ImportFormats = []string{FormatGNO, FormatGNOAsk, FormatGNOBench, FormatKebab, FormatKnowlex, FormatBEIR, FormatTREC, FormatCranfield}
 
 // detectFormat recognises a non-native golden set by its content's shape and
 // returns its loader.
@@ -181,7 +183,7 @@ func LoadFormat(format, path string, o LoadOptions) (*assay.Suite, error) {
 	switch format {
 	case FormatGNOAdversarial:
 		format = FormatGNO
-	case FormatGNO, FormatGNOAsk, FormatKebab, FormatKnowlex, FormatBEIR, FormatTREC, FormatCranfield:
+	case FormatGNO, FormatGNOAsk, FormatGNOBench, FormatKebab, FormatKnowlex, FormatBEIR, FormatTREC, FormatCranfield:
 	default:
 		return nil, fmt.Errorf("unknown format %q (want one of %s)", format, strings.Join(ImportFormats, ", "))
 	}
@@ -216,6 +218,8 @@ func loadFormat(format, path string, data []byte, o LoadOptions) (*assay.Suite, 
 		return loadGNO(path, data, false)
 	case FormatGNOAsk:
 		return loadGNO(path, data, true)
+	case FormatGNOBench:
+		return loadGNOBench(path, data)
 	case FormatKebab:
 		return loadKebab(path, data)
 	case FormatKnowlex:
@@ -312,6 +316,9 @@ func sniffBytes(data []byte) string {
 		}
 		if keys["questions"] && keys["corpus"] {
 			return FormatKnowlex
+		}
+		if keys["queries"] && (keys["topK"] || keys["modes"] || keys["candidateLimit"] || keys["version"]) {
+			return FormatGNOBench
 		}
 		return ""
 	}
