@@ -204,7 +204,7 @@ func WriteNative(w io.Writer, s *assay.Suite, o ExportOptions) error {
 		for _, id := range keysSorted(c.Judgments) {
 			if allOne {
 				nc.Relevant = append(nc.Relevant, id)
-			} else {
+			} else if c.Judgments[id] != 1 || !slices.Contains(c.Relevant, id) { // relevant: gives grade 1
 				nc.Judgments = append(nc.Judgments, yaml.MapItem{Key: id, Value: c.Judgments[id]})
 			}
 		}

@@ -158,14 +158,15 @@ func streamNativeWith(path string, o LoadOptions, each func(s *assay.Suite, p *p
 	sp := lf.sp
 	sp.header = nil
 	st = &Streamed{Suite: s, N: d.n, Fingerprint: fingerprintOf(s, &d), schemas: slices.Sorted(maps.Keys(compiled))}
-	st.Cases = streamCases(path, dir, lf.fi, sp, d)
+	st.Cases = streamCases(path, dir, lf.fi, sp, d, s.RecallOver)
 	return st
 }
 
 // streamCases reads the cases of the file at path, which Stream validated
 // when it had the size and time of fi and the cases summed in want. It
 // checks the file's size and time before yielding each case (one fstat).
-func streamCases(path, dir string, fi os.FileInfo, sp *leanSplit, want caseDigest) CaseSeq {
+// recallOver is the header's recall_over, which decides Case.Relevant.
+func streamCases(path, dir string, fi os.FileInfo, sp *leanSplit, want caseDigest, recallOver string) CaseSeq {
 	return func(yield func(assay.Case) error) error {
 		changed := fmt.Errorf("%s: changed while the run was reading it; run again", path)
 		if fi, err := boundedfile.Check(path, boundedfile.Suite); err != nil || !fi.Mode().IsRegular() {
@@ -182,7 +183,7 @@ func streamCases(path, dir string, fi os.FileInfo, sp *leanSplit, want caseDiges
 		}
 		var got caseDigest
 		var yerr error
-		d := &nativeDecoder{r: &nodeReader{file: path}, p: &parsed{suite: &assay.Suite{}}}
+		d := &nativeDecoder{r: &nodeReader{file: path}, p: &parsed{suite: &assay.Suite{RecallOver: recallOver}}}
 		d.onCase = func(c assay.Case, _ fieldLines, _ []problem) error {
 			// Only a case Stream validated reaches yield: the split reads
 			// ahead of it, so a file that changed since (or holds more
