@@ -5,7 +5,8 @@ package suite
 // Besides the native format, Load reads the golden sets other projects
 // publish, as they are, and resolves them to the same assay.Suite the native
 // loader builds: Name (the file's base name without extension, or the
-// directory's name), Path, Dir, Format, Defaults.K, Metrics, Gain (linear),
+// directory's name), Path, Dir, Format, Defaults.K, Metrics, Gain (linear;
+// exponential for GNO's formats), RecallOver (GNO's formats: relevant),
 // RefusalMarkers (nil: by each case's tags.lang; Knowlex's own), Gates, Cases (ID, Query,
 // Tags, Judgments, Expect, Source "file:line") and Corpus with CorpusSource.
 // `assay import FORMAT SRC` writes the native equivalent (see WriteNative);
@@ -30,7 +31,12 @@ package suite
 // queries.json is a list of {id, query, language, collection?, relevantDocs[],
 // judgments[{docid, relevance}], note?}. Each item is a case: judgments keep
 // their graded relevance; a relevantDocs entry without a judgment is added
-// with grade 1 (the native `relevant:` rule). language → tags.lang,
+// with grade 1 (the native `relevant:` rule), and relevantDocs is also the
+// case's Relevant list with the suite's RecallOver "relevant" and Gain
+// exponential: GNO's scorer divides recall by the relevantDocs count (a
+// document judged >= 1 outside it is not relevant to recall, mrr, map, hit)
+// and uses gain 2^rel-1, and assay reproduces its published baseline case
+// for case. language → tags.lang,
 // collection → tags.collection, note → guards. hybrid-adversarial.json has the
 // same shape plus category (→ tags.category) and queryModes, GNO's per-mode
 // rewrites of the query; assay runs the case's query only, so queryModes are
