@@ -183,6 +183,7 @@ type linter struct {
 	surfaces map[string][]string
 
 	docs          docIndex
+	ids           map[string]bool // the corpus ids, built when first needed
 	hasCorpus     bool
 	refsUnchecked int
 	groups        map[string]groupMember     // group → its first member
@@ -330,6 +331,10 @@ func (ln *linter) lintCase(c assay.Case, lines fieldLines) {
 		docs := ln.docs
 		for _, id := range sortedJudged(c.Judgments) {
 			if docs.has(id) {
+				if why := docs.ambiguous(id); why != "" && !ln.isID(id) {
+					// metrics match rankings by id: this judgment would score nothing
+					add(where("judgments", "relevant"), SeverityError, "%s: judgments: %q is not a document id and %s", name, id, why)
+				}
 				continue
 			}
 			if c.Judgments[id] > 0 {
@@ -688,6 +693,17 @@ func newDocIndex(docs []assay.Document) docIndex {
 }
 
 func (ix docIndex) has(ref string) bool { return ix[ref].n > 0 }
+
+// isID reports whether ref is the id of a corpus document.
+func (ln *linter) isID(ref string) bool {
+	if ln.ids == nil {
+		ln.ids = make(map[string]bool, len(ln.s.Corpus))
+		for _, d := range ln.s.Corpus {
+			ln.ids[d.ID] = true
+		}
+	}
+	return ln.ids[ref]
+}
 
 // ambiguous describes a reference that names more than one document,
 // "names 2 documents of the corpus (a.md, b.md)"; "" when it names one or

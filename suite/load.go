@@ -77,6 +77,7 @@ func load(path string, o LoadOptions) (*loaded, error) {
 		if s.Name == "" {
 			s.Name = baseName(path)
 		}
+		resolveJudgments(s)
 		fillDefaults(s)
 		l := &loaded{suite: s, file: path}
 		l.probs = checkStructure(s)
@@ -120,6 +121,7 @@ func load(path string, o LoadOptions) (*loaded, error) {
 	}
 	p.probs = append(p.probs, checkSchemas(s, p)...)
 	oneLineProblems(p.probs)
+	resolveJudgments(s)
 	fillDefaults(s)
 	slices.SortStableFunc(p.probs, func(a, b problem) int {
 		if a.line != b.line {

@@ -106,6 +106,7 @@ func streamNativeWith(path string, o LoadOptions, each func(s *assay.Suite, p *p
 	ids := make([]uint64, 0, lf.sp.n) // the split counted the cases
 	headerRead := false
 	var also caseFunc
+	var refs *refResolver
 	header := func(p *parsed) error {
 		headerRead = true
 		s := p.suite
@@ -119,12 +120,16 @@ func streamNativeWith(path string, o LoadOptions, each func(s *assay.Suite, p *p
 			}
 		}
 		fillDefaults(s)
+		refs = newRefResolver(s.Corpus)
 		if each != nil {
 			also = each(s, p)
 		}
 		return nil
 	}
 	p, err := decodeNativeWith(&nodeReader{file: path}, body, lf.sp.parsePieces(lf.rescan), lf.sp.n, header, func(c assay.Case, lines fieldLines, warns []problem) error {
+		if refs != nil && refs.needs(&c) {
+			return errCaseProblem // judgments keyed by path or title: the whole load resolves them
+		}
 		if c.Expect.JSONSchema != "" {
 			full := resolvePath(dir, c.Expect.JSONSchema)
 			c.Expect.JSONSchemaPath = full

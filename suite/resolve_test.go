@@ -1,0 +1,69 @@
+package suite
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/assay-eval/assay"
+)
+
+// TestJudgmentsResolveToIDs: a judgment or relevant entry keyed by a
+// document's path or title is rewritten to its id, by Load and by Stream,
+// with a warning; one that names several documents stays for lint.
+func TestJudgmentsResolveToIDs(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"corpus/notes/kiln.md": "# Kiln firing\n\nFire slowly.\n",
+		"corpus/glaze.md":      "# Glaze\n\nMix.\n",
+		"corpus/glaze2.md":     "# Glaze\n\nMore.\n",
+		"s.yaml": "assay: 1\ncorpus: corpus/\nrecall_over: relevant\ncases:\n" +
+			"  - {id: a, query: kiln, judgments: {Kiln firing: 3, glaze.md: 1}, relevant: [Kiln firing]}\n" +
+			"  - {id: b, query: glaze, relevant: [Glaze]}\n",
+	}
+	for p, body := range files {
+		full := filepath.Join(dir, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(dir, "s.yaml")
+	check := func(how string, cases []assay.Case) {
+		t.Helper()
+		a := cases[0]
+		if len(a.Judgments) != 2 || a.Judgments["notes/kiln.md"] != 3 || a.Judgments["glaze.md"] != 1 {
+			t.Errorf("%s: case a judgments %v, want notes/kiln.md: 3, glaze.md: 1", how, a.Judgments)
+		}
+		if !slices.Equal(a.Relevant, []string{"notes/kiln.md"}) {
+			t.Errorf("%s: case a relevant %v", how, a.Relevant)
+		}
+		if b := cases[1]; b.Judgments["Glaze"] != 1 {
+			t.Errorf("%s: ambiguous case b judgments %v, want Glaze kept for lint", how, b.Judgments)
+		}
+	}
+	s, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("Load", s.Cases)
+	found := false
+	for _, w := range s.Warnings {
+		found = found || w == path+`:5: case "a": judgments: "Kiln firing" is the path or title of document "notes/kiln.md": resolved to its id`
+	}
+	if !found {
+		t.Errorf("no resolution warning in %q", s.Warnings)
+	}
+	st, err := Stream(path, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []assay.Case
+	if err := st.Cases(func(c assay.Case) error { got = append(got, c); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	check("Stream", got)
+}
