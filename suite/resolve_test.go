@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/assay-eval/assay"
@@ -66,4 +67,45 @@ func TestJudgmentsResolveToIDs(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("Stream", got)
+}
+
+// TestLintLeakageByStemOrTitle: lint flags a query holding a judged
+// document's file stem or (two-word) title, not a one-word title.
+func TestLintLeakageByStemOrTitle(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"corpus/en/api-reference.md": "# API\n\nTokens.\n",
+		"corpus/de/deploy.md":        "# Deployment Guide\n\nHelm.\n",
+		"corpus/glaze.md":            "# Glaze\n\nMix.\n",
+		"s.yaml": "assay: 1\ncorpus: corpus/\ncases:\n" +
+			"  - {id: a, query: api-reference token, judgments: {en/api-reference.md: 3}}\n" +
+			"  - {id: b, query: the Deployment guide, judgments: {de/deploy.md: 1}}\n" +
+			"  - {id: c, query: glaze recipes, judgments: {glaze.md: 1}}\n",
+	}
+	for p, body := range files {
+		full := filepath.Join(dir, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fs, err := Lint(filepath.Join(dir, "s.yaml"), LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var leaks []string
+	for _, f := range fs {
+		if strings.Contains(f.Message, "leakage") {
+			leaks = append(leaks, f.Message)
+		}
+	}
+	want := []string{
+		`case "a": leakage: the query contains the file stem "api-reference" of the judged document "en/api-reference.md"`,
+		`case "b": leakage: the query contains the title "Deployment Guide" of the judged document "de/deploy.md"`,
+	}
+	if !slices.Equal(leaks, want) {
+		t.Errorf("leakage findings\n%q\nwant\n%q", leaks, want)
+	}
 }
