@@ -55,6 +55,7 @@ func oneLineProblems(ps []problem) {
 type problem struct {
 	line, col int
 	src       string // "file:line" when the fault is not in the suite file itself
+	file      string // the file of line and col when it is not the suite file (a JSONL cases file)
 	msg       string
 }
 

@@ -52,12 +52,21 @@ var streamLint = true
 // suite holds no cases (Suite.Cases is nil; N counts them); any other
 // suite is loaded whole, with the same findings.
 func Check(path string, o LoadOptions) (*Streamed, []Finding, error) {
+	var whole *parsed
 	if streamLint {
-		if st, out, ok := checkStreamed(path, o); ok {
+		var st *Streamed
+		var out []Finding
+		if st, out, whole = checkStreamed(path, o); st != nil {
 			return st, out, nil
 		}
 	}
-	l, err := load(path, o)
+	var l *loaded
+	var err error
+	if whole != nil {
+		l, err = loadParsed(path, whole)
+	} else {
+		l, err = load(path, o)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -65,7 +74,11 @@ func Check(path string, o LoadOptions) (*Streamed, []Finding, error) {
 	for _, p := range l.probs {
 		src := p.src
 		if src == "" {
-			src = fmt.Sprintf("%s:%d", l.file, p.line)
+			f := l.file
+			if p.file != "" {
+				f = p.file
+			}
+			src = fmt.Sprintf("%s:%d", f, p.line)
 		}
 		out = append(out, Finding{Source: src, Severity: SeverityError, Message: p.msg})
 	}
@@ -79,11 +92,12 @@ func Check(path string, o LoadOptions) (*Streamed, []Finding, error) {
 }
 
 // checkStreamed is Check of a suite Stream streams, linting each case in
-// Stream's validating pass; ok is false when Stream does not stream it.
-func checkStreamed(path string, o LoadOptions) (st *Streamed, out []Finding, ok bool) {
+// Stream's validating pass; st is nil when Stream does not stream it, and
+// whole is then the parse streamNativeWith made of a native suite, if any.
+func checkStreamed(path string, o LoadOptions) (st *Streamed, out []Finding, whole *parsed) {
 	var ln *linter
 	var topLines map[string]int
-	st = streamNativeWith(path, o, func(s *assay.Suite, p *parsed) caseFunc {
+	st, whole = streamNativeWith(path, o, func(s *assay.Suite, p *parsed) caseFunc {
 		// A suite Stream streams has no structural problem: the findings
 		// are the lint warnings noticed while parsing, then lintSuite's.
 		out = appendWarnFindings(nil, path, p.warns)
@@ -95,18 +109,22 @@ func checkStreamed(path string, o LoadOptions) (st *Streamed, out []Finding, ok 
 		}
 	})
 	if st == nil || ln == nil {
-		return nil, nil, false
+		return nil, nil, whole
 	}
 	out = append(out, ln.findings(topLines)...)
 	sortFindings(out)
 	out = appendSuiteWarnings(out, path, st.Suite, CheckManifestStreamed(st))
-	return st, out, true
+	return st, out, nil
 }
 
 // appendWarnFindings appends the lint warnings the native parse noticed.
 func appendWarnFindings(out []Finding, file string, warns []problem) []Finding {
 	for _, w := range warns {
-		out = append(out, Finding{Source: fmt.Sprintf("%s:%d", file, w.line), Severity: SeverityWarning, Message: oneLine(w.msg)})
+		f := file
+		if w.file != "" {
+			f = w.file
+		}
+		out = append(out, Finding{Source: fmt.Sprintf("%s:%d", f, w.line), Severity: SeverityWarning, Message: oneLine(w.msg)})
 	}
 	return out
 }
@@ -281,14 +299,18 @@ func (ln *linter) findings(topLines map[string]int) []Finding {
 func (ln *linter) lintCase(c assay.Case, lines fieldLines) {
 	s := ln.s
 	// where returns "file:line" for the case's field (or the case).
+	file := ln.file
+	if f, _ := sourceLine(c.Source); f != "" {
+		file = f // a JSONL cases file
+	}
 	where := func(fieldKeys ...string) string {
 		if lines != nil {
 			for _, k := range fieldKeys {
 				if n, ok := lines.get(k); ok {
-					return fmt.Sprintf("%s:%d", ln.file, n)
+					return fmt.Sprintf("%s:%d", file, n)
 				}
 			}
-			return fmt.Sprintf("%s:%d", ln.file, lines.at(""))
+			return fmt.Sprintf("%s:%d", file, lines.at(""))
 		}
 		if c.Source != "" {
 			return c.Source

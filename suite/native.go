@@ -47,31 +47,18 @@ type parsed struct {
 	topLines map[string]int
 	// warns are lint warnings noticed while parsing (Load ignores them).
 	warns []problem
+	// casesFile is the `cases:` value when it names a JSONL file (as
+	// written, relative to the suite file), and casesLine/casesCol where.
+	casesFile           string
+	casesLine, casesCol int
 }
 
 // parseNative reads the native format from src; file names the file in
-// positions. It touches no files: the corpus path and json_schema files are
-// resolved by load, so that parsing is pure and fuzzable.
-//
-// A large suite is parsed in pieces (native_lean.go): the file without its
-// cases, then each case on its own, so that memory does not grow with the
-// goccy/go-yaml AST of the whole file. Whenever that is not certain to read
-// the file exactly as the whole-document parse does, or finds any fault at
-// all, the whole document is parsed instead, so results and errors are the
-// same either way.
+// positions. It touches no files: the corpus path, the cases file and
+// json_schema files are resolved by load, so that parsing is pure and
+// fuzzable. The whole document is parsed at once (parseWhole).
 func parseNative(file string, src []byte) (p *parsed, err error) {
-	src = bytes.TrimPrefix(src, []byte("\ufeff")) // a UTF-8 byte order mark is not part of the text
-	if leanParse {
-		if p, ok := parseLean(file, src); ok {
-			return p, nil
-		}
-	}
-	return parseWhole(file, src)
-}
-
-// parseWholeText is parseNative without the lean parse.
-func parseWholeText(file string, src []byte) (*parsed, error) {
-	return parseWhole(file, bytes.TrimPrefix(src, []byte("\ufeff")))
+	return parseWhole(file, bytes.TrimPrefix(src, []byte("\ufeff"))) // a UTF-8 byte order mark is not part of the text
 }
 
 // parseWhole parses src as one goccy/go-yaml document.
@@ -186,8 +173,8 @@ func tidyYAMLMessage(m string) string {
 type nativeDecoder struct {
 	r *nodeReader
 	p *parsed
-	// pieces, when set, yields the case items in order (the lean parse);
-	// the "cases" value of the mapping is then a placeholder.
+	// pieces, when set, yields the case items in order: the lines of a
+	// JSONL suite after its header (which has no "cases" field).
 	pieces  caseSource
 	nPieces int
 	// onCase, when set, receives each case in order instead of Cases and
@@ -201,6 +188,12 @@ type nativeDecoder struct {
 	// every field but the cases is, before the case items of pieces; an
 	// error it returns stops the decoding.
 	onHeader func(*parsed) error
+	// jsonl: the mapping is the header line of a JSONL suite, whose cases
+	// are pieces (every other line), and has no "cases" field.
+	jsonl bool
+	// caseFile, when set, is the file the case items are in, when it is not
+	// the suite file: the problems and warnings of the cases name it.
+	caseFile string
 }
 
 // A caseFunc receives a decoded case, the lines of its fields and the lint
@@ -293,7 +286,16 @@ func (d *nativeDecoder) top(body ast.Node) error {
 			return err
 		}
 	}
-	if d.pieces != nil && casesField != nil {
+	if casesField != nil && !d.jsonl {
+		if name, ok := casesField.val.(*ast.StringNode); ok && d.pieces == nil && isJSONLName(name.Value) {
+			d.p.casesFile, d.p.casesLine, d.p.casesCol = name.Value, casesField.line, casesField.col
+			return nil
+		}
+	}
+	if d.jsonl && casesField != nil {
+		return r.errAt(casesField.keyNode, "cases: a JSONL suite has no \"cases\" field: its cases are the lines after this header")
+	}
+	if d.pieces != nil && (casesField != nil || d.jsonl) {
 		if d.onHeader != nil {
 			if err := d.onHeader(d.p); err != nil {
 				return err
@@ -574,6 +576,7 @@ func (d *nativeDecoder) caseItems(src caseSource, n int) error {
 	if d.onCase != nil {
 		i, warns := 0, len(d.p.warns)
 		return src(func(item ast.Node) error {
+			probs := len(d.p.probs)
 			item, err := r.resolve(item)
 			if err != nil {
 				return err
@@ -582,6 +585,7 @@ func (d *nativeDecoder) caseItems(src caseSource, n int) error {
 			if err != nil {
 				return err
 			}
+			d.stampFile(probs, warns)
 			i++
 			caseWarns := d.p.warns[warns:]
 			d.p.warns = d.p.warns[:warns]
@@ -598,6 +602,8 @@ func (d *nativeDecoder) caseItems(src caseSource, n int) error {
 	ids := make(map[string]int, n)
 	i := 0
 	return src(func(item ast.Node) error {
+		probs, warns := len(d.p.probs), len(d.p.warns)
+		defer d.stampFile(probs, warns)
 		item, err := r.resolve(item)
 		if err != nil {
 			return err
@@ -621,6 +627,21 @@ func (d *nativeDecoder) caseItems(src caseSource, n int) error {
 	})
 }
 
+// stampFile names d.caseFile in the problems and warnings from index
+// probs and warns on.
+func (d *nativeDecoder) stampFile(probs, warns int) {
+	for i := probs; i < len(d.p.probs); i++ {
+		if d.p.probs[i].file == "" {
+			d.p.probs[i].file = d.caseFile
+		}
+	}
+	for i := warns; i < len(d.p.warns); i++ {
+		if d.p.warns[i].file == "" {
+			d.p.warns[i].file = d.caseFile
+		}
+	}
+}
+
 func (d *nativeDecoder) oneCase(n ast.Node, index int) (assay.Case, fieldLines, error) {
 	r := d.r
 	var c assay.Case
@@ -628,6 +649,9 @@ func (d *nativeDecoder) oneCase(n ast.Node, index int) (assay.Case, fieldLines, 
 	fs, err := r.fields(n, "case", caseFields, func(key string) string {
 		if slices.Contains(expectFields, key) {
 			return fmt.Sprintf("%q is an expectation: put it under \"expect:\"", key)
+		}
+		if key == "assay" && d.caseFile != "" {
+			return "every line of a cases file is a case: the suite's fields belong in the suite file"
 		}
 		return ""
 	})
