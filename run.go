@@ -34,6 +34,9 @@ type CaseResult struct {
 	LatencyMs *float64           `json:"latency_ms"`
 	Attempts  int                `json:"attempts,omitempty"` // the observation's; > 1: retried
 	Tags      map[string]string  `json:"tags,omitempty"`
+	// Source is "file:line" of the case in its suite file (assay.Case's),
+	// so reports can point at it (JUnit's file and line attributes).
+	Source string `json:"source,omitempty"`
 	// Facts the rates are computed from (docs/metrics.md#rates).
 	Retrieved int  `json:"retrieved"`
 	Citations int  `json:"citations"`

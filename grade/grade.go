@@ -153,6 +153,7 @@ func Case(c assay.Case, obs assay.Observation, o Options) assay.CaseResult {
 		LatencyMs:   obs.LatencyMs,
 		Attempts:    obs.Attempts,
 		Tags:        c.Tags,
+		Source:      c.Source,
 		Retrieved:   len(ranking),
 		Citations:   len(obs.Citations),
 		Refused:     refused,
