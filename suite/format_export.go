@@ -277,7 +277,7 @@ func exportOf(s *assay.Suite, o ExportOptions) exportFile {
 		for _, id := range keysSorted(c.Judgments) {
 			if allOne {
 				nc.Relevant = append(nc.Relevant, id)
-			} else if c.Judgments[id] != 1 || !slices.Contains(c.Relevant, id) { // relevant: gives grade 1
+			} else if c.Judgments[id] != 1 || !slices.Contains(c.Relevant, id) || !judgedOnlyRelevant(c) { // relevant: gives grade 1
 				nc.Judgments = append(nc.Judgments, yaml.MapItem{Key: id, Value: c.Judgments[id]})
 			}
 		}
@@ -422,4 +422,17 @@ func replaceWith(path string, data []byte) error {
 		_, err := w.Write(data)
 		return err
 	})
+}
+
+// judgedOnlyRelevant reports whether every judgment of c is a grade-1
+// document of its Relevant list, so that relevant: alone says them all
+// (with recall_over: relevant a listed document gets grade 1 only when the
+// case has no judgments: field).
+func judgedOnlyRelevant(c assay.Case) bool {
+	for id, g := range c.Judgments {
+		if g != 1 || !slices.Contains(c.Relevant, id) {
+			return false
+		}
+	}
+	return true
 }

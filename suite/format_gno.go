@@ -114,8 +114,11 @@ func loadGNO(path string, data []byte, ask bool) (*assay.Suite, error) {
 				}
 				j[x.DocID] = x.Relevance
 			}
+			// GNO's nDCG gains only from judgments: a relevantDocs entry
+			// without one gains nothing (it still counts for recall, as
+			// Relevant). Without any judgments relevantDocs are grade 1.
 			for _, id := range q.RelevantDocs {
-				if _, ok := j[id]; !ok {
+				if _, ok := j[id]; !ok && len(q.Judgments) == 0 {
 					j[id] = 1
 				}
 			}

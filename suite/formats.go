@@ -31,7 +31,8 @@ package suite
 // queries.json is a list of {id, query, language, collection?, relevantDocs[],
 // judgments[{docid, relevance}], note?}. Each item is a case: judgments keep
 // their graded relevance; a relevantDocs entry without a judgment is added
-// with grade 1 (the native `relevant:` rule), and relevantDocs is also the
+// with grade 1 only when the item has no judgments (GNO's nDCG gains from
+// judgments alone), and relevantDocs is also the
 // case's Relevant list with the suite's RecallOver "relevant" and Gain
 // exponential: GNO's scorer divides recall by the relevantDocs count (a
 // document judged >= 1 outside it is not relevant to recall, mrr, map, hit)

@@ -704,6 +704,11 @@ func (d *nativeDecoder) oneCase(n ast.Node, index int) (assay.Case, fieldLines, 
 			return c, nil, err
 		}
 	}
+	// With recall_over: relevant the list is the binary set and judgments:
+	// the grades (GNO's rule): a listed document gets grade 1 only when the
+	// case has no judgments at all.
+	apart := d.p.suite.RecallOver == assay.RecallOverRelevant
+	graded := len(c.Judgments) > 0
 	for i, id := range relevant {
 		if id == "" {
 			d.prob(relevantNodes[i], "relevant: empty document id")
@@ -712,10 +717,13 @@ func (d *nativeDecoder) oneCase(n ast.Node, index int) (assay.Case, fieldLines, 
 		if c.Judgments == nil {
 			c.Judgments = map[string]int{}
 		}
-		if d.p.suite.RecallOver == assay.RecallOverRelevant {
+		if apart {
 			c.Relevant = append(c.Relevant, id)
 		}
 		if g, ok := c.Judgments[id]; !ok {
+			if apart && graded {
+				continue
+			}
 			c.Judgments[id] = 1
 		} else if g <= 0 {
 			d.p.warns = append(d.p.warns, probAt(relevantNodes[i],
