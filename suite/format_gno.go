@@ -203,7 +203,7 @@ var (
 // judgments[{doc, relevance}], queryModes}]}. metadata.name → Name,
 // metadata.description → Description, topK → defaults.k, collection →
 // tags.collection of every case; expected → the case's relevant list (and
-// grade 1 unless judged), judgments keep their grade. Scored as GNO scores:
+// grade 1 when the query has no judgments), judgments keep their grade. Scored as GNO scores:
 // exponential gain, recall over the relevant list. candidateLimit, modes
 // (GNO's own pipeline modes) and queryModes are ignored: assay runs the
 // target it is given on each case's query.
@@ -309,8 +309,8 @@ func loadGNOBench(path string, data []byte) (*assay.Suite, error) {
 			if doc == "" {
 				return nil, d.errf(it.off, "expected: empty document")
 			}
-			if _, ok := j[doc]; !ok {
-				j[doc] = 1
+			if _, ok := j[doc]; !ok && len(q.Judgments) == 0 {
+				j[doc] = 1 // with judgments, nDCG gains from them alone (as GNO's)
 			}
 		}
 		if len(j) > 0 {
