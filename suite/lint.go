@@ -367,6 +367,16 @@ func (ln *linter) lintCase(c assay.Case, lines fieldLines) {
 				add(where("judgments"), SeverityWarning, "%s: judgments: no document %q in the corpus (judged non-relevant)", name, id)
 			}
 		}
+		for _, id := range c.Relevant {
+			if _, judged := c.Judgments[id]; judged {
+				continue // checked above
+			}
+			if !docs.has(id) {
+				add(where("relevant"), SeverityError, "%s: relevant: no document %q in the corpus", name, id)
+			} else if why := docs.ambiguous(id); why != "" && !ln.isID(id) {
+				add(where("relevant"), SeverityError, "%s: relevant: %q is not a document id and %s", name, id, why)
+			}
+		}
 		for _, ref := range e.Retrieves {
 			if !docs.has(ref) {
 				add(where("expect.retrieves"), SeverityError, "%s: retrieves: no document %q in the corpus (matched by id, path or title)", name, ref)

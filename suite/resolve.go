@@ -52,6 +52,11 @@ func (r *refResolver) needs(c *assay.Case) bool {
 			return true
 		}
 	}
+	for _, id := range c.Relevant {
+		if r.target(id) != "" {
+			return true
+		}
+	}
 	return false
 }
 
@@ -71,10 +76,7 @@ func (r *refResolver) resolve(c *assay.Case) []string {
 			}
 			continue
 		}
-		at := c.Source
-		if at == "" {
-			at = c.ID
-		}
+		at := caseAt(c)
 		if g, dup := c.Judgments[to]; dup {
 			warns = append(warns, fmt.Sprintf("%s: case %q: judgments: %q names document %q, which is judged %d already (that judgment wins)", at, c.ID, id, to, g))
 			continue
@@ -87,6 +89,9 @@ func (r *refResolver) resolve(c *assay.Case) []string {
 		rel := make([]string, 0, len(c.Relevant))
 		for _, id := range c.Relevant {
 			if to := r.target(id); to != "" {
+				if _, judged := c.Judgments[id]; !judged { // a judged one was told above
+					warns = append(warns, fmt.Sprintf("%s: case %q: relevant: %q is the path or title of document %q: resolved to its id", caseAt(c), c.ID, id, to))
+				}
 				id = to
 			}
 			if !slices.Contains(rel, id) {
@@ -107,4 +112,12 @@ func resolveJudgments(s *assay.Suite) {
 	for i := range s.Cases {
 		s.Warnings = append(s.Warnings, r.resolve(&s.Cases[i])...)
 	}
+}
+
+// caseAt is where c is, for a warning: its source, else its id.
+func caseAt(c *assay.Case) string {
+	if c.Source != "" {
+		return c.Source
+	}
+	return c.ID
 }

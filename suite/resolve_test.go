@@ -109,3 +109,42 @@ func TestLintLeakageByStemOrTitle(t *testing.T) {
 		t.Errorf("leakage findings\n%q\nwant\n%q", leaks, want)
 	}
 }
+
+// TestRelevantOnlyResolves: with recall_over: relevant a relevant: entry
+// that is not judged resolves too, and one naming no document is a lint
+// error.
+func TestRelevantOnlyResolves(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"corpus/kiln.md":  "# Kiln firing\n\nFire slowly.\n",
+		"corpus/glaze.md": "# Glaze notes\n\nMix.\n",
+		"s.yaml": "assay: 1\ncorpus: corpus/\nrecall_over: relevant\ncases:\n" +
+			"  - {id: a, query: kiln, judgments: {kiln.md: 3}, relevant: [kiln.md, Glaze notes]}\n" +
+			"  - {id: b, query: kiln, judgments: {kiln.md: 3}, relevant: [nowhere.md]}\n",
+	}
+	for p, body := range files {
+		full := filepath.Join(dir, p)
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := Load(filepath.Join(dir, "s.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Cases[0].Relevant; !slices.Equal(got, []string{"kiln.md", "glaze.md"}) {
+		t.Errorf("relevant %v, want [kiln.md glaze.md]", got)
+	}
+	fs, err := Lint(filepath.Join(dir, "s.yaml"), LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, f := range fs {
+		found = found || (f.Severity == SeverityError && f.Message == `case "b": relevant: no document "nowhere.md" in the corpus`)
+	}
+	if !found {
+		t.Errorf("no lint error for nowhere.md in %v", fs)
+	}
+}
