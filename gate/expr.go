@@ -102,8 +102,11 @@ type Expr struct {
 	// Metric is the canonical metric name ("ndcg@10", "pass_rate"); empty
 	// for no_new_failures.
 	Metric string
-	Op     Op
-	Bound  float64
+	// Measure is set when Metric names a run-level measure the target
+	// reports (Run.Measures, e.g. index_bytes), not a metric of the cases.
+	Measure bool
+	Op      Op
+	Bound   float64
 }
 
 // String renders the expression in canonical form, e.g.
@@ -331,7 +334,12 @@ func Parse(expr, source string) (Expr, error) {
 	}
 	canon, err := CanonicalMetric(name)
 	if err != nil {
-		return fail("%s", err)
+		// a name no metric has, far from every known one, is a run-level
+		// measure (assay.IsMeasureName); a near miss stays an error
+		if !assay.IsMeasureName(name) || suggest(strings.ToLower(name)) != "" {
+			return fail("%s", err)
+		}
+		canon, e.Measure = name, true
 	}
 	e.Metric = canon
 	if num == "" {

@@ -269,6 +269,14 @@ func (ln *linter) findings(topLines map[string]int) []Finding {
 			out = append(out, Finding{Source: src, Severity: SeverityWarning,
 				Message: fmt.Sprintf("gate %q: %s: it fails every run unless %s is a variant key of the target", e.Text, gate.NoMatchIn(ln.tags, *e.Scope), e.Scope.Key)})
 		}
+		if err == nil && e.Measure {
+			src := g.Source
+			if src == "" {
+				src = ln.file
+			}
+			out = append(out, Finding{Source: src, Severity: SeverityNote,
+				Message: fmt.Sprintf("gate %q reads the run-level measure %s: the target must report it (a setup step's measures:), else the gate fails as undefined", e.Text, e.Metric)})
+		}
 		if err != nil {
 			msg := err.Error()
 			var pe *gate.ParseError
