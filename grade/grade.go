@@ -176,8 +176,13 @@ func Case(c assay.Case, obs assay.Observation, o Options) assay.CaseResult {
 		}
 		mo := metric.Options{Exponential: o.Gain == assay.GainExponential}
 		r.Metrics = make(map[string]float64, len(o.Metrics))
+		binary := metric.BinaryJudgments(c.Judgments, c.Relevant)
 		for _, spec := range o.Metrics {
-			r.Metrics[spec.Name] = spec.Eval(ranking, c.Judgments, mo)
+			j := binary
+			if spec.Graded() {
+				j = c.Judgments
+			}
+			r.Metrics[spec.Name] = spec.Eval(ranking, j, mo)
 		}
 	}
 	return r

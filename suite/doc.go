@@ -89,7 +89,9 @@
 // when unset), Path, Dir, Format "native", Defaults.K (assay.DefaultK),
 // Metrics (assay.DefaultMetrics; names are validated with metric.Parse and
 // stored in canonical spelling, so `nDCG@10` becomes `ndcg@10`), Gain
-// (linear), RefusalMarkers (nil unless refusal_markers is set: a list, or
+// (linear), RecallOver ("" for judged; with `recall_over: relevant` each
+// case's `relevant:` list is also kept as Case.Relevant, the set the binary
+// metrics count as relevant), RefusalMarkers (nil unless refusal_markers is set: a list, or
 // a built-in set by name, `refusal_markers: de`), Gates with their
 // Source "file:line" (a list, or one string with one expression per line),
 // each case's Judgments (the `relevant:` list merged in with grade 1; an
@@ -141,7 +143,12 @@
 //     one). Warnings: members of a case
 //     tag `group` (kebab groups) whose judged relevant documents differ;
 //     leakage (an expected answer string, or a judged document id as a whole
-//     word, inside the case's own query); a judged non-relevant document the
+//     word, inside the case's own query; also a judged relevant document's
+//     file stem or title, when it has two words or more — "api-reference",
+//     "Deployment Guide" — since a one-word title is the word a fair query
+//     uses); a judgment keyed by a document's path or title (resolved to its
+//     id, below); a judgment key that is no id and names two or more
+//     documents is an error; a judged non-relevant document the
 //     corpus lacks; a document listed in `relevant` but judged 0 in
 //     `judgments` (the judgment wins); more `retrieves` documents than k;
 //     an ambiguous reference in `retrieves`, `cites` or `cites_any`: a
@@ -202,4 +209,17 @@
 // a directory, keyed by file name. CheckManifest returns one warning per
 // file that changed, disappeared or appeared since, worded as the remedy;
 // `assay lint` shows them as warnings and `assay run` prints them.
+//
+// # Judgments resolve like other references
+//
+// With a corpus, a judgment or `relevant:` entry that is not a document id
+// but names exactly one document by its path or title is rewritten to that
+// id when the suite loads (Load and Stream alike), and a warning says so
+// ("judgments: "Kiln firing" is the path or title of document "kiln.md":
+// resolved to its id"): metrics match rankings by id, so the key as written
+// would score 0 on every metric while `retrieves`, which matches paths and
+// titles, passed. When the id is judged as well, that judgment wins. A key
+// naming no document or several is left for lint (an error). A TREC suite's
+// corpus directory of DOCNO.txt files has DOCNO (the base name without
+// ".txt") as each document's id, which is what its qrels name.
 package suite

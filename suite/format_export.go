@@ -86,6 +86,7 @@ type exportFile struct {
 	Defaults       *exportDefaults `yaml:"defaults,omitempty"`
 	Metrics        []string        `yaml:"metrics,omitempty,flow"`
 	Gain           string          `yaml:"gain,omitempty"`
+	RecallOver     string          `yaml:"recall_over,omitempty"`
 	RefusalMarkers []string        `yaml:"refusal_markers,omitempty,flow"`
 	Tools          []string        `yaml:"tools,omitempty,flow"`
 	Gates          []string        `yaml:"gates,omitempty"`
@@ -252,6 +253,7 @@ func exportOf(s *assay.Suite, o ExportOptions) exportFile {
 	if s.Gain != "" && s.Gain != assay.GainLinear {
 		f.Gain = string(s.Gain)
 	}
+	f.RecallOver = s.RecallOver
 	if len(s.RefusalMarkers) > 0 {
 		f.RefusalMarkers = s.RefusalMarkers
 	}
@@ -265,7 +267,8 @@ func exportOf(s *assay.Suite, o ExportOptions) exportFile {
 		for _, k := range keysSorted(c.Tags) {
 			nc.Tags = append(nc.Tags, yaml.MapItem{Key: k, Value: c.Tags[k]})
 		}
-		allOne := len(c.Judgments) > 0
+		allOne := len(c.Judgments) > 0 && len(c.Relevant) == 0
+		nc.Relevant = c.Relevant
 		for _, g := range c.Judgments {
 			if g != 1 {
 				allOne = false
@@ -274,7 +277,7 @@ func exportOf(s *assay.Suite, o ExportOptions) exportFile {
 		for _, id := range keysSorted(c.Judgments) {
 			if allOne {
 				nc.Relevant = append(nc.Relevant, id)
-			} else {
+			} else if c.Judgments[id] != 1 || !slices.Contains(c.Relevant, id) || !judgedOnlyRelevant(c) { // relevant: gives grade 1
 				nc.Judgments = append(nc.Judgments, yaml.MapItem{Key: id, Value: c.Judgments[id]})
 			}
 		}
@@ -419,4 +422,17 @@ func replaceWith(path string, data []byte) error {
 		_, err := w.Write(data)
 		return err
 	})
+}
+
+// judgedOnlyRelevant reports whether every judgment of c is a grade-1
+// document of its Relevant list, so that relevant: alone says them all
+// (with recall_over: relevant a listed document gets grade 1 only when the
+// case has no judgments: field).
+func judgedOnlyRelevant(c assay.Case) bool {
+	for id, g := range c.Judgments {
+		if g != 1 || !slices.Contains(c.Relevant, id) {
+			return false
+		}
+	}
+	return true
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -284,12 +285,48 @@ func loadCorpusBeside(s *assay.Suite, dir string) error {
 			if err != nil {
 				return err
 			}
+			if name == "corpus" {
+				docs = docnoIDs(docs)
+			}
 			s.Corpus, s.CorpusSource = docs, p
 			return nil
 		}
 	}
 	s.Warnings = append(s.Warnings, "no corpus (corpus/, corpus.jsonl or corpus.jsonl.gz) beside the qrels: the suite has no corpus")
 	return nil
+}
+
+// docnoIDs gives the documents of a TREC corpus directory of DOCNO.txt
+// files their DOCNO as id, which is what the qrels name: the file's base
+// name without ".txt" ("fbis/FBIS3-1.txt" has id "FBIS3-1"; Path keeps the
+// file). Other documents keep their path as id, and when two .txt files
+// share a base name no id is changed, so that no document is lost.
+func docnoIDs(docs []assay.Document) []assay.Document {
+	seen := make(map[string]bool, len(docs))
+	for _, d := range docs {
+		seen[d.ID] = true
+	}
+	ids := make([]string, len(docs))
+	taken := map[string]bool{}
+	for i, d := range docs {
+		ids[i] = d.ID
+		if !strings.HasSuffix(d.ID, ".txt") {
+			continue
+		}
+		no := strings.TrimSuffix(path.Base(d.ID), ".txt")
+		if no == "" || taken[no] || (seen[no] && no != d.ID) {
+			return docs
+		}
+		taken[no] = true
+		ids[i] = no
+	}
+	out := make([]assay.Document, len(docs))
+	for i, d := range docs {
+		d.ID = ids[i]
+		out[i] = d
+	}
+	corpus.Sort(out)
+	return out
 }
 
 // asciiLower lowercases A-Z only, keeping every byte offset.

@@ -3,6 +3,7 @@ package suite
 import (
 	"errors"
 	"fmt"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -201,6 +202,8 @@ type linter struct {
 	surfaces map[string][]string
 
 	docs          docIndex
+	ids           map[string]bool // the corpus ids, built when first needed
+	byID          map[string]int  // corpus id -> index, built when first needed
 	hasCorpus     bool
 	refsUnchecked int
 	groups        map[string]groupMember     // group → its first member
@@ -360,12 +363,26 @@ func (ln *linter) lintCase(c assay.Case, lines fieldLines) {
 		docs := ln.docs
 		for _, id := range sortedJudged(c.Judgments) {
 			if docs.has(id) {
+				if why := docs.ambiguous(id); why != "" && !ln.isID(id) {
+					// metrics match rankings by id: this judgment would score nothing
+					add(where("judgments", "relevant"), SeverityError, "%s: judgments: %q is not a document id and %s", name, id, why)
+				}
 				continue
 			}
 			if c.Judgments[id] > 0 {
 				add(where("judgments", "relevant"), SeverityError, "%s: judgments: no document %q in the corpus", name, id)
 			} else {
 				add(where("judgments"), SeverityWarning, "%s: judgments: no document %q in the corpus (judged non-relevant)", name, id)
+			}
+		}
+		for _, id := range c.Relevant {
+			if _, judged := c.Judgments[id]; judged {
+				continue // checked above
+			}
+			if !docs.has(id) {
+				add(where("relevant"), SeverityError, "%s: relevant: no document %q in the corpus", name, id)
+			} else if why := docs.ambiguous(id); why != "" && !ln.isID(id) {
+				add(where("relevant"), SeverityError, "%s: relevant: %q is not a document id and %s", name, id, why)
 			}
 		}
 		for _, ref := range e.Retrieves {
@@ -497,6 +514,9 @@ func (ln *linter) lintCase(c assay.Case, lines fieldLines) {
 					"%s: leakage: the judged document id %q appears in the query", name, id)
 			}
 		}
+		ln.nameLeaks(c, lq, func(format string, args ...any) {
+			add(where("judgments", "relevant"), SeverityWarning, "%s: leakage: "+format, append([]any{name}, args...)...)
+		})
 	}
 
 	// Groups whose members disagree on the expected documents.
@@ -718,6 +738,91 @@ func newDocIndex(docs []assay.Document) docIndex {
 }
 
 func (ix docIndex) has(ref string) bool { return ix[ref].n > 0 }
+
+// nameLeaks reports, through leak, each relevant judged document of c
+// whose file stem or title stands in the lowered query lq as whole words.
+// Only stems and titles of two words or more are checked ("api-reference",
+// "Deployment Guide"): a one-word title such as "Glaze" is also the word a
+// fair query uses. A stem equal to the id was checked as the id.
+func (ln *linter) nameLeaks(c assay.Case, lq string, leak func(format string, args ...any)) {
+	if len(ln.s.Corpus) == 0 || len(c.Judgments) == 0 {
+		return
+	}
+	if ln.byID == nil {
+		ln.byID = make(map[string]int, len(ln.s.Corpus))
+		for i, d := range ln.s.Corpus {
+			ln.byID[d.ID] = i
+		}
+	}
+	type named struct{ id, stem, title string }
+	var docs []named
+	names := map[string]int{}
+	for _, id := range sortedJudged(c.Judgments) {
+		i, ok := ln.byID[id]
+		if !ok || c.Judgments[id] <= 0 {
+			continue
+		}
+		d := ln.s.Corpus[i]
+		p := d.Path
+		if p == "" {
+			p = d.ID
+		}
+		n := named{id: id}
+		if b := path.Base(p); b != "." && b != "/" {
+			n.stem = strings.TrimSuffix(b, path.Ext(b))
+		}
+		if n.stem == id || wordCount(n.stem) < 2 {
+			n.stem = ""
+		}
+		if n.title = d.Title; strings.EqualFold(n.title, n.stem) || n.title == id || wordCount(n.title) < 2 {
+			n.title = ""
+		}
+		for _, x := range []string{n.stem, n.title} {
+			if x != "" {
+				names[strings.ToLower(x)] = 1
+			}
+		}
+		if n.stem != "" || n.title != "" {
+			docs = append(docs, n)
+		}
+	}
+	if len(docs) == 0 {
+		return
+	}
+	words := newQueryWords(lq, names)
+	for _, n := range docs {
+		if n.stem != "" && words.containsToken(strings.ToLower(n.stem)) {
+			leak("the query contains the file stem %q of the judged document %q", n.stem, n.id)
+		}
+		if n.title != "" && words.containsToken(strings.ToLower(n.title)) {
+			leak("the query contains the title %q of the judged document %q", n.title, n.id)
+		}
+	}
+}
+
+// wordCount is the number of runs of word runes in s.
+func wordCount(s string) int {
+	n, in := 0, false
+	for _, r := range s {
+		w := isWordRune(r)
+		if w && !in {
+			n++
+		}
+		in = w
+	}
+	return n
+}
+
+// isID reports whether ref is the id of a corpus document.
+func (ln *linter) isID(ref string) bool {
+	if ln.ids == nil {
+		ln.ids = make(map[string]bool, len(ln.s.Corpus))
+		for _, d := range ln.s.Corpus {
+			ln.ids[d.ID] = true
+		}
+	}
+	return ln.ids[ref]
+}
 
 // ambiguous describes a reference that names more than one document,
 // "names 2 documents of the corpus (a.md, b.md)"; "" when it names one or

@@ -80,6 +80,7 @@ func load(path string, o LoadOptions) (*loaded, error) {
 		if s.Name == "" {
 			s.Name = baseName(path)
 		}
+		resolveJudgments(s)
 		fillDefaults(s)
 		l := &loaded{suite: s, file: path}
 		l.probs = checkStructure(s)
@@ -124,6 +125,7 @@ func loadParsed(path string, p *parsed) (*loaded, error) {
 	}
 	p.probs = append(p.probs, checkSchemas(s, p)...)
 	oneLineProblems(p.probs)
+	resolveJudgments(s)
 	fillDefaults(s)
 	slices.SortStableFunc(p.probs, func(a, b problem) int {
 		if a.file != b.file { // the suite file's first, then the cases file's

@@ -25,7 +25,7 @@ import (
 // Field names of the native format (docs/suite.md), in the order the docs
 // list them.
 var (
-	suiteFields    = []string{"assay", "name", "description", "corpus", "defaults", "metrics", "gain", "refusal_markers", "tools", "analyzer", "gates", "cases"}
+	suiteFields    = []string{"assay", "name", "description", "corpus", "defaults", "metrics", "gain", "recall_over", "refusal_markers", "tools", "analyzer", "gates", "cases"}
 	defaultsFields = []string{"k", "case_sensitive"}
 	caseFields     = []string{"id", "query", "tags", "guards", "k", "relevant", "judgments", "expect", "surface", "vars"}
 	expectFields   = []string{"answer_includes", "answer_includes_any", "answer_excludes", "answer_matches", "case_sensitive",
@@ -264,6 +264,8 @@ func (d *nativeDecoder) top(body ast.Node) error {
 			err = d.metrics(f)
 		case "gain":
 			err = d.gain(f)
+		case "recall_over":
+			err = d.recallOver(f)
 		case "refusal_markers":
 			s.RefusalMarkers, _, err = r.strList(f)
 			if name, ok := nodeScalar(f.val); ok && err == nil {
@@ -489,6 +491,23 @@ func (d *nativeDecoder) gain(f yfield) error {
 	return nil
 }
 
+// recallOver reads recall_over: judged (the default) or relevant.
+func (d *nativeDecoder) recallOver(f yfield) error {
+	v, err := d.r.str(f)
+	if err != nil {
+		return err
+	}
+	switch strings.ToLower(v) {
+	case "", assay.RecallOverJudged:
+		d.p.suite.RecallOver = ""
+	case assay.RecallOverRelevant:
+		d.p.suite.RecallOver = assay.RecallOverRelevant
+	default:
+		d.prob(f.val, "recall_over: unknown value %q (want %q or %q)", v, assay.RecallOverJudged, assay.RecallOverRelevant)
+	}
+	return nil
+}
+
 // gates reads a list of expressions, or one string with one per line.
 func (d *nativeDecoder) gates(f yfield) error {
 	r, s := d.r, d.p.suite
@@ -686,6 +705,11 @@ func (d *nativeDecoder) oneCase(n ast.Node, index int) (assay.Case, fieldLines, 
 			return c, nil, err
 		}
 	}
+	// With recall_over: relevant the list is the binary set and judgments:
+	// the grades (GNO's rule): a listed document gets grade 1 only when the
+	// case has no judgments at all.
+	apart := d.p.suite.RecallOver == assay.RecallOverRelevant
+	graded := len(c.Judgments) > 0
 	for i, id := range relevant {
 		if id == "" {
 			d.prob(relevantNodes[i], "relevant: empty document id")
@@ -694,7 +718,13 @@ func (d *nativeDecoder) oneCase(n ast.Node, index int) (assay.Case, fieldLines, 
 		if c.Judgments == nil {
 			c.Judgments = map[string]int{}
 		}
+		if apart {
+			c.Relevant = append(c.Relevant, id)
+		}
 		if g, ok := c.Judgments[id]; !ok {
+			if apart && graded {
+				continue
+			}
 			c.Judgments[id] = 1
 		} else if g <= 0 {
 			d.p.warns = append(d.p.warns, probAt(relevantNodes[i],

@@ -116,9 +116,12 @@ func streamNativeWith(path string, o LoadOptions, each func(s *assay.Suite, p *p
 	var ids []uint64
 	headerRead := false
 	var also caseFunc
+	var refs *refResolver
+	var hs *assay.Suite
 	header := func(p *parsed) error {
 		headerRead = true
 		s := p.suite
+		hs = s
 		s.Path, s.Dir = path, dir
 		if s.Name == "" {
 			s.Name = baseName(path)
@@ -129,12 +132,16 @@ func streamNativeWith(path string, o LoadOptions, each func(s *assay.Suite, p *p
 			}
 		}
 		fillDefaults(s)
+		refs = newRefResolver(s.Corpus)
 		if each != nil {
 			also = each(s, p)
 		}
 		return nil
 	}
 	onCase := func(c assay.Case, lines fieldLines, warns []problem) error {
+		if w := refs.resolve(&c); len(w) > 0 { // judgments keyed by path or title
+			hs.Warnings = append(hs.Warnings, w...)
+		}
 		if c.Expect.JSONSchema != "" {
 			full := resolvePath(dir, c.Expect.JSONSchema)
 			c.Expect.JSONSchemaPath = full
@@ -216,7 +223,7 @@ func streamNativeWith(path string, o LoadOptions, each func(s *assay.Suite, p *p
 	if casesPath != path {
 		st.casesFile = casesPath
 	}
-	st.Cases = streamCases(casesPath, jsonl, dir, fi, d)
+	st.Cases = streamCases(casesPath, jsonl, dir, fi, d, s.RecallOver, refs)
 	return st, nil
 }
 
@@ -229,8 +236,10 @@ func unchanged(f *os.File, fi os.FileInfo) bool {
 // streamCases reads the cases of the JSONL file at path (after its header
 // line when header is set), which Stream validated when it had the size
 // and time of fi and the cases summed in want. It checks the file's size
-// and time before yielding each case (one fstat).
-func streamCases(path string, header bool, dir string, fi os.FileInfo, want caseDigest) CaseSeq {
+// and time before yielding each case (one fstat). recallOver is the
+// suite's recall_over, which decides Case.Relevant; refs resolves the
+// judgments as the validating pass did.
+func streamCases(path string, header bool, dir string, fi os.FileInfo, want caseDigest, recallOver string, refs *refResolver) CaseSeq {
 	return func(yield func(assay.Case) error) error {
 		changed := fmt.Errorf("%s: changed while the run was reading it; run again", path)
 		if fi, err := boundedfile.Check(path, boundedfile.Suite); err != nil || !fi.Mode().IsRegular() {
@@ -253,7 +262,7 @@ func streamCases(path string, header bool, dir string, fi os.FileInfo, want case
 		var got caseDigest
 		var yerr error
 		r := &nodeReader{file: path}
-		d := &nativeDecoder{r: r, p: &parsed{suite: &assay.Suite{}}}
+		d := &nativeDecoder{r: r, p: &parsed{suite: &assay.Suite{RecallOver: recallOver}}}
 		d.onCase = func(c assay.Case, _ fieldLines, _ []problem) error {
 			// Only a case Stream validated reaches yield: a file that
 			// changed since (or holds more cases) stops the pass before
@@ -264,6 +273,7 @@ func streamCases(path string, header bool, dir string, fi os.FileInfo, want case
 			if c.Expect.JSONSchema != "" {
 				c.Expect.JSONSchemaPath = resolvePath(dir, c.Expect.JSONSchema)
 			}
+			refs.resolve(&c)
 			got.add(&c, dir)
 			if err := yield(c); err != nil {
 				yerr = err
