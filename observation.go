@@ -23,6 +23,10 @@ type Observation struct {
 	Spans           []Span            `json:"spans,omitempty"`
 	Versions        map[string]string `json:"versions,omitempty"`
 	Usage           map[string]any    `json:"usage,omitempty"`
+	// Measures are run-level measures the system reported with this
+	// answer (index_bytes, build_ms); the run keeps, per name, the value
+	// of the last case in suite order that reported it (Run.Measures).
+	Measures map[string]float64 `json:"measures,omitempty"`
 	// Fields holds extra mapped values (for example a JSON field that
 	// json_schema validates instead of the answer).
 	Fields map[string]any `json:"fields,omitempty"`

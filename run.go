@@ -34,6 +34,9 @@ type CaseResult struct {
 	LatencyMs *float64           `json:"latency_ms"`
 	Attempts  int                `json:"attempts,omitempty"` // the observation's; > 1: retried
 	Tags      map[string]string  `json:"tags,omitempty"`
+	// Source is "file:line" of the case in its suite file (assay.Case's),
+	// so reports can point at it (JUnit's file and line attributes).
+	Source string `json:"source,omitempty"`
 	// Facts the rates are computed from (docs/metrics.md#rates).
 	Retrieved int  `json:"retrieved"`
 	Citations int  `json:"citations"`
@@ -83,15 +86,37 @@ type Run struct {
 	// Trials holds the trial statistics (package gate's TrialStats: pass@N,
 	// pass^N, flaky case ids, metric mean ± sd) when the run made more than
 	// one trial per case; they can always be recomputed from Cases.
-	Trials   any          `json:"trials,omitempty"`
-	Gates    []GateResult `json:"gates"`
-	Cases    []CaseResult `json:"cases"`
-	Warnings []string     `json:"warnings,omitempty"`
+	Trials any `json:"trials,omitempty"`
+	// Measures holds the run-level measures the target reported (a setup
+	// step's measures: in a target file, or a target's Measures method),
+	// e.g. {"index_bytes": 1.2e6, "build_ms": 830}; nil when it reported
+	// none. A gate names one bare (index_bytes <= 1e9, ratio(build_ms) <=
+	// 1.1); one not reported is undefined and fails its gate.
+	Measures map[string]float64 `json:"measures,omitempty"`
+	Gates    []GateResult       `json:"gates"`
+	Cases    []CaseResult       `json:"cases"`
+	Warnings []string           `json:"warnings,omitempty"`
 
 	// CaseStream, when Cases is empty, yields the run's case results in
 	// order (suite order, then trial) afresh on each call; it is not part
 	// of the JSON document.
 	CaseStream Seq[CaseResult] `json:"-"`
+}
+
+// IsMeasureName reports whether name can name a run-level measure
+// (Run.Measures): a lowercase ASCII letter, then lowercase letters, digits
+// and underscores, at most 64 bytes ("index_bytes", "build_ms").
+func IsMeasureName(name string) bool {
+	if name == "" || len(name) > 64 || name[0] < 'a' || name[0] > 'z' {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // EachCase calls yield with each case result of the run, in order: the

@@ -22,6 +22,12 @@ type Suite struct {
 	Defaults Defaults `json:"defaults"`
 	Metrics  []string `json:"metrics,omitempty"`
 	Gain     Gain     `json:"gain,omitempty"`
+	// RecallOver says which documents the binary measures (recall,
+	// precision, mrr, map, hit, r-prec) count as relevant: RecallOverJudged
+	// (empty; every document judged >= 1) or RecallOverRelevant (each case's
+	// Relevant list when it has one; GNO's relevantDocs). nDCG always uses
+	// the graded Judgments.
+	RecallOver string `json:"recall_over,omitempty"`
 	// RefusalMarkers, when not nil, judge refusal for every case (the
 	// suite's refusal_markers: a list, or the name of a built-in set). nil:
 	// each case uses the built-in set of its tags.lang (RefusalMarkerSet),
@@ -140,6 +146,12 @@ const (
 	GainExponential Gain = "exponential" // gain = 2^grade - 1
 )
 
+// RecallOver values (Suite.RecallOver).
+const (
+	RecallOverJudged   = "judged"   // relevant = judged >= 1 (trec_eval, BEIR)
+	RecallOverRelevant = "relevant" // relevant = the case's relevant list (GNO)
+)
+
 // Gate is one gate expression with where it was written.
 type Gate struct {
 	Expr string `json:"expr"`
@@ -170,10 +182,15 @@ type Case struct {
 	K int `json:"k,omitempty"`
 	// Judgments maps document id to relevance grade (0 = judged
 	// non-relevant). The native `relevant:` list is merged in with grade 1.
-	Judgments map[string]int    `json:"judgments,omitempty"`
-	Expect    Expect            `json:"expect"`
-	Surface   string            `json:"surface,omitempty"`
-	Vars      map[string]string `json:"vars,omitempty"`
+	Judgments map[string]int `json:"judgments,omitempty"`
+	// Relevant, when not empty, is the set of documents the binary measures
+	// count as relevant (the suite has recall_over: relevant): a judged
+	// document outside it is non-relevant for recall, precision, mrr, map,
+	// hit and r-prec, while nDCG keeps its grade. Empty: grade >= 1.
+	Relevant []string          `json:"relevant,omitempty"`
+	Expect   Expect            `json:"expect"`
+	Surface  string            `json:"surface,omitempty"`
+	Vars     map[string]string `json:"vars,omitempty"`
 
 	// Source is "file:line" of the case in its suite file, for messages.
 	Source string `json:"-"`

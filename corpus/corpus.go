@@ -19,6 +19,7 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/internal/boundedfile"
+	"github.com/assay-eval/assay/internal/diag"
 	"github.com/assay-eval/assay/internal/nesting"
 )
 
@@ -239,18 +240,18 @@ func ReadJSONL(name string, r io.Reader) ([]assay.Document, error) {
 	for line := 1; ; line++ {
 		b, err := boundedfile.ReadLine(br, boundedfile.MaxLine)
 		if err != nil && err != io.EOF {
-			return nil, fmt.Errorf("%s:%d: %v", name, line, err)
+			return nil, diag.Errorf(name, line, 0, "%v", err)
 		}
 		if t := bytes.TrimSpace(b); len(t) > 0 {
 			if e := nesting.JSON(t); e != nil {
-				return nil, fmt.Errorf("%s:%d:%d: %s", name, line, e.Col, e.Msg)
+				return nil, diag.Errorf(name, line, e.Col, "%s", e.Msg)
 			}
 			d, perr := parseJSONLine(t)
 			if perr != nil {
-				return nil, fmt.Errorf("%s:%d: %v", name, line, perr)
+				return nil, diag.Errorf(name, line, 0, "%v", perr)
 			}
 			if first, dup := seen[d.ID]; dup {
-				return nil, fmt.Errorf("%s:%d: duplicate id %q (first at line %d)", name, line, d.ID, first)
+				return nil, diag.Errorf(name, line, 0, "duplicate id %q (first at line %d)", d.ID, first)
 			}
 			seen[d.ID] = line
 			docs = append(docs, d)

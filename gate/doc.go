@@ -63,6 +63,20 @@
 //
 //	suite.yaml:12: gate "pass_rat >= 0.8": unknown metric "pass_rat" (did you mean pass_rate?) (known: ...)
 //
+// A name that is no metric, has the shape assay.IsMeasureName accepts and
+// is not close to a known name (suggest finds nothing within edit distance
+// 2) is a run-level measure (Expr.Measure), read from Run.Measures: the
+// numbers a target reports about the run as a whole (index_bytes,
+// build_ms). Threshold, delta and ratio apply as to a metric. A measure the
+// run, or for delta and ratio the baseline, does not hold is undefined and
+// fails its gate with the reason; a tag scope on a measure fails too (a
+// measure has no per-case value), a variant scope selects the run as for
+// any gate. The choice of bare names over a prefix keeps the GNO-style
+// promotion gate as it is written, ratio(index_bytes) <= 1.10; a typo far
+// from every metric becomes an undefined measure that fails the gate and
+// says "or is NAME a misspelt metric?", never a silent pass. Floors and
+// orderings take metrics only.
+//
 // # Evaluation
 //
 // Comparisons hold within Epsilon (1e-9), so 24/30 >= 0.8 holds. A value the

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/diag"
 	"github.com/assay-eval/assay/runner"
 )
 
@@ -105,6 +106,9 @@ func evalOne(e Expr, run, baseline *assay.Run, vc viewCache) (assay.GateResult, 
 		res.Detail = fmt.Sprintf("%s needs a baseline run (pass --baseline REF)", e.Kind)
 		return res, ""
 	}
+	if e.Measure {
+		return evalMeasure(e, run, baseline, res), ""
+	}
 	cand, cdetail := vc.get(run, e.Scope)
 	switch e.Kind {
 	case Threshold:
@@ -189,6 +193,64 @@ func evalOne(e Expr, run, baseline *assay.Run, vc viewCache) (assay.GateResult, 
 	}
 	res.Detail = "unknown gate form"
 	return res, ""
+}
+
+// evalMeasure evaluates a gate on a run-level measure (Run.Measures). A
+// measure the run (or its baseline) does not hold is undefined: the gate
+// fails with the reason. A tag scope does not apply to a run-level value.
+func evalMeasure(e Expr, run, baseline *assay.Run, res assay.GateResult) assay.GateResult {
+	if e.Scope != nil {
+		if _, isVariant := variantScope(run, e.Scope); !isVariant {
+			res.Detail = fmt.Sprintf("measure %s is run-level: a [%s] scope does not apply to it (drop the scope)", e.Metric, e.Scope)
+			return res
+		}
+	}
+	cv, detail := measureOf(run, e.Metric)
+	if detail != "" {
+		res.Detail = detail
+		return res
+	}
+	if e.Kind == Threshold {
+		res.Value = &cv
+		res.Pass = e.Op.Holds(cv, e.Bound)
+		return res
+	}
+	bv, detail := measureOf(baseline, e.Metric)
+	if detail != "" {
+		res.Detail = "baseline: " + detail
+		return res
+	}
+	val := cv - bv
+	if e.Kind == Ratio {
+		switch {
+		case bv == 0 && cv == 0:
+			val = 1
+		case bv == 0:
+			res.Detail = fmt.Sprintf("%s is 0 in the baseline: the ratio is undefined (use delta(%s))", e.Metric, e.Metric)
+			return res
+		default:
+			val = cv / bv
+		}
+	}
+	res.Value = &val
+	res.Pass = e.Op.Holds(val, e.Bound)
+	res.Detail = fmt.Sprintf("baseline %s, run %s", formatValue(bv), formatValue(cv))
+	return res
+}
+
+// measureOf reads a run-level measure, or says why it is undefined.
+func measureOf(run *assay.Run, name string) (float64, string) {
+	v, ok := run.Measures[name]
+	if ok && !math.IsNaN(v) && !math.IsInf(v, 0) {
+		return v, ""
+	}
+	if ok {
+		return 0, fmt.Sprintf("measure %s is undefined: the target reported %v", name, v)
+	}
+	if len(run.Measures) == 0 {
+		return 0, fmt.Sprintf("measure %s is undefined: the target reported no measures (or is %s a misspelt metric?)", name, name)
+	}
+	return 0, fmt.Sprintf("measure %s is undefined: the target did not report it (reported: %s)", name, strings.Join(sortedKeys(run.Measures), ", "))
 }
 
 // carries reports whether some case of the run has the scope's tag.
@@ -368,16 +430,7 @@ func runTags(run *assay.Run) map[string]map[string]bool {
 // with the nearest value, or the nearest key (with the scope's value when
 // that key has it, else its nearest value). "" when nothing is close.
 func nearestTag(tags map[string]map[string]bool, sc Scope) string {
-	near := func(want string, cands []string) string {
-		best, bestD := "", max(1, len(want)/3)+1
-		for _, c := range cands {
-			d := editDistance(strings.ToLower(want), strings.ToLower(c))
-			if d < bestD {
-				best, bestD = c, d
-			}
-		}
-		return best
-	}
+	near := diag.Nearest
 	key := sc.Key
 	if tags[key] == nil {
 		key = near(sc.Key, sortedKeys(tags))

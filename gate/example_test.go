@@ -71,3 +71,25 @@ func ExampleFloors_Ratchet() {
 	// Output:
 	// raised ndcg@10 0.55 -> 0.61 by run 0190c0de on 2026-11-30T09:00:00Z
 }
+
+// A run-level measure the target reported (Run.Measures) is named bare; a
+// ratio reads it against the baseline's, as a promotion gate on the size of
+// the index a build made.
+func Example_measures() {
+	base := &assay.Run{RunID: "base", Status: assay.StatusComplete, Measures: map[string]float64{"index_bytes": 1_000_000}}
+	cand := &assay.Run{RunID: "cand", Status: assay.StatusComplete, Measures: map[string]float64{"index_bytes": 1_150_000}}
+	v, err := gate.Evaluate([]assay.Gate{
+		{Expr: "ratio(index_bytes) <= 1.10", Source: "--gate"},
+		{Expr: "build_ms <= 60000", Source: "--gate"},
+	}, cand, base)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, r := range v.Results {
+		fmt.Println(gate.Line(r))
+	}
+	// Output:
+	// ✗ ratio(index_bytes) <= 1.10  value 1.15, bound 1.1 (baseline 1000000, run 1150000)
+	// ✗ build_ms <= 60000  measure build_ms is undefined: the target did not report it (reported: index_bytes)
+}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/diag"
 	"github.com/assay-eval/assay/metric"
 )
 
@@ -102,8 +103,11 @@ type Expr struct {
 	// Metric is the canonical metric name ("ndcg@10", "pass_rate"); empty
 	// for no_new_failures.
 	Metric string
-	Op     Op
-	Bound  float64
+	// Measure is set when Metric names a run-level measure the target
+	// reports (Run.Measures, e.g. index_bytes), not a metric of the cases.
+	Measure bool
+	Op      Op
+	Bound   float64
 }
 
 // String renders the expression in canonical form, e.g.
@@ -192,34 +196,8 @@ func CanonicalMetric(name string) (string, error) {
 
 // suggest returns the known run name closest to name, when it is close.
 func suggest(name string) string {
-	best, bestD := "", 3
 	cands := append(append([]string(nil), runNames...), "ndcg@10", "recall@10", "precision@10", "mrr", "map", "hit@10", "rprec", "no_new_failures")
-	for _, c := range cands {
-		if d := editDistance(name, c); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return diag.Nearest(name, cands)
 }
 
 // ParseError is a gate that could not be parsed. Its message is
@@ -331,7 +309,12 @@ func Parse(expr, source string) (Expr, error) {
 	}
 	canon, err := CanonicalMetric(name)
 	if err != nil {
-		return fail("%s", err)
+		// a name no metric has, far from every known one, is a run-level
+		// measure (assay.IsMeasureName); a near miss stays an error
+		if !assay.IsMeasureName(name) || suggest(strings.ToLower(name)) != "" {
+			return fail("%s", err)
+		}
+		canon, e.Measure = name, true
 	}
 	e.Metric = canon
 	if num == "" {

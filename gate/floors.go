@@ -13,6 +13,7 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/internal/boundedfile"
+	"github.com/assay-eval/assay/internal/diag"
 	"github.com/assay-eval/assay/internal/nesting"
 )
 
@@ -76,7 +77,7 @@ func ReadFloors(r io.Reader, name string) (*Floors, error) {
 		return NewFloors(), nil
 	}
 	if e := nesting.JSON(data); e != nil {
-		return nil, fmt.Errorf("%s:%d:%d: %s", name, e.Line, e.Col, e.Msg)
+		return nil, diag.Errorf(name, e.Line, e.Col, "%s", e.Msg)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -85,12 +86,12 @@ func ReadFloors(r io.Reader, name string) (*Floors, error) {
 		if errors.Is(err, io.ErrUnexpectedEOF) {
 			// cut short: say where the file ends
 			end := len(bytes.TrimRight(data, " \t\r\n"))
-			return nil, fmt.Errorf("%s: unexpected end of the file (truncated?)", positionAt(name, data, int64(end)))
+			return nil, errorAt(name, data, int64(end), "unexpected end of the file (truncated?)")
 		}
-		return nil, fmt.Errorf("%s: %s", positionOf(name, data, err), jsonReason(err))
+		return nil, errorAt(name, data, jsonOffset(err), "%s", jsonReason(err))
 	}
 	if dec.More() {
-		return nil, fmt.Errorf("%s: something follows the floors object (one JSON object per file)", positionAt(name, data, dec.InputOffset()+int64(len(data[dec.InputOffset():])-len(bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n")))))
+		return nil, errorAt(name, data, dec.InputOffset()+int64(len(data[dec.InputOffset():])-len(bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n"))), "something follows the floors object (one JSON object per file)")
 	}
 	if err := duplicateKeys(data, name); err != nil {
 		return nil, err
@@ -149,7 +150,7 @@ func duplicateKeys(data []byte, name string) error {
 		}
 		key, _ := t.(string)
 		if top[key] {
-			return fmt.Errorf("%s: key %q repeated (each key once)", positionAt(name, data, at), key)
+			return errorAt(name, data, at, "key %q repeated (each key once)", key)
 		}
 		top[key] = true
 		if key != "floors" {
@@ -179,9 +180,9 @@ func duplicateKeys(data []byte, name string) error {
 			}
 			if prev, dup := seen[canon]; dup {
 				if prev == fk {
-					return fmt.Errorf("%s: floor %q repeated (each floor once)", positionAt(name, data, at), fk)
+					return errorAt(name, data, at, "floor %q repeated (each floor once)", fk)
 				}
-				return fmt.Errorf("%s: floor %q repeats floor %q (each floor once)", positionAt(name, data, at), fk, prev)
+				return errorAt(name, data, at, "floor %q repeats floor %q (each floor once)", fk, prev)
 			}
 			seen[canon] = fk
 			var skip json.RawMessage
@@ -230,33 +231,31 @@ func jsonKind(t reflect.Type) string {
 	return "an object"
 }
 
-// positionOf prefixes name with the line and column of a JSON error when
-// the decoder says where it happened.
-func positionOf(name string, data []byte, err error) string {
-	var off int64 = -1
+// jsonOffset is the byte offset of a JSON decoding error, -1 when it has none.
+func jsonOffset(err error) int64 {
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &se):
-		off = se.Offset - 1 // Offset counts the offending byte
+		return se.Offset - 1 // Offset counts the offending byte
 	case errors.As(err, &te):
-		off = te.Offset
+		return te.Offset
 	}
-	return positionAt(name, data, off)
+	return -1
 }
 
-// positionAt is "name:line:col" of byte offset off of data (name alone
-// when off is outside it).
-func positionAt(name string, data []byte, off int64) string {
+// errorAt is a positioned error at byte offset off of data (name alone
+// when off is outside data).
+func errorAt(name string, data []byte, off int64, format string, args ...any) error {
 	if off < 0 || off > int64(len(data)) {
-		return name
+		return diag.Errorf(name, 0, 0, format, args...)
 	}
 	line := 1 + bytes.Count(data[:off], []byte("\n"))
 	col := int(off) - bytes.LastIndexByte(data[:off], '\n')
 	if col < 1 {
 		col = 1
 	}
-	return fmt.Sprintf("%s:%d:%d", name, line, col)
+	return diag.Errorf(name, line, col, format, args...)
 }
 
 // parseFloorKey reads a floors key: "[scope] METRIC".

@@ -153,6 +153,7 @@ func Case(c assay.Case, obs assay.Observation, o Options) assay.CaseResult {
 		LatencyMs:   obs.LatencyMs,
 		Attempts:    obs.Attempts,
 		Tags:        c.Tags,
+		Source:      c.Source,
 		Retrieved:   len(ranking),
 		Citations:   len(obs.Citations),
 		Refused:     refused,
@@ -175,8 +176,13 @@ func Case(c assay.Case, obs assay.Observation, o Options) assay.CaseResult {
 		}
 		mo := metric.Options{Exponential: o.Gain == assay.GainExponential}
 		r.Metrics = make(map[string]float64, len(o.Metrics))
+		binary := metric.BinaryJudgments(c.Judgments, c.Relevant)
 		for _, spec := range o.Metrics {
-			r.Metrics[spec.Name] = spec.Eval(ranking, c.Judgments, mo)
+			j := binary
+			if spec.Graded() {
+				j = c.Judgments
+			}
+			r.Metrics[spec.Name] = spec.Eval(ranking, j, mo)
 		}
 	}
 	return r

@@ -341,3 +341,25 @@ func TestCaseIsDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestCaseCarriesSource pins that a case result keeps the case's position
+// in its suite, graded or not, answered or not, so reports point at it
+// (JUnit's file and line, issue 14 point 2).
+func TestCaseCarriesSource(t *testing.T) {
+	t.Parallel()
+	o := mustOptions(t, &assay.Suite{})
+	yes := true
+	for _, c := range []struct {
+		name string
+		c    assay.Case
+		obs  assay.Observation
+	}{
+		{"graded", assay.Case{ID: "q1", Source: "evals/kb.yaml:12", Expect: assay.Expect{Refusal: &yes}}, assay.Observation{Case: "q1", Answer: "x"}},
+		{"judgments only", assay.Case{ID: "q1", Source: "evals/kb.yaml:12", Judgments: map[string]int{"d": 1}}, assay.Observation{Case: "q1"}},
+		{"target failed", assay.Case{ID: "q1", Source: "evals/kb.yaml:12"}, assay.Observation{Case: "q1", Error: &assay.Error{Class: assay.ErrTimeout, Message: "t"}}},
+	} {
+		if r := Case(c.c, c.obs, o); r.Source != "evals/kb.yaml:12" {
+			t.Errorf("%s: Source = %q, want the case's", c.name, r.Source)
+		}
+	}
+}

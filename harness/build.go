@@ -49,3 +49,21 @@ func Build() BuildInfo {
 	}
 	return b
 }
+
+// Text is what `assay version` prints: the version, the module and its
+// version and the commit when the go command recorded them, and the Go
+// version and platform, one per line.
+func (b BuildInfo) Text() string {
+	s := "assay version " + b.Version + "\n"
+	if b.Module != "" {
+		s += "module " + b.Module + " " + b.ModuleVersion + "\n"
+	}
+	if b.Commit != "" {
+		s += "commit " + b.Commit
+		if b.Modified {
+			s += " (modified)"
+		}
+		s += "\n"
+	}
+	return s + "go " + b.Go + " " + b.Platform + "\n"
+}

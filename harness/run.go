@@ -695,6 +695,7 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 			}
 		}
 	}
+	run.Measures = res.Measures
 	warnings = append(warnings, res.Warnings...)
 	run.Summary = agg.Summary()
 	run.Segments = agg.Segments()

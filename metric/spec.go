@@ -176,3 +176,29 @@ func (t *Topic) eval(s Spec, o Options) float64 {
 }
 
 func exponential(g int) float64 { return math.Exp2(float64(g)) - 1 }
+
+// Graded reports whether the measure uses relevance grades (nDCG) rather
+// than relevant/non-relevant.
+func (s Spec) Graded() bool { return s.Kind == KindNDCG }
+
+// BinaryJudgments returns the judgments the binary measures use when a case
+// names its relevant documents apart from its grades (GNO's relevantDocs):
+// each document of relevant has grade 1, every other judged document grade
+// 0 (a negative, unjudged grade stays). With relevant empty it returns
+// judgments unchanged. Graded measures keep the original judgments.
+func BinaryJudgments(judgments map[string]int, relevant []string) map[string]int {
+	if len(relevant) == 0 {
+		return judgments
+	}
+	out := make(map[string]int, len(judgments)+len(relevant))
+	for id, g := range judgments {
+		if g > 0 {
+			g = 0
+		}
+		out[id] = g
+	}
+	for _, id := range relevant {
+		out[id] = 1
+	}
+	return out
+}

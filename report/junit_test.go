@@ -360,3 +360,33 @@ func FuzzJUnit(f *testing.F) {
 		}
 	})
 }
+
+// TestJUnitCasePositions pins the file and line attributes of a case's
+// testcase (issue 14 point 2): CI annotations land on the case's line in
+// the suite. A case without a position, or with one that is not
+// "file:line", has neither attribute.
+func TestJUnitCasePositions(t *testing.T) {
+	r := ciRun()
+	r.Cases[0].Source = "evals/kb.yaml:12"
+	r.Cases[2].Source = `C:\evals\a"<&>.yaml:7`
+	r.Cases[4].Source = "kb.yaml"
+	r.Cases[6].Source = "kb.yaml:0"
+	var b bytes.Buffer
+	if err := JUnit(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		`<testcase name="q1 (trial 0)" classname="kb" time="0.120" file="evals/kb.yaml" line="12"/>`,
+		`<testcase name="q2 (trial 0)" classname="kb" time="0.900" file="C:\evals\a&quot;&lt;&amp;&gt;.yaml" line="7"/>`,
+		`<testcase name="q3 (trial 0)" classname="kb" time="0.080">`,
+		`<testcase name="q4 (trial 0)" classname="kb" time="0.040"/>`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("JUnit lacks %s\n%s", want, out)
+		}
+	}
+	if n := strings.Count(out, " file="); n != 2 {
+		t.Errorf("%d testcases with a file attribute, want 2\n%s", n, out)
+	}
+}

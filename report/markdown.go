@@ -13,6 +13,7 @@ import (
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/compare"
 	"github.com/assay-eval/assay/gate"
+	"github.com/assay-eval/assay/internal/atomicfile"
 )
 
 // MarkdownMaxFailures caps the failing cases Markdown lists.
@@ -401,32 +402,14 @@ func WriteReportDir(dir string, run *assay.Run, cmp *compare.Report, verdict gat
 	return written, nil
 }
 
-// writeFileAtomic renders into a temporary file beside path, through a
-// buffer, and renames it over path; on any error the temporary file is
-// removed and path is left as it was.
-func writeFileAtomic(path string, render func(io.Writer) error) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
+// writeFileAtomic renders into path through a buffer, whole or not at all
+// (atomicfile.Replace).
+func writeFileAtomic(path string, render func(io.Writer) error) error {
+	return atomicfile.Replace(path, func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 64<<10)
+		if err := render(bw); err != nil {
+			return err
 		}
-	}()
-	bw := bufio.NewWriterSize(tmp, 64<<10)
-	if err := render(bw); err != nil {
-		return fmt.Errorf("%s: %w", filepath.Base(path), err)
-	}
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+		return bw.Flush()
+	})
 }

@@ -5,6 +5,7 @@ import (
 	"golang.org/x/text/width"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -79,6 +80,13 @@ func Text(w io.Writer, run *assay.Run, o TextOptions) error {
 	}
 	if s.Retried > 0 {
 		p.f("retried  %d of %d cases (latency excludes the backoff waits; latency_total_ms has them)\n", s.Retried, s.Cases)
+	}
+	if len(run.Measures) > 0 {
+		p.f("measures")
+		for _, k := range sortedMeasures(run.Measures) {
+			p.f("  %s %s", Escape(k), measureText(run.Measures[k]))
+		}
+		p.f("  (reported by the target)\n")
 	}
 
 	if trials > 1 {
@@ -288,6 +296,25 @@ func num(v float64) string {
 		return "0"
 	}
 	return s
+}
+
+// measureText writes a measure in full (1200000, 830.5), in exponent form
+// only beyond 1e15.
+func measureText(v float64) string {
+	if v > -1e15 && v < 1e15 {
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// sortedMeasures returns the measure names in order.
+func sortedMeasures(m map[string]float64) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 func nonEmpty(s, def string) string {

@@ -31,6 +31,15 @@
 // its verdict: it was graded before) and named in Result.Warnings (the first
 // five by case, the rest counted), so the run says what it left behind.
 //
+// A third, Measures() map[string]float64, reports run-level measures
+// (index_bytes, build_ms): read once after the last case (also of a run that
+// stopped early) into Result.Measures. Observations may carry measures too
+// (Observation.Measures): per name the result keeps the value of the last
+// case in suite order (emission order, so concurrency does not change it),
+// and the Measures method, read after them, overrides. A value that is not
+// a finite number, or a name assay.IsMeasureName refuses, is left out with
+// a warning, so a gate on it fails as undefined.
+//
 // Secrets: each observation is graded as the target returned it, and only
 // then redacted (package redact), with Options.Redactor or, when that is
 // nil, the target's own secrets (the optional capability Secrets()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"sync"
 	"time"
@@ -75,6 +76,9 @@ type Result struct {
 	Warnings []string
 	// Versions are the system versions the target first reported.
 	Versions map[string]string
+	// Measures are the run-level measures the target reported after the
+	// cases (its Measures method); nil when it has none.
+	Measures map[string]float64
 }
 
 // Cases is the case sequence of a slice (assay.SliceSeq).
@@ -82,6 +86,12 @@ func Cases(cases []assay.Case) assay.Seq[assay.Case] { return assay.SliceSeq(cas
 
 type setupper interface {
 	Setup(ctx context.Context) error
+}
+
+// measurer is the optional capability of a target that reports run-level
+// measures (index_bytes, build_ms): read once, after the last case.
+type measurer interface {
+	Measures() map[string]float64
 }
 
 type cleaner interface {
@@ -234,6 +244,9 @@ func stream(ctx context.Context, t assay.Target, src assay.Seq[assay.Case], o Op
 		next       int
 		maxedOut   bool
 		cleanups   int // cases whose cleanup failed
+		// caseMeasures are the measures observations reported: per name,
+		// the last in suite order.
+		caseMeasures map[string]float64
 	)
 	emit := func(d done) {
 		if maxedOut {
@@ -255,6 +268,7 @@ func stream(ctx context.Context, t assay.Target, src assay.Seq[assay.Case], o Op
 		}
 		if d.res.Observation != nil {
 			res.Versions, res.Warnings = trackVersions(res.Versions, d.res.Observation.Versions, drift, res.Warnings, d.res.ID)
+			caseMeasures = collectMeasures(caseMeasures, d.res.Observation.Measures)
 		}
 		if o.OnResult != nil && !hookFailed {
 			if err := o.OnResult(d.c, d.res); err != nil {
@@ -291,6 +305,10 @@ func stream(ctx context.Context, t assay.Target, src assay.Seq[assay.Case], o Op
 			}
 		}
 	}
+	if m, ok := t.(measurer); ok {
+		caseMeasures = collectMeasures(caseMeasures, m.Measures())
+	}
+	res.Measures, res.Warnings = finiteMeasures(caseMeasures, res.Warnings)
 	if more := cleanups - maxCleanupWarnings; more > 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the cleanup of %d more %s failed (see their cleanup checks)", more, plural(more, "case", "cases")))
 	}
@@ -311,6 +329,50 @@ func stream(ctx context.Context, t assay.Target, src assay.Seq[assay.Case], o Op
 		res.Stopped = "not every case was observed"
 	}
 	return res, nil
+}
+
+// collectMeasures adds got to ms (allocating it), a later value replacing
+// an earlier one.
+func collectMeasures(ms, got map[string]float64) map[string]float64 {
+	if len(got) == 0 {
+		return ms
+	}
+	if ms == nil {
+		ms = make(map[string]float64, len(got))
+	}
+	for k, v := range got {
+		ms[k] = v
+	}
+	return ms
+}
+
+// finiteMeasures copies the reported measures, leaving out (with a
+// warning) a value that is not a finite number, or a name that cannot name
+// a measure (assay.IsMeasureName): such a measure is not reported, so its
+// gates fail as undefined.
+func finiteMeasures(got map[string]float64, warnings []string) (map[string]float64, []string) {
+	if len(got) == 0 {
+		return nil, warnings
+	}
+	out := make(map[string]float64, len(got))
+	keys := make([]string, 0, len(got))
+	for k := range got {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v := got[k]
+		if !assay.IsMeasureName(k) {
+			warnings = append(warnings, fmt.Sprintf("measure %q: left out of the run (a measure name is a lowercase letter, then lowercase letters, digits and _)", k))
+			continue
+		}
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			warnings = append(warnings, fmt.Sprintf("measure %s is %v: left out of the run (a measure must be a finite number)", k, v))
+			continue
+		}
+		out[k] = v
+	}
+	return out, warnings
 }
 
 // CleanupCheck is the kind of the check a case gets when its target's

@@ -16,7 +16,9 @@ import (
 	"time"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/atomicfile"
 	"github.com/assay-eval/assay/internal/boundedfile"
+	"github.com/assay-eval/assay/internal/diag"
 	"github.com/assay-eval/assay/internal/nesting"
 )
 
@@ -49,8 +51,7 @@ func encodeRun(w io.Writer, run *assay.Run) error {
 // over path, and the directory synced. When write (or anything after it)
 // fails, the temporary file is removed and path is left as it was.
 func writeFileAtomic(path string, write func(io.Writer) error) error {
-	dir := filepath.Dir(path)
-	f, err := createTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	f, err := atomicfile.Create(path, atomicfile.Options{Sync: true, Locked: true})
 	if err != nil {
 		return err
 	}
@@ -59,22 +60,11 @@ func writeFileAtomic(path string, write func(io.Writer) error) error {
 	if err == nil {
 		err = bw.Flush()
 	}
-	if err == nil {
-		err = f.Chmod(0o644)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
 	if err != nil {
-		abandonTemp(f)
+		f.Abort()
 		return err
 	}
-	if err := commitTemp(f, path); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	syncDir(dir)
-	return nil
+	return f.Commit()
 }
 
 // runFile returns the run.json path for a path that is either the file or
@@ -103,7 +93,7 @@ func LoadRun(path string) (*assay.Run, error) {
 		return nil, fmt.Errorf("%s: empty run record (truncated, or written by a process that was stopped)", file)
 	}
 	if e := nesting.JSON(b); e != nil {
-		return nil, fmt.Errorf("%s:%d:%d: %s", file, e.Line, e.Col, e.Msg)
+		return nil, diag.Errorf(file, e.Line, e.Col, "%s", e.Msg)
 	}
 	var run assay.Run
 	if err := json.Unmarshal(b, &run); err != nil {
@@ -200,12 +190,12 @@ func readCases(path string, decode func([]byte, *assay.CaseResult) error, fn fun
 	for line := 1; ; line++ {
 		b, rerr := boundedfile.ReadLine(br, boundedfile.MaxLine)
 		if rerr != nil && rerr != io.EOF {
-			return fmt.Errorf("%s:%d: %v", path, line, rerr)
+			return diag.Errorf(path, line, 0, "%v", rerr)
 		}
 		torn := rerr == io.EOF
 		if t := bytes.TrimSpace(b); len(t) > 0 {
 			if e := nesting.JSON(t); e != nil {
-				return fmt.Errorf("%s:%d:%d: %s", path, line, e.Col, e.Msg)
+				return diag.Errorf(path, line, e.Col, "%s", e.Msg)
 			}
 			var r assay.CaseResult
 			if err := decode(t, &r); err != nil {
@@ -214,9 +204,9 @@ func readCases(path string, decode func([]byte, *assay.CaseResult) error, fn fun
 				}
 				var se *json.SyntaxError
 				if errors.As(err, &se) {
-					return fmt.Errorf("%s:%d:%d: %s", path, line, se.Offset, se.Error())
+					return diag.Errorf(path, line, int(se.Offset), "%s", se.Error())
 				}
-				return fmt.Errorf("%s:%d: %s", path, line, err.Error())
+				return diag.Errorf(path, line, 0, "%s", err.Error())
 			}
 			if err := fn(r); err != nil {
 				return err
@@ -237,7 +227,7 @@ func compressCases(dir string) error {
 		return err
 	}
 	defer in.Close()
-	out, err := createTemp(dir, "."+CasesGzFile+".*.tmp")
+	out, err := atomicfile.Create(filepath.Join(dir, CasesGzFile), atomicfile.Options{Sync: true, Locked: true})
 	if err != nil {
 		return err
 	}
@@ -246,33 +236,18 @@ func compressCases(dir string) error {
 	if cerr := zw.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil {
-		err = out.Chmod(0o644)
-	}
-	if err == nil {
-		err = out.Sync()
-	}
 	if err != nil {
-		abandonTemp(out)
+		out.Abort()
 		return err
 	}
-	if err := commitTemp(out, filepath.Join(dir, CasesGzFile)); err != nil {
-		os.Remove(out.Name())
+	if err := out.Commit(); err != nil {
 		return err
 	}
-	syncDir(dir)
 	if err := os.Remove(plain); err != nil {
 		return err
 	}
-	syncDir(dir)
+	atomicfile.SyncDir(dir)
 	return nil
-}
-
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		d.Sync() // best effort: not every file system syncs directories
-		d.Close()
-	}
 }
 
 func fileErr(file string, err error) error {
@@ -300,17 +275,17 @@ func jsonErr(file string, b []byte, err error) error {
 	switch {
 	case errors.As(err, &se) && se.Error() == "unexpected end of JSON input":
 		line, col := lineCol(b, int64(len(b)))
-		return fmt.Errorf("%s:%d:%d: truncated: unexpected end of JSON input", file, line, col)
+		return diag.Errorf(file, line, col, "truncated: unexpected end of JSON input")
 	case errors.As(err, &se):
 		line, col := lineCol(b, se.Offset-1) // Offset counts the bad byte
-		return fmt.Errorf("%s:%d:%d: %s", file, line, col, se.Error())
+		return diag.Errorf(file, line, col, "%s", se.Error())
 	case errors.As(err, &te):
 		line, col := lineCol(b, te.Offset-1) // the value's last byte
 		field := te.Field
 		if field == "" {
 			field = "value"
 		}
-		return fmt.Errorf("%s:%d:%d: %s: cannot use %s as %s", file, line, col, field, te.Value, te.Type)
+		return diag.Errorf(file, line, col, "%s: cannot use %s as %s", field, te.Value, te.Type)
 	}
 	return fmt.Errorf("%s: %s", file, strings.TrimPrefix(err.Error(), "json: "))
 }

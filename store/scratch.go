@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/assay-eval/assay/internal/atomicfile"
 )
 
 // ScratchDir is a temporary directory for scratch run directories
@@ -38,7 +40,7 @@ func NewScratchDir(tmp string) (*ScratchDir, error) {
 	}
 	f, err := os.OpenFile(filepath.Join(dir, scratchLock), os.O_CREATE|os.O_RDWR, 0o600)
 	if err == nil {
-		err = lockFile(f)
+		err = atomicfile.Lock(f)
 		if err != nil {
 			f.Close()
 		}
@@ -62,19 +64,19 @@ func (d *ScratchDir) Close() error {
 
 // sweepScratch removes the scratch directories under tmp that no process
 // holds: their lock is free (or, where there is no flock, older than
-// staleAfter), or they have none and are older than staleAfter (a process
+// atomicfile.StaleAfter), or they have none and are older than it (a process
 // killed between making one and locking it).
 func sweepScratch(tmp string) {
 	dirs, _ := filepath.Glob(filepath.Join(tmp, scratchPattern))
 	for _, d := range dirs {
 		lock := filepath.Join(d, scratchLock)
 		if _, err := os.Stat(lock); err == nil {
-			if abandoned(lock) {
+			if atomicfile.Abandoned(lock) {
 				os.RemoveAll(d)
 			}
 			continue
 		}
-		if fi, err := os.Stat(d); err == nil && fi.IsDir() && time.Since(fi.ModTime()) > staleAfter {
+		if fi, err := os.Stat(d); err == nil && fi.IsDir() && time.Since(fi.ModTime()) > atomicfile.StaleAfter {
 			os.RemoveAll(d)
 		}
 	}

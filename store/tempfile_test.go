@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/atomicfile"
 )
 
 // TestHelperHoldTemp is the child process of TestKilledCompressionLeavesNoTemp:
@@ -21,7 +22,7 @@ func TestHelperHoldTemp(t *testing.T) {
 	if dir == "" {
 		t.Skip("helper process")
 	}
-	f, err := createTemp(dir, "."+CasesGzFile+".*.tmp")
+	f, err := atomicfile.Create(filepath.Join(dir, CasesGzFile), atomicfile.Options{Sync: true, Locked: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +36,7 @@ func TestHelperHoldTemp(t *testing.T) {
 // file (locked) stays.
 func TestKilledCompressionLeavesNoTemp(t *testing.T) {
 	t.Parallel()
-	if !renameOpen {
+	if !atomicfile.CanLock {
 		t.Skipf("no flock on %s: temporary files are swept by age", runtime.GOOS)
 	}
 	root := t.TempDir()
@@ -75,11 +76,11 @@ func TestKilledCompressionLeavesNoTemp(t *testing.T) {
 	cmd.Wait()
 	os.Remove(filepath.Join(dir, "holding"))
 	// And one of this process, still being written.
-	live, err := createTemp(dir, "."+RunFile+".*.tmp")
+	live, err := atomicfile.Create(filepath.Join(dir, RunFile), atomicfile.Options{Sync: true, Locked: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer abandonTemp(live)
+	defer live.Abort()
 	s.Close()
 
 	s2, err := OpenSQLite(root, OpenOptions{})

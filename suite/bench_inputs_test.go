@@ -62,22 +62,16 @@ func deepSuite(n int) string {
 }
 
 // BenchmarkParseLargeMapping parses a case whose judgments mapping has
-// 40,000 keys, by the lean parse and by the whole-document parse.
+// 40,000 keys, by the whole-document parse.
 func BenchmarkParseLargeMapping(b *testing.B) {
 	for _, style := range []string{"block", "flow", "json"} {
 		src := []byte(bigMappingSuite(40000, style))
-		for _, path := range []string{"lean", "whole"} {
-			b.Run(style+"/"+path, func(b *testing.B) {
+		{
+			b.Run(style+"/whole", func(b *testing.B) {
 				b.SetBytes(int64(len(src)))
 				b.ReportAllocs()
 				for b.Loop() {
-					var err error
-					if path == "lean" {
-						_, err = parseNative("big.yaml", src)
-					} else {
-						_, err = parseWholeText("big.yaml", src)
-					}
-					if err != nil {
+					if _, err := parseNative("big.yaml", src); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -4,14 +4,18 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/assay-eval/assay"
 )
 
 // largeSuite writes a native suite of n cases without a corpus in one of
-// three styles and returns its path: "flow" is what `targetstub -suite N`
+// four styles and returns its path: "flow" is what `targetstub -suite N`
 // prints (one flow mapping per "- " item), "block" the usual multi-line
-// block style, "json" an indented JSON file.
+// block style, "json" an indented JSON file, "jsonl" a JSONL suite (a
+// header line, then a case a line).
 func largeSuite(tb testing.TB, n int, style string) string {
 	tb.Helper()
 	var b strings.Builder
@@ -37,6 +41,12 @@ func largeSuite(tb testing.TB, n int, style string) string {
 			fmt.Fprintf(&b, "    {\n      \"id\": \"c%06d\",\n      \"query\": \"how often is the kettle descaled %d\",\n      \"expect\": {\n        \"answer_includes\": [\n          \"month\"\n        ]\n      }\n    }", i, i)
 		}
 		b.WriteString("\n  ]\n}\n")
+	case "jsonl":
+		ext = ".jsonl"
+		b.WriteString(`{"assay": 1, "name": "stub"}` + "\n")
+		for i := range n {
+			fmt.Fprintf(&b, `{"id": "c%06d", "query": "how often is the kettle descaled %d", "expect": {"answer_includes": ["month"]}}`+"\n", i, i)
+		}
 	default:
 		tb.Fatalf("unknown style %q", style)
 	}
@@ -47,46 +57,48 @@ func largeSuite(tb testing.TB, n int, style string) string {
 	return p
 }
 
-// BenchmarkLoadLarge loads a 10,000-case native suite in each style (about
-// 1 MB of YAML, 2 MB of JSON). The lean parse (native_lean.go) reads them
-// in pieces; the whole-document parse held goccy/go-yaml's AST of the
-// whole file, about 10 KB a case.
+// BenchmarkLoadLarge loads a native suite of 1,000, 10,000 and 100,000
+// cases in each style (10,000 cases are about 1 MB of YAML, 2 MB of JSON):
+// the whole-document parse for YAML and JSON, line by line for JSONL.
 func BenchmarkLoadLarge(b *testing.B) {
-	for _, style := range []string{"flow", "block", "json"} {
-		b.Run(style, func(b *testing.B) {
-			p := largeSuite(b, 10000, style)
-			b.ReportAllocs()
-			for b.Loop() {
-				s, err := Load(p)
-				if err != nil {
-					b.Fatal(err)
+	for _, n := range []int{1000, 10000, 100000} {
+		for _, style := range []string{"flow", "block", "json", "jsonl"} {
+			b.Run(fmt.Sprintf("%s/%d", style, n), func(b *testing.B) {
+				p := largeSuite(b, n, style)
+				b.ReportAllocs()
+				for b.Loop() {
+					s, err := Load(p)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if len(s.Cases) != n {
+						b.Fatalf("%d cases", len(s.Cases))
+					}
 				}
-				if len(s.Cases) != 10000 {
-					b.Fatalf("%d cases", len(s.Cases))
-				}
-			}
-		})
+			})
+		}
 	}
 }
 
-// TestLargeSuiteStyles checks that the lean parse reads the benchmark's
-// suites as the whole-document parse does, and takes the fast front end
-// for all of their cases.
+// TestLargeSuiteStyles checks that the four styles of the benchmark's
+// suites load to the same cases (but for where each case is) and the same
+// fingerprint.
 func TestLargeSuiteStyles(t *testing.T) {
-	for _, style := range []string{"flow", "block", "json"} {
-		p := largeSuite(t, 500, style)
-		src, err := os.ReadFile(p)
+	var want *assay.Suite
+	for _, style := range []string{"block", "flow", "json", "jsonl"} {
+		s, err := Load(largeSuite(t, 300, style))
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", style, err)
 		}
-		if !sameParse(t, style, src) {
-			t.Errorf("%s: lean path not taken", style)
+		for i := range s.Cases {
+			s.Cases[i].Source = ""
 		}
-		sp, texts, pieces := splitPieces(t, src)
-		for i, pc := range pieces {
-			if sp.fastPiece(texts[i], pc) == nil {
-				t.Fatalf("%s: case %d not read by the fast front end", style, i+1)
-			}
+		if want == nil {
+			want = s
+			continue
+		}
+		if !reflect.DeepEqual(s.Cases, want.Cases) || Fingerprint(s) != Fingerprint(want) {
+			t.Errorf("%s: the cases differ from the block style's", style)
 		}
 	}
 }

@@ -9,7 +9,7 @@ import (
 // fixPlainColumns corrects the column goccy/go-yaml's lexer gives a plain
 // scalar that ends its line with trailing spaces: it counts the spaces into
 // the column ("k: ten  " puts "ten" at column 6, not 4), so an error about
-// the value pointed past it, and differently from the lean parse. src is the
+// the value pointed past it (and differently on a JSONL line). src is the
 // text tks were lexed from; the fix runs before any position is shifted.
 func fixPlainColumns(tks token.Tokens, src string) {
 	var lines []string // split on first need

@@ -10,15 +10,10 @@
 // LoadWith first asks the foreign-format detector (formats.go) whether the
 // path is a GNO, kebab, Knowlex, BEIR or TREC golden set; anything else is
 // parsed as the native format, YAML or JSON (JSON is read by the same YAML
-// parser, so positions are right for both). A suite is parsed in pieces
-// (native_lean.go): the file without its cases, then one case at a time,
-// simple ones by a small front end that builds the same syntax nodes, so
-// that a 100,000-case suite loads in well under a second and in memory that
-// grows only with the loaded cases, not with the YAML syntax tree. Whenever
-// the file's shape is not one the split reads with certainty (flow-style
-// cases, anchors, tabs, several documents...) or a piece has any fault, the
-// whole document is parsed instead: results, positions and error messages
-// are the same either way. The native format is strict:
+// parser, so positions are right for both), or JSONL (below). A YAML or
+// JSON suite is parsed as one document by goccy/go-yaml and decoded from
+// its syntax tree (native.go); there is no other reader of the format. The
+// native format is strict:
 //
 //   - `assay: 1` is required; a file without it is not a native suite.
 //   - Unknown fields are errors naming the nearest known field
@@ -34,27 +29,69 @@
 //     trailing period. A fault inside a JSONL corpus is positioned in that
 //     file ("corpus.jsonl:12: missing \"_id\" or \"id\"").
 //
+// # JSONL
+//
+// Large golden sets are written as JSONL, one JSON object a line, in one
+// of two ways:
+//
+//   - a JSONL suite: a file ending in .jsonl whose first line is the
+//     header object, the suite's fields but "cases" ({"assay": 1, "name":
+//     ..., "corpus": ...}), and whose every other line is one case;
+//   - a cases file: a YAML or JSON suite whose `cases:` is the name of a
+//     .jsonl file (relative to the suite file), every line of which is a
+//     case. Paths in the cases (json_schema) still resolve against the
+//     suite file's directory.
+//
+// Blank lines are skipped, CRLF line ends and a byte order mark on the
+// first line are accepted, and a line is at most 64 MiB
+// (boundedfile.MaxLine). Each line is parsed on its own by the same parser
+// and decoder as a YAML suite, its positions moved to its line of the
+// file, so every message is the native one and every error is
+// "file:line:col: msg" in the file the line is in (the cases file for its
+// cases); a case's Source is that file and line. A line must be a JSON
+// object (a flow mapping: YAML that is not one is refused), anchors do not
+// reach from one line to the next, and each line is pre-scanned for depth
+// and length as a case of a YAML suite is (below). A .jsonl suite file
+// whose first line is not an object is not a JSONL suite (it is then read
+// as any other file); one whose first line is an object without "assay"
+// is refused as a native suite without its version.
+//
+// When to use it: a YAML or JSON suite is parsed whole, and goccy/go-yaml's
+// tree costs about 9 KB of memory a case while the file is parsed. Loading
+// (`assay lint`) measured on a shared 2-core machine (docs/benchmarks.md,
+// bench/suite_load.sh): 1,000 cases 0.04 s and 26 MiB of peak RSS as YAML,
+// 0.03 s and 22 MiB as JSONL; 10,000 cases 0.5-0.65 s and 105-112 MiB as
+// YAML, 0.3 s and 24-29 MiB as JSONL; 100,000 cases 10-12 s and
+// 860-980 MiB as YAML, 3-7 s and 27-43 MiB as JSONL. So: up to a few
+// thousand cases either is fine and YAML is easier to read and review;
+// above about 5,000 cases (half a megabyte of YAML), write JSONL: a run or
+// a lint of it takes the same memory at 100,000 cases as at 1,000. `assay
+// import ... -o suite.jsonl` writes it.
+//
 // # Streaming
 //
 // Stream loads a suite like LoadWith, with the same checks and the same
-// first error, but for a native suite the lean parse reads (block-style
-// or JSON cases, see native_lean.go) it keeps no case: the split reads the
-// file through a bounded buffer, one pass validates every case and sums
-// the fingerprint, and all it keeps per case while it does is a 64-bit
-// hash of the id, to find duplicates (on a hash hit, or on any fault, the
-// suite is loaded whole by LoadWith, so errors are LoadWith's). Streamed.Cases
-// then reads the file again for each pass, and fails with "file: changed
-// while the run was reading it" when the file's size, time or cases are
-// not those Stream validated. Foreign formats and native suites the lean
-// parse does not take are loaded whole, and Cases ranges over Suite.Cases.
-// CheckManifestStreamed checks the manifest from what Stream keeps: the
-// suite's distinct json_schema files.
+// first error, but for a JSONL suite or a cases file it keeps no case: one
+// pass over the lines validates every case and sums the fingerprint, and
+// all it keeps per case while it does is a 64-bit hash of the id, to find
+// duplicates (on a hash hit, or on any fault, the suite is loaded whole by
+// LoadWith, so errors are LoadWith's). Streamed.Cases then reads the lines
+// again for each pass, and fails with "file: changed while the run was
+// reading it" when the file's size, time or cases are not those Stream
+// validated (checked before each case is yielded, so a case Stream did not
+// validate never reaches the caller). YAML and JSON suites with their cases
+// inline, foreign formats and suites read from a pipe are loaded whole, and
+// Cases ranges over Suite.Cases. CheckManifestStreamed checks the manifest
+// from what Stream keeps: the suite's distinct json_schema files. Lint
+// streams the same suites: each case is checked during Stream's pass.
 //
 // A loaded suite is fully resolved: Name (the file name without extension
 // when unset), Path, Dir, Format "native", Defaults.K (assay.DefaultK),
 // Metrics (assay.DefaultMetrics; names are validated with metric.Parse and
 // stored in canonical spelling, so `nDCG@10` becomes `ndcg@10`), Gain
-// (linear), RefusalMarkers (nil unless refusal_markers is set: a list, or
+// (linear), RecallOver ("" for judged; with `recall_over: relevant` each
+// case's `relevant:` list is also kept as Case.Relevant, the set the binary
+// metrics count as relevant), RefusalMarkers (nil unless refusal_markers is set: a list, or
 // a built-in set by name, `refusal_markers: de`), Gates with their
 // Source "file:line" (a list, or one string with one expression per line),
 // each case's Judgments (the `relevant:` list merged in with grade 1; an
@@ -106,7 +143,12 @@
 //     one). Warnings: members of a case
 //     tag `group` (kebab groups) whose judged relevant documents differ;
 //     leakage (an expected answer string, or a judged document id as a whole
-//     word, inside the case's own query); a judged non-relevant document the
+//     word, inside the case's own query; also a judged relevant document's
+//     file stem or title, when it has two words or more — "api-reference",
+//     "Deployment Guide" — since a one-word title is the word a fair query
+//     uses); a judgment keyed by a document's path or title (resolved to its
+//     id, below); a judgment key that is no id and names two or more
+//     documents is an error; a judged non-relevant document the
 //     corpus lacks; a document listed in `relevant` but judged 0 in
 //     `judgments` (the judgment wins); more `retrieves` documents than k;
 //     an ambiguous reference in `retrieves`, `cites` or `cites_any`: a
@@ -138,20 +180,17 @@
 // or an inline corpus text is far shorter; a longer document belongs in a
 // corpus directory or JSONL file. Brackets inside
 // quoted strings, comments, plain scalars and literal blocks do not count.
-// The lean parse scans each case item (and the header) the same way, with
-// the two levels above an item counted, and leaves anything the scan
-// refuses to the whole-document parse, so the error and its position are
-// the same either way; a case item that does not fit the lean buffer
-// (16 MiB) is read by the whole-document parse too.
+// Each line of a JSONL file is scanned the same way, with the two levels
+// above a case (the suite mapping, the cases list) counted, so a case is
+// held to the same depth in either encoding.
 //
-// Nothing costs more than linear time in the size of a mapping: the fast
-// front end finds a repeated key with a set, the column fix-up converts
-// each line once, and a block mapping of 512 or more `key: scalar` lines
+// Nothing costs more than linear time in the size of a mapping: the column
+// fix-up converts each line once, and a block mapping of 512 or more `key: scalar` lines
 // (a case's judgments, tags) reaches goccy/go-yaml as the equivalent flow
 // mapping (package internal/yamltokens), because its block mapping parse
 // recurses once per key and copies all the keys before it at each level.
-// A case with 40,000 judgments loads in a fraction of a second by either
-// parse (docs/benchmarks.md has the figures).
+// A case with 40,000 judgments loads in a fraction of a second, in a YAML
+// suite or on a JSONL line (docs/benchmarks.md has the figures).
 //
 // # Fingerprint and manifest
 //
@@ -170,4 +209,17 @@
 // a directory, keyed by file name. CheckManifest returns one warning per
 // file that changed, disappeared or appeared since, worded as the remedy;
 // `assay lint` shows them as warnings and `assay run` prints them.
+//
+// # Judgments resolve like other references
+//
+// With a corpus, a judgment or `relevant:` entry that is not a document id
+// but names exactly one document by its path or title is rewritten to that
+// id when the suite loads (Load and Stream alike), and a warning says so
+// ("judgments: "Kiln firing" is the path or title of document "kiln.md":
+// resolved to its id"): metrics match rankings by id, so the key as written
+// would score 0 on every metric while `retrieves`, which matches paths and
+// titles, passed. When the id is judged as well, that judgment wins. A key
+// naming no document or several is left for lint (an error). A TREC suite's
+// corpus directory of DOCNO.txt files has DOCNO (the base name without
+// ".txt") as each document's id, which is what its qrels name.
 package suite

@@ -18,6 +18,7 @@ type canonicalSuite struct {
 	Defaults       assay.Defaults    `json:"defaults"`
 	Metrics        []string          `json:"metrics"`
 	Gain           assay.Gain        `json:"gain"`
+	RecallOver     string            `json:"recall_over,omitempty"`
 	RefusalMarkers []string          `json:"refusal_markers"`
 	Tools          []string          `json:"tools"`
 	Analyzer       string            `json:"analyzer"`
@@ -88,6 +89,7 @@ func fingerprintOf(s *assay.Suite, d *caseDigest) string {
 		Defaults:       s.Defaults,
 		Metrics:        s.Metrics,
 		Gain:           s.Gain,
+		RecallOver:     s.RecallOver,
 		RefusalMarkers: s.RefusalMarkers,
 		Tools:          s.Tools,
 		Analyzer:       s.Analyzer,

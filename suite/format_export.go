@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -85,6 +86,7 @@ type exportFile struct {
 	Defaults       *exportDefaults `yaml:"defaults,omitempty"`
 	Metrics        []string        `yaml:"metrics,omitempty,flow"`
 	Gain           string          `yaml:"gain,omitempty"`
+	RecallOver     string          `yaml:"recall_over,omitempty"`
 	RefusalMarkers []string        `yaml:"refusal_markers,omitempty,flow"`
 	Tools          []string        `yaml:"tools,omitempty,flow"`
 	Gates          []string        `yaml:"gates,omitempty"`
@@ -149,6 +151,78 @@ func relSlash(dir, target string) string {
 // `relevant:`, others as `judgments:`. Settings equal to the native defaults
 // are left out.
 func WriteNative(w io.Writer, s *assay.Suite, o ExportOptions) error {
+	f := exportOf(s, o)
+	out, err := yaml.MarshalWithOptions(f, yaml.Indent(2), yaml.IndentSequence(true), yaml.UseLiteralStyleIfMultiline(true))
+	if err != nil {
+		return fmt.Errorf("writing native suite: %v", err)
+	}
+	var buf bytes.Buffer
+	for _, l := range strings.Split(strings.TrimRight(o.Comment, "\n"), "\n") {
+		if o.Comment != "" {
+			fmt.Fprintf(&buf, "# %s\n", l)
+		}
+	}
+	buf.Write(out)
+	_, err = w.Write(buf.Bytes())
+	return err
+}
+
+// WriteNativeJSONL writes s as a JSONL suite (package doc, "JSONL"): the
+// header object of WriteNative's suite on the first line, then each case
+// as one JSON object a line. It loads back to an equal suite. o.Comment is
+// not written (JSON has no comments).
+func WriteNativeJSONL(w io.Writer, s *assay.Suite, o ExportOptions) error {
+	f := exportOf(s, o)
+	cases := f.Cases
+	f.Cases = nil
+	bw := bufio.NewWriter(w)
+	whole, err := yaml.MarshalWithOptions(f, yaml.JSON())
+	if err != nil {
+		return fmt.Errorf("writing JSONL suite: %v", err)
+	}
+	var fields yaml.MapSlice
+	if err := yaml.UnmarshalWithOptions(whole, &fields, yaml.UseOrderedMap()); err != nil {
+		return fmt.Errorf("writing JSONL suite: %v", err)
+	}
+	fields = slices.DeleteFunc(fields, func(it yaml.MapItem) bool { return it.Key == "cases" })
+	head, err := jsonLine(fields)
+	if err != nil {
+		return err
+	}
+	bw.Write(head)
+	for _, c := range cases {
+		b, err := jsonLine(c)
+		if err != nil {
+			return err
+		}
+		bw.Write(b)
+	}
+	return bw.Flush()
+}
+
+// jsonLine is v as one line of JSON, ending in a newline.
+func jsonLine(v any) ([]byte, error) {
+	b, err := yaml.MarshalWithOptions(v, yaml.JSON(), yaml.Flow(true))
+	if err != nil {
+		return nil, fmt.Errorf("writing JSONL suite: %v", err)
+	}
+	b = bytes.TrimSpace(b)
+	if !json.Valid(b) || bytes.ContainsAny(b, "\n\r") {
+		// goccy/go-yaml escaped a string as YAML, not JSON: encode it again
+		// with encoding/json (which orders mapping keys).
+		var x any
+		if err := yaml.Unmarshal(b, &x); err != nil {
+			return nil, fmt.Errorf("writing JSONL suite: %v", err)
+		}
+		if b, err = json.Marshal(x); err != nil {
+			return nil, fmt.Errorf("writing JSONL suite: %v", err)
+		}
+	}
+	return append(b, '\n'), nil
+}
+
+// exportOf is the exported form of s (see WriteNative).
+func exportOf(s *assay.Suite, o ExportOptions) exportFile {
 	f := exportFile{Assay: 1, Name: s.Name, Description: s.Description}
 	if ref, ok := corpusRef(s); ok {
 		p := relSlash(o.Dir, ref)
@@ -179,6 +253,7 @@ func WriteNative(w io.Writer, s *assay.Suite, o ExportOptions) error {
 	if s.Gain != "" && s.Gain != assay.GainLinear {
 		f.Gain = string(s.Gain)
 	}
+	f.RecallOver = s.RecallOver
 	if len(s.RefusalMarkers) > 0 {
 		f.RefusalMarkers = s.RefusalMarkers
 	}
@@ -192,7 +267,8 @@ func WriteNative(w io.Writer, s *assay.Suite, o ExportOptions) error {
 		for _, k := range keysSorted(c.Tags) {
 			nc.Tags = append(nc.Tags, yaml.MapItem{Key: k, Value: c.Tags[k]})
 		}
-		allOne := len(c.Judgments) > 0
+		allOne := len(c.Judgments) > 0 && len(c.Relevant) == 0
+		nc.Relevant = c.Relevant
 		for _, g := range c.Judgments {
 			if g != 1 {
 				allOne = false
@@ -201,7 +277,7 @@ func WriteNative(w io.Writer, s *assay.Suite, o ExportOptions) error {
 		for _, id := range keysSorted(c.Judgments) {
 			if allOne {
 				nc.Relevant = append(nc.Relevant, id)
-			} else {
+			} else if c.Judgments[id] != 1 || !slices.Contains(c.Relevant, id) || !judgedOnlyRelevant(c) { // relevant: gives grade 1
 				nc.Judgments = append(nc.Judgments, yaml.MapItem{Key: id, Value: c.Judgments[id]})
 			}
 		}
@@ -226,19 +302,7 @@ func WriteNative(w io.Writer, s *assay.Suite, o ExportOptions) error {
 		}
 		f.Cases = append(f.Cases, nc)
 	}
-	out, err := yaml.MarshalWithOptions(f, yaml.Indent(2), yaml.IndentSequence(true), yaml.UseLiteralStyleIfMultiline(true))
-	if err != nil {
-		return fmt.Errorf("writing native suite: %v", err)
-	}
-	var buf bytes.Buffer
-	for _, l := range strings.Split(strings.TrimRight(o.Comment, "\n"), "\n") {
-		if o.Comment != "" {
-			fmt.Fprintf(&buf, "# %s\n", l)
-		}
-	}
-	buf.Write(out)
-	_, err = w.Write(buf.Bytes())
-	return err
+	return f
 }
 
 // WriteCorpusJSONL writes docs as JSONL, one {"id","title","text"} object
@@ -259,7 +323,8 @@ func WriteCorpusJSONL(w io.Writer, docs []assay.Document) error {
 }
 
 // Import loads src as format (one of ImportFormats) and writes its native
-// equivalent to out. A corpus that cannot be referenced by path is written
+// equivalent to out: a JSONL suite when out ends in .jsonl
+// (WriteNativeJSONL), else YAML (WriteNative). A corpus that cannot be referenced by path is written
 // beside out as "<out stem>.corpus.jsonl". It returns the loaded suite and
 // the files written.
 func Import(format, src, out string, o LoadOptions) (*assay.Suite, []string, error) {
@@ -300,7 +365,11 @@ func Import(format, src, out string, o LoadOptions) (*assay.Suite, []string, err
 		written = append(written, cp)
 	}
 	var buf bytes.Buffer
-	if err := WriteNative(&buf, s, opts); err != nil {
+	write := WriteNative
+	if isJSONLName(out) {
+		write = WriteNativeJSONL
+	}
+	if err := write(&buf, s, opts); err != nil {
 		return nil, nil, err
 	}
 	if err := replaceWith(out, buf.Bytes()); err != nil {
@@ -353,4 +422,17 @@ func replaceWith(path string, data []byte) error {
 		_, err := w.Write(data)
 		return err
 	})
+}
+
+// judgedOnlyRelevant reports whether every judgment of c is a grade-1
+// document of its Relevant list, so that relevant: alone says them all
+// (with recall_over: relevant a listed document gets grade 1 only when the
+// case has no judgments: field).
+func judgedOnlyRelevant(c assay.Case) bool {
+	for id, g := range c.Judgments {
+		if g != 1 || !slices.Contains(c.Relevant, id) {
+			return false
+		}
+	}
+	return true
 }

@@ -33,7 +33,7 @@ func FuzzSniffFormat(f *testing.F) {
 	addFormatSeeds(f, ".json", ".yaml", ".txt", ".qrels", ".tsv")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		switch got := sniffBytes(data); got {
-		case "", FormatGNO, FormatGNOAdversarial, FormatGNOAsk, FormatKnowlex, FormatKebab, FormatTREC:
+		case "", FormatGNO, FormatGNOAdversarial, FormatGNOAsk, FormatGNOBench, FormatKnowlex, FormatKebab, FormatTREC:
 		default:
 			t.Fatalf("sniffBytes = %q", got)
 		}
@@ -58,6 +58,26 @@ func FuzzLoadGNO(f *testing.F) {
 				}
 				seen[c.ID] = true
 			}
+		}
+	})
+}
+
+func FuzzLoadGNOBench(f *testing.F) {
+	addFormatSeeds(f, ".json")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := loadGNOBench(fuzzPath, data)
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error spans lines: %q", err)
+			}
+			return
+		}
+		seen := map[string]bool{}
+		for _, c := range s.Cases {
+			if c.ID == "" || c.Query == "" || seen[c.ID] {
+				t.Fatalf("loaded a bad case %+v", c)
+			}
+			seen[c.ID] = true
 		}
 	})
 }

@@ -7,8 +7,9 @@ import (
 )
 
 // judgmentTable describes a whitespace-separated relevance-judgment file
-// (TREC qrels, BEIR qrels TSV, Cranfield's cranqrel): one judgment per line,
-// in a fixed number of columns. It is the one parser of all three.
+// (BEIR qrels TSV, Cranfield's cranqrel; TREC qrels are read by
+// package trec's line reader, see parseTRECQrels): one judgment per line,
+// in a fixed number of columns. It is the one parser of both.
 type judgmentTable struct {
 	fields            int    // columns per line
 	query, doc, grade int    // column indexes
@@ -21,8 +22,6 @@ type judgmentTable struct {
 }
 
 var (
-	trecQrels = judgmentTable{fields: 4, query: 0, doc: 2, grade: 3, layout: "qid iter docno rel", gradeWord: "relevance",
-		mapGrade: func(g int) int { return max(g, 0) }} // a negative grade is judged non-relevant
 	beirQrels = judgmentTable{fields: 3, query: 0, doc: 1, grade: 2, layout: "query-id corpus-id score", gradeWord: "score", header: true}
 )
 

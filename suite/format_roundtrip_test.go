@@ -66,7 +66,16 @@ func fxRoundTrip(t *testing.T, format, src string, o LoadOptions) *assay.Suite {
 	if got := DetectFormat(src); got != format {
 		t.Errorf("DetectFormat(%s) = %q, want %q", src, got, format)
 	}
-	out := filepath.Join(t.TempDir(), "imported.yaml")
+	for _, name := range []string{"imported.yaml", "imported.jsonl"} {
+		fxRoundTripTo(t, format, src, filepath.Join(t.TempDir(), name), o, orig)
+	}
+	return orig
+}
+
+// fxRoundTripTo imports src as format to out (YAML, or JSONL for .jsonl)
+// and compares what loads back with orig.
+func fxRoundTripTo(t *testing.T, format, src, out string, o LoadOptions, orig *assay.Suite) {
+	t.Helper()
 	_, written, err := Import(format, src, out, o)
 	if err != nil {
 		t.Fatalf("import: %v", err)
@@ -77,7 +86,7 @@ func fxRoundTrip(t *testing.T, format, src string, o LoadOptions) *assay.Suite {
 	back, err := Load(out)
 	if err != nil {
 		b, _ := os.ReadFile(out)
-		t.Fatalf("load imported: %v\n%s", err, fxHead(string(b), 3000))
+		t.Fatalf("load imported %s: %v\n%s", filepath.Base(out), err, fxHead(string(b), 3000))
 	}
 	if back.Format != "native" {
 		t.Errorf("imported suite format = %q, want native", back.Format)
@@ -87,9 +96,8 @@ func fxRoundTrip(t *testing.T, format, src string, o LoadOptions) *assay.Suite {
 	}
 	if d := fxDiffSuites(orig, back); d != "" {
 		b, _ := os.ReadFile(out)
-		t.Fatalf("imported suite differs: %s\n--- imported file:\n%s", d, fxHead(string(b), 3000))
+		t.Fatalf("imported suite %s differs: %s\n--- imported file:\n%s", filepath.Base(out), d, fxHead(string(b), 3000))
 	}
-	return orig
 }
 
 func fxHead(s string, n int) string {

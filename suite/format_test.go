@@ -44,6 +44,7 @@ func TestLoadSyntheticFormats(t *testing.T) {
 		{"gno", "gno/queries.json", FormatGNO},
 		{"gno-adversarial", "gno/adversarial.json", FormatGNOAdversarial},
 		{"gno-ask", "gno/ask.json", FormatGNOAsk},
+		{"gno-bench", "gno-bench/bench.json", FormatGNOBench},
 		{"knowlex", "knowlex/golden.json", FormatKnowlex},
 		{"kebab", "kebab/golden.yaml", FormatKebab},
 		{"beir", "beir", FormatBEIR},

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/corpus"
 	"github.com/assay-eval/assay/internal/boundedfile"
+	"github.com/assay-eval/assay/trec"
 )
 
 // findTRECFiles finds the one qrels file and the one topics file of dir
@@ -75,10 +77,48 @@ func readTRECQrels(path string) (map[string]map[string]int, []string, error) {
 	return parseTRECQrels(path, data)
 }
 
-// parseTRECQrels parses qrels lines (a negative grade is 0); path is for
-// messages.
+// parseTRECQrels parses qrels lines; path is for messages. Each line is
+// read by trec.ParseQrelsLine, as `assay trec` reads it: a '#' line is a
+// comment, a line has four fields, a negative grade is judged non-relevant
+// (0 here) and a docno judged twice for one topic is refused (trec_eval
+// refuses to evaluate such a topic). Two choices of assay's own: a blank
+// line is skipped, and a grade that is not an integer is refused where
+// trec_eval would read its leading digits.
 func parseTRECQrels(path string, data []byte) (map[string]map[string]int, []string, error) {
-	return trecQrels.parse(path, data)
+	judg := map[string]map[string]int{}
+	firstAt := map[[2]string]int{}
+	var order []string
+	line := 0
+	for len(data) > 0 {
+		var l []byte
+		l, data, _ = bytes.Cut(data, []byte{'\n'})
+		line++
+		if len(bytes.TrimSpace(l)) == 0 {
+			continue
+		}
+		q, skip, err := trec.ParseQrelsLine(l)
+		if skip {
+			continue
+		}
+		f := strings.Fields(string(l))
+		if err != nil {
+			return nil, nil, Errorf(path, line, 0, "want %q, got %d fields", "qid iter docno rel", len(f))
+		}
+		if _, err := strconv.Atoi(f[3]); err != nil {
+			return nil, nil, Errorf(path, line, 0, "relevance %q is not an integer", f[3])
+		}
+		k := [2]string{q.Qid, q.Docno}
+		if at, dup := firstAt[k]; dup {
+			return nil, nil, Errorf(path, line, 0, "docno %q is judged twice for topic %q (first at line %d)", q.Docno, q.Qid, at)
+		}
+		firstAt[k] = line
+		if judg[q.Qid] == nil {
+			judg[q.Qid] = map[string]int{}
+			order = append(order, q.Qid)
+		}
+		judg[q.Qid][q.Docno] = max(q.Rel, 0) // a negative grade is judged non-relevant
+	}
+	return judg, order, nil
 }
 
 type trecTopic struct {
@@ -245,12 +285,48 @@ func loadCorpusBeside(s *assay.Suite, dir string) error {
 			if err != nil {
 				return err
 			}
+			if name == "corpus" {
+				docs = docnoIDs(docs)
+			}
 			s.Corpus, s.CorpusSource = docs, p
 			return nil
 		}
 	}
 	s.Warnings = append(s.Warnings, "no corpus (corpus/, corpus.jsonl or corpus.jsonl.gz) beside the qrels: the suite has no corpus")
 	return nil
+}
+
+// docnoIDs gives the documents of a TREC corpus directory of DOCNO.txt
+// files their DOCNO as id, which is what the qrels name: the file's base
+// name without ".txt" ("fbis/FBIS3-1.txt" has id "FBIS3-1"; Path keeps the
+// file). Other documents keep their path as id, and when two .txt files
+// share a base name no id is changed, so that no document is lost.
+func docnoIDs(docs []assay.Document) []assay.Document {
+	seen := make(map[string]bool, len(docs))
+	for _, d := range docs {
+		seen[d.ID] = true
+	}
+	ids := make([]string, len(docs))
+	taken := map[string]bool{}
+	for i, d := range docs {
+		ids[i] = d.ID
+		if !strings.HasSuffix(d.ID, ".txt") {
+			continue
+		}
+		no := strings.TrimSuffix(path.Base(d.ID), ".txt")
+		if no == "" || taken[no] || (seen[no] && no != d.ID) {
+			return docs
+		}
+		taken[no] = true
+		ids[i] = no
+	}
+	out := make([]assay.Document, len(docs))
+	for i, d := range docs {
+		d.ID = ids[i]
+		out[i] = d
+	}
+	corpus.Sort(out)
+	return out
 }
 
 // asciiLower lowercases A-Z only, keeping every byte offset.

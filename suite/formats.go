@@ -5,7 +5,8 @@ package suite
 // Besides the native format, Load reads the golden sets other projects
 // publish, as they are, and resolves them to the same assay.Suite the native
 // loader builds: Name (the file's base name without extension, or the
-// directory's name), Path, Dir, Format, Defaults.K, Metrics, Gain (linear),
+// directory's name), Path, Dir, Format, Defaults.K, Metrics, Gain (linear;
+// exponential for GNO's formats), RecallOver (GNO's formats: relevant),
 // RefusalMarkers (nil: by each case's tags.lang; Knowlex's own), Gates, Cases (ID, Query,
 // Tags, Judgments, Expect, Source "file:line") and Corpus with CorpusSource.
 // `assay import FORMAT SRC` writes the native equivalent (see WriteNative);
@@ -15,6 +16,7 @@ package suite
 //
 //	JSON array of {query, relevantDocs|judgments}         gno (gno-adversarial when items carry category or queryModes)
 //	JSON array of {question, expectedTopics}              gno-ask
+//	JSON object with queries and topK|modes|version       gno-bench (GNO's `gno bench` fixture)
 //	JSON object with questions and corpus                 knowlex
 //	YAML top-level list of {id, query, ...}               kebab
 //	directory with queries.jsonl and qrels/               beir
@@ -29,7 +31,13 @@ package suite
 // queries.json is a list of {id, query, language, collection?, relevantDocs[],
 // judgments[{docid, relevance}], note?}. Each item is a case: judgments keep
 // their graded relevance; a relevantDocs entry without a judgment is added
-// with grade 1 (the native `relevant:` rule). language → tags.lang,
+// with grade 1 only when the item has no judgments (GNO's nDCG gains from
+// judgments alone), and relevantDocs is also the
+// case's Relevant list with the suite's RecallOver "relevant" and Gain
+// exponential: GNO's scorer divides recall by the relevantDocs count (a
+// document judged >= 1 outside it is not relevant to recall, mrr, map, hit)
+// and uses gain 2^rel-1, and assay reproduces its published baseline case
+// for case. language → tags.lang,
 // collection → tags.collection, note → guards. hybrid-adversarial.json has the
 // same shape plus category (→ tags.category) and queryModes, GNO's per-mode
 // rewrites of the query; assay runs the case's query only, so queryModes are
@@ -144,6 +152,7 @@ const (
 	FormatGNO            = "gno"
 	FormatGNOAsk         = "gno-ask"
 	FormatGNOAdversarial = "gno-adversarial"
+	FormatGNOBench       = "gno-bench"
 	FormatKebab          = "kebab"
 	FormatKnowlex        = "knowlex"
 	FormatBEIR           = "beir"
@@ -153,7 +162,7 @@ const (
 
 // ImportFormats lists the format names LoadFormat accepts, in the order the
 // CLI shows them.
-var ImportFormats = []string{FormatGNO, FormatGNOAsk, FormatKebab, FormatKnowlex, FormatBEIR, FormatTREC, FormatCranfield}
+var ImportFormats = []string{FormatGNO, FormatGNOAsk, FormatGNOBench, FormatKebab, FormatKnowlex, FormatBEIR, FormatTREC, FormatCranfield}
 
 // detectFormat recognises a non-native golden set by its content's shape and
 // returns its loader.
@@ -181,7 +190,7 @@ func LoadFormat(format, path string, o LoadOptions) (*assay.Suite, error) {
 	switch format {
 	case FormatGNOAdversarial:
 		format = FormatGNO
-	case FormatGNO, FormatGNOAsk, FormatKebab, FormatKnowlex, FormatBEIR, FormatTREC, FormatCranfield:
+	case FormatGNO, FormatGNOAsk, FormatGNOBench, FormatKebab, FormatKnowlex, FormatBEIR, FormatTREC, FormatCranfield:
 	default:
 		return nil, fmt.Errorf("unknown format %q (want one of %s)", format, strings.Join(ImportFormats, ", "))
 	}
@@ -216,6 +225,8 @@ func loadFormat(format, path string, data []byte, o LoadOptions) (*assay.Suite, 
 		return loadGNO(path, data, false)
 	case FormatGNOAsk:
 		return loadGNO(path, data, true)
+	case FormatGNOBench:
+		return loadGNOBench(path, data)
 	case FormatKebab:
 		return loadKebab(path, data)
 	case FormatKnowlex:
@@ -312,6 +323,9 @@ func sniffBytes(data []byte) string {
 		}
 		if keys["questions"] && keys["corpus"] {
 			return FormatKnowlex
+		}
+		if keys["queries"] && (keys["topK"] || keys["modes"] || keys["candidateLimit"] || keys["version"]) {
+			return FormatGNOBench
 		}
 		return ""
 	}

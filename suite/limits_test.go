@@ -71,9 +71,9 @@ func TestFlowLargeMappingsSameParse(t *testing.T) {
 	rewritten := 0
 	for name, src := range srcs {
 		yamltokens.MinEntries = math.MaxInt
-		want, werr := parseWholeText("f.yaml", src)
+		want, werr := parseNative("f.yaml", src)
 		yamltokens.MinEntries = 1
-		got, gerr := parseWholeText("f.yaml", src)
+		got, gerr := parseNative("f.yaml", src)
 		if fmt.Sprint(gerr) != fmt.Sprint(werr) || !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: the rewrite changes the parse:\nwithout: %v %s\nwith:    %v %s", name, werr, dumpParsed(want), gerr, dumpParsed(got))
 		}
@@ -85,21 +85,17 @@ func TestFlowLargeMappingsSameParse(t *testing.T) {
 }
 
 // TestLargeMappingParse: a case whose judgments mapping has 40,000 keys
-// parses in every style by both parses, with every judgment (the whole
+// parses in every style, with every judgment (the whole
 // parse of a block mapping took 12 s: goccy/go-yaml's parseMap is
 // quadratic; of a one-line flow or JSON mapping 48-64 s: fixPlainColumns
 // converted the line for every token).
 func TestLargeMappingParse(t *testing.T) {
 	for _, style := range []string{"block", "flow", "json"} {
 		src := []byte(bigMappingSuite(40000, style))
-		for _, path := range []string{"lean", "whole"} {
-			t.Run(style+"/"+path, func(t *testing.T) {
-				parse := parseNative
-				if path == "whole" {
-					parse = parseWholeText
-				}
+		{
+			t.Run(style, func(t *testing.T) {
 				start := cpuTime()
-				p, err := parse("big.yaml", src)
+				p, err := parseNative("big.yaml", src)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -130,7 +126,7 @@ func TestDeepNestingError(t *testing.T) {
 		{"header", "assay: 1\ndefaults: " + strings.Repeat("[", n) + "\ncases:\n  - id: q\n    query: q\n", "f.yaml:2:1010: nested more than 1000 levels deep (the limit)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			for _, parse := range []func(string, []byte) (*parsed, error){parseNative, parseWholeText} {
+			for _, parse := range []func(string, []byte) (*parsed, error){parseNative} {
 				_, err := parse("f.yaml", []byte(tc.src))
 				var pe *PosError
 				if err == nil || !errors.As(err, &pe) || err.Error() != tc.want {
@@ -163,7 +159,7 @@ func TestLongScalarError(t *testing.T) {
 		{"comment", longQuerySuite(nesting.MaxScalar+1, true), "f.yaml:5:5: a comment longer than 1 MiB (the limit)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			for _, parse := range []func(string, []byte) (*parsed, error){parseNative, parseWholeText} {
+			for _, parse := range []func(string, []byte) (*parsed, error){parseNative} {
 				_, err := parse("f.yaml", []byte(tc.src))
 				if err == nil || err.Error() != tc.want {
 					t.Fatalf("got %v, want %s", err, tc.want)

@@ -3,6 +3,7 @@ package suite
 import (
 	"errors"
 	"fmt"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -51,12 +52,21 @@ var streamLint = true
 // suite holds no cases (Suite.Cases is nil; N counts them); any other
 // suite is loaded whole, with the same findings.
 func Check(path string, o LoadOptions) (*Streamed, []Finding, error) {
+	var whole *parsed
 	if streamLint {
-		if st, out, ok := checkStreamed(path, o); ok {
+		var st *Streamed
+		var out []Finding
+		if st, out, whole = checkStreamed(path, o); st != nil {
 			return st, out, nil
 		}
 	}
-	l, err := load(path, o)
+	var l *loaded
+	var err error
+	if whole != nil {
+		l, err = loadParsed(path, whole)
+	} else {
+		l, err = load(path, o)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -64,7 +74,11 @@ func Check(path string, o LoadOptions) (*Streamed, []Finding, error) {
 	for _, p := range l.probs {
 		src := p.src
 		if src == "" {
-			src = fmt.Sprintf("%s:%d", l.file, p.line)
+			f := l.file
+			if p.file != "" {
+				f = p.file
+			}
+			src = fmt.Sprintf("%s:%d", f, p.line)
 		}
 		out = append(out, Finding{Source: src, Severity: SeverityError, Message: p.msg})
 	}
@@ -78,11 +92,12 @@ func Check(path string, o LoadOptions) (*Streamed, []Finding, error) {
 }
 
 // checkStreamed is Check of a suite Stream streams, linting each case in
-// Stream's validating pass; ok is false when Stream does not stream it.
-func checkStreamed(path string, o LoadOptions) (st *Streamed, out []Finding, ok bool) {
+// Stream's validating pass; st is nil when Stream does not stream it, and
+// whole is then the parse streamNativeWith made of a native suite, if any.
+func checkStreamed(path string, o LoadOptions) (st *Streamed, out []Finding, whole *parsed) {
 	var ln *linter
 	var topLines map[string]int
-	st = streamNativeWith(path, o, func(s *assay.Suite, p *parsed) caseFunc {
+	st, whole = streamNativeWith(path, o, func(s *assay.Suite, p *parsed) caseFunc {
 		// A suite Stream streams has no structural problem: the findings
 		// are the lint warnings noticed while parsing, then lintSuite's.
 		out = appendWarnFindings(nil, path, p.warns)
@@ -94,18 +109,22 @@ func checkStreamed(path string, o LoadOptions) (st *Streamed, out []Finding, ok 
 		}
 	})
 	if st == nil || ln == nil {
-		return nil, nil, false
+		return nil, nil, whole
 	}
 	out = append(out, ln.findings(topLines)...)
 	sortFindings(out)
 	out = appendSuiteWarnings(out, path, st.Suite, CheckManifestStreamed(st))
-	return st, out, true
+	return st, out, nil
 }
 
 // appendWarnFindings appends the lint warnings the native parse noticed.
 func appendWarnFindings(out []Finding, file string, warns []problem) []Finding {
 	for _, w := range warns {
-		out = append(out, Finding{Source: fmt.Sprintf("%s:%d", file, w.line), Severity: SeverityWarning, Message: oneLine(w.msg)})
+		f := file
+		if w.file != "" {
+			f = w.file
+		}
+		out = append(out, Finding{Source: fmt.Sprintf("%s:%d", f, w.line), Severity: SeverityWarning, Message: oneLine(w.msg)})
 	}
 	return out
 }
@@ -183,6 +202,8 @@ type linter struct {
 	surfaces map[string][]string
 
 	docs          docIndex
+	ids           map[string]bool // the corpus ids, built when first needed
+	byID          map[string]int  // corpus id -> index, built when first needed
 	hasCorpus     bool
 	refsUnchecked int
 	groups        map[string]groupMember     // group → its first member
@@ -248,6 +269,14 @@ func (ln *linter) findings(topLines map[string]int) []Finding {
 			out = append(out, Finding{Source: src, Severity: SeverityWarning,
 				Message: fmt.Sprintf("gate %q: %s: it fails every run unless %s is a variant key of the target", e.Text, gate.NoMatchIn(ln.tags, *e.Scope), e.Scope.Key)})
 		}
+		if err == nil && e.Measure {
+			src := g.Source
+			if src == "" {
+				src = ln.file
+			}
+			out = append(out, Finding{Source: src, Severity: SeverityNote,
+				Message: fmt.Sprintf("gate %q reads the run-level measure %s: the target must report it (a setup step's measures:), else the gate fails as undefined", e.Text, e.Metric)})
+		}
 		if err != nil {
 			msg := err.Error()
 			var pe *gate.ParseError
@@ -278,14 +307,18 @@ func (ln *linter) findings(topLines map[string]int) []Finding {
 func (ln *linter) lintCase(c assay.Case, lines fieldLines) {
 	s := ln.s
 	// where returns "file:line" for the case's field (or the case).
+	file := ln.file
+	if f, _ := sourceLine(c.Source); f != "" {
+		file = f // a JSONL cases file
+	}
 	where := func(fieldKeys ...string) string {
 		if lines != nil {
 			for _, k := range fieldKeys {
 				if n, ok := lines.get(k); ok {
-					return fmt.Sprintf("%s:%d", ln.file, n)
+					return fmt.Sprintf("%s:%d", file, n)
 				}
 			}
-			return fmt.Sprintf("%s:%d", ln.file, lines.at(""))
+			return fmt.Sprintf("%s:%d", file, lines.at(""))
 		}
 		if c.Source != "" {
 			return c.Source
@@ -330,12 +363,26 @@ func (ln *linter) lintCase(c assay.Case, lines fieldLines) {
 		docs := ln.docs
 		for _, id := range sortedJudged(c.Judgments) {
 			if docs.has(id) {
+				if why := docs.ambiguous(id); why != "" && !ln.isID(id) {
+					// metrics match rankings by id: this judgment would score nothing
+					add(where("judgments", "relevant"), SeverityError, "%s: judgments: %q is not a document id and %s", name, id, why)
+				}
 				continue
 			}
 			if c.Judgments[id] > 0 {
 				add(where("judgments", "relevant"), SeverityError, "%s: judgments: no document %q in the corpus", name, id)
 			} else {
 				add(where("judgments"), SeverityWarning, "%s: judgments: no document %q in the corpus (judged non-relevant)", name, id)
+			}
+		}
+		for _, id := range c.Relevant {
+			if _, judged := c.Judgments[id]; judged {
+				continue // checked above
+			}
+			if !docs.has(id) {
+				add(where("relevant"), SeverityError, "%s: relevant: no document %q in the corpus", name, id)
+			} else if why := docs.ambiguous(id); why != "" && !ln.isID(id) {
+				add(where("relevant"), SeverityError, "%s: relevant: %q is not a document id and %s", name, id, why)
 			}
 		}
 		for _, ref := range e.Retrieves {
@@ -467,6 +514,9 @@ func (ln *linter) lintCase(c assay.Case, lines fieldLines) {
 					"%s: leakage: the judged document id %q appears in the query", name, id)
 			}
 		}
+		ln.nameLeaks(c, lq, func(format string, args ...any) {
+			add(where("judgments", "relevant"), SeverityWarning, "%s: leakage: "+format, append([]any{name}, args...)...)
+		})
 	}
 
 	// Groups whose members disagree on the expected documents.
@@ -688,6 +738,91 @@ func newDocIndex(docs []assay.Document) docIndex {
 }
 
 func (ix docIndex) has(ref string) bool { return ix[ref].n > 0 }
+
+// nameLeaks reports, through leak, each relevant judged document of c
+// whose file stem or title stands in the lowered query lq as whole words.
+// Only stems and titles of two words or more are checked ("api-reference",
+// "Deployment Guide"): a one-word title such as "Glaze" is also the word a
+// fair query uses. A stem equal to the id was checked as the id.
+func (ln *linter) nameLeaks(c assay.Case, lq string, leak func(format string, args ...any)) {
+	if len(ln.s.Corpus) == 0 || len(c.Judgments) == 0 {
+		return
+	}
+	if ln.byID == nil {
+		ln.byID = make(map[string]int, len(ln.s.Corpus))
+		for i, d := range ln.s.Corpus {
+			ln.byID[d.ID] = i
+		}
+	}
+	type named struct{ id, stem, title string }
+	var docs []named
+	names := map[string]int{}
+	for _, id := range sortedJudged(c.Judgments) {
+		i, ok := ln.byID[id]
+		if !ok || c.Judgments[id] <= 0 {
+			continue
+		}
+		d := ln.s.Corpus[i]
+		p := d.Path
+		if p == "" {
+			p = d.ID
+		}
+		n := named{id: id}
+		if b := path.Base(p); b != "." && b != "/" {
+			n.stem = strings.TrimSuffix(b, path.Ext(b))
+		}
+		if n.stem == id || wordCount(n.stem) < 2 {
+			n.stem = ""
+		}
+		if n.title = d.Title; strings.EqualFold(n.title, n.stem) || n.title == id || wordCount(n.title) < 2 {
+			n.title = ""
+		}
+		for _, x := range []string{n.stem, n.title} {
+			if x != "" {
+				names[strings.ToLower(x)] = 1
+			}
+		}
+		if n.stem != "" || n.title != "" {
+			docs = append(docs, n)
+		}
+	}
+	if len(docs) == 0 {
+		return
+	}
+	words := newQueryWords(lq, names)
+	for _, n := range docs {
+		if n.stem != "" && words.containsToken(strings.ToLower(n.stem)) {
+			leak("the query contains the file stem %q of the judged document %q", n.stem, n.id)
+		}
+		if n.title != "" && words.containsToken(strings.ToLower(n.title)) {
+			leak("the query contains the title %q of the judged document %q", n.title, n.id)
+		}
+	}
+}
+
+// wordCount is the number of runs of word runes in s.
+func wordCount(s string) int {
+	n, in := 0, false
+	for _, r := range s {
+		w := isWordRune(r)
+		if w && !in {
+			n++
+		}
+		in = w
+	}
+	return n
+}
+
+// isID reports whether ref is the id of a corpus document.
+func (ln *linter) isID(ref string) bool {
+	if ln.ids == nil {
+		ln.ids = make(map[string]bool, len(ln.s.Corpus))
+		for _, d := range ln.s.Corpus {
+			ln.ids[d.ID] = true
+		}
+	}
+	return ln.ids[ref]
+}
 
 // ambiguous describes a reference that names more than one document,
 // "names 2 documents of the corpus (a.md, b.md)"; "" when it names one or

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/assay-eval/assay/internal/diag"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -136,7 +138,7 @@ func TestSuggestName(t *testing.T) {
 	}
 	known := append(append(append([]string{}, suiteFields...), caseFields...), expectFields...)
 	for _, tt := range tests {
-		if got := suggestName(tt.in, known); got != tt.want {
+		if got := diag.Nearest(tt.in, known); got != tt.want {
 			t.Errorf("suggestName(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}

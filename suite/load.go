@@ -59,11 +59,14 @@ func (l *loaded) probError(p problem) error {
 	if p.src != "" {
 		return fmt.Errorf("%s: %s", p.src, p.msg)
 	}
+	if p.file != "" {
+		return Errorf(p.file, p.line, p.col, "%s", p.msg)
+	}
 	return Errorf(l.file, p.line, p.col, "%s", p.msg)
 }
 
 func load(path string, o LoadOptions) (*loaded, error) {
-	if load, ok := detectFormat(path, o); ok {
+	if load, ok := detectForeign(path, o); ok {
 		s, err := load()
 		if err != nil {
 			return nil, err
@@ -77,36 +80,27 @@ func load(path string, o LoadOptions) (*loaded, error) {
 		if s.Name == "" {
 			s.Name = baseName(path)
 		}
+		resolveJudgments(s)
 		fillDefaults(s)
 		l := &loaded{suite: s, file: path}
 		l.probs = checkStructure(s)
 		oneLineProblems(l.probs)
 		return l, nil
 	}
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", path, unwrapFSError(err))
-	}
-	if fi.IsDir() {
-		return nil, fmt.Errorf("%s: a directory, but not one of a known suite format (native suites are .yaml or .json files)", path)
-	}
-	if _, err := boundedfile.Check(path, boundedfile.Suite); err != nil {
+	if err := checkSuiteFile(path); err != nil {
 		return nil, err
 	}
-	var p *parsed
-	if leanParse {
-		p, _ = parseLeanFile(path)
+	p, err := parseFile(path)
+	if err != nil {
+		return nil, err
 	}
-	if p == nil {
-		src, err := boundedfile.ReadFile(path, boundedfile.Suite)
-		if err != nil {
-			return nil, err
-		}
-		// the lean parse of these bytes, if any, failed just above
-		if p, err = parseWholeText(path, src); err != nil {
-			return nil, err
-		}
-	}
+	return loadParsed(path, p)
+}
+
+// loadParsed completes the load of the native suite file at path that
+// parseFile read into p: paths, the corpus, the cases file, json_schema
+// files, defaults, and the problems in order.
+func loadParsed(path string, p *parsed) (*loaded, error) {
 	s := p.suite
 	s.Path = path
 	s.Dir = fileDir(path)
@@ -118,16 +112,46 @@ func load(path string, o LoadOptions) (*loaded, error) {
 			return nil, err
 		}
 	}
+	if p.casesFile != "" {
+		full, f, err := openCasesFile(p, s.Dir)
+		if err != nil {
+			return nil, err
+		}
+		err = decodeCasesFile(p, full, f, nil)
+		f.Close()
+		if err != nil {
+			return nil, err
+		}
+	}
 	p.probs = append(p.probs, checkSchemas(s, p)...)
 	oneLineProblems(p.probs)
+	resolveJudgments(s)
 	fillDefaults(s)
 	slices.SortStableFunc(p.probs, func(a, b problem) int {
+		if a.file != b.file { // the suite file's first, then the cases file's
+			return strings.Compare(a.file, b.file)
+		}
 		if a.line != b.line {
 			return a.line - b.line
 		}
 		return a.col - b.col
 	})
 	return &loaded{suite: s, file: path, probs: p.probs, native: p}, nil
+}
+
+// checkSuiteFile fails unless path is a file a native suite may be in.
+func checkSuiteFile(path string) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("%s: %v", path, unwrapFSError(err))
+	}
+	if fi.IsDir() {
+		return fmt.Errorf("%s: a directory, but not one of a known suite format (native suites are .yaml or .json files)", path)
+	}
+	if _, err := boundedfile.Check(path, boundedfile.Suite); err != nil {
+		return err
+	}
+	return nil
 }
 
 func unwrapFSError(err error) error {
@@ -231,7 +255,7 @@ func checkSchemas(s *assay.Suite, p *parsed) []problem {
 		if msg != "" {
 			lines := p.caseLines[i]
 			probs = append(probs, problem{line: lines.at("expect.json_schema:line"), col: lines.at("expect.json_schema:col"),
-				msg: fmt.Sprintf("json_schema: %q: %s", e.JSONSchema, msg)})
+				file: caseFileOf(s, s.Cases[i]), msg: fmt.Sprintf("json_schema: %q: %s", e.JSONSchema, msg)})
 		}
 	}
 	return probs
@@ -391,6 +415,41 @@ func expectLists(e assay.Expect) []expectList {
 		{"cites_any", e.CitesAny}, {"cited", e.Cited}, {"cited_any", e.CitedAny},
 		{"calls_tool", e.CallsTool}, {"never_calls", e.NeverCalls},
 	}
+}
+
+// detectForeign is detectFormat for a file that is not a JSONL suite.
+func detectForeign(path string, o LoadOptions) (load func() (*assay.Suite, error), ok bool) {
+	if isJSONLSuite(path) {
+		return nil, false
+	}
+	return detectFormat(path, o)
+}
+
+// caseFileOf is the file case c of s is in when it is not the suite file
+// (a JSONL cases file), else "".
+func caseFileOf(s *assay.Suite, c assay.Case) string {
+	if f, _ := sourceLine(c.Source); f != "" && f != s.Path {
+		return f
+	}
+	return ""
+}
+
+// parseFile reads and parses the native suite file at path: a JSONL suite
+// line by line, any other whole.
+func parseFile(path string) (*parsed, error) {
+	if isJSONLSuite(path) {
+		f, err := boundedfile.Open(path, boundedfile.Suite)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		return decodeJSONL(path, f, nil, nil)
+	}
+	src, err := boundedfile.ReadFile(path, boundedfile.Suite)
+	if err != nil {
+		return nil, err
+	}
+	return parseNative(path, src)
 }
 
 // sourceLine splits "file:line" into its parts (line 0 when absent).

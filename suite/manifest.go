@@ -39,8 +39,8 @@ type SuiteManifest struct {
 }
 
 // manifestFiles lists the files a suite is made of: the suite file (every
-// file of a directory suite), its corpus files and its json_schema files
-// (schemas, resolved), as paths relative to dir.
+// file of a directory suite), its corpus files, its json_schema files and
+// JSONL cases file (schemas, resolved), as paths relative to dir.
 func manifestFiles(s *assay.Suite, schemas []string) ([]string, error) {
 	var paths []string
 	fi, err := os.Stat(s.Path)
@@ -182,12 +182,17 @@ func manifestUnreadableRemedy(suitePath string) string {
 	return fmt.Sprintf("fix it, or delete it and run 'assay lint --write-manifest %s'", suitePath)
 }
 
-// schemaPaths are the resolved json_schema paths of cases.
+// schemaPaths are the resolved json_schema paths of cases, and the JSONL
+// cases file they are in when it is not the suite file (manifestFiles).
 func schemaPaths(cases []assay.Case) []string {
 	var paths []string
+	last := ""
 	for _, c := range cases {
 		if p := c.Expect.JSONSchemaPath; p != "" {
 			paths = append(paths, p)
+		}
+		if f, _ := sourceLine(c.Source); f != last && isJSONLName(f) {
+			paths, last = append(paths, f), f
 		}
 	}
 	return paths
@@ -205,7 +210,7 @@ func CheckManifestStreamed(st *Streamed) []string {
 	if st.Suite.Cases != nil {
 		return CheckManifest(st.Suite)
 	}
-	return checkManifest(st.Suite, st.schemas)
+	return checkManifest(st.Suite, st.manifestExtra())
 }
 
 func checkManifest(s *assay.Suite, schemas []string) []string {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/corpus"
+	"github.com/assay-eval/assay/internal/diag"
 	"github.com/assay-eval/assay/internal/nesting"
 	"github.com/assay-eval/assay/internal/yamltokens"
 	"github.com/assay-eval/assay/metric"
@@ -24,7 +25,7 @@ import (
 // Field names of the native format (docs/suite.md), in the order the docs
 // list them.
 var (
-	suiteFields    = []string{"assay", "name", "description", "corpus", "defaults", "metrics", "gain", "refusal_markers", "tools", "analyzer", "gates", "cases"}
+	suiteFields    = []string{"assay", "name", "description", "corpus", "defaults", "metrics", "gain", "recall_over", "refusal_markers", "tools", "analyzer", "gates", "cases"}
 	defaultsFields = []string{"k", "case_sensitive"}
 	caseFields     = []string{"id", "query", "tags", "guards", "k", "relevant", "judgments", "expect", "surface", "vars"}
 	expectFields   = []string{"answer_includes", "answer_includes_any", "answer_excludes", "answer_matches", "case_sensitive",
@@ -47,31 +48,18 @@ type parsed struct {
 	topLines map[string]int
 	// warns are lint warnings noticed while parsing (Load ignores them).
 	warns []problem
+	// casesFile is the `cases:` value when it names a JSONL file (as
+	// written, relative to the suite file), and casesLine/casesCol where.
+	casesFile           string
+	casesLine, casesCol int
 }
 
 // parseNative reads the native format from src; file names the file in
-// positions. It touches no files: the corpus path and json_schema files are
-// resolved by load, so that parsing is pure and fuzzable.
-//
-// A large suite is parsed in pieces (native_lean.go): the file without its
-// cases, then each case on its own, so that memory does not grow with the
-// goccy/go-yaml AST of the whole file. Whenever that is not certain to read
-// the file exactly as the whole-document parse does, or finds any fault at
-// all, the whole document is parsed instead, so results and errors are the
-// same either way.
+// positions. It touches no files: the corpus path, the cases file and
+// json_schema files are resolved by load, so that parsing is pure and
+// fuzzable. The whole document is parsed at once (parseWhole).
 func parseNative(file string, src []byte) (p *parsed, err error) {
-	src = bytes.TrimPrefix(src, []byte("\ufeff")) // a UTF-8 byte order mark is not part of the text
-	if leanParse {
-		if p, ok := parseLean(file, src); ok {
-			return p, nil
-		}
-	}
-	return parseWhole(file, src)
-}
-
-// parseWholeText is parseNative without the lean parse.
-func parseWholeText(file string, src []byte) (*parsed, error) {
-	return parseWhole(file, bytes.TrimPrefix(src, []byte("\ufeff")))
+	return parseWhole(file, bytes.TrimPrefix(src, []byte("\ufeff"))) // a UTF-8 byte order mark is not part of the text
 }
 
 // parseWhole parses src as one goccy/go-yaml document.
@@ -186,8 +174,8 @@ func tidyYAMLMessage(m string) string {
 type nativeDecoder struct {
 	r *nodeReader
 	p *parsed
-	// pieces, when set, yields the case items in order (the lean parse);
-	// the "cases" value of the mapping is then a placeholder.
+	// pieces, when set, yields the case items in order: the lines of a
+	// JSONL suite after its header (which has no "cases" field).
 	pieces  caseSource
 	nPieces int
 	// onCase, when set, receives each case in order instead of Cases and
@@ -201,6 +189,12 @@ type nativeDecoder struct {
 	// every field but the cases is, before the case items of pieces; an
 	// error it returns stops the decoding.
 	onHeader func(*parsed) error
+	// jsonl: the mapping is the header line of a JSONL suite, whose cases
+	// are pieces (every other line), and has no "cases" field.
+	jsonl bool
+	// caseFile, when set, is the file the case items are in, when it is not
+	// the suite file: the problems and warnings of the cases name it.
+	caseFile string
 }
 
 // A caseFunc receives a decoded case, the lines of its fields and the lint
@@ -270,6 +264,8 @@ func (d *nativeDecoder) top(body ast.Node) error {
 			err = d.metrics(f)
 		case "gain":
 			err = d.gain(f)
+		case "recall_over":
+			err = d.recallOver(f)
 		case "refusal_markers":
 			s.RefusalMarkers, _, err = r.strList(f)
 			if name, ok := nodeScalar(f.val); ok && err == nil {
@@ -291,7 +287,16 @@ func (d *nativeDecoder) top(body ast.Node) error {
 			return err
 		}
 	}
-	if d.pieces != nil && casesField != nil {
+	if casesField != nil && !d.jsonl {
+		if name, ok := casesField.val.(*ast.StringNode); ok && d.pieces == nil && isJSONLName(name.Value) {
+			d.p.casesFile, d.p.casesLine, d.p.casesCol = name.Value, casesField.line, casesField.col
+			return nil
+		}
+	}
+	if d.jsonl && casesField != nil {
+		return r.errAt(casesField.keyNode, "cases: a JSONL suite has no \"cases\" field: its cases are the lines after this header")
+	}
+	if d.pieces != nil && (casesField != nil || d.jsonl) {
 		if d.onHeader != nil {
 			if err := d.onHeader(d.p); err != nil {
 				return err
@@ -333,7 +338,7 @@ func (d *nativeDecoder) requireVersion(body ast.Node) error {
 	}
 	for _, mv := range values {
 		kn, _ := d.r.resolve(mv.Key)
-		if k, ok := nodeScalar(kn); ok && suggestName(k, []string{"assay"}) == "assay" {
+		if k, ok := nodeScalar(kn); ok && diag.Nearest(k, []string{"assay"}) == "assay" {
 			return d.r.errAt(mv.Key, "unknown field %q (did you mean \"assay\"?)", k)
 		}
 	}
@@ -486,6 +491,23 @@ func (d *nativeDecoder) gain(f yfield) error {
 	return nil
 }
 
+// recallOver reads recall_over: judged (the default) or relevant.
+func (d *nativeDecoder) recallOver(f yfield) error {
+	v, err := d.r.str(f)
+	if err != nil {
+		return err
+	}
+	switch strings.ToLower(v) {
+	case "", assay.RecallOverJudged:
+		d.p.suite.RecallOver = ""
+	case assay.RecallOverRelevant:
+		d.p.suite.RecallOver = assay.RecallOverRelevant
+	default:
+		d.prob(f.val, "recall_over: unknown value %q (want %q or %q)", v, assay.RecallOverJudged, assay.RecallOverRelevant)
+	}
+	return nil
+}
+
 // gates reads a list of expressions, or one string with one per line.
 func (d *nativeDecoder) gates(f yfield) error {
 	r, s := d.r, d.p.suite
@@ -555,6 +577,7 @@ func (d *nativeDecoder) caseItems(src caseSource, n int) error {
 	if d.onCase != nil {
 		i, warns := 0, len(d.p.warns)
 		return src(func(item ast.Node) error {
+			probs := len(d.p.probs)
 			item, err := r.resolve(item)
 			if err != nil {
 				return err
@@ -563,6 +586,7 @@ func (d *nativeDecoder) caseItems(src caseSource, n int) error {
 			if err != nil {
 				return err
 			}
+			d.stampFile(probs, warns)
 			i++
 			caseWarns := d.p.warns[warns:]
 			d.p.warns = d.p.warns[:warns]
@@ -579,6 +603,8 @@ func (d *nativeDecoder) caseItems(src caseSource, n int) error {
 	ids := make(map[string]int, n)
 	i := 0
 	return src(func(item ast.Node) error {
+		probs, warns := len(d.p.probs), len(d.p.warns)
+		defer d.stampFile(probs, warns)
 		item, err := r.resolve(item)
 		if err != nil {
 			return err
@@ -602,6 +628,21 @@ func (d *nativeDecoder) caseItems(src caseSource, n int) error {
 	})
 }
 
+// stampFile names d.caseFile in the problems and warnings from index
+// probs and warns on.
+func (d *nativeDecoder) stampFile(probs, warns int) {
+	for i := probs; i < len(d.p.probs); i++ {
+		if d.p.probs[i].file == "" {
+			d.p.probs[i].file = d.caseFile
+		}
+	}
+	for i := warns; i < len(d.p.warns); i++ {
+		if d.p.warns[i].file == "" {
+			d.p.warns[i].file = d.caseFile
+		}
+	}
+}
+
 func (d *nativeDecoder) oneCase(n ast.Node, index int) (assay.Case, fieldLines, error) {
 	r := d.r
 	var c assay.Case
@@ -609,6 +650,9 @@ func (d *nativeDecoder) oneCase(n ast.Node, index int) (assay.Case, fieldLines, 
 	fs, err := r.fields(n, "case", caseFields, func(key string) string {
 		if slices.Contains(expectFields, key) {
 			return fmt.Sprintf("%q is an expectation: put it under \"expect:\"", key)
+		}
+		if key == "assay" && d.caseFile != "" {
+			return "every line of a cases file is a case: the suite's fields belong in the suite file"
 		}
 		return ""
 	})
@@ -661,6 +705,11 @@ func (d *nativeDecoder) oneCase(n ast.Node, index int) (assay.Case, fieldLines, 
 			return c, nil, err
 		}
 	}
+	// With recall_over: relevant the list is the binary set and judgments:
+	// the grades (GNO's rule): a listed document gets grade 1 only when the
+	// case has no judgments at all.
+	apart := d.p.suite.RecallOver == assay.RecallOverRelevant
+	graded := len(c.Judgments) > 0
 	for i, id := range relevant {
 		if id == "" {
 			d.prob(relevantNodes[i], "relevant: empty document id")
@@ -669,7 +718,13 @@ func (d *nativeDecoder) oneCase(n ast.Node, index int) (assay.Case, fieldLines, 
 		if c.Judgments == nil {
 			c.Judgments = map[string]int{}
 		}
+		if apart {
+			c.Relevant = append(c.Relevant, id)
+		}
 		if g, ok := c.Judgments[id]; !ok {
+			if apart && graded {
+				continue
+			}
 			c.Judgments[id] = 1
 		} else if g <= 0 {
 			d.p.warns = append(d.p.warns, probAt(relevantNodes[i],

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/assay-eval/assay/internal/diag"
+
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/token"
 )
@@ -183,7 +185,7 @@ func (r *nodeReader) mappingFields(values []*ast.MappingValueNode, what string, 
 			msg := fmt.Sprintf("unknown field %q", key)
 			if h := hintFor(hint, key); h != "" {
 				msg += " (" + h + ")"
-			} else if near := suggestName(key, known); near != "" {
+			} else if near := diag.Nearest(key, known); near != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", near)
 			}
 			return nil, Errorf(r.file, line, col, "%s", msg)

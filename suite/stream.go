@@ -25,6 +25,9 @@ type Streamed struct {
 	// schemas are the distinct resolved json_schema paths of the cases,
 	// for CheckManifestStreamed.
 	schemas []string
+	// casesFile is the JSONL cases file of a native suite that names one
+	// (for the manifest), else "".
+	casesFile string
 }
 
 // idHash is what Stream keeps of each case id to find duplicates (tests
@@ -34,24 +37,35 @@ var idHash = func(id string) uint64 { return maphash.String(idSeed, id) }
 var idSeed = maphash.MakeSeed()
 
 // Stream loads the suite at path like LoadWith — the same checks, the same
-// first error, byte for byte — but for a native suite that the lean parse
-// reads it keeps no case: it validates every case in one streaming pass
-// (computing the fingerprint as it goes) and Cases re-reads the file.
-// Every other suite (foreign formats, native suites the lean parse does
-// not take) is loaded whole, and Cases ranges over Suite.Cases.
+// first error, byte for byte — but for a JSONL suite, or a native suite
+// whose cases: names a JSONL file, it keeps no case: it validates every
+// case in one pass over the lines (computing the fingerprint as it goes)
+// and Cases reads the lines again. Every other suite (YAML and JSON
+// suites with their cases inline, foreign formats) is loaded whole, and
+// Cases ranges over Suite.Cases.
 //
 // Whatever makes the streaming pass stop (a fault of any kind, a possibly
 // duplicate id, a file that changes meanwhile) makes Stream load the suite
 // whole with LoadWith instead, so every error is LoadWith's.
 func Stream(path string, o LoadOptions) (*Streamed, error) {
-	if st := streamNative(path, o); st != nil {
+	st, p := streamNativeWith(path, o, nil)
+	if st != nil {
 		return st, nil
 	}
-	s, err := LoadWith(path, o)
+	var l *loaded
+	var err error
+	if p != nil {
+		l, err = loadParsed(path, p)
+	} else {
+		l, err = load(path, o)
+	}
 	if err != nil {
 		return nil, err
 	}
-	return wholeStreamed(s), nil
+	if len(l.probs) > 0 {
+		return nil, l.probError(l.probs[0])
+	}
+	return wholeStreamed(l.suite), nil
 }
 
 // wholeStreamed is the Streamed of a suite loaded whole.
@@ -66,49 +80,48 @@ func wholeStreamed(s *assay.Suite) *Streamed {
 	}}
 }
 
-// streamNative is Stream of a native suite the lean parse reads, or nil
-// when the suite is not one, or has any fault.
-func streamNative(path string, o LoadOptions) *Streamed {
-	return streamNativeWith(path, o, nil)
-}
-
-// streamNativeWith is streamNative that, when each is set, also hands every
-// case of its validating pass, with the case's field lines and lint
-// warnings, to the caseFunc each returns. each is called once the suite's
-// header is read (corpus loaded, defaults filled, before the first case)
-// with the suite and its parse so far (its topLines and the lint warnings
-// of the header). A case each's caseFunc receives may be followed by a
-// fault that makes streamNativeWith return nil.
-func streamNativeWith(path string, o LoadOptions, each func(s *assay.Suite, p *parsed) caseFunc) (st *Streamed) {
+// streamNativeWith streams a JSONL suite, or a native suite whose cases
+// are in a JSONL file: it returns nil when the suite is not one, or has
+// any fault. For a native suite with its cases inline it returns, as
+// whole, the parse of the file (so that the caller needs not parse it
+// again), unless that parse failed.
+//
+// When each is set, it also hands every case of its validating pass, with
+// the case's field lines and lint warnings, to the caseFunc each returns.
+// each is called once the suite's header is read (corpus loaded, defaults
+// filled, before the first case) with the suite and its parse so far (its
+// topLines and the lint warnings of the header). A case each's caseFunc
+// receives may be followed by a fault that makes streamNativeWith return nil.
+func streamNativeWith(path string, o LoadOptions, each func(s *assay.Suite, p *parsed) caseFunc) (st *Streamed, whole *parsed) {
 	defer func() {
 		if recover() != nil {
-			st = nil
+			st, whole = nil, nil
 		}
 	}()
-	if !leanParse {
-		return nil
+	if boundedfile.IsDescriptorPath(path) {
+		return nil, nil // a pipe cannot be read twice: loaded whole
 	}
-	if _, foreign := detectFormat(path, o); foreign {
-		return nil
+	jsonl := isJSONLSuite(path)
+	if !jsonl {
+		if _, foreign := detectFormat(path, o); foreign {
+			return nil, nil
+		}
 	}
-	lf, ok := openLean(path)
-	if !ok {
-		return nil
-	}
-	defer lf.f.Close()
-	body, ok := lf.sp.parseHeader()
-	if !ok {
-		return nil
+	if checkSuiteFile(path) != nil {
+		return nil, nil
 	}
 	dir := fileDir(path)
 	compiled := map[string]string{} // resolved json_schema path -> "" or why it does not compile
 	var d caseDigest
-	ids := make([]uint64, 0, lf.sp.n) // the split counted the cases
+	var ids []uint64
 	headerRead := false
 	var also caseFunc
+	var refs *refResolver
+	var hs *assay.Suite
 	header := func(p *parsed) error {
 		headerRead = true
 		s := p.suite
+		hs = s
 		s.Path, s.Dir = path, dir
 		if s.Name == "" {
 			s.Name = baseName(path)
@@ -119,12 +132,16 @@ func streamNativeWith(path string, o LoadOptions, each func(s *assay.Suite, p *p
 			}
 		}
 		fillDefaults(s)
+		refs = newRefResolver(s.Corpus)
 		if each != nil {
 			also = each(s, p)
 		}
 		return nil
 	}
-	p, err := decodeNativeWith(&nodeReader{file: path}, body, lf.sp.parsePieces(lf.rescan), lf.sp.n, header, func(c assay.Case, lines fieldLines, warns []problem) error {
+	onCase := func(c assay.Case, lines fieldLines, warns []problem) error {
+		if w := refs.resolve(&c); len(w) > 0 { // judgments keyed by path or title
+			hs.Warnings = append(hs.Warnings, w...)
+		}
 		if c.Expect.JSONSchema != "" {
 			full := resolvePath(dir, c.Expect.JSONSchema)
 			c.Expect.JSONSchemaPath = full
@@ -143,29 +160,86 @@ func streamNativeWith(path string, o LoadOptions, each func(s *assay.Suite, p *p
 			return also(c, lines, warns)
 		}
 		return nil
-	})
-	if err != nil || !headerRead || len(p.probs) > 0 || d.n != lf.sp.n || !lf.unchanged() {
-		return nil
+	}
+	casesPath := path
+	var fi os.FileInfo
+	var p *parsed
+	if jsonl {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, nil
+		}
+		defer f.Close()
+		if fi, err = f.Stat(); err != nil {
+			return nil, nil
+		}
+		if p, err = decodeJSONL(path, boundedfile.Reader(f, boundedfile.Suite), header, onCase); err != nil {
+			return nil, nil
+		}
+		if !unchanged(f, fi) {
+			return nil, nil
+		}
+	} else {
+		var err error
+		if p, err = parseFile(path); err != nil {
+			return nil, nil
+		}
+		if p.casesFile == "" {
+			return nil, p
+		}
+		if len(p.probs) > 0 || header(p) != nil {
+			return nil, nil
+		}
+		full, bf, err := openCasesFile(p, dir)
+		if err != nil {
+			return nil, nil
+		}
+		bf.Close()
+		casesPath = full
+		f, err := os.Open(full)
+		if err != nil {
+			return nil, nil
+		}
+		defer f.Close()
+		if fi, err = f.Stat(); err != nil || !fi.Mode().IsRegular() {
+			return nil, nil
+		}
+		if decodeCasesFile(p, full, boundedfile.Reader(f, boundedfile.SuitePart), onCase) != nil || !unchanged(f, fi) {
+			return nil, nil
+		}
+	}
+	if !headerRead || len(p.probs) > 0 {
+		return nil, nil
 	}
 	slices.Sort(ids)
 	for i := 1; i < len(ids); i++ {
 		if ids[i] == ids[i-1] {
-			return nil // maybe a duplicate id: the whole load says which
+			return nil, nil // maybe a duplicate id: the whole load says which
 		}
 	}
 	ids = nil
 	s := p.suite
-	sp := lf.sp
-	sp.header = nil
 	st = &Streamed{Suite: s, N: d.n, Fingerprint: fingerprintOf(s, &d), schemas: slices.Sorted(maps.Keys(compiled))}
-	st.Cases = streamCases(path, dir, lf.fi, sp, d)
-	return st
+	if casesPath != path {
+		st.casesFile = casesPath
+	}
+	st.Cases = streamCases(casesPath, jsonl, dir, fi, d, s.RecallOver, refs)
+	return st, nil
 }
 
-// streamCases reads the cases of the file at path, which Stream validated
-// when it had the size and time of fi and the cases summed in want. It
-// checks the file's size and time before yielding each case (one fstat).
-func streamCases(path, dir string, fi os.FileInfo, sp *leanSplit, want caseDigest) CaseSeq {
+// unchanged reports whether the open file f has the size and time of fi.
+func unchanged(f *os.File, fi os.FileInfo) bool {
+	now, err := f.Stat()
+	return err == nil && now.Size() == fi.Size() && now.ModTime().Equal(fi.ModTime()) && now.Mode() == fi.Mode()
+}
+
+// streamCases reads the cases of the JSONL file at path (after its header
+// line when header is set), which Stream validated when it had the size
+// and time of fi and the cases summed in want. It checks the file's size
+// and time before yielding each case (one fstat). recallOver is the
+// suite's recall_over, which decides Case.Relevant; refs resolves the
+// judgments as the validating pass did.
+func streamCases(path string, header bool, dir string, fi os.FileInfo, want caseDigest, recallOver string, refs *refResolver) CaseSeq {
 	return func(yield func(assay.Case) error) error {
 		changed := fmt.Errorf("%s: changed while the run was reading it; run again", path)
 		if fi, err := boundedfile.Check(path, boundedfile.Suite); err != nil || !fi.Mode().IsRegular() {
@@ -176,23 +250,30 @@ func streamCases(path, dir string, fi os.FileInfo, sp *leanSplit, want caseDiges
 			return fmt.Errorf("%s: %v", path, unwrapFSError(err))
 		}
 		defer f.Close()
-		lf := &leanFile{f: f, fi: fi, sp: sp}
-		if !lf.unchanged() {
+		if !unchanged(f, fi) {
 			return changed
+		}
+		l := newJSONLLines(path, f)
+		if header {
+			if _, _, err := l.next(); err != nil {
+				return changed
+			}
 		}
 		var got caseDigest
 		var yerr error
-		d := &nativeDecoder{r: &nodeReader{file: path}, p: &parsed{suite: &assay.Suite{}}}
+		r := &nodeReader{file: path}
+		d := &nativeDecoder{r: r, p: &parsed{suite: &assay.Suite{RecallOver: recallOver}}}
 		d.onCase = func(c assay.Case, _ fieldLines, _ []problem) error {
-			// Only a case Stream validated reaches yield: the split reads
-			// ahead of it, so a file that changed since (or holds more
-			// cases) stops the pass before the case is run.
-			if got.n == want.n || !lf.unchanged() {
+			// Only a case Stream validated reaches yield: a file that
+			// changed since (or holds more cases) stops the pass before
+			// the case is run.
+			if got.n == want.n || !unchanged(f, fi) {
 				return changed
 			}
 			if c.Expect.JSONSchema != "" {
 				c.Expect.JSONSchemaPath = resolvePath(dir, c.Expect.JSONSchema)
 			}
+			refs.resolve(&c)
 			got.add(&c, dir)
 			if err := yield(c); err != nil {
 				yerr = err
@@ -200,11 +281,12 @@ func streamCases(path, dir string, fi os.FileInfo, sp *leanSplit, want caseDiges
 			}
 			return nil
 		}
-		err = d.caseItems(sp.parsePieces(lf.rescan), sp.n)
+		count := 0
+		err = d.caseItems(jsonlItems(l, r, &count), 0)
 		if yerr != nil {
 			return yerr
 		}
-		if err != nil || got.n != want.n || got.sum != want.sum || !lf.unchanged() {
+		if err != nil || got.n != want.n || got.sum != want.sum || !unchanged(f, fi) {
 			return changed
 		}
 		return nil
@@ -217,7 +299,17 @@ func WriteManifestStreamed(st *Streamed) (string, error) {
 	if st.Suite.Cases != nil {
 		return WriteManifest(st.Suite)
 	}
-	return writeManifest(st.Suite, st.Fingerprint, st.schemas)
+	return writeManifest(st.Suite, st.Fingerprint, st.manifestExtra())
+}
+
+// manifestExtra are the files of a streamed suite the manifest records
+// besides the suite file and the corpus: the json_schema files and the
+// cases file.
+func (st *Streamed) manifestExtra() []string {
+	if st.casesFile == "" {
+		return st.schemas
+	}
+	return append(slices.Clone(st.schemas), st.casesFile)
 }
 
 // SchemaPaths returns the distinct resolved json_schema files of the cases

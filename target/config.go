@@ -18,6 +18,7 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/internal/boundedfile"
+	"github.com/assay-eval/assay/internal/diag"
 	"github.com/assay-eval/assay/redact"
 )
 
@@ -44,6 +45,7 @@ import (
 //	    - {name: trace, method: GET, url: "/trace/{{.Vars.id}}"}
 //	  setup:                      # once per run, before the cases
 //	    - {url: /ingest, for_each: corpus, body: {title: "{{.Doc.Title}}", content: "{{.Doc.Text}}"}}
+//	    - {method: GET, url: /stats, measures: {index_bytes: index.bytes, build_ms: "header:x-build-ms"}}
 //	  cleanup:                    # after each case is graded (skipped by Keep)
 //	    - {method: DELETE, url: "/conversations/{{.Vars.id}}"}
 //
@@ -75,6 +77,17 @@ type Setupper interface {
 	Setup(ctx context.Context) error
 }
 
+// Measurer is the optional capability of a target that reports run-level
+// measures, e.g. the size of the index it built and how long that took:
+// {"index_bytes": 1.2e6, "build_ms": 830}. The runner reads Measures once,
+// after the last case, into Run.Measures, where gates name them bare
+// (index_bytes <= 1e9, ratio(build_ms) <= 1.1). Names follow
+// assay.IsMeasureName. An HTTP target reads them with a setup step's
+// measures: mapping.
+type Measurer interface {
+	Measures() map[string]float64
+}
+
 // Cleaner is the optional capability of a target that must undo what a case
 // did. The runner calls Cleanup after the case is graded, also when the
 // observation failed; an error is a warning of the run, not a case failure.
@@ -101,7 +114,7 @@ var (
 	topKeys     = []string{"http", "command", "builtin", "surfaces", "tools", "name", "description", "timeout", "map", "env", "dir", "max_body", "variants", "ordering"}
 	surfaceKeys = []string{"http", "command", "tools", "description", "timeout", "map", "env", "dir", "max_body"}
 	httpKeys    = []string{"url", "method", "headers", "body", "timeout", "retries", "backoff", "max_body", "rate", "map", "capture", "steps", "setup", "cleanup"}
-	stepKeys    = []string{"name", "url", "method", "headers", "body", "capture", "for_each"}
+	stepKeys    = []string{"name", "url", "method", "headers", "body", "capture", "for_each", "measures"}
 	commandKeys = []string{"run", "serve", "workers", "timeout", "map", "env", "dir", "max_body"}
 )
 
@@ -110,10 +123,10 @@ func parseFile(path string, src []byte, o Options) (t assay.Target, err error) {
 	defer func() {
 		// An error that quotes a value expanded from ${VAR} (a bad
 		// duration, a bad url) shows ${VAR} instead.
-		var pe *posError
+		var pe *diag.PosError
 		if err != nil && sc != nil && errors.As(err, &pe) {
 			c := *pe
-			c.msg = sc.redact(c.msg)
+			c.Msg = sc.redact(c.Msg)
 			err = &c
 		}
 	}()
@@ -459,6 +472,24 @@ func (fc *fileCtx) parseStep(n *node, where, name string, common []httpHeader, s
 		}
 		st.capture = caps
 	}
+	if x := n.get("measures"); x != nil {
+		if !setup || topLevel {
+			return nil, x.errorf("%s.measures: only setup steps report measures", where)
+		}
+		if x.kind != mapNode {
+			return nil, x.errorf("%s.measures: want a mapping of measure name to path", where)
+		}
+		for i, k := range x.keys {
+			if !assay.IsMeasureName(k) {
+				return nil, x.vals[i].errorf("%s.measures: %q cannot name a measure (a lowercase letter, then lowercase letters, digits and _)", where, k)
+			}
+		}
+		ms, err := parseMap(x, nil, true)
+		if err != nil {
+			return nil, err
+		}
+		st.measure = ms
+	}
 	if x := n.get("for_each"); x != nil {
 		s, err := x.str(where + ".for_each")
 		if err != nil {
@@ -471,6 +502,9 @@ func (fc *fileCtx) parseStep(n *node, where, name string, common []httpHeader, s
 			return nil, x.errorf("%s.for_each: unknown value %q (corpus)", where, s)
 		}
 		st.forEach = s
+		if st.measure != nil {
+			return nil, x.errorf("%s: a step with for_each cannot report measures (add a step after it that reads them)", where)
+		}
 	}
 	return st, nil
 }
@@ -500,7 +534,7 @@ func (fc *fileCtx) parseHeaders(n *node, where string) ([]httpHeader, error) {
 
 // checkLiteral refuses a literal credential under a credential-like name.
 func (fc *fileCtx) checkLiteral(v *node, where, name, s string) error {
-	if fc.o.AllowLiteralSecrets || v.env || s == "" || strings.Contains(s, "{{") || !isSecretName(name) {
+	if fc.o.AllowLiteralSecrets || v.env || s == "" || strings.Contains(s, "{{") || !redact.IsSecretName(name) {
 		return nil
 	}
 	return v.errorf("%s.%s: literal credential in the file; write it as ${VAR} and set VAR in the environment (or pass --allow-literal-secrets)", where, name)
@@ -580,6 +614,8 @@ var (
 	_ assay.Describer = (*fileTarget)(nil)
 	_ Setupper        = (*fileTarget)(nil)
 	_ Cleaner         = (*fileTarget)(nil)
+	_ Measurer        = (*fileTarget)(nil)
+	_ Measurer        = (*HTTP)(nil)
 )
 
 func (f *fileTarget) pick(c assay.Case) (assay.Target, error) {
@@ -629,6 +665,29 @@ func (f *fileTarget) Setup(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// Measures merges the run-level measures of the file's targets: a name
+// reported by more than one (the top-level target, then the surfaces in
+// file order) takes the first one's value.
+func (f *fileTarget) Measures() map[string]float64 {
+	var out map[string]float64
+	for _, t := range f.all() {
+		m, ok := t.(Measurer)
+		if !ok {
+			continue
+		}
+		for k, v := range m.Measures() {
+			if _, dup := out[k]; dup {
+				continue
+			}
+			if out == nil {
+				out = map[string]float64{}
+			}
+			out[k] = v
+		}
+	}
+	return out
 }
 
 // Cleanup cleans up after the case on its surface.

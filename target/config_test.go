@@ -297,6 +297,7 @@ func TestFileErrorsArePositioned(t *testing.T) {
 	for name, tc := range map[string]struct{ body, want string }{
 		"unknown top field":   {"htpp:\n  url: http://x/\n", `:1:1: unknown field "htpp" in target file (did you mean "http"?)`},
 		"unknown http field":  {"http:\n  url: http://x/\n  retires: 2\n", `:3:3: unknown field "retires" in http (did you mean "retries"?)`},
+		"field in capitals":   {"http:\n  url: http://x/\n  TIMEOUT: 2s\n", `:3:3: unknown field "TIMEOUT" in http (did you mean "timeout"?)`},
 		"bad template":        {"http:\n  url: http://x/\n  body: {q: \"{{.Qeury}}\"}\n", `:3:13: http.body.q: <.Qeury>: can't evaluate field Qeury (fields: .ID .Query`},
 		"unset variable":      {"http:\n  url: http://x/\n  headers: {Authorization: \"Bearer ${NOPE}\"}\n", `:3:28: ${NOPE} is not set in the environment`},
 		"bad timeout":         {"http:\n  url: http://x/\n  timeout: soon\n", `:3:12: http.timeout: want a positive duration`},

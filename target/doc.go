@@ -22,7 +22,9 @@
 //
 // Optional capabilities, found by type assertion: assay.Describer (kind,
 // redacted config, fingerprint, versions), Close() error, Setupper (once per
-// run before the cases) and Cleaner (after each case is graded, unless Keep).
+// run before the cases), Cleaner (after each case is graded, unless Keep)
+// and Measurer (run-level measures, read once after the last case; an HTTP
+// target reads them with a setup step's measures:).
 //
 // Secrets: ${VAR} expands from Options.Getenv when a target file is opened.
 // Observe returns the raw observation (it is graded as the system returned

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/big"
 	"math/rand/v2"
 	"net"
@@ -21,6 +22,7 @@ import (
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/internal/boundedfile"
 	"github.com/assay-eval/assay/redact"
+	"github.com/tidwall/gjson"
 )
 
 // HTTP drives a system under test over HTTP: one or more requests per case
@@ -69,7 +71,10 @@ type HTTP struct {
 	tr       *http.Transport
 
 	runVars map[string]string // captured by setup; read-only once cases run
-	pending sync.Map          // caseID/trial -> vars, for cleanup
+	// measures are the run-level measures setup steps read; read-only once
+	// cases run.
+	measures map[string]float64
+	pending  sync.Map // caseID/trial -> vars, for cleanup
 }
 
 var (
@@ -88,7 +93,8 @@ type httpStep struct {
 	body    *bodyTmpl // nil: no body
 	rawBody bool      // body is a text template sent as is
 	capture []mapField
-	forEach string // setup only: "corpus"
+	forEach string     // setup only: "corpus"
+	measure []mapField // setup only: run-level measures read from the response
 }
 
 type httpHeader struct {
@@ -289,6 +295,7 @@ func prefixError(err error, prefix string) error {
 // Values captured by setup steps are visible to every case as .Vars.
 func (h *HTTP) Setup(ctx context.Context) error {
 	vars := map[string]string{}
+	var measures map[string]float64
 	for _, st := range h.setup {
 		if st.forEach == "corpus" {
 			if h.suite == nil || len(h.suite.Corpus) == 0 {
@@ -312,9 +319,60 @@ func (h *HTTP) Setup(ctx context.Context) error {
 				return h.secrets.redactError(err)
 			}
 		}
+		if len(st.measure) > 0 {
+			if measures, err = readMeasures(st, r, measures); err != nil {
+				return h.secrets.redactError(err)
+			}
+		}
 	}
 	h.runVars = vars
+	h.measures = measures
 	return nil
+}
+
+// Measures returns the run-level measures the setup steps read (nil when
+// none declares measures:).
+func (h *HTTP) Measures() map[string]float64 { return h.measures }
+
+// readMeasures adds the step's measures to ms (allocating it). A measure is
+// a JSON number, or a number written as a JSON string or a header; a path
+// or header that finds nothing, or anything else, is an error of the setup.
+func readMeasures(st *httpStep, r *response, ms map[string]float64) (map[string]float64, error) {
+	if ms == nil {
+		ms = map[string]float64{}
+	}
+	for _, f := range st.measure {
+		fail := func(format string, args ...any) (map[string]float64, error) {
+			return ms, assay.Errorf(assay.ErrMalformed, "setup step %q measure %s: %s", st.name, f.name, fmt.Sprintf(format, args...))
+		}
+		var text string
+		if f.header != "" {
+			hv := r.header.Values(f.header)
+			if len(hv) == 0 {
+				return fail("nothing at %s", captureSource(f))
+			}
+			text = strings.Join(hv, ",")
+		} else {
+			if err := r.checkJSON("response"); err != nil {
+				return ms, prefixError(err, fmt.Sprintf("setup step %q measure %s: ", st.name, f.name))
+			}
+			res := gjson.GetBytes(r.body, f.path)
+			switch {
+			case !res.Exists() || res.Type == gjson.Null:
+				return fail("nothing at %s", captureSource(f))
+			case res.Type == gjson.Number || res.Type == gjson.String:
+				text = res.String()
+			default:
+				return fail("want a number at %s, got %s", captureSource(f), kindOf(res))
+			}
+		}
+		x, err := strconv.ParseFloat(strings.TrimSpace(text), 64)
+		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+			return fail("%q at %s is not a finite number", text, captureSource(f))
+		}
+		ms[f.name] = x
+	}
+	return ms, nil
 }
 
 // Cleanup runs the cleanup: steps for a case after it was graded (also when

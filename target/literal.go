@@ -58,7 +58,7 @@ func urlLiteral(written string) string {
 		if uk, err := url.QueryUnescape(k); err == nil {
 			k = uk
 		}
-		if isSecretName(k) && isLiteral(v) {
+		if redact.IsSecretName(k) && isLiteral(v) {
 			return fmt.Sprintf("query parameter %s", k)
 		}
 	}
@@ -90,7 +90,7 @@ func urlSecrets(expanded string, literal bool) []redact.Secret {
 	if literal {
 		for _, kv := range strings.Split(query, "&") {
 			k, v, _ := strings.Cut(kv, "=")
-			if isSecretName(k) && v != "" {
+			if redact.IsSecretName(k) && v != "" {
 				if uv, err := url.QueryUnescape(v); err == nil {
 					v = uv
 				}

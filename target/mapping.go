@@ -52,7 +52,7 @@ type mapField struct {
 	path   string // gjson path, when reading the body
 }
 
-var knownMapFields = []string{"answer", "retrieved", "citations", "refused", "tools", "outcome", "approval_pending", "latency_ms", "spans", "versions", "usage"}
+var knownMapFields = []string{"answer", "retrieved", "citations", "refused", "tools", "outcome", "approval_pending", "latency_ms", "spans", "versions", "usage", "measures"}
 
 // defaultMap reads a body in the observation shape.
 func defaultMap() []mapField {
@@ -331,6 +331,24 @@ func setField(o *assay.Observation, f mapField, r gjson.Result, fromHeader bool)
 			e.Class = assay.ErrMalformed
 		}
 		o.Error = e
+	case "measures":
+		if !r.IsObject() {
+			return fmt.Errorf("want an object of numbers, got %s", kindOf(r))
+		}
+		m := map[string]float64{}
+		var bad error
+		r.ForEach(func(k, val gjson.Result) bool {
+			if val.Type != gjson.Number {
+				bad = fmt.Errorf("measure %q: want a number, got %s", k.String(), kindOf(val))
+				return false
+			}
+			m[k.String()] = val.Float()
+			return true
+		})
+		if bad != nil {
+			return bad
+		}
+		o.Measures = m
 	case "usage":
 		if !r.IsObject() {
 			return fmt.Errorf("want an object, got %s", kindOf(r))

@@ -15,6 +15,7 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/internal/boundedfile"
+	"github.com/assay-eval/assay/internal/diag"
 	"github.com/assay-eval/assay/internal/nesting"
 )
 
@@ -60,22 +61,22 @@ func OpenReplay(path string) (*Replay, error) {
 			continue
 		}
 		if e := nesting.JSON(b); e != nil {
-			return nil, fmt.Errorf("%s:%d:%d: malformed trace line: %s", path, line, e.Col, e.Msg)
+			return nil, diag.Errorf(path, line, e.Col, "malformed trace line: %s", e.Msg)
 		}
 		var o assay.Observation
 		dec := json.NewDecoder(bytes.NewReader(b))
 		if err := dec.Decode(&o); err != nil {
 			col, msg := jsonErr(err)
-			return nil, fmt.Errorf("%s:%d:%d: malformed trace line: %s", path, line, col, msg)
+			return nil, diag.Errorf(path, line, col, "malformed trace line: %s", msg)
 		}
 		if o.Case == "" {
-			return nil, fmt.Errorf("%s:%d: trace line has no \"case\"", path, line)
+			return nil, diag.Errorf(path, line, 0, "trace line has no \"case\"")
 		}
 		if o.Trial < 0 {
-			return nil, fmt.Errorf("%s:%d: negative trial %d", path, line, o.Trial)
+			return nil, diag.Errorf(path, line, 0, "negative trial %d", o.Trial)
 		}
 		if o.LatencyMs != nil && (*o.LatencyMs < 0 || math.IsNaN(*o.LatencyMs) || *o.LatencyMs > maxLatencyMs) {
-			return nil, fmt.Errorf("%s:%d: latency_ms %v is not a duration (want 0 to %g ms)", path, line, *o.LatencyMs, float64(maxLatencyMs))
+			return nil, diag.Errorf(path, line, 0, "latency_ms %v is not a duration (want 0 to %g ms)", *o.LatencyMs, float64(maxLatencyMs))
 		}
 		if o.LatencyTotalMs != nil && (*o.LatencyTotalMs < 0 || math.IsNaN(*o.LatencyTotalMs) || *o.LatencyTotalMs > maxLatencyMs) {
 			return nil, fmt.Errorf("%s:%d: latency_total_ms %v is not a duration (want 0 to %g ms)", path, line, *o.LatencyTotalMs, float64(maxLatencyMs))
@@ -85,13 +86,13 @@ func OpenReplay(path string) (*Replay, error) {
 		}
 		k := replayKey{o.Case, o.Trial}
 		if at, dup := first[k]; dup {
-			return nil, fmt.Errorf("%s:%d: case %q trial %d is already recorded at line %d", path, line, o.Case, o.Trial, at)
+			return nil, diag.Errorf(path, line, 0, "case %q trial %d is already recorded at line %d", o.Case, o.Trial, at)
 		}
 		first[k] = line
 		r.obs[k] = o
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s:%d: %v", path, line+1, boundedfile.ScanErr(err, boundedfile.MaxLine))
+		return nil, diag.Errorf(path, line+1, 0, "%v", boundedfile.ScanErr(err, boundedfile.MaxLine))
 	}
 	return r, nil
 }

@@ -45,9 +45,6 @@ import (
 // command:'...' specs) follow the same rule; a literal credential let
 // through is then a secret like an expanded one.
 
-// isSecretName is the one rule for credential names (package redact).
-func isSecretName(name string) bool { return redact.IsSecretName(name) }
-
 // secrets records the values expanded from the environment.
 type secrets struct {
 	names map[string]string // value -> VAR
@@ -166,7 +163,7 @@ func redactConfig(v any) any {
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, val := range x {
-			if s, ok := val.(string); ok && isSecretName(k) && !strings.Contains(s, "${") {
+			if s, ok := val.(string); ok && redact.IsSecretName(k) && !strings.Contains(s, "${") {
 				out[k] = "[redacted]"
 				continue
 			}

@@ -2,9 +2,11 @@ package target
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/diag"
 	"github.com/assay-eval/assay/redact"
 )
 
@@ -78,7 +80,7 @@ func suggestSpec(spec string) string {
 	schemes := []string{"http", "https"}
 	kinds := []string{"builtin", "replay", "command", "trec"}
 	if scheme, rest, ok := strings.Cut(spec, "://"); ok {
-		if s := nearest(strings.ToLower(scheme), schemes); s != "" {
+		if s := closest(strings.ToLower(scheme), schemes); s != "" {
 			return s + "://" + rest
 		}
 		return ""
@@ -88,7 +90,7 @@ func suggestSpec(spec string) string {
 		if (p == "http" || p == "https") && strings.HasPrefix(rest, "/") {
 			return p + "://" + strings.TrimLeft(rest, "/")
 		}
-		if k := nearest(p, kinds); k != "" {
+		if k := closest(p, kinds); k != "" {
 			return k + ":" + rest
 		}
 		if isHostPort(prefix, rest) {
@@ -102,7 +104,7 @@ func suggestSpec(spec string) string {
 	case "bm25":
 		return "builtin"
 	}
-	switch k := nearest(strings.ToLower(spec), kinds); k {
+	switch k := closest(strings.ToLower(spec), kinds); k {
 	case "":
 	case "builtin":
 		return k
@@ -114,6 +116,15 @@ func suggestSpec(spec string) string {
 		return k + ":FILE"
 	}
 	return ""
+}
+
+// closest is w itself when it is one of known (a kind or scheme written
+// without what must follow it), else the nearest of them (diag.Nearest).
+func closest(w string, known []string) string {
+	if slices.Contains(known, w) {
+		return w
+	}
+	return diag.Nearest(w, known)
 }
 
 // isHostPort reports whether host:rest looks like an address without its

@@ -5,20 +5,24 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/internal/boundedfile"
+	"github.com/assay-eval/assay/internal/diag"
+	"github.com/assay-eval/assay/trec"
 )
 
 // TrecRun is a target that answers from a TREC run file (`qid Q0 docno rank
 // score tag`, whitespace separated): the ranking of the case whose id is the
-// qid, ordered as trec_eval orders it (score descending, then docno
-// descending in byte order; the rank column is ignored). It gives rankings
-// only: no answer, no citations, no latency. A case with no line in the run
-// gets an empty ranking (it was not retrieved for), which scores zero.
+// qid. Each line is read by trec.ParseRunLine and each ranking ordered by
+// trec.SortRanking, so that the file reads exactly as `assay trec` (and
+// trec_eval) reads it: blank and '#' lines skipped, the score is C atof
+// ("1.5x" is 1.5, "nan" is NaN), the order is score descending then docno
+// descending (a NaN score last; the rank column is ignored), and a docno
+// twice in one topic is refused. It gives rankings only: no answer, no
+// citations, no latency. A case with no line in the run gets an empty
+// ranking (it was not retrieved for), which scores zero.
 type TrecRun struct {
 	path string
 	tag  string
@@ -46,41 +50,38 @@ func OpenTrecRun(path string) (*TrecRun, error) {
 	}
 	defer f.Close()
 	r := &TrecRun{path: path, runs: map[string][]assay.Hit{}}
-	seen := map[[2]string]int{}
+	ranked := map[string][]trec.Ranked{}
+	firstAt := map[[2]string]int{}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64*1024), boundedfile.MaxRunLine)
 	line := 0
 	for sc.Scan() {
 		line++
-		fields := strings.Fields(sc.Text())
-		if len(fields) == 0 {
+		l, skip, err := trec.ParseRunLine(sc.Bytes())
+		if skip {
 			continue
 		}
-		if len(fields) != 6 {
-			return nil, fmt.Errorf("%s:%d: a run line has 6 fields (qid Q0 docno rank score tag), this one has %d", path, line, len(fields))
-		}
-		score, err := strconv.ParseFloat(fields[4], 64)
 		if err != nil {
-			return nil, fmt.Errorf("%s:%d: score %q is not a number", path, line, fields[4])
+			return nil, diag.Errorf(path, line, 0, "a run line has 6 fields (qid Q0 docno rank score tag), this one has %d", len(strings.Fields(sc.Text())))
 		}
-		k := [2]string{fields[0], fields[2]}
-		if at, dup := seen[k]; dup {
-			return nil, fmt.Errorf("%s:%d: docno %q appears twice for topic %q (first at line %d)", path, line, fields[2], fields[0], at)
+		k := [2]string{l.Qid, l.Docno}
+		if at, dup := firstAt[k]; dup {
+			return nil, diag.Errorf(path, line, 0, "docno %q appears twice for topic %q (first at line %d)", l.Docno, l.Qid, at)
 		}
-		seen[k] = line
-		r.tag = fields[5]
-		r.runs[fields[0]] = append(r.runs[fields[0]], assay.Hit{ID: fields[2], Score: score})
+		firstAt[k] = line
+		r.tag = l.Tag
+		ranked[l.Qid] = append(ranked[l.Qid], trec.Ranked{Docno: l.Docno, Score: l.Score})
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s:%d: %w", path, line+1, boundedfile.ScanErr(err, boundedfile.MaxRunLine))
 	}
-	for _, hits := range r.runs {
-		sort.Slice(hits, func(i, j int) bool {
-			if hits[i].Score != hits[j].Score {
-				return hits[i].Score > hits[j].Score
-			}
-			return hits[i].ID > hits[j].ID
-		})
+	for qid, docs := range ranked {
+		trec.SortRanking(docs)
+		hits := make([]assay.Hit, len(docs))
+		for i, d := range docs {
+			hits[i] = assay.Hit{ID: d.Docno, Score: d.Score}
+		}
+		r.runs[qid] = hits
 	}
 	return r, nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/goccy/go-yaml/lexer"
 	"github.com/goccy/go-yaml/parser"
 
+	"github.com/assay-eval/assay/internal/diag"
 	"github.com/assay-eval/assay/internal/nesting"
 	"github.com/assay-eval/assay/internal/yamltokens"
 )
@@ -43,22 +44,8 @@ const (
 	seqNode
 )
 
-// posError is a positioned error, printed as "file:line:col: msg".
-type posError struct {
-	file      string
-	line, col int
-	msg       string
-}
-
-func (e *posError) Error() string {
-	if e.line == 0 {
-		return fmt.Sprintf("%s: %s", e.file, e.msg)
-	}
-	return fmt.Sprintf("%s:%d:%d: %s", e.file, e.line, e.col, e.msg)
-}
-
 func (n *node) errorf(format string, args ...any) error {
-	return &posError{file: n.file, line: n.line, col: n.col, msg: fmt.Sprintf(format, args...)}
+	return &diag.PosError{File: n.file, Line: n.line, Col: n.col, Msg: fmt.Sprintf(format, args...)}
 }
 
 // parseTree reads YAML (or JSON, a subset of it) into a node tree.
@@ -69,22 +56,22 @@ func (n *node) errorf(format string, args ...any) error {
 // such text grow far faster than the text.
 func parseTree(file string, src []byte) (*node, error) {
 	if e := nesting.YAML(src); e != nil {
-		return nil, &posError{file: file, line: e.Line, col: e.Col, msg: e.Msg}
+		return nil, &diag.PosError{File: file, Line: e.Line, Col: e.Col, Msg: e.Msg}
 	}
 	f, err := parser.Parse(yamltokens.FlowLargeMappings(lexer.Tokenize(string(src))), 0)
 	if err != nil {
 		var ye yaml.Error
 		if errors.As(err, &ye) && ye.GetToken() != nil {
 			p := ye.GetToken().Position
-			return nil, &posError{file: file, line: p.Line, col: p.Column, msg: strings.ToLower(firstLine(ye.GetMessage()))}
+			return nil, &diag.PosError{File: file, Line: p.Line, Col: p.Column, Msg: strings.ToLower(firstLine(ye.GetMessage()))}
 		}
-		return nil, &posError{file: file, msg: firstLine(err.Error())}
+		return nil, &diag.PosError{File: file, Msg: firstLine(err.Error())}
 	}
 	if len(f.Docs) == 0 || f.Docs[0].Body == nil {
-		return nil, &posError{file: file, msg: "empty target file"}
+		return nil, &diag.PosError{File: file, Msg: "empty target file"}
 	}
 	if len(f.Docs) > 1 {
-		return nil, &posError{file: file, msg: "a target file holds one YAML document"}
+		return nil, &diag.PosError{File: file, Msg: "a target file holds one YAML document"}
 	}
 	return convertNode(file, f.Docs[0].Body, 0)
 }
@@ -96,7 +83,7 @@ func firstLine(s string) string {
 
 func convertNode(file string, n ast.Node, depth int) (*node, error) {
 	if depth > 64 {
-		return nil, &posError{file: file, msg: "target file nests too deeply"}
+		return nil, &diag.PosError{File: file, Msg: "target file nests too deeply"}
 	}
 	out := &node{file: file}
 	if tk := n.GetToken(); tk != nil && tk.Position != nil {
@@ -258,7 +245,7 @@ func (n *node) checkKeys(where string, known ...string) error {
 		}
 		if !ok {
 			msg := fmt.Sprintf("unknown field %q in %s", k, where)
-			if s := nearest(k, known); s != "" {
+			if s := diag.Nearest(k, known); s != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", s)
 			} else {
 				sorted := append([]string(nil), known...)
@@ -353,38 +340,4 @@ func (n *node) plain() any {
 		return l
 	}
 	return n.value
-}
-
-// nearest returns the known word closest to w by edit distance, when close.
-func nearest(w string, known []string) string {
-	best, bestD := "", 1<<30
-	for _, k := range known {
-		if d := editDistance(w, k); d < bestD {
-			best, bestD = k, d
-		}
-	}
-	if bestD <= 2 || (bestD <= 3 && len(w) > 6) {
-		return best
-	}
-	return ""
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := prev[j-1]
-			if a[i-1] != b[j-1] {
-				c++
-			}
-			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -101,5 +101,15 @@
 // >= 0), the measures that test each rank count unjudged ones as relevant
 // too, and map, binG and yaap can be inf. A -c topic absent from the run is
 // scored on trec_eval's one document outside the pool, which -l -1 counts as
-// relevant (map 1/R).
+// relevant (map 1/R).//
+// # The line reader other packages use
+//
+// ParseQrelsLine and ParseRunLine read one line as ParseQrels and the run
+// reader do (fields, comments, C atol grades and C atof scores), and
+// SortRanking orders a topic as the evaluator does (NaN last). The suite
+// package reads TREC qrels with them and the trec: target reads run files
+// with them, so that `assay run --target trec:RUN` and `assay trec` read a
+// file the same way. The whole-file readers keep their own loops: they are
+// the fast path of `assay trec` (docs/benchmarks.md); lines_test.go holds
+// them to the same results.
 package trec

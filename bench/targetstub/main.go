@@ -4,6 +4,7 @@
 // generator.
 //
 //	targetstub -suite N > suite.yaml          # N cases, no corpus
+//	targetstub -suite N -jsonl > suite.jsonl  # the same as a JSONL suite
 //	targetstub [-latency 20ms] -- CMD ARGS... # serve while CMD runs
 //
 // In the second form CMD gets STUB_URL (the service's url) in its
@@ -33,7 +34,15 @@ const answer = `{"answer": "The kettle is descaled once a month with citric acid
 func main() {
 	latency := flag.Duration("latency", 0, "time to wait before answering")
 	cases := flag.Int("suite", 0, "print a suite with this many cases and exit")
+	jsonl := flag.Bool("jsonl", false, "with -suite: print the suite as JSONL")
 	flag.Parse()
+	if *cases > 0 && *jsonl {
+		fmt.Println(`{"assay": 1, "name": "stub"}`)
+		for i := range *cases {
+			fmt.Printf(`{"id": "c%06d", "query": "how often is the kettle descaled %d", "expect": {"answer_includes": ["month"]}}`+"\n", i, i)
+		}
+		return
+	}
 	if *cases > 0 {
 		fmt.Println("assay: 1\nname: stub\ncases:")
 		for i := range *cases {

@@ -179,7 +179,7 @@ func newRootCmd(env *Env) *cobra.Command {
 		newCompareCmd,
 		newRunsCmd,
 		newServeCmd,
-		newVersionCmd,
+		newVersionCmd, newSchemaCmd,
 	} {
 		root.AddCommand(mk(env))
 	}

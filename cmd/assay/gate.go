@@ -40,7 +40,7 @@ or latest~N. The gates checked are the --gate expressions; with neither
 Gate expressions (see 'go doc github.com/assay-eval/assay/gate'):
   pass_rate >= 0.8                 [lang=zh] recall@10 >= 0.47
   delta(ndcg@10) >= -0.02          ratio(p95_latency_ms) <= 1.2
-  no_new_failures                  no_new_failures [category=identifier]
+  no_new_failures                  ratio(index_bytes) <= 1.10 (a measure)
 delta, ratio and no_new_failures compare with --baseline (one RUN only).
 Without one, such a gate given with --gate is a usage error (exit 2); one
 the run recorded is left out, with a warning (assay run does the same with

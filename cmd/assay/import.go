@@ -14,8 +14,9 @@ import (
 
 func newImportCmd(env *Env) *cobra.Command {
 	var out, split string
+	var jsonl bool
 	cmd := &cobra.Command{
-		Use:   "import FORMAT SRC [-o suite.yaml]",
+		Use:   "import FORMAT SRC [-o suite.yaml|suite.jsonl] [--jsonl]",
 		Short: "Convert a golden set of another format to a native suite",
 		Long: `Read SRC as FORMAT and write the native suite (assay: 1) it is equivalent to:
 running the written suite gives the same results as running SRC.
@@ -33,9 +34,13 @@ With -o the suite is written to that file; a corpus directory or JSONL file is
 referenced by a path relative to it, and a corpus with no such file (Knowlex,
 Cranfield) is written beside it as <name>.corpus.jsonl. Without -o the suite
 is printed, with such a corpus inline and paths relative to the current
-directory. The mapping of each format is described in the suite package docs.`,
+directory. An output ending in .jsonl, or --jsonl without -o, is a JSONL
+suite: the header object on the first line, one case a line (the encoding
+for large golden sets: it is read line by line). The mapping of each format
+is described in docs/suite.md.`,
 		Example: `  assay import gno ../gno/queries.json -o gno.yaml
-  assay import beir scifact/ --split test -o scifact.yaml`,
+  assay import beir scifact/ --split test -o scifact.yaml
+  assay import beir scifact/ --split test -o scifact.jsonl`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 2 {
 				return usageError("assay import FORMAT SRC [-o suite.yaml]", "import takes FORMAT and SRC, got %d argument(s)", len(args))
@@ -62,10 +67,17 @@ directory. The mapping of each format is described in the suite package docs.`,
 				}
 				importWarnings(env, s.Warnings)
 				comment := fmt.Sprintf("imported by `assay import %s %s`", format, filepath.ToSlash(src))
-				if err := suite.WriteNative(env.Stdout, s, suite.ExportOptions{Dir: ".", Comment: comment}); err != nil {
+				write := suite.WriteNative
+				if jsonl {
+					write = suite.WriteNativeJSONL
+				}
+				if err := write(env.Stdout, s, suite.ExportOptions{Dir: ".", Comment: comment}); err != nil {
 					return inputError(err)
 				}
 				return nil
+			}
+			if jsonl && !strings.HasSuffix(strings.ToLower(out), ".jsonl") {
+				return usageError("assay import "+format+" "+src+" -o "+strings.TrimSuffix(out, filepath.Ext(out))+".jsonl", "--jsonl: the output %s does not end in .jsonl", out)
 			}
 			s, written, err := suite.Import(format, src, out, o)
 			if err != nil {
@@ -81,6 +93,7 @@ directory. The mapping of each format is described in the suite package docs.`,
 	}
 	cmd.Flags().StringVarP(&out, "output", "o", "", "write the native suite to `FILE` (default: print it)")
 	cmd.Flags().StringVar(&split, "split", "", "qrels split `NAME` of a BEIR directory (default test)")
+	cmd.Flags().BoolVar(&jsonl, "jsonl", false, "write a JSONL suite (a header line, then a case a line); -o FILE.jsonl does too")
 	return cmd
 }
 

@@ -110,7 +110,9 @@ func TestScripts(t *testing.T) {
 				}
 			},
 			// jsonpart FILE prints the parts of a run JSON that a replay must
-			// reproduce (summary, segments, gates, cases), indented.
+			// reproduce (summary, segments, gates, cases), indented. A case's
+			// source is left out: the same cases read from another file (a
+			// JSONL suite, a cases file, an import) are at other positions.
 			"jsonpart": func(ts *testscript.TestScript, neg bool, args []string) {
 				if len(args) != 1 {
 					ts.Fatalf("usage: jsonpart FILE")
@@ -122,6 +124,13 @@ func TestScripts(t *testing.T) {
 				part := map[string]any{}
 				for _, k := range []string{"summary", "segments", "gates", "cases"} {
 					part[k] = doc[k]
+				}
+				if cases, ok := doc["cases"].([]any); ok {
+					for _, c := range cases {
+						if m, ok := c.(map[string]any); ok {
+							delete(m, "source")
+						}
+					}
 				}
 				b, _ := json.MarshalIndent(part, "", "  ")
 				ts.Stdout().Write(append(b, '\n'))

@@ -104,17 +104,17 @@ func TestStreamedRunEqualsARunThatKeepsItsCases(t *testing.T) {
 	}
 }
 
-// A suite file that changes while the run reads it stops the run early: it
-// is reported and stored as incomplete with what it observed (exit 2), and
-// the case added meanwhile is never sent.
+// A JSONL suite file that changes while the run reads it stops the run
+// early: it is reported and stored as incomplete with what it observed
+// (exit 2), and the case added meanwhile is never sent.
 func TestRunStopsWhenTheSuiteChanges(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	suitePath := filepath.Join(dir, "s.yaml")
+	suitePath := filepath.Join(dir, "s.jsonl")
 	var b strings.Builder
-	b.WriteString("assay: 1\nname: s\ncases:\n")
+	b.WriteString(`{"assay": 1, "name": "s"}` + "\n")
 	for i := range 3000 {
-		fmt.Fprintf(&b, "  - {id: c%04d, query: q%d, expect: {answer_includes: [ok]}}\n", i, i)
+		fmt.Fprintf(&b, `{"id": "c%04d", "query": "q%d", "expect": {"answer_includes": ["ok"]}}`+"\n", i, i)
 	}
 	if err := os.WriteFile(suitePath, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
@@ -129,7 +129,7 @@ func TestRunStopsWhenTheSuiteChanges(t *testing.T) {
 		if n == 10 {
 			f, err := os.OpenFile(suitePath, os.O_APPEND|os.O_WRONLY, 0)
 			if err == nil {
-				f.WriteString("  - {id: extra, query: extra}\n")
+				f.WriteString(`{"id": "extra", "query": "extra"}` + "\n")
 				f.Close()
 			}
 		}
@@ -184,9 +184,10 @@ func peakHeap(fn func()) uint64 {
 	return peak
 }
 
-// Issue 6: a run's memory does not grow with the number of cases. A run of
-// 50,000 cases against the built-in engine peaks within a few MiB of a run
-// of 5,000 (what remains per case is 8 bytes of latency, and 8 of id hash
+// Issue 6: a run's memory does not grow with the number of cases of a JSONL
+// suite (a YAML suite is parsed whole). A run of 50,000 cases against the
+// built-in engine peaks within a few MiB of a run of 5,000 (what remains per
+// case is 8 bytes of latency, and 8 of id hash
 // while the suite is checked); keeping each result (about 0.5 KiB) or each
 // case would add 20 MiB or more. The bound, 6 MiB for 45,000 more cases,
 // catches anything kept per case above 140 bytes (10 MiB for 100,000
@@ -198,15 +199,15 @@ func TestRunMemoryDoesNotGrowWithCases(t *testing.T) {
 	}
 	dir := t.TempDir()
 	write := func(n int) string {
-		p := filepath.Join(dir, fmt.Sprintf("s%d.yaml", n))
+		p := filepath.Join(dir, fmt.Sprintf("s%d.jsonl", n))
 		f, err := os.Create(p)
 		if err != nil {
 			t.Fatal(err)
 		}
 		w := bufio.NewWriter(f)
-		fmt.Fprintf(w, "assay: 1\nname: big\ncorpus:\n  - {id: kettle, title: Kettle, text: Descale the kettle every month.}\n  - {id: oven, title: Oven, text: Clean the oven every week.}\ncases:\n")
+		fmt.Fprintf(w, `{"assay": 1, "name": "big", "corpus": [{"id": "kettle", "title": "Kettle", "text": "Descale the kettle every month."}, {"id": "oven", "title": "Oven", "text": "Clean the oven every week."}]}`+"\n")
 		for i := range n {
-			fmt.Fprintf(w, "  - {id: c%06d, query: how often is the kettle descaled %d, relevant: [kettle], expect: {answer_includes: [month]}}\n", i, i)
+			fmt.Fprintf(w, `{"id": "c%06d", "query": "how often is the kettle descaled %d", "relevant": ["kettle"], "expect": {"answer_includes": ["month"]}}`+"\n", i, i)
 		}
 		if err := w.Flush(); err != nil {
 			t.Fatal(err)

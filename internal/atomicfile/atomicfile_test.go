@@ -51,10 +51,49 @@ func TestReplace(t *testing.T) {
 	// A missing directory is an error naming the path, not a temporary file.
 	missing := filepath.Join(dir, "no", "out.json")
 	err = Replace(missing, func(w io.Writer) error { return nil })
-	if err == nil || strings.Contains(err.Error(), ".out.json-") || !strings.HasPrefix(err.Error(), missing+": ") {
+	if err == nil || strings.Contains(err.Error(), ".out.json.") || !strings.HasPrefix(err.Error(), missing+": ") {
 		t.Errorf("err = %v", err)
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
 		t.Errorf("files left: %v, want out.json and link.json", entries)
+	}
+}
+
+// A locked temporary file is not abandoned while its writer holds it, and
+// is once the writer is gone (closed without committing); Commit replaces
+// the file whole, with mode 0644, and leaves no temporary file.
+func TestCreateLocked(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "run.json")
+	f, err := Create(p, Options{Sync: true, Locked: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if base := filepath.Base(f.Name()); !IsTemp(base, "run.json") || strings.HasSuffix(base, ".new") {
+		t.Errorf("temporary name %q", base)
+	}
+	if CanLock && Abandoned(f.Name()) {
+		t.Error("a live writer's temporary file is taken for abandoned")
+	}
+	io.WriteString(f, "{}")
+	if err := f.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "{}" {
+		t.Errorf("file holds %q", b)
+	}
+	if fi, _ := os.Stat(p); fi.Mode().Perm() != 0o644 {
+		t.Errorf("mode %v", fi.Mode())
+	}
+	left, err := Create(p, Options{Locked: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	left.Close() // the writer dies: its lock goes
+	if CanLock && !Abandoned(left.Name()) {
+		t.Error("a dead writer's temporary file is not taken for abandoned")
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+		t.Errorf("files: %v, want run.json and the abandoned temporary file", entries)
 	}
 }

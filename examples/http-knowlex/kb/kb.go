@@ -92,6 +92,7 @@ func busyFirst(h http.Handler, n int64) http.Handler {
 // doc is one ingested document, split into sentences.
 type doc struct {
 	title     string
+	bytes     int // of title and content, as ingested
 	sentences []string
 	words     map[string]bool
 }
@@ -109,6 +110,7 @@ func NewServer(token string) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /api/kb/ingest", s.auth(s.ingest))
 	mux.HandleFunc("POST /api/kb/ask", s.auth(s.ask))
+	mux.HandleFunc("GET /api/kb/stats", s.auth(s.stats))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok\n") })
 	return mux
 }
@@ -135,7 +137,7 @@ func (s *server) ingest(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "want {\"title\", \"content\"}"})
 		return
 	}
-	d := &doc{title: in.Title, sentences: sentences(in.Content), words: map[string]bool{}}
+	d := &doc{title: in.Title, bytes: len(in.Title) + len(in.Content), sentences: sentences(in.Content), words: map[string]bool{}}
 	for _, t := range terms(in.Title + " " + in.Content) {
 		d.words[t] = true
 	}
@@ -143,6 +145,19 @@ func (s *server) ingest(w http.ResponseWriter, r *http.Request) {
 	s.docs[in.Title] = d
 	s.mu.Unlock()
 	writeJSON(w, http.StatusOK, map[string]any{"title": in.Title, "sentences": len(d.sentences)})
+}
+
+// stats reports the size of what was ingested: {"documents": N,
+// "index": {"bytes": B}}, B the bytes of every title and content held.
+func (s *server) stats(w http.ResponseWriter, r *http.Request) {
+	s.mu.RLock()
+	n, b := len(s.docs), 0
+	for _, d := range s.docs {
+		b += d.bytes
+	}
+	s.mu.RUnlock()
+	w.Header().Set("X-Knowlex-Documents", fmt.Sprint(n))
+	writeJSON(w, http.StatusOK, map[string]any{"documents": n, "index": map[string]int{"bytes": b}})
 }
 
 func (s *server) ask(w http.ResponseWriter, r *http.Request) {

@@ -1,6 +1,6 @@
 //go:build !(linux || darwin || freebsd || netbsd || openbsd || dragonfly)
 
-package store
+package atomicfile
 
 import (
 	"os"
@@ -14,5 +14,5 @@ func lockFile(*os.File) error { return nil }
 // abandoned reports whether the file at path is older than staleAfter.
 func abandoned(path string) bool {
 	fi, err := os.Stat(path)
-	return err == nil && time.Since(fi.ModTime()) > staleAfter
+	return err == nil && time.Since(fi.ModTime()) > StaleAfter
 }

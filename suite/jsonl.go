@@ -1,0 +1,240 @@
+package suite
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/lexer"
+	"github.com/goccy/go-yaml/parser"
+
+	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/boundedfile"
+	"github.com/assay-eval/assay/internal/nesting"
+	"github.com/assay-eval/assay/internal/yamltokens"
+)
+
+// JSONL suites (package doc, "JSONL"): a .jsonl suite file is a header
+// object on its first line and one case object on each other line; a
+// native suite may instead name such a file of cases (`cases: cases.jsonl`),
+// every line of which is a case. Each line is parsed on its own by the
+// same YAML parser and decoder as the whole document (JSON is YAML), with
+// its tokens moved to the line's place in the file, so that messages and
+// positions are those of a native suite and memory holds one line at a
+// time.
+
+// isJSONLName reports whether name is that of a JSONL file (.jsonl).
+func isJSONLName(name string) bool { return strings.EqualFold(filepath.Ext(name), ".jsonl") }
+
+// isJSONLSuite reports whether path names a JSONL suite: a .jsonl file
+// whose first line is a JSON object (the header: decodeJSONL says when it
+// lacks "assay").
+func isJSONLSuite(path string) bool {
+	if !isJSONLName(path) {
+		return false
+	}
+	f, err := boundedfile.Open(path, boundedfile.Suite)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	line, err := boundedfile.ReadLine(bufio.NewReaderSize(f, 64<<10), maxJSONLLine)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return false
+	}
+	line = bytes.TrimLeft(bytes.TrimPrefix(line, []byte("\ufeff")), " \t")
+	return len(line) > 0 && line[0] == '{'
+
+}
+
+// maxJSONLLine is the longest line of a JSONL suite or cases file: the
+// pre-scan refuses any string longer than 1 MiB anyway, so a line of 64 MiB
+// is a case with very many judgments or expectations.
+const maxJSONLLine = boundedfile.MaxLine
+
+// jsonlLines reads the lines of a JSONL file one at a time.
+type jsonlLines struct {
+	file string
+	br   *bufio.Reader
+	n    int // number of the last line read
+}
+
+func newJSONLLines(file string, r io.Reader) *jsonlLines {
+	return &jsonlLines{file: file, br: bufio.NewReaderSize(r, 64<<10)}
+}
+
+// next returns the next line that is not blank, without its line break,
+// and its number; io.EOF at the end. The line is valid until the next call.
+func (l *jsonlLines) next() ([]byte, int, error) {
+	for {
+		line, err := boundedfile.ReadLine(l.br, maxJSONLLine)
+		if err != nil && !errors.Is(err, io.EOF) {
+			var tl *boundedfile.TooLargeError
+			if errors.As(err, &tl) {
+				return nil, l.n + 1, Errorf(l.file, l.n+1, 0, "%v", err)
+			}
+			return nil, l.n + 1, fmt.Errorf("%s: %v", l.file, unwrapFSError(boundedfile.Reason(err)))
+		}
+		if len(line) == 0 && err != nil {
+			return nil, l.n, io.EOF
+		}
+		l.n++
+		if l.n == 1 {
+			line = bytes.TrimPrefix(line, []byte("\ufeff"))
+		}
+		line = bytes.TrimRight(line, "\r\n")
+		if len(bytes.TrimSpace(line)) > 0 {
+			return line, l.n, nil
+		}
+		if err != nil {
+			return nil, l.n, io.EOF
+		}
+	}
+}
+
+// parseJSONLLine parses line n of file, which must hold one JSON object,
+// into its mapping node, positioned in the file.
+func parseJSONLLine(file string, n int, line []byte) (node ast.Node, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			node, err = nil, Errorf(file, n, 1, "cannot parse: %v", r)
+		}
+	}()
+	start := bytes.IndexFunc(line, func(r rune) bool { return r != ' ' && r != '\t' })
+	if start < 0 || line[start] != '{' {
+		start = max(start, 0)
+		return nil, Errorf(file, n, start+1, "want a JSON object on each line of a JSONL suite, got %q", firstBytes(line[start:], 20))
+	}
+	// A case is two levels deep in a suite (the suite mapping, the cases
+	// list): a line is held to the same depth as a case of a YAML suite.
+	if e := nesting.YAMLBelow(line, 2); e != nil {
+		return nil, Errorf(file, n, e.Col, "%s", e.Msg)
+	}
+	text := string(line)
+	tks := lexer.Tokenize(text)
+	fixPlainColumns(tks, text)
+	for _, tk := range tks {
+		if tk.Position != nil {
+			tk.Position.Line += n - 1
+		}
+	}
+	f, err := parser.Parse(yamltokens.FlowLargeMappings(tks), 0)
+	if err != nil {
+		return nil, yamlError(file, err)
+	}
+	var body ast.Node
+	for _, d := range f.Docs {
+		if d == nil || d.Body == nil {
+			continue
+		}
+		if _, ok := d.Body.(*ast.CommentGroupNode); ok {
+			continue
+		}
+		if body != nil {
+			line, col := nodePos(d.Body)
+			return nil, Errorf(file, line, col, "one JSON object a line; found more after it")
+		}
+		body = d.Body
+	}
+	m, ok := body.(*ast.MappingNode)
+	if !ok || !m.IsFlowStyle {
+		return nil, Errorf(file, n, start+1, "want a JSON object on each line of a JSONL suite, got %s", nodeDesc(body))
+	}
+	return m, nil
+}
+
+// firstBytes is s cut to at most n bytes.
+func firstBytes(s []byte, n int) string {
+	if len(s) > n {
+		return string(s[:n]) + "..."
+	}
+	return string(s)
+}
+
+// jsonlItems is the caseSource of the remaining lines of l: each is parsed
+// and handed over on its own. Anchors do not reach from a line to the next.
+func jsonlItems(l *jsonlLines, r *nodeReader, count *int) caseSource {
+	return func(yield func(ast.Node) error) error {
+		for {
+			line, n, err := l.next()
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			node, err := parseJSONLLine(l.file, n, line)
+			if err != nil {
+				return err
+			}
+			r.anchors = nil
+			*count++
+			if err := yield(node); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// decodeJSONL reads the JSONL suite file (named path) from rd: the header
+// line, then every case line, kept in the suite or, when onCase is set,
+// handed to it (see nativeDecoder.onCase); onHeader, when set, is called
+// once the header is read.
+func decodeJSONL(path string, rd io.Reader, onHeader func(*parsed) error, onCase caseFunc) (*parsed, error) {
+	l := newJSONLLines(path, rd)
+	line, n, err := l.next()
+	if errors.Is(err, io.EOF) {
+		return nil, Errorf(path, 1, 1, "empty suite file: a JSONL suite starts with the header line {\"assay\": %d, ...}", NativeVersion)
+	}
+	if err != nil {
+		return nil, err
+	}
+	header, err := parseJSONLLine(path, n, line)
+	if err != nil {
+		return nil, err
+	}
+	r := &nodeReader{file: path}
+	count := 0
+	d := &nativeDecoder{r: r, p: &parsed{suite: &assay.Suite{Format: "native"}, topLines: map[string]int{}},
+		pieces: jsonlItems(l, r, &count), jsonl: true, onHeader: onHeader, onCase: onCase}
+	if err := d.top(header); err != nil {
+		return nil, err
+	}
+	if count == 0 {
+		hl, hc := nodePos(header)
+		d.p.probs = append(d.p.probs, problem{line: hl, col: hc, msg: "the suite has no cases: a JSONL suite has one case object on each line after its header"})
+	}
+	oneLineProblems(d.p.probs)
+	return d.p, nil
+}
+
+// decodeCasesFile reads the cases of p (a native suite whose cases: names
+// the JSONL file casesPath) from rd, kept in p's suite or handed to onCase.
+func decodeCasesFile(p *parsed, casesPath string, rd io.Reader, onCase caseFunc) error {
+	r := &nodeReader{file: casesPath}
+	count := 0
+	d := &nativeDecoder{r: r, p: p, onCase: onCase, caseFile: casesPath}
+	if err := d.caseItems(jsonlItems(newJSONLLines(casesPath, rd), r, &count), 0); err != nil {
+		return err
+	}
+	if count == 0 {
+		p.probs = append(p.probs, problem{line: p.casesLine, col: p.casesCol, msg: fmt.Sprintf("the suite has no cases: %s has no case line", p.casesFile)})
+	}
+	oneLineProblems(p.probs)
+	return nil
+}
+
+// openCasesFile opens the cases file p names, resolved against dir.
+func openCasesFile(p *parsed, dir string) (string, *boundedfile.File, error) {
+	full := resolvePath(dir, p.casesFile)
+	f, err := boundedfile.Open(full, boundedfile.SuitePart)
+	if err != nil {
+		return full, nil, Errorf(p.suite.Path, p.casesLine, p.casesCol, "cases: cannot read %s: %v", p.casesFile, unwrapFSError(boundedfile.Reason(err)))
+	}
+	return full, f, nil
+}

@@ -1,0 +1,123 @@
+package suite
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/assay-eval/assay"
+)
+
+// Judgments resolve like every other reference. A judgment (or relevant:
+// entry) keyed by a document's path or title, where the corpus has no
+// document with that id, is rewritten to the id of the one document it
+// names, and a warning says so: grading matches rankings by id, so the key
+// as written would score 0 on every metric while expect.retrieves, which
+// matches by id, path or title, passed. A key that names no document, or
+// several, is left as it is for lint to report as an error. A suite without
+// a corpus is left alone.
+
+// refResolver resolves judgment keys against a corpus.
+type refResolver struct {
+	ids map[string]bool
+	ix  docIndex
+}
+
+func newRefResolver(docs []assay.Document) *refResolver {
+	if len(docs) == 0 {
+		return nil
+	}
+	r := &refResolver{ids: make(map[string]bool, len(docs)), ix: newDocIndex(docs)}
+	for _, d := range docs {
+		r.ids[d.ID] = true
+	}
+	return r
+}
+
+// target is the id that ref resolves to, or "" when ref is an id itself,
+// or names no document or several.
+func (r *refResolver) target(ref string) string {
+	if r == nil || r.ids[ref] {
+		return ""
+	}
+	if e := r.ix[ref]; e.n == 1 {
+		return e.first
+	}
+	return ""
+}
+
+// needs reports whether any of c's judgment keys resolves to another id.
+func (r *refResolver) needs(c *assay.Case) bool {
+	for id := range c.Judgments {
+		if r.target(id) != "" {
+			return true
+		}
+	}
+	for _, id := range c.Relevant {
+		if r.target(id) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// resolve rewrites c's judgments and relevant list in place and returns a
+// warning for each key it rewrote.
+func (r *refResolver) resolve(c *assay.Case) []string {
+	if r == nil || !r.needs(c) {
+		return nil
+	}
+	var warns []string
+	j := make(map[string]int, len(c.Judgments))
+	for _, id := range sortedJudged(c.Judgments) {
+		to := r.target(id)
+		if to == "" {
+			if _, dup := j[id]; !dup {
+				j[id] = c.Judgments[id]
+			}
+			continue
+		}
+		at := caseAt(c)
+		if g, dup := c.Judgments[to]; dup {
+			warns = append(warns, fmt.Sprintf("%s: case %q: judgments: %q names document %q, which is judged %d already (that judgment wins)", at, c.ID, id, to, g))
+			continue
+		}
+		warns = append(warns, fmt.Sprintf("%s: case %q: judgments: %q is the path or title of document %q: resolved to its id", at, c.ID, id, to))
+		j[to] = c.Judgments[id]
+	}
+	c.Judgments = j
+	if len(c.Relevant) > 0 {
+		rel := make([]string, 0, len(c.Relevant))
+		for _, id := range c.Relevant {
+			if to := r.target(id); to != "" {
+				if _, judged := c.Judgments[id]; !judged { // a judged one was told above
+					warns = append(warns, fmt.Sprintf("%s: case %q: relevant: %q is the path or title of document %q: resolved to its id", caseAt(c), c.ID, id, to))
+				}
+				id = to
+			}
+			if !slices.Contains(rel, id) {
+				rel = append(rel, id)
+			}
+		}
+		c.Relevant = rel
+	}
+	return warns
+}
+
+// resolveJudgments resolves the judgments of every case of s.
+func resolveJudgments(s *assay.Suite) {
+	r := newRefResolver(s.Corpus)
+	if r == nil {
+		return
+	}
+	for i := range s.Cases {
+		s.Warnings = append(s.Warnings, r.resolve(&s.Cases[i])...)
+	}
+}
+
+// caseAt is where c is, for a warning: its source, else its id.
+func caseAt(c *assay.Case) string {
+	if c.Source != "" {
+		return c.Source
+	}
+	return c.ID
+}
