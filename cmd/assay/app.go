@@ -14,7 +14,6 @@ import (
 	"github.com/assay-eval/assay/internal/complete"
 	"github.com/assay-eval/assay/redact"
 	"github.com/assay-eval/assay/report"
-	"github.com/assay-eval/assay/store"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -183,10 +182,7 @@ func newRootCmd(env *Env) *cobra.Command {
 	} {
 		root.AddCommand(mk(env))
 	}
-	complete.Register(root, func(c *cobra.Command) (string, store.OpenOptions) {
-		dir, _ := storeRoot(env, c.Flag("store").Value.String())
-		return dir, storeOptions(env, dir)
-	})
+	complete.Register(root, func(flag string) string { dir, _ := storeRoot(env, flag); return dir })
 	return root
 }
 

@@ -114,11 +114,10 @@ func runRun(env *Env, path string, f *runFlags) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	timeout := f.timeout
 	p := harness.Plan{
 		SuitePath: path, Split: f.split, Target: f.target,
 		Cases: f.cases, Tags: f.tags, K: f.k,
-		Trials: f.trials, Concurrency: f.concurrency, Timeout: timeout, MaxErrors: f.maxErrors,
+		Trials: f.trials, Concurrency: f.concurrency, Timeout: f.timeout, MaxErrors: f.maxErrors,
 		Keep: f.keep, AllowLiteralSecrets: f.allowSecret,
 		Baseline: f.baseline, Gates: f.gates, MaxFailures: f.maxFailures, Strict: f.strict,
 		JSON: f.jsonOut, JUnit: f.junit, Markdown: f.markdown, Badge: f.badge, ReportDir: f.reportDir,

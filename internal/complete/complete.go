@@ -12,9 +12,9 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// StoreFunc returns the run store a command would read (its --store,
-// else the default) and how to open it.
-type StoreFunc func(*cobra.Command) (string, store.OpenOptions)
+// StoreFunc returns the run store directory a command would read given
+// its --store value (the default when empty).
+type StoreFunc func(flag string) string
 
 // args is what each command completes as its positional arguments, and
 // how many of them.
@@ -44,11 +44,10 @@ func Register(root *cobra.Command, storeFor StoreFunc) {
 				return nil, cobra.ShellCompDirectiveDefault
 			}
 			var dir string
-			var o store.OpenOptions
-			if w == harness.CompleteRef && c.Flag("store") != nil {
-				dir, o = storeFor(c)
+			if fl := c.Flag("store"); w == harness.CompleteRef && fl != nil {
+				dir = storeFor(fl.Value.String())
 			}
-			cands, more := harness.Complete(c.Context(), w, s, dir, o)
+			cands, more := harness.Complete(c.Context(), w, s, dir, store.OpenOptions{})
 			if more {
 				return cands, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
 			}
