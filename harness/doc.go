@@ -68,4 +68,12 @@
 // orderings. CompareRefs and Export serve `assay compare` and `assay runs
 // export`. OpenRefStore and LoadRef resolve run references through the
 // one resolver (store.ResolveRef).
+//
+// Watch serves `assay run --watch`: it runs a Plan, polls the run's inputs
+// (suite, corpus, json_schema files, target file, replay trace) every
+// 500 ms by size and modification time — no file-notification
+// dependency — and runs again on a change, writing a short comparison
+// with the previous run (report.WatchChanges). Complete makes the shell
+// completion lists (run refs, target kinds and files, gate names, import
+// formats); it never fails, leaving out what it cannot read.
 package harness

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/assay-eval/assay/harness"
+	"github.com/assay-eval/assay/internal/complete"
 	"github.com/assay-eval/assay/redact"
 	"github.com/assay-eval/assay/report"
 	"github.com/spf13/cobra"
@@ -181,6 +182,7 @@ func newRootCmd(env *Env) *cobra.Command {
 	} {
 		root.AddCommand(mk(env))
 	}
+	complete.Register(root, func(flag string) string { dir, _ := storeRoot(env, flag); return dir })
 	return root
 }
 

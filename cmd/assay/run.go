@@ -42,6 +42,7 @@ type runFlags struct {
 	trecQrels   string
 	trecTag     string
 	strict      bool
+	watch       bool
 }
 
 func newRunCmd(env *Env) *cobra.Command {
@@ -93,6 +94,7 @@ incomplete run.`,
 	fl.StringVar(&f.trecRun, "trec-run", "", "write each case's ranking to `FILE` as a TREC run (qid Q0 docno rank score tag), for trec_eval, ranx or ir_measures")
 	fl.StringVar(&f.trecQrels, "trec-qrels", "", "write the judgments of the cases run to `FILE` as TREC qrels (qid 0 docno grade)")
 	fl.BoolVar(&f.strict, "strict", false, "exit 1 when any graded case does not pass, gates or not")
+	fl.BoolVar(&f.watch, "watch", false, "run again whenever the suite, its corpus, schema files, the target file or trace change; Ctrl-C stops, with the last run's exit status")
 	fl.StringVar(&f.trecTag, "trec-tag", "", "the run `TAG` of --trec-run (default the run id)")
 	return cmd
 }
@@ -112,11 +114,10 @@ func runRun(env *Env, path string, f *runFlags) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	timeout := f.timeout
 	p := harness.Plan{
 		SuitePath: path, Split: f.split, Target: f.target,
 		Cases: f.cases, Tags: f.tags, K: f.k,
-		Trials: f.trials, Concurrency: f.concurrency, Timeout: timeout, MaxErrors: f.maxErrors,
+		Trials: f.trials, Concurrency: f.concurrency, Timeout: f.timeout, MaxErrors: f.maxErrors,
 		Keep: f.keep, AllowLiteralSecrets: f.allowSecret,
 		Baseline: f.baseline, Gates: f.gates, MaxFailures: f.maxFailures, Strict: f.strict,
 		JSON: f.jsonOut, JUnit: f.junit, Markdown: f.markdown, Badge: f.badge, ReportDir: f.reportDir,
@@ -153,6 +154,9 @@ func runRun(env *Env, path string, f *runFlags) error {
 				fmt.Fprintln(env.Stderr)
 			}
 		}
+	}
+	if f.watch {
+		return (&harness.Watch{Plan: p, Out: f.textOut(env), Text: report.TextOptions{MaxFailures: f.maxFailures}, OnError: func(err error) { printError(env.Stderr, err) }}).Run(ctx)
 	}
 	res, err := harness.Run(ctx, p)
 	if res == nil {
