@@ -16,6 +16,7 @@ import (
 	"github.com/assay-eval/assay/report"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"golang.org/x/term"
 )
 
 // Env is the process state a command may use. Nothing below main reads
@@ -162,7 +163,7 @@ func newRootCmd(env *Env) *cobra.Command {
 		Short:         "A deterministic evaluation harness for search and RAG systems",
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Version:       version(),
+		Version:       harness.Build().Version,
 	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError("run '"+c.CommandPath()+" --help' for usage", "%s", err.Error())
@@ -225,5 +226,5 @@ func isTerminal(w io.Writer) bool {
 	if !ok {
 		return false
 	}
-	return termIsTerminal(int(f.Fd()))
+	return term.IsTerminal(int(f.Fd()))
 }

@@ -122,7 +122,7 @@ func runRun(env *Env, path string, f *runFlags) error {
 		Baseline: f.baseline, Gates: f.gates, MaxFailures: f.maxFailures, Strict: f.strict,
 		JSON: f.jsonOut, JUnit: f.junit, Markdown: f.markdown, Badge: f.badge, ReportDir: f.reportDir,
 		Record: f.record, TrecRun: f.trecRun, TrecQrels: f.trecQrels, TrecTag: f.trecTag,
-		Stdout: env.Stdout, Getenv: env.Getenv, TempDir: env.Getenv("TMPDIR"), Secrets: env.Secrets, Version: version(),
+		Stdout: env.Stdout, Getenv: env.Getenv, TempDir: env.Getenv("TMPDIR"), Secrets: env.Secrets, Version: harness.Build().Version,
 	}
 	if !f.noStore {
 		dir, _ := storeRoot(env, f.storeDir)

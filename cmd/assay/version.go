@@ -6,7 +6,6 @@ import (
 	"github.com/assay-eval/assay/harness"
 	"github.com/assay-eval/assay/suite/schema"
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 )
 
 // newVersionCmd is `assay version`: the version --version prints, the module
@@ -29,7 +28,3 @@ func newSchemaCmd(env *Env) *cobra.Command { // assay schema NAME: a format's JS
 		Example: "  assay schema suite > suite.schema.json", Args: exactArgs(1, "assay schema NAME"), ValidArgs: schema.Names(),
 		RunE: func(_ *cobra.Command, args []string) error { return harness.WriteSchema(env.Stdout, args[0]) }}
 }
-
-func version() string { return harness.Build().Version }
-
-func termIsTerminal(fd int) bool { return term.IsTerminal(fd) }
