@@ -39,8 +39,8 @@ var gnoAskFields = []string{"id", "question", "expectedTopics", "mockSources"}
 // loadGNO reads GNO's queries.json / hybrid-adversarial.json (ask false) or
 // ask-cases.json (ask true). See the package's format notes in formats.go.
 func loadGNO(path string, data []byte, ask bool) (*assay.Suite, error) {
-	d := &jsonDoc{file: path, data: trimBOM(data)}
-	if err := d.checkNesting(); err != nil {
+	d, err := newJSONDoc(path, data)
+	if err != nil {
 		return nil, err
 	}
 	items, err := d.array(0)
@@ -208,8 +208,8 @@ var (
 // (GNO's own pipeline modes) and queryModes are ignored: assay runs the
 // target it is given on each case's query.
 func loadGNOBench(path string, data []byte) (*assay.Suite, error) {
-	d := &jsonDoc{file: path, data: trimBOM(data)}
-	if err := d.checkNesting(); err != nil {
+	d, err := newJSONDoc(path, data)
+	if err != nil {
 		return nil, err
 	}
 	top, order, err := d.object(0)

@@ -55,11 +55,14 @@ func (d *jsonDoc) warnf(off int, format string, args ...any) string {
 }
 
 // checkNesting refuses a document nested deeper than nesting.MaxDepth.
-func (d *jsonDoc) checkNesting() error {
+// newJSONDoc is the JSON document of a seed file, its nesting depth
+// checked (positioned) before any of it is read.
+func newJSONDoc(path string, data []byte) (*jsonDoc, error) {
+	d := &jsonDoc{file: path, data: trimBOM(data)}
 	if e := nesting.JSON(d.data); e != nil {
-		return Errorf(d.file, e.Line, e.Col, "%s", e.Msg)
+		return nil, Errorf(d.file, e.Line, e.Col, "%s", e.Msg)
 	}
-	return nil
+	return d, nil
 }
 
 // skipSpace returns the offset of the first byte at or after off that is not

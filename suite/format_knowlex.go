@@ -35,8 +35,8 @@ var knowlexRefusalMarkers = []string{"do not contain", "cannot answer", "no info
 
 // loadKnowlex reads Knowlex's golden_qa.json. See formats.go for the mapping.
 func loadKnowlex(path string, data []byte) (*assay.Suite, error) {
-	d := &jsonDoc{file: path, data: trimBOM(data)}
-	if err := d.checkNesting(); err != nil {
+	d, err := newJSONDoc(path, data)
+	if err != nil {
 		return nil, err
 	}
 	top, order, err := d.object(0)
