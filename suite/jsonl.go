@@ -10,13 +10,10 @@ import (
 	"strings"
 
 	"github.com/goccy/go-yaml/ast"
-	"github.com/goccy/go-yaml/lexer"
-	"github.com/goccy/go-yaml/parser"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/internal/boundedfile"
 	"github.com/assay-eval/assay/internal/nesting"
-	"github.com/assay-eval/assay/internal/yamltokens"
 )
 
 // JSONL suites (package doc, "JSONL"): a .jsonl suite file is a header
@@ -115,31 +112,12 @@ func parseJSONLLine(file string, n int, line []byte) (node ast.Node, err error) 
 	if e := nesting.YAMLBelow(line, 2); e != nil {
 		return nil, Errorf(file, n, e.Col, "%s", e.Msg)
 	}
-	text := string(line)
-	tks := lexer.Tokenize(text)
-	fixPlainColumns(tks, text)
-	for _, tk := range tks {
-		if tk.Position != nil {
-			tk.Position.Line += n - 1
-		}
-	}
-	f, err := parser.Parse(yamltokens.FlowLargeMappings(tks), 0)
+	body, err := parseBody(file, string(line), n, func(d *ast.DocumentNode) error {
+		line, col := nodePos(d.Body)
+		return Errorf(file, line, col, "one JSON object a line; found more after it")
+	})
 	if err != nil {
-		return nil, yamlError(file, err)
-	}
-	var body ast.Node
-	for _, d := range f.Docs {
-		if d == nil || d.Body == nil {
-			continue
-		}
-		if _, ok := d.Body.(*ast.CommentGroupNode); ok {
-			continue
-		}
-		if body != nil {
-			line, col := nodePos(d.Body)
-			return nil, Errorf(file, line, col, "one JSON object a line; found more after it")
-		}
-		body = d.Body
+		return nil, err
 	}
 	m, ok := body.(*ast.MappingNode)
 	if !ok || !m.IsFlowStyle {

@@ -62,18 +62,22 @@ func parseNative(file string, src []byte) (p *parsed, err error) {
 	return parseWhole(file, bytes.TrimPrefix(src, []byte("\ufeff"))) // a UTF-8 byte order mark is not part of the text
 }
 
-// parseWhole parses src as one goccy/go-yaml document.
-func parseWhole(file string, src []byte) (p *parsed, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			p, err = nil, Errorf(file, 1, 1, "cannot parse: %v", r)
+// parseBody parses text, whose first line is line first of file, with
+// goccy/go-yaml (large mappings handed over in flow style, columns counted
+// in characters) and returns the body of its one document: comment-only
+// documents are skipped, a second document is the error second returns,
+// and no document at all is a nil body. The whole-file parse and each line
+// of a JSONL suite go through it.
+func parseBody(file, text string, first int, second func(*ast.DocumentNode) error) (ast.Node, error) {
+	tks := lexer.Tokenize(text)
+	fixPlainColumns(tks, text)
+	if first > 1 {
+		for _, tk := range tks {
+			if tk.Position != nil {
+				tk.Position.Line += first - 1
+			}
 		}
-	}()
-	if err := checkNesting(file, src); err != nil {
-		return nil, err
 	}
-	tks := lexer.Tokenize(string(src))
-	fixPlainColumns(tks, string(src))
 	f, err := parser.Parse(yamltokens.FlowLargeMappings(tks), 0)
 	if err != nil {
 		return nil, yamlError(file, err)
@@ -87,13 +91,32 @@ func parseWhole(file string, src []byte) (p *parsed, err error) {
 			continue
 		}
 		if body != nil {
-			line, col := nodePos(d.Body)
-			if d.Start != nil && d.Start.Position != nil {
-				line, col = d.Start.Position.Line, d.Start.Position.Column
-			}
-			return nil, Errorf(file, line, col, "a suite file holds one YAML document; found a second one")
+			return nil, second(d)
 		}
 		body = d.Body
+	}
+	return body, nil
+}
+
+// parseWhole parses src as one goccy/go-yaml document.
+func parseWhole(file string, src []byte) (p *parsed, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			p, err = nil, Errorf(file, 1, 1, "cannot parse: %v", r)
+		}
+	}()
+	if err := checkNesting(file, src); err != nil {
+		return nil, err
+	}
+	body, err := parseBody(file, string(src), 1, func(d *ast.DocumentNode) error {
+		line, col := nodePos(d.Body)
+		if d.Start != nil && d.Start.Position != nil {
+			line, col = d.Start.Position.Line, d.Start.Position.Column
+		}
+		return Errorf(file, line, col, "a suite file holds one YAML document; found a second one")
+	})
+	if err != nil {
+		return nil, err
 	}
 	if body == nil {
 		return nil, Errorf(file, 1, 1, "empty suite file: the native format starts with \"assay: %d\"", NativeVersion)
