@@ -352,6 +352,15 @@ func BeginScratch(dir string) (RunWriter, error) {
 	return &scratchRun{dir: dir, cases: f, w: bufio.NewWriterSize(f, 64<<10)}, nil
 }
 
+// caseLine is r as one line of cases.jsonl.
+func caseLine(r assay.CaseResult) ([]byte, error) {
+	b, err := json.Marshal(&r)
+	if err != nil {
+		return nil, fmt.Errorf("case %s: %w", r.ID, err)
+	}
+	return append(b, '\n'), nil
+}
+
 // scratchRun is BeginScratch's writer: buffered, observations left out.
 type scratchRun struct {
 	mu       sync.Mutex
@@ -365,11 +374,10 @@ func (w *scratchRun) Dir() string { return w.dir }
 
 func (w *scratchRun) Append(r assay.CaseResult) error {
 	r.Observation = nil
-	b, err := json.Marshal(&r)
+	b, err := caseLine(r)
 	if err != nil {
-		return fmt.Errorf("case %s: %w", r.ID, err)
+		return err
 	}
-	b = append(b, '\n')
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.finished {
@@ -428,11 +436,10 @@ func (w *fileRun) explain(err error) error {
 }
 
 func (w *fileRun) Append(r assay.CaseResult) error {
-	b, err := json.Marshal(&r)
+	b, err := caseLine(r)
 	if err != nil {
-		return fmt.Errorf("case %s: %w", r.ID, err)
+		return err
 	}
-	b = append(b, '\n')
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.finished {
