@@ -216,12 +216,22 @@ func TestRunMemoryDoesNotGrowWithCases(t *testing.T) {
 		return p
 	}
 	small, large := write(5000), write(50000)
+	// The least of three peaks: what the collector has not yet reclaimed
+	// only ever adds to a peak (by up to 8 MiB under load), while memory
+	// kept per case is in every run's peak.
 	measure := func(p string) uint64 {
-		return peakHeap(func() {
-			if code, _, stderr := runIn(t, "run", p, "--no-store"); code != 0 {
-				t.Fatalf("%s: exit %d: %s", p, code, stderr)
+		least := uint64(0)
+		for i := 0; i < 3; i++ {
+			peak := peakHeap(func() {
+				if code, _, stderr := runIn(t, "run", p, "--no-store"); code != 0 {
+					t.Fatalf("%s: exit %d: %s", p, code, stderr)
+				}
+			})
+			if i == 0 || peak < least {
+				least = peak
 			}
-		})
+		}
+		return least
 	}
 	s, l := measure(small), measure(large)
 	t.Logf("peak heap: %d KiB for 5,000 cases, %d KiB for 50,000", s>>10, l>>10)
