@@ -1,0 +1,79 @@
+package engine
+
+import (
+	"cmp"
+	"slices"
+)
+
+// DefaultRRFK is the k of reciprocal rank fusion (Cormack, Clarke and
+// Büttcher 2009; GNO and most hybrid engines use 60).
+const DefaultRRFK = 60
+
+// Fused is one document of a fused ranking.
+type Fused struct {
+	Doc   int
+	Score float64
+	// Ranks holds the document's 1-based rank in each input list, in the
+	// order the lists were given; 0 where the list does not hold it.
+	Ranks []int
+}
+
+// RRF fuses rankings by reciprocal rank fusion: a document's score is the
+// sum, over the lists that hold it, of 1/(k + r) with r its 1-based rank
+// there (float64, added in list order, so a document at ranks r1 and r2 of
+// two lists scores exactly 1/(k+r1) + 1/(k+r2)); a list that does not hold
+// it adds nothing. A document repeated within one list counts at its first
+// rank. The result holds every document of any list, best first; equal
+// scores rank by the best (smallest) rank the document has in any list,
+// then in corpus order (Doc). k <= 0 means DefaultRRFK.
+func RRF(k int, lists ...[]Result) []Fused {
+	if k <= 0 {
+		k = DefaultRRFK
+	}
+	pos := map[int]int{} // doc -> index in out
+	var out []Fused
+	for li, list := range lists {
+		for r, res := range list {
+			i, ok := pos[res.Doc]
+			if !ok {
+				i = len(out)
+				pos[res.Doc] = i
+				out = append(out, Fused{Doc: res.Doc, Ranks: make([]int, len(lists))})
+			}
+			f := &out[i]
+			if f.Ranks[li] != 0 {
+				continue // a repeat keeps its first rank
+			}
+			f.Ranks[li] = r + 1
+		}
+	}
+	for i := range out {
+		var s float64
+		for _, r := range out[i].Ranks {
+			if r > 0 {
+				s += 1 / float64(k+r)
+			}
+		}
+		out[i].Score = s
+	}
+	slices.SortFunc(out, func(a, b Fused) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(bestRank(a.Ranks), bestRank(b.Ranks)); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Doc, b.Doc)
+	})
+	return out
+}
+
+func bestRank(ranks []int) int {
+	best := 0
+	for _, r := range ranks {
+		if r > 0 && (best == 0 || r < best) {
+			best = r
+		}
+	}
+	return best
+}
