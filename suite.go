@@ -37,8 +37,12 @@ type Suite struct {
 	// Analyzer names the text analysis of the built-in engine ("en", "de",
 	// ...); empty means English unless a document or case says otherwise.
 	Analyzer string `json:"analyzer,omitempty"`
-	Gates    []Gate `json:"gates,omitempty"`
-	Cases    []Case `json:"cases"`
+	// Embeddings and Rerank configure the endpoints of the built-in
+	// hybrid target (builtin:hybrid); nil when the suite has none.
+	Embeddings *ModelEndpoint `json:"embeddings,omitempty"`
+	Rerank     *ModelEndpoint `json:"rerank,omitempty"`
+	Gates      []Gate         `json:"gates,omitempty"`
+	Cases      []Case         `json:"cases"`
 
 	// Warnings found while loading (data, never printed by the loader).
 	Warnings []string `json:"-"`

@@ -30,15 +30,20 @@ func RRF(k int, lists ...[]Result) []Fused {
 	if k <= 0 {
 		k = DefaultRRFK
 	}
-	pos := map[int]int{} // doc -> index in out
-	var out []Fused
+	total := 0
+	for _, list := range lists {
+		total += len(list)
+	}
+	pos := make(map[int]int, total) // doc -> index in out
+	out := make([]Fused, 0, total)
+	ranks := make([]int, total*len(lists)) // one backing array for every Ranks
 	for li, list := range lists {
 		for r, res := range list {
 			i, ok := pos[res.Doc]
 			if !ok {
 				i = len(out)
 				pos[res.Doc] = i
-				out = append(out, Fused{Doc: res.Doc, Ranks: make([]int, len(lists))})
+				out = append(out, Fused{Doc: res.Doc, Ranks: ranks[i*len(lists) : (i+1)*len(lists) : (i+1)*len(lists)]})
 			}
 			f := &out[i]
 			if f.Ranks[li] != 0 {
