@@ -2,14 +2,16 @@ package assay
 
 import (
 	"fmt"
+	"net/url"
 	"strings"
 )
 
 // ModelEndpoint is an `embeddings:` or `rerank:` block of a suite or a
 // target file, as written: the OpenAI-compatible endpoint the built-in
 // hybrid target calls (docs/targets.md#hybrid). APIKey holds what the file
-// says (normally "${VAR}"); the target expands it through its Getenv and
-// never records the value.
+// says (normally "${VAR}"), and URL may hold ${VAR} too; the target
+// expands them through its Getenv, treats the values as secrets and never
+// records them.
 type ModelEndpoint struct {
 	URL        string `json:"url"`
 	Model      string `json:"model"`
@@ -29,12 +31,19 @@ const MaxEmbedBatch = 2048
 
 // CheckModelEndpointField checks one field's value as the parsers of
 // suites and target files read it, and returns the message of what is
-// wrong ("" when nothing is): url an http(s) URL, model not empty,
+// wrong ("" when nothing is): url an http(s) URL without user info (a
+// ${VAR} in it is checked once expanded), model not empty,
 // api_key a ${VAR} reference (a key is not written in a file that gets
 // committed), dimensions >= 0, batch 1..MaxEmbedBatch.
 func CheckModelEndpointField(field, s string, n int) string {
 	switch field {
 	case "url":
+		if strings.Contains(s, "${") {
+			return "" // checked once expanded
+		}
+		if u, err := url.Parse(s); err == nil && u.User != nil {
+			return "url: user info in the URL: give the key as api_key: ${VAR}"
+		}
 		if !strings.HasPrefix(s, "http://") && !strings.HasPrefix(s, "https://") || len(s) <= len("https://") {
 			return fmt.Sprintf("url: want an http:// or https:// base URL (OpenAI convention, e.g. http://127.0.0.1:11434/v1), got %q", s)
 		}

@@ -36,9 +36,11 @@ import (
 // them per stage. Document vectors are computed by Setup, before the first
 // case: every document not in the cache is sent in batches of Batch
 // (at most ceil(misses/Batch) requests) and stored in the cache (kind
-// "embed", one entry per document, keyed by the endpoint URL, model,
-// dimensions and the text embedded, never the key), so a second run over
-// the same corpus sends only the queries.
+// "embed", one entry per document, keyed by the model, the dimensions and
+// the text embedded: not the URL, so the same model served at another
+// address reuses them, and never the key), so a second run over the same
+// corpus sends only the queries. After changing what a model name serves,
+// clear them: assay cache clear embed.
 
 // Hybrid presets, mirroring GNO's search modes (gno query --fast, the
 // default, --thorough).
@@ -87,6 +89,8 @@ const DefaultEmbedBatch = 64
 // endpointConf is an embeddings: or rerank: block ready to use.
 type endpointConf struct {
 	written assay.ModelEndpoint // as written (api_key "${VAR}")
+	url     string              // the expanded URL
+	urlName string              // VAR of url: ${VAR}, when it came from the environment
 	key     string              // the expanded key
 	keyName string              // VAR of api_key: ${VAR}
 	where   string              // file:line:col of the block
@@ -94,14 +98,19 @@ type endpointConf struct {
 
 // endpoint is the llm client of c.
 func (c *endpointConf) endpoint() llm.Endpoint {
-	return llm.Endpoint{URL: c.written.URL, Model: c.written.Model, APIKey: c.key, KeyName: c.keyName, Retries: 2}
+	return llm.Endpoint{URL: c.url, Model: c.written.Model, APIKey: c.key, KeyName: c.keyName, Retries: 2}
 }
 
+// secrets are the values c took from the environment.
 func (c *endpointConf) secrets() []redact.Secret {
-	if c == nil || c.key == "" {
-		return nil
+	var out []redact.Secret
+	if c != nil && c.key != "" {
+		out = append(out, redact.Secret{Name: c.keyName, Value: c.key})
 	}
-	return []redact.Secret{{Name: c.keyName, Value: c.key}}
+	if c != nil && c.urlName != "" {
+		out = append(out, redact.Secret{Name: c.urlName, Value: c.url})
+	}
+	return out
 }
 
 // describe is the block as the run records it: the key as written.
@@ -124,10 +133,21 @@ func suiteEndpoint(e *assay.ModelEndpoint, getenv func(string) string) (*endpoin
 	if e == nil {
 		return nil, nil
 	}
-	c := &endpointConf{written: *e, where: e.Pos[""]}
+	c := &endpointConf{written: *e, where: e.Pos[""], url: e.URL}
+	if strings.Contains(e.URL, "${") {
+		u, _, err := newSecrets().expand(e.URL, getenv)
+		if err == nil {
+			if msg := assay.CheckModelEndpointField("url", u, 0); msg != "" {
+				err = errors.New(strings.ReplaceAll(msg, u, e.URL))
+			}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", posOr(e.Pos["url"], c.where), strings.TrimPrefix(err.Error(), "url: "))
+		}
+		c.url, c.urlName = u, varName(e.URL)
+	}
 	if e.APIKey != "" {
-		sc := newSecrets()
-		key, _, err := sc.expand(e.APIKey, getenv)
+		key, _, err := newSecrets().expand(e.APIKey, getenv)
 		if err != nil {
 			return nil, fmt.Errorf("%s: api_key: %v", posOr(e.Pos["api_key"], c.where), err)
 		}
@@ -198,7 +218,12 @@ func (fc *fileCtx) fileEndpoint(n *node, name string) (*endpointConf, error) {
 		}
 		switch k {
 		case "url":
-			c.written.URL = s
+			c.written.URL, c.url = v.written, s
+			if v.env {
+				c.urlName = varName(v.written)
+			} else {
+				c.written.URL = s
+			}
 		case "model":
 			c.written.Model = s
 		case "dimensions":
@@ -257,7 +282,7 @@ func (b *Builtin) Setup(ctx context.Context) error {
 	var misses []int
 	for i := range n {
 		texts[i] = embedText(b.ix.Doc(i))
-		keys[i] = cache.Key("embed/v1", h.emb.written.URL, h.emb.written.Model, dims, texts[i])
+		keys[i] = cache.Key("embed/v1", h.emb.written.Model, dims, texts[i])
 		if c != nil {
 			if v, ok, _ := c.Get("embed", keys[i]); ok {
 				if vec, ok := decodeVector(v); ok {

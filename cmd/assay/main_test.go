@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/assay-eval/assay/examples/http-knowlex/kb"
+	"github.com/assay-eval/assay/internal/hybridtest"
 	"github.com/assay-eval/assay/internal/shareddata"
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -30,6 +31,10 @@ func TestMain(m *testing.M) {
 		// knowlex is the example Knowlex-style service of examples/http-knowlex.
 		"knowlex": func() {
 			os.Exit(kb.Main(os.Args[1:], os.Stdout, os.Stderr, os.Getenv, os.Environ()))
+		},
+		// hybridstub is the embeddings and rerank stand-in of internal/hybridtest.
+		"hybridstub": func() {
+			os.Exit(hybridtest.Main(os.Args[1:], os.Stdout, os.Stderr, os.Environ()))
 		},
 		// assay behaves as the real binary does, signals included.
 		"assay": func() {
