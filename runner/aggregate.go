@@ -63,7 +63,8 @@ func Segments(results []assay.CaseResult, metrics []string) map[string]assay.Sum
 // Aggregator computes Summarize and Segments one result at a time, so a
 // run need not keep its results: added in the same order, it gives the
 // same summaries, bit for bit. It keeps, per summary, counters, one sum per
-// metric and the latencies (8 bytes a result: the percentiles are exact).
+// metric and the latencies (8 bytes a result, and 8 more for each stage its
+// observation has: the percentiles are exact).
 type Aggregator struct {
 	metrics []string // nil: every name the results carry
 	want    map[string]bool
