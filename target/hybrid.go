@@ -460,11 +460,11 @@ func (b *Builtin) observeHybrid(ctx context.Context, caseID string, trial int, q
 	for i, f := range fused {
 		res[i] = engine.Result{Doc: f.Doc, ID: b.ix.Doc(f.Doc).ID, Score: f.Score}
 	}
-	attempts := er.Attempts
+	attempts := er.Attempts // 1 + retries, over the embed and rerank requests
 	if h.rer != nil && h.spec.RerankTop > 0 && len(res) > 0 {
 		top := min(h.spec.RerankTop, len(res))
 		reordered, n, err := b.rerank(ctx, query, res[:top])
-		attempts += n
+		attempts += max(n-1, 0)
 		if err != nil {
 			return assay.Observation{}, err
 		}
