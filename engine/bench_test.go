@@ -3,6 +3,8 @@ package engine
 import (
 	"runtime"
 	"testing"
+
+	"github.com/assay-eval/assay/internal/hybridtest"
 )
 
 // BenchmarkBuildSciFact indexes the 5,183 SciFact documents.
@@ -82,7 +84,8 @@ func TestSciFactMemory(t *testing.T) {
 }
 
 // sciFactVectors embeds the SciFact corpus and test queries with
-// hashVector (768 dimensions), the vectors the embedding stand-in serves.
+// hybridtest.Dense (768 dimensions), the vectors the embedding stand-in
+// serves in the target benchmarks.
 func sciFactVectors(b *testing.B) (*Vectors, [][]float32, *Index, []benchQuery) {
 	docs, qs := loadSciFact(b)
 	const dim = 768
@@ -91,13 +94,13 @@ func sciFactVectors(b *testing.B) (*Vectors, [][]float32, *Index, []benchQuery) 
 		b.Fatal(err)
 	}
 	for i, d := range docs {
-		if err := v.Set(i, hashVector(d.Title+" "+d.Text, dim)); err != nil {
+		if err := v.Set(i, hybridtest.Dense(d.Title+" "+d.Text, dim)); err != nil {
 			b.Fatal(err)
 		}
 	}
 	qv := make([][]float32, len(qs))
 	for i, q := range qs {
-		qv[i] = hashVector(q.Text, dim)
+		qv[i] = hybridtest.Dense(q.Text, dim)
 	}
 	ix, err := Build(docs, DefaultOptions())
 	if err != nil {

@@ -1,30 +1,10 @@
 package engine
 
 import (
-	"hash/fnv"
 	"math"
 	"math/rand/v2"
-	"strings"
 	"testing"
 )
-
-// hashVector is a deterministic dense embedding for tests and benchmarks:
-// the sum over the text's lower-cased words of a pseudo-random vector
-// seeded by the word (so texts that share words point the same way).
-func hashVector(text string, dim int) []float32 {
-	v := make([]float32, dim)
-	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
-	}) {
-		h := fnv.New64a()
-		h.Write([]byte(w))
-		r := rand.New(rand.NewPCG(h.Sum64(), 1))
-		for j := range v {
-			v[j] += float32(r.NormFloat64())
-		}
-	}
-	return v
-}
 
 func TestVectorsCosineOrder(t *testing.T) {
 	v, err := NewVectors(4, 3)
