@@ -125,6 +125,18 @@ func BenchmarkVectorSearchSciFact300(b *testing.B) {
 	}
 }
 
+// BenchmarkVectorSearchBatchSciFact300 is the same through SearchBatch.
+func BenchmarkVectorSearchBatchSciFact300(b *testing.B) {
+	v, qv, _, _ := sciFactVectors(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := v.SearchBatch(qv, 100, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkFuseSciFact300 is reciprocal rank fusion of the BM25 and the
 // dense top 100 of the 300 SciFact queries; one op is all 300 (the bound
 // is 5 ms).

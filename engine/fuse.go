@@ -1,9 +1,6 @@
 package engine
 
-import (
-	"cmp"
-	"slices"
-)
+import "slices"
 
 // DefaultRRFK is the k of reciprocal rank fusion (Cormack, Clarke and
 // Büttcher 2009; GNO and most hybrid engines use 60).
@@ -16,6 +13,7 @@ type Fused struct {
 	// Ranks holds the document's 1-based rank in each input list, in the
 	// order the lists were given; 0 where the list does not hold it.
 	Ranks []int
+	best  int // the smallest of Ranks above 0
 }
 
 // RRF fuses rankings by reciprocal rank fusion: a document's score is the
@@ -54,31 +52,27 @@ func RRF(k int, lists ...[]Result) []Fused {
 	}
 	for i := range out {
 		var s float64
+		best := 0
 		for _, r := range out[i].Ranks {
 			if r > 0 {
 				s += 1 / float64(k+r)
+				if best == 0 || r < best {
+					best = r
+				}
 			}
 		}
-		out[i].Score = s
+		out[i].Score, out[i].best = s, best
 	}
 	slices.SortFunc(out, func(a, b Fused) int {
-		if c := cmp.Compare(b.Score, a.Score); c != 0 {
-			return c
+		switch {
+		case a.Score > b.Score:
+			return -1
+		case a.Score < b.Score:
+			return 1
+		case a.best != b.best:
+			return a.best - b.best
 		}
-		if c := cmp.Compare(bestRank(a.Ranks), bestRank(b.Ranks)); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.Doc, b.Doc)
+		return a.Doc - b.Doc
 	})
 	return out
-}
-
-func bestRank(ranks []int) int {
-	best := 0
-	for _, r := range ranks {
-		if r > 0 && (best == 0 || r < best) {
-			best = r
-		}
-	}
-	return best
 }

@@ -3,7 +3,9 @@ package engine
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
+	"sync"
 )
 
 // Vectors is an exact (brute-force) cosine index over float32 vectors: one
@@ -103,19 +105,97 @@ func (v *Vectors) Search(q []float32, k int, keep func(doc int) bool) ([]Result,
 		default:
 			score = Dot(qn, v.data[d*v.dim:(d+1)*v.dim])
 		}
-		s := scored{doc: uint32(d), score: score}
-		if len(h) < k {
-			h = append(h, s)
-			if len(h) == k {
-				heapInit(h)
-			}
-			continue
-		}
-		if better(s, h[0]) {
-			h[0] = s
-			siftDown(h, 0)
+		h = pushTop(h, k, scored{doc: uint32(d), score: score})
+	}
+	return sortedResults(h), nil
+}
+
+// batchBlock is how many queries SearchBatch scores against each group of
+// four documents while those are in the cache.
+const batchBlock = 16
+
+// SearchBatch is Search for several queries at once, with the same
+// results (the same bits), reading the document vectors once per block of
+// queries instead of once per query, and scoring blocks on GOMAXPROCS
+// goroutines: what a caller with many queries in hand (an offline
+// evaluation, a benchmark) uses. keep applies to all and must be safe for
+// concurrent use.
+func (v *Vectors) SearchBatch(qs [][]float32, k int, keep func(doc int) bool) ([][]Result, error) {
+	if k <= 0 {
+		k = DefaultK
+	}
+	out := make([][]Result, len(qs))
+	qn := make([][]float32, len(qs))
+	for i, q := range qs {
+		qn[i] = make([]float32, v.dim)
+		if err := normalize(qn[i], q); err != nil {
+			return nil, fmt.Errorf("query vector %d: %v", i, err)
 		}
 	}
+	blocks := (len(qs) + batchBlock - 1) / batchBlock
+	workers := min(runtime.GOMAXPROCS(0), blocks)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			heaps := make([]minHeap, batchBlock)
+			for b := w; b < blocks; b += workers {
+				lo := b * batchBlock
+				v.searchBlock(qn[lo:min(lo+batchBlock, len(qs))], k, keep, heaps, out[lo:])
+			}
+		}()
+	}
+	wg.Wait()
+	return out, nil
+}
+
+// searchBlock scores the queries of block against every document, four
+// documents at a time, into out.
+func (v *Vectors) searchBlock(block [][]float32, k int, keep func(doc int) bool, heaps []minHeap, out [][]Result) {
+	for j := range block {
+		heaps[j] = make(minHeap, 0, min(k, v.n))
+	}
+	var four [4]float32
+	for d := 0; d < v.n; d += 4 {
+		for j, q := range block {
+			n := 4
+			if d+4 > v.n || !dot4(q, v.data[d*v.dim:], &four) {
+				n = min(4, v.n-d)
+				for x := range n {
+					four[x] = Dot(q, v.data[(d+x)*v.dim:(d+x+1)*v.dim])
+				}
+			}
+			for x := range n {
+				if keep == nil || keep(d+x) {
+					heaps[j] = pushTop(heaps[j], k, scored{doc: uint32(d + x), score: four[x]})
+				}
+			}
+		}
+	}
+	for j := range block {
+		out[j] = sortedResults(heaps[j])
+	}
+}
+
+// pushTop offers s to h, the k best so far (a min-heap once full).
+func pushTop(h minHeap, k int, s scored) minHeap {
+	if len(h) < k {
+		h = append(h, s)
+		if len(h) == k {
+			heapInit(h)
+		}
+		return h
+	}
+	if better(s, h[0]) {
+		h[0] = s
+		siftDown(h, 0)
+	}
+	return h
+}
+
+// sortedResults is h best first.
+func sortedResults(h minHeap) []Result {
 	out := []scored(h)
 	slices.SortFunc(out, func(a, b scored) int {
 		if better(a, b) {
@@ -130,7 +210,7 @@ func (v *Vectors) Search(q []float32, k int, keep func(doc int) bool) ([]Result,
 	for i, s := range out {
 		res[i] = Result{Doc: int(s.doc), Score: float64(s.score)}
 	}
-	return res, nil
+	return res
 }
 
 // heapInit and siftDown keep h a min-heap under better (the worst kept

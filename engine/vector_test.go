@@ -166,3 +166,41 @@ func TestDot4MatchesDot(t *testing.T) {
 		}
 	}
 }
+
+func TestSearchBatchIsSearch(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, dim := range []int{32, 33} { // the kernel, and Dot
+		const n = 103 // not a multiple of 4
+		v, _ := NewVectors(n, dim)
+		for i := range n {
+			vec := make([]float32, dim)
+			for j := range vec {
+				vec[j] = float32(r.NormFloat64())
+			}
+			v.Set(i, vec)
+		}
+		qs := make([][]float32, 37) // more than one block
+		for i := range qs {
+			qs[i] = make([]float32, dim)
+			for j := range qs[i] {
+				qs[i][j] = float32(r.NormFloat64())
+			}
+		}
+		keep := func(d int) bool { return d%5 != 0 }
+		got, err := v.SearchBatch(qs, 7, keep)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, q := range qs {
+			want, _ := v.Search(q, 7, keep)
+			if len(got[i]) != len(want) {
+				t.Fatalf("dim %d query %d: %d results, Search %d", dim, i, len(got[i]), len(want))
+			}
+			for j := range want {
+				if got[i][j] != want[j] {
+					t.Fatalf("dim %d query %d rank %d: %+v, Search %+v", dim, i, j, got[i][j], want[j])
+				}
+			}
+		}
+	}
+}
