@@ -3,6 +3,8 @@ package target
 import (
 	"cmp"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	bin "encoding/binary"
 	"errors"
 	"fmt"
@@ -34,12 +36,12 @@ import (
 //
 // Each stage is a span of the observation, so the run summary aggregates
 // them per stage. Document vectors are computed by Setup, before the first
-// case: every document not in the cache is sent in batches of Batch
-// (at most ceil(misses/Batch) requests) and stored in the cache (kind
-// "embed", one entry per document, keyed by the model, the dimensions and
-// the text embedded: not the URL, so the same model served at another
-// address reuses them, and never the key), so a second run over the same
-// corpus sends only the queries. After changing what a model name serves,
+// case, in batches of Batch (ceil(N/Batch) requests), and kept in the cache
+// as one entry per corpus and model (kind "embed", keyed by the model, the
+// dimensions and every document's text embedded, in order: not the URL, so
+// the same model served at another address reuses it, and never the key),
+// so a second run over the same corpus sends only the queries; a changed
+// corpus is embedded again whole. After changing what a model name serves,
 // clear them: assay cache clear embed.
 
 // Hybrid presets, mirroring GNO's search modes (gno query --fast, the
@@ -276,42 +278,33 @@ func (b *Builtin) Setup(ctx context.Context) error {
 		batch = DefaultEmbedBatch
 	}
 	n := b.ix.Len()
-	vecs := make([][]float32, n)
-	keys := make([]string, n)
+	if n == 0 {
+		return errors.New("builtin:hybrid: the corpus is empty")
+	}
 	texts := make([]string, n)
-	var misses []int
+	digest := sha256.New()
 	for i := range n {
 		texts[i] = embedText(b.ix.Doc(i))
-		keys[i] = cache.Key("embed/v1", h.emb.written.Model, dims, texts[i])
-		if c != nil {
-			if v, ok, _ := c.Get("embed", keys[i]); ok {
-				if vec, ok := decodeVector(v); ok {
-					vecs[i] = vec
-					continue
-				}
-			}
+		fmt.Fprintf(digest, "%d:%s", len(texts[i]), texts[i])
+	}
+	key := cache.Key("embed/v1", h.emb.written.Model, dims, n, hex.EncodeToString(digest.Sum(nil)))
+	vecs, cached := [][]float32(nil), false
+	if c != nil {
+		if v, ok, _ := c.Get("embed", key); ok {
+			vecs, cached = decodeVectors(v, n)
 		}
-		misses = append(misses, i)
 	}
 	requests := 0
-	for lo := 0; lo < len(misses); lo += batch {
-		hi := min(lo+batch, len(misses))
-		in := make([]string, hi-lo)
-		for j, d := range misses[lo:hi] {
-			in[j] = texts[d]
-		}
-		resp, err := ep.Embed(ctx, in, dims)
-		requests++
-		if err != nil {
-			return fmt.Errorf("builtin:hybrid: embedding the corpus (documents %d-%d of %d): %v", lo+1, hi, len(misses), err)
-		}
-		for j, d := range misses[lo:hi] {
-			vecs[d] = resp.Vectors[j]
-			if c != nil {
-				if err := c.Put("embed", keys[d], encodeVector(vecs[d])); err != nil {
-					return fmt.Errorf("builtin:hybrid: %v", err)
-				}
+	if !cached {
+		vecs = make([][]float32, 0, n)
+		for lo := 0; lo < n; lo += batch {
+			hi := min(lo+batch, n)
+			resp, err := ep.Embed(ctx, texts[lo:hi], dims)
+			requests++
+			if err != nil {
+				return fmt.Errorf("builtin:hybrid: embedding the corpus (documents %d-%d of %d): %v", lo+1, hi, n, err)
 			}
+			vecs = append(vecs, resp.Vectors...)
 		}
 	}
 	dim := 0
@@ -323,8 +316,11 @@ func (b *Builtin) Setup(ctx context.Context) error {
 			return fmt.Errorf("builtin:hybrid: document %q has a %d-dimensional vector, the others %d (set embeddings.dimensions, or clear the cache: assay cache clear embed)", b.ix.Doc(i).ID, len(v), dim)
 		}
 	}
-	if n == 0 {
-		return errors.New("builtin:hybrid: the corpus is empty")
+	stored := cached
+	if !cached && c != nil {
+		// A corpus whose vectors pass cache.MaxValue, or a cache that
+		// cannot be written, only costs the next run the requests.
+		stored = c.Put("embed", key, encodeVectors(vecs)) == nil
 	}
 	vx, err := engine.NewVectors(n, dim)
 	if err != nil {
@@ -338,16 +334,27 @@ func (b *Builtin) Setup(ctx context.Context) error {
 	h.vecs, h.dim = vx, dim
 	h.measures = map[string]float64{
 		"embed_requests": float64(requests),
-		"embed_cached":   float64(n - len(misses)),
+		"embed_cached":   float64(n * boolInt(cached)),
 		"embed_docs":     float64(n),
 		"embed_index_ms": float64(time.Since(start).Microseconds()) / 1000,
+		"embed_stored":   float64(boolInt(stored)),
 	}
 	return nil
 }
 
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // Measures reports how the document vectors were obtained: embed_requests
-// (embeddings requests sent while indexing; 0 when every vector came from
-// the cache), embed_cached, embed_docs and embed_index_ms.
+// (embeddings requests sent while indexing; 0 when the vectors came from
+// the cache), embed_cached (documents whose vectors came from it),
+// embed_docs, embed_index_ms, and embed_stored (1 when the vectors are in
+// the cache for the next run: 0 without a store, or when the entry would
+// pass cache.MaxValue or could not be written).
 func (b *Builtin) Measures() map[string]float64 {
 	if b.hy == nil {
 		return nil
@@ -383,23 +390,34 @@ func cut(s string, n int) string {
 	return s[:n]
 }
 
-func encodeVector(v []float32) []byte {
-	out := make([]byte, 4*len(v))
-	for i, x := range v {
-		bin.LittleEndian.PutUint32(out[4*i:], math.Float32bits(x))
+// encodeVectors is the cache entry of a corpus's vectors: every vector's
+// float32 components, little-endian, in corpus order.
+func encodeVectors(vecs [][]float32) []byte {
+	out := make([]byte, 0, 4*len(vecs)*len(vecs[0]))
+	for _, v := range vecs {
+		for _, x := range v {
+			out = bin.LittleEndian.AppendUint32(out, math.Float32bits(x))
+		}
 	}
 	return out
 }
 
-func decodeVector(b []byte) ([]float32, bool) {
-	if len(b) == 0 || len(b)%4 != 0 {
+// decodeVectors reads n vectors of one dimension from an entry; ok is
+// false when it does not hold that (a corrupt entry is a miss).
+func decodeVectors(b []byte, n int) ([][]float32, bool) {
+	if n == 0 || len(b) == 0 || len(b)%(4*n) != 0 {
 		return nil, false
 	}
-	v := make([]float32, len(b)/4)
-	for i := range v {
-		v[i] = math.Float32frombits(bin.LittleEndian.Uint32(b[4*i:]))
+	dim := len(b) / 4 / n
+	flat := make([]float32, n*dim)
+	for i := range flat {
+		flat[i] = math.Float32frombits(bin.LittleEndian.Uint32(b[4*i:]))
 	}
-	return v, true
+	vecs := make([][]float32, n)
+	for i := range vecs {
+		vecs[i] = flat[i*dim : (i+1)*dim : (i+1)*dim]
+	}
+	return vecs, true
 }
 
 // rerankRequest is the Cohere/Jina /rerank request body.

@@ -167,12 +167,20 @@ func TestHybridEmbedsTheCorpusOnceInBatches(t *testing.T) {
 	if n := srv.Count(llmtest.EmbedPath); n != 1 {
 		t.Errorf("one case sent %d embeddings requests, want 1 (the query)", n)
 	}
-	// A changed document is embedded again, alone.
+	// A changed corpus is embedded again (one entry per corpus and model).
 	srv.Reset()
 	s.Corpus[2].Text += " Updated."
 	openHybrid(t, "builtin:hybrid", s, dir)
+	if n := srv.Count(llmtest.EmbedPath); n != 2 {
+		t.Errorf("after one document changed: %d requests, want 2", n)
+	}
+	// Another model does not read this model's vectors.
+	srv.Reset()
+	other := *s
+	other.Embeddings = &assay.ModelEndpoint{URL: srv.URL, Model: "concepts-2", Batch: 4, APIKey: "${EMB_KEY}"}
+	openHybrid(t, "builtin:hybrid", &other, dir)
 	if n := srv.Count(llmtest.EmbedPath); n != 1 {
-		t.Errorf("after one document changed: %d requests, want 1", n)
+		t.Errorf("another model: %d requests, want 1", n)
 	}
 }
 
