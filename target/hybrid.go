@@ -518,38 +518,17 @@ func (b *Builtin) rerank(ctx context.Context, query string, cands []engine.Resul
 	if err != nil {
 		return nil, n, llmError("rerank", err)
 	}
+	got, err := rerankOrder(resp, len(cands))
+	if err != nil {
+		return nil, n, err
+	}
 	seen := make([]bool, len(cands))
-	type scoredIdx struct {
-		i int
-		s float64
-	}
-	var got []scoredIdx
-	for _, r := range resp.Results {
-		if r.Index == nil || r.Score == nil {
-			return nil, n, assay.Errorf(assay.ErrMalformed, "rerank: a result without index or relevance_score")
-		}
-		i := *r.Index
-		if i < 0 || i >= len(cands) || seen[i] {
-			return nil, n, assay.Errorf(assay.ErrMalformed, "rerank: result index %d is out of range or repeated (%d documents sent)", i, len(cands))
-		}
-		if math.IsNaN(*r.Score) || math.IsInf(*r.Score, 0) {
-			return nil, n, assay.Errorf(assay.ErrMalformed, "rerank: relevance_score of document %d is not a finite number", i)
-		}
-		seen[i] = true
-		got = append(got, scoredIdx{i, *r.Score})
-	}
-	// equal scores keep the fused order
-	slices.SortFunc(got, func(x, y scoredIdx) int {
-		if c := cmp.Compare(y.s, x.s); c != 0 {
-			return c
-		}
-		return cmp.Compare(x.i, y.i)
-	})
 	out := make([]engine.Result, 0, len(cands))
 	for _, g := range got {
 		r := cands[g.i]
 		r.Score = g.s
 		out = append(out, r)
+		seen[g.i] = true
 	}
 	for i, c := range cands {
 		if !seen[i] {
@@ -557,6 +536,41 @@ func (b *Builtin) rerank(ctx context.Context, query string, cands []engine.Resul
 		}
 	}
 	return out, n, nil
+}
+
+type scoredIdx struct {
+	i int
+	s float64
+}
+
+// rerankOrder checks a rerank answer for n documents (each result has an
+// index in range, given once, and a finite relevance_score) and returns
+// its results best first, equal scores in the order the documents were
+// sent.
+func rerankOrder(resp rerankResponse, n int) ([]scoredIdx, error) {
+	seen := make([]bool, n)
+	got := make([]scoredIdx, 0, min(len(resp.Results), n))
+	for _, r := range resp.Results {
+		if r.Index == nil || r.Score == nil {
+			return nil, assay.Errorf(assay.ErrMalformed, "rerank: a result without index or relevance_score")
+		}
+		i := *r.Index
+		if i < 0 || i >= n || seen[i] {
+			return nil, assay.Errorf(assay.ErrMalformed, "rerank: result index %d is out of range or repeated (%d documents sent)", i, n)
+		}
+		if math.IsNaN(*r.Score) || math.IsInf(*r.Score, 0) {
+			return nil, assay.Errorf(assay.ErrMalformed, "rerank: relevance_score of document %d is not a finite number", i)
+		}
+		seen[i] = true
+		got = append(got, scoredIdx{i, *r.Score})
+	}
+	slices.SortFunc(got, func(x, y scoredIdx) int {
+		if c := cmp.Compare(y.s, x.s); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.i, y.i)
+	})
+	return got, nil
 }
 
 // llmError is err as an observation error naming the stage.
