@@ -410,3 +410,27 @@ func toJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+func TestHybridConcurrentObserve(t *testing.T) {
+	srv := standIn(t)
+	b := openHybrid(t, "builtin?preset=thorough", hybridSuite(srv.URL), t.TempDir())
+	want, err := b.Observe(context.Background(), xlangCase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 8)
+	for range 8 {
+		go func() {
+			obs, err := b.Observe(context.Background(), xlangCase)
+			if err == nil && strings.Join(ids(obs), " ") != strings.Join(ids(want), " ") {
+				err = errors.New("ranking differs: " + strings.Join(ids(obs), " "))
+			}
+			errs <- err
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
