@@ -1,6 +1,9 @@
 package engine
 
-import "slices"
+import (
+	"slices"
+	"sync"
+)
 
 // DefaultRRFK is the k of reciprocal rank fusion (Cormack, Clarke and
 // Büttcher 2009; GNO and most hybrid engines use 60).
@@ -13,8 +16,19 @@ type Fused struct {
 	// Ranks holds the document's 1-based rank in each input list, in the
 	// order the lists were given; 0 where the list does not hold it.
 	Ranks []int
-	best  int // the smallest of Ranks above 0
 }
+
+// fuseKey is what the fused ranking is sorted by.
+type fuseKey struct {
+	score float64
+	best  int32 // the smallest rank the document has in any list
+	doc   int32
+	i     int32 // index into the unsorted output
+}
+
+// slots maps a document to its position in the output plus one (0: not
+// seen), reused across calls; only the slots written are cleared.
+var slots = sync.Pool{New: func() any { return new([]int32) }}
 
 // RRF fuses rankings by reciprocal rank fusion: a document's score is the
 // sum, over the lists that hold it, of 1/(k + r) with r its 1-based rank
@@ -28,32 +42,44 @@ func RRF(k int, lists ...[]Result) []Fused {
 	if k <= 0 {
 		k = DefaultRRFK
 	}
-	total := 0
+	total, maxDoc := 0, -1
 	for _, list := range lists {
 		total += len(list)
-	}
-	pos := make(map[int]int, total) // doc -> index in out
-	out := make([]Fused, 0, total)
-	ranks := make([]int, total*len(lists)) // one backing array for every Ranks
-	for li, list := range lists {
-		for r, res := range list {
-			i, ok := pos[res.Doc]
-			if !ok {
-				i = len(out)
-				pos[res.Doc] = i
-				out = append(out, Fused{Doc: res.Doc, Ranks: ranks[i*len(lists) : (i+1)*len(lists) : (i+1)*len(lists)]})
-			}
-			f := &out[i]
-			if f.Ranks[li] != 0 {
-				continue // a repeat keeps its first rank
-			}
-			f.Ranks[li] = r + 1
+		for _, r := range list {
+			maxDoc = max(maxDoc, r.Doc)
 		}
 	}
-	for i := range out {
+	sp := slots.Get().(*[]int32)
+	defer slots.Put(sp)
+	if len(*sp) <= maxDoc {
+		*sp = make([]int32, maxDoc+1)
+	}
+	slot := *sp
+	docs := make([]int, 0, total)
+	ranks := make([]int, total*len(lists)) // one backing array for every Ranks
+	nl := len(lists)
+	for li, list := range lists {
+		for r, res := range list {
+			if res.Doc < 0 {
+				continue
+			}
+			i := slot[res.Doc] - 1
+			if i < 0 {
+				i = int32(len(docs))
+				slot[res.Doc] = i + 1
+				docs = append(docs, res.Doc)
+			}
+			if p := &ranks[int(i)*nl+li]; *p == 0 { // a repeat keeps its first rank
+				*p = r + 1
+			}
+		}
+	}
+	keys := make([]fuseKey, len(docs))
+	for i, d := range docs {
+		slot[d] = 0
 		var s float64
 		best := 0
-		for _, r := range out[i].Ranks {
+		for _, r := range ranks[i*nl : (i+1)*nl] {
 			if r > 0 {
 				s += 1 / float64(k+r)
 				if best == 0 || r < best {
@@ -61,18 +87,23 @@ func RRF(k int, lists ...[]Result) []Fused {
 				}
 			}
 		}
-		out[i].Score, out[i].best = s, best
+		keys[i] = fuseKey{score: s, best: int32(best), doc: int32(d), i: int32(i)}
 	}
-	slices.SortFunc(out, func(a, b Fused) int {
+	slices.SortFunc(keys, func(a, b fuseKey) int {
 		switch {
-		case a.Score > b.Score:
+		case a.score > b.score:
 			return -1
-		case a.Score < b.Score:
+		case a.score < b.score:
 			return 1
 		case a.best != b.best:
-			return a.best - b.best
+			return int(a.best - b.best)
 		}
-		return a.Doc - b.Doc
+		return int(a.doc - b.doc)
 	})
+	out := make([]Fused, len(keys))
+	for j, key := range keys {
+		i := int(key.i)
+		out[j] = Fused{Doc: docs[i], Score: key.score, Ranks: ranks[i*nl : (i+1)*nl : (i+1)*nl]}
+	}
 	return out
 }
