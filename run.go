@@ -45,6 +45,8 @@ type CaseResult struct {
 	// target reported it; nil when the ranking is empty or the target
 	// failed. compare lists its per-case deltas.
 	TopScore *float64 `json:"top_score,omitempty"`
+	// Judge is what the judge said of the case (nil: no judge ran).
+	Judge *JudgeResult `json:"judge,omitempty"`
 	// Observation is embedded in cases.jsonl, left out of run.json.
 	Observation *Observation `json:"observation,omitempty"`
 }
@@ -176,6 +178,8 @@ type Summary struct {
 	Metrics   map[string]MetricAgg `json:"metrics"`
 	Rates     Rates                `json:"rates"`
 	LatencyMs Latency              `json:"latency_ms"`
+	// Judge totals the judge (nil: no judge ran; segments have none).
+	Judge *JudgeSummary `json:"judge,omitempty"`
 }
 
 // MetricAgg is a mean with its count.
