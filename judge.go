@@ -69,6 +69,9 @@ type JudgeResult struct {
 	Cost             *float64 `json:"cost,omitempty"`
 	// Cached is true when every answer came from the cache.
 	Cached bool `json:"cached"`
+	// Unstable names the criteria whose repeats straddle the bound the
+	// case states (some repeats pass it, some do not).
+	Unstable []string `json:"unstable,omitempty"`
 }
 
 // Judged reports whether the judge scored the case.
@@ -91,6 +94,8 @@ type JudgeScore struct {
 // JudgeSummary totals the judge over a run (docs/judge.md).
 type JudgeSummary struct {
 	Model string `json:"model"`
+	// Prompt is the version of the prompt template (judge.PromptVersion).
+	Prompt string `json:"prompt"`
 	// Results judged, not judged (budget, target failed), with a judge
 	// error, and judged entirely from the cache.
 	Judged    int `json:"judged"`
@@ -111,4 +116,6 @@ type JudgeSummary struct {
 	Spread    map[string]float64 `json:"spread,omitempty"`
 	Agreement map[string]float64 `json:"agreement,omitempty"`
 	Unstable  []string           `json:"unstable,omitempty"`
+	// UnstableCases counts them all (Unstable lists the first 100).
+	UnstableCases int `json:"unstable_cases,omitempty"`
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/assay-eval/assay/compare"
 	"github.com/assay-eval/assay/gate"
 	"github.com/assay-eval/assay/grade"
+	"github.com/assay-eval/assay/judge"
 	"github.com/assay-eval/assay/metric"
 	"github.com/assay-eval/assay/redact"
 	"github.com/assay-eval/assay/report"
@@ -91,6 +92,9 @@ type Plan struct {
 	OnEvent func(Event)
 	// Version is the assay version recorded (default assay.Version).
 	Version string
+	// Judge configures the model judge (JudgeOptions); the zero value
+	// uses the suite's judge: definition, if any.
+	Judge JudgeOptions
 }
 
 // EventKind says what an Event reports.
@@ -272,6 +276,8 @@ type session struct {
 	base      *assay.Run
 	spec      string
 	warnings  []string
+	// judge makes each run's judge (nil: no judge).
+	judge *judgeSetup
 	// Computed once for every run of the session (a matrix has several).
 	fingerprint string
 	git         *assay.GitInfo
@@ -315,6 +321,9 @@ func prepareRun(ctx context.Context, f *Plan) (*session, error) {
 		if err := ss.gopts.Schemas.Load(p); err != nil {
 			return nil, inputError(fmt.Errorf("%s: json_schema %s: %v", s.Path, p, err))
 		}
+	}
+	if ss.judge, err = f.openJudge(s); err != nil {
+		return nil, err
 	}
 	ss.gates = append([]assay.Gate(nil), s.Gates...)
 	for _, g := range f.Gates {
@@ -540,6 +549,16 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 	// More workers than observations would only idle (and -j 1000000 would
 	// start a million of them).
 	conc := min(f.Concurrency, ss.n*f.Trials)
+	jdg, err := ss.judge.newJudge()
+	if err != nil {
+		return nil, gate.Verdict{}, inputError(err)
+	}
+	metricNames := specNames(ss.gopts.Metrics)
+	var tally *judge.Tally
+	if jdg != nil {
+		metricNames = append(metricNames, jdg.MetricNames()...)
+		tally = jdg.NewTally(f.Trials > 1)
+	}
 
 	run := &assay.Run{
 		Schema:       assay.RunSchema,
@@ -553,7 +572,7 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 		Variant:      variant,
 		Options: assay.RunOptions{
 			K: s.Defaults.K, Trials: f.Trials, Concurrency: conc, Timeout: f.Timeout.String(),
-			Cases: f.Cases, Tags: tagMap(f.Tags), Metrics: specNames(ss.gopts.Metrics),
+			Cases: f.Cases, Tags: tagMap(f.Tags), Metrics: metricNames,
 		},
 		StartedAt: now().UTC(),
 		Gain:      ss.gopts.Gain,
@@ -629,6 +648,7 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 		MaxErrors:   f.MaxErrors,
 		Keep:        f.Keep,
 		Redactor:    f.Secrets,
+		Judge:       judgeHook(jdg, s.Defaults.Judge),
 		// r is graded on the raw observation and redacted by the runner.
 		OnResult: func(c assay.Case, r assay.CaseResult) error {
 			mu.Lock()
@@ -647,6 +667,9 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 			}
 			r.Observation = nil
 			agg.Add(&r)
+			if tally != nil {
+				tally.Add(&r)
+			}
 			if failing(r) && (f.MaxFailures == 0 || listed < f.MaxFailures) {
 				listed++
 				ss.failQueries[r.ID] = f.Secrets.String(c.Query)
@@ -699,6 +722,10 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 	warnings = append(warnings, res.Warnings...)
 	run.Summary = agg.Summary()
 	run.Segments = agg.Segments()
+	if tally != nil {
+		run.Summary.Judge = tally.Summary()
+		warnings = append(warnings, judgeWarnings(run.Summary.Judge)...)
+	}
 	if keep {
 		run.Cases = kept
 	} else {
