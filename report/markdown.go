@@ -88,6 +88,13 @@ func Markdown(w io.Writer, run *assay.Run, cmp *compare.Report) error {
 		}
 		p.f("\nMeans over judged cases; gain %s.\n\n", gain)
 	}
+	if jl := judgeLines(s.Judge); len(jl) > 0 {
+		p.f("### Judge\n\n")
+		for _, l := range jl {
+			p.f("- %s\n", mdEscape(l))
+		}
+		p.f("\n")
+	}
 
 	if len(run.Gates) > 0 {
 		p.f("### Gates\n\n")

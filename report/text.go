@@ -88,6 +88,12 @@ func Text(w io.Writer, run *assay.Run, o TextOptions) error {
 		}
 		p.f("  (reported by the target)\n")
 	}
+	if jl := judgeLines(s.Judge); len(jl) > 0 {
+		p.f("judge    %s\n", jl[0])
+		for _, l := range jl[1:] {
+			p.f("         %s\n", l)
+		}
+	}
 
 	if trials > 1 {
 		ts := gate.Trials(run.Cases)
