@@ -31,6 +31,8 @@ func TestMain(m *testing.M) {
 		"knowlex": func() {
 			os.Exit(kb.Main(os.Args[1:], os.Stdout, os.Stderr, os.Getenv, os.Environ()))
 		},
+		// judgestub is a stand-in OpenAI-compatible judge (judgestub_test.go).
+		"judgestub": func() { os.Exit(judgeStub(os.Args[1:])) },
 		// assay behaves as the real binary does, signals included.
 		"assay": func() {
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

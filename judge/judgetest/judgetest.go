@@ -11,6 +11,9 @@
 //	[judge:bad]   the reply is not JSON
 //	[judge:range] every criterion scores 7 (out of any 0-1 scale)
 //	[judge:flaky] every criterion scores 0.6 with an even seed, 0.9 with an odd one
+//	[judge:echo]  0.8, and (Handler only) the reasoning quotes the Authorization
+//	              header received: a test that the key is redacted wherever
+//	              the judge's words go
 //	(none)        every criterion scores 0.8
 //
 // The reasoning names the marker found ("stand-in rule: [judge:0.4]").
@@ -89,6 +92,13 @@ func Handler(log io.Writer) http.Handler {
 			return
 		}
 		content, _ := Rule(req)
+		if strings.Contains(req.Prompt(), "[judge:echo]") {
+			var v map[string]any
+			json.Unmarshal([]byte(content), &v)
+			v["reasoning"] = "stand-in rule: [judge:echo] " + r.Header.Get("Authorization")
+			b, _ := json.Marshal(v)
+			content = string(b)
+		}
 		pt, ct := len(strings.Fields(req.Prompt())), len(strings.Fields(content))
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(map[string]any{
