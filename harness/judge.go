@@ -111,7 +111,7 @@ func judgeWarnings(s *assay.JudgeSummary) []string {
 		out = append(out, fmt.Sprintf("judge: %d %s got a judge error (class judge): see each case's judge.error", s.Errors, plural(s.Errors, "result", "results")))
 	}
 	if s.UnstableCases > 0 {
-		out = append(out, fmt.Sprintf("judge: %d %s straddle a bound across %d repeats: the judge disagrees with itself there", s.UnstableCases, plural(s.UnstableCases, "result", "results"), s.Repeats))
+		out = append(out, fmt.Sprintf("judge: %d %s a bound across %d repeats: the judge disagrees with itself there", s.UnstableCases, plural(s.UnstableCases, "result straddles", "results straddle"), s.Repeats))
 	}
 	return out
 }
