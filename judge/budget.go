@@ -72,4 +72,6 @@ func (j *Judge) Stopped() string {
 }
 
 // priced reports whether the definition has prices.
-func (j *Judge) priced() bool { return j.cfg.Budget.PromptPrice > 0 || j.cfg.Budget.CompletionPrice > 0 }
+func (j *Judge) priced() bool {
+	return j.cfg.Budget.PromptPrice > 0 || j.cfg.Budget.CompletionPrice > 0
+}
