@@ -1,32 +1,35 @@
 package report
 
 import (
-	"fmt"
 	"io"
-	"text/tabwriter"
+	"strconv"
 
 	"github.com/assay-eval/assay/cache"
 )
 
 // CacheStats writes the table of assay cache stats: one line per kind
-// (entries, size on disk) and a total, or a line saying the cache is empty.
+// (entries, bytes on disk) and a total, then the cache's directory; or a
+// line saying the cache is empty.
 func CacheStats(w io.Writer, dir string, stats []cache.KindStats) error {
 	if len(stats) == 0 {
-		_, err := fmt.Fprintf(w, "cache %s: empty\n", Escape(dir))
-		return err
+		p := &printer{w: w}
+		p.f("cache %s: empty\n", dir)
+		return p.err
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "kind\tentries\tbytes\t\n")
-	var n int
-	var b int64
+	rows := append(append([]cache.KindStats(nil), stats...), cache.KindStats{Kind: "total"})
+	wk := len("kind")
 	for _, s := range stats {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t\n", s.Kind, s.Entries, s.Bytes)
-		n, b = n+s.Entries, b+s.Bytes
+		rows[len(stats)].Entries += s.Entries
+		rows[len(stats)].Bytes += s.Bytes
+		wk = max(wk, len(s.Kind))
 	}
-	fmt.Fprintf(tw, "total\t%d\t%d\t\n", n, b)
-	if err := tw.Flush(); err != nil {
-		return err
+	we := max(len("entries"), len(strconv.Itoa(rows[len(stats)].Entries)))
+	wb := max(len("bytes"), len(strconv.FormatInt(rows[len(stats)].Bytes, 10)))
+	p := &printer{w: w}
+	p.f("%-*s  %*s  %*s\n", wk, "kind", we, "entries", wb, "bytes")
+	for _, s := range rows {
+		p.f("%-*s  %*d  %*d\n", wk, s.Kind, we, s.Entries, wb, s.Bytes)
 	}
-	_, err := fmt.Fprintf(w, "cache %s\n", Escape(dir))
-	return err
+	p.f("cache %s\n", dir)
+	return p.err
 }
