@@ -33,6 +33,7 @@ type CaseResult struct {
 	Metrics   map[string]float64 `json:"metrics"`
 	LatencyMs *float64           `json:"latency_ms"`
 	Attempts  int                `json:"attempts,omitempty"` // the observation's; > 1: retried
+	Cached    bool               `json:"cached,omitempty"`   // the observation came from the cache (run --cache)
 	Tags      map[string]string  `json:"tags,omitempty"`
 	// Source is "file:line" of the case in its suite file (assay.Case's),
 	// so reports can point at it (JUnit's file and line attributes).
@@ -161,6 +162,9 @@ type RunOptions struct {
 	Cases       []string          `json:"cases,omitempty"`
 	Tags        map[string]string `json:"tags,omitempty"`
 	Metrics     []string          `json:"metrics,omitempty"`
+	// Cache is set when the run answered from the response cache where it
+	// could (run --cache); Summary.Cached counts the observations it did.
+	Cache bool `json:"cache,omitempty"`
 }
 
 // Summary aggregates a run (docs/metrics.md#aggregates).
@@ -173,6 +177,9 @@ type Summary struct {
 	// Retried counts the results whose observation needed more than one
 	// attempt (omitted when none did).
 	Retried int `json:"retried,omitempty"`
+	// Cached counts the results whose observation came from the response
+	// cache (run --cache), not from the system (omitted when none did).
+	Cached int `json:"cached,omitempty"`
 	// PassRate is passed/graded; nil when nothing was graded.
 	PassRate  *float64             `json:"pass_rate"`
 	Metrics   map[string]MetricAgg `json:"metrics"`

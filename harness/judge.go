@@ -3,7 +3,6 @@ package harness
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/assay-eval/assay"
@@ -66,7 +65,7 @@ func (f *Plan) openJudge(s *assay.Suite) (*judgeSetup, error) {
 		return nil, inputError(err)
 	}
 	if dir := f.StoreDir; dir != "" && !strings.Contains(dir, "://") {
-		c, err := cache.Open(filepath.Join(dir, "cache"))
+		c, err := cache.Open(cache.StoreDir(dir))
 		if err != nil {
 			return nil, inputError(fmt.Errorf("judge cache: %w", err))
 		}

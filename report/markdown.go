@@ -74,6 +74,9 @@ func Markdown(w io.Writer, run *assay.Run, cmp *compare.Report) error {
 	if s.Retried > 0 {
 		p.f("%d of %d cases were retried; latency excludes the backoff waits.\n\n", s.Retried, s.Cases)
 	}
+	if s.Cached > 0 {
+		p.f("Cached %d of %d cases: answered from the cache, not the system (no latency measured for them).\n\n", s.Cached, s.Cases)
+	}
 
 	if names := metricOrder(run); len(names) > 0 {
 		gain := run.Gain

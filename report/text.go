@@ -81,6 +81,9 @@ func Text(w io.Writer, run *assay.Run, o TextOptions) error {
 	if s.Retried > 0 {
 		p.f("retried  %d of %d cases (latency excludes the backoff waits; latency_total_ms has them)\n", s.Retried, s.Cases)
 	}
+	if s.Cached > 0 {
+		p.f("cached   %d of %d cases answered from the cache, not the system (no latency measured for them)\n", s.Cached, s.Cases)
+	}
 	if len(run.Measures) > 0 {
 		p.f("measures")
 		for _, k := range sortedMeasures(run.Measures) {

@@ -109,10 +109,17 @@ type queued struct {
 
 // New starts a stand-in with handlers h; it is closed when the test ends.
 func New(t testing.TB, h Handlers) *Server {
+	s := Start(h)
+	t.Cleanup(s.srv.Close)
+	return s
+}
+
+// Start starts a stand-in with handlers h outside a test (Main); the
+// caller closes it.
+func Start(h Handlers) *Server {
 	s := &Server{h: h, counts: map[string]int{}}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	s.URL = s.srv.URL + "/v1"
-	t.Cleanup(s.srv.Close)
 	return s
 }
 
