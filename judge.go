@@ -39,6 +39,14 @@ type JudgeCriterion struct {
 	Max         float64 `json:"max"`
 }
 
+// DefaultJudgeRubric is GNO's rubric, the judge's default: relevance,
+// groundedness and completeness, each from 0 to 1.
+var DefaultJudgeRubric = []JudgeCriterion{
+	{Name: "relevance", Description: "Does the answer address the question that was asked?", Min: 0, Max: 1},
+	{Name: "groundedness", Description: "Is every claim of the answer supported by the retrieved passages?", Min: 0, Max: 1},
+	{Name: "completeness", Description: "Does the answer cover everything the question asks for?", Min: 0, Max: 1},
+}
+
 // JudgeBudget bounds what a run may spend on the judge; zero is no bound.
 // Prices are per token, in the unit of MaxCost.
 type JudgeBudget struct {

@@ -354,3 +354,32 @@ func TestNewErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestConcurrentGradingKeepsMaxCalls: cases judged from many goroutines
+// at once never pass max_calls, and the tally adds up.
+func TestConcurrentGradingKeepsMaxCalls(t *testing.T) {
+	srv := standIn(t)
+	cfg := config(srv.URL)
+	cfg.Budget.MaxCalls = 5
+	cfg.Concurrency = 2
+	j := newJudge(t, cfg, judge.Options{})
+	results := make([]*assay.CaseResult, 20)
+	done := make(chan int)
+	for i := range results {
+		go func() {
+			results[i] = grade(j, fmt.Sprintf("q%d", i), "answer", nil)
+			done <- i
+		}()
+	}
+	for range results {
+		<-done
+	}
+	tally := j.NewTally(false)
+	for _, r := range results {
+		tally.Add(r)
+	}
+	s := tally.Summary()
+	if s.Judged != 5 || s.NotJudged != 15 || srv.Count("") != 5 {
+		t.Errorf("judged %d, not judged %d, %d requests; want 5, 15, 5", s.Judged, s.NotJudged, srv.Count(""))
+	}
+}

@@ -27,12 +27,8 @@ const (
 )
 
 // DefaultRubric is GNO's: relevance, groundedness and completeness, each
-// from 0 to 1, with a one-line reasoning.
-var DefaultRubric = []assay.JudgeCriterion{
-	{Name: "relevance", Description: "Does the answer address the question that was asked?", Min: 0, Max: 1},
-	{Name: "groundedness", Description: "Is every claim of the answer supported by the retrieved passages?", Min: 0, Max: 1},
-	{Name: "completeness", Description: "Does the answer cover everything the question asks for?", Min: 0, Max: 1},
-}
+// from 0 to 1, with a one-line reasoning (assay.DefaultJudgeRubric).
+var DefaultRubric = assay.DefaultJudgeRubric
 
 const systemPrompt = "You grade the answers of a retrieval-augmented question answering system. " +
 	"Judge only from the question, the answer and the retrieved passages given; do not use outside knowledge to excuse an unsupported claim. " +
