@@ -8,6 +8,7 @@ import (
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/cache"
 	"github.com/assay-eval/assay/judge"
+	"github.com/assay-eval/assay/redact"
 	"github.com/assay-eval/assay/suite"
 )
 
@@ -26,8 +27,10 @@ type JudgeOptions struct {
 
 // judgeSetup is what every run of a session needs to make its judge.
 type judgeSetup struct {
-	cfg  assay.JudgeConfig
-	opts judge.Options
+	cfg     assay.JudgeConfig
+	opts    judge.Options
+	cache   *cache.Cache // nil: no store directory
+	secrets func() []redact.Secret
 }
 
 // openJudge finds the judge definition (Config, File, else the suite's),
@@ -69,16 +72,21 @@ func (f *Plan) openJudge(s *assay.Suite) (*judgeSetup, error) {
 		if err != nil {
 			return nil, inputError(fmt.Errorf("judge cache: %w", err))
 		}
-		c.Redact(f.Secrets.Secrets()...)
-		js.opts.Cache = c
+		js.cache, js.opts.Cache = c, c
 	}
+	js.secrets = f.Secrets.Secrets
 	return js, nil
 }
 
-// newJudge makes the judge of one run (each run has its own budget).
+// newJudge makes the judge of one run (each run has its own budget),
+// once the run's target has added its secrets: the cache stores every
+// answer redacted of them all.
 func (js *judgeSetup) newJudge() (*judge.Judge, error) {
 	if js == nil {
 		return nil, nil
+	}
+	if js.cache != nil {
+		js.cache.Redact(js.secrets()...)
 	}
 	return judge.New(js.cfg, js.opts)
 }
