@@ -77,6 +77,13 @@
 // export`. OpenRefStore and LoadRef resolve run references through the
 // one resolver (store.ResolveRef).
 //
+// Plan.Cache answers http and command targets from the response cache
+// under the store (package cache, <store>/cache/target): the target is
+// wrapped in target.Cached, whose key is the target's fingerprint, the
+// case fields the request is built from, the variant and the trial; a
+// target of another kind runs as usual with a warning. CacheStats and
+// CacheClear serve `assay cache stats|clear` (docs/cache.md).
+//
 // Watch serves `assay run --watch`: it runs a Plan, polls the run's inputs
 // (suite, corpus, json_schema files, target file, replay trace) every
 // 500 ms by size and modification time — no file-notification

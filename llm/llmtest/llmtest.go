@@ -13,6 +13,10 @@
 // that the key is sent, then grep its own outputs for it), checks the key
 // when Key is set (401 otherwise), and injects faults: Inject(n, f) answers
 // the next n requests with f (a status, a malformed body, a delay).
+//
+// Start runs one outside a test, and Main is the stand-in as a program
+// (the testscript command llmtest: serve, run a command against it, write
+// the request counts).
 package llmtest
 
 import (
