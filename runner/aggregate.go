@@ -75,7 +75,7 @@ type Aggregator struct {
 // acc is the state of one summary.
 type acc struct {
 	cases, graded, passed, errors      int
-	retried                            int
+	retried, cached                    int
 	answered, noHit, refused, grounded int
 	sums                               map[string]*metricSum
 	latencies                          []float64
@@ -131,6 +131,9 @@ func (s *acc) add(r *assay.CaseResult, want map[string]bool) {
 	if r.Attempts > 1 {
 		s.retried++
 	}
+	if r.Cached {
+		s.cached++
+	}
 	if r.Graded() {
 		s.graded++
 		if r.Passed() {
@@ -178,7 +181,7 @@ func (s *acc) add(r *assay.CaseResult, want map[string]bool) {
 
 func (s *acc) summary(metrics []string) assay.Summary {
 	out := assay.Summary{
-		Cases: s.cases, Graded: s.graded, Passed: s.passed, Errors: s.errors, Retried: s.retried,
+		Cases: s.cases, Graded: s.graded, Passed: s.passed, Errors: s.errors, Retried: s.retried, Cached: s.cached,
 		Failed:  s.graded - s.passed,
 		Metrics: map[string]assay.MetricAgg{},
 	}
