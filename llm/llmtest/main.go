@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/assay-eval/assay/llm"
 )
@@ -16,14 +17,15 @@ import (
 // Main is the stand-in as a program, for testscripts (which cannot wait
 // for a background server):
 //
-//	llmtest [--key K] [--chat TEXT] [--fail N:STATUS] [--requests FILE] -- CMD ARGS...
+//	llmtest [--key K] [--chat TEXT] [--fail N:FAULT] [--requests FILE] -- CMD ARGS...
 //
 // serves on a free 127.0.0.1 port, runs CMD with LLMTEST_URL set to the
 // base url (ending in /v1), and returns CMD's exit status. Chat answers
 // TEXT, or by default "echo: " and the last message's content; embeddings
 // and rerank take the defaults (HashVector, Overlap). --key makes every
 // request without "Authorization: Bearer K" a 401; --fail answers the
-// first N requests with STATUS. --requests writes, when CMD is done, one
+// first N requests with FAULT: a status (2:429, 1:500), "malformed" (a 200
+// whose body is not JSON) or a delay ("slow=2s", then the normal answer). --requests writes, when CMD is done, one
 // line per path with its request count ("/chat/completions 3") and one
 // "authorized N" line counting requests that carried the key, so a script
 // can check what was sent and that a second, cached run sent nothing.
@@ -32,10 +34,10 @@ func Main(args []string, stdout, stderr io.Writer, environ []string) int {
 	fs.SetOutput(stderr)
 	key := fs.String("key", "", "bearer `KEY` every request must carry")
 	chat := fs.String("chat", "", "the chat answer `TEXT` (default: echo the last message)")
-	fail := fs.String("fail", "", "answer the first `N:STATUS` requests with STATUS")
+	fail := fs.String("fail", "", "answer the first `N:FAULT` requests with FAULT: a status (2:429), malformed, or slow=DURATION")
 	reqs := fs.String("requests", "", "write the request counts to `FILE` when CMD is done")
 	if err := fs.Parse(args); err != nil || fs.NArg() == 0 {
-		fmt.Fprintln(stderr, "usage: llmtest [--key K] [--chat TEXT] [--fail N:STATUS] [--requests FILE] -- CMD ARGS...")
+		fmt.Fprintln(stderr, "usage: llmtest [--key K] [--chat TEXT] [--fail N:FAULT] [--requests FILE] -- CMD ARGS...")
 		return 2
 	}
 	h := Handlers{Chat: func(r ChatRequest) (string, llm.Usage) {
@@ -51,14 +53,12 @@ func Main(args []string, stdout, stderr io.Writer, environ []string) int {
 	defer s.Close()
 	s.Key = *key
 	if *fail != "" {
-		n, st, ok := strings.Cut(*fail, ":")
-		ni, err1 := strconv.Atoi(n)
-		si, err2 := strconv.Atoi(st)
-		if !ok || err1 != nil || err2 != nil || ni < 0 || si < 100 || si > 599 {
-			fmt.Fprintf(stderr, "llmtest: --fail %q: want N:STATUS, e.g. 2:429\n", *fail)
+		f, err := parseFault(*fail)
+		if err != nil {
+			fmt.Fprintf(stderr, "llmtest: --fail %q: %v\n", *fail, err)
 			return 2
 		}
-		s.Inject(ni, Fault{Status: si})
+		s.Inject(f.n, f.f)
 	}
 	cmd := exec.Command(fs.Arg(0), fs.Args()[1:]...)
 	cmd.Env = append(environ, "LLMTEST_URL="+s.URL)
@@ -90,4 +90,33 @@ func Main(args []string, stdout, stderr io.Writer, environ []string) int {
 		}
 	}
 	return code
+}
+
+type countedFault struct {
+	n int
+	f Fault
+}
+
+// parseFault reads --fail's N:FAULT.
+func parseFault(s string) (countedFault, error) {
+	n, what, ok := strings.Cut(s, ":")
+	ni, err := strconv.Atoi(n)
+	if !ok || err != nil || ni < 0 {
+		return countedFault{}, errors.New("want N:FAULT, e.g. 2:429, 1:malformed, 1:slow=2s")
+	}
+	switch {
+	case what == "malformed":
+		return countedFault{ni, Fault{Status: 200, Body: Malformed}}, nil
+	case strings.HasPrefix(what, "slow="):
+		d, err := time.ParseDuration(strings.TrimPrefix(what, "slow="))
+		if err != nil || d <= 0 {
+			return countedFault{}, errors.New("slow=DURATION wants a positive Go duration, e.g. slow=2s")
+		}
+		return countedFault{ni, Fault{Delay: d}}, nil
+	}
+	st, err := strconv.Atoi(what)
+	if err != nil || st < 100 || st > 599 {
+		return countedFault{}, errors.New("want N:FAULT, e.g. 2:429, 1:malformed, 1:slow=2s")
+	}
+	return countedFault{ni, Fault{Status: st}}, nil
 }
