@@ -61,6 +61,10 @@ type Plan struct {
 	StoreOptions store.OpenOptions
 	// Baseline is the run REF to compare with (store.ResolveRef).
 	Baseline string
+	// Shard, "I/N", runs slice I (0-based) of N of the selected cases and
+	// records the run as a shard of Group (empty: shard.DefaultGroup); see
+	// shard.go. Empty: the whole suite.
+	Shard, Group string
 	// Gates are gate expressions added to the suite's (source "--gate").
 	Gates []string
 	// MaxFailures bounds the failing cases whose query the result keeps
@@ -186,6 +190,10 @@ func Run(ctx context.Context, p Plan) (*Result, error) {
 		}
 	}
 	if len(matrix.Variants) > 0 {
+		if ss.shard != nil {
+			res.Close()
+			return nil, usageError("shard a target file without variants:, one per variant", "--shard: the target file %s declares variants", ss.spec)
+		}
 		if f.Badge == "-" && len(matrix.Variants) > 1 {
 			// One badge per variant: several JSON documents on stdout
 			// would make none of them a valid endpoint badge.
@@ -275,6 +283,8 @@ type session struct {
 	// Computed once for every run of the session (a matrix has several).
 	fingerprint string
 	git         *assay.GitInfo
+	// shard is the plan's shard (nil: the whole suite).
+	shard *assay.Shard
 }
 
 // prepareRun loads and checks everything a run needs before any case is
@@ -298,6 +308,9 @@ func prepareRun(ctx context.Context, f *Plan) (*session, error) {
 	}
 
 	if ss.src, ss.n, err = selectCases(st, f.Cases, f.Tags, f.K); err != nil {
+		return nil, err
+	}
+	if err := ss.selectShard(); err != nil {
 		return nil, err
 	}
 	if err := f.check(); err != nil {
@@ -328,7 +341,7 @@ func prepareRun(ctx context.Context, f *Plan) (*session, error) {
 		}
 		exprs = append(exprs, e)
 	}
-	if f.Baseline == "" {
+	if f.Baseline == "" && ss.shard == nil {
 		keep, skipped, err := WithoutBaseline(exprs, false)
 		if err != nil {
 			return nil, err
@@ -539,7 +552,7 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 	var err error
 	// More workers than observations would only idle (and -j 1000000 would
 	// start a million of them).
-	conc := min(f.Concurrency, ss.n*f.Trials)
+	conc := max(1, min(f.Concurrency, ss.n*f.Trials))
 
 	run := &assay.Run{
 		Schema:       assay.RunSchema,
@@ -551,6 +564,7 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 		Git:          ss.git,
 		Group:        group,
 		Variant:      variant,
+		Shard:        ss.shard,
 		Options: assay.RunOptions{
 			K: s.Defaults.K, Trials: f.Trials, Concurrency: conc, Timeout: f.Timeout.String(),
 			Cases: f.Cases, Tags: tagMap(f.Tags), Metrics: specNames(ss.gopts.Metrics),
@@ -633,6 +647,7 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 		OnResult: func(c assay.Case, r assay.CaseResult) error {
 			mu.Lock()
 			defer mu.Unlock()
+			r.Position = c.Position
 			emit(Event{Kind: Observed, Total: ss.n * f.Trials, Result: &r})
 			if rec != nil && r.Observation != nil {
 				if err := rec.Write(*r.Observation); err != nil {
@@ -707,7 +722,7 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 	if f.Trials > 1 {
 		run.Trials = gate.Trials(run.Cases)
 	}
-	verdict, err := gate.Evaluate(ss.gates, run, base)
+	verdict, err := gate.Evaluate(ss.runGates(), run, base)
 	if err != nil {
 		return nil, gate.Verdict{}, inputError(err)
 	}

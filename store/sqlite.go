@@ -335,6 +335,11 @@ func indexRun(ctx context.Context, tx *sql.Tx, run *assay.Run, dir string, withC
 	head, headVal := headline(run)
 	var dirty int
 	var commit string
+	var shardGroup string
+	var shardIndex, shardCount int
+	if sh := run.Shard; sh != nil {
+		shardGroup, shardIndex, shardCount = sh.Group, sh.Index, sh.Count
+	}
 	if run.Git != nil {
 		commit = run.Git.Commit
 		if run.Git.Dirty {
@@ -343,17 +348,18 @@ func indexRun(ctx context.Context, tx *sql.Tx, run *assay.Run, dir string, withC
 	}
 	_, err := tx.ExecContext(ctx, `INSERT INTO runs (run_id, status, suite_name, suite_fingerprint, target_kind, target_spec,
 		started_at, finished_at, cases, graded, passed, failed, errors, pass_rate, headline, headline_value,
-		assay_version, git_commit, git_dirty, dir)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		assay_version, git_commit, git_dirty, dir, shard_group, shard_index, shard_count)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (run_id) DO UPDATE SET status = excluded.status, suite_name = excluded.suite_name,
 		suite_fingerprint = excluded.suite_fingerprint, target_kind = excluded.target_kind, target_spec = excluded.target_spec,
 		started_at = excluded.started_at, finished_at = excluded.finished_at, cases = excluded.cases,
 		graded = excluded.graded, passed = excluded.passed, failed = excluded.failed, errors = excluded.errors,
 		pass_rate = excluded.pass_rate, headline = excluded.headline, headline_value = excluded.headline_value,
-		assay_version = excluded.assay_version, git_commit = excluded.git_commit, git_dirty = excluded.git_dirty, dir = excluded.dir`,
+		assay_version = excluded.assay_version, git_commit = excluded.git_commit, git_dirty = excluded.git_dirty, dir = excluded.dir,
+		shard_group = excluded.shard_group, shard_index = excluded.shard_index, shard_count = excluded.shard_count`,
 		run.RunID, string(run.Status), run.Suite.Name, run.Suite.Fingerprint, run.Target.Kind, run.Target.Spec,
 		fmtTime(run.StartedAt), fmtTime(run.FinishedAt), sum.Cases, sum.Graded, sum.Passed, sum.Failed, sum.Errors,
-		sum.PassRate, head, headVal, run.AssayVersion, commit, dirty, dir)
+		sum.PassRate, head, headVal, run.AssayVersion, commit, dirty, dir, shardGroup, shardIndex, shardCount)
 	if err != nil || !withCases {
 		return err
 	}
@@ -543,7 +549,7 @@ func (s *SQLiteStore) Reindex(ctx context.Context) error {
 // List implements Store.
 func (s *SQLiteStore) List(ctx context.Context, f Filter) ([]Entry, error) {
 	q := `SELECT run_id, status, suite_name, suite_fingerprint, target_kind, target_spec, started_at, finished_at,
-		cases, pass_rate, headline, headline_value, dir FROM runs WHERE 1=1`
+		cases, pass_rate, headline, headline_value, dir, shard_group, shard_index, shard_count FROM runs WHERE 1=1`
 	var args []any
 	if f.Suite != "" {
 		q += ` AND suite_name = ?`
@@ -552,6 +558,10 @@ func (s *SQLiteStore) List(ctx context.Context, f Filter) ([]Entry, error) {
 	if f.Status != "" {
 		q += ` AND status = ?`
 		args = append(args, string(f.Status))
+	}
+	if f.ShardGroup != "" {
+		q += ` AND shard_group = ?`
+		args = append(args, f.ShardGroup)
 	}
 	q += ` ORDER BY started_at DESC, run_id DESC`
 	if f.Limit > 0 {
@@ -568,10 +578,14 @@ func (s *SQLiteStore) List(ctx context.Context, f Filter) ([]Entry, error) {
 		defer rows.Close()
 		for rows.Next() {
 			var e Entry
-			var status, kind, spec, started, finished, dir string
+			var status, kind, spec, started, finished, dir, group string
+			var index, count int
 			if err := rows.Scan(&e.RunID, &status, &e.Suite, &e.Fingerprint, &kind, &spec, &started, &finished,
-				&e.Cases, &e.PassRate, &e.Headline, &e.HeadlineValue, &dir); err != nil {
+				&e.Cases, &e.PassRate, &e.Headline, &e.HeadlineValue, &dir, &group, &index, &count); err != nil {
 				return err
+			}
+			if count > 0 {
+				e.Shard = &assay.Shard{Index: index, Count: count, Group: group}
 			}
 			e.Status = assay.RunStatus(status)
 			e.Target = kind

@@ -51,6 +51,8 @@ type Filter struct {
 	Suite  string          // suite name
 	Status assay.RunStatus // "complete" or "incomplete"
 	Limit  int             // at most this many (0: no limit)
+	// ShardGroup selects the shard runs of a group (Run.Shard.Group).
+	ShardGroup string
 }
 
 // Entry is one indexed run, as listed by `assay runs`.
@@ -70,6 +72,9 @@ type Entry struct {
 	HeadlineValue *float64 `json:"headline_value,omitempty"`
 	// Path is the run's run.json.
 	Path string `json:"path"`
+	// Shard is the shard of a shard run (Index, Count, Group; no gates),
+	// nil for any other run.
+	Shard *assay.Shard `json:"shard,omitempty"`
 }
 
 // Errors a store returns; test with errors.Is.

@@ -46,6 +46,7 @@ func Run(t *testing.T, open Opener) {
 		{"finish_stream_error_keeps_run_incomplete", testFinishStreamError},
 		{"finish_after_cancel_records_incomplete", testFinishAfterCancel},
 		{"list_newest_first_with_filters", testList},
+		{"list_by_shard_group", testListShardGroup},
 		{"latest_skips_incomplete", testLatestSkipsIncomplete},
 		{"latest_tilde_same_suite", testLatestTilde},
 		{"resolve_id_prefix_and_path", testResolveID},
@@ -267,6 +268,44 @@ func testList(t *testing.T, open Opener) {
 	}
 	if got := ids(store.Filter{Status: assay.StatusIncomplete}); len(got) != 0 {
 		t.Errorf("List incomplete = %v; want none", got)
+	}
+}
+
+// testListShardGroup: List with a ShardGroup lists the shard runs of that
+// group only, each Entry with its shard (no gates); other runs have none.
+func testListShardGroup(t *testing.T, open Opener) {
+	s := openStore(t, open, t.TempDir())
+	shardRun := func(group string, index int, started time.Time) *assay.Run {
+		run := NewRun("kb", started)
+		run.Shard = &assay.Shard{Index: index, Count: 2, Group: group, Gates: []assay.Gate{{Expr: "pass_rate >= 0.5"}}}
+		return run
+	}
+	a := save(t, s, shardRun("g1", 0, t0), Case("q1", true, 1))
+	save(t, s, shardRun("g2", 0, t0.Add(time.Minute)), Case("q1", true, 1))
+	b := save(t, s, shardRun("g1", 1, t0.Add(2*time.Minute)), Case("q2", true, 1))
+	plain := save(t, s, NewRun("kb", t0.Add(3*time.Minute)), Case("q1", true, 1))
+	list, err := s.List(context.Background(), store.Filter{ShardGroup: "g1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range list {
+		got = append(got, e.RunID)
+		if e.Shard == nil || e.Shard.Group != "g1" || e.Shard.Count != 2 || (e.RunID == b) != (e.Shard.Index == 1) {
+			t.Errorf("entry %s: shard %+v; want group g1, count 2, its index", e.RunID, e.Shard)
+		}
+	}
+	if want := fmt.Sprint([]string{b, a}); fmt.Sprint(got) != want {
+		t.Errorf("List shard group g1 = %v; want %s", got, want)
+	}
+	all, err := s.List(context.Background(), store.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range all {
+		if e.RunID == plain && e.Shard != nil {
+			t.Errorf("a run that is no shard lists shard %+v", e.Shard)
+		}
 	}
 }
 
