@@ -177,7 +177,7 @@ func newRootCmd(env *Env) *cobra.Command {
 		newGateCmd,
 		newTrecCmd,
 		newCompareCmd,
-		newRunsCmd,
+		newRunsCmd, newMergeCmd,
 		newServeCmd,
 		newVersionCmd, newSchemaCmd,
 	} {

@@ -43,6 +43,8 @@ type runFlags struct {
 	trecTag     string
 	strict      bool
 	watch       bool
+	shard       string
+	group       string
 }
 
 func newRunCmd(env *Env) *cobra.Command {
@@ -96,6 +98,8 @@ incomplete run.`,
 	fl.BoolVar(&f.strict, "strict", false, "exit 1 when any graded case does not pass, gates or not")
 	fl.BoolVar(&f.watch, "watch", false, "run again whenever the suite, its corpus, schema files, the target file or trace change; Ctrl-C stops, with the last run's exit status")
 	fl.StringVar(&f.trecTag, "trec-tag", "", "the run `TAG` of --trec-run (default the run id)")
+	fl.StringVar(&f.shard, "shard", "", "run slice `I/N` (0-based) of the cases, as a shard of --group; assay merge checks the gates")
+	fl.StringVar(&f.group, "group", "", "shard group `NAME` (default from the suite fingerprint, git commit and CI run id)")
 	return cmd
 }
 
@@ -119,7 +123,7 @@ func runRun(env *Env, path string, f *runFlags) error {
 		Cases: f.cases, Tags: f.tags, K: f.k,
 		Trials: f.trials, Concurrency: f.concurrency, Timeout: f.timeout, MaxErrors: f.maxErrors,
 		Keep: f.keep, AllowLiteralSecrets: f.allowSecret,
-		Baseline: f.baseline, Gates: f.gates, MaxFailures: f.maxFailures, Strict: f.strict,
+		Baseline: f.baseline, Gates: f.gates, Shard: f.shard, Group: f.group, MaxFailures: f.maxFailures, Strict: f.strict,
 		JSON: f.jsonOut, JUnit: f.junit, Markdown: f.markdown, Badge: f.badge, ReportDir: f.reportDir,
 		Record: f.record, TrecRun: f.trecRun, TrecQrels: f.trecQrels, TrecTag: f.trecTag,
 		Stdout: env.Stdout, Getenv: env.Getenv, TempDir: env.Getenv("TMPDIR"), Secrets: env.Secrets, Version: harness.Build().Version,
