@@ -45,9 +45,10 @@ func ResolvePath(ref string) (string, error) {
 //
 //   - a path to a run.json or to its directory (anything that exists, ends
 //     in .json or contains a path separator);
-//   - "latest": the newest complete run (an incomplete run is never chosen);
+//   - "latest": the newest complete run (an incomplete run, or a shard
+//     run, a slice of a run, is never chosen);
 //   - "latest~N": the Nth complete run before the latest, of the same
-//     suite (latest~0 is latest);
+//     suite (latest~0 is latest), shard runs left out too;
 //   - a run id or a unique prefix of one (case-insensitive).
 //
 // A nil l (no store) resolves paths only. Errors wrap ErrNotFound or
@@ -72,7 +73,7 @@ func ResolveRef(ctx context.Context, l Lister, ref string) (string, error) {
 			}
 			n = v
 		}
-		latest, err := l.List(ctx, Filter{Status: assay.StatusComplete, Limit: 1})
+		latest, err := l.List(ctx, Filter{Status: assay.StatusComplete, NoShards: true, Limit: 1})
 		if err != nil {
 			return "", err
 		}
@@ -82,7 +83,7 @@ func ResolveRef(ctx context.Context, l Lister, ref string) (string, error) {
 		if n == 0 {
 			return latest[0].Path, nil
 		}
-		same, err := l.List(ctx, Filter{Status: assay.StatusComplete, Suite: latest[0].Suite, Limit: n + 1})
+		same, err := l.List(ctx, Filter{Status: assay.StatusComplete, NoShards: true, Suite: latest[0].Suite, Limit: n + 1})
 		if err != nil {
 			return "", err
 		}

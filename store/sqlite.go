@@ -563,6 +563,9 @@ func (s *SQLiteStore) List(ctx context.Context, f Filter) ([]Entry, error) {
 		q += ` AND shard_group = ?`
 		args = append(args, f.ShardGroup)
 	}
+	if f.NoShards {
+		q += ` AND shard_count = 0`
+	}
 	q += ` ORDER BY started_at DESC, run_id DESC`
 	if f.Limit > 0 {
 		q += ` LIMIT ?`

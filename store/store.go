@@ -51,8 +51,11 @@ type Filter struct {
 	Suite  string          // suite name
 	Status assay.RunStatus // "complete" or "incomplete"
 	Limit  int             // at most this many (0: no limit)
-	// ShardGroup selects the shard runs of a group (Run.Shard.Group).
+	// ShardGroup selects the shard runs of a group (Run.Shard.Group);
+	// NoShards leaves every shard run out (latest names none: a shard is
+	// a slice of a run, never a baseline).
 	ShardGroup string
+	NoShards   bool
 }
 
 // Entry is one indexed run, as listed by `assay runs`.

@@ -22,6 +22,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -284,6 +285,13 @@ func testListShardGroup(t *testing.T, open Opener) {
 	save(t, s, shardRun("g2", 0, t0.Add(time.Minute)), Case("q1", true, 1))
 	b := save(t, s, shardRun("g1", 1, t0.Add(2*time.Minute)), Case("q2", true, 1))
 	plain := save(t, s, NewRun("kb", t0.Add(3*time.Minute)), Case("q1", true, 1))
+	save(t, s, shardRun("g3", 0, t0.Add(4*time.Minute)), Case("q1", true, 1))
+	if got := mustResolve(t, s, "latest"); !strings.Contains(got, plain) {
+		t.Errorf("latest = %s; want the newest run that is no shard, %s", got, plain)
+	}
+	if list, err := s.List(context.Background(), store.Filter{NoShards: true}); err != nil || len(list) != 1 || list[0].RunID != plain {
+		t.Errorf("List NoShards = %v, %v; want run %s alone", list, err, plain)
+	}
 	list, err := s.List(context.Background(), store.Filter{ShardGroup: "g1"})
 	if err != nil {
 		t.Fatal(err)
