@@ -7,7 +7,6 @@ import (
 	"io"
 	"iter"
 	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -82,7 +81,12 @@ func Merge(ctx context.Context, p MergePlan) (*Result, error) {
 			return nil, usageError("", "--json %s: is a directory, want a file", p.JSON)
 		}
 	}
-	st, err := store.Open(p.StoreDir, p.StoreOptions)
+	if !store.IsURL(p.StoreDir) {
+		if _, err := os.Stat(p.StoreDir); err != nil {
+			return nil, inputError(fmt.Errorf("no run store at %s: run the shards with 'assay run SUITE --shard I/N' first, or pass --store", p.StoreDir))
+		}
+	}
+	st, err := OpenStore(p.StoreDir, p.StoreOptions)
 	if err != nil {
 		return nil, inputError(err)
 	}
@@ -237,7 +241,7 @@ func merge(ctx context.Context, st store.Store, p MergePlan) (run *assay.Run, ve
 	}
 	agg := runner.NewAggregator(run.Options.Metrics)
 	var kept []assay.CaseResult
-	err = mergeCases(shards, func(r assay.CaseResult) error {
+	err = mergeCases(ctx, st, shards, func(r assay.CaseResult) error {
 		r.Position = 0
 		if err := rw.Append(r); err != nil {
 			return fmt.Errorf("store: %w", err)
@@ -272,6 +276,12 @@ func merge(ctx context.Context, st store.Store, p MergePlan) (run *assay.Run, ve
 		run.Cases = kept
 	} else {
 		run.CaseStream = func(yield func(assay.CaseResult) error) error { return store.ReadResults(dir, yield) }
+		if dir == "" { // a store without files: read the results back from it
+			id := run.RunID
+			run.CaseStream = func(yield func(assay.CaseResult) error) error {
+				return st.Cases(context.WithoutCancel(ctx), id, false, yield)
+			}
+		}
 	}
 	if run.Options.Trials > 1 {
 		run.Trials = gate.Trials(run.Cases)
@@ -300,7 +310,7 @@ func merge(ctx context.Context, st store.Store, p MergePlan) (run *assay.Run, ve
 // included) in suite order, then trial: a k-way merge on
 // (CaseResult.Position, Trial) of the shards' streams, each in that order
 // already, holding one case per shard.
-func mergeCases(shards []*shardRun, fn func(assay.CaseResult) error) error {
+func mergeCases(ctx context.Context, st store.Store, shards []*shardRun, fn func(assay.CaseResult) error) error {
 	type head struct {
 		next func() (assay.CaseResult, error, bool)
 		stop func()
@@ -317,10 +327,9 @@ func mergeCases(shards []*shardRun, fn func(assay.CaseResult) error) error {
 		if s == nil {
 			continue
 		}
-		dir := filepath.Dir(s.path)
 		seq := func(yield func(assay.CaseResult, error) bool) {
 			stop := errors.New("stop")
-			err := store.ReadCases(dir, func(r assay.CaseResult) error {
+			err := RefCases(ctx, st, s.run, s.path, true, func(r assay.CaseResult) error {
 				if !yield(r, nil) {
 					return stop
 				}
@@ -410,7 +419,7 @@ func pickShards(ctx context.Context, st store.Store, refs []string) ([]*shardRun
 			return nil, "", inputError(err)
 		}
 		if len(entries) > 0 {
-			return groupShards(entries, refs[0])
+			return groupShards(ctx, st, entries, refs[0])
 		}
 		if _, rerr := st.Resolve(ctx, refs[0]); rerr != nil {
 			return nil, "", usageError("list the runs with 'assay runs': a shard run's group is in 'assay runs show RUN'", "%q names no shard group and no run of the store %s", refs[0], storeName(st))
@@ -446,7 +455,7 @@ func pickShards(ctx context.Context, st store.Store, refs []string) ([]*shardRun
 
 // groupShards picks the run of each slice of a group: the newest complete
 // one, else the newest (entries are newest first).
-func groupShards(entries []store.Entry, group string) ([]*shardRun, string, error) {
+func groupShards(ctx context.Context, st store.Store, entries []store.Entry, group string) ([]*shardRun, string, error) {
 	count := entries[0].Shard.Count
 	for _, e := range entries {
 		if e.Shard.Count != count {
@@ -476,11 +485,11 @@ func groupShards(entries []store.Entry, group string) ([]*shardRun, string, erro
 		if e == nil {
 			continue
 		}
-		run, err := store.LoadRun(e.Path)
+		run, path, err := LoadRef(ctx, st, e.RunID)
 		if err != nil {
 			return nil, "", inputError(err)
 		}
-		shards[i] = &shardRun{run: run, path: e.Path, others: others[i]}
+		shards[i] = &shardRun{run: run, path: path, others: others[i]}
 	}
 	return shards, group, nil
 }

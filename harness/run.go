@@ -375,7 +375,7 @@ func prepareRun(ctx context.Context, f *Plan) (*session, error) {
 		return nil, err
 	}
 	if f.StoreDir != "" {
-		if ss.st, err = store.Open(f.StoreDir, f.StoreOptions); err != nil {
+		if ss.st, err = OpenStore(f.StoreDir, f.StoreOptions); err != nil {
 			return nil, inputError(err) // store.Open's errors name the store
 		}
 	}
@@ -718,6 +718,12 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 		run.Cases = kept
 	} else {
 		run.CaseStream = func(yield func(assay.CaseResult) error) error { return store.ReadResults(runDir, yield) }
+		if runDir == "" { // a store without files: read the results back from it
+			st, id := ss.st, run.RunID
+			run.CaseStream = func(yield func(assay.CaseResult) error) error {
+				return st.Cases(context.WithoutCancel(ctx), id, false, yield)
+			}
+		}
 	}
 	if f.Trials > 1 {
 		run.Trials = gate.Trials(run.Cases)
@@ -766,12 +772,21 @@ func (ss *session) baselineFor(ctx context.Context, variant map[string]string) (
 			return nil, "", err
 		}
 		for _, e := range entries {
-			h, err := store.PeekRun(e.Path)
-			if err != nil || h.Group != base.Group || gate.VariantName(h.Variant) != name {
+			if e.Path != "" {
+				// The header alone says whether it is the run: the cases
+				// are read only for the one that is.
+				h, err := store.PeekRun(e.Path)
+				if err != nil || h.Group != base.Group || gate.VariantName(h.Variant) != name {
+					continue
+				}
+				run, err := store.LoadRun(e.Path)
+				return run, "", err
+			}
+			run, err := ss.st.Load(ctx, e.RunID)
+			if err != nil || run.Group != base.Group || gate.VariantName(run.Variant) != name {
 				continue
 			}
-			run, err := store.LoadRun(e.Path)
-			return run, "", err
+			return run, "", nil
 		}
 	}
 	return nil, fmt.Sprintf("variant %s: not compared: the matrix of --baseline %s (group %s) has no complete run of it", name, ss.f.Baseline, shortID(base.Group)), nil

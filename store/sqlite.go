@@ -21,7 +21,9 @@ import (
 	"time"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/atomicfile"
 	"github.com/assay-eval/assay/internal/boundedfile"
+	"github.com/assay-eval/assay/redact"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 )
@@ -54,7 +56,19 @@ type OpenOptions struct {
 	// compare, gate): read-only when it cannot be written (see
 	// OpenSQLite). A store opened so may refuse Begin.
 	ForReading bool
+	// Getenv expands ${VAR} in a store URL (a password kept out of the
+	// command line); nil expands nothing. Library code reads no
+	// environment: the CLI passes its own.
+	Getenv func(string) string
+	// Backends open the stores named by URL, by scheme ("postgres"):
+	// package store itself opens directories only (a backend package such
+	// as store/postgres imports this one). harness.OpenStore fills in every
+	// backend of the module.
+	Backends map[string]Opener
 }
+
+// Opener opens the store named by a URL of its scheme.
+type Opener func(url string, o OpenOptions) (Store, error)
 
 // WaitNotice is how long a busy wait on the index lasts before
 // OpenOptions.Waiting is called.
@@ -62,16 +76,65 @@ const WaitNotice = time.Second
 
 var _ Store = (*SQLiteStore)(nil)
 
-// Open opens the run store at dir, the one way a caller gets a Store:
-// callers hold the interface, so another backend plugs in here without
-// touching them. Today every dir is a files-and-SQLite store
+// Open opens the run store spec, the one way a caller gets a Store:
+// callers hold the interface, so a backend plugs in here without touching
+// them. A spec of the form SCHEME://... (IsURL) is opened by
+// o.Backends[SCHEME] (postgres://USER@HOST:PORT/DB: store/postgres); any
+// other spec is a directory holding a files-and-SQLite store
 // (OpenSQLite).
-func Open(dir string, o OpenOptions) (Store, error) {
-	s, err := OpenSQLite(dir, o)
+func Open(spec string, o OpenOptions) (Store, error) {
+	if scheme, ok := urlScheme(spec); ok {
+		op := o.Backends[scheme]
+		if op == nil {
+			known := slices.Sorted(maps.Keys(o.Backends))
+			if len(known) == 0 {
+				return nil, fmt.Errorf("store %s: no backend opens %s:// stores here (give a directory)", RedactURL(spec), scheme)
+			}
+			return nil, fmt.Errorf("store %s: unknown store scheme %q (known: %s, or a directory)", RedactURL(spec), scheme, strings.Join(known, ", "))
+		}
+		return op(spec, o)
+	}
+	s, err := OpenSQLite(spec, o)
 	if err != nil {
 		return nil, err
 	}
 	return s, nil
+}
+
+// IsURL reports whether spec names a store by URL (SCHEME://...) rather
+// than by directory.
+func IsURL(spec string) bool {
+	_, ok := urlScheme(spec)
+	return ok
+}
+
+func urlScheme(spec string) (string, bool) {
+	scheme, _, ok := strings.Cut(spec, "://")
+	if !ok || len(scheme) < 2 {
+		return "", false
+	}
+	for i, r := range scheme {
+		letter := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+		if !letter && (i == 0 || !(r >= '0' && r <= '9' || r == '+' || r == '-' || r == '.')) {
+			return "", false
+		}
+	}
+	return strings.ToLower(scheme), true
+}
+
+// RedactURL is a store spec as it may be shown: a URL with its password
+// (and credential-like query values) replaced (redact.URL); a directory
+// as it is. A URL that does not parse is shown as its scheme only.
+func RedactURL(spec string) string {
+	scheme, ok := urlScheme(spec)
+	if !ok {
+		return spec
+	}
+	u, err := url.Parse(spec)
+	if err != nil {
+		return scheme + "://" + redact.Redacted
+	}
+	return redact.URL(u)
 }
 
 // OpenSQLite opens (creating when needed) the store rooted at dir: dir/runs/
@@ -290,7 +353,7 @@ func (s *SQLiteStore) Begin(ctx context.Context, run *assay.Run) (RunWriter, err
 	if run.RunID == "" {
 		run.RunID = NewRunID()
 	}
-	if strings.ContainsAny(run.RunID, `/\`) || run.RunID == "." || run.RunID == ".." {
+	if !validRunID(run.RunID) {
 		return nil, fmt.Errorf("run id %q is not a valid directory name", run.RunID)
 	}
 	if run.Schema == "" {
@@ -610,7 +673,83 @@ func (s *SQLiteStore) List(ctx context.Context, f Filter) ([]Entry, error) {
 
 // Resolve implements Store; see ResolveRef for the rules.
 func (s *SQLiteStore) Resolve(ctx context.Context, ref string) (string, error) {
-	return ResolveRef(ctx, s, ref)
+	return ResolveID(ctx, s, ref)
+}
+
+// Load implements Store: ResolveRef, then LoadRun.
+func (s *SQLiteStore) Load(ctx context.Context, ref string) (*assay.Run, error) {
+	path, err := ResolveRef(ctx, s, ref)
+	if err != nil {
+		return nil, err
+	}
+	return LoadRun(path)
+}
+
+// RunFile implements RunFiler: the run.json of run id in this store.
+func (s *SQLiteStore) RunFile(runID string) string {
+	return filepath.Join(s.root, "runs", runID, RunFile)
+}
+
+// Cases implements Store: ReadCases (withObservations) or ReadResults of
+// the run's directory.
+func (s *SQLiteStore) Cases(ctx context.Context, runID string, withObservations bool, fn func(assay.CaseResult) error) error {
+	if !validRunID(runID) {
+		return fmt.Errorf("run id %q: %w", runID, ErrNotFound)
+	}
+	dir := filepath.Join(s.root, "runs", runID)
+	if _, err := os.Stat(dir); err != nil {
+		return fmt.Errorf("run %s: not in the store %s: %w", runID, s.root, ErrNotFound)
+	}
+	each := func(r assay.CaseResult) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return fn(r)
+	}
+	if withObservations {
+		return ReadCases(dir, each)
+	}
+	return ReadResults(dir, each)
+}
+
+// Delete implements Store: the index rows go first (in one transaction),
+// then the run's directory, so a run is never listed without its files.
+func (s *SQLiteStore) Delete(ctx context.Context, runID string) error {
+	if s.readOnly {
+		return fmt.Errorf("store %s is read-only: it cannot delete a run", s.root)
+	}
+	if !validRunID(runID) {
+		return fmt.Errorf("run id %q: %w", runID, ErrNotFound)
+	}
+	dir := filepath.Join(s.root, "runs", runID)
+	var n int64
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM runs WHERE run_id = ?`, runID)
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	if err != nil {
+		return explain(s.root, fmt.Errorf("%s: %w", filepath.Join(s.root, DBFile), err))
+	}
+	if _, serr := os.Stat(dir); serr != nil {
+		if n == 0 {
+			return fmt.Errorf("run %s: not in the store %s: %w", runID, s.root, ErrNotFound)
+		}
+		return nil
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return explain(s.root, fmt.Errorf("store %s: %w", s.root, err))
+	}
+	atomicfile.SyncDir(filepath.Dir(dir))
+	return nil
+}
+
+// validRunID reports whether id can name a run directory.
+func validRunID(id string) bool {
+	return id != "" && id != "." && id != ".." && !strings.ContainsAny(id, `/\`)
 }
 
 // peekStatus reads only the status of a run.json ("" when unreadable).
