@@ -58,6 +58,12 @@ func Provenance(w io.Writer, run *assay.Run, path string) error {
 		opts += " tag:" + k + "=" + o.Tags[k]
 	}
 	row("options", opts)
+	if sh := run.Shard; sh != nil {
+		row("shard", fmt.Sprintf("%d/%d of group %s", sh.Index, sh.Count, sh.Group))
+	}
+	if m := run.Merged; m != nil {
+		row("merged", fmt.Sprintf("group %s: %s", dash(m.Group), strings.Join(m.Runs, " ")))
+	}
 	row("file", path)
 	if err := tw.Flush(); err != nil {
 		return err
