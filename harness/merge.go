@@ -81,14 +81,9 @@ func Merge(ctx context.Context, p MergePlan) (*Result, error) {
 			return nil, usageError("", "--json %s: is a directory, want a file", p.JSON)
 		}
 	}
-	if !store.IsURL(p.StoreDir) {
-		if _, err := os.Stat(p.StoreDir); err != nil {
-			return nil, inputError(fmt.Errorf("no run store at %s: run the shards with 'assay run SUITE --shard I/N' first, or pass --store", p.StoreDir))
-		}
-	}
-	st, err := OpenStore(p.StoreDir, p.StoreOptions)
+	st, err := OpenExistingStore(p.StoreDir, p.StoreOptions)
 	if err != nil {
-		return nil, inputError(err)
+		return nil, err
 	}
 	res := &Result{closers: []func(){func() { st.Close() }}}
 	run, verdict, base, cmp, err := merge(ctx, st, p)

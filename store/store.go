@@ -39,7 +39,7 @@ type Store interface {
 	// Trend returns the value of metric (a metric name as recorded, such
 	// as ndcg@10, or pass_rate) in the complete runs of suite, oldest
 	// first, at most limit of the newest (0: all). Runs without the metric
-	// are left out.
+	// are left out, and so are shard runs (Run.Shard: a slice of a run).
 	Trend(ctx context.Context, suite, metric string, limit int) ([]TrendPoint, error)
 	// Delete removes the run runID (a full run id, not a prefix or REF)
 	// with its cases and index rows. An unknown id wraps ErrNotFound.

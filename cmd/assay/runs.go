@@ -68,7 +68,7 @@ runs show REF prints one run: its provenance and its summary.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runsShow(env, args[0], f) },
 	}
 	show.Flags().StringVar(&f.caseID, "case", "", "print the case `ID` whole: query, answer, ranking with grades, citations, tool calls, checks, spans")
-	cmd.AddCommand(list, show, newRunsExportCmd(env, f))
+	cmd.AddCommand(list, show, newRunsExportCmd(env, f), newRunsTrendCmd(env, f), newRunsPruneCmd(env, f))
 	return cmd
 }
 

@@ -312,6 +312,9 @@ func testListShardGroup(t *testing.T, open Opener) {
 	if list, err := s.List(context.Background(), store.Filter{NoShards: true}); err != nil || len(list) != 1 || list[0].RunID != plain {
 		t.Errorf("List NoShards = %v, %v; want run %s alone", list, err, plain)
 	}
+	if trend, err := s.Trend(context.Background(), "kb", "ndcg@10", 0); err != nil || len(trend) != 1 || trend[0].RunID != plain {
+		t.Errorf("Trend = %v, %v; want run %s alone: a shard is a slice of a run", trend, err, plain)
+	}
 	list, err := s.List(context.Background(), store.Filter{ShardGroup: "g1"})
 	if err != nil {
 		t.Fatal(err)
