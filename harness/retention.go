@@ -14,6 +14,7 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/gate"
+	"github.com/assay-eval/assay/metric"
 	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/store"
 )
@@ -106,16 +107,16 @@ func SuiteTrend(ctx context.Context, st store.Store, suite string, metrics []str
 	return t, nil
 }
 
-// isRunMeasure reports whether a gate name is one of the run-level names
-// the index keeps no trend of (rates other than pass_rate, latencies,
-// counts, trial statistics).
+// isRunMeasure reports whether a canonical gate name is one of the
+// run-level names the index keeps no trend of (rates other than
+// pass_rate, latencies, counts, trial statistics): any but pass_rate
+// and the IR metrics of package metric.
 func isRunMeasure(name string) bool {
-	for _, n := range gate.KnownMetrics() {
-		if n == name && n != "pass_rate" {
-			return true
-		}
+	if name == "pass_rate" {
+		return false
 	}
-	return false
+	_, err := metric.Parse(name)
+	return err != nil
 }
 
 func contains(xs []string, x string) bool {
