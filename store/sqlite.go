@@ -44,6 +44,8 @@ type SQLiteStore struct {
 	readOnly bool // opened ForReading on a store it cannot write
 	waiting  func()
 	waitOnce sync.Once
+	applied  []string
+	version  int
 }
 
 // OpenOptions adjust Open.
@@ -236,6 +238,12 @@ func isCorrupt(err error) bool {
 	return false
 }
 
+// Migrations implements Migrator: the migrations Open applied to the
+// index and its schema version.
+func (s *SQLiteStore) Migrations() (applied []string, version int) { return s.applied, s.version }
+
+var _ Migrator = (*SQLiteStore)(nil)
+
 // Root is the store's directory.
 func (s *SQLiteStore) Root() string { return s.root }
 
@@ -268,7 +276,9 @@ func (s *SQLiteStore) migrate(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		did := false
 		err = s.tx(ctx, func(tx *sql.Tx) error {
+			did = false
 			var n int
 			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE version = ?`, v).Scan(&n); err != nil {
 				return err
@@ -281,11 +291,16 @@ func (s *SQLiteStore) migrate(ctx context.Context) error {
 			}
 			_, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`,
 				v, base, time.Now().UTC().Format(time.RFC3339))
+			did = err == nil
 			return err
 		})
 		if err != nil {
 			return err
 		}
+		if did {
+			s.applied = append(s.applied, base)
+		}
+		s.version = max(s.version, v)
 	}
 	return nil
 }
@@ -395,7 +410,7 @@ func (s *SQLiteStore) relDir(id string) string { return filepath.ToSlash(filepat
 // read through run.EachCase one at a time).
 func indexRun(ctx context.Context, tx *sql.Tx, run *assay.Run, dir string, withCases bool) error {
 	sum := run.Summary
-	head, headVal := headline(run)
+	head, headVal := Headline(run)
 	var dirty int
 	var commit string
 	if run.Git != nil {
@@ -479,9 +494,9 @@ func parseTime(s string) time.Time {
 	return t
 }
 
-// headline picks the metric shown in listings: the first of the run's
+// Headline picks the metric shown in listings (Entry.Headline): the first of the run's
 // metric set (options, else the default set) that has a value.
-func headline(run *assay.Run) (string, *float64) {
+func Headline(run *assay.Run) (string, *float64) {
 	names := run.Options.Metrics
 	if len(names) == 0 {
 		names = assay.DefaultMetrics
