@@ -132,11 +132,14 @@ func RedactURL(spec string) string {
 	if !ok {
 		return spec
 	}
-	u, err := url.Parse(spec)
+	// ${VAR} (expanded by the backend) is not valid in every part of a
+	// URL: its braces are escaped for parsing and shown as written.
+	braces := strings.NewReplacer("${", "$%7B", "}", "%7D")
+	u, err := url.Parse(braces.Replace(spec))
 	if err != nil {
 		return scheme + "://" + redact.Redacted
 	}
-	return redact.URL(u)
+	return strings.NewReplacer("$%7B", "${", "%7D", "}").Replace(redact.URL(u))
 }
 
 // OpenSQLite opens (creating when needed) the store rooted at dir: dir/runs/
@@ -689,7 +692,7 @@ func (s *SQLiteStore) RunFile(runID string) string {
 }
 
 // Cases implements Store: ReadCases (withObservations) or ReadResults of
-// the run's directory.
+// the run's directory; a run directory without a cases file has none.
 func (s *SQLiteStore) Cases(ctx context.Context, runID string, withObservations bool, fn func(assay.CaseResult) error) error {
 	if !validRunID(runID) {
 		return fmt.Errorf("run id %q: %w", runID, ErrNotFound)
@@ -704,10 +707,14 @@ func (s *SQLiteStore) Cases(ctx context.Context, runID string, withObservations 
 		}
 		return fn(r)
 	}
+	read := ReadResults
 	if withObservations {
-		return ReadCases(dir, each)
+		read = ReadCases
 	}
-	return ReadResults(dir, each)
+	if err := read(dir, each); !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil // a run directory with run.json alone: no case lines
 }
 
 // Delete implements Store: the index rows go first (in one transaction),

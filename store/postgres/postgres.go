@@ -64,7 +64,7 @@ func OpenStore(ctx context.Context, rawURL string, o store.OpenOptions) (*Store,
 	st := &Store{name: store.RedactURL(rawURL), secrets: secrets}
 	if u, err := url.Parse(expanded); err == nil && u.User != nil {
 		if pw, ok := u.User.Password(); ok {
-			st.secrets.Add(redact.Secret{Value: pw}, redact.Secret{Value: url.QueryEscape(pw)}, redact.Secret{Value: url.PathEscape(pw)})
+			st.secrets.Add(redact.Secret{Value: pw}, redact.Secret{Value: escape(pw)}, redact.Secret{Value: url.QueryEscape(pw)})
 		}
 	}
 	cfg, err := pgxpool.ParseConfig(expanded)
@@ -109,8 +109,8 @@ func expandURL(u string, getenv func(string) string) (string, *redact.Redactor, 
 			missing = append(missing, name)
 			return m
 		}
-		r.Add(redact.Secret{Name: name, Value: v}, redact.Secret{Name: name, Value: url.QueryEscape(v)})
-		return url.QueryEscape(v)
+		r.Add(redact.Secret{Name: name, Value: v}, redact.Secret{Name: name, Value: escape(v)})
+		return escape(v)
 	})
 	if len(missing) > 0 {
 		return "", nil, fmt.Errorf("${%s} in the store URL is not set", missing[0])
@@ -118,10 +118,26 @@ func expandURL(u string, getenv func(string) string) (string, *redact.Redactor, 
 	return out, r, nil
 }
 
+// escape percent-encodes every byte of v but the unreserved ones, which
+// is right anywhere in a URL (user info, host, path, query).
+func escape(v string) string {
+	var b strings.Builder
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-._~", c) >= 0 {
+			b.WriteByte(c)
+		} else {
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return b.String()
+}
+
 // errorf is an error naming the store, with every secret of its URL
 // redacted from the message; errors.Is still sees what it wraps.
 func (s *Store) errorf(format string, args ...any) error {
-	return &storeError{msg: s.secrets.String(fmt.Sprintf("store "+s.name+": "+format, args...)), err: fmt.Errorf(format, args...)}
+	err := fmt.Errorf(format, args...)
+	return &storeError{msg: s.secrets.String("store " + s.name + ": " + err.Error()), err: err}
 }
 
 type storeError struct {
