@@ -35,7 +35,9 @@ var errStop = errors.New("stop")
 func CaseViews(ctx context.Context, st store.Store, run *assay.Run, path, id string) ([]report.CaseView, error) {
 	var views []report.CaseView
 	var some []string
+	lines := 0
 	take := func(r assay.CaseResult) error {
+		lines++
 		if r.ID == id {
 			views = append(views, report.CaseView{Result: r})
 		} else if len(some) < 5 && (len(some) == 0 || some[len(some)-1] != r.ID) {
@@ -44,9 +46,10 @@ func CaseViews(ctx context.Context, st store.Store, run *assay.Run, path, id str
 		return nil
 	}
 	err := RefCases(ctx, st, run, path, true, take)
-	if errors.Is(err, fs.ErrNotExist) {
+	if errors.Is(err, fs.ErrNotExist) || err == nil && lines == 0 {
 		// A run.json written by --json alone has no cases.jsonl beside
-		// it: its cases, without observations, are all there is.
+		// it (nor its copy in a store, any case line): its cases, without
+		// observations, are all there is.
 		err = nil
 		for _, r := range run.Cases {
 			take(r)

@@ -9,6 +9,7 @@ import (
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/runner"
 	"github.com/assay-eval/assay/store"
+	"github.com/assay-eval/assay/store/postgres"
 	"github.com/assay-eval/assay/suite"
 )
 
@@ -23,7 +24,10 @@ func OpenStore(spec string, o store.OpenOptions) (store.Store, error) {
 
 // Backends are the store backends OpenStore knows, by URL scheme: the one
 // explicit list (no registration).
-var Backends = map[string]store.Opener{}
+var Backends = map[string]store.Opener{
+	"postgres":   postgres.Open,
+	"postgresql": postgres.Open,
+}
 
 // OpenRefStore opens the run store at dir for reading when one of refs
 // needs it (store.NeedsIndex: anything but a path); paths work with no

@@ -44,6 +44,8 @@ type SQLiteStore struct {
 	readOnly bool // opened ForReading on a store it cannot write
 	waiting  func()
 	waitOnce sync.Once
+	applied  []string
+	version  int
 }
 
 // OpenOptions adjust Open.
@@ -130,11 +132,14 @@ func RedactURL(spec string) string {
 	if !ok {
 		return spec
 	}
-	u, err := url.Parse(spec)
+	// ${VAR} (expanded by the backend) is not valid in every part of a
+	// URL: its braces are escaped for parsing and shown as written.
+	braces := strings.NewReplacer("${", "$%7B", "}", "%7D")
+	u, err := url.Parse(braces.Replace(spec))
 	if err != nil {
 		return scheme + "://" + redact.Redacted
 	}
-	return redact.URL(u)
+	return strings.NewReplacer("$%7B", "${", "%7D", "}").Replace(redact.URL(u))
 }
 
 // OpenSQLite opens (creating when needed) the store rooted at dir: dir/runs/
@@ -236,6 +241,12 @@ func isCorrupt(err error) bool {
 	return false
 }
 
+// Migrations implements Migrator: the migrations Open applied to the
+// index and its schema version.
+func (s *SQLiteStore) Migrations() (applied []string, version int) { return s.applied, s.version }
+
+var _ Migrator = (*SQLiteStore)(nil)
+
 // Root is the store's directory.
 func (s *SQLiteStore) Root() string { return s.root }
 
@@ -268,7 +279,9 @@ func (s *SQLiteStore) migrate(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		did := false
 		err = s.tx(ctx, func(tx *sql.Tx) error {
+			did = false
 			var n int
 			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE version = ?`, v).Scan(&n); err != nil {
 				return err
@@ -281,11 +294,16 @@ func (s *SQLiteStore) migrate(ctx context.Context) error {
 			}
 			_, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`,
 				v, base, time.Now().UTC().Format(time.RFC3339))
+			did = err == nil
 			return err
 		})
 		if err != nil {
 			return err
 		}
+		if did {
+			s.applied = append(s.applied, base)
+		}
+		s.version = max(s.version, v)
 	}
 	return nil
 }
@@ -395,7 +413,7 @@ func (s *SQLiteStore) relDir(id string) string { return filepath.ToSlash(filepat
 // read through run.EachCase one at a time).
 func indexRun(ctx context.Context, tx *sql.Tx, run *assay.Run, dir string, withCases bool) error {
 	sum := run.Summary
-	head, headVal := headline(run)
+	head, headVal := Headline(run)
 	var dirty int
 	var commit string
 	var shardGroup string
@@ -485,9 +503,9 @@ func parseTime(s string) time.Time {
 	return t
 }
 
-// headline picks the metric shown in listings: the first of the run's
+// Headline picks the metric shown in listings (Entry.Headline): the first of the run's
 // metric set (options, else the default set) that has a value.
-func headline(run *assay.Run) (string, *float64) {
+func Headline(run *assay.Run) (string, *float64) {
 	names := run.Options.Metrics
 	if len(names) == 0 {
 		names = assay.DefaultMetrics
@@ -691,7 +709,7 @@ func (s *SQLiteStore) RunFile(runID string) string {
 }
 
 // Cases implements Store: ReadCases (withObservations) or ReadResults of
-// the run's directory.
+// the run's directory; a run directory without a cases file has none.
 func (s *SQLiteStore) Cases(ctx context.Context, runID string, withObservations bool, fn func(assay.CaseResult) error) error {
 	if !validRunID(runID) {
 		return fmt.Errorf("run id %q: %w", runID, ErrNotFound)
@@ -706,10 +724,14 @@ func (s *SQLiteStore) Cases(ctx context.Context, runID string, withObservations 
 		}
 		return fn(r)
 	}
+	read := ReadResults
 	if withObservations {
-		return ReadCases(dir, each)
+		read = ReadCases
 	}
-	return ReadResults(dir, each)
+	if err := read(dir, each); !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil // a run directory with run.json alone: no case lines
 }
 
 // Delete implements Store: the index rows go first (in one transaction),

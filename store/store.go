@@ -59,6 +59,13 @@ type RunFiler interface {
 	RunFile(runID string) string
 }
 
+// Migrator is the optional capability of a store with a schema: the
+// migrations opening it applied (none when it was up to date) and the
+// schema version it is at (the number of its newest migration).
+type Migrator interface {
+	Migrations() (applied []string, version int)
+}
+
 // RunWriter records one run while it goes. Its methods are safe for
 // concurrent use.
 type RunWriter interface {

@@ -179,7 +179,7 @@ func newRootCmd(env *Env) *cobra.Command {
 		newCompareCmd,
 		newRunsCmd, newMergeCmd,
 		newServeCmd,
-		newVersionCmd, newSchemaCmd,
+		newVersionCmd, newSchemaCmd, newStoreCmd,
 	} {
 		root.AddCommand(mk(env))
 	}

@@ -25,6 +25,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"sync"
@@ -61,6 +62,7 @@ func Run(t *testing.T, open Opener) {
 		{"cases_stream_with_and_without_observations", testCases},
 		{"trend_complete_runs_oldest_first", testTrend},
 		{"delete_removes_run_and_its_cases", testDelete},
+		{"copy_round_trip_through_files", testCopy},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open) })
@@ -884,5 +886,124 @@ func testDelete(t *testing.T, open Opener) {
 	}
 	if err := s.Delete(ctx, a[:8]); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("Delete of a prefix: %v; want ErrNotFound (Delete takes a full id)", err)
+	}
+}
+
+// testCopy: runs copied from a files store into this one, and from this
+// one into a second files store, are the runs they were: records byte for
+// byte, listings, case lines with observations; copying again skips them.
+func testCopy(t *testing.T, open Opener) {
+	ctx := context.Background()
+	files := func() store.Store {
+		f, err := store.OpenSQLite(filepath.Join(t.TempDir(), "files"), store.OpenOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		return f
+	}
+	src, back := files(), files()
+	s := openStore(t, open, t.TempDir())
+	ids := saveRuns(t, src, t0)
+	for _, step := range []struct {
+		name     string
+		dst, src store.Store
+	}{{"into the store", s, src}, {"back out", back, s}} {
+		res, err := store.Copy(ctx, step.dst, step.src)
+		if err != nil {
+			t.Fatalf("copy %s: %v", step.name, err)
+		}
+		if fmt.Sprint(res.Copied) != fmt.Sprint(ids) || len(res.Skipped) != 0 {
+			t.Fatalf("copy %s = %+v; want every run copied, oldest first: %v", step.name, res, ids)
+		}
+		sameRuns(t, step.dst, src, ids)
+		res, err = store.Copy(ctx, step.dst, step.src)
+		if err != nil || len(res.Copied) != 0 || len(res.Skipped) != len(ids) {
+			t.Errorf("copy %s again = %+v, %v; want every run skipped", step.name, res, err)
+		}
+	}
+}
+
+// saveRuns records two complete runs and one stopped (never finished) in
+// s and returns their ids, oldest first.
+func saveRuns(t *testing.T, s store.Store, t0 time.Time) []string {
+	t.Helper()
+	ctx := context.Background()
+	var ids []string
+	for i := range 2 {
+		run := NewRun("kb", t0.Add(time.Duration(i)*time.Minute))
+		w, err := s.Begin(ctx, run)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cases := []assay.CaseResult{Case("q1", true, 1), Case("q2", i == 0, 0.5)}
+		for _, c := range cases {
+			if err := w.Append(c); err != nil {
+				t.Fatal(err)
+			}
+		}
+		Complete(run, cases)
+		if err := w.Finish(run); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, run.RunID)
+	}
+	run := NewRun("kb", t0.Add(5*time.Minute))
+	w, err := s.Begin(ctx, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Append(Case("q1", true, 1)); err != nil {
+		t.Fatal(err)
+	}
+	return append(ids, run.RunID)
+}
+
+// sameRuns checks that got holds each run of want as want has it: the
+// record (in its run.json form), the listing and the case lines with
+// their observations.
+func sameRuns(t *testing.T, got, want store.Store, ids []string) {
+	t.Helper()
+	ctx := context.Background()
+	gl, err := got.List(ctx, store.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wl, err := want.List(ctx, store.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(gl) != len(wl) {
+		t.Fatalf("listed %d runs; want %d", len(gl), len(wl))
+	}
+	for i := range gl {
+		g, w := gl[i], wl[i]
+		g.Path, w.Path = "", ""
+		g.StartedAt, w.StartedAt = g.StartedAt.Truncate(time.Microsecond), w.StartedAt.Truncate(time.Microsecond)
+		g.FinishedAt, w.FinishedAt = g.FinishedAt.Truncate(time.Microsecond), w.FinishedAt.Truncate(time.Microsecond)
+		if !reflect.DeepEqual(g, w) {
+			t.Errorf("entry %d = %+v; want %+v", i, g, w)
+		}
+	}
+	for _, id := range ids {
+		gr, err := got.Load(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wr, err := want.Load(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gb, _ := store.EncodeRun(gr)
+		wb, _ := store.EncodeRun(wr)
+		if string(gb) != string(wb) {
+			t.Errorf("run %s record:\n got %s\nwant %s", id, gb, wb)
+		}
+		var gc, wc []assay.CaseResult
+		got.Cases(ctx, id, true, func(r assay.CaseResult) error { gc = append(gc, r); return nil })
+		want.Cases(ctx, id, true, func(r assay.CaseResult) error { wc = append(wc, r); return nil })
+		if len(wc) == 0 || !reflect.DeepEqual(gc, wc) {
+			t.Errorf("run %s case lines:\n got %+v\nwant %+v", id, gc, wc)
+		}
 	}
 }
