@@ -451,6 +451,11 @@ func pickShards(ctx context.Context, st store.Store, refs []string) ([]*shardRun
 // groupShards picks the run of each slice of a group: the newest complete
 // one, else the newest (entries are newest first).
 func groupShards(ctx context.Context, st store.Store, entries []store.Entry, group string) ([]*shardRun, string, error) {
+	for _, e := range entries {
+		if e.Shard == nil {
+			return nil, "", inputError(fmt.Errorf("run %s is listed in shard group %s but records no shard: the store's index is out of step", ShortID(e.RunID), group))
+		}
+	}
 	count := entries[0].Shard.Count
 	for _, e := range entries {
 		if e.Shard.Count != count {

@@ -298,6 +298,11 @@ func upsertIndex(ctx context.Context, tx pgx.Tx, run *assay.Run, rec []byte) err
 	if run.Git != nil {
 		commit, dirty = run.Git.Commit, run.Git.Dirty
 	}
+	var shardGroup string
+	var shardIndex, shardCount int
+	if sh := run.Shard; sh != nil {
+		shardGroup, shardIndex, shardCount = sh.Group, sh.Index, sh.Count
+	}
 	var finished *time.Time
 	if !run.FinishedAt.IsZero() {
 		finished = &run.FinishedAt
@@ -305,10 +310,10 @@ func upsertIndex(ctx context.Context, tx pgx.Tx, run *assay.Run, rec []byte) err
 	_, err := tx.Exec(ctx, `UPDATE runs SET status = $2, suite_name = $3, suite_fingerprint = $4, target_kind = $5,
 		target_spec = $6, started_at = $7, finished_at = $8, cases = $9, graded = $10, passed = $11, failed = $12,
 		errors = $13, pass_rate = $14, headline = $15, headline_value = $16, assay_version = $17, git_commit = $18,
-		git_dirty = $19, record = $20 WHERE run_id = $1`,
+		git_dirty = $19, record = $20, shard_group = $21, shard_index = $22, shard_count = $23 WHERE run_id = $1`,
 		run.RunID, string(run.Status), run.Suite.Name, run.Suite.Fingerprint, run.Target.Kind, run.Target.Spec,
 		run.StartedAt, finished, sum.Cases, sum.Graded, sum.Passed, sum.Failed, sum.Errors, sum.PassRate,
-		head, headVal, run.AssayVersion, commit, dirty, rec)
+		head, headVal, run.AssayVersion, commit, dirty, rec, shardGroup, shardIndex, shardCount)
 	return err
 }
 
@@ -316,7 +321,7 @@ func upsertIndex(ctx context.Context, tx pgx.Tx, run *assay.Run, rec []byte) err
 // files.
 func (s *Store) List(ctx context.Context, f store.Filter) ([]store.Entry, error) {
 	q := `SELECT run_id, status, suite_name, suite_fingerprint, target_kind, target_spec, started_at, finished_at,
-		cases, pass_rate, headline, headline_value FROM runs WHERE true`
+		cases, pass_rate, headline, headline_value, shard_group, shard_index, shard_count FROM runs WHERE true`
 	var args []any
 	if f.Suite != "" {
 		args = append(args, f.Suite)
@@ -325,6 +330,13 @@ func (s *Store) List(ctx context.Context, f store.Filter) ([]store.Entry, error)
 	if f.Status != "" {
 		args = append(args, string(f.Status))
 		q += ` AND status = $` + strconv.Itoa(len(args))
+	}
+	if f.ShardGroup != "" {
+		args = append(args, f.ShardGroup)
+		q += ` AND shard_group = $` + strconv.Itoa(len(args))
+	}
+	if f.NoShards {
+		q += ` AND shard_count = 0`
 	}
 	q += ` ORDER BY started_at DESC, run_id DESC`
 	if f.Limit > 0 {
@@ -340,10 +352,15 @@ func (s *Store) List(ctx context.Context, f store.Filter) ([]store.Entry, error)
 		var e store.Entry
 		var status, kind, spec string
 		var finished *time.Time
+		var group string
+		var index, count int
 		if err := rows.Scan(&e.RunID, &status, &e.Suite, &e.Fingerprint, &kind, &spec, &e.StartedAt, &finished,
-			&e.Cases, &e.PassRate, &e.Headline, &e.HeadlineValue); err != nil {
+			&e.Cases, &e.PassRate, &e.Headline, &e.HeadlineValue, &group, &index, &count); err != nil {
 			rows.Close()
 			return nil, s.errorf("%w", err)
+		}
+		if count > 0 {
+			e.Shard = &assay.Shard{Index: index, Count: count, Group: group}
 		}
 		e.Status = assay.RunStatus(status)
 		e.Target = kind
@@ -385,10 +402,10 @@ func (s *Store) Trend(ctx context.Context, suite, metric string, limit int) ([]s
 	var q string
 	if metric == "pass_rate" {
 		q = `SELECT r.run_id, r.started_at, r.pass_rate, r.graded FROM runs r
-			WHERE r.suite_name = $1 AND r.status = 'complete' AND r.pass_rate IS NOT NULL AND $2 = 'pass_rate'`
+			WHERE r.suite_name = $1 AND r.status = 'complete' AND r.shard_count = 0 AND r.pass_rate IS NOT NULL AND $2 = 'pass_rate'`
 	} else {
 		q = `SELECT r.run_id, r.started_at, m.mean, m.n FROM runs r JOIN run_metrics m ON m.run_id = r.run_id
-			WHERE r.suite_name = $1 AND r.status = 'complete' AND m.name = $2`
+			WHERE r.suite_name = $1 AND r.status = 'complete' AND r.shard_count = 0 AND m.name = $2`
 	}
 	q += ` ORDER BY r.started_at DESC, r.run_id DESC`
 	args := []any{suite, metric}
