@@ -97,6 +97,9 @@ func TestScripts(t *testing.T) {
 			// ghstep JOB ID runs a run: step of examples/ci/github-actions.yml
 			// (ci_workflow_test.go).
 			"ghstep": cmdGHStep,
+			// kubejob [-index I] FILE runs the container of a Job of
+			// examples/ci/kubernetes-*.yaml (kube_job_test.go).
+			"kubejob": cmdKubeJob,
 			// exitcode N CMD ARGS... runs CMD and asserts its exit status is
 			// exactly N; its stdout and stderr stay for stdout/stderr checks.
 			"exitcode": func(ts *testscript.TestScript, neg bool, args []string) {
