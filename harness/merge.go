@@ -235,7 +235,11 @@ func merge(ctx context.Context, st store.Store, p MergePlan) (run *assay.Run, ve
 		return nil, gate.Verdict{}, nil, nil, inputError(fmt.Errorf("store: %w", err))
 	}
 	agg := runner.NewAggregator(run.Options.Metrics)
+	// The results are kept in memory when something needs them all (keep)
+	// and, to spare reading them back twice while the run is stored, while
+	// they are few (mergeKeep); past that they are read back from the store.
 	var kept []assay.CaseResult
+	held := true
 	err = mergeCases(ctx, st, shards, func(r assay.CaseResult) error {
 		r.Position = 0
 		if err := rw.Append(r); err != nil {
@@ -243,7 +247,10 @@ func merge(ctx context.Context, st store.Store, p MergePlan) (run *assay.Run, ve
 		}
 		r.Observation = nil
 		agg.Add(&r)
-		if keep {
+		if held && !keep && len(kept) >= mergeKeep {
+			held, kept = false, nil
+		}
+		if held {
 			kept = append(kept, r)
 		}
 		return nil
@@ -267,7 +274,7 @@ func merge(ctx context.Context, st store.Store, p MergePlan) (run *assay.Run, ve
 	run.Summary = agg.Summary()
 	run.Segments = agg.Segments()
 	dir := rw.Dir()
-	if keep {
+	if held && len(kept) > 0 {
 		run.Cases = kept
 	} else {
 		run.CaseStream = func(yield func(assay.CaseResult) error) error { return store.ReadResults(dir, yield) }
@@ -300,6 +307,10 @@ func merge(ctx context.Context, st store.Store, p MergePlan) (run *assay.Run, ve
 	}
 	return run, verdict, base, cmp, nil
 }
+
+// mergeKeep is how many results a merge holds in memory when nothing
+// needs them all (about 10 MB): a larger run is read back from the store.
+const mergeKeep = 20000
 
 // mergeCases calls fn with the cases of every shard (observations
 // included) in suite order, then trial: a k-way merge on
