@@ -41,7 +41,7 @@ func TestConformance(t *testing.T) {
 	})
 }
 
-func openTest(t *testing.T, u string) *postgres.Store {
+func openTest(t testing.TB, u string) *postgres.Store {
 	t.Helper()
 	s, err := postgres.OpenStore(context.Background(), u, store.OpenOptions{})
 	if err != nil {
