@@ -50,6 +50,13 @@ type CaseResult struct {
 	// (Run.Shard) so that merging the shards puts the results back in
 	// suite order; 0 (omitted) elsewhere.
 	Position int `json:"position,omitempty"`
+	// Stages is the time of each stage the observation's spans name, in
+	// ms: per span name, the sum of its spans' durations (EndMs − StartMs,
+	// negative durations count as 0). Nil when the observation has no span
+	// or errored. The run summary's Stages are computed from it, so a run
+	// re-summarized without its observations (a merge of shards, a stopped
+	// run) keeps them.
+	Stages map[string]float64 `json:"stages,omitempty"`
 	// Observation is embedded in cases.jsonl, left out of run.json.
 	Observation *Observation `json:"observation,omitempty"`
 }
@@ -204,6 +211,10 @@ type Summary struct {
 	Metrics   map[string]MetricAgg `json:"metrics"`
 	Rates     Rates                `json:"rates"`
 	LatencyMs Latency              `json:"latency_ms"`
+	// Stages is the latency of each stage the observations' spans name
+	// (CaseResult.Stages), over the results that have that stage; omitted
+	// when no result has a span.
+	Stages map[string]Latency `json:"stages,omitempty"`
 }
 
 // MetricAgg is a mean with its count.

@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"testing"
 
@@ -40,12 +41,61 @@ func TestConformance(t *testing.T) {
 	})
 }
 
-func openTest(t *testing.T) *postgres.Store {
+func openTest(t testing.TB, u string) *postgres.Store {
 	t.Helper()
-	s, err := postgres.OpenStore(context.Background(), pgtest.URL(t), store.OpenOptions{})
+	s, err := postgres.OpenStore(context.Background(), u, store.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
 	return s
+}
+
+// TestConcurrentFirstOpensMigrateOnce: eight stores opened at once on a new
+// database (eight CI jobs starting together) all open; the migrations are
+// applied once, by one of them, under the advisory lock.
+func TestConcurrentFirstOpensMigrateOnce(t *testing.T) {
+	u := pgtest.URL(t)
+	const n = 8
+	var wg sync.WaitGroup
+	stores := make([]*postgres.Store, n)
+	errs := make([]error, n)
+	for i := range n {
+		wg.Go(func() { stores[i], errs[i] = postgres.OpenStore(context.Background(), u, store.OpenOptions{}) })
+	}
+	wg.Wait()
+	applied := 0
+	for i := range n {
+		if errs[i] != nil {
+			t.Errorf("open %d: %v", i, errs[i])
+			continue
+		}
+		a, v := stores[i].Migrations()
+		applied += len(a)
+		if v != 1 {
+			t.Errorf("open %d: schema version %d; want 1", i, v)
+		}
+		stores[i].Close()
+	}
+	if applied != 1 {
+		t.Errorf("the migration was applied %d times; want once", applied)
+	}
+	s := openTest(t, u)
+	if a, v := s.Migrations(); len(a) != 0 || v != 1 {
+		t.Errorf("a later open applied %v (version %d); want nothing, version 1", a, v)
+	}
+	again, err := s.Migrate(context.Background())
+	if err != nil || len(again) != 0 {
+		t.Errorf("Migrate on a current schema = %v, %v; want nothing applied", again, err)
+	}
+}
+
+// TestSearchPathWithoutSchema: a search_path naming no schema that exists
+// is said so, not a raw "no schema has been selected".
+func TestSearchPathWithoutSchema(t *testing.T) {
+	base := pgtest.BaseURL(t)
+	_, err := postgres.OpenStore(context.Background(), base+"&search_path=assay_no_such_schema", store.OpenOptions{})
+	if err == nil || !strings.Contains(err.Error(), "the search_path names none that exists") {
+		t.Errorf("open with a missing schema: %v", err)
+	}
 }
