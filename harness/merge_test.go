@@ -68,7 +68,8 @@ var shardTarget = assay.TargetFunc(func(ctx context.Context, c assay.Case) (assa
 	if hashed(key+"ans") < 0.7 {
 		answer = "yes"
 	}
-	return assay.Observation{Case: c.ID, Retrieved: hits, Answer: answer, LatencyMs: &lat}, nil
+	spans := []assay.Span{{Name: "retrieve", StartMs: 0, EndMs: lat / 3}, {Name: "answer", StartMs: lat / 3, EndMs: lat}}
+	return assay.Observation{Case: c.ID, Retrieved: hits, Answer: answer, LatencyMs: &lat, Spans: spans}, nil
 })
 
 // runParts is what an unsharded run and the merge of its shards must agree
