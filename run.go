@@ -46,6 +46,11 @@ type CaseResult struct {
 	// target reported it; nil when the ranking is empty or the target
 	// failed. compare lists its per-case deltas.
 	TopScore *float64 `json:"top_score,omitempty"`
+	// Position is the case's 1-based position among the cases selected
+	// (suite order, before the suite was split), recorded by a shard run
+	// (Run.Shard) so that merging the shards puts the results back in
+	// suite order; 0 (omitted) elsewhere.
+	Position int `json:"position,omitempty"`
 	// Stages is the time of each stage the observation's spans name, in
 	// ms: per span name, the sum of its spans' durations (EndMs − StartMs,
 	// negative durations count as 0). Nil when the observation has no span
@@ -85,9 +90,14 @@ type Run struct {
 	// {"mode": "fast"}; nil when the target declares no variants. Gates
 	// scoped [variant=NAME] or [KEY=VALUE] on a variant key apply to the
 	// runs of that variant only (package gate).
-	Variant    map[string]string `json:"variant,omitempty"`
-	StartedAt  time.Time         `json:"started_at"`
-	FinishedAt time.Time         `json:"finished_at"`
+	Variant map[string]string `json:"variant,omitempty"`
+	// Shard is set on a shard run (assay run --shard I/N): which slice of
+	// the suite it ran and the group its shards share. nil otherwise.
+	Shard *Shard `json:"shard,omitempty"`
+	// Merged is set on the run assay merge made of a group's shards.
+	Merged     *Merged   `json:"merged,omitempty"`
+	StartedAt  time.Time `json:"started_at"`
+	FinishedAt time.Time `json:"finished_at"`
 	// Gain, cutoff and tie rule the metrics were computed with.
 	Gain     Gain               `json:"gain"`
 	TieRule  string             `json:"tie_rule"`
@@ -144,6 +154,24 @@ func (r *Run) EachCase(yield func(CaseResult) error) error {
 		return nil
 	}
 	return r.CaseStream(yield)
+}
+
+// Shard says which slice of a suite a shard run ran: the cases whose
+// stable hash of the id falls in slice Index (0-based) of Count, and the
+// Group its shards share. A shard run checks no gate: Gates holds the
+// gates the merge of the group checks on the whole run.
+type Shard struct {
+	Index int    `json:"index"`
+	Count int    `json:"count"`
+	Group string `json:"group"`
+	Gates []Gate `json:"gates,omitempty"`
+}
+
+// Merged says what a merged run was made of: the shard group and the
+// shard runs, by index (empty for a missing shard).
+type Merged struct {
+	Group string   `json:"group,omitempty"`
+	Runs  []string `json:"runs"`
 }
 
 // SuiteRef identifies the suite a run used.

@@ -200,6 +200,10 @@ type Case struct {
 
 	// Source is "file:line" of the case in its suite file, for messages.
 	Source string `json:"-"`
+	// Position is the case's 1-based position among the cases a shard
+	// run selected, before the suite was split (the harness sets it; the
+	// result's Position). 0 elsewhere.
+	Position int `json:"-"`
 }
 
 // Judged reports whether the case has relevance judgments.

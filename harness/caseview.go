@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path/filepath"
 	"strings"
 
 	"github.com/assay-eval/assay"
@@ -20,23 +19,25 @@ func RefCaseViews(ctx context.Context, st store.Store, ref, id string) (*assay.R
 	if err != nil {
 		return nil, nil, err
 	}
-	views, err := CaseViews(run, path, id)
+	views, err := CaseViews(ctx, st, run, path, id)
 	return run, views, err
 }
 
 // errStop ends a case scan early.
 var errStop = errors.New("stop")
 
-// CaseViews returns every trial of the case id in the run whose run.json
-// is at path (LoadRef's path), observations included, with the query and
+// CaseViews returns every trial of the case id in the run as LoadRef
+// returned it (from st, or the files beside path: RefCases), observations included, with the query and
 // judgments read again from the suite the run recorded. When that suite
 // cannot be read, or its fingerprint is no longer the run's, the views say
 // so (CaseView.SuiteNote) rather than show a query the run did not ask.
 // An id the run lacks is an error naming a few of the ids it has.
-func CaseViews(run *assay.Run, path, id string) ([]report.CaseView, error) {
+func CaseViews(ctx context.Context, st store.Store, run *assay.Run, path, id string) ([]report.CaseView, error) {
 	var views []report.CaseView
 	var some []string
+	lines := 0
 	take := func(r assay.CaseResult) error {
+		lines++
 		if r.ID == id {
 			views = append(views, report.CaseView{Result: r})
 		} else if len(some) < 5 && (len(some) == 0 || some[len(some)-1] != r.ID) {
@@ -44,10 +45,11 @@ func CaseViews(run *assay.Run, path, id string) ([]report.CaseView, error) {
 		}
 		return nil
 	}
-	err := store.ReadCases(filepath.Dir(path), take)
-	if errors.Is(err, fs.ErrNotExist) {
+	err := RefCases(ctx, st, run, path, true, take)
+	if errors.Is(err, fs.ErrNotExist) || err == nil && lines == 0 {
 		// A run.json written by --json alone has no cases.jsonl beside
-		// it: its cases, without observations, are all there is.
+		// it (nor its copy in a store, any case line): its cases, without
+		// observations, are all there is.
 		err = nil
 		for _, r := range run.Cases {
 			take(r)

@@ -91,4 +91,36 @@
 // with the previous run (report.WatchChanges). Complete makes the shell
 // completion lists (run refs, target kinds and files, gate names, import
 // formats); it never fails, leaving out what it cannot read.
+//
+// # Shards, merge, trends and retention (docs/shards.md)
+//
+// Plan.Shard "I/N" runs slice I (0-based) of the selected cases (package
+// shard: a stable SHA-256 hash of the case id) and stores the run as a
+// shard of Plan.Group (default shard.DefaultGroup from the suite
+// fingerprint, git commit and CI run id, read through Getenv). Each result
+// records its position among the cases selected. A shard run checks no
+// gate: its record keeps them (Run.Shard.Gates), and a baseline is refused
+// there. A variant matrix is not sharded (shard each variant's target
+// file). A shard is never latest (store.Filter.NoShards).
+//
+// Merge (`assay merge`) picks, per slice of a group, the newest complete
+// run (else the newest incomplete), refuses shards of different suites,
+// options (concurrency aside), gain, tie rule, target, gates or count,
+// merges their case streams in (position, trial) order into one stored
+// run aggregated by runner.Aggregator, checks the recorded gates (those
+// needing a baseline only with MergePlan.Baseline) and returns an
+// Incomplete error naming every missing or incomplete slice. Choices made
+// where the issue is silent: the merged run starts with the earliest shard
+// and finishes with the latest; its run-level measures are the shards'
+// when all agree, else none; a slice run again replaces the earlier run.
+//
+// SuiteTrend (`assay runs trend`) joins Store.Trend over the metrics asked
+// for (default pass_rate and the headline of the suite's newest run);
+// only pass_rate and IR metrics are indexed per run. Prune (`assay runs
+// prune`) deletes, per suite, the runs beyond the newest Keep and/or older
+// than OlderThan (both given: a run goes when neither keeps it), never the
+// latest complete run of a suite nor a run a floors file's log names; every
+// run counts toward Keep, shards and incomplete runs included, and a run
+// being written is not told apart from a stopped one (keep N generous, or
+// prune by age).
 package harness

@@ -67,6 +67,10 @@ type Plan struct {
 	Cache bool
 	// Baseline is the run REF to compare with (store.ResolveRef).
 	Baseline string
+	// Shard, "I/N", runs slice I (0-based) of N of the selected cases and
+	// records the run as a shard of Group (empty: shard.DefaultGroup); see
+	// shard.go. Empty: the whole suite.
+	Shard, Group string
 	// Gates are gate expressions added to the suite's (source "--gate").
 	Gates []string
 	// MaxFailures bounds the failing cases whose query the result keeps
@@ -195,6 +199,10 @@ func Run(ctx context.Context, p Plan) (*Result, error) {
 		}
 	}
 	if len(matrix.Variants) > 0 {
+		if ss.shard != nil {
+			res.Close()
+			return nil, usageError("shard a target file without variants:, one per variant", "--shard: the target file %s declares variants", ss.spec)
+		}
 		if f.Badge == "-" && len(matrix.Variants) > 1 {
 			// One badge per variant: several JSON documents on stdout
 			// would make none of them a valid endpoint badge.
@@ -287,6 +295,8 @@ type session struct {
 	// Computed once for every run of the session (a matrix has several).
 	fingerprint string
 	git         *assay.GitInfo
+	// shard is the plan's shard (nil: the whole suite).
+	shard *assay.Shard
 }
 
 // prepareRun loads and checks everything a run needs before any case is
@@ -310,6 +320,9 @@ func prepareRun(ctx context.Context, f *Plan) (*session, error) {
 	}
 
 	if ss.src, ss.n, err = selectCases(st, f.Cases, f.Tags, f.K); err != nil {
+		return nil, err
+	}
+	if err := ss.selectShard(); err != nil {
 		return nil, err
 	}
 	if err := f.check(); err != nil {
@@ -343,7 +356,7 @@ func prepareRun(ctx context.Context, f *Plan) (*session, error) {
 		}
 		exprs = append(exprs, e)
 	}
-	if f.Baseline == "" {
+	if f.Baseline == "" && ss.shard == nil {
 		keep, skipped, err := WithoutBaseline(exprs, false)
 		if err != nil {
 			return nil, err
@@ -388,7 +401,7 @@ func prepareRun(ctx context.Context, f *Plan) (*session, error) {
 		}
 	}
 	if f.StoreDir != "" {
-		if ss.st, err = store.Open(f.StoreDir, f.StoreOptions); err != nil {
+		if ss.st, err = OpenStore(f.StoreDir, f.StoreOptions); err != nil {
 			return nil, inputError(err) // store.Open's errors name the store
 		}
 	}
@@ -566,7 +579,7 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 	var err error
 	// More workers than observations would only idle (and -j 1000000 would
 	// start a million of them).
-	conc := min(f.Concurrency, ss.n*f.Trials)
+	conc := max(1, min(f.Concurrency, ss.n*f.Trials))
 	jdg, err := ss.judge.newJudge()
 	if err != nil {
 		return nil, gate.Verdict{}, inputError(err)
@@ -588,6 +601,7 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 		Git:          ss.git,
 		Group:        group,
 		Variant:      variant,
+		Shard:        ss.shard,
 		Options: assay.RunOptions{
 			K: s.Defaults.K, Trials: f.Trials, Concurrency: conc, Timeout: f.Timeout.String(),
 			Cases: f.Cases, Tags: tagMap(f.Tags), Metrics: metricNames,
@@ -672,6 +686,7 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 		OnResult: func(c assay.Case, r assay.CaseResult) error {
 			mu.Lock()
 			defer mu.Unlock()
+			r.Position = c.Position
 			emit(Event{Kind: Observed, Total: ss.n * f.Trials, Result: &r})
 			if rec != nil && r.Observation != nil {
 				if err := rec.Write(*r.Observation); err != nil {
@@ -750,11 +765,17 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 		run.Cases = kept
 	} else {
 		run.CaseStream = func(yield func(assay.CaseResult) error) error { return store.ReadResults(runDir, yield) }
+		if runDir == "" { // a store without files: read the results back from it
+			st, id := ss.st, run.RunID
+			run.CaseStream = func(yield func(assay.CaseResult) error) error {
+				return st.Cases(context.WithoutCancel(ctx), id, false, yield)
+			}
+		}
 	}
 	if f.Trials > 1 {
 		run.Trials = gate.Trials(run.Cases)
 	}
-	verdict, err := gate.Evaluate(ss.gates, run, base)
+	verdict, err := gate.Evaluate(ss.runGates(), run, base)
 	if err != nil {
 		return nil, gate.Verdict{}, inputError(err)
 	}
@@ -817,12 +838,21 @@ func (ss *session) baselineFor(ctx context.Context, variant map[string]string) (
 			return nil, "", err
 		}
 		for _, e := range entries {
-			h, err := store.PeekRun(e.Path)
-			if err != nil || h.Group != base.Group || gate.VariantName(h.Variant) != name {
+			if e.Path != "" {
+				// The header alone says whether it is the run: the cases
+				// are read only for the one that is.
+				h, err := store.PeekRun(e.Path)
+				if err != nil || h.Group != base.Group || gate.VariantName(h.Variant) != name {
+					continue
+				}
+				run, err := store.LoadRun(e.Path)
+				return run, "", err
+			}
+			run, err := ss.st.Load(ctx, e.RunID)
+			if err != nil || run.Group != base.Group || gate.VariantName(run.Variant) != name {
 				continue
 			}
-			run, err := store.LoadRun(e.Path)
-			return run, "", err
+			return run, "", nil
 		}
 	}
 	return nil, fmt.Sprintf("variant %s: not compared: the matrix of --baseline %s (group %s) has no complete run of it", name, ss.f.Baseline, shortID(base.Group)), nil

@@ -177,9 +177,9 @@ func newRootCmd(env *Env) *cobra.Command {
 		newGateCmd,
 		newTrecCmd,
 		newCompareCmd,
-		newRunsCmd,
+		newRunsCmd, newMergeCmd,
 		newServeCmd,
-		newVersionCmd, newSchemaCmd, newCacheCmd,
+		newVersionCmd, newSchemaCmd, newCacheCmd, newStoreCmd,
 	} {
 		root.AddCommand(mk(env))
 	}

@@ -45,6 +45,8 @@ type runFlags struct {
 	watch       bool
 	judge       harness.JudgeOptions
 	cache       bool
+	shard       string
+	group       string
 }
 
 func newRunCmd(env *Env) *cobra.Command {
@@ -102,6 +104,8 @@ incomplete run.`,
 	fl.StringVar(&f.judge.File, "judge", "", "judge the answers with the model judge defined in `FILE` (replaces the suite's judge:)")
 	fl.BoolVar(&f.judge.Off, "no-judge", false, "do not run the suite's judge")
 	fl.IntVar(&f.judge.Repeats, "judge-repeats", 0, "ask the judge `N` times per case (different seeds) and report its agreement")
+	fl.StringVar(&f.shard, "shard", "", "run slice `I/N` (0-based) of the cases, as a shard of --group; assay merge checks the gates")
+	fl.StringVar(&f.group, "group", "", "shard group `NAME` (default from the suite fingerprint, git commit and CI run id)")
 	return cmd
 }
 
@@ -125,7 +129,7 @@ func runRun(env *Env, path string, f *runFlags) error {
 		Cases: f.cases, Tags: f.tags, K: f.k,
 		Trials: f.trials, Concurrency: f.concurrency, Timeout: f.timeout, MaxErrors: f.maxErrors,
 		Keep: f.keep, AllowLiteralSecrets: f.allowSecret, Cache: f.cache, Judge: f.judge,
-		Baseline: f.baseline, Gates: f.gates, MaxFailures: f.maxFailures, Strict: f.strict,
+		Baseline: f.baseline, Gates: f.gates, Shard: f.shard, Group: f.group, MaxFailures: f.maxFailures, Strict: f.strict,
 		JSON: f.jsonOut, JUnit: f.junit, Markdown: f.markdown, Badge: f.badge, ReportDir: f.reportDir,
 		Record: f.record, TrecRun: f.trecRun, TrecQrels: f.trecQrels, TrecTag: f.trecTag,
 		Stdout: env.Stdout, Getenv: env.Getenv, TempDir: env.Getenv("TMPDIR"), Secrets: env.Secrets, Version: harness.Build().Version,
