@@ -273,7 +273,6 @@ func (s *Store) Cases(ctx context.Context, runID string, withObservations bool, 
 		return s.errorf("run %s: %w", runID, err)
 	}
 	defer rows.Close()
-	var fnErr error
 	for rows.Next() {
 		var seq int64
 		var line []byte
@@ -284,8 +283,8 @@ func (s *Store) Cases(ctx context.Context, runID string, withObservations bool, 
 		if err != nil {
 			return s.errorf("run %s: case line %d: %w", runID, seq+1, err)
 		}
-		if fnErr = fn(r); fnErr != nil {
-			return fnErr
+		if err := fn(r); err != nil {
+			return err
 		}
 	}
 	if err := rows.Err(); err != nil {
