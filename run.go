@@ -45,6 +45,13 @@ type CaseResult struct {
 	// target reported it; nil when the ranking is empty or the target
 	// failed. compare lists its per-case deltas.
 	TopScore *float64 `json:"top_score,omitempty"`
+	// Stages is the time of each stage the observation's spans name, in
+	// ms: per span name, the sum of its spans' durations (EndMs − StartMs,
+	// negative durations count as 0). Nil when the observation has no span
+	// or errored. The run summary's Stages are computed from it, so a run
+	// re-summarized without its observations (a merge of shards, a stopped
+	// run) keeps them.
+	Stages map[string]float64 `json:"stages,omitempty"`
 	// Observation is embedded in cases.jsonl, left out of run.json.
 	Observation *Observation `json:"observation,omitempty"`
 }
@@ -176,6 +183,10 @@ type Summary struct {
 	Metrics   map[string]MetricAgg `json:"metrics"`
 	Rates     Rates                `json:"rates"`
 	LatencyMs Latency              `json:"latency_ms"`
+	// Stages is the latency of each stage the observations' spans name
+	// (CaseResult.Stages), over the results that have that stage; omitted
+	// when no result has a span.
+	Stages map[string]Latency `json:"stages,omitempty"`
 }
 
 // MetricAgg is a mean with its count.

@@ -109,7 +109,9 @@
 // with the suite's gain; an errored observation contributes an empty
 // ranking, so zeros), LatencyMs, Tags, Retrieved (length of the ranking),
 // Citations (number of citations), Refused (the rule above), TopScore (the
-// score of the first retrieved document; nil when none or errored) and Observation
+// score of the first retrieved document; nil when none or errored), Stages
+// (the observation's span durations summed by span name, see Stages; nil
+// when it has no span or errored) and Observation
 // (a pointer to a copy of the observation).
 //
 // Case is pure and deterministic: the same case, observation and Options

@@ -2,6 +2,7 @@ package grade
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"regexp"
 
@@ -163,6 +164,9 @@ func Case(c assay.Case, obs assay.Observation, o Options) assay.CaseResult {
 		top := obs.Retrieved[0].Score
 		r.TopScore = &top
 	}
+	if obs.Error == nil {
+		r.Stages = Stages(obs.Spans)
+	}
 	if !c.Expect.Empty() {
 		ok := obs.Error == nil
 		for _, ch := range r.Checks {
@@ -235,4 +239,22 @@ func Checks(c assay.Case, obs assay.Observation, o Options) []assay.Check {
 	})
 	add(KindMaxLatency, e.MaxLatencyMs != nil, func() assay.Check { return MaxLatency(obs, *e.MaxLatencyMs) })
 	return checks
+}
+
+// Stages sums the durations of spans by name (ms; a span that ends before
+// it starts, or whose times are not numbers, counts as 0). It returns nil
+// for no span.
+func Stages(spans []assay.Span) map[string]float64 {
+	if len(spans) == 0 {
+		return nil
+	}
+	out := make(map[string]float64, len(spans))
+	for _, sp := range spans {
+		d := sp.EndMs - sp.StartMs
+		if !(d > 0) || math.IsInf(d, 0) {
+			d = 0
+		}
+		out[sp.Name] += d
+	}
+	return out
 }

@@ -49,6 +49,10 @@ func ciRun() *assay.Run {
 			Metrics:   map[string]assay.MetricAgg{"ndcg@10": {Mean: 0.4125, N: 8}},
 			Rates:     assay.Rates{NoHit: ptr(1.0 / 9), Refusal: ptr(1.0 / 9), Grounded: ptr(3.0 / 9), Error: ptr(0.1)},
 			LatencyMs: assay.Latency{P50: 85, P95: 2300, P99: 2300, Max: 2300, N: 9},
+			Stages: map[string]assay.Latency{
+				"answer": {P50: 20, P95: 60, P99: 60, Max: 60, N: 9},
+				"bm25":   {P50: 60, P95: 2200, P99: 2200, Max: 2200, N: 9},
+			},
 		},
 		Segments: map[string]assay.Summary{
 			"lang=en": {Cases: 4, Graded: 4, Passed: 3, Failed: 1, PassRate: lat(0.75), Metrics: map[string]assay.MetricAgg{"ndcg@10": {Mean: 0.7, N: 4}}},

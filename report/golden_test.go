@@ -85,6 +85,14 @@ func sampleRun() *assay.Run {
 			Metrics:   map[string]assay.MetricAgg{"ndcg@10": {Mean: 0.6131, N: 3}, "mrr": {Mean: 0.5, N: 3}},
 			Rates:     assay.Rates{NoHit: ptr(0.0), Refusal: ptr(1.0 / 3), Grounded: ptr(1.0 / 3), Error: ptr(0.25)},
 			LatencyMs: assay.Latency{P50: 12.1, P95: 40.2, P99: 40.2, Max: 40.2, N: 3},
+			// stages out of pipeline order and one unknown to the
+			// baseline: the reports list analyze, bm25, answer, then zz.
+			Stages: map[string]assay.Latency{
+				"answer":  {P50: 2, P95: 3.5, P99: 3.5, Max: 3.5, N: 3},
+				"zz":      {P50: 0.25, P95: 0.25, P99: 0.25, Max: 0.25, N: 1},
+				"analyze": {P50: 0.125, P95: 0.5, P99: 0.5, Max: 0.5, N: 3},
+				"bm25":    {P50: 10, P95: 36, P99: 36, Max: 36, N: 3},
+			},
 		},
 		Segments: map[string]assay.Summary{
 			"lang=en": {Cases: 3, Graded: 2, Passed: 1, Failed: 1, PassRate: ptr(0.5),

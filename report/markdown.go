@@ -71,6 +71,14 @@ func Markdown(w io.Writer, run *assay.Run, cmp *compare.Report) error {
 		p50, p95 = ms(s.LatencyMs.P50)+" ms", ms(s.LatencyMs.P95)+" ms"
 	}
 	p.f("| %s | %d | %d | %d | %d | %s | %s |\n\n", pct(s.PassRate), s.Graded, s.Passed, s.Failed, s.Errors, p50, p95)
+	if names := StageNames(s.Stages); len(names) > 0 {
+		p.f("| stage | p50 | p95 | n |\n|---|---:|---:|---:|\n")
+		for _, name := range names {
+			l := s.Stages[name]
+			p.f("| %s | %s ms | %s ms | %d |\n", mdEscape(name), ms(l.P50), ms(l.P95), l.N)
+		}
+		p.f("\n")
+	}
 	if s.Retried > 0 {
 		p.f("%d of %d cases were retried; latency excludes the backoff waits.\n\n", s.Retried, s.Cases)
 	}

@@ -78,6 +78,10 @@ func Text(w io.Writer, run *assay.Run, o TextOptions) error {
 	} else {
 		p.f("latency  none reported\n")
 	}
+	for _, name := range StageNames(s.Stages) {
+		l := s.Stages[name]
+		p.f("  stage  %-8s p50 %s  p95 %s  (ms, n=%d)\n", Escape(name), ms(l.P50), ms(l.P95), l.N)
+	}
 	if s.Retried > 0 {
 		p.f("retried  %d of %d cases (latency excludes the backoff waits; latency_total_ms has them)\n", s.Retried, s.Cases)
 	}

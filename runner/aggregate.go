@@ -38,6 +38,9 @@ import (
 //     JSON null) when no result has a latency or no result was answered:
 //     the time a down target takes to refuse a connection is not the
 //     system's latency.
+//   - Stages: per stage name (CaseResult.Stages, the observation's spans
+//     summed by name), the same percentiles over the results that have
+//     that stage; omitted when no result has a span.
 func Summarize(results []assay.CaseResult, metrics []string) assay.Summary {
 	a := NewAggregator(metrics)
 	for i := range results {
@@ -60,7 +63,8 @@ func Segments(results []assay.CaseResult, metrics []string) map[string]assay.Sum
 // Aggregator computes Summarize and Segments one result at a time, so a
 // run need not keep its results: added in the same order, it gives the
 // same summaries, bit for bit. It keeps, per summary, counters, one sum per
-// metric and the latencies (8 bytes a result: the percentiles are exact).
+// metric and the latencies (8 bytes a result, and 8 more for each stage its
+// observation has: the percentiles are exact).
 type Aggregator struct {
 	metrics []string // nil: every name the results carry
 	want    map[string]bool
@@ -75,6 +79,7 @@ type acc struct {
 	answered, noHit, refused, grounded int
 	sums                               map[string]*metricSum
 	latencies                          []float64
+	stages                             map[string][]float64
 }
 
 type metricSum struct {
@@ -148,6 +153,12 @@ func (s *acc) add(r *assay.CaseResult, want map[string]bool) {
 	if r.LatencyMs != nil {
 		s.latencies = append(s.latencies, *r.LatencyMs)
 	}
+	for name, ms := range r.Stages {
+		if s.stages == nil {
+			s.stages = map[string][]float64{}
+		}
+		s.stages[name] = append(s.stages[name], ms)
+	}
 	for name, v := range r.Metrics {
 		if want != nil && !want[name] {
 			continue
@@ -193,19 +204,33 @@ func (s *acc) summary(metrics []string) assay.Summary {
 		Grounded: ratio(s.grounded, s.answered),
 		Error:    ratio(s.errors, s.cases),
 	}
-	if n := len(s.latencies); n > 0 && s.answered > 0 {
-		// in place: the percentiles depend on the values, not their order
-		sorted := s.latencies
-		sort.Float64s(sorted)
-		out.LatencyMs = assay.Latency{
-			P50: Percentile(sorted, 50),
-			P95: Percentile(sorted, 95),
-			P99: Percentile(sorted, 99),
-			Max: sorted[n-1],
-			N:   n,
+	if s.answered > 0 {
+		out.LatencyMs = latency(s.latencies)
+	}
+	for name, ms := range s.stages {
+		if out.Stages == nil {
+			out.Stages = make(map[string]assay.Latency, len(s.stages))
 		}
+		out.Stages[name] = latency(ms)
 	}
 	return out
+}
+
+// latency is the percentiles of values (undefined when empty). It sorts
+// values in place: the percentiles depend on the values, not their order.
+func latency(values []float64) assay.Latency {
+	n := len(values)
+	if n == 0 {
+		return assay.Latency{}
+	}
+	sort.Float64s(values)
+	return assay.Latency{
+		P50: Percentile(values, 50),
+		P95: Percentile(values, 95),
+		P99: Percentile(values, 99),
+		Max: values[n-1],
+		N:   n,
+	}
 }
 
 // Percentile returns the nearest-rank p-th percentile of sorted (ascending):

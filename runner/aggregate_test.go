@@ -231,3 +231,35 @@ func TestSummarizeCountsRetried(t *testing.T) {
 		t.Errorf("a run with no retried result carries retried: %s", b)
 	}
 }
+
+func TestSummarizeStages(t *testing.T) {
+	t.Parallel()
+	results := []assay.CaseResult{
+		{ID: "a", Stages: map[string]float64{"bm25": 3, "answer": 1}},
+		{ID: "b", Stages: map[string]float64{"bm25": 1}},
+		{ID: "c", Stages: map[string]float64{"bm25": 2, "answer": 9}},
+		{ID: "d"}, // no span: in no stage
+	}
+	s := Summarize(results, nil)
+	bm := s.Stages["bm25"]
+	if bm.N != 3 || bm.P50 != 2 || bm.P95 != 3 || bm.Max != 3 {
+		t.Fatalf("bm25 = %+v, want n=3 p50=2 p95=3 max=3", bm)
+	}
+	if an := s.Stages["answer"]; an.N != 2 || an.P50 != 1 || an.P95 != 9 {
+		t.Fatalf("answer = %+v, want n=2 p50=1 p95=9", an)
+	}
+	if len(s.Stages) != 2 {
+		t.Fatalf("stages %v, want bm25 and answer only", s.Stages)
+	}
+	// Re-summarized from the results alone (no observations), as a merge
+	// of shards does: the same stages.
+	for i := range results {
+		results[i].Observation = nil
+	}
+	if again := Summarize(results, nil); !reflect.DeepEqual(again.Stages, s.Stages) {
+		t.Fatalf("re-summarized stages %v, want %v", again.Stages, s.Stages)
+	}
+	if none := Summarize([]assay.CaseResult{{ID: "x"}}, nil); none.Stages != nil {
+		t.Fatalf("no spans: stages %v, want nil (omitted)", none.Stages)
+	}
+}

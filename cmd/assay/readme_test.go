@@ -53,6 +53,9 @@ func TestREADMECommands(t *testing.T) {
 		"GOMODCACHE="+strings.TrimSpace(string(modcache)),
 		"ASSAY_STORE="+filepath.Join(gopath, "store"),
 		"NO_COLOR=1",
+		// A fresh machine stamps the checkout's commit (-buildvcs=auto);
+		// this one's go env may turn it off.
+		"GOFLAGS=-buildvcs=auto",
 	)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -82,8 +85,9 @@ func TestREADMECommands(t *testing.T) {
 	if cgo != "0" {
 		t.Errorf("%s was built with CGO_ENABLED=%q, want 0 (a static binary)", bin, cgo)
 	}
-	// assay version names the module and its version (and the commit when
-	// the go command recorded one: not with -buildvcs=false).
+	// assay version names the module and its version, and the commit of
+	// the checkout it was built from (the go command records it in a git
+	// checkout: the clean clone of CI is one).
 	out, err = exec.Command(bin, "version").CombinedOutput()
 	if err != nil {
 		t.Fatalf("assay version: %v\n%s", err, out)
@@ -91,26 +95,15 @@ func TestREADMECommands(t *testing.T) {
 	if want := "\nmodule " + bi.Main.Path + " " + bi.Main.Version + "\n"; !strings.Contains(string(out), want) {
 		t.Errorf("assay version lacks %q:\n%s", want, out)
 	}
-	for _, s := range bi.Settings {
-		if s.Key == "vcs.revision" && !strings.Contains(string(out), "\ncommit "+s.Value) {
-			t.Errorf("assay version lacks the commit %s:\n%s", s.Value, out)
-		}
-	}
-}
-
-// The CI example builds assay from the checked-out source, static, and
-// depends on no published module version (issue 14 point 6).
-func TestCIExampleBuildsFromSource(t *testing.T) {
-	t.Parallel()
-	data, err := os.ReadFile(filepath.Join(repoRoot(t), "examples", "ci", "github-actions.yml"))
+	head, err := exec.Command("git", "-C", root, "rev-parse", "HEAD").Output()
 	if err != nil {
-		t.Fatal(err)
+		if os.Getenv("CI") != "" {
+			t.Fatalf("git rev-parse HEAD in %s: %v (CI runs on a clone)", root, err)
+		}
+		t.Logf("not a git checkout (%v): the commit line is not checked", err)
+		return
 	}
-	wf := string(data)
-	if regexp.MustCompile(`assay/cmd/assay@`).MatchString(wf) {
-		t.Errorf("examples/ci/github-actions.yml installs a published module version (cmd/assay@...); build from the checkout")
-	}
-	if !regexp.MustCompile(`CGO_ENABLED=0 go (build|install) [^\n]*\./cmd/assay`).MatchString(wf) {
-		t.Errorf("examples/ci/github-actions.yml does not build the static binary from a checkout (CGO_ENABLED=0 go build ./cmd/assay)")
+	if want := "\ncommit " + strings.TrimSpace(string(head)); !strings.Contains(string(out), want) {
+		t.Errorf("assay version lacks %q:\n%s", want, out)
 	}
 }
