@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/report"
 )
 
 // chart is a trend line drawn as inline SVG (no script): one value per
@@ -139,6 +140,18 @@ func spanWaterfall(spans []assay.Span) *waterfall {
 	return wf
 }
 
+// stageRow is one stage of the run's latency by stage.
+type stageRow struct {
+	Name string
+	L    assay.Latency
+}
+
 // stages is the run's latency by stage (assay.Summary.Stages, from the
-// observations' spans) once the summary carries it; nil until then.
-func stages(run *assay.Run) any { return nil }
+// observations' spans), in the order the text report lists them.
+func stages(run *assay.Run) []stageRow {
+	var out []stageRow
+	for _, name := range report.StageNames(run.Summary.Stages) {
+		out = append(out, stageRow{name, run.Summary.Stages[name]})
+	}
+	return out
+}

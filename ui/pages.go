@@ -156,7 +156,7 @@ type runData struct {
 	Pages    int
 	Prev     string // URLs of the neighbour pages ("" none)
 	Next     string
-	Stages   any
+	Stages   []stageRow
 }
 
 type metricRow struct {

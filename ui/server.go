@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -154,4 +155,19 @@ func intParam(r *http.Request, name string, def int) (int, error) {
 		return 0, badRequest("%s=%q: want a whole number of at least 1", name, v)
 	}
 	return n, nil
+}
+
+// Loopback reports whether the listen address addr (host:port) binds to
+// loopback only: localhost or a loopback IP. An empty host binds to every
+// interface and is not loopback.
+func Loopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

@@ -178,7 +178,7 @@ func newRootCmd(env *Env) *cobra.Command {
 		newTrecCmd,
 		newCompareCmd,
 		newRunsCmd,
-		newServeCmd,
+		newServeCmd, newUICmd, newReportCmd,
 		newVersionCmd, newSchemaCmd,
 	} {
 		root.AddCommand(mk(env))

@@ -43,6 +43,7 @@ type runFlags struct {
 	trecTag     string
 	strict      bool
 	watch       bool
+	html        string
 }
 
 func newRunCmd(env *Env) *cobra.Command {
@@ -95,6 +96,7 @@ incomplete run.`,
 	fl.StringVar(&f.trecQrels, "trec-qrels", "", "write the judgments of the cases run to `FILE` as TREC qrels (qid 0 docno grade)")
 	fl.BoolVar(&f.strict, "strict", false, "exit 1 when any graded case does not pass, gates or not")
 	fl.BoolVar(&f.watch, "watch", false, "run again whenever the suite, its corpus, schema files, the target file or trace change; Ctrl-C stops, with the last run's exit status")
+	fl.StringVar(&f.html, "html", "", "write the static HTML report of the run into `DIR` (assay report --html)")
 	fl.StringVar(&f.trecTag, "trec-tag", "", "the run `TAG` of --trec-run (default the run id)")
 	return cmd
 }
@@ -158,6 +160,9 @@ func runRun(env *Env, path string, f *runFlags) error {
 	if f.watch {
 		return (&harness.Watch{Plan: p, Out: f.textOut(env), Text: report.TextOptions{MaxFailures: f.maxFailures}, OnError: func(err error) { printError(env.Stderr, err) }}).Run(ctx)
 	}
+	if f.html != "" && f.noStore {
+		return usageError("leave out --no-store", "--html reads the stored run: it cannot go with --no-store")
+	}
 	res, err := harness.Run(ctx, p)
 	if res == nil {
 		return err
@@ -166,6 +171,9 @@ func runRun(env *Env, path string, f *runFlags) error {
 	opts := report.TextOptions{MaxFailures: f.maxFailures, Queries: res.FailQueries}
 	if rerr := res.WriteText(f.textOut(env), p, opts); rerr != nil {
 		return inputError(rerr)
+	}
+	if herr := runHTML(env, f, p, res); herr != nil {
+		return herr
 	}
 	return err
 }
