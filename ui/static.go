@@ -45,11 +45,6 @@ func WriteStatic(ctx context.Context, dir string, st store.Store, runRef, baseRe
 			links.diffs[d.ID] = true
 		}
 	}
-	for _, sub := range []string{"cases", "diff"} {
-		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
-			return nil, err
-		}
-	}
 	var written []string
 	write := func(name, page string, l staticLinks, data any) error {
 		var buf bytes.Buffer
@@ -57,6 +52,9 @@ func WriteStatic(ctx context.Context, dir string, st store.Store, runRef, baseRe
 			return fmt.Errorf("%s: %v", name, err)
 		}
 		path := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
 		if err := atomicfile.Replace(path, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err }); err != nil {
 			return err
 		}

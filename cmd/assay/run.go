@@ -11,6 +11,7 @@ import (
 	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/runner"
 	"github.com/assay-eval/assay/target"
+	"github.com/assay-eval/assay/ui"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 )
@@ -172,8 +173,8 @@ func runRun(env *Env, path string, f *runFlags) error {
 	if rerr := res.WriteText(f.textOut(env), p, opts); rerr != nil {
 		return inputError(rerr)
 	}
-	if herr := runHTML(env, f, p, res); herr != nil {
-		return herr
+	if _, herr := ui.WriteResult(ctx, f.html, p.StoreDir, res, f.baseline); herr != nil {
+		return inputError(herr)
 	}
 	return err
 }
