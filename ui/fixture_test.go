@@ -7,8 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/harness"

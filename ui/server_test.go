@@ -2,8 +2,8 @@ package ui
 
 import (
 	"bytes"
-	"html"
 	"context"
+	"html"
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
@@ -287,7 +287,7 @@ func TestRunsPageMarksIncompleteRuns(t *testing.T) {
 		t.Errorf("%d points on %d charts, want 2 each (the complete runs)", got, charts)
 	}
 	// The default comparison is the latest two complete runs.
-	if !regexp.MustCompile(`name="base" value="` + f.qsBase + `" checked`).MatchString(b) || !regexp.MustCompile(`name="cand" value="` + f.qsCand + `" checked`).MatchString(b) {
+	if !regexp.MustCompile(`name="base" value="`+f.qsBase+`" checked`).MatchString(b) || !regexp.MustCompile(`name="cand" value="`+f.qsCand+`" checked`).MatchString(b) {
 		t.Errorf("the latest two complete runs are not preselected")
 	}
 	cmp := body(t, New(f.st, Options{}), "/compare?suite=quickstart")
