@@ -1,9 +1,11 @@
 package ui
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"html/template"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -203,11 +205,26 @@ func (s *server) runPage(ctx context.Context, r *http.Request) (string, any, err
 	if err != nil {
 		return "", nil, err
 	}
-	c, err := s.src.load(ctx, r.PathValue("id"))
-	if err != nil {
-		return "", nil, err
+	var d *runData
+	if f == (caseFilter{}) && page == 1 {
+		// The default view of a run not loaded yet: its first rows.
+		c, ok, err := s.src.peek(ctx, r.PathValue("id"), s.opts.PageSize)
+		if err != nil {
+			return "", nil, err
+		}
+		if ok {
+			d = buildRun(c, f, page, s.opts.PageSize)
+			d.All, d.Total = c.run.Summary.Cases, c.run.Summary.Cases
+			d.Pages = max(1, (d.Total+s.opts.PageSize-1)/s.opts.PageSize)
+		}
 	}
-	d := buildRun(c, f, page, s.opts.PageSize)
+	if d == nil {
+		c, err := s.src.load(ctx, r.PathValue("id"))
+		if err != nil {
+			return "", nil, err
+		}
+		d = buildRun(c, f, page, s.opts.PageSize)
+	}
 	if d.Page > 1 {
 		d.Prev = pageURL(r.URL, d.Page-1)
 	}
@@ -253,8 +270,11 @@ func buildRun(c *cachedRun, f caseFilter, page, pageSize int) *runData {
 		}
 		d.Segments = append(d.Segments, row)
 	}
-	flaky := flakyCases(run.Cases)
-	tags := map[string]bool{}
+	flaky := c.flakyCases()
+	for k := range run.Segments {
+		d.Tags = append(d.Tags, k)
+	}
+	sort.Strings(d.Tags)
 	var tagK, tagV string
 	if f.Tag != "" {
 		tagK, tagV, _ = strings.Cut(f.Tag, "=")
@@ -265,11 +285,6 @@ func buildRun(c *cachedRun, f caseFilter, page, pageSize int) *runData {
 		start = (max(page, 1) - 1) * pageSize
 	}
 	for _, cr := range run.Cases {
-		for k, v := range cr.Tags {
-			if len(tags) < 1000 {
-				tags[k+"="+v] = true
-			}
-		}
 		if !matchStatus(cr, f.Status, flaky[cr.ID]) {
 			continue
 		}
@@ -287,7 +302,6 @@ func buildRun(c *cachedRun, f caseFilter, page, pageSize int) *runData {
 		}
 		d.Rows = append(d.Rows, makeRow(cr, d.Head, flaky[cr.ID]))
 	}
-	d.Tags = sortedKeys(tags)
 	d.Page, d.Pages = max(page, 1), 1
 	if pageSize > 0 && d.Total > 0 {
 		d.Pages = (d.Total + pageSize - 1) / pageSize
@@ -435,7 +449,7 @@ type trialView struct {
 	Tools     []assay.ToolCall
 	Spans     *waterfall
 	Metrics   []metricValue
-	Raw       string
+	Raw       template.HTML // the observation JSON, escaped as text
 	NoObs     bool
 }
 
@@ -544,11 +558,51 @@ func trialOf(v report.CaseView, e assay.Expect, cs bool) trialView {
 	}
 	t.Tools = o.Tools
 	t.Spans = spanWaterfall(o.Spans)
-	if b, err := json.MarshalIndent(o, "", "  "); err == nil {
-		t.Raw = string(b)
+	if b, err := rawJSON(o); err == nil {
+		t.Raw = textHTML(string(b))
 	}
 	return t
 }
+
+// rawJSON is the observation's JSON with one top-level field a line,
+// each value compact: readable, and a third the size of an indented one.
+func rawJSON(o *assay.Observation) ([]byte, error) {
+	b, err := json.Marshal(o)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if _, err := dec.Token(); err != nil { // {
+		return nil, err
+	}
+	var out bytes.Buffer
+	out.WriteString("{")
+	for i := 0; dec.More(); i++ {
+		k, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, err
+		}
+		if i > 0 {
+			out.WriteString(",")
+		}
+		key, _ := json.Marshal(k)
+		fmt.Fprintf(&out, "\n %s: %s", key, v)
+	}
+	out.WriteString("\n}")
+	return out.Bytes(), nil
+}
+
+// textEscaper escapes text for an element's content: only &, < and >
+// mean something there (html/template also escapes quotes, which makes a
+// JSON document half again as long).
+var textEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
+
+// textHTML is s escaped as the text of an element (never an attribute).
+func textHTML(s string) template.HTML { return template.HTML(textEscaper.Replace(s)) }
 
 // citeMatches is the grader's rule: a citation matches a retrieved
 // document by id, path or title.
@@ -645,6 +699,7 @@ type diffRow struct {
 	CandHead   string
 	Delta      string
 	Flip       string // "pass → fail", "fail → pass" or ""
+	delta      float64
 }
 
 // maxDiffs is the number of per-case diff rows the compare page lists.
@@ -745,7 +800,7 @@ func buildCompare(rep compare.Report, base, cand *assay.Run, limit int) *compare
 			row.CandHead = fmt.Sprintf("%.4f", co.head)
 		}
 		if bo.hasHead && co.hasHead {
-			row.Delta = fmt.Sprintf("%+.4f", co.head-bo.head)
+			row.Delta, row.delta = fmt.Sprintf("%+.4f", co.head-bo.head), co.head-bo.head
 		}
 		d.Diffs = append(d.Diffs, row)
 	}

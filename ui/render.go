@@ -126,7 +126,7 @@ type pairArg struct {
 	S string
 }
 
-// styleCSS is the stylesheet, inlined in the static report's pages.
+// styleCSS is the stylesheet, written into the static report.
 var styleCSS = func() string {
 	b, err := files.ReadFile("assets/style.css")
 	if err != nil {
@@ -194,7 +194,6 @@ var funcs = template.FuncMap{
 	"pair":     func(v view, s string) pairArg { return pairArg{v, s} },
 	"sigrule":  report.SignificanceRule,
 	"statuses": func() []string { return statusFilters },
-	"css":      func() template.CSS { return template.CSS(styleCSS) },
 	"cellmark": func(class string) string {
 		return map[string]string{"pass": "✓", "fail": "✗", "error": "!", "ungraded": "·", "flaky": "~"}[class]
 	},

@@ -51,6 +51,15 @@ type cachedRun struct {
 	stopped bool
 	ready   chan struct{}
 	err     error
+
+	flakyOnce sync.Once
+	flaky     map[string]bool
+}
+
+// flakyCases are the run's flaky cases (computed once).
+func (c *cachedRun) flakyCases() map[string]bool {
+	c.flakyOnce.Do(func() { c.flaky = flakyCases(c.run.Cases) })
+	return c.flaky
 }
 
 type cachedHead struct {
@@ -135,6 +144,59 @@ func (s *source) load(ctx context.Context, ref string) (*cachedRun, error) {
 	}
 	close(c.ready)
 	return c, c.err
+}
+
+// peek is the first page of a run that is not loaded yet: its header
+// (PeekRun, which holds the summary) and its first n case rows in
+// run.json order (store.ReadRunCases, plus the other trials of the last
+// case), while the whole run loads in the background for the pages that
+// filter or page further. ok is false when the run is loaded already or
+// the header has no summary (a stopped run, whose cases come from
+// cases.jsonl): then load serves it.
+func (s *source) peek(ctx context.Context, ref string, n int) (c *cachedRun, ok bool, err error) {
+	path, err := s.resolve(ctx, ref)
+	if err != nil {
+		return nil, false, err
+	}
+	key := statKey(path)
+	s.mu.Lock()
+	loading := false
+	for _, c := range s.runs {
+		if c.path == path && c.key == key {
+			select {
+			case <-c.ready:
+				s.mu.Unlock()
+				return nil, false, nil
+			default:
+				loading = true
+			}
+		}
+	}
+	s.mu.Unlock()
+	head, err := s.head(path)
+	if err != nil {
+		return nil, false, err
+	}
+	if head.Status == assay.StatusIncomplete && head.Summary.Cases == 0 {
+		return nil, false, nil
+	}
+	if !loading {
+		go s.load(context.Background(), path)
+	}
+	run := *head
+	var last string
+	err = store.ReadRunCases(path, func(r assay.CaseResult) error {
+		if len(run.Cases) >= n && r.ID != last {
+			return store.ErrStop
+		}
+		last = r.ID
+		run.Cases = append(run.Cases, r)
+		return nil
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	return &cachedRun{path: path, key: key, run: &run}, true, nil
 }
 
 // head returns the header of the run.json at path (store.PeekRun: the

@@ -5,8 +5,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"sort"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/internal/atomicfile"
@@ -41,9 +43,7 @@ func WriteStatic(ctx context.Context, dir string, st store.Store, runRef, baseRe
 		}
 		links.base = bc.run.RunID
 		cmp = buildCompare(rep, bc.run, c.run, 0)
-		for _, d := range cmp.Diffs {
-			links.diffs[d.ID] = true
-		}
+		links.diffs = staticDiffs(cmp.Diffs, maxStaticDiffs)
 	}
 	var written []string
 	write := func(name, page string, l staticLinks, data any) error {
@@ -60,6 +60,12 @@ func WriteStatic(ctx context.Context, dir string, st store.Store, runRef, baseRe
 		}
 		written = append(written, path)
 		return nil
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "assets"), 0o755); err != nil {
+		return nil, err
+	}
+	if err := atomicfile.Replace(filepath.Join(dir, "assets", "style.css"), func(w io.Writer) error { _, err := io.WriteString(w, styleCSS); return err }); err != nil {
+		return nil, err
 	}
 	if err := write("index.html", "run", links, buildRun(c, caseFilter{}, 1, 0)); err != nil {
 		return written, err
@@ -87,6 +93,9 @@ func WriteStatic(ctx context.Context, dir string, st store.Store, runRef, baseRe
 			return written, err
 		}
 		for _, d := range cmp.Diffs {
+			if !links.diffs[d.ID] {
+				continue
+			}
 			bv := caseViewsOf(bByID[d.ID], bCases[d.ID], bnote)
 			cv := caseViewsOf(byID[d.ID], cases[d.ID], note)
 			data := buildCompareCase(bc.run, c.run, d.ID, bv, bCases[d.ID], bcs, cv, cases[d.ID], cs)
@@ -113,4 +122,28 @@ func caseViewsOf(results []assay.CaseResult, c *assay.Case, note string) []repor
 		views = append(views, v)
 	}
 	return views
+}
+
+// maxStaticDiffs bounds the diff pages of cases whose status stayed the
+// same (only a metric moved) in a static report.
+const maxStaticDiffs = 100
+
+// staticDiffs chooses the changed cases that get a diff page in the
+// static report: every case whose status changed (flips included), and
+// the max cases whose headline metric moved most.
+func staticDiffs(diffs []diffRow, max int) map[string]bool {
+	out := map[string]bool{}
+	var moved []diffRow
+	for _, d := range diffs {
+		if d.Base != d.Cand || d.Flip != "" {
+			out[d.ID] = true
+		} else {
+			moved = append(moved, d)
+		}
+	}
+	sort.SliceStable(moved, func(i, j int) bool { return math.Abs(moved[i].delta) > math.Abs(moved[j].delta) })
+	for i := 0; i < len(moved) && i < max; i++ {
+		out[moved[i].ID] = true
+	}
+	return out
 }
