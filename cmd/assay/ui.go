@@ -30,10 +30,10 @@ func newUICmd(env *Env) *cobra.Command {
 			defer st.Close()
 			ctx, stop := signal.NotifyContext(env.Ctx, os.Interrupt, syscall.SIGTERM)
 			defer stop()
+			if !ui.Loopback(addr) {
+				fmt.Fprintf(env.Stderr, "assay: warning: --addr %s is not loopback: the UI has no authentication, anyone who reaches it reads every run\n", addr)
+			}
 			return ui.Serve(ctx, addr, ui.New(st, ui.Options{}), serveBounds, func(a net.Addr) {
-				if !ui.Loopback(addr) {
-					fmt.Fprintf(env.Stderr, "assay: warning: --addr %s is not loopback: the UI has no authentication, anyone who reaches it reads every run\n", addr)
-				}
 				fmt.Fprintf(env.Stderr, "assay: ui on http://%s (store %s)\n", a, dir)
 			})
 		},
