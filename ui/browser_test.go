@@ -198,7 +198,7 @@ func TestBrowserCompareFromRunsPage(t *testing.T) {
 		t.Errorf("compare URL %s does not name the picked runs", loc)
 	}
 	if *screenshots {
-		shot(t, ctx, ts.URL+"/compare?base="+f.hBase+"&cand="+f.hCand, "ui-compare.png")
+		shot(t, ctx, ts.URL+serverLinks{}.Compare(f.qsBase, f.qsCand), "ui-compare.png")
 		shot(t, ctx, ts.URL+serverLinks{}.Run(f.qsCand), "ui-run.png")
 	}
 }

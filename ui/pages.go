@@ -720,17 +720,23 @@ func (s *server) comparePage(ctx context.Context, r *http.Request) (string, any,
 			cand = c
 		}
 	}
+	// The comparison (assay compare's, from the files) and the two runs'
+	// rows for the changed-case table are read at once.
+	var rep compare.Report
+	var repErr error
+	done := make(chan struct{})
+	go func() { rep, repErr = s.src.compare(ctx, base, cand); close(done) }()
 	bc, err := s.src.load(ctx, base)
+	var cc *cachedRun
+	if err == nil {
+		cc, err = s.src.load(ctx, cand)
+	}
+	<-done
 	if err != nil {
 		return "", nil, err
 	}
-	cc, err := s.src.load(ctx, cand)
-	if err != nil {
-		return "", nil, err
-	}
-	rep, err := s.src.compare(ctx, bc.path, cc.path)
-	if err != nil {
-		return "", nil, err
+	if repErr != nil {
+		return "", nil, repErr
 	}
 	return "compare", buildCompare(rep, bc.run, cc.run, maxDiffs), nil
 }
