@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -51,4 +52,22 @@ func TestReadRunCasesStreamsInOrderAndStops(t *testing.T) {
 	if err := store.ReadRunCases(filepath.Join(dir, "missing"), func(assay.CaseResult) error { return nil }); err == nil {
 		t.Error("a missing run: no error")
 	}
+}
+
+func FuzzReadRunCases(f *testing.F) {
+	f.Add([]byte(goodRun))
+	f.Add([]byte(`{"schema": "assay.run/v1", "cases": null}`))
+	f.Add([]byte(`{"cases": [{"id": "a"}, {"id": 5}]}`))
+	f.Add([]byte(`{"cases": [`))
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, b []byte) {
+		path := filepath.Join(dir, "run.json")
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		err := store.ReadRunCases(path, func(assay.CaseResult) error { return nil })
+		if err != nil && !strings.HasPrefix(err.Error(), path) {
+			t.Errorf("error does not name the file: %v", err)
+		}
+	})
 }

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -354,7 +355,7 @@ func snapshot(t *testing.T, dir string) string {
 			return err
 		}
 		fi, _ := d.Info()
-		b.WriteString(p + " " + fi.ModTime().Format(time.RFC3339Nano) + " " + string(rune(fi.Size()%1000)) + "\n")
+		b.WriteString(p + " " + fi.ModTime().Format(time.RFC3339Nano) + " " + strconv.FormatInt(fi.Size(), 10) + "\n")
 		return nil
 	})
 	return b.String()
