@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -366,5 +367,33 @@ func TestLoopback(t *testing.T) {
 		if got := Loopback(addr); got != want {
 			t.Errorf("Loopback(%q) = %v", addr, got)
 		}
+	}
+}
+
+// TestConcurrentRequests serves the pages of one fresh server from several
+// goroutines at once (the cache, the background load of a first page):
+// run with -race.
+func TestConcurrentRequests(t *testing.T) {
+	f := getFixture(t)
+	h := New(f.st, Options{PageSize: 5})
+	urls := append(pageURLs(f), serverLinks{}.Run(f.hBase), serverLinks{}.Run(f.qsBase)+"?page=2")
+	var wg sync.WaitGroup
+	errs := make(chan string, 100)
+	for g := range 6 {
+		wg.Go(func() {
+			for i := range urls {
+				u := urls[(i+g)%len(urls)]
+				rec := httptest.NewRecorder()
+				h.ServeHTTP(rec, httptest.NewRequest("GET", u, nil))
+				if rec.Code != 200 {
+					errs <- u
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for u := range errs {
+		t.Errorf("GET %s failed under concurrency", u)
 	}
 }
