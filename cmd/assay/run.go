@@ -158,11 +158,11 @@ func runRun(env *Env, path string, f *runFlags) error {
 			}
 		}
 	}
+	if f.html != "" && (f.noStore || f.watch) {
+		return usageError("leave out --no-store and --watch", "--html writes the report of the stored run: it cannot go with --no-store or --watch")
+	}
 	if f.watch {
 		return (&harness.Watch{Plan: p, Out: f.textOut(env), Text: report.TextOptions{MaxFailures: f.maxFailures}, OnError: func(err error) { printError(env.Stderr, err) }}).Run(ctx)
-	}
-	if f.html != "" && f.noStore {
-		return usageError("leave out --no-store", "--html reads the stored run: it cannot go with --no-store")
 	}
 	res, err := harness.Run(ctx, p)
 	if res == nil {
