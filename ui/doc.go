@@ -49,7 +49,8 @@
 // and its first rows (store.ReadRunCases) while the whole run loads in
 // the background: a 100,000-case run's first page does not wait for its
 // run.json to be decoded. The compare page lists at most 500 changed
-// cases (flips first); the history grid 200 cases a page.
+// cases (flips first); the history grid 200 cases a page, from each run's
+// case outcomes, kept per run.json (at most 64 runs' worth).
 //
 // # Safety
 //

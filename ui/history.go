@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"sort"
 	"strings"
 
 	"github.com/assay-eval/assay"
@@ -257,17 +258,22 @@ func (s *server) historyPage(ctx context.Context, r *http.Request) (string, any,
 	var order []string
 	inOrder := map[string]bool{}
 	for i, e := range d.Runs {
-		c, err := s.src.load(ctx, e.Path)
+		m, err := s.src.outcomes(ctx, e.Path, d.Head)
 		if err != nil {
 			d.Missing = append(d.Missing, e.RunID+": "+err.Error())
 			continue
 		}
-		per[i] = outcomes(c.run.Cases, d.Head)
-		for _, id := range caseOrder(c.run.Cases) {
+		per[i] = m
+		ids := make([]string, 0, len(m))
+		for id := range m {
 			if !inOrder[id] {
-				inOrder[id] = true
-				order = append(order, id)
+				ids = append(ids, id)
 			}
+		}
+		sort.Slice(ids, func(a, b int) bool { return m[ids[a]].order < m[ids[b]].order })
+		for _, id := range ids {
+			inOrder[id] = true
+			order = append(order, id)
 		}
 	}
 	start := (page - 1) * historyRows

@@ -822,6 +822,7 @@ type outcome struct {
 	head    float64
 	hasHead bool
 	n       int
+	order   int // 1 + the index of the case's first row in the run
 }
 
 func outcomes(cases []assay.CaseResult, head string) map[string]outcome {
@@ -844,6 +845,11 @@ func outcomes(cases []assay.CaseResult, head string) map[string]outcome {
 		}
 	}
 	out := make(map[string]outcome, len(acc))
+	for i, c := range cases {
+		if o := acc[c.ID]; o.order == 0 {
+			o.order = i + 1
+		}
+	}
 	for id, o := range acc {
 		if o.n > 0 {
 			o.head /= float64(o.n)

@@ -32,6 +32,16 @@ type source struct {
 	mu    sync.Mutex
 	runs  []*cachedRun // most recently used last
 	heads map[string]*cachedHead
+	// outs holds, per run.json, each case's outcome over its trials for
+	// one metric (the history grid), so the grid does not load its runs
+	// through the small run cache again on each request.
+	outs map[outKey]map[string]outcome
+}
+
+type outKey struct {
+	path string
+	key  fileKey
+	head string
 }
 
 // cacheRuns bounds the runs kept loaded.
@@ -68,7 +78,7 @@ type cachedHead struct {
 }
 
 func newSource(st store.Store) *source {
-	return &source{st: st, heads: map[string]*cachedHead{}}
+	return &source{st: st, heads: map[string]*cachedHead{}, outs: map[outKey]map[string]outcome{}}
 }
 
 func statKey(path string) fileKey {
@@ -197,6 +207,31 @@ func (s *source) peek(ctx context.Context, ref string, n int) (c *cachedRun, ok 
 		return nil, false, err
 	}
 	return &cachedRun{path: path, key: key, run: &run}, true, nil
+}
+
+// outcomes returns the outcome of each case of the run at path (status
+// over its trials, the mean of metric head) and the case ids in run
+// order, loading the run (harness.LoadRef) when they are not cached.
+func (s *source) outcomes(ctx context.Context, path, head string) (map[string]outcome, error) {
+	k := outKey{path, statKey(path), head}
+	s.mu.Lock()
+	m, ok := s.outs[k]
+	s.mu.Unlock()
+	if ok {
+		return m, nil
+	}
+	run, _, err := harness.LoadRef(ctx, s.st, path)
+	if err != nil {
+		return nil, err
+	}
+	m = outcomes(run.Cases, head)
+	s.mu.Lock()
+	if len(s.outs) >= 64 {
+		clear(s.outs)
+	}
+	s.outs[k] = m
+	s.mu.Unlock()
+	return m, nil
 }
 
 // head returns the header of the run.json at path (store.PeekRun: the
