@@ -51,6 +51,8 @@ func pageURLs(f *fixture) []string {
 		"/compare",
 		c.Compare(f.qsBase, f.qsCand),
 		c.Compare(f.hBase, f.hCand),
+		c.Compare(f.qsCand, f.hCand), // two suites: nothing paired, said as a warning
+		c.Compare(f.qsStop, f.qsCand),
 		c.CompareCase(f.hBase, f.hCand, "h1"),
 		c.History("quickstart", ""),
 		c.History("hostile", "h1") + "&all=1",
