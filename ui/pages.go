@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -198,7 +199,7 @@ var statusFilters = []string{"failing", "errored", "ungraded", "flaky", "passing
 func (s *server) runPage(ctx context.Context, r *http.Request) (string, any, error) {
 	q := r.URL.Query()
 	f := caseFilter{Status: q.Get("status"), Tag: q.Get("tag"), Q: q.Get("q")}
-	if f.Status != "" && !contains(statusFilters, f.Status) {
+	if f.Status != "" && !slices.Contains(statusFilters, f.Status) {
 		return "", nil, badRequest("status=%q: want one of %s", f.Status, strings.Join(statusFilters, ", "))
 	}
 	page, err := intParam(r, "page", 1)
@@ -238,15 +239,6 @@ func pageURL(u *url.URL, page int) string {
 	q := u.Query()
 	q.Set("page", fmt.Sprint(page))
 	return u.Path + "?" + q.Encode()
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // buildRun makes the run page: the summary, and the page of the case
@@ -835,7 +827,7 @@ func outcomes(cases []assay.CaseResult, head string) map[string]outcome {
 			acc[c.ID] = o
 		}
 		st := status(c)
-		if !contains(statuses[c.ID], st) {
+		if !slices.Contains(statuses[c.ID], st) {
 			statuses[c.ID] = append(statuses[c.ID], st)
 		}
 		if v, ok := c.Metrics[head]; ok {
