@@ -33,6 +33,7 @@ type CaseResult struct {
 	Metrics   map[string]float64 `json:"metrics"`
 	LatencyMs *float64           `json:"latency_ms"`
 	Attempts  int                `json:"attempts,omitempty"` // the observation's; > 1: retried
+	Cached    bool               `json:"cached,omitempty"`   // the observation came from the cache (run --cache)
 	Tags      map[string]string  `json:"tags,omitempty"`
 	// Source is "file:line" of the case in its suite file (assay.Case's),
 	// so reports can point at it (JUnit's file and line attributes).
@@ -52,6 +53,8 @@ type CaseResult struct {
 	// re-summarized without its observations (a merge of shards, a stopped
 	// run) keeps them.
 	Stages map[string]float64 `json:"stages,omitempty"`
+	// Judge is what the judge said of the case (nil: no judge ran).
+	Judge *JudgeResult `json:"judge,omitempty"`
 	// Observation is embedded in cases.jsonl, left out of run.json.
 	Observation *Observation `json:"observation,omitempty"`
 }
@@ -166,6 +169,9 @@ type RunOptions struct {
 	Cases       []string          `json:"cases,omitempty"`
 	Tags        map[string]string `json:"tags,omitempty"`
 	Metrics     []string          `json:"metrics,omitempty"`
+	// Cache is set when the run answered from the response cache where it
+	// could (run --cache); Summary.Cached counts the observations it did.
+	Cache bool `json:"cache,omitempty"`
 }
 
 // Summary aggregates a run (docs/metrics.md#aggregates).
@@ -178,6 +184,9 @@ type Summary struct {
 	// Retried counts the results whose observation needed more than one
 	// attempt (omitted when none did).
 	Retried int `json:"retried,omitempty"`
+	// Cached counts the results whose observation came from the response
+	// cache (run --cache), not from the system (omitted when none did).
+	Cached int `json:"cached,omitempty"`
 	// PassRate is passed/graded; nil when nothing was graded.
 	PassRate  *float64             `json:"pass_rate"`
 	Metrics   map[string]MetricAgg `json:"metrics"`
@@ -187,6 +196,8 @@ type Summary struct {
 	// (CaseResult.Stages), over the results that have that stage; omitted
 	// when no result has a span.
 	Stages map[string]Latency `json:"stages,omitempty"`
+	// Judge totals the judge (nil: no judge ran; segments have none).
+	Judge *JudgeSummary `json:"judge,omitempty"`
 }
 
 // MetricAgg is a mean with its count.

@@ -26,13 +26,21 @@
 //     variant-scoped gates checked up front.
 //  6. Open the store (Plan.StoreDir; none when empty) and load the
 //     baseline (Plan.Baseline, any store.ResolveRef REF).
+//     The judge (Plan.Judge: its Config, else a --judge File, else the
+//     suite's judge:; none with Off) is checked here, its api_key expanded
+//     through Getenv and registered with Plan.Secrets, and its cache
+//     opened under a store directory (<store>/cache, kind judge).
 //  7. For each run (each variant): open the target, register its secrets
 //     with Plan.Secrets, begin the run record in the store, run every case
 //     (package runner: concurrency, trials, timeouts, MaxErrors), grading
 //     each observation before it is redacted; each result goes to the
 //     run's directory (the store's; with no store a scratch one under
 //     $TMPDIR, store.BeginScratch, removed by Result.Close), the --record
-//     trace, the TREC outputs and the aggregator. The reports read the
+//     trace, the TREC outputs and the aggregator. With a judge, each run
+//     has its own (its own budget): the runner calls it after the
+//     deterministic checks, the judge metrics are added to the run's
+//     metric list, and its totals go to Summary.Judge with warnings for
+//     results not judged, judge errors and unstable results. The reports read the
 //     results back from the run directory one at a time
 //     (store.ReadResults through Run.CaseStream).
 //     The cases stay in memory only when something needs them all: a
@@ -68,6 +76,13 @@
 // orderings. CompareRefs and Export serve `assay compare` and `assay runs
 // export`. OpenRefStore and LoadRef resolve run references through the
 // one resolver (store.ResolveRef).
+//
+// Plan.Cache answers http and command targets from the response cache
+// under the store (package cache, <store>/cache/target): the target is
+// wrapped in target.Cached, whose key is the target's fingerprint, the
+// case fields the request is built from, the variant and the trial; a
+// target of another kind runs as usual with a warning. CacheStats and
+// CacheClear serve `assay cache stats|clear` (docs/cache.md).
 //
 // Watch serves `assay run --watch`: it runs a Plan, polls the run's inputs
 // (suite, corpus, json_schema files, target file, replay trace) every

@@ -10,8 +10,26 @@ import (
 
 // WriteText writes the text summary of a result, what `assay run` prints:
 // the run (report.Text) and the no-gates line, or the variants of a matrix
-// (report.MatrixText); then each comparison with the plan's baseline.
+// (report.MatrixText); then each comparison with the plan's baseline. Under
+// GitHub Actions (Getenv("GITHUB_ACTIONS") is "true") it ends with the
+// runs' failures as workflow commands (report.RunGitHub), so that they land
+// on their suite lines in the pull request.
 func (r *Result) WriteText(w io.Writer, p Plan, opts report.TextOptions) error {
+	if err := r.writeText(w, p, opts); err != nil {
+		return err
+	}
+	if p.Getenv == nil || p.Getenv("GITHUB_ACTIONS") != "true" {
+		return nil
+	}
+	for _, run := range r.Runs {
+		if err := report.RunGitHub(w, run); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *Result) writeText(w io.Writer, p Plan, opts report.TextOptions) error {
 	if !r.Matrix {
 		if err := report.Text(w, r.Runs[0], opts); err != nil {
 			return err

@@ -46,12 +46,12 @@ import (
 // classname and time; failure and error have type and message; <skipped>
 // is text only.
 //
-// A case's testcase carries file and line, its position in the suite
-// (CaseResult.Source), so CI annotations (GitHub's from
-// publish-unit-test-result-action, GitLab, Jenkins) land on the case's
-// line. junit-10.xsd allows both attributes; Ant's junit-4.xsd allows
-// neither: the output validates against junit-4.xsd once they are
-// removed, and readers that check it that strictly are rare.
+// A case's position in the suite (CaseResult.Source) is carried in a way
+// both schemas accept: junit-10.xsd allows file and line attributes on a
+// testcase, Ant's junit-4.xsd allows neither, so the testcase has none and
+// the failure or error text ends with "at FILE:LINE", where stack-trace
+// readers find it. Annotations on the suite line come from `assay run`
+// itself under GitHub Actions (RunGitHub), which needs no JUnit reader.
 //
 // The cases are read through run.EachCase twice, once for the counts the
 // <testsuite> start tag carries and once to write each <testcase> as it
@@ -194,9 +194,6 @@ func writeJUnit(w io.Writer, doc junitSuites) error {
 
 func writeJUnitCase(p *printer, c junitCase) {
 	p.f("    <testcase name=\"%s\" classname=\"%s\" time=\"%s\"", xmlAttr(c.Name), xmlAttr(c.Classname), c.Time)
-	if c.File != "" {
-		p.f(" file=\"%s\" line=\"%d\"", xmlAttr(c.File), c.Line)
-	}
 	var el string
 	var m *junitMessage
 	switch {
@@ -319,8 +316,6 @@ type junitCase struct {
 	Name      string        `xml:"name,attr"`
 	Classname string        `xml:"classname,attr"`
 	Time      string        `xml:"time,attr"`
-	File      string        `xml:"file,attr,omitempty"`
-	Line      int           `xml:"line,attr,omitempty"`
 	Skipped   *junitMessage `xml:"skipped,omitempty"`
 	Error     *junitMessage `xml:"error,omitempty"`
 	Failure   *junitMessage `xml:"failure,omitempty"`
@@ -427,7 +422,6 @@ func junitDoc(run *assay.Run) (junitSuites, error) {
 // names it with its trial.
 func junitCaseOf(c assay.CaseResult, name string, multi bool) junitCase {
 	tc := junitCase{Name: c.ID, Classname: name, Time: "0.000"}
-	tc.File, tc.Line = splitSource(c.Source)
 	if multi {
 		tc.Name = fmt.Sprintf("%s (trial %d)", c.ID, c.Trial)
 	}
@@ -553,6 +547,9 @@ func caseFacts(c assay.CaseResult) string {
 			fmt.Fprintf(&b, " %s=%s", k, num(c.Metrics[k]))
 		}
 		b.WriteString("\n")
+	}
+	if file, line := splitSource(c.Source); file != "" {
+		fmt.Fprintf(&b, "at %s:%d\n", file, line)
 	}
 	return b.String()
 }

@@ -361,32 +361,36 @@ func FuzzJUnit(f *testing.F) {
 	})
 }
 
-// TestJUnitCasePositions pins the file and line attributes of a case's
-// testcase (issue 14 point 2): CI annotations land on the case's line in
-// the suite. A case without a position, or with one that is not
-// "file:line", has neither attribute.
+// TestJUnitCasePositions pins where a case's position in the suite goes
+// (issue 14 point 2): no file or line attribute (Ant's junit-4.xsd allows
+// neither), and "at FILE:LINE" as the last line of a failure or error,
+// where stack-trace readers look. A case without a position, or with one
+// that is not "file:line", has no such line.
 func TestJUnitCasePositions(t *testing.T) {
 	r := ciRun()
-	r.Cases[0].Source = "evals/kb.yaml:12"
-	r.Cases[2].Source = `C:\evals\a"<&>.yaml:7`
-	r.Cases[4].Source = "kb.yaml"
-	r.Cases[6].Source = "kb.yaml:0"
+	r.Cases[0].Source = "evals/kb.yaml:12" // passes: no text to carry it
+	r.Cases[3].Source = "evals/kb.yaml:12"
+	r.Cases[4].Source = `C:\evals\a"<&>.yaml:7`
+	r.Cases[5].Source = "kb.yaml"
+	r.Cases[7].Source = "kb.yaml:0"
 	var b bytes.Buffer
 	if err := JUnit(&b, r); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
 	for _, want := range []string{
-		`<testcase name="q1 (trial 0)" classname="kb" time="0.120" file="evals/kb.yaml" line="12"/>`,
-		`<testcase name="q2 (trial 0)" classname="kb" time="0.900" file="C:\evals\a&quot;&lt;&amp;&gt;.yaml" line="7"/>`,
-		`<testcase name="q3 (trial 0)" classname="kb" time="0.080">`,
-		`<testcase name="q4 (trial 0)" classname="kb" time="0.040"/>`,
+		`<testcase name="q1 (trial 0)" classname="kb" time="0.120"/>`,
+		"metrics: ndcg@10=0.3\nat evals/kb.yaml:12\n</failure>",
+		"metrics: ndcg@10=0\nat C:\\evals\\a\"&lt;&amp;&gt;.yaml:7\n</failure>",
 	} {
 		if !strings.Contains(out, want) {
-			t.Errorf("JUnit lacks %s\n%s", want, out)
+			t.Errorf("JUnit lacks %q\n%s", want, out)
 		}
 	}
-	if n := strings.Count(out, " file="); n != 2 {
-		t.Errorf("%d testcases with a file attribute, want 2\n%s", n, out)
+	if n := strings.Count(out, "\nat "); n != 2 {
+		t.Errorf("%d positions, want 2 (the two failing cases with a file:line source)\n%s", n, out)
+	}
+	if strings.Contains(out, " file=") || strings.Contains(out, " line=") {
+		t.Errorf("a testcase has a file or line attribute (junit-4.xsd allows neither)\n%s", out)
 	}
 }

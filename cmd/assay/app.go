@@ -179,7 +179,7 @@ func newRootCmd(env *Env) *cobra.Command {
 		newCompareCmd,
 		newRunsCmd,
 		newServeCmd, newUICmd, newReportCmd,
-		newVersionCmd, newSchemaCmd,
+		newVersionCmd, newSchemaCmd, newCacheCmd,
 	} {
 		root.AddCommand(mk(env))
 	}

@@ -22,6 +22,7 @@ import (
 
 	"github.com/assay-eval/assay/examples/http-knowlex/kb"
 	"github.com/assay-eval/assay/internal/shareddata"
+	"github.com/assay-eval/assay/llm/llmtest"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -33,6 +34,10 @@ func TestMain(m *testing.M) {
 		"knowlex": func() {
 			os.Exit(kb.Main(os.Args[1:], os.Stdout, os.Stderr, os.Getenv, os.Environ()))
 		},
+		// judgestub is a stand-in OpenAI-compatible judge (judgestub_test.go).
+		"judgestub": func() { os.Exit(judgeStub(os.Args[1:])) },
+		// llmtest is the OpenAI-compatible stand-in (llm/llmtest.Main).
+		"llmtest": func() { os.Exit(llmtest.Main(os.Args[1:], os.Stdout, os.Stderr, os.Environ())) },
 		// assay behaves as the real binary does, signals included.
 		"assay": func() {
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

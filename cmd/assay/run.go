@@ -45,6 +45,8 @@ type runFlags struct {
 	strict      bool
 	watch       bool
 	html        string
+	judge       harness.JudgeOptions
+	cache       bool
 }
 
 func newRunCmd(env *Env) *cobra.Command {
@@ -98,7 +100,11 @@ incomplete run.`,
 	fl.BoolVar(&f.strict, "strict", false, "exit 1 when any graded case does not pass, gates or not")
 	fl.BoolVar(&f.watch, "watch", false, "run again whenever the suite, its corpus, schema files, the target file or trace change; Ctrl-C stops, with the last run's exit status")
 	fl.StringVar(&f.html, "html", "", "write the static HTML report of the run into `DIR` (assay report --html)")
+	fl.BoolVar(&f.cache, "cache", false, "answer http and command targets from the response cache under the store, and fill it (docs/cache.md)")
 	fl.StringVar(&f.trecTag, "trec-tag", "", "the run `TAG` of --trec-run (default the run id)")
+	fl.StringVar(&f.judge.File, "judge", "", "judge the answers with the model judge defined in `FILE` (replaces the suite's judge:)")
+	fl.BoolVar(&f.judge.Off, "no-judge", false, "do not run the suite's judge")
+	fl.IntVar(&f.judge.Repeats, "judge-repeats", 0, "ask the judge `N` times per case (different seeds) and report its agreement")
 	return cmd
 }
 
@@ -121,7 +127,7 @@ func runRun(env *Env, path string, f *runFlags) error {
 		SuitePath: path, Split: f.split, Target: f.target,
 		Cases: f.cases, Tags: f.tags, K: f.k,
 		Trials: f.trials, Concurrency: f.concurrency, Timeout: f.timeout, MaxErrors: f.maxErrors,
-		Keep: f.keep, AllowLiteralSecrets: f.allowSecret,
+		Keep: f.keep, AllowLiteralSecrets: f.allowSecret, Cache: f.cache, Judge: f.judge,
 		Baseline: f.baseline, Gates: f.gates, MaxFailures: f.maxFailures, Strict: f.strict,
 		JSON: f.jsonOut, JUnit: f.junit, Markdown: f.markdown, Badge: f.badge, ReportDir: f.reportDir,
 		Record: f.record, TrecRun: f.trecRun, TrecQrels: f.trecQrels, TrecTag: f.trecTag,
