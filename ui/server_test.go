@@ -107,6 +107,7 @@ func TestBadRequestsSayWhy(t *testing.T) {
 		{serverLinks{}.Run(f.qsCand) + "?page=0", 400, "page=&#34;0&#34;"},
 		{"/compare/case?base=x", 400, "needs base, cand and id"},
 		{"/nowhere", 404, ""},
+		{"/?suite=nosuch", 200, "No runs of suite nosuch in this store"},
 	} {
 		rec := get(t, h, "GET", tc.url)
 		if rec.Code != tc.code || !strings.Contains(rec.Body.String(), tc.msg) {
