@@ -69,29 +69,53 @@ func CaseViews(ctx context.Context, st store.Store, run *assay.Run, path, id str
 }
 
 func suiteCase(ref assay.SuiteRef, id string) (string, map[string]int, string) {
+	c, _, note := SuiteCase(ref, id)
+	if c == nil {
+		return "", nil, note
+	}
+	return c.Query, c.Judgments, ""
+}
+
+// SuiteCase reads the case id again from the suite file a run recorded
+// (SuiteCases); nil, with the note, when it cannot.
+func SuiteCase(ref assay.SuiteRef, id string) (*assay.Case, bool, string) {
+	var c *assay.Case
+	cs, note := SuiteCases(ref, func(x assay.Case) bool {
+		if x.ID == id {
+			c = &x
+			return false
+		}
+		return true
+	})
+	if c == nil && note == "" {
+		note = "suite " + ref.Path + " has no case " + id
+	}
+	return c, cs, note
+}
+
+// SuiteCases calls fn with each case of the suite file a run recorded,
+// until fn returns false, only when the file's fingerprint is still the
+// run's; it returns the suite's default case sensitivity, or a note that
+// says why the cases could not be read (CaseView.SuiteNote).
+func SuiteCases(ref assay.SuiteRef, fn func(assay.Case) bool) (bool, string) {
 	if ref.Path == "" {
-		return "", nil, "the run does not record its suite file"
+		return false, "the run does not record its suite file"
 	}
 	st, err := suite.Stream(ref.Path, suite.LoadOptions{})
 	if err != nil {
-		return "", nil, "suite " + ref.Path + " not readable: " + err.Error()
+		return false, "suite " + ref.Path + " not readable: " + err.Error()
 	}
 	if st.Fingerprint != ref.Fingerprint {
-		return "", nil, "suite " + ref.Path + " changed since the run"
+		return false, "suite " + ref.Path + " changed since the run"
 	}
-	var c *assay.Case
 	err = st.Cases(func(x assay.Case) error {
-		if x.ID == id {
-			c = &x
+		if !fn(x) {
 			return errStop
 		}
 		return nil
 	})
-	if c == nil {
-		if err != nil && !errors.Is(err, errStop) {
-			return "", nil, "suite " + ref.Path + " not readable: " + err.Error()
-		}
-		return "", nil, "suite " + ref.Path + " has no case " + id
+	if err != nil && !errors.Is(err, errStop) {
+		return false, "suite " + ref.Path + " not readable: " + err.Error()
 	}
-	return c.Query, c.Judgments, ""
+	return st.Suite.Defaults.CaseSensitive, ""
 }

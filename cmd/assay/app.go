@@ -178,7 +178,7 @@ func newRootCmd(env *Env) *cobra.Command {
 		newTrecCmd,
 		newCompareCmd,
 		newRunsCmd, newMergeCmd,
-		newServeCmd,
+		newServeCmd, newUICmd, newReportCmd,
 		newVersionCmd, newSchemaCmd, newCacheCmd, newStoreCmd,
 	} {
 		root.AddCommand(mk(env))

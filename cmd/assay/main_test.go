@@ -8,6 +8,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -107,6 +109,27 @@ func TestScripts(t *testing.T) {
 			"kubejob": cmdKubeJob,
 			// exitcode N CMD ARGS... runs CMD and asserts its exit status is
 			// exactly N; its stdout and stderr stay for stdout/stderr checks.
+			// http METHOD URL requests URL from a server the script
+			// started (retrying for 10 s while it starts) and prints
+			// "status N" and the body on stdout.
+			"http": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 2 {
+					ts.Fatalf("usage: http METHOD URL")
+				}
+				req, err := http.NewRequest(args[0], args[1], nil)
+				ts.Check(err)
+				var resp *http.Response
+				for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+					if resp, err = http.DefaultClient.Do(req); err == nil || time.Now().After(deadline) {
+						break
+					}
+				}
+				ts.Check(err)
+				defer resp.Body.Close()
+				b, err := io.ReadAll(resp.Body)
+				ts.Check(err)
+				fmt.Fprintf(ts.Stdout(), "status %d\n%s", resp.StatusCode, b)
+			},
 			"exitcode": func(ts *testscript.TestScript, neg bool, args []string) {
 				if neg || len(args) < 2 {
 					ts.Fatalf("usage: exitcode N CMD [ARGS...]")

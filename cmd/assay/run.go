@@ -11,6 +11,7 @@ import (
 	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/runner"
 	"github.com/assay-eval/assay/target"
+	"github.com/assay-eval/assay/ui"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 )
@@ -43,6 +44,7 @@ type runFlags struct {
 	trecTag     string
 	strict      bool
 	watch       bool
+	html        string
 	judge       harness.JudgeOptions
 	cache       bool
 	shard       string
@@ -99,6 +101,7 @@ incomplete run.`,
 	fl.StringVar(&f.trecQrels, "trec-qrels", "", "write the judgments of the cases run to `FILE` as TREC qrels (qid 0 docno grade)")
 	fl.BoolVar(&f.strict, "strict", false, "exit 1 when any graded case does not pass, gates or not")
 	fl.BoolVar(&f.watch, "watch", false, "run again whenever the suite, its corpus, schema files, the target file or trace change; Ctrl-C stops, with the last run's exit status")
+	fl.StringVar(&f.html, "html", "", "write the static HTML report of the run into `DIR` (assay report --html)")
 	fl.BoolVar(&f.cache, "cache", false, "answer http and command targets from the response cache under the store, and fill it (docs/cache.md)")
 	fl.StringVar(&f.trecTag, "trec-tag", "", "the run `TAG` of --trec-run (default the run id)")
 	fl.StringVar(&f.judge.File, "judge", "", "judge the answers with the model judge defined in `FILE` (replaces the suite's judge:)")
@@ -165,6 +168,9 @@ func runRun(env *Env, path string, f *runFlags) error {
 			}
 		}
 	}
+	if f.html != "" && (f.noStore || f.watch) {
+		return usageError("leave out --no-store and --watch", "--html writes the report of the stored run: it cannot go with --no-store or --watch")
+	}
 	if f.watch {
 		return (&harness.Watch{Plan: p, Out: f.textOut(env), Text: report.TextOptions{MaxFailures: f.maxFailures}, OnError: func(err error) { printError(env.Stderr, err) }}).Run(ctx)
 	}
@@ -176,6 +182,9 @@ func runRun(env *Env, path string, f *runFlags) error {
 	opts := report.TextOptions{MaxFailures: f.maxFailures, Queries: res.FailQueries}
 	if rerr := res.WriteText(f.textOut(env), p, opts); rerr != nil {
 		return inputError(rerr)
+	}
+	if _, herr := ui.WriteResult(ctx, f.html, p.StoreDir, res, f.baseline); herr != nil {
+		return inputError(herr)
 	}
 	return err
 }
