@@ -8,21 +8,27 @@ import (
 // Observation is what a target did for one case and one trial. Its JSON form
 // is the trace format (docs/observations.md): one object per line in replay and --record files.
 type Observation struct {
-	Case            string            `json:"case"`
-	Trial           int               `json:"trial"`
-	Retrieved       []Hit             `json:"retrieved,omitempty"`
-	Answer          string            `json:"answer,omitempty"`
-	Citations       []Citation        `json:"citations,omitempty"`
-	Refused         *bool             `json:"refused"`
-	Tools           []ToolCall        `json:"tools,omitempty"`
-	Outcome         string            `json:"outcome,omitempty"`
-	ApprovalPending bool              `json:"approval_pending,omitempty"`
-	LatencyMs       *float64          `json:"latency_ms,omitempty"`       // backoff waits left out
-	Attempts        int               `json:"attempts,omitempty"`         // 1 + retries (HTTP: over all steps); 0: the target does not retry
-	LatencyTotalMs  *float64          `json:"latency_total_ms,omitempty"` // with the backoff waits; set only when retried
-	Spans           []Span            `json:"spans,omitempty"`
-	Versions        map[string]string `json:"versions,omitempty"`
-	Usage           map[string]any    `json:"usage,omitempty"`
+	Case            string     `json:"case"`
+	Trial           int        `json:"trial"`
+	Retrieved       []Hit      `json:"retrieved,omitempty"`
+	Answer          string     `json:"answer,omitempty"`
+	Citations       []Citation `json:"citations,omitempty"`
+	Refused         *bool      `json:"refused"`
+	Tools           []ToolCall `json:"tools,omitempty"`
+	Outcome         string     `json:"outcome,omitempty"`
+	ApprovalPending bool       `json:"approval_pending,omitempty"`
+	LatencyMs       *float64   `json:"latency_ms,omitempty"`       // backoff waits left out
+	Attempts        int        `json:"attempts,omitempty"`         // 1 + retries (HTTP: over all steps); 0: the target does not retry
+	LatencyTotalMs  *float64   `json:"latency_total_ms,omitempty"` // with the backoff waits; set only when retried
+	Spans           []Span     `json:"spans,omitempty"`
+	// Cached marks an observation answered from the response cache (run
+	// --cache) instead of the system: it has no latency, attempts or
+	// spans of its own, and OriginalLatencyMs is the latency of the live
+	// observation the cache holds (docs/cache.md).
+	Cached            bool              `json:"cached,omitempty"`
+	OriginalLatencyMs *float64          `json:"original_latency_ms,omitempty"`
+	Versions          map[string]string `json:"versions,omitempty"`
+	Usage             map[string]any    `json:"usage,omitempty"`
 	// Measures are run-level measures the system reported with this
 	// answer (index_bytes, build_ms); the run keeps, per name, the value
 	// of the last case in suite order that reported it (Run.Measures).

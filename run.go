@@ -33,6 +33,7 @@ type CaseResult struct {
 	Metrics   map[string]float64 `json:"metrics"`
 	LatencyMs *float64           `json:"latency_ms"`
 	Attempts  int                `json:"attempts,omitempty"` // the observation's; > 1: retried
+	Cached    bool               `json:"cached,omitempty"`   // the observation came from the cache (run --cache)
 	Tags      map[string]string  `json:"tags,omitempty"`
 	// Source is "file:line" of the case in its suite file (assay.Case's),
 	// so reports can point at it (JUnit's file and line attributes).
@@ -45,6 +46,11 @@ type CaseResult struct {
 	// target reported it; nil when the ranking is empty or the target
 	// failed. compare lists its per-case deltas.
 	TopScore *float64 `json:"top_score,omitempty"`
+	// Position is the case's 1-based position among the cases selected
+	// (suite order, before the suite was split), recorded by a shard run
+	// (Run.Shard) so that merging the shards puts the results back in
+	// suite order; 0 (omitted) elsewhere.
+	Position int `json:"position,omitempty"`
 	// Stages is the time of each stage the observation's spans name, in
 	// ms: per span name, the sum of its spans' durations (EndMs − StartMs,
 	// negative durations count as 0). Nil when the observation has no span
@@ -52,6 +58,8 @@ type CaseResult struct {
 	// re-summarized without its observations (a merge of shards, a stopped
 	// run) keeps them.
 	Stages map[string]float64 `json:"stages,omitempty"`
+	// Judge is what the judge said of the case (nil: no judge ran).
+	Judge *JudgeResult `json:"judge,omitempty"`
 	// Observation is embedded in cases.jsonl, left out of run.json.
 	Observation *Observation `json:"observation,omitempty"`
 }
@@ -82,9 +90,14 @@ type Run struct {
 	// {"mode": "fast"}; nil when the target declares no variants. Gates
 	// scoped [variant=NAME] or [KEY=VALUE] on a variant key apply to the
 	// runs of that variant only (package gate).
-	Variant    map[string]string `json:"variant,omitempty"`
-	StartedAt  time.Time         `json:"started_at"`
-	FinishedAt time.Time         `json:"finished_at"`
+	Variant map[string]string `json:"variant,omitempty"`
+	// Shard is set on a shard run (assay run --shard I/N): which slice of
+	// the suite it ran and the group its shards share. nil otherwise.
+	Shard *Shard `json:"shard,omitempty"`
+	// Merged is set on the run assay merge made of a group's shards.
+	Merged     *Merged   `json:"merged,omitempty"`
+	StartedAt  time.Time `json:"started_at"`
+	FinishedAt time.Time `json:"finished_at"`
 	// Gain, cutoff and tie rule the metrics were computed with.
 	Gain     Gain               `json:"gain"`
 	TieRule  string             `json:"tie_rule"`
@@ -143,6 +156,24 @@ func (r *Run) EachCase(yield func(CaseResult) error) error {
 	return r.CaseStream(yield)
 }
 
+// Shard says which slice of a suite a shard run ran: the cases whose
+// stable hash of the id falls in slice Index (0-based) of Count, and the
+// Group its shards share. A shard run checks no gate: Gates holds the
+// gates the merge of the group checks on the whole run.
+type Shard struct {
+	Index int    `json:"index"`
+	Count int    `json:"count"`
+	Group string `json:"group"`
+	Gates []Gate `json:"gates,omitempty"`
+}
+
+// Merged says what a merged run was made of: the shard group and the
+// shard runs, by index (empty for a missing shard).
+type Merged struct {
+	Group string   `json:"group,omitempty"`
+	Runs  []string `json:"runs"`
+}
+
 // SuiteRef identifies the suite a run used.
 type SuiteRef struct {
 	Name        string `json:"name"`
@@ -166,6 +197,9 @@ type RunOptions struct {
 	Cases       []string          `json:"cases,omitempty"`
 	Tags        map[string]string `json:"tags,omitempty"`
 	Metrics     []string          `json:"metrics,omitempty"`
+	// Cache is set when the run answered from the response cache where it
+	// could (run --cache); Summary.Cached counts the observations it did.
+	Cache bool `json:"cache,omitempty"`
 }
 
 // Summary aggregates a run (docs/metrics.md#aggregates).
@@ -178,6 +212,9 @@ type Summary struct {
 	// Retried counts the results whose observation needed more than one
 	// attempt (omitted when none did).
 	Retried int `json:"retried,omitempty"`
+	// Cached counts the results whose observation came from the response
+	// cache (run --cache), not from the system (omitted when none did).
+	Cached int `json:"cached,omitempty"`
 	// PassRate is passed/graded; nil when nothing was graded.
 	PassRate  *float64             `json:"pass_rate"`
 	Metrics   map[string]MetricAgg `json:"metrics"`
@@ -187,6 +224,8 @@ type Summary struct {
 	// (CaseResult.Stages), over the results that have that stage; omitted
 	// when no result has a span.
 	Stages map[string]Latency `json:"stages,omitempty"`
+	// Judge totals the judge (nil: no judge ran; segments have none).
+	Judge *JudgeSummary `json:"judge,omitempty"`
 }
 
 // MetricAgg is a mean with its count.

@@ -42,7 +42,10 @@ type Suite struct {
 	Embeddings *ModelEndpoint `json:"embeddings,omitempty"`
 	Rerank     *ModelEndpoint `json:"rerank,omitempty"`
 	Gates      []Gate         `json:"gates,omitempty"`
-	Cases      []Case         `json:"cases"`
+	// Judge is the suite's judge definition (`judge:`), nil when it has
+	// none; a --judge file replaces it (package judge).
+	Judge *JudgeConfig `json:"judge,omitempty"`
+	Cases []Case       `json:"cases"`
 
 	// Warnings found while loading (data, never printed by the loader).
 	Warnings []string `json:"-"`
@@ -139,6 +142,9 @@ const DefaultK = 10
 type Defaults struct {
 	K             int  `json:"k,omitempty"`
 	CaseSensitive bool `json:"case_sensitive,omitempty"`
+	// Judge holds the judge bounds every case gets for the criteria its
+	// own expect.judge does not state.
+	Judge map[string]float64 `json:"judge,omitempty"`
 }
 
 // Gain selects the nDCG gain function.
@@ -198,6 +204,10 @@ type Case struct {
 
 	// Source is "file:line" of the case in its suite file, for messages.
 	Source string `json:"-"`
+	// Position is the case's 1-based position among the cases a shard
+	// run selected, before the suite was split (the harness sets it; the
+	// result's Position). 0 elsewhere.
+	Position int `json:"-"`
 }
 
 // Judged reports whether the case has relevance judgments.
@@ -230,9 +240,14 @@ type Expect struct {
 	JSONSchema     string   `json:"json_schema,omitempty"`
 	JSONSchemaPath string   `json:"-"`
 	MaxLatencyMs   *float64 `json:"max_latency_ms,omitempty"`
+	// Judge holds the least judge score per criterion (expect.judge); it
+	// is checked only when a judge runs (package judge), and Empty leaves
+	// it out.
+	Judge map[string]float64 `json:"judge,omitempty"`
 }
 
-// Empty reports whether no expectation is stated.
+// Empty reports whether no deterministic expectation is stated (judge
+// bounds are not counted: they are checked only when a judge runs).
 func (e Expect) Empty() bool {
 	return len(e.AnswerIncludes) == 0 && len(e.AnswerIncludesAny) == 0 && len(e.AnswerExcludes) == 0 &&
 		e.AnswerMatches == "" && len(e.Retrieves) == 0 && len(e.Cites) == 0 && len(e.CitesAny) == 0 &&

@@ -52,6 +52,10 @@ type KindStats struct {
 	Bytes   int64  `json:"bytes"` // on disk, headers included
 }
 
+// StoreDir is the cache directory of the run store rooted at store:
+// <store>/cache.
+func StoreDir(store string) string { return filepath.Join(store, "cache") }
+
 // Open opens the cache in dir, creating it when it does not exist.
 func Open(dir string) (*Cache, error) {
 	if dir == "" {
@@ -69,6 +73,11 @@ func Open(dir string) (*Cache, error) {
 	}
 	return &Cache{dir: dir, red: redact.New()}, nil
 }
+
+// At is the cache in dir as it is, created by nothing: Stats and Clear of a
+// dir that does not exist find no entries (what assay cache stats and
+// clear use, so that looking at a cache never makes one).
+func At(dir string) *Cache { return &Cache{dir: dir, red: redact.New()} }
 
 // Dir is the cache's directory.
 func (c *Cache) Dir() string { return c.dir }
@@ -277,6 +286,9 @@ func (c *Cache) Put(kind, key string, value []byte) error {
 // kinds lists the kind directories present, sorted.
 func (c *Cache) kinds() ([]string, error) {
 	des, err := os.ReadDir(c.dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("cache %s: %w", c.dir, pathReason(err))
 	}

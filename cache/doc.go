@@ -31,9 +31,11 @@
 //
 // Key(parts...) is the sha256 of a canonical encoding of its parts: the
 // version tag "assay.cache.key/v1", then each part as JSON (encoding/json:
-// map keys sorted, struct fields in order), each on its own line. A part
-// that JSON cannot encode (a NaN, a channel) is encoded as its Go type and
-// fmt %v form, so Key never fails and stays deterministic. Callers build
+// map keys sorted, struct fields in order), each on its own line. Parts
+// should be JSON values; one that JSON cannot encode is encoded as its Go
+// type and fmt %v form, so Key never fails (deterministic for a NaN or an
+// infinity; not for functions, channels or pointers, which have no place
+// in a key). Callers build
 // keys only from what determines the answer (a model, a rendered prompt,
 // decoding parameters, a trial), and never from a secret: keys are file
 // names, and a hash of a short secret could be tested by guessing.

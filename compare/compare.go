@@ -721,6 +721,14 @@ func warnings(base, cand *assay.Run, rep *Report, o Options) []string {
 	if only := metricsInOne(base, cand); only != "" {
 		w = append(w, "metrics recorded by one run only were not compared ("+only+"): run both with the same metric set")
 	}
+	for _, r := range []struct {
+		name string
+		run  *assay.Run
+	}{{"baseline", base}, {"candidate", cand}} {
+		if n := r.run.Summary.Cached; n > 0 {
+			w = append(w, fmt.Sprintf("the %s answered %d of %d %s from the response cache: a change in the system does not show in them, and their latency is not compared; run without --cache to measure them", r.name, n, r.run.Summary.Cases, plural(r.run.Summary.Cases, "case", "cases")))
+		}
+	}
 	if base.Options.K != 0 && cand.Options.K != 0 && base.Options.K != cand.Options.K {
 		w = append(w, fmt.Sprintf("k differs (%d vs %d): run both with the same -k", base.Options.K, cand.Options.K))
 	}

@@ -145,7 +145,7 @@ var runNames = []string{
 }
 
 // metricFamilies are the per-case IR metric forms package metric accepts.
-var metricFamilies = []string{"ndcg@K", "ndcg", "recall@K", "precision@K", "mrr", "map", "hit@K", "rprec"}
+var metricFamilies = []string{"ndcg@K", "ndcg", "recall@K", "precision@K", "mrr", "map", "hit@K", "rprec", "judge.CRITERION"}
 
 // KnownMetrics lists every name a gate may use, for messages ("@K" stands for
 // any cutoff).
@@ -184,6 +184,9 @@ func CanonicalMetric(name string) (string, error) {
 	if isRunName(lower) {
 		return lower, nil
 	}
+	if isJudgeMetric(lower) {
+		return lower, nil
+	}
 	if spec, err := metric.Parse(name); err == nil {
 		return spec.Name, nil
 	}
@@ -192,6 +195,21 @@ func CanonicalMetric(name string) (string, error) {
 		msg += fmt.Sprintf(" (did you mean %s?)", s)
 	}
 	return "", fmt.Errorf("%s (known: %s)", msg, knownList())
+}
+
+// isJudgeMetric reports whether name is a judge metric: judge.CRITERION,
+// the criterion a lowercase word (package judge's rubric names).
+func isJudgeMetric(name string) bool {
+	c, ok := strings.CutPrefix(name, assay.JudgeMetricPrefix)
+	if !ok || c == "" || len(c) > 64 || c[0] < 'a' || c[0] > 'z' || c == "reasoning" {
+		return false
+	}
+	for i := 0; i < len(c); i++ {
+		if b := c[i]; !(b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // suggest returns the known run name closest to name, when it is close.

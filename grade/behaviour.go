@@ -133,8 +133,13 @@ func Outcome(obs assay.Observation, want string) assay.Check {
 }
 
 // MaxLatency passes when obs.LatencyMs is reported and ≤ boundMs. A failing
-// check says `latency 2500 ms > 2000 ms`, or `no latency reported`.
+// check says `latency 2500 ms > 2000 ms`, or `no latency reported`; an
+// observation from the cache (run --cache) measured no latency, and its
+// check says so rather than pass on the latency of an earlier run.
 func MaxLatency(obs assay.Observation, boundMs float64) assay.Check {
+	if obs.LatencyMs == nil && obs.Cached {
+		return fail(KindMaxLatency, "no latency measured: the observation came from the cache (run without --cache to measure it)")
+	}
 	if obs.LatencyMs == nil {
 		return fail(KindMaxLatency, "no latency reported")
 	}

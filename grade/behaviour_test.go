@@ -147,4 +147,8 @@ func TestMaxLatency(t *testing.T) {
 			checkEq(t, MaxLatency(assay.Observation{LatencyMs: tt.latency}, tt.bound), "max_latency_ms", tt.pass, tt.detail)
 		})
 	}
+	t.Run("cached fails on no latency, not the original one", func(t *testing.T) {
+		obs := assay.Observation{Cached: true, OriginalLatencyMs: ptr(12.5)}
+		checkEq(t, MaxLatency(obs, 2000), "max_latency_ms", false, "no latency measured: the observation came from the cache (run without --cache to measure it)")
+	})
 }

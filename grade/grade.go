@@ -153,6 +153,7 @@ func Case(c assay.Case, obs assay.Observation, o Options) assay.CaseResult {
 		Checks:      Checks(c, obs, o),
 		LatencyMs:   obs.LatencyMs,
 		Attempts:    obs.Attempts,
+		Cached:      obs.Cached,
 		Tags:        c.Tags,
 		Source:      c.Source,
 		Retrieved:   len(ranking),

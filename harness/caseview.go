@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path/filepath"
 	"strings"
 
 	"github.com/assay-eval/assay"
@@ -20,23 +19,25 @@ func RefCaseViews(ctx context.Context, st store.Store, ref, id string) (*assay.R
 	if err != nil {
 		return nil, nil, err
 	}
-	views, err := CaseViews(run, path, id)
+	views, err := CaseViews(ctx, st, run, path, id)
 	return run, views, err
 }
 
 // errStop ends a case scan early.
 var errStop = errors.New("stop")
 
-// CaseViews returns every trial of the case id in the run whose run.json
-// is at path (LoadRef's path), observations included, with the query and
+// CaseViews returns every trial of the case id in the run as LoadRef
+// returned it (from st, or the files beside path: RefCases), observations included, with the query and
 // judgments read again from the suite the run recorded. When that suite
 // cannot be read, or its fingerprint is no longer the run's, the views say
 // so (CaseView.SuiteNote) rather than show a query the run did not ask.
 // An id the run lacks is an error naming a few of the ids it has.
-func CaseViews(run *assay.Run, path, id string) ([]report.CaseView, error) {
+func CaseViews(ctx context.Context, st store.Store, run *assay.Run, path, id string) ([]report.CaseView, error) {
 	var views []report.CaseView
 	var some []string
+	lines := 0
 	take := func(r assay.CaseResult) error {
+		lines++
 		if r.ID == id {
 			views = append(views, report.CaseView{Result: r})
 		} else if len(some) < 5 && (len(some) == 0 || some[len(some)-1] != r.ID) {
@@ -44,10 +45,11 @@ func CaseViews(run *assay.Run, path, id string) ([]report.CaseView, error) {
 		}
 		return nil
 	}
-	err := store.ReadCases(filepath.Dir(path), take)
-	if errors.Is(err, fs.ErrNotExist) {
+	err := RefCases(ctx, st, run, path, true, take)
+	if errors.Is(err, fs.ErrNotExist) || err == nil && lines == 0 {
 		// A run.json written by --json alone has no cases.jsonl beside
-		// it: its cases, without observations, are all there is.
+		// it (nor its copy in a store, any case line): its cases, without
+		// observations, are all there is.
 		err = nil
 		for _, r := range run.Cases {
 			take(r)
@@ -67,29 +69,53 @@ func CaseViews(run *assay.Run, path, id string) ([]report.CaseView, error) {
 }
 
 func suiteCase(ref assay.SuiteRef, id string) (string, map[string]int, string) {
+	c, _, note := SuiteCase(ref, id)
+	if c == nil {
+		return "", nil, note
+	}
+	return c.Query, c.Judgments, ""
+}
+
+// SuiteCase reads the case id again from the suite file a run recorded
+// (SuiteCases); nil, with the note, when it cannot.
+func SuiteCase(ref assay.SuiteRef, id string) (*assay.Case, bool, string) {
+	var c *assay.Case
+	cs, note := SuiteCases(ref, func(x assay.Case) bool {
+		if x.ID == id {
+			c = &x
+			return false
+		}
+		return true
+	})
+	if c == nil && note == "" {
+		note = "suite " + ref.Path + " has no case " + id
+	}
+	return c, cs, note
+}
+
+// SuiteCases calls fn with each case of the suite file a run recorded,
+// until fn returns false, only when the file's fingerprint is still the
+// run's; it returns the suite's default case sensitivity, or a note that
+// says why the cases could not be read (CaseView.SuiteNote).
+func SuiteCases(ref assay.SuiteRef, fn func(assay.Case) bool) (bool, string) {
 	if ref.Path == "" {
-		return "", nil, "the run does not record its suite file"
+		return false, "the run does not record its suite file"
 	}
 	st, err := suite.Stream(ref.Path, suite.LoadOptions{})
 	if err != nil {
-		return "", nil, "suite " + ref.Path + " not readable: " + err.Error()
+		return false, "suite " + ref.Path + " not readable: " + err.Error()
 	}
 	if st.Fingerprint != ref.Fingerprint {
-		return "", nil, "suite " + ref.Path + " changed since the run"
+		return false, "suite " + ref.Path + " changed since the run"
 	}
-	var c *assay.Case
 	err = st.Cases(func(x assay.Case) error {
-		if x.ID == id {
-			c = &x
+		if !fn(x) {
 			return errStop
 		}
 		return nil
 	})
-	if c == nil {
-		if err != nil && !errors.Is(err, errStop) {
-			return "", nil, "suite " + ref.Path + " not readable: " + err.Error()
-		}
-		return "", nil, "suite " + ref.Path + " has no case " + id
+	if err != nil && !errors.Is(err, errStop) {
+		return false, "suite " + ref.Path + " not readable: " + err.Error()
 	}
-	return c.Query, c.Judgments, ""
+	return st.Suite.Defaults.CaseSensitive, ""
 }

@@ -165,6 +165,9 @@ func completeRef(ctx context.Context, s, storeDir string, o store.OpenOptions) [
 	if storeDir == "" {
 		return out
 	}
+	if store.IsURL(storeDir) {
+		return out // completion never waits on a network store
+	}
 	if _, err := os.Stat(storeDir); err != nil {
 		return out
 	}

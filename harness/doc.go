@@ -26,13 +26,21 @@
 //     variant-scoped gates checked up front.
 //  6. Open the store (Plan.StoreDir; none when empty) and load the
 //     baseline (Plan.Baseline, any store.ResolveRef REF).
+//     The judge (Plan.Judge: its Config, else a --judge File, else the
+//     suite's judge:; none with Off) is checked here, its api_key expanded
+//     through Getenv and registered with Plan.Secrets, and its cache
+//     opened under a store directory (<store>/cache, kind judge).
 //  7. For each run (each variant): open the target, register its secrets
 //     with Plan.Secrets, begin the run record in the store, run every case
 //     (package runner: concurrency, trials, timeouts, MaxErrors), grading
 //     each observation before it is redacted; each result goes to the
 //     run's directory (the store's; with no store a scratch one under
 //     $TMPDIR, store.BeginScratch, removed by Result.Close), the --record
-//     trace, the TREC outputs and the aggregator. The reports read the
+//     trace, the TREC outputs and the aggregator. With a judge, each run
+//     has its own (its own budget): the runner calls it after the
+//     deterministic checks, the judge metrics are added to the run's
+//     metric list, and its totals go to Summary.Judge with warnings for
+//     results not judged, judge errors and unstable results. The reports read the
 //     results back from the run directory one at a time
 //     (store.ReadResults through Run.CaseStream).
 //     The cases stay in memory only when something needs them all: a
@@ -69,6 +77,13 @@
 // export`. OpenRefStore and LoadRef resolve run references through the
 // one resolver (store.ResolveRef).
 //
+// Plan.Cache answers http and command targets from the response cache
+// under the store (package cache, <store>/cache/target): the target is
+// wrapped in target.Cached, whose key is the target's fingerprint, the
+// case fields the request is built from, the variant and the trial; a
+// target of another kind runs as usual with a warning. CacheStats and
+// CacheClear serve `assay cache stats|clear` (docs/cache.md).
+//
 // Watch serves `assay run --watch`: it runs a Plan, polls the run's inputs
 // (suite, corpus, json_schema files, target file, replay trace) every
 // 500 ms by size and modification time — no file-notification
@@ -76,4 +91,36 @@
 // with the previous run (report.WatchChanges). Complete makes the shell
 // completion lists (run refs, target kinds and files, gate names, import
 // formats); it never fails, leaving out what it cannot read.
+//
+// # Shards, merge, trends and retention (docs/shards.md)
+//
+// Plan.Shard "I/N" runs slice I (0-based) of the selected cases (package
+// shard: a stable SHA-256 hash of the case id) and stores the run as a
+// shard of Plan.Group (default shard.DefaultGroup from the suite
+// fingerprint, git commit and CI run id, read through Getenv). Each result
+// records its position among the cases selected. A shard run checks no
+// gate: its record keeps them (Run.Shard.Gates), and a baseline is refused
+// there. A variant matrix is not sharded (shard each variant's target
+// file). A shard is never latest (store.Filter.NoShards).
+//
+// Merge (`assay merge`) picks, per slice of a group, the newest complete
+// run (else the newest incomplete), refuses shards of different suites,
+// options (concurrency aside), gain, tie rule, target, gates or count,
+// merges their case streams in (position, trial) order into one stored
+// run aggregated by runner.Aggregator, checks the recorded gates (those
+// needing a baseline only with MergePlan.Baseline) and returns an
+// Incomplete error naming every missing or incomplete slice. Choices made
+// where the issue is silent: the merged run starts with the earliest shard
+// and finishes with the latest; its run-level measures are the shards'
+// when all agree, else none; a slice run again replaces the earlier run.
+//
+// SuiteTrend (`assay runs trend`) joins Store.Trend over the metrics asked
+// for (default pass_rate and the headline of the suite's newest run);
+// only pass_rate and IR metrics are indexed per run. Prune (`assay runs
+// prune`) deletes, per suite, the runs beyond the newest Keep and/or older
+// than OlderThan (both given: a run goes when neither keeps it), never the
+// latest complete run of a suite nor a run a floors file's log names; every
+// run counts toward Keep, shards and incomplete runs included, and a run
+// being written is not told apart from a stopped one (keep N generous, or
+// prune by age).
 package harness

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"path/filepath"
 	"sync"
 
 	"github.com/assay-eval/assay"
@@ -89,7 +88,6 @@ func export(ctx context.Context, f ExportPlan, st store.Store) error {
 	if _, err := trec.NewRunWriter(io.Discard, tag); err != nil {
 		return usageError("", "--trec-tag: %v", err)
 	}
-	dir := filepath.Dir(path)
 	// The case ids of the run: the qrels cover these only (a run made with
 	// --case or --tag ran part of its suite).
 	inRun := map[string]bool{}
@@ -99,7 +97,7 @@ func export(ctx context.Context, f ExportPlan, st store.Store) error {
 			if err != nil {
 				return err
 			}
-			err = store.ReadCases(dir, func(r assay.CaseResult) error {
+			err = RefCases(ctx, st, run, path, true, func(r assay.CaseResult) error {
 				inRun[r.ID] = true
 				if r.Error != nil || r.Observation == nil {
 					return nil // scored as an empty ranking; nothing to write
@@ -114,7 +112,7 @@ func export(ctx context.Context, f ExportPlan, st store.Store) error {
 		if err != nil {
 			return inputError(fmt.Errorf("--trec-run %w", err))
 		}
-	} else if err := store.ReadCases(dir, func(r assay.CaseResult) error {
+	} else if err := RefCases(ctx, st, run, path, false, func(r assay.CaseResult) error {
 		inRun[r.ID] = true
 		return nil
 	}); err != nil {
@@ -161,21 +159,28 @@ func export(ctx context.Context, f ExportPlan, st store.Store) error {
 // runs at once (for 10,000-case runs decoding is a good part of the time)
 // and compares them.
 func CompareRefs(ctx context.Context, st store.Store, baseRef, candRef string, outputs ...Output) (compare.Report, error) {
-	var l store.Lister
-	if st != nil {
-		l = st
-	}
-	var paths [2]string
+	// A REF is resolved first (to a path, or to a stored run's id and
+	// run.json when the store keeps files), so that no output overwrites a
+	// run record before anything is read.
+	var paths, ids [2]string
 	for i, ref := range []string{baseRef, candRef} {
-		p, err := store.ResolveRef(ctx, l, ref)
+		if st == nil || store.IsPathRef(ref) {
+			p, err := store.ResolveRef(ctx, nil, ref)
+			if err != nil {
+				return compare.Report{}, inputError(err)
+			}
+			paths[i] = p
+			continue
+		}
+		id, err := st.Resolve(ctx, ref)
 		if err != nil {
 			return compare.Report{}, inputError(err)
 		}
-		paths[i] = p
+		ids[i], paths[i] = id, runFile(st, id)
 	}
 	for _, o := range outputs {
 		for _, p := range paths {
-			if o.Path != "" && o.Path != "-" && sameFile(o.Path, p) {
+			if p != "" && o.Path != "" && o.Path != "-" && sameFile(o.Path, p) {
 				return compare.Report{}, usageError("write it to another file", "%s %s would overwrite the run record %s", o.Flag, o.Path, p)
 			}
 		}
@@ -184,7 +189,13 @@ func CompareRefs(ctx context.Context, st store.Store, baseRef, candRef string, o
 	var errs [2]error
 	var wg sync.WaitGroup
 	for i := range paths {
-		wg.Go(func() { runs[i], errs[i] = store.LoadRun(paths[i]) })
+		wg.Go(func() {
+			if paths[i] != "" {
+				runs[i], errs[i] = store.LoadRun(paths[i])
+			} else {
+				runs[i], errs[i] = st.Load(ctx, ids[i])
+			}
+		})
 	}
 	wg.Wait()
 	for _, err := range errs {

@@ -22,6 +22,9 @@ func (r *Result) NoGates(p Plan) string {
 		return ""
 	}
 	run := r.Runs[0]
+	if sh := run.Shard; sh != nil {
+		return fmt.Sprintf("shard %d/%d of group %s: its %d gate(s) are checked on the whole run by 'assay merge %s'", sh.Index, sh.Count, sh.Group, len(sh.Gates), sh.Group)
+	}
 	suggest := ""
 	switch {
 	case run.Summary.PassRate != nil:

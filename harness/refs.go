@@ -4,12 +4,30 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/runner"
 	"github.com/assay-eval/assay/store"
+	"github.com/assay-eval/assay/store/postgres"
 	"github.com/assay-eval/assay/suite"
 )
+
+// OpenStore opens the run store spec (store.Open) with every backend of
+// the module: a directory, or a postgres:// URL (store/postgres).
+func OpenStore(spec string, o store.OpenOptions) (store.Store, error) {
+	if o.Backends == nil {
+		o.Backends = Backends
+	}
+	return store.Open(spec, o)
+}
+
+// Backends are the store backends OpenStore knows, by URL scheme: the one
+// explicit list (no registration).
+var Backends = map[string]store.Opener{
+	"postgres":   postgres.Open,
+	"postgresql": postgres.Open,
+}
 
 // OpenRefStore opens the run store at dir for reading when one of refs
 // needs it (store.NeedsIndex: anything but a path); paths work with no
@@ -19,30 +37,64 @@ func OpenRefStore(dir string, o store.OpenOptions, refs ...string) (store.Store,
 	if !store.NeedsIndex(refs...) {
 		return nil, nil
 	}
-	if _, err := os.Stat(dir); err != nil {
-		return nil, fmt.Errorf("no run store at %s: run 'assay run SUITE' first, give a run.json path, or pass --store DIR", dir)
+	if !store.IsURL(dir) {
+		if _, err := os.Stat(dir); err != nil {
+			return nil, fmt.Errorf("no run store at %s: run 'assay run SUITE' first, give a run.json path, or pass --store DIR", dir)
+		}
 	}
 	o.ForReading = true
-	return store.Open(dir, o) // its errors name the store
+	return OpenStore(dir, o) // its errors name the store
 }
 
 // LoadRef resolves a run REF (store.ResolveRef; st may be nil when ref
-// is a path) and loads the run, returning it with its run.json path. A
-// stopped run records no summary: it gets one of the cases it recorded.
+// is a path) and loads the run (st.Load for a REF that is not a path),
+// returning it with its run.json path: "" for a run of a store without
+// files (read its cases with RefCases). A stopped run records no summary:
+// it gets one of the cases it recorded.
 func LoadRef(ctx context.Context, st store.Store, ref string) (*assay.Run, string, error) {
-	var l store.Lister
-	if st != nil {
-		l = st
+	if st == nil || store.IsPathRef(ref) {
+		path, err := store.ResolveRef(ctx, nil, ref)
+		if err != nil {
+			return nil, "", err
+		}
+		run, err := store.LoadRun(path)
+		if err != nil {
+			return nil, "", err
+		}
+		return run, path, nil
 	}
-	path, err := store.ResolveRef(ctx, l, ref)
+	run, err := st.Load(ctx, ref)
 	if err != nil {
 		return nil, "", err
 	}
-	run, err := store.LoadRun(path)
-	if err != nil {
-		return nil, "", err
+	return run, runFile(st, run.RunID), nil
+}
+
+// runFile is the run.json of a stored run, "" when the store keeps no
+// files (store.RunFiler).
+func runFile(st store.Store, id string) string {
+	if f, ok := st.(store.RunFiler); ok {
+		return f.RunFile(id)
 	}
-	return run, path, nil
+	return ""
+}
+
+// RefCases calls fn for each recorded case trial of run as LoadRef
+// returned it: read from the files beside path when it has one
+// (store.ReadCases, or store.ReadResults without observations), else from
+// the store (Store.Cases).
+func RefCases(ctx context.Context, st store.Store, run *assay.Run, path string, withObservations bool, fn func(assay.CaseResult) error) error {
+	if path != "" {
+		dir := filepath.Dir(path)
+		if withObservations {
+			return store.ReadCases(dir, fn)
+		}
+		return store.ReadResults(dir, fn)
+	}
+	if st == nil {
+		return fmt.Errorf("run %s: no store to read its cases from", ShortID(run.RunID))
+	}
+	return st.Cases(ctx, run.RunID, withObservations, fn)
 }
 
 // Summarized fills in the summary of a stopped run (one whose run.json

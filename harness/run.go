@@ -12,9 +12,11 @@ import (
 	"time"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/cache"
 	"github.com/assay-eval/assay/compare"
 	"github.com/assay-eval/assay/gate"
 	"github.com/assay-eval/assay/grade"
+	"github.com/assay-eval/assay/judge"
 	"github.com/assay-eval/assay/metric"
 	"github.com/assay-eval/assay/redact"
 	"github.com/assay-eval/assay/report"
@@ -59,8 +61,16 @@ type Plan struct {
 	// StoreDir is the run store (store.Open); empty: no store.
 	StoreDir     string
 	StoreOptions store.OpenOptions
+	// Cache answers http and command targets from the response cache
+	// under the store (cache.Open(cache.StoreDir(StoreDir))), and stores
+	// what they answer live; it needs StoreDir (docs/cache.md).
+	Cache bool
 	// Baseline is the run REF to compare with (store.ResolveRef).
 	Baseline string
+	// Shard, "I/N", runs slice I (0-based) of N of the selected cases and
+	// records the run as a shard of Group (empty: shard.DefaultGroup); see
+	// shard.go. Empty: the whole suite.
+	Shard, Group string
 	// Gates are gate expressions added to the suite's (source "--gate").
 	Gates []string
 	// MaxFailures bounds the failing cases whose query the result keeps
@@ -91,6 +101,9 @@ type Plan struct {
 	OnEvent func(Event)
 	// Version is the assay version recorded (default assay.Version).
 	Version string
+	// Judge configures the model judge (JudgeOptions); the zero value
+	// uses the suite's judge: definition, if any.
+	Judge JudgeOptions
 }
 
 // EventKind says what an Event reports.
@@ -186,6 +199,10 @@ func Run(ctx context.Context, p Plan) (*Result, error) {
 		}
 	}
 	if len(matrix.Variants) > 0 {
+		if ss.shard != nil {
+			res.Close()
+			return nil, usageError("shard a target file without variants:, one per variant", "--shard: the target file %s declares variants", ss.spec)
+		}
 		if f.Badge == "-" && len(matrix.Variants) > 1 {
 			// One badge per variant: several JSON documents on stdout
 			// would make none of them a valid endpoint badge.
@@ -269,12 +286,17 @@ type session struct {
 	gopts     grade.Options
 	gates     []assay.Gate
 	st        store.Store
+	cache     *cache.Cache
 	base      *assay.Run
 	spec      string
 	warnings  []string
+	// judge makes each run's judge (nil: no judge).
+	judge *judgeSetup
 	// Computed once for every run of the session (a matrix has several).
 	fingerprint string
 	git         *assay.GitInfo
+	// shard is the plan's shard (nil: the whole suite).
+	shard *assay.Shard
 }
 
 // prepareRun loads and checks everything a run needs before any case is
@@ -300,6 +322,9 @@ func prepareRun(ctx context.Context, f *Plan) (*session, error) {
 	if ss.src, ss.n, err = selectCases(st, f.Cases, f.Tags, f.K); err != nil {
 		return nil, err
 	}
+	if err := ss.selectShard(); err != nil {
+		return nil, err
+	}
 	if err := f.check(); err != nil {
 		return nil, err
 	}
@@ -316,6 +341,9 @@ func prepareRun(ctx context.Context, f *Plan) (*session, error) {
 			return nil, inputError(fmt.Errorf("%s: json_schema %s: %v", s.Path, p, err))
 		}
 	}
+	if ss.judge, err = f.openJudge(s); err != nil {
+		return nil, err
+	}
 	ss.gates = append([]assay.Gate(nil), s.Gates...)
 	for _, g := range f.Gates {
 		ss.gates = append(ss.gates, assay.Gate{Expr: g, Source: "--gate"})
@@ -328,7 +356,7 @@ func prepareRun(ctx context.Context, f *Plan) (*session, error) {
 		}
 		exprs = append(exprs, e)
 	}
-	if f.Baseline == "" {
+	if f.Baseline == "" && ss.shard == nil {
 		keep, skipped, err := WithoutBaseline(exprs, false)
 		if err != nil {
 			return nil, err
@@ -361,8 +389,19 @@ func prepareRun(ctx context.Context, f *Plan) (*session, error) {
 	if err := f.checkInputs(path, s.CorpusSource, ss.spec); err != nil {
 		return nil, err
 	}
+	if f.Cache {
+		if f.StoreDir == "" {
+			return nil, usageError("drop --no-store, or give --store DIR", "--cache keeps its entries under the store, and this run has none")
+		}
+		if strings.Contains(f.StoreDir, "://") {
+			return nil, usageError("give --store DIR for the cache's files", "--cache keeps its entries in files under a store directory, and a database store is not one")
+		}
+		if ss.cache, err = cache.Open(cache.StoreDir(f.StoreDir)); err != nil {
+			return nil, inputError(err)
+		}
+	}
 	if f.StoreDir != "" {
-		if ss.st, err = store.Open(f.StoreDir, f.StoreOptions); err != nil {
+		if ss.st, err = OpenStore(f.StoreDir, f.StoreOptions); err != nil {
 			return nil, inputError(err) // store.Open's errors name the store
 		}
 	}
@@ -540,10 +579,21 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 	// From here on, the target's secrets are redacted from every result,
 	// record, output and line printed.
 	f.Secrets.Add(target.Secrets(tgt)...)
+	tgt, cacheNote := ss.withCache(tgt, variant)
 	var err error
 	// More workers than observations would only idle (and -j 1000000 would
 	// start a million of them).
-	conc := min(f.Concurrency, ss.n*f.Trials)
+	conc := max(1, min(f.Concurrency, ss.n*f.Trials))
+	jdg, err := ss.judge.newJudge()
+	if err != nil {
+		return nil, gate.Verdict{}, inputError(err)
+	}
+	metricNames := specNames(ss.gopts.Metrics)
+	var tally *judge.Tally
+	if jdg != nil {
+		metricNames = append(metricNames, jdg.MetricNames()...)
+		tally = jdg.NewTally(f.Trials > 1)
+	}
 
 	run := &assay.Run{
 		Schema:       assay.RunSchema,
@@ -555,9 +605,11 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 		Git:          ss.git,
 		Group:        group,
 		Variant:      variant,
+		Shard:        ss.shard,
 		Options: assay.RunOptions{
 			K: s.Defaults.K, Trials: f.Trials, Concurrency: conc, Timeout: f.Timeout.String(),
-			Cases: f.Cases, Tags: tagMap(f.Tags), Metrics: specNames(ss.gopts.Metrics),
+			Cases: f.Cases, Tags: tagMap(f.Tags), Metrics: metricNames,
+			Cache: ss.cache != nil,
 		},
 		StartedAt: now().UTC(),
 		Gain:      ss.gopts.Gain,
@@ -633,10 +685,12 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 		MaxErrors:   f.MaxErrors,
 		Keep:        f.Keep,
 		Redactor:    f.Secrets,
+		Judge:       judgeHook(jdg, s.Defaults.Judge),
 		// r is graded on the raw observation and redacted by the runner.
 		OnResult: func(c assay.Case, r assay.CaseResult) error {
 			mu.Lock()
 			defer mu.Unlock()
+			r.Position = c.Position
 			emit(Event{Kind: Observed, Total: ss.n * f.Trials, Result: &r})
 			if rec != nil && r.Observation != nil {
 				if err := rec.Write(*r.Observation); err != nil {
@@ -651,6 +705,9 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 			}
 			r.Observation = nil
 			agg.Add(&r)
+			if tally != nil {
+				tally.Add(&r)
+			}
 			if failing(r) && (f.MaxFailures == 0 || listed < f.MaxFailures) {
 				listed++
 				ss.failQueries[r.ID] = f.Secrets.String(c.Query)
@@ -701,17 +758,28 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 	}
 	run.Measures = res.Measures
 	warnings = append(warnings, res.Warnings...)
+	warnings = append(warnings, cacheNote()...)
 	run.Summary = agg.Summary()
 	run.Segments = agg.Segments()
+	if tally != nil {
+		run.Summary.Judge = tally.Summary()
+		warnings = append(warnings, judgeWarnings(run.Summary.Judge)...)
+	}
 	if keep {
 		run.Cases = kept
 	} else {
 		run.CaseStream = func(yield func(assay.CaseResult) error) error { return store.ReadResults(runDir, yield) }
+		if runDir == "" { // a store without files: read the results back from it
+			st, id := ss.st, run.RunID
+			run.CaseStream = func(yield func(assay.CaseResult) error) error {
+				return st.Cases(context.WithoutCancel(ctx), id, false, yield)
+			}
+		}
 	}
 	if f.Trials > 1 {
 		run.Trials = gate.Trials(run.Cases)
 	}
-	verdict, err := gate.Evaluate(ss.gates, run, base)
+	verdict, err := gate.Evaluate(ss.runGates(), run, base)
 	if err != nil {
 		return nil, gate.Verdict{}, inputError(err)
 	}
@@ -731,6 +799,25 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 		}
 	}
 	return run, verdict, nil
+}
+
+// withCache wraps tgt in the response cache when the plan has one and the
+// target is of a kind that is cached; note returns the run's warnings about
+// it (a kind not cached, entries that could not be read or written).
+func (ss *session) withCache(tgt assay.Target, variant map[string]string) (assay.Target, func() []string) {
+	if ss.cache == nil {
+		return tgt, func() []string { return nil }
+	}
+	info := target.Describe(tgt, ss.spec)
+	if !target.Cacheable(info.Kind) || info.Fingerprint == "" {
+		msg := fmt.Sprintf("--cache: a %s target is not cached (only http and command targets are)", info.Kind)
+		return tgt, func() []string { return []string{msg} }
+	}
+	// Stored means redacted: the target's secrets (and any the plan
+	// holds) never reach a cache file.
+	ss.cache.Redact(ss.f.Secrets.Secrets()...)
+	c := target.NewCached(tgt, info, ss.cache, target.CacheOptions{K: ss.s.Defaults.K, Variant: variant})
+	return c, c.Warnings
 }
 
 // baselineFor returns the run a variant's run is compared with. When
@@ -755,12 +842,21 @@ func (ss *session) baselineFor(ctx context.Context, variant map[string]string) (
 			return nil, "", err
 		}
 		for _, e := range entries {
-			h, err := store.PeekRun(e.Path)
-			if err != nil || h.Group != base.Group || gate.VariantName(h.Variant) != name {
+			if e.Path != "" {
+				// The header alone says whether it is the run: the cases
+				// are read only for the one that is.
+				h, err := store.PeekRun(e.Path)
+				if err != nil || h.Group != base.Group || gate.VariantName(h.Variant) != name {
+					continue
+				}
+				run, err := store.LoadRun(e.Path)
+				return run, "", err
+			}
+			run, err := ss.st.Load(ctx, e.RunID)
+			if err != nil || run.Group != base.Group || gate.VariantName(run.Variant) != name {
 				continue
 			}
-			run, err := store.LoadRun(e.Path)
-			return run, "", err
+			return run, "", nil
 		}
 	}
 	return nil, fmt.Sprintf("variant %s: not compared: the matrix of --baseline %s (group %s) has no complete run of it", name, ss.f.Baseline, shortID(base.Group)), nil

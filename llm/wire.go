@@ -113,7 +113,7 @@ func decodeEmbed(raw []byte, n, dims int, out *EmbedResponse) error {
 		vecs[idx] = d.Embedding
 	}
 	want := dims
-	if want == 0 {
+	if want == 0 && n > 0 {
 		want = len(vecs[0])
 	}
 	for i, v := range vecs {

@@ -76,6 +76,13 @@ func CaseDetail(w io.Writer, v CaseView) error {
 	if r.LatencyMs != nil {
 		ew.printf("latency    %s ms\n", fmtFloat(*r.LatencyMs))
 	}
+	if o := r.Observation; o != nil && o.Cached {
+		orig := "unknown"
+		if o.OriginalLatencyMs != nil {
+			orig = fmtFloat(*o.OriginalLatencyMs) + " ms"
+		}
+		ew.printf("cached     from the response cache, not the system (original latency %s)\n", orig)
+	}
 	o := r.Observation
 	if o == nil {
 		ew.printf("\n(the run kept no observation for this case)\n")

@@ -82,6 +82,9 @@ func Markdown(w io.Writer, run *assay.Run, cmp *compare.Report) error {
 	if s.Retried > 0 {
 		p.f("%d of %d cases were retried; latency excludes the backoff waits.\n\n", s.Retried, s.Cases)
 	}
+	if s.Cached > 0 {
+		p.f("Cached %d of %d cases: answered from the cache, not the system (no latency measured for them).\n\n", s.Cached, s.Cases)
+	}
 
 	if names := metricOrder(run); len(names) > 0 {
 		gain := run.Gain
@@ -95,6 +98,13 @@ func Markdown(w io.Writer, run *assay.Run, cmp *compare.Report) error {
 			p.f("| %s | %.4f | %d |\n", mdEscape(n), m.Mean, m.N)
 		}
 		p.f("\nMeans over judged cases; gain %s.\n\n", gain)
+	}
+	if jl := judgeLines(s.Judge); len(jl) > 0 {
+		p.f("### Judge\n\n")
+		for _, l := range jl {
+			p.f("- %s\n", mdEscape(l))
+		}
+		p.f("\n")
 	}
 
 	if len(run.Gates) > 0 {

@@ -16,7 +16,8 @@ import (
 // Provenance writes the provenance of a run as `assay runs show` prints
 // it, one "key  value" row each: id, status, suite and fingerprint,
 // target, versions, times, assay version, git commit, options and the
-// run.json path (file).
+// run.json path (file; left out when path is "", a run of a store
+// without files).
 func Provenance(w io.Writer, run *assay.Run, path string) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	row := func(k, v string) { fmt.Fprintf(tw, "%s\t%s\n", k, Escape(v)) }
@@ -58,7 +59,15 @@ func Provenance(w io.Writer, run *assay.Run, path string) error {
 		opts += " tag:" + k + "=" + o.Tags[k]
 	}
 	row("options", opts)
-	row("file", path)
+	if sh := run.Shard; sh != nil {
+		row("shard", fmt.Sprintf("%d/%d of group %s", sh.Index, sh.Count, sh.Group))
+	}
+	if m := run.Merged; m != nil {
+		row("merged", fmt.Sprintf("group %s: %s", dash(m.Group), strings.Join(m.Runs, " ")))
+	}
+	if path != "" { // a run of a store without files has none
+		row("file", path)
+	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}

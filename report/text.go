@@ -85,12 +85,21 @@ func Text(w io.Writer, run *assay.Run, o TextOptions) error {
 	if s.Retried > 0 {
 		p.f("retried  %d of %d cases (latency excludes the backoff waits; latency_total_ms has them)\n", s.Retried, s.Cases)
 	}
+	if s.Cached > 0 {
+		p.f("cached   %d of %d cases answered from the cache, not the system (no latency measured for them)\n", s.Cached, s.Cases)
+	}
 	if len(run.Measures) > 0 {
 		p.f("measures")
 		for _, k := range sortedMeasures(run.Measures) {
 			p.f("  %s %s", Escape(k), measureText(run.Measures[k]))
 		}
 		p.f("  (reported by the target)\n")
+	}
+	if jl := judgeLines(s.Judge); len(jl) > 0 {
+		p.f("judge    %s\n", jl[0])
+		for _, l := range jl[1:] {
+			p.f("         %s\n", l)
+		}
 	}
 
 	if trials > 1 {

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/assay-eval/assay"
@@ -40,7 +41,8 @@ import (
 //     system's latency.
 //   - Stages: per stage name (CaseResult.Stages, the observation's spans
 //     summed by name), the same percentiles over the results that have
-//     that stage; omitted when no result has a span.
+//     that stage, at microsecond resolution (a stage time is kept as whole
+//     µs, at most about 71 minutes); omitted when no result has a span.
 func Summarize(results []assay.CaseResult, metrics []string) assay.Summary {
 	a := NewAggregator(metrics)
 	for i := range results {
@@ -63,8 +65,8 @@ func Segments(results []assay.CaseResult, metrics []string) map[string]assay.Sum
 // Aggregator computes Summarize and Segments one result at a time, so a
 // run need not keep its results: added in the same order, it gives the
 // same summaries, bit for bit. It keeps, per summary, counters, one sum per
-// metric and the latencies (8 bytes a result, and 8 more for each stage its
-// observation has: the percentiles are exact).
+// metric and the latencies (8 bytes a result, and 4 more for each stage its
+// observation has: the percentiles are exact, the stages' to the µs).
 type Aggregator struct {
 	metrics []string // nil: every name the results carry
 	want    map[string]bool
@@ -75,11 +77,11 @@ type Aggregator struct {
 // acc is the state of one summary.
 type acc struct {
 	cases, graded, passed, errors      int
-	retried                            int
+	retried, cached                    int
 	answered, noHit, refused, grounded int
 	sums                               map[string]*metricSum
 	latencies                          []float64
-	stages                             map[string][]float64
+	stages                             map[string][]uint32 // µs
 }
 
 type metricSum struct {
@@ -131,6 +133,9 @@ func (s *acc) add(r *assay.CaseResult, want map[string]bool) {
 	if r.Attempts > 1 {
 		s.retried++
 	}
+	if r.Cached {
+		s.cached++
+	}
 	if r.Graded() {
 		s.graded++
 		if r.Passed() {
@@ -155,9 +160,9 @@ func (s *acc) add(r *assay.CaseResult, want map[string]bool) {
 	}
 	for name, ms := range r.Stages {
 		if s.stages == nil {
-			s.stages = map[string][]float64{}
+			s.stages = map[string][]uint32{}
 		}
-		s.stages[name] = append(s.stages[name], ms)
+		s.stages[name] = append(s.stages[name], micros(ms))
 	}
 	for name, v := range r.Metrics {
 		if want != nil && !want[name] {
@@ -178,7 +183,7 @@ func (s *acc) add(r *assay.CaseResult, want map[string]bool) {
 
 func (s *acc) summary(metrics []string) assay.Summary {
 	out := assay.Summary{
-		Cases: s.cases, Graded: s.graded, Passed: s.passed, Errors: s.errors, Retried: s.retried,
+		Cases: s.cases, Graded: s.graded, Passed: s.passed, Errors: s.errors, Retried: s.retried, Cached: s.cached,
 		Failed:  s.graded - s.passed,
 		Metrics: map[string]assay.MetricAgg{},
 	}
@@ -211,9 +216,34 @@ func (s *acc) summary(metrics []string) assay.Summary {
 		if out.Stages == nil {
 			out.Stages = make(map[string]assay.Latency, len(s.stages))
 		}
-		out.Stages[name] = latency(ms)
+		out.Stages[name] = stageLatency(ms)
 	}
 	return out
+}
+
+// maxStageMicros is the longest stage time kept: about 71 minutes.
+const maxStageMicros = math.MaxUint32
+
+// micros is a stage time in ms as whole microseconds (4 bytes a sample
+// rather than 8: a run keeps one per result and stage), clamped to
+// [0, maxStageMicros]; NaN is 0.
+func micros(ms float64) uint32 {
+	us := math.Round(ms * 1000)
+	switch {
+	case !(us > 0):
+		return 0
+	case us >= maxStageMicros:
+		return maxStageMicros
+	}
+	return uint32(us)
+}
+
+// stageLatency is the percentiles of stage times in µs, reported in ms.
+func stageLatency(us []uint32) assay.Latency {
+	slices.Sort(us)
+	n := len(us)
+	at := func(p float64) float64 { return float64(us[percentileRank(p, n)-1]) / 1000 }
+	return assay.Latency{P50: at(50), P95: at(95), P99: at(99), Max: float64(us[n-1]) / 1000, N: n}
 }
 
 // latency is the percentiles of values (undefined when empty). It sorts
@@ -243,17 +273,17 @@ func Percentile(sorted []float64, p float64) float64 {
 	if n == 0 {
 		return 0
 	}
+	return sorted[percentileRank(p, n)-1]
+}
+
+// percentileRank is the 1-based nearest rank of the p-th percentile of n
+// (n > 0) values: ceil(p/100 × n), clamped to [1, n].
+func percentileRank(p float64, n int) int {
 	// p*n/100 rather than p/100*n: for whole p the product is exact, so a
 	// rank that is a whole number is not pushed up by rounding (95% of 20);
 	// the small tolerance does the same for fractional p (99.9% of 1000).
 	rank := int(math.Ceil(p*float64(n)/100 - 1e-9))
-	if rank < 1 {
-		rank = 1
-	}
-	if rank > n {
-		rank = n
-	}
-	return sorted[rank-1]
+	return min(max(rank, 1), n)
 }
 
 // ratio is num/den, nil (undefined) when den is 0.

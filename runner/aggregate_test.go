@@ -263,3 +263,19 @@ func TestSummarizeStages(t *testing.T) {
 		t.Fatalf("no spans: stages %v, want nil (omitted)", none.Stages)
 	}
 }
+
+func TestStageTimesKeptToTheMicrosecond(t *testing.T) {
+	t.Parallel()
+	s := Summarize([]assay.CaseResult{
+		{ID: "a", Stages: map[string]float64{"embed": 0.015000000000000001, "x": -1, "y": math.NaN(), "z": 1e12}},
+	}, nil)
+	if got := s.Stages["embed"]; got.P50 != 0.015 || got.Max != 0.015 {
+		t.Fatalf("embed = %+v, want 0.015 ms (rounded to the µs)", got)
+	}
+	if s.Stages["x"].P50 != 0 || s.Stages["y"].P50 != 0 {
+		t.Fatalf("negative or NaN stage times: %+v %+v, want 0", s.Stages["x"], s.Stages["y"])
+	}
+	if z := s.Stages["z"].P50; z != float64(maxStageMicros)/1000 {
+		t.Fatalf("a stage longer than the cap: %v ms, want the cap %v", z, float64(maxStageMicros)/1000)
+	}
+}

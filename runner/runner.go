@@ -47,6 +47,11 @@ type Options struct {
 	// OnResult sees it (and out of warnings, versions and errors). When nil,
 	// the target's own secrets are used (its Secrets() []redact.Secret).
 	Redactor *redact.Redactor
+	// Judge, when set, is called for each result after its deterministic
+	// checks, in the worker that made it, with the redacted observation it
+	// was graded on: it adds the judge's verdict, metrics and checks
+	// (package judge), which are redacted in turn.
+	Judge func(ctx context.Context, c assay.Case, obs *assay.Observation, r *assay.CaseResult)
 }
 
 // secretHolder is the optional capability of a target that has secrets.
@@ -427,7 +432,12 @@ func observe(ctx context.Context, t assay.Target, c assay.Case, trial int, o Opt
 		r.Observation = &cp
 	}
 	// Graded on the raw observation; what is kept or shown is redacted.
-	return redact.Value(o.Redactor, r), true
+	r = redact.Value(o.Redactor, r)
+	if o.Judge != nil {
+		o.Judge(ctx, c, r.Observation, &r)
+		r.Judge, r.Checks = redact.Value(o.Redactor, r.Judge), redact.Value(o.Redactor, r.Checks)
+	}
+	return r, true
 }
 
 // safeObserve turns a target's panic into an error of class exec so one bad

@@ -91,6 +91,17 @@
 // the store, with the one rule of package redact (cmd/assay and the runner
 // apply it).
 //
-// Store is a small interface so that a Postgres store can follow;
-// store/storetest is the conformance suite every implementation passes.
+// # Backends
+//
+// Store is a small interface with two implementations: SQLiteStore (files
+// and the SQLite index, above) and store/postgres (runs, cases and the
+// index in PostgreSQL). Open picks one from the spec: a directory, or a
+// URL whose scheme OpenOptions.Backends knows (harness.OpenStore knows
+// them all). Readers go through the interface: Load (a REF to the run
+// record), Cases (the case lines, with or without observations), Trend and
+// Delete, so a command works the same on either. A path REF (a run.json)
+// is read from its file whatever the store. A store with files says so by
+// the RunFiler capability; Entry.Path and RunWriter.Dir are empty for one
+// without. store/storetest is the conformance suite every implementation
+// passes.
 package store

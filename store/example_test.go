@@ -12,7 +12,8 @@ import (
 
 // A run command records a run while it goes: Begin (run.json says
 // incomplete), one Append per graded case, Finish with the summary.
-// "latest" then names it, and LoadRun reads it back with no database.
+// "latest" then names it; Load reads the record back (LoadRun reads its
+// run.json with no database) and Cases the case lines with observations.
 func ExampleOpen() {
 	dir, _ := os.MkdirTemp("", "assay-store")
 	defer os.RemoveAll(dir)
@@ -46,14 +47,13 @@ func ExampleOpen() {
 		return
 	}
 
-	path, _ := s.Resolve(ctx, "latest")
-	got, err := store.LoadRun(path)
+	got, err := s.Load(ctx, "latest")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	fmt.Println(got.Status, got.Suite.Name, len(got.Cases), got.Cases[0].Observation == nil)
-	store.ReadCases(filepath.Dir(path), func(r assay.CaseResult) error {
+	s.Cases(ctx, got.RunID, true, func(r assay.CaseResult) error {
 		fmt.Println(r.ID, r.Observation.Answer)
 		return nil
 	})

@@ -145,21 +145,46 @@ type caseKey struct {
 // valid JSON: the case being written when the process died) is skipped; any
 // other bad line is an error "file:line: msg".
 func ReadCases(path string, fn func(assay.CaseResult) error) error {
-	return readCases(path, func(b []byte, r *assay.CaseResult) error { return json.Unmarshal(b, r) }, fn)
+	return readCases(path, decodeWithObservation, fn)
 }
 
 // ReadResults is ReadCases without the observations: each line's
 // observation is skipped, not decoded (Observation is nil). It is how a
 // run's results are read back while its reports are written.
 func ReadResults(path string, fn func(assay.CaseResult) error) error {
-	return readCases(path, func(b []byte, r *assay.CaseResult) error {
-		var line struct {
-			*assay.CaseResult
-			Observation json.RawMessage `json:"observation"`
-		}
-		line.CaseResult = r
-		return json.Unmarshal(b, &line)
-	}, fn)
+	return readCases(path, decodeResult, fn)
+}
+
+func decodeWithObservation(b []byte, r *assay.CaseResult) error { return json.Unmarshal(b, r) }
+
+func decodeResult(b []byte, r *assay.CaseResult) error {
+	var line struct {
+		*assay.CaseResult
+		Observation json.RawMessage `json:"observation"`
+	}
+	line.CaseResult = r
+	return json.Unmarshal(b, &line)
+}
+
+// EncodeCase is r as one line of cases.jsonl (with its observation and a
+// final newline): the one encoder of a case line, for every store.
+func EncodeCase(r assay.CaseResult) ([]byte, error) { return caseLine(r) }
+
+// DecodeCase reads one case line as EncodeCase wrote it (the one decoder,
+// with the nesting bound of ReadCases), its observation decoded only
+// withObservation (else it is skipped and Observation is nil).
+func DecodeCase(line []byte, withObservation bool) (assay.CaseResult, error) {
+	var r assay.CaseResult
+	line = bytes.TrimSpace(line)
+	if e := nesting.JSON(line); e != nil {
+		return r, fmt.Errorf("col %d: %s", e.Col, e.Msg)
+	}
+	decode := decodeResult
+	if withObservation {
+		decode = decodeWithObservation
+	}
+	err := decode(line, &r)
+	return r, err
 }
 
 func readCases(path string, decode func([]byte, *assay.CaseResult) error, fn func(assay.CaseResult) error) error {

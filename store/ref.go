@@ -45,62 +45,99 @@ func ResolvePath(ref string) (string, error) {
 //
 //   - a path to a run.json or to its directory (anything that exists, ends
 //     in .json or contains a path separator);
-//   - "latest": the newest complete run (an incomplete run is never chosen);
+//   - "latest": the newest complete run (an incomplete run, or a shard
+//     run, a slice of a run, is never chosen);
 //   - "latest~N": the Nth complete run before the latest, of the same
-//     suite (latest~0 is latest);
+//     suite (latest~0 is latest), shard runs left out too;
 //   - a run id or a unique prefix of one (case-insensitive).
 //
 // A nil l (no store) resolves paths only. Errors wrap ErrNotFound or
-// ErrAmbiguous. This is the one resolver: every command and Store.Resolve
-// go through it.
+// ErrAmbiguous. This is the one resolver: every command and every
+// Store's Resolve and Load go through it (or ResolveEntry, its part for the
+// REFs that are not paths). A run of a store without files has no path:
+// Store.Load reads it.
 func ResolveRef(ctx context.Context, l Lister, ref string) (string, error) {
 	if l == nil {
 		return ResolvePath(ref)
 	}
+	if t := strings.TrimSpace(ref); IsPathRef(t) {
+		return ResolvePath(t)
+	}
+	e, err := ResolveEntry(ctx, l, ref)
+	if err != nil {
+		return "", err
+	}
+	if e.Path == "" {
+		return "", fmt.Errorf("run %s is kept in a store without files (a database): it has no run.json path", e.RunID)
+	}
+	return e.Path, nil
+}
+
+// ResolveID turns a REF into a run id: a path REF is read for the run_id
+// of its run.json; any other REF is resolved in l (ResolveEntry).
+func ResolveID(ctx context.Context, l Lister, ref string) (string, error) {
+	if t := strings.TrimSpace(ref); l == nil || IsPathRef(t) {
+		path, err := ResolvePath(t)
+		if err != nil {
+			return "", err
+		}
+		h, err := PeekRun(path)
+		if err != nil {
+			return "", err
+		}
+		return h.RunID, nil
+	}
+	e, err := ResolveEntry(ctx, l, ref)
+	return e.RunID, err
+}
+
+// ResolveEntry resolves a REF that names a run in the index (latest,
+// latest~N, a run id or a unique prefix; see ResolveRef) to its entry. A
+// path is not resolved here: it is not in any index (ResolveRef,
+// ResolvePath).
+func ResolveEntry(ctx context.Context, l Lister, ref string) (Entry, error) {
 	ref = strings.TrimSpace(ref)
 	switch {
 	case ref == "":
-		return "", fmt.Errorf("empty run reference: %w", ErrNotFound)
-	case IsPathRef(ref):
-		return ResolvePath(ref)
+		return Entry{}, fmt.Errorf("empty run reference: %w", ErrNotFound)
 	case ref == "latest" || strings.HasPrefix(ref, "latest~"):
 		n := 0
 		if ref != "latest" {
 			v, err := strconv.Atoi(strings.TrimPrefix(ref, "latest~"))
 			if err != nil || v < 0 {
-				return "", fmt.Errorf("run reference %q: want latest~N with N a whole number, as in latest~1", ref)
+				return Entry{}, fmt.Errorf("run reference %q: want latest~N with N a whole number, as in latest~1", ref)
 			}
 			n = v
 		}
-		latest, err := l.List(ctx, Filter{Status: assay.StatusComplete, Limit: 1})
+		latest, err := l.List(ctx, Filter{Status: assay.StatusComplete, NoShards: true, Limit: 1})
 		if err != nil {
-			return "", err
+			return Entry{}, err
 		}
 		if len(latest) == 0 {
-			return "", fmt.Errorf("%s: no complete run in the store (latest never names an incomplete run): %w", ref, ErrNotFound)
+			return Entry{}, fmt.Errorf("%s: no complete run in the store (latest never names an incomplete run): %w", ref, ErrNotFound)
 		}
 		if n == 0 {
-			return latest[0].Path, nil
+			return latest[0], nil
 		}
-		same, err := l.List(ctx, Filter{Status: assay.StatusComplete, Suite: latest[0].Suite, Limit: n + 1})
+		same, err := l.List(ctx, Filter{Status: assay.StatusComplete, NoShards: true, Suite: latest[0].Suite, Limit: n + 1})
 		if err != nil {
-			return "", err
+			return Entry{}, err
 		}
 		if n >= len(same) {
-			return "", fmt.Errorf("%s: the store holds %d complete run(s) of suite %q; latest~%d needs %d: %w",
+			return Entry{}, fmt.Errorf("%s: the store holds %d complete run(s) of suite %q; latest~%d needs %d: %w",
 				ref, len(same), latest[0].Suite, n, n+1, ErrNotFound)
 		}
-		return same[n].Path, nil
+		return same[n], nil
 	}
 	all, err := l.List(ctx, Filter{})
 	if err != nil {
-		return "", err
+		return Entry{}, err
 	}
 	want := strings.ToLower(ref)
 	var match []Entry
 	for _, e := range all {
 		if e.RunID == want {
-			return e.Path, nil
+			return e, nil
 		}
 		if strings.HasPrefix(e.RunID, want) {
 			match = append(match, e)
@@ -108,9 +145,9 @@ func ResolveRef(ctx context.Context, l Lister, ref string) (string, error) {
 	}
 	switch len(match) {
 	case 0:
-		return "", fmt.Errorf("run %q: no run id starts with it (see assay runs): %w", ref, ErrNotFound)
+		return Entry{}, fmt.Errorf("run %q: no run id starts with it (see assay runs): %w", ref, ErrNotFound)
 	case 1:
-		return match[0].Path, nil
+		return match[0], nil
 	}
 	ids := make([]string, 0, 4)
 	for i, e := range match {
@@ -120,7 +157,7 @@ func ResolveRef(ctx context.Context, l Lister, ref string) (string, error) {
 		}
 		ids = append(ids, e.RunID)
 	}
-	return "", fmt.Errorf("run %q matches %d runs (%s); give more of the id: %w",
+	return Entry{}, fmt.Errorf("run %q matches %d runs (%s); give more of the id: %w",
 		ref, len(match), strings.Join(ids, ", "), ErrAmbiguous)
 }
 

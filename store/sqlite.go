@@ -21,7 +21,9 @@ import (
 	"time"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/atomicfile"
 	"github.com/assay-eval/assay/internal/boundedfile"
+	"github.com/assay-eval/assay/redact"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 )
@@ -42,6 +44,8 @@ type SQLiteStore struct {
 	readOnly bool // opened ForReading on a store it cannot write
 	waiting  func()
 	waitOnce sync.Once
+	applied  []string
+	version  int
 }
 
 // OpenOptions adjust Open.
@@ -54,7 +58,19 @@ type OpenOptions struct {
 	// compare, gate): read-only when it cannot be written (see
 	// OpenSQLite). A store opened so may refuse Begin.
 	ForReading bool
+	// Getenv expands ${VAR} in a store URL (a password kept out of the
+	// command line); nil expands nothing. Library code reads no
+	// environment: the CLI passes its own.
+	Getenv func(string) string
+	// Backends open the stores named by URL, by scheme ("postgres"):
+	// package store itself opens directories only (a backend package such
+	// as store/postgres imports this one). harness.OpenStore fills in every
+	// backend of the module.
+	Backends map[string]Opener
 }
+
+// Opener opens the store named by a URL of its scheme.
+type Opener func(url string, o OpenOptions) (Store, error)
 
 // WaitNotice is how long a busy wait on the index lasts before
 // OpenOptions.Waiting is called.
@@ -62,16 +78,68 @@ const WaitNotice = time.Second
 
 var _ Store = (*SQLiteStore)(nil)
 
-// Open opens the run store at dir, the one way a caller gets a Store:
-// callers hold the interface, so another backend plugs in here without
-// touching them. Today every dir is a files-and-SQLite store
+// Open opens the run store spec, the one way a caller gets a Store:
+// callers hold the interface, so a backend plugs in here without touching
+// them. A spec of the form SCHEME://... (IsURL) is opened by
+// o.Backends[SCHEME] (postgres://USER@HOST:PORT/DB: store/postgres); any
+// other spec is a directory holding a files-and-SQLite store
 // (OpenSQLite).
-func Open(dir string, o OpenOptions) (Store, error) {
-	s, err := OpenSQLite(dir, o)
+func Open(spec string, o OpenOptions) (Store, error) {
+	if scheme, ok := urlScheme(spec); ok {
+		op := o.Backends[scheme]
+		if op == nil {
+			known := slices.Sorted(maps.Keys(o.Backends))
+			if len(known) == 0 {
+				return nil, fmt.Errorf("store %s: no backend opens %s:// stores here (give a directory)", RedactURL(spec), scheme)
+			}
+			return nil, fmt.Errorf("store %s: unknown store scheme %q (known: %s, or a directory)", RedactURL(spec), scheme, strings.Join(known, ", "))
+		}
+		return op(spec, o)
+	}
+	s, err := OpenSQLite(spec, o)
 	if err != nil {
 		return nil, err
 	}
 	return s, nil
+}
+
+// IsURL reports whether spec names a store by URL (SCHEME://...) rather
+// than by directory.
+func IsURL(spec string) bool {
+	_, ok := urlScheme(spec)
+	return ok
+}
+
+func urlScheme(spec string) (string, bool) {
+	scheme, _, ok := strings.Cut(spec, "://")
+	if !ok || len(scheme) < 2 {
+		return "", false
+	}
+	for i, r := range scheme {
+		letter := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+		if !letter && (i == 0 || !(r >= '0' && r <= '9' || r == '+' || r == '-' || r == '.')) {
+			return "", false
+		}
+	}
+	return strings.ToLower(scheme), true
+}
+
+// RedactURL is a store spec as it may be shown: a URL with its password
+// (and credential-like query values) replaced (redact.URL); a directory
+// as it is. A URL that does not parse is shown as its scheme only.
+func RedactURL(spec string) string {
+	scheme, ok := urlScheme(spec)
+	if !ok {
+		return spec
+	}
+	// ${VAR} (expanded by the backend) is not valid in every part of a
+	// URL: its braces are escaped for parsing and shown as written.
+	braces := strings.NewReplacer("${", "$%7B", "}", "%7D")
+	u, err := url.Parse(braces.Replace(spec))
+	if err != nil {
+		return scheme + "://" + redact.Redacted
+	}
+	return strings.NewReplacer("$%7B", "${", "%7D", "}").Replace(redact.URL(u))
 }
 
 // OpenSQLite opens (creating when needed) the store rooted at dir: dir/runs/
@@ -173,6 +241,12 @@ func isCorrupt(err error) bool {
 	return false
 }
 
+// Migrations implements Migrator: the migrations Open applied to the
+// index and its schema version.
+func (s *SQLiteStore) Migrations() (applied []string, version int) { return s.applied, s.version }
+
+var _ Migrator = (*SQLiteStore)(nil)
+
 // Root is the store's directory.
 func (s *SQLiteStore) Root() string { return s.root }
 
@@ -205,7 +279,9 @@ func (s *SQLiteStore) migrate(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		did := false
 		err = s.tx(ctx, func(tx *sql.Tx) error {
+			did = false
 			var n int
 			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE version = ?`, v).Scan(&n); err != nil {
 				return err
@@ -218,11 +294,16 @@ func (s *SQLiteStore) migrate(ctx context.Context) error {
 			}
 			_, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`,
 				v, base, time.Now().UTC().Format(time.RFC3339))
+			did = err == nil
 			return err
 		})
 		if err != nil {
 			return err
 		}
+		if did {
+			s.applied = append(s.applied, base)
+		}
+		s.version = max(s.version, v)
 	}
 	return nil
 }
@@ -290,7 +371,7 @@ func (s *SQLiteStore) Begin(ctx context.Context, run *assay.Run) (RunWriter, err
 	if run.RunID == "" {
 		run.RunID = NewRunID()
 	}
-	if strings.ContainsAny(run.RunID, `/\`) || run.RunID == "." || run.RunID == ".." {
+	if !validRunID(run.RunID) {
 		return nil, fmt.Errorf("run id %q is not a valid directory name", run.RunID)
 	}
 	if run.Schema == "" {
@@ -332,9 +413,14 @@ func (s *SQLiteStore) relDir(id string) string { return filepath.ToSlash(filepat
 // read through run.EachCase one at a time).
 func indexRun(ctx context.Context, tx *sql.Tx, run *assay.Run, dir string, withCases bool) error {
 	sum := run.Summary
-	head, headVal := headline(run)
+	head, headVal := Headline(run)
 	var dirty int
 	var commit string
+	var shardGroup string
+	var shardIndex, shardCount int
+	if sh := run.Shard; sh != nil {
+		shardGroup, shardIndex, shardCount = sh.Group, sh.Index, sh.Count
+	}
 	if run.Git != nil {
 		commit = run.Git.Commit
 		if run.Git.Dirty {
@@ -343,17 +429,18 @@ func indexRun(ctx context.Context, tx *sql.Tx, run *assay.Run, dir string, withC
 	}
 	_, err := tx.ExecContext(ctx, `INSERT INTO runs (run_id, status, suite_name, suite_fingerprint, target_kind, target_spec,
 		started_at, finished_at, cases, graded, passed, failed, errors, pass_rate, headline, headline_value,
-		assay_version, git_commit, git_dirty, dir)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		assay_version, git_commit, git_dirty, dir, shard_group, shard_index, shard_count)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (run_id) DO UPDATE SET status = excluded.status, suite_name = excluded.suite_name,
 		suite_fingerprint = excluded.suite_fingerprint, target_kind = excluded.target_kind, target_spec = excluded.target_spec,
 		started_at = excluded.started_at, finished_at = excluded.finished_at, cases = excluded.cases,
 		graded = excluded.graded, passed = excluded.passed, failed = excluded.failed, errors = excluded.errors,
 		pass_rate = excluded.pass_rate, headline = excluded.headline, headline_value = excluded.headline_value,
-		assay_version = excluded.assay_version, git_commit = excluded.git_commit, git_dirty = excluded.git_dirty, dir = excluded.dir`,
+		assay_version = excluded.assay_version, git_commit = excluded.git_commit, git_dirty = excluded.git_dirty, dir = excluded.dir,
+		shard_group = excluded.shard_group, shard_index = excluded.shard_index, shard_count = excluded.shard_count`,
 		run.RunID, string(run.Status), run.Suite.Name, run.Suite.Fingerprint, run.Target.Kind, run.Target.Spec,
 		fmtTime(run.StartedAt), fmtTime(run.FinishedAt), sum.Cases, sum.Graded, sum.Passed, sum.Failed, sum.Errors,
-		sum.PassRate, head, headVal, run.AssayVersion, commit, dirty, dir)
+		sum.PassRate, head, headVal, run.AssayVersion, commit, dirty, dir, shardGroup, shardIndex, shardCount)
 	if err != nil || !withCases {
 		return err
 	}
@@ -416,9 +503,9 @@ func parseTime(s string) time.Time {
 	return t
 }
 
-// headline picks the metric shown in listings: the first of the run's
+// Headline picks the metric shown in listings (Entry.Headline): the first of the run's
 // metric set (options, else the default set) that has a value.
-func headline(run *assay.Run) (string, *float64) {
+func Headline(run *assay.Run) (string, *float64) {
 	names := run.Options.Metrics
 	if len(names) == 0 {
 		names = assay.DefaultMetrics
@@ -543,7 +630,7 @@ func (s *SQLiteStore) Reindex(ctx context.Context) error {
 // List implements Store.
 func (s *SQLiteStore) List(ctx context.Context, f Filter) ([]Entry, error) {
 	q := `SELECT run_id, status, suite_name, suite_fingerprint, target_kind, target_spec, started_at, finished_at,
-		cases, pass_rate, headline, headline_value, dir FROM runs WHERE 1=1`
+		cases, pass_rate, headline, headline_value, dir, shard_group, shard_index, shard_count FROM runs WHERE 1=1`
 	var args []any
 	if f.Suite != "" {
 		q += ` AND suite_name = ?`
@@ -552,6 +639,13 @@ func (s *SQLiteStore) List(ctx context.Context, f Filter) ([]Entry, error) {
 	if f.Status != "" {
 		q += ` AND status = ?`
 		args = append(args, string(f.Status))
+	}
+	if f.ShardGroup != "" {
+		q += ` AND shard_group = ?`
+		args = append(args, f.ShardGroup)
+	}
+	if f.NoShards {
+		q += ` AND shard_count = 0`
 	}
 	q += ` ORDER BY started_at DESC, run_id DESC`
 	if f.Limit > 0 {
@@ -568,10 +662,14 @@ func (s *SQLiteStore) List(ctx context.Context, f Filter) ([]Entry, error) {
 		defer rows.Close()
 		for rows.Next() {
 			var e Entry
-			var status, kind, spec, started, finished, dir string
+			var status, kind, spec, started, finished, dir, group string
+			var index, count int
 			if err := rows.Scan(&e.RunID, &status, &e.Suite, &e.Fingerprint, &kind, &spec, &started, &finished,
-				&e.Cases, &e.PassRate, &e.Headline, &e.HeadlineValue, &dir); err != nil {
+				&e.Cases, &e.PassRate, &e.Headline, &e.HeadlineValue, &dir, &group, &index, &count); err != nil {
 				return err
+			}
+			if count > 0 {
+				e.Shard = &assay.Shard{Index: index, Count: count, Group: group}
 			}
 			e.Status = assay.RunStatus(status)
 			e.Target = kind
@@ -593,7 +691,87 @@ func (s *SQLiteStore) List(ctx context.Context, f Filter) ([]Entry, error) {
 
 // Resolve implements Store; see ResolveRef for the rules.
 func (s *SQLiteStore) Resolve(ctx context.Context, ref string) (string, error) {
-	return ResolveRef(ctx, s, ref)
+	return ResolveID(ctx, s, ref)
+}
+
+// Load implements Store: ResolveRef, then LoadRun.
+func (s *SQLiteStore) Load(ctx context.Context, ref string) (*assay.Run, error) {
+	path, err := ResolveRef(ctx, s, ref)
+	if err != nil {
+		return nil, err
+	}
+	return LoadRun(path)
+}
+
+// RunFile implements RunFiler: the run.json of run id in this store.
+func (s *SQLiteStore) RunFile(runID string) string {
+	return filepath.Join(s.root, "runs", runID, RunFile)
+}
+
+// Cases implements Store: ReadCases (withObservations) or ReadResults of
+// the run's directory; a run directory without a cases file has none.
+func (s *SQLiteStore) Cases(ctx context.Context, runID string, withObservations bool, fn func(assay.CaseResult) error) error {
+	if !validRunID(runID) {
+		return fmt.Errorf("run id %q: %w", runID, ErrNotFound)
+	}
+	dir := filepath.Join(s.root, "runs", runID)
+	if _, err := os.Stat(dir); err != nil {
+		return fmt.Errorf("run %s: not in the store %s: %w", runID, s.root, ErrNotFound)
+	}
+	each := func(r assay.CaseResult) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return fn(r)
+	}
+	read := ReadResults
+	if withObservations {
+		read = ReadCases
+	}
+	if err := read(dir, each); !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil // a run directory with run.json alone: no case lines
+}
+
+// Delete implements Store: the index rows go first (in one transaction),
+// then the run's directory, so a run is never listed without its files.
+func (s *SQLiteStore) Delete(ctx context.Context, runID string) error {
+	if s.readOnly {
+		return fmt.Errorf("store %s is read-only: it cannot delete a run", s.root)
+	}
+	if !validRunID(runID) {
+		return fmt.Errorf("run id %q: %w", runID, ErrNotFound)
+	}
+	dir := filepath.Join(s.root, "runs", runID)
+	var n int64
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM runs WHERE run_id = ?`, runID)
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	if err != nil {
+		return explain(s.root, fmt.Errorf("%s: %w", filepath.Join(s.root, DBFile), err))
+	}
+	if _, serr := os.Stat(dir); serr != nil {
+		if n == 0 {
+			return fmt.Errorf("run %s: not in the store %s: %w", runID, s.root, ErrNotFound)
+		}
+		return nil
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return explain(s.root, fmt.Errorf("store %s: %w", s.root, err))
+	}
+	atomicfile.SyncDir(filepath.Dir(dir))
+	return nil
+}
+
+// validRunID reports whether id can name a run directory.
+func validRunID(id string) bool {
+	return id != "" && id != "." && id != ".." && !strings.ContainsAny(id, `/\`)
 }
 
 // peekStatus reads only the status of a run.json ("" when unreadable).

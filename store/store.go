@@ -9,22 +9,61 @@ import (
 	"github.com/google/uuid"
 )
 
-// Store keeps run records. It is small so that other stores (Postgres) can
-// follow; store/storetest runs the same conformance tests against each.
+// Store keeps run records. It is small so that other stores (Postgres, in
+// store/postgres) can follow; store/storetest runs the same conformance
+// tests against each. Callers read runs through it (Load, Cases), never
+// through a store's files, so every command works on every backend.
 type Store interface {
-	// Begin creates runs/<run_id>/ and writes run.json with status
-	// "incomplete" (and the index row). A run without a RunID gets a new one
-	// (NewRunID); Begin sets run.Schema, run.Status and run.AssayVersion
-	// when they are empty.
+	// Begin records a new run with status "incomplete" (the files store
+	// creates runs/<run_id>/ and writes run.json) and its index row. A run
+	// without a RunID gets a new one (NewRunID); Begin sets run.Schema,
+	// run.Status and run.AssayVersion when they are empty.
 	Begin(ctx context.Context, run *assay.Run) (RunWriter, error)
 	// List returns the indexed runs matching f, newest first.
 	List(ctx context.Context, f Filter) ([]Entry, error)
-	// Resolve turns a REF (see ResolveRef) into the path of a run.json.
+	// Resolve turns a REF (see ResolveRef) into the id of the run it
+	// names. A path REF is read for its run id.
 	Resolve(ctx context.Context, ref string) (string, error)
+	// Load resolves a REF (see ResolveRef; a path REF is read from its
+	// file, with no store) and returns the run record as LoadRun does:
+	// its cases without their observations, and for a run stopped before
+	// Finish the cases it recorded. Errors wrap ErrNotFound or ErrAmbiguous
+	// as Resolve's do.
+	Load(ctx context.Context, ref string) (*assay.Run, error)
+	// Cases calls fn for each recorded case trial of the run runID (the
+	// lines Append wrote, in order), with its Observation when
+	// withObservations (else Observation is nil and is not decoded). An
+	// unknown run wraps ErrNotFound; an error from fn ends the scan and is
+	// returned as it is.
+	Cases(ctx context.Context, runID string, withObservations bool, fn func(assay.CaseResult) error) error
+	// Trend returns the value of metric (a metric name as recorded, such
+	// as ndcg@10, or pass_rate) in the complete runs of suite, oldest
+	// first, at most limit of the newest (0: all). Runs without the metric
+	// are left out, and so are shard runs (Run.Shard: a slice of a run).
+	Trend(ctx context.Context, suite, metric string, limit int) ([]TrendPoint, error)
+	// Delete removes the run runID (a full run id, not a prefix or REF)
+	// with its cases and index rows. An unknown id wraps ErrNotFound.
+	// Deciding which runs may go (retention) is the caller's.
+	Delete(ctx context.Context, runID string) error
 	// Warnings says what opening the store had to repair (data for the
 	// caller to show); nil when nothing.
 	Warnings() []string
 	Close() error
+}
+
+// RunFiler is the optional capability of a store that keeps each run as
+// files (SQLiteStore): RunFile is the path of run.json of the run runID.
+// A store without files (Postgres) does not have it; Entry.Path and
+// RunWriter.Dir are empty there.
+type RunFiler interface {
+	RunFile(runID string) string
+}
+
+// Migrator is the optional capability of a store with a schema: the
+// migrations opening it applied (none when it was up to date) and the
+// schema version it is at (the number of its newest migration).
+type Migrator interface {
+	Migrations() (applied []string, version int)
 }
 
 // RunWriter records one run while it goes. Its methods are safe for
@@ -42,7 +81,8 @@ type RunWriter interface {
 	// when it comes while run.json is written, run.json stays as Begin
 	// wrote it.
 	Finish(run *assay.Run) error
-	// Dir is the run's directory.
+	// Dir is the run's directory; "" for a store without files (read the
+	// run back with Store.Cases).
 	Dir() string
 }
 
@@ -51,6 +91,11 @@ type Filter struct {
 	Suite  string          // suite name
 	Status assay.RunStatus // "complete" or "incomplete"
 	Limit  int             // at most this many (0: no limit)
+	// ShardGroup selects the shard runs of a group (Run.Shard.Group);
+	// NoShards leaves every shard run out (latest names none: a shard is
+	// a slice of a run, never a baseline).
+	ShardGroup string
+	NoShards   bool
 }
 
 // Entry is one indexed run, as listed by `assay runs`.
@@ -68,8 +113,11 @@ type Entry struct {
 	// value (ndcg@10 by default), with its mean.
 	Headline      string   `json:"headline,omitempty"`
 	HeadlineValue *float64 `json:"headline_value,omitempty"`
-	// Path is the run's run.json.
-	Path string `json:"path"`
+	// Path is the run's run.json; empty for a store without files.
+	Path string `json:"path,omitempty"`
+	// Shard is the shard of a shard run (Index, Count, Group; no gates),
+	// nil for any other run.
+	Shard *assay.Shard `json:"shard,omitempty"`
 }
 
 // Errors a store returns; test with errors.Is.

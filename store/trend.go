@@ -21,15 +21,16 @@ type TrendPoint struct {
 
 // Trend returns the value of metric (a metric name as recorded, such as
 // ndcg@10, or pass_rate) in the complete runs of suite, oldest first, at
-// most limit of the newest (0: all). Runs without the metric are left out.
+// most limit of the newest (0: all). Runs without the metric are left out,
+// and so are shard runs (a slice of a run: its merge is in the trend).
 func (s *SQLiteStore) Trend(ctx context.Context, suite, metric string, limit int) ([]TrendPoint, error) {
 	var q string
 	if metric == "pass_rate" {
 		q = `SELECT r.run_id, r.started_at, r.pass_rate, r.graded FROM runs r
-			WHERE r.suite_name = ? AND r.status = 'complete' AND r.pass_rate IS NOT NULL AND ? = 'pass_rate'`
+			WHERE r.suite_name = ? AND r.status = 'complete' AND r.shard_count = 0 AND r.pass_rate IS NOT NULL AND ? = 'pass_rate'`
 	} else {
 		q = `SELECT r.run_id, r.started_at, m.mean, m.n FROM runs r JOIN run_metrics m ON m.run_id = r.run_id
-			WHERE r.suite_name = ? AND r.status = 'complete' AND m.name = ?`
+			WHERE r.suite_name = ? AND r.status = 'complete' AND r.shard_count = 0 AND m.name = ?`
 	}
 	q += ` ORDER BY r.started_at DESC, r.run_id DESC`
 	args := []any{suite, metric}

@@ -39,7 +39,7 @@ func runBuiltin(t *testing.T, s *assay.Suite) map[string]assay.CaseResult {
 	}
 	out := map[string]assay.CaseResult{}
 	for _, r := range res.Results {
-		r.LatencyMs, r.Observation = nil, nil
+		r.LatencyMs, r.Stages, r.Observation = nil, nil, nil
 		out[r.ID] = r
 	}
 	return out

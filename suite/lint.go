@@ -334,8 +334,24 @@ func (ln *linter) lintCase(c assay.Case, lines fieldLines) {
 	ln.addTags(c.Tags)
 
 	// Nothing to check.
-	if e.Empty() && !c.Judged() {
+	if e.Empty() && len(e.Judge) == 0 && !c.Judged() {
 		add(where(), SeverityError, "%s has nothing to check: add expectations under \"expect:\" or judgments", name)
+	}
+
+	// Judge bounds: checked only when a judge runs, on the criteria of
+	// its rubric (a --judge file may bring another rubric: a warning).
+	if len(e.Judge) > 0 {
+		switch {
+		case s.Judge == nil:
+			add(where("expect.judge", "expect"), SeverityWarning, "%s: expect.judge is checked only when a judge runs: define judge: in the suite, or run with --judge FILE", name)
+		default:
+			known := judgeCriteria(s.Judge)
+			for _, k := range keysSorted(e.Judge) {
+				if !slices.Contains(known, k) {
+					add(where("expect.judge", "expect"), SeverityWarning, "%s: expect.judge: no criterion %q in the judge's rubric (criteria: %s)", name, k, strings.Join(known, ", "))
+				}
+			}
+		}
 	}
 
 	// A refusal judged by markers of another language than the case's.
@@ -850,4 +866,18 @@ func englishMarkersFor(s *assay.Suite, lang string) bool {
 	}
 	_, ok := assay.RefusalMarkerSet(lang)
 	return !ok
+}
+
+// judgeCriteria are the criterion names of a judge definition's rubric
+// (assay.DefaultJudgeRubric when it has none).
+func judgeCriteria(j *assay.JudgeConfig) []string {
+	rubric := j.Rubric
+	if len(rubric) == 0 {
+		rubric = assay.DefaultJudgeRubric
+	}
+	out := make([]string, len(rubric))
+	for i, c := range rubric {
+		out[i] = c.Name
+	}
+	return out
 }

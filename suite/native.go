@@ -25,12 +25,12 @@ import (
 // Field names of the native format (docs/suite.md), in the order the docs
 // list them.
 var (
-	suiteFields    = []string{"assay", "name", "description", "corpus", "defaults", "metrics", "gain", "recall_over", "refusal_markers", "tools", "analyzer", "embeddings", "rerank", "gates", "cases"}
-	defaultsFields = []string{"k", "case_sensitive"}
+	suiteFields    = []string{"assay", "name", "description", "corpus", "defaults", "metrics", "gain", "recall_over", "refusal_markers", "tools", "analyzer", "embeddings", "rerank", "gates", "judge", "cases"}
+	defaultsFields = []string{"k", "case_sensitive", "judge"}
 	caseFields     = []string{"id", "query", "tags", "guards", "k", "relevant", "judgments", "expect", "surface", "vars"}
 	expectFields   = []string{"answer_includes", "answer_includes_any", "answer_excludes", "answer_matches", "case_sensitive",
 		"retrieves", "cites", "cites_any", "cited", "cited_any", "cites_only_surfaced", "no_citations", "refusal",
-		"calls_tool", "calls_any_tool", "never_calls", "stops_at_approval", "outcome", "json_schema", "max_latency_ms"}
+		"calls_tool", "calls_any_tool", "never_calls", "stops_at_approval", "outcome", "json_schema", "max_latency_ms", "judge"}
 	docFields = []string{"id", "title", "text", "path", "lang", "metadata"}
 )
 
@@ -307,6 +307,8 @@ func (d *nativeDecoder) top(body ast.Node) error {
 			s.Tools, _, err = r.strList(f)
 		case "gates":
 			err = d.gates(f)
+		case "judge":
+			s.Judge, err = d.judgeDef(f)
 		case "cases":
 			casesField = &fs[i]
 		}
@@ -468,6 +470,10 @@ func (d *nativeDecoder) defaults(f yfield) error {
 			s.Defaults.K = k
 		case "case_sensitive":
 			if s.Defaults.CaseSensitive, err = r.boolean(df.key, df.val); err != nil {
+				return err
+			}
+		case "judge":
+			if s.Defaults.Judge, err = d.judgeBounds(yfield{key: "defaults.judge", keyNode: df.keyNode, val: df.val}); err != nil {
 				return err
 			}
 		}
@@ -906,6 +912,8 @@ func (d *nativeDecoder) expect(f yfield, c *assay.Case, lines *fieldLines) error
 				}
 				e.MaxLatencyMs = &v
 			}
+		case "judge":
+			e.Judge, err = d.judgeBounds(yfield{key: "expect.judge", keyNode: f.keyNode, val: f.val})
 		}
 		if err != nil {
 			return err

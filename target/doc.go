@@ -26,6 +26,10 @@
 // and Measurer (run-level measures, read once after the last case; an HTTP
 // target reads them with a setup step's measures:).
 //
+// Cached wraps a target in the response cache (run --cache, docs/cache.md):
+// a hit is an observation marked Cached, with OriginalLatencyMs and no
+// latency of its own; only successful observations are stored, redacted.
+//
 // Secrets: ${VAR} expands from Options.Getenv when a target file is opened.
 // Observe returns the raw observation (it is graded as the system returned
 // it); the values expanded, the base64 form of URL user info and any

@@ -177,9 +177,9 @@ func newRootCmd(env *Env) *cobra.Command {
 		newGateCmd,
 		newTrecCmd,
 		newCompareCmd,
-		newRunsCmd,
-		newServeCmd,
-		newVersionCmd, newSchemaCmd,
+		newRunsCmd, newMergeCmd,
+		newServeCmd, newUICmd, newReportCmd,
+		newVersionCmd, newSchemaCmd, newCacheCmd, newStoreCmd,
 	} {
 		root.AddCommand(mk(env))
 	}

@@ -21,9 +21,13 @@ import (
 // ciWorkflow is the path of the example workflow, under the repository root.
 const ciWorkflow = "examples/ci/github-actions.yml"
 
+// ciWorkflows are every example workflow whose run: steps scripts run
+// (ghstep -f FILE for all but ciWorkflow).
+var ciWorkflows = []string{ciWorkflow, "examples/ci/github-actions-shards.yml"}
+
 // ciUnscripted are the run: steps no script runs: building assay from its
 // source (the scripts run the assay under test).
-var ciUnscripted = map[string]bool{"eval/build": true, "ratchet/build": true}
+var ciUnscripted = map[string]bool{"eval/build": true, "ratchet/build": true, "shard/build": true, "merge/build": true}
 
 type workflow struct {
 	Env  map[string]string      `yaml:"env"`
@@ -61,6 +65,10 @@ func readWorkflow(path string) (*workflow, error) {
 // to $GITHUB_OUTPUT when a script ran it.
 var stepOutputRef = regexp.MustCompile(`^\$\{\{\s*steps\.([A-Za-z0-9_-]+)\.outputs\.([A-Za-z0-9_-]+)\s*\}\}$`)
 
+// matrixOrSecretRef is ${{ matrix.NAME }} (a -matrix NAME=VALUE of ghstep)
+// or ${{ secrets.NAME }} (the script's $NAME).
+var matrixOrSecretRef = regexp.MustCompile(`^\$\{\{\s*(matrix|secrets)\.([A-Za-z0-9_-]+)\s*\}\}$`)
+
 // readOutputs reads a $GITHUB_OUTPUT file of NAME=VALUE lines.
 func readOutputs(path string) map[string]string {
 	out := map[string]string{}
@@ -78,25 +86,41 @@ func readOutputs(path string) map[string]string {
 
 // cmdGHStep is the testscript command
 //
-//	[!] ghstep JOB ID
+//	[!] ghstep [-f WORKFLOW] [-matrix NAME=VALUE]... JOB ID
 //
 // It runs the run: block of step ID of job JOB of the example workflow with
 // bash -e (GitHub's default shell on Linux) in the script's current
 // directory, with the workflow's, the job's and the step's env on top of
 // the script's. $GITHUB_OUTPUT is $WORK/gh/JOB/ID.output, emptied before
 // each run (a script greps it); a step env value ${{ steps.S.outputs.N }} is read from the output
-// file of step S. Any other ${{ }} expression in run: or env: is an error:
-// the script could not run what the workflow runs.
+// file of step S. -f runs a step of another workflow of ciWorkflows (its
+// outputs under $WORK/gh/NAME/JOB/, NAME the file's base name); an env value
+// ${{ matrix.NAME }} is the VALUE of -matrix NAME=VALUE, and
+// ${{ secrets.NAME }} the script's $NAME. Any other ${{ }} expression in
+// run: or env: is an error: the script could not run what the workflow runs.
 func cmdGHStep(ts *testscript.TestScript, neg bool, args []string) {
+	file, matrix := ciWorkflow, map[string]string{}
+	for len(args) > 2 && strings.HasPrefix(args[0], "-") {
+		switch args[0] {
+		case "-f":
+			file = args[1]
+		case "-matrix":
+			k, v, _ := strings.Cut(args[1], "=")
+			matrix[k] = v
+		default:
+			ts.Fatalf("ghstep: unknown option %s", args[0])
+		}
+		args = args[2:]
+	}
 	if len(args) != 2 {
-		ts.Fatalf("usage: ghstep JOB ID")
+		ts.Fatalf("usage: ghstep [-f WORKFLOW] [-matrix NAME=VALUE]... JOB ID")
 	}
 	job, id := args[0], args[1]
-	wf, err := readWorkflow(filepath.Join(ts.Getenv("ROOT"), ciWorkflow))
+	wf, err := readWorkflow(filepath.Join(ts.Getenv("ROOT"), file))
 	ts.Check(err)
 	j, ok := wf.Jobs[job]
 	if !ok {
-		ts.Fatalf("ghstep: %s has no job %q", ciWorkflow, job)
+		ts.Fatalf("ghstep: %s has no job %q", file, job)
 	}
 	var step *workflowStep
 	for i := range j.Steps {
@@ -111,6 +135,9 @@ func cmdGHStep(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("ghstep: step %s/%s: run: holds a ${{ }} expression; move it to env:", job, id)
 	}
 	dir := filepath.Join(ts.Getenv("WORK"), "gh", job)
+	if file != ciWorkflow {
+		dir = filepath.Join(ts.Getenv("WORK"), "gh", strings.TrimSuffix(filepath.Base(file), ".yml"), job)
+	}
 	ts.Check(os.MkdirAll(dir, 0o777))
 	script := filepath.Join(dir, id+".sh")
 	ts.Check(os.WriteFile(script, []byte(step.Run), 0o666))
@@ -132,6 +159,13 @@ func cmdGHStep(ts *testscript.TestScript, neg bool, args []string) {
 			v := env[k]
 			if m := stepOutputRef.FindStringSubmatch(strings.TrimSpace(v)); m != nil {
 				v = readOutputs(filepath.Join(dir, m[1]+".output"))[m[2]]
+			} else if m := matrixOrSecretRef.FindStringSubmatch(strings.TrimSpace(v)); m != nil && m[1] == "matrix" {
+				var ok bool
+				if v, ok = matrix[m[2]]; !ok {
+					ts.Fatalf("ghstep: step %s/%s: env %s needs -matrix %s=VALUE", job, id, k, m[2])
+				}
+			} else if m != nil {
+				v = ts.Getenv(m[2])
 			} else if strings.Contains(v, "${{") {
 				ts.Fatalf("ghstep: step %s/%s: env %s=%q: only ${{ steps.ID.outputs.NAME }} can be evaluated", job, id, k, v)
 			}
@@ -155,52 +189,63 @@ func cmdGHStep(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 }
 
-// TestWorkflowStepsScripted checks that the example workflow's run: steps
+// TestWorkflowStepsScripted checks that the example workflows' run: steps
 // are what the scripts run: every one has an id and is run by a ghstep line
 // of some testdata/script/*.txtar (but the build steps), and none holds a
 // ${{ }} expression in its run: block.
 func TestWorkflowStepsScripted(t *testing.T) {
 	t.Parallel()
 	root := repoRoot(t)
-	wf, err := readWorkflow(filepath.Join(root, ciWorkflow))
-	if err != nil {
-		t.Fatal(err)
-	}
 	scripts, err := filepath.Glob(filepath.Join(root, "testdata", "script", "*.txtar"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	ran := map[string]bool{}
-	line := regexp.MustCompile(`(?m)^\s*!?\s*ghstep\s+(\S+)\s+(\S+)\s*$`)
+	ran := map[string]bool{} // FILE JOB/ID
+	line := regexp.MustCompile(`(?m)^\s*!?\s*ghstep\s+((?:-\S+\s+\S+\s+)*)(\S+)\s+(\S+)\s*$`)
+	file := regexp.MustCompile(`-f\s+(\S+)`)
 	for _, s := range scripts {
 		b, err := os.ReadFile(s)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, m := range line.FindAllStringSubmatch(string(b), -1) {
-			ran[m[1]+"/"+m[2]] = true
+			wf := ciWorkflow
+			if f := file.FindStringSubmatch(m[1]); f != nil {
+				wf = f[1]
+			}
+			ran[wf+" "+m[2]+"/"+m[3]] = true
 		}
 	}
-	steps := 0
-	for name, job := range wf.Jobs {
-		for i, st := range job.Steps {
-			if st.Run == "" {
-				continue
-			}
-			steps++
-			if st.ID == "" {
-				t.Errorf("%s: job %s step %d (%q) has a run: block but no id: a script cannot run it", ciWorkflow, name, i+1, st.Name)
-				continue
-			}
-			if strings.Contains(st.Run, "${{") {
-				t.Errorf("%s: step %s/%s: run: holds a ${{ }} expression; move it to env:", ciWorkflow, name, st.ID)
-			}
-			if key := name + "/" + st.ID; !ran[key] && !ciUnscripted[key] {
-				t.Errorf("%s: step %s is run by no testscript (add 'ghstep %s %s' to one)", ciWorkflow, key, name, st.ID)
+	for _, path := range ciWorkflows {
+		wf, err := readWorkflow(filepath.Join(root, path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		steps := 0
+		for name, job := range wf.Jobs {
+			for i, st := range job.Steps {
+				if st.Run == "" {
+					continue
+				}
+				steps++
+				if st.ID == "" {
+					t.Errorf("%s: job %s step %d (%q) has a run: block but no id: a script cannot run it", path, name, i+1, st.Name)
+					continue
+				}
+				if strings.Contains(st.Run, "${{") {
+					t.Errorf("%s: step %s/%s: run: holds a ${{ }} expression; move it to env:", path, name, st.ID)
+				}
+				if key := name + "/" + st.ID; !ran[path+" "+key] && !ciUnscripted[key] {
+					flag := ""
+					if path != ciWorkflow {
+						flag = "-f " + path + " "
+					}
+					t.Errorf("%s: step %s is run by no testscript (add 'ghstep %s%s %s' to one)", path, key, flag, name, st.ID)
+				}
 			}
 		}
-	}
-	if steps == 0 {
-		t.Fatalf("%s: no run: steps read (is the YAML shape what readWorkflow expects?)", ciWorkflow)
+		if steps == 0 {
+			t.Fatalf("%s: no run: steps read (is the YAML shape what readWorkflow expects?)", path)
+		}
 	}
 }

@@ -127,7 +127,7 @@ func openRefStore(env *Env, flag string, refs ...string) (store.Store, func(), e
 func openStore(env *Env, dir string) (store.Store, error) {
 	o := storeOptions(env, dir)
 	o.ForReading = true
-	st, err := store.Open(dir, o)
+	st, err := harness.OpenStore(dir, o)
 	if err != nil {
 		return nil, err
 	}
@@ -140,7 +140,7 @@ func openStore(env *Env, dir string) (store.Store, error) {
 // storeOptions are the store options of every command: one line on stderr
 // when the index has been locked by another process for about a second.
 func storeOptions(env *Env, dir string) store.OpenOptions {
-	return store.OpenOptions{Waiting: func() {
+	return store.OpenOptions{Getenv: env.Getenv, Waiting: func() {
 		fmt.Fprintf(env.Stderr, "assay: waiting for the lock on %s (another assay process is writing to the store)\n", filepath.Join(dir, store.DBFile))
 	}}
 }

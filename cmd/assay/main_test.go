@@ -8,6 +8,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -21,6 +23,8 @@ import (
 	"github.com/assay-eval/assay/examples/http-knowlex/kb"
 	"github.com/assay-eval/assay/internal/hybridtest"
 	"github.com/assay-eval/assay/internal/shareddata"
+	"github.com/assay-eval/assay/llm/llmtest"
+	"github.com/assay-eval/assay/store/postgres/pgtest"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -36,6 +40,10 @@ func TestMain(m *testing.M) {
 		"hybridstub": func() {
 			os.Exit(hybridtest.Main(os.Args[1:], os.Stdout, os.Stderr, os.Environ()))
 		},
+		// judgestub is a stand-in OpenAI-compatible judge (judgestub_test.go).
+		"judgestub": func() { os.Exit(judgeStub(os.Args[1:])) },
+		// llmtest is the OpenAI-compatible stand-in (llm/llmtest.Main).
+		"llmtest": func() { os.Exit(llmtest.Main(os.Args[1:], os.Stdout, os.Stderr, os.Environ())) },
 		// assay behaves as the real binary does, signals included.
 		"assay": func() {
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -80,6 +88,15 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Condition: func(cond string) (bool, error) {
+			if cond == "postgres" {
+				// [!postgres] skip 'REASON': a PostgreSQL server is at
+				// $ASSAY_TEST_POSTGRES; unset is a skip, and under CI an error
+				// (the rule of package pgtest).
+				if os.Getenv(pgtest.EnvVar) == "" && shareddata.Required() {
+					return false, fmt.Errorf("%s is not set: CI must start PostgreSQL and set it (see .ci/run)", pgtest.EnvVar)
+				}
+				return os.Getenv(pgtest.EnvVar) != "", nil
+			}
 			if cond != "shared" {
 				return false, fmt.Errorf("unknown condition %q", cond)
 			}
@@ -92,8 +109,32 @@ func TestScripts(t *testing.T) {
 			// ghstep JOB ID runs a run: step of examples/ci/github-actions.yml
 			// (ci_workflow_test.go).
 			"ghstep": cmdGHStep,
+			// kubejob [-index I] FILE runs the container of a Job of
+			// examples/ci/kubernetes-*.yaml (kube_job_test.go).
+			"kubejob": cmdKubeJob,
 			// exitcode N CMD ARGS... runs CMD and asserts its exit status is
 			// exactly N; its stdout and stderr stay for stdout/stderr checks.
+			// http METHOD URL requests URL from a server the script
+			// started (retrying for 10 s while it starts) and prints
+			// "status N" and the body on stdout.
+			"http": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 2 {
+					ts.Fatalf("usage: http METHOD URL")
+				}
+				req, err := http.NewRequest(args[0], args[1], nil)
+				ts.Check(err)
+				var resp *http.Response
+				for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+					if resp, err = http.DefaultClient.Do(req); err == nil || time.Now().After(deadline) {
+						break
+					}
+				}
+				ts.Check(err)
+				defer resp.Body.Close()
+				b, err := io.ReadAll(resp.Body)
+				ts.Check(err)
+				fmt.Fprintf(ts.Stdout(), "status %d\n%s", resp.StatusCode, b)
+			},
 			"exitcode": func(ts *testscript.TestScript, neg bool, args []string) {
 				if neg || len(args) < 2 {
 					ts.Fatalf("usage: exitcode N CMD [ARGS...]")
@@ -113,6 +154,29 @@ func TestScripts(t *testing.T) {
 				if got != want {
 					ts.Fatalf("exit status %d, want %d", got, want)
 				}
+			},
+			// pgstore VAR sets $VAR to the URL of a Postgres store of the
+			// script's own (a fresh schema of $ASSAY_TEST_POSTGRES's
+			// database, dropped when the script ends), and $VAR_AT to the part
+			// after its user info (HOST:PORT/DB?QUERY), for a script to give
+			// its own (postgres://postgres:$${PW}@$VAR_AT). After
+			// [!postgres] skip.
+			"pgstore": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 1 {
+					ts.Fatalf("usage: pgstore VAR")
+				}
+				base := os.Getenv(pgtest.EnvVar)
+				if base == "" {
+					ts.Fatalf("%s is not set: start the script with [!postgres] skip 'REASON'", pgtest.EnvVar)
+				}
+				u, schema, err := pgtest.NewSchema(base)
+				if err != nil {
+					ts.Fatalf("pgstore: %v", err)
+				}
+				ts.Defer(func() { pgtest.DropSchema(base, schema) })
+				ts.Setenv(args[0], u)
+				_, at, _ := strings.Cut(u, "@")
+				ts.Setenv(args[0]+"_AT", at)
 			},
 			// jsonpart FILE prints the parts of a run JSON that a replay must
 			// reproduce (summary, segments, gates, cases), indented. A case's

@@ -11,6 +11,7 @@ import (
 	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/runner"
 	"github.com/assay-eval/assay/target"
+	"github.com/assay-eval/assay/ui"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 )
@@ -43,6 +44,11 @@ type runFlags struct {
 	trecTag     string
 	strict      bool
 	watch       bool
+	html        string
+	judge       harness.JudgeOptions
+	cache       bool
+	shard       string
+	group       string
 }
 
 func newRunCmd(env *Env) *cobra.Command {
@@ -95,7 +101,14 @@ incomplete run.`,
 	fl.StringVar(&f.trecQrels, "trec-qrels", "", "write the judgments of the cases run to `FILE` as TREC qrels (qid 0 docno grade)")
 	fl.BoolVar(&f.strict, "strict", false, "exit 1 when any graded case does not pass, gates or not")
 	fl.BoolVar(&f.watch, "watch", false, "run again whenever the suite, its corpus, schema files, the target file or trace change; Ctrl-C stops, with the last run's exit status")
+	fl.StringVar(&f.html, "html", "", "write the static HTML report of the run into `DIR` (assay report --html)")
+	fl.BoolVar(&f.cache, "cache", false, "answer http and command targets from the response cache under the store, and fill it (docs/cache.md)")
 	fl.StringVar(&f.trecTag, "trec-tag", "", "the run `TAG` of --trec-run (default the run id)")
+	fl.StringVar(&f.judge.File, "judge", "", "judge the answers with the model judge defined in `FILE` (replaces the suite's judge:)")
+	fl.BoolVar(&f.judge.Off, "no-judge", false, "do not run the suite's judge")
+	fl.IntVar(&f.judge.Repeats, "judge-repeats", 0, "ask the judge `N` times per case (different seeds) and report its agreement")
+	fl.StringVar(&f.shard, "shard", "", "run slice `I/N` (0-based) of the cases, as a shard of --group; assay merge checks the gates")
+	fl.StringVar(&f.group, "group", "", "shard group `NAME` (default from the suite fingerprint, git commit and CI run id)")
 	return cmd
 }
 
@@ -118,8 +131,8 @@ func runRun(env *Env, path string, f *runFlags) error {
 		SuitePath: path, Split: f.split, Target: f.target,
 		Cases: f.cases, Tags: f.tags, K: f.k,
 		Trials: f.trials, Concurrency: f.concurrency, Timeout: f.timeout, MaxErrors: f.maxErrors,
-		Keep: f.keep, AllowLiteralSecrets: f.allowSecret,
-		Baseline: f.baseline, Gates: f.gates, MaxFailures: f.maxFailures, Strict: f.strict,
+		Keep: f.keep, AllowLiteralSecrets: f.allowSecret, Cache: f.cache, Judge: f.judge,
+		Baseline: f.baseline, Gates: f.gates, Shard: f.shard, Group: f.group, MaxFailures: f.maxFailures, Strict: f.strict,
 		JSON: f.jsonOut, JUnit: f.junit, Markdown: f.markdown, Badge: f.badge, ReportDir: f.reportDir,
 		Record: f.record, TrecRun: f.trecRun, TrecQrels: f.trecQrels, TrecTag: f.trecTag,
 		Stdout: env.Stdout, Getenv: env.Getenv, TempDir: env.Getenv("TMPDIR"), Secrets: env.Secrets, Version: harness.Build().Version,
@@ -155,6 +168,9 @@ func runRun(env *Env, path string, f *runFlags) error {
 			}
 		}
 	}
+	if f.html != "" && (f.noStore || f.watch) {
+		return usageError("leave out --no-store and --watch", "--html writes the report of the stored run: it cannot go with --no-store or --watch")
+	}
 	if f.watch {
 		return (&harness.Watch{Plan: p, Out: f.textOut(env), Text: report.TextOptions{MaxFailures: f.maxFailures}, OnError: func(err error) { printError(env.Stderr, err) }}).Run(ctx)
 	}
@@ -166,6 +182,9 @@ func runRun(env *Env, path string, f *runFlags) error {
 	opts := report.TextOptions{MaxFailures: f.maxFailures, Queries: res.FailQueries}
 	if rerr := res.WriteText(f.textOut(env), p, opts); rerr != nil {
 		return inputError(rerr)
+	}
+	if _, herr := ui.WriteResult(ctx, f.html, p.StoreDir, res, f.baseline); herr != nil {
+		return inputError(herr)
 	}
 	return err
 }

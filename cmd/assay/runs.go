@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/harness"
@@ -69,7 +68,7 @@ runs show REF prints one run: its provenance and its summary.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runsShow(env, args[0], f) },
 	}
 	show.Flags().StringVar(&f.caseID, "case", "", "print the case `ID` whole: query, answer, ranking with grades, citations, tool calls, checks, spans")
-	cmd.AddCommand(list, show, newRunsExportCmd(env, f))
+	cmd.AddCommand(list, show, newRunsExportCmd(env, f), newRunsTrendCmd(env, f), newRunsPruneCmd(env, f))
 	return cmd
 }
 
@@ -94,7 +93,7 @@ func runsList(env *Env, f *runsFlags) error {
 		return usageError("--limit 0 lists every run", "--limit must not be negative, got %d", f.limit)
 	}
 	dir, explicit := storeRoot(env, f.storeDir)
-	if _, err := os.Stat(dir); err != nil {
+	if _, err := os.Stat(dir); err != nil && !store.IsURL(dir) {
 		if explicit {
 			return inputError(fmt.Errorf("no run store at %s", dir))
 		}
@@ -129,16 +128,16 @@ func runsList(env *Env, f *runsFlags) error {
 	}
 	if len(entries) == 0 {
 		if len(all) == 0 {
-			fmt.Fprintf(env.Stdout, "no runs in %s yet: run 'assay run SUITE' to make one\n", dir)
+			fmt.Fprintf(env.Stdout, "no runs in %s yet: run 'assay run SUITE' to make one\n", store.RedactURL(dir))
 		} else {
-			fmt.Fprintf(env.Stdout, "no run matches (the store %s holds %d)\n", dir, len(all))
+			fmt.Fprintf(env.Stdout, "no run matches (the store %s holds %d)\n", store.RedactURL(dir), len(all))
 		}
 		return nil
 	}
 	for i, e := range entries {
 		if e.Status == assay.StatusIncomplete && e.Cases == 0 {
 			// A stopped run's index row has no summary: count what it recorded.
-			store.ReadCases(filepath.Dir(e.Path), func(assay.CaseResult) error { entries[i].Cases++; return nil })
+			st.Cases(env.Ctx, e.RunID, false, func(assay.CaseResult) error { entries[i].Cases++; return nil })
 		}
 	}
 	if err := report.RunList(env.Stdout, entries, store.ShortIDs(all, 13)); err != nil {

@@ -13,6 +13,10 @@
 // that the key is sent, then grep its own outputs for it), checks the key
 // when Key is set (401 otherwise), and injects faults: Inject(n, f) answers
 // the next n requests with f (a status, a malformed body, a delay).
+//
+// Start runs one outside a test, and Main is the stand-in as a program
+// (the testscript command llmtest: serve, run a command against it, write
+// the request counts).
 package llmtest
 
 import (
@@ -109,10 +113,17 @@ type queued struct {
 
 // New starts a stand-in with handlers h; it is closed when the test ends.
 func New(t testing.TB, h Handlers) *Server {
+	s := Start(h)
+	t.Cleanup(s.srv.Close)
+	return s
+}
+
+// Start starts a stand-in with handlers h outside a test (Main); the
+// caller closes it.
+func Start(h Handlers) *Server {
 	s := &Server{h: h, counts: map[string]int{}}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	s.URL = s.srv.URL + "/v1"
-	t.Cleanup(s.srv.Close)
 	return s
 }
 

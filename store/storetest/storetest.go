@@ -12,7 +12,11 @@
 //
 // open is called with a fresh directory per subtest, and again with the
 // same directory when a subtest needs a second handle on one store (as a
-// second process would have).
+// second process would have). A store without files (Postgres) maps the
+// directory to a store of its own (a schema, say): the same directory, the
+// same store. The subtests read runs back through the Store interface
+// (Load, Cases), and check files only for a store that has them
+// (store.RunFiler).
 package storetest
 
 import (
@@ -21,7 +25,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -46,11 +52,17 @@ func Run(t *testing.T, open Opener) {
 		{"finish_stream_error_keeps_run_incomplete", testFinishStreamError},
 		{"finish_after_cancel_records_incomplete", testFinishAfterCancel},
 		{"list_newest_first_with_filters", testList},
+		{"list_by_shard_group", testListShardGroup},
 		{"latest_skips_incomplete", testLatestSkipsIncomplete},
 		{"latest_tilde_same_suite", testLatestTilde},
 		{"resolve_id_prefix_and_path", testResolveID},
 		{"unfinished_run_keeps_appended_cases", testUnfinished},
 		{"concurrent_writers_lose_nothing", testConcurrent},
+		{"load_resolves_every_ref_form", testLoad},
+		{"cases_stream_with_and_without_observations", testCases},
+		{"trend_complete_runs_oldest_first", testTrend},
+		{"delete_removes_run_and_its_cases", testDelete},
+		{"copy_round_trip_through_files", testCopy},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open) })
@@ -140,14 +152,14 @@ var t0 = time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC)
 func testBegin(t *testing.T, open Opener) {
 	s := openStore(t, open, t.TempDir())
 	run := NewRun("kb", t0)
-	w, err := s.Begin(context.Background(), run)
+	_, err := s.Begin(context.Background(), run)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !uuidV7.MatchString(run.RunID) {
 		t.Errorf("run id %q is not a lowercase UUIDv7", run.RunID)
 	}
-	got, err := store.LoadRun(w.Dir())
+	got, err := s.Load(context.Background(), run.RunID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,39 +181,36 @@ func testBegin(t *testing.T, open Opener) {
 
 func testFinish(t *testing.T, open Opener) {
 	s := openStore(t, open, t.TempDir())
+	ctx := context.Background()
 	run := NewRun("kb", t0)
 	id := save(t, s, run, Case("q1", true, 1), Case("q2", false, 0.5), Case("q3", true, 0))
-	path, err := s.Resolve(context.Background(), id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := store.LoadRun(path)
+	got, err := s.Load(ctx, id)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got.Status != assay.StatusComplete || len(got.Cases) != 3 {
-		t.Fatalf("run.json: status %q with %d cases; want complete with 3", got.Status, len(got.Cases))
+		t.Fatalf("run record: status %q with %d cases; want complete with 3", got.Status, len(got.Cases))
 	}
 	for _, c := range got.Cases {
 		if c.Observation != nil {
-			t.Errorf("run.json case %s embeds its observation; it belongs in cases.jsonl", c.ID)
+			t.Errorf("run record case %s embeds its observation; it belongs with the case lines", c.ID)
 		}
 	}
 	if !got.StartedAt.Equal(t0) || got.FinishedAt.IsZero() {
 		t.Errorf("times: started %v finished %v", got.StartedAt, got.FinishedAt)
 	}
 	var n int
-	err = store.ReadCases(filepath.Dir(path), func(r assay.CaseResult) error {
+	err = s.Cases(ctx, id, true, func(r assay.CaseResult) error {
 		n++
 		if r.Observation == nil || r.Observation.Answer != "answer to "+r.ID {
-			return fmt.Errorf("cases.jsonl line for %s lacks its observation", r.ID)
+			return fmt.Errorf("case line for %s lacks its observation", r.ID)
 		}
 		return nil
 	})
 	if err != nil || n != 3 {
-		t.Fatalf("cases.jsonl: %d lines, err %v; want 3", n, err)
+		t.Fatalf("case lines: %d, err %v; want 3", n, err)
 	}
-	list, err := s.List(context.Background(), store.Filter{})
+	list, err := s.List(ctx, store.Filter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,9 +224,24 @@ func testFinish(t *testing.T, open Opener) {
 	if e.Headline != "ndcg@10" || e.HeadlineValue == nil || *e.HeadlineValue != 0.5 {
 		t.Errorf("headline = %q %v; want ndcg@10 0.5", e.Headline, e.HeadlineValue)
 	}
-	if e.Suite != "kb" || e.Path != path {
-		t.Errorf("entry suite %q path %q; want kb %q", e.Suite, e.Path, path)
+	if e.Suite != "kb" || e.RunID != id || e.Path != runFile(s, id) {
+		t.Errorf("entry suite %q id %s path %q; want kb %s %q", e.Suite, e.RunID, e.Path, id, runFile(s, id))
 	}
+	if f, ok := s.(store.RunFiler); ok {
+		// A store with files: run.json reads with no store at all.
+		onDisk, err := store.LoadRun(f.RunFile(id))
+		if err != nil || onDisk.RunID != id || len(onDisk.Cases) != 3 {
+			t.Errorf("LoadRun(%s) = %v; want the run with 3 cases", f.RunFile(id), err)
+		}
+	}
+}
+
+// runFile is the run.json of id in a store with files, else "".
+func runFile(s store.Store, id string) string {
+	if f, ok := s.(store.RunFiler); ok {
+		return f.RunFile(id)
+	}
+	return ""
 }
 
 func testFinishTwice(t *testing.T, open Opener) {
@@ -270,6 +294,54 @@ func testList(t *testing.T, open Opener) {
 	}
 }
 
+// testListShardGroup: List with a ShardGroup lists the shard runs of that
+// group only, each Entry with its shard (no gates); other runs have none.
+func testListShardGroup(t *testing.T, open Opener) {
+	s := openStore(t, open, t.TempDir())
+	shardRun := func(group string, index int, started time.Time) *assay.Run {
+		run := NewRun("kb", started)
+		run.Shard = &assay.Shard{Index: index, Count: 2, Group: group, Gates: []assay.Gate{{Expr: "pass_rate >= 0.5"}}}
+		return run
+	}
+	a := save(t, s, shardRun("g1", 0, t0), Case("q1", true, 1))
+	save(t, s, shardRun("g2", 0, t0.Add(time.Minute)), Case("q1", true, 1))
+	b := save(t, s, shardRun("g1", 1, t0.Add(2*time.Minute)), Case("q2", true, 1))
+	plain := save(t, s, NewRun("kb", t0.Add(3*time.Minute)), Case("q1", true, 1))
+	save(t, s, shardRun("g3", 0, t0.Add(4*time.Minute)), Case("q1", true, 1))
+	if got, err := s.Resolve(context.Background(), "latest"); err != nil || got != plain {
+		t.Errorf("latest = %s, %v; want the newest run that is no shard, %s", got, err, plain)
+	}
+	if list, err := s.List(context.Background(), store.Filter{NoShards: true}); err != nil || len(list) != 1 || list[0].RunID != plain {
+		t.Errorf("List NoShards = %v, %v; want run %s alone", list, err, plain)
+	}
+	if trend, err := s.Trend(context.Background(), "kb", "ndcg@10", 0); err != nil || len(trend) != 1 || trend[0].RunID != plain {
+		t.Errorf("Trend = %v, %v; want run %s alone: a shard is a slice of a run", trend, err, plain)
+	}
+	list, err := s.List(context.Background(), store.Filter{ShardGroup: "g1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range list {
+		got = append(got, e.RunID)
+		if e.Shard == nil || e.Shard.Group != "g1" || e.Shard.Count != 2 || (e.RunID == b) != (e.Shard.Index == 1) {
+			t.Errorf("entry %s: shard %+v; want group g1, count 2, its index", e.RunID, e.Shard)
+		}
+	}
+	if want := fmt.Sprint([]string{b, a}); fmt.Sprint(got) != want {
+		t.Errorf("List shard group g1 = %v; want %s", got, want)
+	}
+	all, err := s.List(context.Background(), store.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range all {
+		if e.RunID == plain && e.Shard != nil {
+			t.Errorf("a run that is no shard lists shard %+v", e.Shard)
+		}
+	}
+}
+
 func testLatestSkipsIncomplete(t *testing.T, open Opener) {
 	s := openStore(t, open, t.TempDir())
 	ctx := context.Background()
@@ -280,11 +352,14 @@ func testLatestSkipsIncomplete(t *testing.T, open Opener) {
 	if _, err := s.Begin(ctx, NewRun("kb", t0.Add(time.Minute))); err != nil {
 		t.Fatal(err)
 	}
-	path, err := s.Resolve(ctx, "latest")
+	id, err := s.Resolve(ctx, "latest")
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := store.LoadRun(path)
+	if id != done {
+		t.Errorf("Resolve(latest) = %s; want the complete run %s", id, done)
+	}
+	got, err := s.Load(ctx, "latest")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -304,12 +379,12 @@ func testLatestTilde(t *testing.T, open Opener) {
 		t.Fatal(err)
 	}
 	for ref, want := range map[string]string{"latest": k3, "latest~0": k3, "latest~1": k2, "latest~2": k1} {
-		path, err := s.Resolve(ctx, ref)
+		got, err := s.Resolve(ctx, ref)
 		if err != nil {
 			t.Errorf("%s: %v", ref, err)
 			continue
 		}
-		if got := filepath.Base(filepath.Dir(path)); got != want {
+		if got != want {
 			t.Errorf("%s = %s; want %s", ref, got, want)
 		}
 	}
@@ -328,13 +403,17 @@ func testResolveID(t *testing.T, open Opener) {
 	b := save(t, s, NewRun("kb", t0.Add(time.Minute)), Case("q1", true, 1))
 	short := store.ShortIDs([]store.Entry{{RunID: a}, {RunID: b}}, 8)
 	for _, id := range []string{a, b} {
-		for _, ref := range []string{id, short[id], filepath.Join(filepath.Dir(mustResolve(t, s, id)))} {
-			path, err := s.Resolve(ctx, ref)
+		refs := []string{id, short[id], strings.ToUpper(short[id])}
+		if f := runFile(s, id); f != "" {
+			refs = append(refs, f, filepath.Dir(f))
+		}
+		for _, ref := range refs {
+			got, err := s.Resolve(ctx, ref)
 			if err != nil {
 				t.Errorf("Resolve(%q): %v", ref, err)
 				continue
 			}
-			if got := filepath.Base(filepath.Dir(path)); got != id {
+			if got != id {
 				t.Errorf("Resolve(%q) = %s; want %s", ref, got, id)
 			}
 		}
@@ -348,15 +427,6 @@ func testResolveID(t *testing.T, open Opener) {
 	if _, err := s.Resolve(ctx, filepath.Join(t.TempDir(), "nope", "run.json")); err == nil {
 		t.Error("missing path resolved; want an error naming it")
 	}
-}
-
-func mustResolve(t testing.TB, s store.Store, ref string) string {
-	t.Helper()
-	p, err := s.Resolve(context.Background(), ref)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
 }
 
 func testUnfinished(t *testing.T, open Opener) {
@@ -373,7 +443,8 @@ func testUnfinished(t *testing.T, open Opener) {
 		}
 	}
 	// Like a killed process: the writer is abandoned, never finished.
-	got, err := store.LoadRun(w.Dir())
+	// A second handle (another process) reads what it recorded.
+	got, err := openStore(t, open, root).Load(context.Background(), run.RunID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -391,9 +462,12 @@ func testUnfinished(t *testing.T, open Opener) {
 	}
 }
 
+// testConcurrent: eight writers, each with its own handle on one store (as
+// eight processes would have), write runs at once; every run is listed
+// complete with every case it appended.
 func testConcurrent(t *testing.T, open Opener) {
 	root := t.TempDir()
-	const writers, runs = 2, 15
+	const writers, runs, cases = 8, 4, 5
 	stores := make([]store.Store, writers)
 	for i := range stores {
 		stores[i] = openStore(t, open, root)
@@ -411,16 +485,23 @@ func testConcurrent(t *testing.T, open Opener) {
 					errs <- err
 					return
 				}
-				var cases []assay.CaseResult
-				for k := range 5 {
-					c := Case(fmt.Sprintf("q%d", k), (j+k)%2 == 0, 0.5)
-					cases = append(cases, c)
-					if err := w.Append(c); err != nil {
-						errs <- err
-						return
-					}
+				var done []assay.CaseResult
+				var mu sync.Mutex
+				var cw sync.WaitGroup
+				for k := range cases {
+					cw.Go(func() { // cases of one run are appended at once too
+						c := Case(fmt.Sprintf("q%d", k), (j+k)%2 == 0, 0.5)
+						if err := w.Append(c); err != nil {
+							errs <- err
+							return
+						}
+						mu.Lock()
+						done = append(done, c)
+						mu.Unlock()
+					})
 				}
-				Complete(run, cases)
+				cw.Wait()
+				Complete(run, done)
 				if err := w.Finish(run); err != nil {
 					errs <- err
 					return
@@ -433,12 +514,33 @@ func testConcurrent(t *testing.T, open Opener) {
 	for err := range errs {
 		t.Error(err)
 	}
-	list, err := stores[0].List(context.Background(), store.Filter{Status: assay.StatusComplete})
+	ctx := context.Background()
+	list, err := stores[0].List(ctx, store.Filter{Status: assay.StatusComplete})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(list) != writers*runs {
 		t.Errorf("listed %d complete runs; want %d", len(list), writers*runs)
+	}
+	for _, e := range list {
+		run, err := stores[1].Load(ctx, e.RunID)
+		if err != nil {
+			t.Errorf("Load(%s): %v", e.RunID, err)
+			continue
+		}
+		n := 0
+		if err := stores[2].Cases(ctx, e.RunID, true, func(r assay.CaseResult) error {
+			if r.Observation == nil {
+				return fmt.Errorf("case %s without its observation", r.ID)
+			}
+			n++
+			return nil
+		}); err != nil {
+			t.Errorf("Cases(%s): %v", e.RunID, err)
+		}
+		if len(run.Cases) != cases || n != cases || e.Cases != cases {
+			t.Errorf("run %s: %d cases in the record, %d case lines, %d in the index; want %d of each", e.RunID, len(run.Cases), n, e.Cases, cases)
+		}
 	}
 	dirs, _ := os.ReadDir(filepath.Join(root, "runs"))
 	if len(dirs) != writers*runs && len(dirs) != 0 {
@@ -499,7 +601,8 @@ func Streamed(run *assay.Run, cases []assay.CaseResult, failAfter int, err error
 
 // finishStreamed saves run in a fresh store rooted at root, Finish reading
 // its cases from CaseStream when stream is set (else from Cases), and
-// returns the bytes of its run.json.
+// returns the bytes of its run.json (for a store without files, the
+// run.json form of the run it loads back).
 func finishStreamed(t *testing.T, open Opener, root string, cases []assay.CaseResult, stream bool) []byte {
 	t.Helper()
 	s := openStore(t, open, root)
@@ -523,9 +626,19 @@ func finishStreamed(t *testing.T, open Opener, root string, cases []assay.CaseRe
 	if err := w.Finish(fin); err != nil {
 		t.Fatalf("Finish: %v", err)
 	}
-	b, err := os.ReadFile(filepath.Join(w.Dir(), store.RunFile))
+	loaded, err := s.Load(context.Background(), run.RunID)
 	if err != nil {
 		t.Fatal(err)
+	}
+	b, err := store.EncodeRun(loaded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := runFile(s, run.RunID); f != "" {
+		// The file itself, as written.
+		if b, err = os.ReadFile(f); err != nil {
+			t.Fatal(err)
+		}
 	}
 	list, err := s.List(context.Background(), store.Filter{})
 	if err != nil || len(list) != 1 || list[0].Cases != len(cases) || list[0].Status != assay.StatusComplete {
@@ -535,7 +648,7 @@ func finishStreamed(t *testing.T, open Opener, root string, cases []assay.CaseRe
 }
 
 // testFinishStream: Finish given a run whose cases come from CaseStream
-// (Cases nil) writes the same run.json, byte for byte, as given the cases.
+// (Cases nil) records the same run, byte for byte, as given the cases.
 func testFinishStream(t *testing.T, open Opener) {
 	cases := []assay.CaseResult{Case("q1", true, 1), Case("q2", false, 0.5), Case("q3", true, 0)}
 	want := finishStreamed(t, open, t.TempDir(), cases, false)
@@ -555,8 +668,8 @@ func testFinishStream(t *testing.T, open Opener) {
 }
 
 // testFinishStreamError: when the run's CaseStream fails, Finish returns
-// its error, and run.json is the one Begin wrote (incomplete, cases
-// recoverable from cases.jsonl), with no temporary file left beside it.
+// its error, and the run is the one Begin recorded (incomplete, its
+// appended cases recoverable), with no temporary file left beside it.
 func testFinishStreamError(t *testing.T, open Opener) {
 	for _, after := range []int{0, 2} {
 		t.Run(fmt.Sprintf("after_%d", after), func(t *testing.T) {
@@ -577,13 +690,20 @@ func testFinishStreamError(t *testing.T, open Opener) {
 			if err := w.Finish(Streamed(run, cases, after, errSpill)); !errors.Is(err, errSpill) {
 				t.Fatalf("Finish: %v; want the stream's error", err)
 			}
-			got, err := store.LoadRun(filepath.Join(w.Dir(), store.RunFile))
+			got, err := s.Load(context.Background(), run.RunID)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if got.Status != assay.StatusIncomplete || len(got.Cases) != len(cases) {
-				t.Errorf("run.json after a failed Finish: status %q with %d cases; want incomplete with %d (from cases.jsonl)",
+				t.Errorf("run after a failed Finish: status %q with %d cases; want incomplete with %d (the appended ones)",
 					got.Status, len(got.Cases), len(cases))
+			}
+			list, err := s.List(context.Background(), store.Filter{})
+			if err != nil || len(list) != 1 || list[0].Status != assay.StatusIncomplete {
+				t.Errorf("List after a failed Finish = %+v, %v; want the run, incomplete", list, err)
+			}
+			if w.Dir() == "" {
+				return
 			}
 			ents, err := os.ReadDir(w.Dir())
 			if err != nil {
@@ -595,5 +715,295 @@ func testFinishStreamError(t *testing.T, open Opener) {
 				}
 			}
 		})
+	}
+}
+
+// testLoad: Load takes every REF form (id, prefix, latest, latest~N, and a
+// path to a run.json, which any store reads with no index) and says
+// ErrNotFound and ErrAmbiguous as Resolve does.
+func testLoad(t *testing.T, open Opener) {
+	s := openStore(t, open, t.TempDir())
+	ctx := context.Background()
+	a := save(t, s, NewRun("kb", t0), Case("q1", true, 1), Case("q2", false, 0))
+	b := save(t, s, NewRun("kb", t0.Add(time.Minute)), Case("q1", true, 1))
+	for ref, want := range map[string]string{a: a, a[:13]: a, b: b, "latest": b, "latest~1": a} {
+		run, err := s.Load(ctx, ref)
+		if err != nil {
+			t.Errorf("Load(%q): %v", ref, err)
+			continue
+		}
+		if run.RunID != want || run.Status != assay.StatusComplete || run.Suite.Name != "kb" {
+			t.Errorf("Load(%q) = run %s status %q suite %q; want %s complete kb", ref, run.RunID, run.Status, run.Suite.Name, want)
+		}
+	}
+	run, err := s.Load(ctx, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(run.Cases) != 2 || run.Cases[0].ID != "q1" || run.Cases[1].ID != "q2" || run.Cases[1].Metrics["ndcg@10"] != 0 || !run.Cases[0].Passed() {
+		t.Errorf("Load(%s) cases = %+v; want q1 (pass) and q2 in order", a, run.Cases)
+	}
+	if run.Summary.Cases != 2 || run.Summary.PassRate == nil || *run.Summary.PassRate != 0.5 || run.Options.K != 10 {
+		t.Errorf("Load(%s) summary %+v options %+v; want 2 cases, pass rate 0.5, k 10", a, run.Summary, run.Options)
+	}
+	// A run.json outside the store (assay run --json): a path REF.
+	ext := NewRun("elsewhere", t0)
+	ext.RunID = "019ad3c1-0000-7000-8000-000000000001"
+	Complete(ext, []assay.CaseResult{Case("x1", true, 1)})
+	ext.Schema = assay.RunSchema
+	body, err := store.EncodeRun(ext)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "cand.json")
+	if err := os.WriteFile(file, body, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Load(ctx, file); err != nil || got.RunID != ext.RunID || len(got.Cases) != 1 {
+		t.Errorf("Load(%s) = %v; want the run of that file", file, err)
+	}
+	if _, err := s.Load(ctx, "ffffffff"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("Load of an unknown id: %v; want ErrNotFound", err)
+	}
+	if _, err := s.Load(ctx, "0"); !errors.Is(err, store.ErrAmbiguous) {
+		t.Errorf("Load of prefix 0 of two ids: %v; want ErrAmbiguous", err)
+	}
+}
+
+// testCases: Cases yields the appended case lines in order, with their
+// observations or without, ends at fn's error, and says ErrNotFound for a
+// run the store does not have.
+func testCases(t *testing.T, open Opener) {
+	s := openStore(t, open, t.TempDir())
+	ctx := context.Background()
+	in := []assay.CaseResult{Case("q1", true, 1), Case("q2", false, 0.5), Case("q3", true, 0)}
+	in[1].Trial = 1
+	in[2].Error = &assay.Error{Class: assay.ErrTimeout, Message: "after 30s"}
+	in[2].Observation.Answer = "a\x00nul and é and \u2028"
+	id := save(t, s, NewRun("kb", t0), in...)
+	for _, obs := range []bool{true, false} {
+		var got []assay.CaseResult
+		if err := s.Cases(ctx, id, obs, func(r assay.CaseResult) error { got = append(got, r); return nil }); err != nil {
+			t.Fatalf("Cases(obs %v): %v", obs, err)
+		}
+		if len(got) != len(in) {
+			t.Fatalf("Cases(obs %v) = %d cases; want %d", obs, len(got), len(in))
+		}
+		for i, r := range got {
+			w := in[i]
+			if r.ID != w.ID || r.Trial != w.Trial || r.Passed() != w.Passed() || r.Metrics["ndcg@10"] != w.Metrics["ndcg@10"] || (r.Error == nil) != (w.Error == nil) {
+				t.Errorf("Cases(obs %v)[%d] = %+v; want %+v", obs, i, r, w)
+			}
+			switch {
+			case obs && (r.Observation == nil || r.Observation.Answer != w.Observation.Answer):
+				t.Errorf("Cases(obs true)[%d] observation = %+v; want answer %q", i, r.Observation, w.Observation.Answer)
+			case !obs && r.Observation != nil:
+				t.Errorf("Cases(obs false)[%d] has an observation", i)
+			}
+		}
+	}
+	stop := errors.New("stop here")
+	n := 0
+	err := s.Cases(ctx, id, false, func(assay.CaseResult) error { n++; return stop })
+	if !errors.Is(err, stop) || n != 1 {
+		t.Errorf("Cases with fn failing on the first case: %d calls, %v; want 1 call and fn's error", n, err)
+	}
+	if err := s.Cases(ctx, "019ad3c1-0000-7000-8000-00000000ffff", true, func(assay.CaseResult) error { return nil }); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("Cases of an unknown run: %v; want ErrNotFound", err)
+	}
+}
+
+// testTrend: Trend reads a metric (or pass_rate) over the complete runs of
+// one suite, oldest first, the newest limit of them.
+func testTrend(t *testing.T, open Opener) {
+	s := openStore(t, open, t.TempDir())
+	ctx := context.Background()
+	var ids []string
+	for i, v := range []float64{0.25, 0.5, 0.75} {
+		ids = append(ids, save(t, s, NewRun("kb", t0.Add(time.Duration(i)*time.Minute)), Case("q1", i%2 == 0, v)))
+	}
+	save(t, s, NewRun("other", t0.Add(10*time.Minute)), Case("q1", true, 0.9))
+	if _, err := s.Begin(ctx, NewRun("kb", t0.Add(20*time.Minute))); err != nil {
+		t.Fatal(err)
+	}
+	pts, err := s.Trend(ctx, "kb", "ndcg@10", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pts) != 3 {
+		t.Fatalf("Trend = %+v; want the 3 complete runs of kb", pts)
+	}
+	for i, p := range pts {
+		if p.RunID != ids[i] || p.Value != []float64{0.25, 0.5, 0.75}[i] || p.N != 1 || !p.StartedAt.Equal(t0.Add(time.Duration(i)*time.Minute)) {
+			t.Errorf("Trend[%d] = %+v; want run %s value %v n 1, oldest first", i, p, ids[i], []float64{0.25, 0.5, 0.75}[i])
+		}
+	}
+	pts, err = s.Trend(ctx, "kb", "ndcg@10", 2)
+	if err != nil || len(pts) != 2 || pts[0].RunID != ids[1] || pts[1].RunID != ids[2] {
+		t.Errorf("Trend limit 2 = %+v, %v; want the newest two, oldest first", pts, err)
+	}
+	pts, err = s.Trend(ctx, "kb", "pass_rate", 0)
+	if err != nil || len(pts) != 3 || pts[0].Value != 1 || pts[1].Value != 0 || pts[1].N != 1 {
+		t.Errorf("Trend pass_rate = %+v, %v; want 1, 0, 1", pts, err)
+	}
+	if pts, err := s.Trend(ctx, "kb", "recall@5", 0); err != nil || len(pts) != 0 {
+		t.Errorf("Trend of a metric no run has = %+v, %v; want none", pts, err)
+	}
+}
+
+// testDelete: a deleted run is gone from every reading (List, Load, Cases,
+// Trend, a second handle) and the other runs stay; deleting it again, or
+// an id the store never had, says ErrNotFound.
+func testDelete(t *testing.T, open Opener) {
+	root := t.TempDir()
+	s := openStore(t, open, root)
+	ctx := context.Background()
+	a := save(t, s, NewRun("kb", t0), Case("q1", true, 1), Case("q2", true, 1))
+	b := save(t, s, NewRun("kb", t0.Add(time.Minute)), Case("q1", false, 0))
+	if err := s.Delete(ctx, a); err != nil {
+		t.Fatalf("Delete(%s): %v", a, err)
+	}
+	for i, h := range []store.Store{s, openStore(t, open, root)} {
+		list, err := h.List(ctx, store.Filter{})
+		if err != nil || len(list) != 1 || list[0].RunID != b {
+			t.Errorf("handle %d: List after Delete = %+v, %v; want only %s", i, list, err, b)
+		}
+		if _, err := h.Load(ctx, a); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("handle %d: Load of the deleted run: %v; want ErrNotFound", i, err)
+		}
+		if err := h.Cases(ctx, a, true, func(assay.CaseResult) error { return nil }); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("handle %d: Cases of the deleted run: %v; want ErrNotFound", i, err)
+		}
+		if pts, err := h.Trend(ctx, "kb", "ndcg@10", 0); err != nil || len(pts) != 1 || pts[0].RunID != b {
+			t.Errorf("handle %d: Trend after Delete = %+v, %v; want only %s", i, pts, err, b)
+		}
+		if run, err := h.Load(ctx, b); err != nil || len(run.Cases) != 1 {
+			t.Errorf("handle %d: Load of the other run = %v; want it whole", i, err)
+		}
+	}
+	if err := s.Delete(ctx, a); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("Delete of a deleted run: %v; want ErrNotFound", err)
+	}
+	if err := s.Delete(ctx, a[:8]); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("Delete of a prefix: %v; want ErrNotFound (Delete takes a full id)", err)
+	}
+}
+
+// testCopy: runs copied from a files store into this one, and from this
+// one into a second files store, are the runs they were: records byte for
+// byte, listings, case lines with observations; copying again skips them.
+func testCopy(t *testing.T, open Opener) {
+	ctx := context.Background()
+	files := func() store.Store {
+		f, err := store.OpenSQLite(filepath.Join(t.TempDir(), "files"), store.OpenOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		return f
+	}
+	src, back := files(), files()
+	s := openStore(t, open, t.TempDir())
+	ids := saveRuns(t, src, t0)
+	for _, step := range []struct {
+		name     string
+		dst, src store.Store
+	}{{"into the store", s, src}, {"back out", back, s}} {
+		res, err := store.Copy(ctx, step.dst, step.src)
+		if err != nil {
+			t.Fatalf("copy %s: %v", step.name, err)
+		}
+		if fmt.Sprint(res.Copied) != fmt.Sprint(ids) || len(res.Skipped) != 0 {
+			t.Fatalf("copy %s = %+v; want every run copied, oldest first: %v", step.name, res, ids)
+		}
+		sameRuns(t, step.dst, src, ids)
+		res, err = store.Copy(ctx, step.dst, step.src)
+		if err != nil || len(res.Copied) != 0 || len(res.Skipped) != len(ids) {
+			t.Errorf("copy %s again = %+v, %v; want every run skipped", step.name, res, err)
+		}
+	}
+}
+
+// saveRuns records two complete runs and one stopped (never finished) in
+// s and returns their ids, oldest first.
+func saveRuns(t *testing.T, s store.Store, t0 time.Time) []string {
+	t.Helper()
+	ctx := context.Background()
+	var ids []string
+	for i := range 2 {
+		run := NewRun("kb", t0.Add(time.Duration(i)*time.Minute))
+		w, err := s.Begin(ctx, run)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cases := []assay.CaseResult{Case("q1", true, 1), Case("q2", i == 0, 0.5)}
+		for _, c := range cases {
+			if err := w.Append(c); err != nil {
+				t.Fatal(err)
+			}
+		}
+		Complete(run, cases)
+		if err := w.Finish(run); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, run.RunID)
+	}
+	run := NewRun("kb", t0.Add(5*time.Minute))
+	w, err := s.Begin(ctx, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Append(Case("q1", true, 1)); err != nil {
+		t.Fatal(err)
+	}
+	return append(ids, run.RunID)
+}
+
+// sameRuns checks that got holds each run of want as want has it: the
+// record (in its run.json form), the listing and the case lines with
+// their observations.
+func sameRuns(t *testing.T, got, want store.Store, ids []string) {
+	t.Helper()
+	ctx := context.Background()
+	gl, err := got.List(ctx, store.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wl, err := want.List(ctx, store.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(gl) != len(wl) {
+		t.Fatalf("listed %d runs; want %d", len(gl), len(wl))
+	}
+	for i := range gl {
+		g, w := gl[i], wl[i]
+		g.Path, w.Path = "", ""
+		g.StartedAt, w.StartedAt = g.StartedAt.Truncate(time.Microsecond), w.StartedAt.Truncate(time.Microsecond)
+		g.FinishedAt, w.FinishedAt = g.FinishedAt.Truncate(time.Microsecond), w.FinishedAt.Truncate(time.Microsecond)
+		if !reflect.DeepEqual(g, w) {
+			t.Errorf("entry %d = %+v; want %+v", i, g, w)
+		}
+	}
+	for _, id := range ids {
+		gr, err := got.Load(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wr, err := want.Load(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gb, _ := store.EncodeRun(gr)
+		wb, _ := store.EncodeRun(wr)
+		if string(gb) != string(wb) {
+			t.Errorf("run %s record:\n got %s\nwant %s", id, gb, wb)
+		}
+		var gc, wc []assay.CaseResult
+		got.Cases(ctx, id, true, func(r assay.CaseResult) error { gc = append(gc, r); return nil })
+		want.Cases(ctx, id, true, func(r assay.CaseResult) error { wc = append(wc, r); return nil })
+		if len(wc) == 0 || !reflect.DeepEqual(gc, wc) {
+			t.Errorf("run %s case lines:\n got %+v\nwant %+v", id, gc, wc)
+		}
 	}
 }

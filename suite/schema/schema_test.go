@@ -279,6 +279,11 @@ func TestSchemaFields(t *testing.T) {
 		{"case without query", head + "cases: [{id: c1}]\n", false},
 		{"k zero", head + "cases: [{id: c1, query: q, k: 0}]\n", false},
 		{"grade not integer", head + "cases: [{id: c1, query: q, judgments: {d1: high}}]\n", false},
+		{"judge", head + "defaults: {judge: {groundedness: 0.8}}\njudge:\n  url: http://127.0.0.1:8/v1\n  model: m\n  api_key: ${KEY}\n  seed: 1\n  rubric: [{name: faith, description: d, scale: [1, 5]}]\n  budget: {max_calls: 3, max_cost: 1, prompt_price: 0.000001}\ncases: [{id: c1, query: q, expect: {judge: {faith: 4}}}]\n", true},
+		{"judge without model", head + "judge: {url: http://x/v1}\ncases: [{id: c1, query: q}]\n", false},
+		{"judge literal key", head + "judge: {url: http://x/v1, model: m, api_key: sk-123}\ncases: [{id: c1, query: q}]\n", false},
+		{"judge unknown field", head + "judge: {url: http://x/v1, model: m, temprature: 0}\ncases: [{id: c1, query: q}]\n", false},
+		{"judge bound not number", head + "cases: [{id: c1, query: q, expect: {judge: {groundedness: high}}}]\n", false},
 		{"refusal not bool", head + "cases: [{id: c1, query: q, expect: {refusal: yes please}}]\n", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

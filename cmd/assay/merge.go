@@ -1,0 +1,42 @@
+package main
+
+import (
+	"github.com/assay-eval/assay/harness"
+	"github.com/assay-eval/assay/report"
+	"github.com/spf13/cobra"
+)
+
+func newMergeCmd(env *Env) *cobra.Command {
+	var storeDir, baseline, jsonOut string
+	cmd := &cobra.Command{
+		Use:   "merge GROUP | merge RUN...",
+		Short: "Merge the shards of a sharded run (run --shard I/N) into one run and check its gates",
+		Long: `Merge the shard runs of GROUP (or the shard runs given) into one stored run,
+the same in summary, segments and gates as the suite run unsharded. It is
+incomplete (exit 2) when a shard is missing or incomplete. Exit status as run.`,
+		Example: "  assay merge nightly-42\n  assay merge 0193a1b2 0193a1c4 0193a1d9 --baseline latest",
+		Args:    cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir, _ := storeRoot(env, storeDir)
+			p := harness.MergePlan{Refs: args, Baseline: baseline, JSON: jsonOut, Stdout: env.Stdout,
+				StoreDir: dir, StoreOptions: storeOptions(env, dir), Version: harness.Build().Version}
+			res, err := harness.Merge(env.Ctx, p)
+			if res == nil {
+				return err
+			}
+			defer res.Close()
+			out := env.Stdout
+			if jsonOut == "-" {
+				out = env.Stderr
+			}
+			if rerr := res.WriteText(out, harness.Plan{Baseline: baseline}, report.TextOptions{MaxFailures: 20}); rerr != nil {
+				return inputError(rerr)
+			}
+			return err
+		},
+	}
+	cmd.Flags().StringVar(&storeDir, "store", "", "run store `DIR` (default $ASSAY_STORE, else .assay)")
+	cmd.Flags().StringVar(&baseline, "baseline", "", "compare the merged run with the run `REF`; exit 1 on a regression")
+	cmd.Flags().StringVar(&jsonOut, "json", "", "write the merged assay.run/v1 JSON to `FILE` (- for stdout)")
+	return cmd
+}

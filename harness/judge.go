@@ -1,0 +1,131 @@
+package harness
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/cache"
+	"github.com/assay-eval/assay/judge"
+	"github.com/assay-eval/assay/redact"
+	"github.com/assay-eval/assay/suite"
+)
+
+// JudgeOptions are the judge's part of a Plan (docs/judge.md).
+type JudgeOptions struct {
+	// File is a judge definition file (--judge FILE) that replaces the
+	// suite's `judge:`; Off turns the judge off (--no-judge); Repeats
+	// asks each case that many times (--judge-repeats; 0: once).
+	File    string
+	Off     bool
+	Repeats int
+	// Config, when set, is the definition itself (a library caller's),
+	// used instead of File and the suite's.
+	Config *assay.JudgeConfig
+}
+
+// judgeSetup is what every run of a session needs to make its judge.
+type judgeSetup struct {
+	cfg     assay.JudgeConfig
+	opts    judge.Options
+	cache   *cache.Cache // nil: no store directory
+	secrets func() []redact.Secret
+}
+
+// openJudge finds the judge definition (Config, File, else the suite's),
+// checks it and opens the cache under the store (<store>/cache), so that
+// a bad definition or an unset ${VAR} fails before any case. nil: no judge
+// (none defined, or Off).
+func (f *Plan) openJudge(s *assay.Suite) (*judgeSetup, error) {
+	jo := f.Judge
+	switch {
+	case jo.Off && jo.File != "":
+		return nil, usageError("", "--no-judge and --judge turn the judge off and on: give one")
+	case jo.Repeats < 0 || jo.Repeats > judge.MaxRepeats:
+		return nil, usageError("", "--judge-repeats must be from 1 to %d, got %d", judge.MaxRepeats, jo.Repeats)
+	case jo.Off:
+		return nil, nil
+	}
+	cfg := jo.Config
+	if cfg == nil && jo.File != "" {
+		var err error
+		if cfg, err = suite.LoadJudge(jo.File); err != nil {
+			return nil, inputError(err)
+		}
+	}
+	if cfg == nil {
+		cfg = s.Judge
+	}
+	if cfg == nil {
+		if jo.Repeats > 0 {
+			return nil, usageError("define a judge: in the suite, or give --judge FILE", "--judge-repeats: the suite defines no judge")
+		}
+		return nil, nil
+	}
+	js := &judgeSetup{cfg: *cfg, opts: judge.Options{Getenv: f.Getenv, Secrets: f.Secrets, Repeats: jo.Repeats}}
+	if _, err := judge.New(js.cfg, js.opts); err != nil {
+		return nil, inputError(err)
+	}
+	if dir := f.StoreDir; dir != "" && !strings.Contains(dir, "://") {
+		c, err := cache.Open(cache.StoreDir(dir))
+		if err != nil {
+			return nil, inputError(fmt.Errorf("judge cache: %w", err))
+		}
+		js.cache, js.opts.Cache = c, c
+	}
+	js.secrets = f.Secrets.Secrets
+	return js, nil
+}
+
+// newJudge makes the judge of one run (each run has its own budget),
+// once the run's target has added its secrets: the cache stores every
+// answer redacted of them all.
+func (js *judgeSetup) newJudge() (*judge.Judge, error) {
+	if js == nil {
+		return nil, nil
+	}
+	if js.cache != nil {
+		js.cache.Redact(js.secrets()...)
+	}
+	return judge.New(js.cfg, js.opts)
+}
+
+// judgeHook is the runner's Judge option for j (nil: no judge).
+func judgeHook(j *judge.Judge, defaults map[string]float64) func(context.Context, assay.Case, *assay.Observation, *assay.CaseResult) {
+	if j == nil {
+		return nil
+	}
+	return func(ctx context.Context, c assay.Case, obs *assay.Observation, r *assay.CaseResult) {
+		j.Grade(ctx, c, obs, defaults, r)
+	}
+}
+
+// judgeWarnings word the judge's totals as remedies.
+func judgeWarnings(s *assay.JudgeSummary) []string {
+	if s == nil {
+		return nil
+	}
+	var out []string
+	if s.NotJudged > 0 {
+		why := "the target failed on them"
+		if s.Budget != "" {
+			why = "the judge's budget (" + s.Budget + ") stopped the judging; raise judge.budget to judge them"
+		}
+		out = append(out, fmt.Sprintf("judge: %d %s not judged: %s", s.NotJudged, plural(s.NotJudged, "result", "results"), why))
+	}
+	if s.Errors > 0 {
+		out = append(out, fmt.Sprintf("judge: %d %s got a judge error (class judge): see each case's judge.error", s.Errors, plural(s.Errors, "result", "results")))
+	}
+	if s.UnstableCases > 0 {
+		out = append(out, fmt.Sprintf("judge: %d %s a bound across %d repeats: the judge disagrees with itself there", s.UnstableCases, plural(s.UnstableCases, "result straddles", "results straddle"), s.Repeats))
+	}
+	return out
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

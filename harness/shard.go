@@ -1,0 +1,65 @@
+package harness
+
+import (
+	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/shard"
+)
+
+// selectShard narrows the session's selected cases to the plan's shard
+// (Plan.Shard "I/N"; nothing when empty): each case selected gets its
+// 1-based position among them (Case.Position, recorded in its result so
+// that Merge restores suite order), and only the cases of slice I are
+// run. The cases are read once more to count the slice; a slice may hold
+// no case (an empty shard is still a shard of its group). A shard run
+// checks no gate (runGates): its gates are recorded in Run.Shard.Gates for
+// Merge, which is also where a baseline is given.
+func (ss *session) selectShard() error {
+	f := ss.f
+	if f.Shard == "" {
+		if f.Group != "" {
+			return usageError("give --shard I/N with --group", "--group %s names the group of a shard run, and no --shard was given", f.Group)
+		}
+		return nil
+	}
+	spec, err := shard.Parse(f.Shard)
+	if err != nil {
+		return usageError("", "%v", err)
+	}
+	if f.Baseline != "" {
+		return usageError("give --baseline to assay merge, which gates the merged run", "--baseline: a shard run checks no gate and compares with nothing")
+	}
+	group := f.Group
+	if group == "" {
+		group = shard.DefaultGroup(ss.fingerprint, ss.git, f.Getenv)
+	} else if err := shard.CheckGroup(group); err != nil {
+		return usageError("", "%v", err)
+	}
+	ss.shard = &assay.Shard{Index: spec.Index, Count: spec.Count, Group: group}
+	all := ss.src
+	ss.src = func(yield func(assay.Case) error) error {
+		pos := 0
+		return all(func(c assay.Case) error {
+			pos++
+			if !spec.Contains(c.ID) {
+				return nil
+			}
+			c.Position = pos
+			return yield(c)
+		})
+	}
+	ss.n = 0
+	if err := ss.src(func(assay.Case) error { ss.n++; return nil }); err != nil {
+		return inputError(err)
+	}
+	return nil
+}
+
+// runGates are the gates a run checks: none for a shard run, whose
+// record keeps them (Run.Shard.Gates) for the merge of its group.
+func (ss *session) runGates() []assay.Gate {
+	if ss.shard == nil {
+		return ss.gates
+	}
+	ss.shard.Gates = ss.gates
+	return nil
+}

@@ -1,0 +1,61 @@
+package harness
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/assay-eval/assay/store"
+)
+
+// Migrated is what MigrateStore did to a store's schema.
+type Migrated struct {
+	Store   string   `json:"store"`   // the store as shown (store.RedactURL)
+	Applied []string `json:"applied"` // the migrations applied now
+	Version int      `json:"version"` // the schema version it is at
+}
+
+// MigrateStore opens the store spec (a directory, created when missing, or
+// a URL) for writing, which applies the migrations it lacks, and says
+// which it applied.
+func MigrateStore(spec string, o store.OpenOptions) (Migrated, error) {
+	st, err := OpenStore(spec, o)
+	if err != nil {
+		return Migrated{}, inputError(err)
+	}
+	defer st.Close()
+	m := Migrated{Store: store.RedactURL(spec), Applied: []string{}}
+	if mg, ok := st.(store.Migrator); ok {
+		applied, v := mg.Migrations()
+		m.Applied, m.Version = append(m.Applied, applied...), v
+	}
+	return m, nil
+}
+
+// CopyStores copies the runs of the store from into the store to (either a
+// directory or a URL; to is created when it is a missing directory), as
+// store.Copy does: runs to has already are skipped.
+func CopyStores(ctx context.Context, from, to string, o store.OpenOptions) (store.CopyResult, error) {
+	if !store.IsURL(from) {
+		if _, err := os.Stat(from); err != nil {
+			return store.CopyResult{}, inputError(fmt.Errorf("no run store at %s", from))
+		}
+	}
+	ro := o
+	ro.ForReading = true
+	src, err := OpenStore(from, ro)
+	if err != nil {
+		return store.CopyResult{}, inputError(err)
+	}
+	defer src.Close()
+	dst, err := OpenStore(to, o)
+	if err != nil {
+		return store.CopyResult{}, inputError(err)
+	}
+	defer dst.Close()
+	res, err := store.Copy(ctx, dst, src)
+	if err != nil {
+		return res, inputError(fmt.Errorf("copy %s to %s: %w (copied %d runs before it)", store.RedactURL(from), store.RedactURL(to), err, len(res.Copied)))
+	}
+	return res, nil
+}

@@ -1,0 +1,129 @@
+package assay
+
+// ErrJudge is the class of a judge failure on one case (docs/judge.md): the
+// judge's answer did not parse, a score was out of its scale, or the judge
+// endpoint could not be reached. It is recorded in CaseResult.Judge, never
+// as the observation's error: the target did answer.
+const ErrJudge ErrorClass = "judge"
+
+// JudgeMetricPrefix starts the name of every judge metric: judge.relevance,
+// judge.groundedness, ... (one per rubric criterion).
+const JudgeMetricPrefix = "judge."
+
+// JudgeConfig is a judge definition as written: the suite's `judge:` block
+// or a --judge file (docs/judge.md). Package judge validates it and makes
+// the calls. APIKey holds the value as written (`${VAR}`); the expanded key
+// never enters a record.
+type JudgeConfig struct {
+	URL            string           `json:"url"`
+	Model          string           `json:"model"`
+	APIKey         string           `json:"api_key,omitempty"`
+	Temperature    *float64         `json:"temperature,omitempty"`
+	Seed           *int             `json:"seed,omitempty"`
+	MaxTokens      int              `json:"max_tokens,omitempty"`
+	Timeout        Duration         `json:"timeout,omitempty"`
+	Retries        *int             `json:"retries,omitempty"`
+	Concurrency    int              `json:"concurrency,omitempty"`
+	ResponseFormat string           `json:"response_format,omitempty"`
+	Rubric         []JudgeCriterion `json:"rubric,omitempty"`
+	Budget         JudgeBudget      `json:"budget,omitzero"`
+	// Source is "file:line" of the definition, for messages.
+	Source string `json:"-"`
+}
+
+// JudgeCriterion is one criterion of a rubric, scored from Min to Max.
+type JudgeCriterion struct {
+	Name        string  `json:"name"`
+	Description string  `json:"description,omitempty"`
+	Min         float64 `json:"min"`
+	Max         float64 `json:"max"`
+}
+
+// DefaultJudgeRubric is GNO's rubric, the judge's default: relevance,
+// groundedness and completeness, each from 0 to 1.
+var DefaultJudgeRubric = []JudgeCriterion{
+	{Name: "relevance", Description: "Does the answer address the question that was asked?", Min: 0, Max: 1},
+	{Name: "groundedness", Description: "Is every claim of the answer supported by the retrieved passages?", Min: 0, Max: 1},
+	{Name: "completeness", Description: "Does the answer cover everything the question asks for?", Min: 0, Max: 1},
+}
+
+// JudgeBudget bounds what a run may spend on the judge; zero is no bound.
+// Prices are per token, in the unit of MaxCost.
+type JudgeBudget struct {
+	MaxCalls        int     `json:"max_calls,omitempty"`
+	MaxTokens       int     `json:"max_tokens,omitempty"`
+	MaxCost         float64 `json:"max_cost,omitempty"`
+	PromptPrice     float64 `json:"prompt_price,omitempty"`
+	CompletionPrice float64 `json:"completion_price,omitempty"`
+}
+
+// JudgeResult is what the judge said of one case and trial.
+type JudgeResult struct {
+	Model string `json:"model"`
+	// Scores holds one entry per criterion when the case was judged.
+	Scores []JudgeScore `json:"scores,omitempty"`
+	// NotJudged says why the case has no scores (the budget was reached,
+	// the target failed); empty when it was judged or had a judge error.
+	NotJudged string `json:"not_judged,omitempty"`
+	// Error is the judge failure on this case (class judge).
+	Error *Error `json:"error,omitempty"`
+	// Repeats is how many times the case was asked (--judge-repeats).
+	Repeats int `json:"repeats,omitempty"`
+	// Calls are the requests sent (cache hits send none), with their usage
+	// and cost (nil without prices).
+	Calls            int      `json:"calls"`
+	PromptTokens     int      `json:"prompt_tokens,omitempty"`
+	CompletionTokens int      `json:"completion_tokens,omitempty"`
+	Cost             *float64 `json:"cost,omitempty"`
+	// Cached is true when every answer came from the cache.
+	Cached bool `json:"cached"`
+	// Unstable names the criteria whose repeats straddle the bound the
+	// case states (some repeats pass it, some do not).
+	Unstable []string `json:"unstable,omitempty"`
+}
+
+// Judged reports whether the judge scored the case.
+func (j *JudgeResult) Judged() bool {
+	return j != nil && j.Error == nil && j.NotJudged == "" && len(j.Scores) > 0
+}
+
+// JudgeScore is one criterion's score: with repeats, the mean, each
+// repeat's score and their spread (max − min).
+type JudgeScore struct {
+	Criterion string    `json:"criterion"`
+	Score     float64   `json:"score"`
+	Reason    string    `json:"reason"`
+	Model     string    `json:"model"`
+	Cached    bool      `json:"cached"`
+	Repeats   []float64 `json:"repeats,omitempty"`
+	Spread    *float64  `json:"spread,omitempty"`
+}
+
+// JudgeSummary totals the judge over a run (docs/judge.md).
+type JudgeSummary struct {
+	Model string `json:"model"`
+	// Prompt is the version of the prompt template (judge.PromptVersion).
+	Prompt string `json:"prompt"`
+	// Results judged, not judged (budget, target failed), with a judge
+	// error, and judged entirely from the cache.
+	Judged    int `json:"judged"`
+	NotJudged int `json:"not_judged"`
+	Errors    int `json:"errors"`
+	Cached    int `json:"cached"`
+	// Budget says which budget stopped the judging ("" when none did).
+	Budget           string   `json:"budget,omitempty"`
+	Calls            int      `json:"calls"`
+	PromptTokens     int      `json:"prompt_tokens"`
+	CompletionTokens int      `json:"completion_tokens"`
+	Cost             *float64 `json:"cost,omitempty"`
+	// With --judge-repeats N > 1: the repeats, per criterion the mean
+	// spread over the judged results and the agreement (1 − mean spread
+	// over the scale's width), and the results whose repeats straddle a
+	// bound their expect states ("id" or "id#trial").
+	Repeats   int                `json:"repeats,omitempty"`
+	Spread    map[string]float64 `json:"spread,omitempty"`
+	Agreement map[string]float64 `json:"agreement,omitempty"`
+	Unstable  []string           `json:"unstable,omitempty"`
+	// UnstableCases counts them all (Unstable lists the first 100).
+	UnstableCases int `json:"unstable_cases,omitempty"`
+}

@@ -1,0 +1,47 @@
+// Package judge is assay's optional model judge: it grades an
+// observation's answer with a model behind an OpenAI-compatible endpoint
+// (package llm), on a rubric of criteria, and records the scores as data.
+// Deterministic checks stay the gate; a judge score decides a case's pass
+// only when the case (or the suite's defaults) states a bound
+// (expect.judge). docs/judge.md is the user's contract.
+//
+// # Place in the pipeline
+//
+// The runner grades each observation's deterministic checks (package
+// grade), then calls Judge.Grade with the redacted observation (the
+// runner's Options.Judge hook, set by package harness). Grade sets
+// CaseResult.Judge, adds the metrics judge.<criterion> to a judged
+// result, and adds one check judge.<criterion> per stated bound, which
+// decides Pass with the other checks. A Tally totals the results into
+// Summary.Judge.
+//
+// # Choices
+//
+//   - The prompt is the template of Prompt, versioned PromptVersion; the
+//     question, answer, retrieved texts and citation quotes are cut to
+//     MaxQuestion, MaxAnswer, MaxPassage and MaxQuote characters, at most
+//     MaxPassages documents and MaxCitations citations.
+//   - Parse is strict: one JSON object, every criterion a finite number in
+//     its scale; anything else is a judge error (class judge) on that case,
+//     never a score. A request that fails after its retries is one too.
+//   - The cache key is cache.Key(PromptVersion, model, the two messages,
+//     the decoding parameters, trial, repeat index): never the key. Only
+//     answers that parse are cached.
+//   - Budget: a case's cache misses are booked together against max_calls
+//     (all or none); max_tokens and max_cost are compared with what was
+//     spent before the case's requests, so requests in flight may pass
+//     them; a cache hit is always served. The first bound reached is
+//     Judge.Stopped.
+//   - Repeats: repeat i is sent seed+i (i without a seed); a criterion's
+//     score is the mean of the repeats, its spread max − min; a result is
+//     unstable on a criterion when its repeats straddle the stated bound.
+//     Agreement over a run is 1 − mean spread / scale width.
+//   - A result whose target failed is not judged (no request), and its
+//     bounds fail with the observation's error.
+//   - A bound on a criterion the rubric lacks fails its check, naming the
+//     rubric's criteria.
+//
+// The package does not read the environment: api_key: ${VAR} is expanded
+// through Options.Getenv and the key given to Options.Secrets, the run's
+// redactor, so it is redacted wherever the judge's words go.
+package judge

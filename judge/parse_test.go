@@ -1,0 +1,112 @@
+package judge
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/assay-eval/assay"
+)
+
+func TestParse(t *testing.T) {
+	for _, tc := range []struct {
+		in, err string
+		scores  map[string]float64
+		reason  string
+	}{
+		{in: `{"relevance": 0.9, "groundedness": 0.8, "completeness": 0.7, "reasoning": "cites the ADR"}`, scores: map[string]float64{"relevance": 0.9, "groundedness": 0.8, "completeness": 0.7}, reason: "cites the ADR"},
+		{in: " \n{\"relevance\": 1, \"groundedness\": 0, \"completeness\": 0.5, \"extra\": true}\n", scores: map[string]float64{"relevance": 1, "groundedness": 0, "completeness": 0.5}},
+		{in: `{"relevance": 0.9, "groundedness": 0.8, "completeness": 0.7, "reasoning": "two\nlines"}`, scores: map[string]float64{"relevance": 0.9, "groundedness": 0.8, "completeness": 0.7}, reason: "two lines"},
+		{in: ``, err: "empty answer"},
+		{in: "```json\n{}\n```", err: "answer is not a JSON object"},
+		{in: `[1, 2]`, err: "answer is not a JSON object"},
+		{in: `null`, err: "answer is not a JSON object"},
+		{in: `{"relevance": 0.9} {"x": 1}`, err: "answer holds more than one JSON value"},
+		{in: `{"relevance": 0.9, "groundedness": 0.8}`, err: `answer has no "completeness" score`},
+		{in: `{"relevance": "high", "groundedness": 0.8, "completeness": 0.7}`, err: `relevance: want a number, got "high"`},
+		{in: `{"relevance": 1.2, "groundedness": 0.8, "completeness": 0.7}`, err: "relevance: 1.2 is out of the scale 0 to 1"},
+		{in: `{"relevance": -0.1, "groundedness": 0.8, "completeness": 0.7}`, err: "relevance: -0.1 is out of the scale 0 to 1"},
+		{in: `{"relevance": 1, "groundedness": 0.8, "completeness": 0.7, "reasoning": 5}`, err: "reasoning: want a string, got 5"},
+	} {
+		v, err := Parse(DefaultRubric, tc.in)
+		if tc.err != "" {
+			if err == nil || !strings.HasPrefix(err.Error(), tc.err) {
+				t.Errorf("Parse(%q) = %v, want error %q", tc.in, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("Parse(%q): %v", tc.in, err)
+			continue
+		}
+		for k, want := range tc.scores {
+			if v.Scores[k] != want {
+				t.Errorf("Parse(%q)[%s] = %v, want %v", tc.in, k, v.Scores[k], want)
+			}
+		}
+		if v.Reasoning != tc.reason {
+			t.Errorf("Parse(%q) reasoning %q, want %q", tc.in, v.Reasoning, tc.reason)
+		}
+	}
+	custom := []assay.JudgeCriterion{{Name: "faith", Min: 1, Max: 5}}
+	if _, err := Parse(custom, `{"faith": 0.5}`); err == nil || err.Error() != "faith: 0.5 is out of the scale 1 to 5" {
+		t.Errorf("custom scale: %v", err)
+	}
+}
+
+// FuzzParse: no answer makes Parse panic, and an accepted one has every
+// criterion within its scale.
+func FuzzParse(f *testing.F) {
+	f.Add(`{"relevance": 0.9, "groundedness": 0.8, "completeness": 0.7, "reasoning": "ok"}`)
+	f.Add(`{"relevance": 1e309}`)
+	f.Add(`{"relevance": 0.5, "groundedness": 0.5, "completeness": 0.5, "reasoning": null}`)
+	f.Add("\x00{")
+	f.Fuzz(func(t *testing.T, s string) {
+		v, err := Parse(DefaultRubric, s)
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("error spans lines: %q", err)
+			}
+			return
+		}
+		for _, c := range DefaultRubric {
+			if x, ok := v.Scores[c.Name]; !ok || x < c.Min || x > c.Max {
+				t.Errorf("accepted %q with %s = %v", s, c.Name, x)
+			}
+		}
+	})
+}
+
+func TestPromptGolden(t *testing.T) {
+	c := assay.Case{ID: "q1", Query: "How are invitation tokens hashed?"}
+	obs := assay.Observation{
+		Answer: "Tokens are hashed with SHA-256 [1].",
+		Retrieved: []assay.Hit{
+			{ID: "security.md", Title: "Security", Text: "Invitation tokens are hashed with SHA-256 before they are stored."},
+			{ID: "adr-12.md", Text: strings.Repeat("long text ", 200)},
+		},
+		Citations: []assay.Citation{{ID: "security.md", Quote: "hashed with SHA-256"}},
+	}
+	system, user := Prompt(DefaultRubric, c, obs)
+	got := "system:\n" + system + "\n\nuser:\n" + user + "\n"
+	golden(t, "TestPrompt.golden.txt", got)
+	if !strings.Contains(user, strings.Repeat("long text ", 99)+"long text…") {
+		t.Error("a retrieved text is not cut at MaxPassage characters with …")
+	}
+}
+
+func TestCut(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"short", 10, "short"},
+		{"exactly10!", 10, "exactly10!"},
+		{"eleven char", 10, "eleven ch…"},
+		{"ééééé", 3, "éé…"},
+	} {
+		if got := cut(tc.in, tc.n); got != tc.want {
+			t.Errorf("cut(%q, %d) = %q, want %q", tc.in, tc.n, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,72 @@
+// Package postgres is the team store: runs, their case lines and the index
+// in one PostgreSQL database (github.com/jackc/pgx/v5), behind the same
+// store.Store interface as the files-and-SQLite store, passing the same
+// store/storetest conformance suite. store.Open (through harness.OpenStore,
+// or with Open in OpenOptions.Backends) opens it for a URL
+//
+//	postgres://USER@HOST:PORT/DB?sslmode=disable
+//	postgresql://USER:${ASSAY_PG_PASSWORD}@db.internal:5432/assay?sslmode=verify-full
+//
+// The URL takes every libpq parameter pgx knows (sslmode, connect_timeout,
+// application_name, ...); any other query parameter is a run-time setting of
+// the session, such as search_path=team_a to keep the tables in schema
+// team_a (which must exist).
+//
+// # Passwords
+//
+// A password is never written into a command line or a CI file: give it as
+// ${VAR} in the URL (expanded through OpenOptions.Getenv, the CLI's
+// environment; an unset VAR is an error that names it), or leave it out and
+// let pgx find it in PGPASSWORD or the password file (~/.pgpass, or
+// PGPASSFILE), as libpq does. The URL is shown only through
+// store.RedactURL (user info replaced by [redacted]), and every error the
+// store returns has the password, and each ${VAR} value, taken out of its
+// text. Nothing of the URL reaches a run record.
+//
+// # Schema and migrations
+//
+// The tables (migrations/NNNN_name.sql, embedded) are
+//
+//	runs          one row per run: the index columns (status, suite, times,
+//	              counts, pass rate, headline metric, git commit) and record,
+//	              the assay.run/v1 document without its cases (the bytes
+//	              run.json would hold)
+//	run_metrics   (run_id, name, mean, n): what Trend reads
+//	case_lines    (run_id, seq, line): one row per RunWriter.Append, the
+//	              cases.jsonl line with its observation, as bytea of JSON
+//	case_results  (run_id, ord, case_id, trial, pass, error_class,
+//	              latency_ms, metrics jsonb, result): the cases of the run
+//	              record as Finish received them, without observations
+//
+// Observations are kept as bytea holding the JSON line, not jsonb: jsonb
+// refuses a "\u0000" that an answer may hold, and reorders keys; PostgreSQL
+// compresses any value over about 2 kB itself (TOAST), so a large ranking
+// costs a fraction of its text. metrics is jsonb for queries by hand
+// (SELECT case_id FROM case_results WHERE (metrics->>'ndcg@10')::float < 0.5).
+//
+// Opening a store applies the migrations its database lacks, in one
+// transaction holding an advisory lock (keyed by the schema), so that jobs
+// starting at once against a new database apply each migration once and the
+// others wait; `assay store migrate` does the same on its own and says what
+// it applied. An older assay against a newer schema keeps working as long as
+// migrations only add.
+//
+// # Writing and reading
+//
+// Begin inserts the run's row (status incomplete). Each Append is one
+// INSERT, committed when Append returns, so a killed process loses only the
+// cases in flight, as with the files store; concurrent Appends use several
+// connections. Finish writes the run's case rows (streamed from
+// run.EachCase into COPY, never held whole), its metrics and the final row
+// in one transaction: when the case stream fails, nothing of it is kept and
+// the run stays incomplete with its case lines.
+//
+// Load returns the record with its case rows; a run stopped before Finish
+// gets its case lines instead (observations left out), as
+// store.LoadRun does for files. A path REF (a run.json) is read from its
+// file, whatever the store. Cases reads the case lines in Append order.
+// Delete removes the row, and its lines, cases and metrics by cascade.
+//
+// Any number of processes may write into one database at once: each run is
+// its own rows, and the only shared lock is the migration's.
+package postgres

@@ -1,0 +1,7 @@
+-- The shard of a shard run (assay run --shard I/N --group NAME), so that
+-- assay merge GROUP lists the runs of a group; as the SQLite index's
+-- 0002_shards.sql. shard_count 0: not a shard.
+ALTER TABLE runs ADD COLUMN shard_group text NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN shard_index integer NOT NULL DEFAULT 0;
+ALTER TABLE runs ADD COLUMN shard_count integer NOT NULL DEFAULT 0;
+CREATE INDEX runs_by_shard_group ON runs (shard_group, shard_index, started_at DESC) WHERE shard_group <> '';

@@ -1,0 +1,285 @@
+package ui
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/assay-eval/assay/harness"
+	"github.com/assay-eval/assay/internal/shareddata"
+	"github.com/assay-eval/assay/report"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+)
+
+var screenshots = flag.Bool("screenshots", false, "write docs/ui-run.png and docs/ui-compare.png from the browser tests")
+
+// chromium returns the path of a Chromium (Debian's chromium, which
+// .ci/run installs). When there is none the test is skipped, or fails
+// under CI (the rule of internal/shareddata.Required).
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if shareddata.Required() {
+		t.Fatal("no chromium on PATH: CI must install it (apt-get install -y chromium)")
+	}
+	t.Skip("no chromium on PATH (apt-get install -y chromium); the browser tests need it")
+	return ""
+}
+
+// browser starts a headless Chromium with the flags that work on these
+// machines and a fresh profile; it records every request the pages make.
+func browser(t *testing.T) (context.Context, *requests) {
+	t.Helper()
+	path := chromium(t)
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900))
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelC := chromedp.NewContext(actx)
+	ctx, cancelT := context.WithTimeout(ctx, 2*time.Minute)
+	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatal(err)
+	}
+	req := &requests{}
+	if err := chromedp.Listen(ctx, req.add); err != nil {
+		t.Fatal(err)
+	}
+	return ctx, req
+}
+
+type requests struct {
+	mu   sync.Mutex
+	urls []string
+}
+
+func (r *requests) add(ev any) {
+	if e, ok := ev.(*network.EventRequestWillBeSent); ok {
+		r.mu.Lock()
+		r.urls = append(r.urls, e.Request.URL)
+		r.mu.Unlock()
+	}
+}
+
+// offMachine returns the requests that went elsewhere than prefix.
+func (r *requests) offMachine(prefix string) []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []string
+	for _, u := range r.urls {
+		if !strings.HasPrefix(u, prefix) && !strings.HasPrefix(u, "data:") {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+func run[T any](t *testing.T, ctx context.Context, a chromedp.Action[T]) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func do(t *testing.T, ctx context.Context, steps ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// pwned is what the hostile strings would set if any of them ran.
+const pwned = `typeof window.__pwned`
+
+// TestBrowserPages loads every page in headless Chromium: each renders
+// its heading, runs no script of the hostile suite, and requests nothing
+// but the server; the run page shows the pass rate `assay runs show`
+// prints.
+func TestBrowserPages(t *testing.T) {
+	f := getFixture(t)
+	ctx, req := browser(t)
+	ts := httptest.NewServer(New(f.st, Options{}))
+	defer ts.Close()
+	for _, u := range pageURLs(f) {
+		do(t, ctx, chromedp.Navigate(ts.URL+u))
+		if h1 := run(t, ctx, chromedp.Text(chromedp.CSS("h1"))); h1 == "" {
+			t.Errorf("%s: no heading", u)
+		}
+		if got := run(t, ctx, chromedp.Evaluate[string](pwned)); got != "undefined" {
+			t.Errorf("%s: window.__pwned is %s: a hostile string ran", u, got)
+		}
+	}
+	if off := req.offMachine(ts.URL); len(off) > 0 {
+		t.Errorf("requests off the machine: %v", off)
+	}
+	run1, _, err := harness.LoadRef(context.Background(), f.st, f.qsCand)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text bytes.Buffer
+	report.Text(&text, run1, report.TextOptions{})
+	want := regexp.MustCompile(`pass rate (\S+)`).FindStringSubmatch(text.String())[1]
+	do(t, ctx, chromedp.Navigate(ts.URL+serverLinks{}.Run(f.qsCand)))
+	if got := run(t, ctx, chromedp.Text(chromedp.ID("pass-rate"))); got != want {
+		t.Errorf("run page pass rate %q, runs show prints %q", got, want)
+	}
+}
+
+// TestBrowserFilter uses the case filter of the run page.
+func TestBrowserFilter(t *testing.T) {
+	f := getFixture(t)
+	ctx, _ := browser(t)
+	ts := httptest.NewServer(New(f.st, Options{}))
+	defer ts.Close()
+	do(t, ctx, chromedp.Navigate(ts.URL+serverLinks{}.Run(f.qsCand)))
+	if got := run(t, ctx, chromedp.Text(chromedp.ID("case-count"))); !strings.HasPrefix(got, "24 of 24") {
+		t.Fatalf("before filtering: %q", got)
+	}
+	do(t, ctx, chromedp.SetValue(chromedp.CSS(`#filters select[name="status"]`), "failing"))
+	if _, err := chromedp.RunResponse(ctx, chromedp.Click(chromedp.CSS(`#filters button`))); err != nil {
+		t.Fatal(err)
+	}
+	if loc := run(t, ctx, chromedp.Location()); !strings.Contains(loc, "status=failing") {
+		t.Errorf("location after filtering: %s", loc)
+	}
+	if got := run(t, ctx, chromedp.Text(chromedp.ID("case-count"))); !strings.HasPrefix(got, "1 of 24") {
+		t.Errorf("after filtering failing: %q, want 1 of 24", got)
+	}
+	do(t, ctx, chromedp.SetValue(chromedp.CSS(`#filters select[name="status"]`), ""), chromedp.SendKeys(chromedp.CSS(`#filters input[name="q"]`), "invite"))
+	if _, err := chromedp.RunResponse(ctx, chromedp.Click(chromedp.CSS(`#filters button`))); err != nil {
+		t.Fatal(err)
+	}
+	if got := run(t, ctx, chromedp.Text(chromedp.ID("case-count"))); !strings.HasPrefix(got, "2 of 24") {
+		t.Errorf("after searching invite: %q, want 2 of 24", got)
+	}
+}
+
+// TestBrowserCompareFromRunsPage picks two runs on the runs page, opens
+// their comparison, and checks it says what `assay compare` says.
+func TestBrowserCompareFromRunsPage(t *testing.T) {
+	f := getFixture(t)
+	ctx, _ := browser(t)
+	ts := httptest.NewServer(New(f.st, Options{}))
+	defer ts.Close()
+	do(t, ctx, chromedp.Navigate(ts.URL+"/?suite=quickstart"),
+		// The other way round from the default.
+		chromedp.Click(chromedp.CSS(`input[name="base"][value="`+f.qsCand+`"]`)),
+		chromedp.Click(chromedp.CSS(`input[name="cand"][value="`+f.qsBase+`"]`)))
+	if _, err := chromedp.RunResponse(ctx, chromedp.Click(chromedp.CSS(`button.compare`))); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := harness.CompareRefs(context.Background(), f.st, f.qsCand, f.qsBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := run(t, ctx, chromedp.Text(chromedp.ID("verdict")))
+	if !strings.HasPrefix(got, "verdict: "+string(rep.Verdict)) {
+		t.Errorf("verdict %q, assay compare says %s", got, rep.Verdict)
+	}
+	loc := run(t, ctx, chromedp.Location())
+	if !strings.Contains(loc, "base="+f.qsCand) || !strings.Contains(loc, "cand="+f.qsBase) {
+		t.Errorf("compare URL %s does not name the picked runs", loc)
+	}
+	if *screenshots {
+		shot(t, ctx, ts.URL+serverLinks{}.Compare(f.qsBase, f.qsCand), "ui-compare.png")
+		shot(t, ctx, ts.URL+serverLinks{}.Run(f.qsCand), "ui-run.png")
+	}
+}
+
+func shot(t *testing.T, ctx context.Context, url, name string) {
+	t.Helper()
+	do(t, ctx, chromedp.Navigate(url))
+	png := run(t, ctx, chromedp.CaptureScreenshot())
+	if err := os.WriteFile(filepath.Join("..", "docs", name), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestBrowserHostileAnswer opens the case with the hostile answer: it is
+// shown as text, and none of its markup became an element or ran.
+func TestBrowserHostileAnswer(t *testing.T) {
+	f := getFixture(t)
+	ctx, _ := browser(t)
+	ts := httptest.NewServer(New(f.st, Options{}))
+	defer ts.Close()
+	for _, u := range []string{serverLinks{}.Case(f.hCand, "h1"), serverLinks{}.CompareCase(f.hBase, f.hCand, "h1")} {
+		do(t, ctx, chromedp.Navigate(ts.URL+u))
+		answer := run(t, ctx, chromedp.Text(chromedp.CSS(".answer")))
+		for _, want := range []string{"<script>window.__pwned=1</script>", `"><img src=x onerror="window.__pwned=2">`, `<a href="javascript:window.__pwned=4">`} {
+			if !strings.Contains(answer, want) {
+				t.Errorf("%s: the answer does not show %q as text: %q", u, want, answer)
+			}
+		}
+		if n := run(t, ctx, chromedp.Evaluate[int](`document.querySelectorAll("main script, main img, .answer a, a[href^='javascript']").length`)); n != 0 {
+			t.Errorf("%s: %d script, img or javascript: elements in the page", u, n)
+		}
+		// Every link in the page is the UI's own.
+		hrefs := run(t, ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("a")).map(a => a.href)`))
+		for _, h := range hrefs {
+			if !strings.HasPrefix(h, ts.URL+"/") {
+				t.Errorf("%s: a link off the UI: %s", u, h)
+			}
+		}
+		if got := run(t, ctx, chromedp.Evaluate[string](pwned)); got != "undefined" {
+			t.Errorf("%s: window.__pwned is %s", u, got)
+		}
+		// The 400-character unbroken string wraps: the page is no wider
+		// than the window.
+		if w := run(t, ctx, chromedp.Evaluate[int](`document.documentElement.scrollWidth`)); w > 1280 {
+			t.Errorf("%s: the page is %d px wide: a long string does not wrap", u, w)
+		}
+	}
+}
+
+// TestBrowserStaticReport opens the static report from disk: no server,
+// no request but its own files, and its links work.
+func TestBrowserStaticReport(t *testing.T) {
+	st, base, cand := hostilePair(t)
+	out := t.TempDir()
+	if _, err := WriteStatic(context.Background(), out, st, cand, base); err != nil {
+		t.Fatal(err)
+	}
+	ctx, req := browser(t)
+	index := "file://" + filepath.ToSlash(filepath.Join(out, "index.html"))
+	do(t, ctx, chromedp.Navigate(index))
+	if got := run(t, ctx, chromedp.Text(chromedp.ID("pass-rate"))); got != "33.3%" {
+		t.Errorf("static run page pass rate %q", got)
+	}
+	// Styled: the inline stylesheet applies (the CSP allows it).
+	if bg := run(t, ctx, chromedp.Evaluate[string](`getComputedStyle(document.querySelector("header")).backgroundColor`)); bg != "rgb(36, 41, 47)" {
+		t.Errorf("header background %q: the stylesheet did not apply", bg)
+	}
+	if _, err := chromedp.RunResponse(ctx, chromedp.Click(chromedp.CSS(`a.case-link`))); err != nil {
+		t.Fatal(err)
+	}
+	if h1 := run(t, ctx, chromedp.Text(chromedp.CSS("h1"))); !strings.HasPrefix(h1, "Case ") {
+		t.Errorf("the case link opened %q", h1)
+	}
+	do(t, ctx, chromedp.Navigate("file://"+filepath.ToSlash(filepath.Join(out, "compare.html"))))
+	if _, err := chromedp.RunResponse(ctx, chromedp.Click(chromedp.CSS(`#diffs a.diff-link`))); err != nil {
+		t.Fatal(err)
+	}
+	if got := run(t, ctx, chromedp.Evaluate[string](pwned)); got != "undefined" {
+		t.Errorf("window.__pwned is %s", got)
+	}
+	if off := req.offMachine("file://" + filepath.ToSlash(out)); len(off) > 0 {
+		t.Errorf("requests outside the report: %v", off)
+	}
+}

@@ -1,0 +1,80 @@
+// Package ui is assay's browser UI: a read-only web server over a run
+// store (New, Serve; `assay ui`) and the same pages written as static
+// files (WriteStatic, WriteResult; `assay report --html`, `assay run
+// --html`). Pages are html/template templates embedded with go:embed, with
+// one embedded stylesheet and no script at all: the filters are plain GET
+// forms, the trend charts and the span waterfall inline SVG drawn on the
+// server. So nothing is vendored, there is no JS build step, and no page
+// loads anything from another origin (the Content-Security-Policy of each
+// response says default-src 'none').
+//
+// # Pages and URLs
+//
+// Every page has a stable URL that can be pasted into a pull request:
+//
+//	/                          runs of every suite, newest first, with trends (?suite=NAME: one suite)
+//	/run/REF                   a run: summary, metrics, rates, latency (and by stage), segments,
+//	                           gates, warnings, the case table (?status=failing|errored|ungraded|
+//	                           flaky|passing, ?tag=KEY=VALUE, ?q=TEXT, ?page=N)
+//	/run/REF/case/ID           one case whole, its trials side by side
+//	/compare?base=REF&cand=REF the comparison (without them: the latest two complete runs,
+//	                           of ?suite=NAME or of the latest run's suite)
+//	/compare/case?base=&cand=&id=  one case in both runs: answer diff, rankings side by side
+//	/history?suite=NAME        a case × run grid over the last ?n= runs (default 10, at most
+//	                           50): only the cases whose outcome changed or was flaky, unless
+//	                           ?all=1; ?case=ID for one case
+//
+// REF is any run reference (a run id or prefix, latest, latest~N, a
+// run.json path), resolved as every command resolves it.
+//
+// # Where the figures come from
+//
+// Every read of the store is in source.go: runs are listed with
+// store.Store.List, loaded with harness.LoadRef (the run `assay runs show`
+// prints; a stopped run gets harness.Summarized's summary), compared with
+// harness.CompareRefs (what `assay compare` prints), and cases are read
+// whole with harness.CaseViews, the suite's case with harness.SuiteCase
+// (for the expected and forbidden strings the answer highlights). The
+// pages format numbers as the text reports do (metrics to four decimals,
+// rates as percentages to one, latency by report's rule), so a figure on
+// a page and in the terminal read the same.
+//
+// # Large runs
+//
+// A loaded run (its case rows, without observations) is cached per
+// run.json path, size and modification time, at most four runs, so paging
+// and filtering read the file once; each filter is a scan of the rows in
+// memory. The default view of a run not loaded yet (no filter, first page)
+// is made from the run's header (store.PeekRun, which holds the summary)
+// and its first rows (store.ReadRunCases) while the whole run loads in
+// the background: a 100,000-case run's first page does not wait for its
+// run.json to be decoded. The compare page lists at most 500 changed
+// cases (flips first); the history grid 200 cases a page, from each run's
+// case outcomes, kept per run.json (at most 64 runs' worth).
+//
+// # Safety
+//
+// Every string from a suite, a corpus or a target goes through
+// html/template's contextual escaping (text, attribute, URL), so markup,
+// script, event handlers and javascript: URLs in answers, titles, ids and
+// tags render as text; long unbroken strings wrap (overflow-wrap:
+// anywhere). Case ids in URLs are path-escaped, and in the static report
+// they become file names of their safe characters plus a hash
+// (fileName), so no id can name a path outside the report. The target
+// description shown is the run's, already redacted. The server answers
+// GET and HEAD only (405 with Allow: GET, HEAD otherwise) and opens the
+// store for reading; it never writes to it. Loopback reports whether a
+// listen address stays on the machine; the CLI warns before binding any
+// other.
+//
+// # The static report
+//
+// WriteStatic writes DIR/index.html (the run page with every case in one
+// table and no filters), DIR/cases/NAME.html per case, DIR/assets/style.css
+// and, with a baseline, DIR/compare.html and DIR/diff/NAME.html for each
+// changed case whose status changed plus the 100 whose headline metric
+// moved most (the compare page lists the rest without a link). Links are
+// relative; pages carry a Content-Security-Policy meta tag, so the
+// directory opens from disk with no server and no network. It reads each
+// run's cases.jsonl once.
+package ui

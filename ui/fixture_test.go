@@ -1,0 +1,129 @@
+package ui
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/harness"
+	"github.com/assay-eval/assay/store"
+)
+
+// fixture is a store holding real runs made through harness.Run: the
+// quickstart suite against the builtin engine and builtin:rm3, an
+// incomplete quickstart run (a replay trace missing cases, stopped after
+// the first error), and two runs of the hostile suite (testdata/hostile:
+// answers, titles, tags and a case id full of markup) from replay traces.
+type fixture struct {
+	dir      string
+	st       store.Store
+	qsBase   string // quickstart builtin (complete)
+	qsCand   string // quickstart builtin:rm3 (complete, the latest)
+	qsStop   string // quickstart, incomplete
+	hBase    string // hostile, base trace
+	hCand    string // hostile, cand trace (the hostile answer)
+	qsSuite  string
+	hosSuite string
+}
+
+const quickstart = "../examples/quickstart/suite.yaml"
+
+var (
+	fixOnce sync.Once
+	fix     *fixture
+	fixErr  error
+	fixTmp  string
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if fix != nil {
+		fix.st.Close()
+	}
+	if fixTmp != "" {
+		os.RemoveAll(fixTmp)
+	}
+	os.Exit(code)
+}
+
+func getFixture(t testing.TB) *fixture {
+	t.Helper()
+	fixOnce.Do(func() { fix, fixErr = makeFixture() })
+	if fixErr != nil {
+		t.Fatal(fixErr)
+	}
+	return fix
+}
+
+func makeFixture() (*fixture, error) {
+	tmp, err := os.MkdirTemp("", "assay-ui-test-")
+	if err != nil {
+		return nil, err
+	}
+	fixTmp = tmp
+	f := &fixture{dir: filepath.Join(tmp, "store"), qsSuite: quickstart, hosSuite: "testdata/hostile/suite.yaml"}
+	trace := filepath.Join(tmp, "trace.jsonl")
+	run := func(p harness.Plan) (*assay.Run, error) {
+		p.StoreDir, p.Trials, p.Concurrency, p.Timeout = f.dir, 1, max(p.Concurrency, 4), time.Minute
+		res, err := harness.Run(context.Background(), p)
+		if res == nil {
+			return nil, err
+		}
+		defer res.Close()
+		return res.Runs[0], nil
+	}
+	r, err := run(harness.Plan{SuitePath: quickstart, Record: trace})
+	if r == nil {
+		return nil, err
+	}
+	f.qsBase = r.RunID
+	// A replay of the first three recorded cases: the fourth is missing,
+	// and the run stops at that first error (incomplete).
+	short := filepath.Join(tmp, "short.jsonl")
+	if err := headLines(trace, short, 3); err != nil {
+		return nil, err
+	}
+	r, _ = run(harness.Plan{SuitePath: quickstart, Target: "replay:" + short, MaxErrors: 1, Concurrency: 1})
+	if r == nil || r.Status != assay.StatusIncomplete {
+		return nil, fmt.Errorf("the stopped quickstart run is not incomplete: %+v", r)
+	}
+	f.qsStop = r.RunID
+	if r, err = run(harness.Plan{SuitePath: quickstart, Target: "builtin:rm3"}); r == nil {
+		return nil, err
+	}
+	f.qsCand = r.RunID
+	if r, err = run(harness.Plan{SuitePath: f.hosSuite, Target: "replay:testdata/hostile/base.jsonl"}); r == nil {
+		return nil, err
+	}
+	f.hBase = r.RunID
+	if r, err = run(harness.Plan{SuitePath: f.hosSuite, Target: "replay:testdata/hostile/cand.jsonl"}); r == nil {
+		return nil, err
+	}
+	f.hCand = r.RunID
+	f.st, err = store.Open(f.dir, store.OpenOptions{ForReading: true})
+	return f, err
+}
+
+func headLines(src, dst string, n int) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.Create(dst)
+	if err != nil {
+		return err
+	}
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for i := 0; i < n && sc.Scan(); i++ {
+		out.Write(append(sc.Bytes(), '\n'))
+	}
+	return out.Close()
+}

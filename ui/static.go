@@ -1,0 +1,149 @@
+package ui
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/atomicfile"
+	"github.com/assay-eval/assay/report"
+	"github.com/assay-eval/assay/store"
+)
+
+// WriteStatic writes the static report of the run runRef into dir: the
+// pages of the UI as files with relative links, for a CI artifact that
+// opens from disk with no server and no network. dir/index.html is the
+// run page (every case in one table, no filters), dir/cases/NAME.html
+// each case whole; with a baseRef, dir/compare.html compares the run with
+// it and dir/diff/NAME.html shows each changed case of both runs side by
+// side. st may be nil when the refs are paths. It returns the files it
+// wrote, index.html first.
+func WriteStatic(ctx context.Context, dir string, st store.Store, runRef, baseRef string) ([]string, error) {
+	src := newSource(st)
+	c, err := src.load(ctx, runRef)
+	if err != nil {
+		return nil, err
+	}
+	links := staticLinks{run: c.run.RunID, diffs: map[string]bool{}}
+	var cmp *compareData
+	var bc *cachedRun
+	if baseRef != "" {
+		if bc, err = src.load(ctx, baseRef); err != nil {
+			return nil, err
+		}
+		rep, err := src.compare(ctx, bc.path, c.path)
+		if err != nil {
+			return nil, err
+		}
+		links.base = bc.run.RunID
+		cmp = buildCompare(rep, bc.run, c.run, 0)
+		links.diffs = staticDiffs(cmp.Diffs, maxStaticDiffs)
+	}
+	var written []string
+	write := func(name, page string, l staticLinks, data any) error {
+		var buf bytes.Buffer
+		if err := render(&buf, page, l, data); err != nil {
+			return fmt.Errorf("%s: %v", name, err)
+		}
+		path := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
+		if err := atomicfile.Replace(path, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err }); err != nil {
+			return err
+		}
+		written = append(written, path)
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "assets"), 0o755); err != nil {
+		return nil, err
+	}
+	if err := atomicfile.Replace(filepath.Join(dir, "assets", "style.css"), func(w io.Writer) error { _, err := io.WriteString(w, styleCSS); return err }); err != nil {
+		return nil, err
+	}
+	if err := write("index.html", "run", links, buildRun(c, caseFilter{}, 1, 0)); err != nil {
+		return written, err
+	}
+	if cmp != nil {
+		if err := write("compare.html", "compare", links, cmp); err != nil {
+			return written, err
+		}
+	}
+	sub := links
+	sub.root = "../"
+	byID, cases, cs, note, err := src.allCaseViews(c.run, c.path)
+	if err != nil {
+		return written, err
+	}
+	for _, id := range caseOrder(c.run.Cases) {
+		views := caseViewsOf(byID[id], cases[id], note)
+		if err := write("cases/"+fileName(id)+".html", "case", sub, buildCase(c.run, id, views, cases[id], cs)); err != nil {
+			return written, err
+		}
+	}
+	if cmp != nil && len(cmp.Diffs) > 0 {
+		bByID, bCases, bcs, bnote, err := src.allCaseViews(bc.run, bc.path)
+		if err != nil {
+			return written, err
+		}
+		for _, d := range cmp.Diffs {
+			if !links.diffs[d.ID] {
+				continue
+			}
+			bv := caseViewsOf(bByID[d.ID], bCases[d.ID], bnote)
+			cv := caseViewsOf(byID[d.ID], cases[d.ID], note)
+			data := buildCompareCase(bc.run, c.run, d.ID, bv, bCases[d.ID], bcs, cv, cases[d.ID], cs)
+			if err := write("diff/"+fileName(d.ID)+".html", "comparecase", sub, data); err != nil {
+				return written, err
+			}
+		}
+	}
+	return written, nil
+}
+
+// caseViewsOf makes the views of one case's trials (harness.CaseViews'
+// shape) from its results and its suite case.
+func caseViewsOf(results []assay.CaseResult, c *assay.Case, note string) []report.CaseView {
+	views := make([]report.CaseView, 0, len(results))
+	for _, r := range results {
+		v := report.CaseView{Result: r, SuiteNote: note}
+		switch {
+		case c != nil:
+			v.Query, v.Judgments = c.Query, c.Judgments
+		case note == "":
+			v.SuiteNote = "the suite has no case " + r.ID
+		}
+		views = append(views, v)
+	}
+	return views
+}
+
+// maxStaticDiffs bounds the diff pages of cases whose status stayed the
+// same (only a metric moved) in a static report.
+const maxStaticDiffs = 100
+
+// staticDiffs chooses the changed cases that get a diff page in the
+// static report: every case whose status changed (flips included), and
+// the max cases whose headline metric moved most.
+func staticDiffs(diffs []diffRow, max int) map[string]bool {
+	out := map[string]bool{}
+	var moved []diffRow
+	for _, d := range diffs {
+		if d.Base != d.Cand || d.Flip != "" {
+			out[d.ID] = true
+		} else {
+			moved = append(moved, d)
+		}
+	}
+	sort.SliceStable(moved, func(i, j int) bool { return math.Abs(moved[i].delta) > math.Abs(moved[j].delta) })
+	for i := 0; i < len(moved) && i < max; i++ {
+		out[moved[i].ID] = true
+	}
+	return out
+}

@@ -1,0 +1,158 @@
+package ui
+
+import (
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/assay-eval/assay/harness"
+	"github.com/assay-eval/assay/store"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files (and, with ASSAY_UI_SCREENSHOTS=1, docs/ui-*.png)")
+
+// hostilePair stores the two runs of the hostile suite in a fresh store
+// and returns it with the base and candidate run ids.
+func hostilePair(t *testing.T) (store.Store, string, string) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "store")
+	var ids []string
+	for _, trace := range []string{"base", "cand"} {
+		res, err := harness.Run(context.Background(), harness.Plan{SuitePath: "testdata/hostile/suite.yaml", Target: "replay:testdata/hostile/" + trace + ".jsonl", StoreDir: dir, Trials: 1, Concurrency: 1})
+		if res == nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, res.Runs[0].RunID)
+		res.Close()
+	}
+	st, err := store.Open(dir, store.OpenOptions{ForReading: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st, ids[0], ids[1]
+}
+
+// normalize replaces what differs between two makings of the same runs:
+// run ids, times, durations, the commit and the assay version.
+func normalize(s, base, cand string) string {
+	for id, name := range map[string]string{base: "RUN-BASE", cand: "RUN-CAND"} {
+		s = strings.ReplaceAll(s, id, name)
+		s = strings.ReplaceAll(s, harness.ShortID(id), name)
+	}
+	for _, r := range []struct{ re, with string }{
+		{`\d{4}-\d\d-\d\d \d\d:\d\d:\d\d`, "TIME"},
+		{`took [0-9.]+[µmn]?s`, "took DUR"},
+		{`commit <span class="mono">[^<]*</span>( \(dirty\))?`, "commit COMMIT"},
+		{` · assay [^ <]+`, " · assay VERSION"},
+	} {
+		s = regexp.MustCompile(r.re).ReplaceAllString(s, r.with)
+	}
+	return s
+}
+
+// TestStaticReport writes the static report of the hostile runs and
+// compares every file with testdata/TestStaticReport (-update rewrites
+// them); every relative link must name a file of the report, and nothing
+// may point off the machine.
+func TestStaticReport(t *testing.T) {
+	st, base, cand := hostilePair(t)
+	out := t.TempDir()
+	files, err := WriteStatic(context.Background(), out, st, cand, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files[0] != filepath.Join(out, "index.html") {
+		t.Errorf("first file %s, want index.html", files[0])
+	}
+	golden := filepath.Join("testdata", t.Name())
+	if *update {
+		os.RemoveAll(golden)
+	}
+	href := regexp.MustCompile(`(?:href|src)="([^"]*)"`)
+	ext := regexp.MustCompile(`(?i)(src|href|action)\s*=\s*"(https?:|//)`)
+	seen := map[string]bool{}
+	for _, f := range files {
+		rel, _ := filepath.Rel(out, f)
+		seen[rel] = true
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := normalize(string(b), base, cand)
+		for _, raw := range hostileRaw {
+			if strings.Contains(got, raw) {
+				t.Errorf("%s: raw %q", rel, raw)
+			}
+		}
+		if m := ext.FindString(got); m != "" {
+			t.Errorf("%s: a reference off the machine: %s", rel, m)
+		}
+		for _, m := range href.FindAllStringSubmatch(string(b), -1) {
+			target := filepath.Join(filepath.Dir(f), filepath.FromSlash(m[1]))
+			if _, err := os.Stat(target); err != nil {
+				t.Errorf("%s: link %q names no file of the report", rel, m[1])
+			}
+		}
+		g := filepath.Join(golden, rel)
+		if *update {
+			os.MkdirAll(filepath.Dir(g), 0o755)
+			if err := os.WriteFile(g, []byte(got), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(g)
+		if err != nil {
+			t.Errorf("%s: no golden file (run go test ./ui -run TestStaticReport -update): %v", rel, err)
+			continue
+		}
+		if got != string(want) {
+			t.Errorf("%s differs from %s (-update rewrites it):\n%s", rel, g, lineDiff(string(want), got))
+		}
+	}
+	filepath.WalkDir(golden, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(golden, p)
+			if !seen[rel] {
+				t.Errorf("golden %s was not written", rel)
+			}
+		}
+		return nil
+	})
+	for _, want := range []string{"index.html", "compare.html", "cases/h1-", "diff/h1-"} {
+		found := false
+		for rel := range seen {
+			found = found || strings.HasPrefix(rel, want)
+		}
+		if !found {
+			t.Errorf("the report has no %s", want)
+		}
+	}
+}
+
+// lineDiff shows the first lines that differ.
+func lineDiff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	var b strings.Builder
+	n := 0
+	for i := 0; i < max(len(w), len(g)) && n < 5; i++ {
+		var wl, gl string
+		if i < len(w) {
+			wl = w[i]
+		}
+		if i < len(g) {
+			gl = g[i]
+		}
+		if wl != gl {
+			n++
+			b.WriteString("line " + strconv.Itoa(i+1) + ":\n- " + wl + "\n+ " + gl + "\n")
+		}
+	}
+	return b.String()
+}
