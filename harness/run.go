@@ -567,8 +567,8 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 	if tgt == nil {
 		var err error
 		var cacheDir string // builtin:hybrid keeps document vectors in the store's cache
-		if f.StoreDir != "" {
-			cacheDir = filepath.Join(f.StoreDir, "cache")
+		if f.StoreDir != "" && !strings.Contains(f.StoreDir, "://") {
+			cacheDir = cache.StoreDir(f.StoreDir)
 		}
 		tgt, err = target.Open(ss.spec, target.Options{Suite: s, Getenv: f.Getenv, AllowLiteralSecrets: f.AllowLiteralSecrets, Keep: f.Keep, Variant: variant, CacheDir: cacheDir})
 		if err != nil {
