@@ -79,7 +79,9 @@ func normalize(dst, vec []float32) error {
 
 // Search returns the k documents whose vectors have the largest cosine
 // with q, best first; ties rank in corpus order. keep, when not nil,
-// restricts the search to the documents it accepts (a collection). A query
+// restricts the search to the documents it accepts (a collection; it must
+// be safe for concurrent use: a large index is scanned in parts on
+// several goroutines). A query
 // of the wrong dimension or with a non-finite component is an error.
 func (v *Vectors) Search(q []float32, k int, keep func(doc int) bool) ([]Result, error) {
 	if k <= 0 {
@@ -89,25 +91,62 @@ func (v *Vectors) Search(q []float32, k int, keep func(doc int) bool) ([]Result,
 	if err := normalize(qn, q); err != nil {
 		return nil, fmt.Errorf("query vector: %v", err)
 	}
-	h := make(minHeap, 0, min(k, v.n))
+	parts := min(runtime.GOMAXPROCS(0), v.n*v.dim/parallelScan)
+	if parts <= 1 {
+		return sortedResults(v.scan(qn, k, keep, 0, v.n)), nil
+	}
+	// A large index is scanned in parts, one goroutine each (the scan is
+	// bound by memory bandwidth, which one core does not fill), and the
+	// parts' k best merged: the same results as one scan.
+	heaps := make([]minHeap, parts)
+	per := (v.n/parts + 3) &^ 3
+	var wg sync.WaitGroup
+	for p := range parts {
+		lo, hi := min(p*per, v.n), min((p+1)*per, v.n)
+		if p == parts-1 {
+			hi = v.n
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			heaps[p] = v.scan(qn, k, keep, lo, hi)
+		}()
+	}
+	wg.Wait()
+	h := heaps[0]
+	for _, o := range heaps[1:] {
+		for _, s := range o {
+			h = pushTop(h, k, s)
+		}
+	}
+	return sortedResults(h), nil
+}
+
+// parallelScan is the size (documents × dimensions) from which Search
+// scans in parts on several cores: 1M floats, 4 MB.
+const parallelScan = 1 << 20
+
+// scan keeps the k best of documents lo..hi-1 for the unit query qn.
+func (v *Vectors) scan(qn []float32, k int, keep func(doc int) bool, lo, hi int) minHeap {
+	h := make(minHeap, 0, min(k, hi-lo))
 	var four [4]float32
 	fourAt := -4 // four holds the scores of documents fourAt..fourAt+3
-	for d := 0; d < v.n; d++ {
+	for d := lo; d < hi; d++ {
 		if keep != nil && !keep(d) {
 			continue
 		}
 		var score float32
 		switch {
-		case d < fourAt+4:
+		case fourAt >= 0 && d < fourAt+4:
 			score = four[d-fourAt]
-		case d+4 <= v.n && dot4(qn, v.data[d*v.dim:], &four):
+		case d+4 <= hi && dot4(qn, v.data[d*v.dim:], &four):
 			fourAt, score = d, four[0]
 		default:
 			score = Dot(qn, v.data[d*v.dim:(d+1)*v.dim])
 		}
 		h = pushTop(h, k, scored{doc: uint32(d), score: score})
 	}
-	return sortedResults(h), nil
+	return h
 }
 
 // batchBlock is how many queries SearchBatch scores against each group of

@@ -204,3 +204,34 @@ func TestSearchBatchIsSearch(t *testing.T) {
 		}
 	}
 }
+
+func TestSearchInPartsIsOneScan(t *testing.T) {
+	const n, dim = 20003, 64 // over parallelScan, not a multiple of 4
+	v, _ := NewVectors(n, dim)
+	r := rand.New(rand.NewPCG(9, 10))
+	vec := make([]float32, dim)
+	for i := range n {
+		for j := range vec {
+			vec[j] = float32(r.NormFloat64())
+		}
+		if i%7 == 0 {
+			vec[0] = 3 // ties and near-ties across the parts
+		}
+		v.Set(i, vec)
+	}
+	keep := func(d int) bool { return d%3 != 1 }
+	for _, k := range []int{1, 10, 500} {
+		got, _ := v.Search(vec, k, keep)
+		qn := make([]float32, dim)
+		normalize(qn, vec)
+		want := sortedResults(v.scan(qn, k, keep, 0, n))
+		if len(got) != len(want) {
+			t.Fatalf("k=%d: %d results, one scan %d", k, len(got), len(want))
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("k=%d rank %d: %+v, one scan %+v", k, i, got[i], want[i])
+			}
+		}
+	}
+}
