@@ -21,7 +21,6 @@ import (
 	"time"
 
 	"github.com/assay-eval/assay/examples/http-knowlex/kb"
-	"github.com/assay-eval/assay/internal/hybridtest"
 	"github.com/assay-eval/assay/internal/shareddata"
 	"github.com/assay-eval/assay/llm/llmtest"
 	"github.com/assay-eval/assay/store/postgres/pgtest"
@@ -35,10 +34,6 @@ func TestMain(m *testing.M) {
 		// knowlex is the example Knowlex-style service of examples/http-knowlex.
 		"knowlex": func() {
 			os.Exit(kb.Main(os.Args[1:], os.Stdout, os.Stderr, os.Getenv, os.Environ()))
-		},
-		// hybridstub is the embeddings and rerank stand-in of internal/hybridtest.
-		"hybridstub": func() {
-			os.Exit(hybridtest.Main(os.Args[1:], os.Stdout, os.Stderr, os.Environ()))
 		},
 		// judgestub is a stand-in OpenAI-compatible judge (judgestub_test.go).
 		"judgestub": func() { os.Exit(judgeStub(os.Args[1:])) },

@@ -2,25 +2,16 @@
 // builtin's tests: deterministic "concept" vectors in which words of
 // several languages that mean the same thing point the same way (so dense
 // retrieval finds a German document for an English query, which BM25
-// cannot), a rerank score from those vectors, and Main, an
-// OpenAI-compatible server on 127.0.0.1 for testscripts.
+// cannot), and a rerank score from those vectors. The stand-in server
+// llm/llmtest serves them (Handlers; llmtest --vectors concepts in
+// testscripts).
 package hybridtest
 
 import (
-	"context"
-	"encoding/json"
-	"errors"
-	"flag"
-	"fmt"
 	"hash/fnv"
-	"io"
 	"math"
 	"math/rand/v2"
-	"net"
-	"net/http"
-	"os/exec"
 	"strings"
-	"sync"
 	"unicode"
 )
 
@@ -83,133 +74,6 @@ func cosine(a, b []float32) float64 {
 		return 0
 	}
 	return ab / math.Sqrt(aa*bb)
-}
-
-// Counts are the requests a Handler answered.
-type Counts struct {
-	mu                                 sync.Mutex
-	Embed, EmbedInputs, Rerank, Denied int
-}
-
-// Handler serves POST /v1/embeddings ({model, input: [...]} ->
-// {data: [{index, embedding}]}) and POST /v1/rerank ({model, query,
-// documents, top_n} -> {results: [{index, relevance_score}]}, best
-// first), counting into c. With key set, a request without
-// "Authorization: Bearer KEY" is answered 401.
-func Handler(key string, c *Counts) http.Handler {
-	mux := http.NewServeMux()
-	auth := func(w http.ResponseWriter, r *http.Request) bool {
-		if key != "" && r.Header.Get("Authorization") != "Bearer "+key {
-			c.mu.Lock()
-			c.Denied++
-			c.mu.Unlock()
-			writeJSON(w, http.StatusUnauthorized, map[string]any{"error": map[string]string{"message": "invalid api key"}})
-			return false
-		}
-		return true
-	}
-	mux.HandleFunc("POST /v1/embeddings", func(w http.ResponseWriter, r *http.Request) {
-		if !auth(w, r) {
-			return
-		}
-		var req struct {
-			Input []string `json:"input"`
-		}
-		if err := json.NewDecoder(io.LimitReader(r.Body, 64<<20)).Decode(&req); err != nil {
-			writeJSON(w, http.StatusBadRequest, map[string]any{"error": map[string]string{"message": err.Error()}})
-			return
-		}
-		c.mu.Lock()
-		c.Embed++
-		c.EmbedInputs += len(req.Input)
-		c.mu.Unlock()
-		data := make([]any, len(req.Input))
-		for i, in := range req.Input {
-			data[i] = map[string]any{"object": "embedding", "index": i, "embedding": Vector(in)}
-		}
-		writeJSON(w, http.StatusOK, map[string]any{"object": "list", "data": data})
-	})
-	mux.HandleFunc("POST /v1/rerank", func(w http.ResponseWriter, r *http.Request) {
-		if !auth(w, r) {
-			return
-		}
-		var req struct {
-			Query     string   `json:"query"`
-			Documents []string `json:"documents"`
-			TopN      int      `json:"top_n"`
-		}
-		if err := json.NewDecoder(io.LimitReader(r.Body, 64<<20)).Decode(&req); err != nil {
-			writeJSON(w, http.StatusBadRequest, map[string]any{"error": map[string]string{"message": err.Error()}})
-			return
-		}
-		c.mu.Lock()
-		c.Rerank++
-		c.mu.Unlock()
-		type result struct {
-			Index int     `json:"index"`
-			Score float64 `json:"relevance_score"`
-		}
-		scores := Rerank(req.Query, req.Documents)
-		res := make([]result, len(scores))
-		for i, s := range scores {
-			res[i] = result{i, s}
-		}
-		for a := 1; a < len(res); a++ { // stable, best first
-			for b := a; b > 0 && res[b].Score > res[b-1].Score; b-- {
-				res[b], res[b-1] = res[b-1], res[b]
-			}
-		}
-		if req.TopN > 0 && req.TopN < len(res) {
-			res = res[:req.TopN]
-		}
-		writeJSON(w, http.StatusOK, map[string]any{"results": res})
-	})
-	return mux
-}
-
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(v)
-}
-
-// Main is the stand-in program: "hybridstub [--key K] -- CMD ARGS..."
-// serves on a free 127.0.0.1 port, runs CMD with HYBRID_URL set to the base
-// URL (http://127.0.0.1:PORT/v1), prints the requests it answered to
-// stdout when CMD ends, and returns CMD's exit status.
-func Main(args []string, stdout, stderr io.Writer, environ []string) int {
-	fs := flag.NewFlagSet("hybridstub", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	key := fs.String("key", "", "bearer key required of every request")
-	if err := fs.Parse(args); err != nil || fs.NArg() == 0 {
-		fmt.Fprintln(stderr, "usage: hybridstub [--key K] -- CMD ARGS...")
-		return 2
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		fmt.Fprintf(stderr, "hybridstub: %v\n", err)
-		return 1
-	}
-	var c Counts
-	srv := &http.Server{Handler: Handler(*key, &c)}
-	go srv.Serve(l)
-	cmd := exec.Command(fs.Arg(0), fs.Args()[1:]...)
-	cmd.Env = append(environ, "HYBRID_URL=http://"+l.Addr().String()+"/v1")
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	err = cmd.Run()
-	srv.Shutdown(context.Background())
-	c.mu.Lock()
-	fmt.Fprintf(stdout, "hybridstub: embeddings %d requests (%d inputs), rerank %d requests, denied %d\n", c.Embed, c.EmbedInputs, c.Rerank, c.Denied)
-	c.mu.Unlock()
-	if err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return ee.ExitCode()
-		}
-		fmt.Fprintf(stderr, "hybridstub: %v\n", err)
-		return 1
-	}
-	return 0
 }
 
 // Dense is a deterministic dense embedding of dim dimensions, the vectors
