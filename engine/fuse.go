@@ -26,9 +26,16 @@ type fuseKey struct {
 	i     int32 // index into the unsorted output
 }
 
-// slots maps a document to its position in the output plus one (0: not
-// seen), reused across calls; only the slots written are cleared.
-var slots = sync.Pool{New: func() any { return new([]int32) }}
+// fuseScratch is RRF's working memory, reused across calls: slot maps a
+// document to its position in the output plus one (0: not seen; only the
+// slots written are cleared), docs and keys are per fused document.
+type fuseScratch struct {
+	slot []int32
+	docs []int
+	keys []fuseKey
+}
+
+var scratch = sync.Pool{New: func() any { return new(fuseScratch) }}
 
 // RRF fuses rankings by reciprocal rank fusion: a document's score is the
 // sum, over the lists that hold it, of 1/(k + r) with r its 1-based rank
@@ -49,13 +56,14 @@ func RRF(k int, lists ...[]Result) []Fused {
 			maxDoc = max(maxDoc, r.Doc)
 		}
 	}
-	sp := slots.Get().(*[]int32)
-	defer slots.Put(sp)
-	if len(*sp) <= maxDoc {
-		*sp = make([]int32, maxDoc+1)
+	sc := scratch.Get().(*fuseScratch)
+	defer scratch.Put(sc)
+	if len(sc.slot) <= maxDoc {
+		sc.slot = make([]int32, maxDoc+1)
 	}
-	slot := *sp
-	docs := make([]int, 0, total)
+	slot := sc.slot
+	docs := sc.docs[:0]
+	defer func() { sc.docs = docs[:0] }()
 	ranks := make([]int, total*len(lists)) // one backing array for every Ranks
 	nl := len(lists)
 	for li, list := range lists {
@@ -74,7 +82,8 @@ func RRF(k int, lists ...[]Result) []Fused {
 			}
 		}
 	}
-	keys := make([]fuseKey, len(docs))
+	keys := slices.Grow(sc.keys[:0], len(docs))[:len(docs)]
+	defer func() { sc.keys = keys[:0] }()
 	for i, d := range docs {
 		slot[d] = 0
 		var s float64
