@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"strings"
@@ -31,7 +32,7 @@ const chartW, chartH, chartPad = 320, 90, 8
 
 // trendCharts are the charts of the runs page: pass rate, then each of
 // the suite's listed metrics.
-func (s *server) trendCharts(sr *suiteRuns) []chart {
+func (s *server) trendCharts(ctx context.Context, sr *suiteRuns) []chart {
 	names := append([]string{"pass_rate"}, sr.Metrics...)
 	n := len(sr.Runs)
 	var out []chart
@@ -57,7 +58,7 @@ func (s *server) trendCharts(sr *suiteRuns) []chart {
 				}
 				continue
 			}
-			h, err := s.src.head(row.E.Path)
+			h, err := s.src.head(ctx, row.E)
 			if err != nil {
 				continue
 			}

@@ -248,7 +248,7 @@ func (s *server) historyPage(ctx context.Context, r *http.Request) (string, any,
 		d.Runs = append(d.Runs, es[i])
 	}
 	if len(es) > 0 {
-		if h, err := s.src.head(es[0].Path); err == nil {
+		if h, err := s.src.head(ctx, es[0]); err == nil {
 			if names := metricOrder(h); len(names) > 0 {
 				d.Head = names[0]
 			}
@@ -258,7 +258,7 @@ func (s *server) historyPage(ctx context.Context, r *http.Request) (string, any,
 	var order []string
 	inOrder := map[string]bool{}
 	for i, e := range d.Runs {
-		m, err := s.src.outcomes(ctx, e.Path, d.Head)
+		m, err := s.src.outcomes(ctx, e, d.Head)
 		if err != nil {
 			d.Missing = append(d.Missing, e.RunID+": "+err.Error())
 			continue

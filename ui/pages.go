@@ -67,7 +67,7 @@ func (s *server) runsPage(ctx context.Context, r *http.Request) (string, any, er
 			continue
 		}
 		row := runRow{E: e}
-		if h, err := s.src.head(e.Path); err == nil {
+		if h, err := s.src.head(ctx, e); err == nil {
 			if sr.Metrics == nil {
 				sr.Metrics = firstMetrics(h, 3)
 			}
@@ -102,7 +102,7 @@ func (s *server) runsPage(ctx context.Context, r *http.Request) (string, any, er
 				sr.Base, sr.Runs[i].Checked = e.RunID, "base"
 			}
 		}
-		sr.Charts = s.trendCharts(sr)
+		sr.Charts = s.trendCharts(ctx, sr)
 	}
 	return "runs", d, nil
 }
