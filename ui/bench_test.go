@@ -67,7 +67,7 @@ func synthRun(tb testing.TB, st store.Store, n, variant int, obs bool) string {
 	return run.RunID
 }
 
-func benchStore(b *testing.B) store.Store {
+func benchStore(b testing.TB) store.Store {
 	st, err := store.Open(filepath.Join(b.TempDir(), "store"), store.OpenOptions{})
 	if err != nil {
 		b.Fatal(err)

@@ -113,6 +113,7 @@ type waterfall struct {
 type bar struct {
 	Name       string
 	X, Y, W    float64
+	TextY      float64 // the label's baseline
 	Start, End string
 	LabelX     float64
 }
@@ -135,7 +136,7 @@ func spanWaterfall(spans []assay.Span) *waterfall {
 	scale := float64(waterW-labelW-4) / end
 	for i, s := range spans {
 		st, en := math.Max(s.StartMs, 0), math.Max(s.EndMs, s.StartMs)
-		b := bar{Name: s.Name, X: round1(labelW + st*scale), Y: float64(i*waterRow + 2), W: math.Max(round1((en-st)*scale), 1), Start: fmtFloat(s.StartMs), End: fmtFloat(s.EndMs)}
+		b := bar{Name: s.Name, X: round1(labelW + st*scale), Y: float64(i*waterRow + 2), TextY: float64(i*waterRow + 14), W: math.Max(round1((en-st)*scale), 1), Start: fmtFloat(s.StartMs), End: fmtFloat(s.EndMs)}
 		wf.Bars = append(wf.Bars, b)
 	}
 	return wf

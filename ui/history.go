@@ -24,6 +24,9 @@ type compareCaseData struct {
 	AnswerDiff   []segment // of the first trials' answers; nil when not computed
 	DiffNote     string
 	RankingPairs []rankPair
+	// SameRanking: both runs returned the same documents in the same
+	// order with the same grades (one column shows them).
+	SameRanking bool
 }
 
 type rankPair struct {
@@ -87,6 +90,12 @@ func buildCompareCase(base, cand *assay.Run, id string, bv []report.CaseView, bs
 				}
 			}
 			d.RankingPairs = append(d.RankingPairs, p)
+		}
+		d.SameRanking = len(d.RankingPairs) > 0
+		for _, p := range d.RankingPairs {
+			if p.Base == nil || p.Cand == nil || p.Base.ID != p.Cand.ID || p.Base.Grade != p.Cand.Grade {
+				d.SameRanking = false
+			}
 		}
 	}
 	return d

@@ -434,6 +434,7 @@ type trialView struct {
 	Status    string
 	Answer    []segment
 	HasAnswer bool
+	Marked    bool // an expected or forbidden string is highlighted
 	Refused   string
 	Ranking   []rankRow
 	Missed    []string
@@ -515,6 +516,9 @@ func trialOf(v report.CaseView, e assay.Expect, cs bool) trialView {
 	}
 	t.HasAnswer = o.Answer != ""
 	t.Answer = highlight(o.Answer, append(append([]string{}, e.AnswerIncludes...), e.AnswerIncludesAny...), e.AnswerExcludes, cs)
+	for _, seg := range t.Answer {
+		t.Marked = t.Marked || seg.Class != ""
+	}
 	if o.Refused != nil {
 		t.Refused = fmt.Sprintf("%t (reported by the target)", *o.Refused)
 	} else {
