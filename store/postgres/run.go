@@ -210,6 +210,8 @@ func (s *Store) Load(ctx context.Context, ref string) (*assay.Run, error) {
 	return s.load(ctx, e.RunID)
 }
 
+var _ store.HeadLoader = (*Store)(nil)
+
 // LoadHead implements store.HeadLoader: the run's record without its
 // cases (one row, no case rows read).
 func (s *Store) LoadHead(ctx context.Context, id string) (*assay.Run, error) {
