@@ -153,3 +153,36 @@ const (
 	CasesFile   = "cases.jsonl"
 	CasesGzFile = "cases.jsonl.gz"
 )
+
+// Started fills in what Begin sets on a run that lacks it (a new run id,
+// the schema, the assay version, the start time) and marks it incomplete:
+// every Store's Begin calls it, so the backends agree.
+func Started(run *assay.Run) {
+	if run.RunID == "" {
+		run.RunID = NewRunID()
+	}
+	if run.Schema == "" {
+		run.Schema = assay.RunSchema
+	}
+	if run.AssayVersion == "" {
+		run.AssayVersion = assay.Version
+	}
+	if run.StartedAt.IsZero() {
+		run.StartedAt = time.Now().UTC()
+	}
+	run.Status = assay.StatusIncomplete
+}
+
+// Finished fills in what Finish sets on a run that lacks it (the schema,
+// status complete, the finish time): every RunWriter's Finish calls it.
+func Finished(run *assay.Run) {
+	if run.Schema == "" {
+		run.Schema = assay.RunSchema
+	}
+	if run.Status == "" {
+		run.Status = assay.StatusComplete
+	}
+	if run.FinishedAt.IsZero() {
+		run.FinishedAt = time.Now().UTC()
+	}
+}

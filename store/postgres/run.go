@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"time"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/internal/nesting"
@@ -63,15 +62,7 @@ func (w *runWriter) Finish(run *assay.Run) error {
 		return store.ErrFinished
 	}
 	w.finished = true
-	if run.Schema == "" {
-		run.Schema = assay.RunSchema
-	}
-	if run.Status == "" {
-		run.Status = assay.StatusComplete
-	}
-	if run.FinishedAt.IsZero() {
-		run.FinishedAt = time.Now().UTC()
-	}
+	store.Finished(run)
 	rec, err := record(run)
 	if err != nil {
 		return err
