@@ -59,6 +59,14 @@ type RunFiler interface {
 	RunFile(runID string) string
 }
 
+// HeadLoader is the optional capability of a store that reads a run's
+// record without its cases (summary, gates, git, warnings) for less than
+// Load costs: what a list of runs shows for each (the UI's runs page).
+// An unknown run wraps ErrNotFound.
+type HeadLoader interface {
+	LoadHead(ctx context.Context, runID string) (*assay.Run, error)
+}
+
 // Migrator is the optional capability of a store with a schema: the
 // migrations opening it applied (none when it was up to date) and the
 // schema version it is at (the number of its newest migration).

@@ -67,7 +67,7 @@ func (s *server) runsPage(ctx context.Context, r *http.Request) (string, any, er
 			continue
 		}
 		row := runRow{E: e}
-		if h, err := s.src.head(e.Path); err == nil {
+		if h, err := s.src.head(ctx, e); err == nil {
 			if sr.Metrics == nil {
 				sr.Metrics = firstMetrics(h, 3)
 			}
@@ -102,7 +102,7 @@ func (s *server) runsPage(ctx context.Context, r *http.Request) (string, any, er
 				sr.Base, sr.Runs[i].Checked = e.RunID, "base"
 			}
 		}
-		sr.Charts = s.trendCharts(sr)
+		sr.Charts = s.trendCharts(ctx, sr)
 	}
 	return "runs", d, nil
 }
@@ -434,6 +434,7 @@ type trialView struct {
 	Status    string
 	Answer    []segment
 	HasAnswer bool
+	Marked    bool // an expected or forbidden string is highlighted
 	Refused   string
 	Ranking   []rankRow
 	Missed    []string
@@ -515,6 +516,9 @@ func trialOf(v report.CaseView, e assay.Expect, cs bool) trialView {
 	}
 	t.HasAnswer = o.Answer != ""
 	t.Answer = highlight(o.Answer, append(append([]string{}, e.AnswerIncludes...), e.AnswerIncludesAny...), e.AnswerExcludes, cs)
+	for _, seg := range t.Answer {
+		t.Marked = t.Marked || seg.Class != ""
+	}
 	if o.Refused != nil {
 		t.Refused = fmt.Sprintf("%t (reported by the target)", *o.Refused)
 	} else {
