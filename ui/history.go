@@ -258,7 +258,7 @@ func (s *server) historyPage(ctx context.Context, r *http.Request) (string, any,
 	}
 	if len(es) > 0 {
 		if h, err := s.src.head(ctx, es[0]); err == nil {
-			if names := metricOrder(h); len(names) > 0 {
+			if names := report.MetricOrder(h); len(names) > 0 {
 				d.Head = names[0]
 			}
 		}

@@ -109,7 +109,7 @@ func (s *server) runsPage(ctx context.Context, r *http.Request) (string, any, er
 
 // firstMetrics is the run's first n metrics in its metric order.
 func firstMetrics(run *assay.Run, n int) []string {
-	names := metricOrder(run)
+	names := report.MetricOrder(run)
 	if len(names) > n {
 		names = names[:n]
 	}
@@ -119,26 +119,6 @@ func firstMetrics(run *assay.Run, n int) []string {
 	return names
 }
 
-// metricOrder is the run's metric list, then any other metric present
-// (the order of report.Text).
-func metricOrder(run *assay.Run) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, n := range run.Options.Metrics {
-		if _, ok := run.Summary.Metrics[n]; ok && !seen[n] {
-			seen[n] = true
-			out = append(out, n)
-		}
-	}
-	var rest []string
-	for n := range run.Summary.Metrics {
-		if !seen[n] {
-			rest = append(rest, n)
-		}
-	}
-	sort.Strings(rest)
-	return append(out, rest...)
-}
 
 // ---- run page ----
 
@@ -247,7 +227,7 @@ func buildRun(c *cachedRun, f caseFilter, page, pageSize int) *runData {
 	run := c.run
 	d := &runData{Run: run, Path: c.path, Stopped: c.stopped, Filter: f, Trials: max(run.Options.Trials, 1), All: len(run.Cases)}
 	d.Stages = stages(run)
-	for _, n := range metricOrder(run) {
+	for _, n := range report.MetricOrder(run) {
 		m := run.Summary.Metrics[n]
 		d.Metrics = append(d.Metrics, metricRow{n, m.Mean, m.N})
 	}
@@ -770,7 +750,7 @@ func (s *server) defaultPair(ctx context.Context, suite string) (string, string,
 
 func buildCompare(rep compare.Report, base, cand *assay.Run, limit int) *compareData {
 	d := &compareData{Rep: rep, Base: base.RunID, Cand: cand.RunID}
-	if names := metricOrder(cand); len(names) > 0 {
+	if names := report.MetricOrder(cand); len(names) > 0 {
 		d.Head = names[0]
 	}
 	flip := map[string]string{}
