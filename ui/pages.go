@@ -119,7 +119,6 @@ func firstMetrics(run *assay.Run, n int) []string {
 	return names
 }
 
-
 // ---- run page ----
 
 type runData struct {
