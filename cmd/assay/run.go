@@ -183,7 +183,7 @@ func runRun(env *Env, path string, f *runFlags) error {
 	if rerr := res.WriteText(f.textOut(env), p, opts); rerr != nil {
 		return inputError(rerr)
 	}
-	if _, herr := ui.WriteResult(ctx, f.html, p.StoreDir, res, f.baseline); herr != nil {
+	if _, herr := ui.WriteResult(ctx, f.html, p, res, f.baseline); herr != nil {
 		return inputError(herr)
 	}
 	return err

@@ -7,6 +7,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/assay-eval/assay/store"
 	"github.com/assay-eval/assay/ui"
 	"github.com/spf13/cobra"
 )
@@ -20,7 +21,7 @@ func newUICmd(env *Env) *cobra.Command {
 		Args:    noArgs("assay ui [--store DIR] [--addr 127.0.0.1:3006]"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir, _ := storeRoot(env, storeDir)
-			if _, err := os.Stat(dir); err != nil {
+			if _, err := os.Stat(dir); err != nil && !store.IsURL(dir) {
 				return inputError(fmt.Errorf("no run store at %s: run 'assay run SUITE' first, or pass --store DIR", dir))
 			}
 			st, err := openStore(env, dir)
@@ -34,7 +35,7 @@ func newUICmd(env *Env) *cobra.Command {
 				fmt.Fprintf(env.Stderr, "assay: warning: --addr %s is not loopback: the UI has no authentication, anyone who reaches it reads every run\n", addr)
 			}
 			return ui.Serve(ctx, addr, ui.New(st, ui.Options{}), serveBounds, func(a net.Addr) {
-				fmt.Fprintf(env.Stderr, "assay: ui on http://%s (store %s)\n", a, dir)
+				fmt.Fprintf(env.Stderr, "assay: ui on http://%s (store %s)\n", a, store.RedactURL(dir))
 			})
 		},
 	}
