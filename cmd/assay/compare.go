@@ -144,3 +144,10 @@ func storeOptions(env *Env, dir string) store.OpenOptions {
 		fmt.Fprintf(env.Stderr, "assay: waiting for the lock on %s (another assay process is writing to the store)\n", filepath.Join(dir, store.DBFile))
 	}}
 }
+
+// storeFlag is the store of a --store flag's value (storeRoot) and its
+// options (storeOptions): what a command hands a harness plan.
+func storeFlag(env *Env, flag string) (string, store.OpenOptions) {
+	dir, _ := storeRoot(env, flag)
+	return dir, storeOptions(env, dir)
+}
