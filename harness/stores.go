@@ -59,3 +59,20 @@ func CopyStores(ctx context.Context, from, to string, o store.OpenOptions) (stor
 	}
 	return res, nil
 }
+
+// DefaultStoreDir is the run store when none is chosen.
+const DefaultStoreDir = ".assay"
+
+// StoreRoot is the run store of a --store value: flag, else $ASSAY_STORE
+// (read through getenv), else DefaultStoreDir; explicit reports whether it
+// was chosen (a missing chosen store is an error, a missing default one
+// just has no runs yet).
+func StoreRoot(flag string, getenv func(string) string) (dir string, explicit bool) {
+	if flag != "" {
+		return flag, true
+	}
+	if d := getenv("ASSAY_STORE"); d != "" {
+		return d, true
+	}
+	return DefaultStoreDir, false
+}

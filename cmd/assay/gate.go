@@ -66,7 +66,7 @@ e.g. {"mode": "fast"}) and --ordering 'ndcg@10: fast <= balanced <= thorough'
 	fl.StringVar(&p.Comment, "comment", "", "with --ratchet: a comment `TEXT` logged with every raise")
 	fl.StringArrayVar(&p.Gates, "gate", nil, "gate `EXPR`, e.g. 'pass_rate >= 0.8' (repeatable)")
 	fl.StringVar(&p.Baseline, "baseline", "", "baseline run `REF` for delta, ratio and no_new_failures")
-	fl.StringVar(&storeDir, "store", "", "run store `DIR` (default $ASSAY_STORE, else .assay)")
+	storeFlagVar(fl, &storeDir)
 	fl.StringVar(&p.JUnit, "junit", "", "write the run with these gate results as JUnit XML to `FILE` (- for stdout)")
 	fl.StringVar(&p.Markdown, "markdown", "", "write a markdown summary with these gate results to `FILE` (- for stdout)")
 	fl.StringVar(&p.Badge, "badge", "", "write a shields.io endpoint badge JSON for these gate results to `FILE` (- for stdout)")

@@ -52,7 +52,7 @@ incomplete run.`,
 	fl.DurationVar(&p.Timeout, "timeout", runner.DefaultTimeout, "per-case timeout `D`, a Go duration (0: none)")
 	fl.StringArrayVar(&p.Cases, "case", nil, "run only the case `ID` (repeatable)")
 	fl.StringArrayVar(&p.Tags, "tag", nil, "run only cases with the tag `KEY=VALUE` (repeatable; all must match)")
-	fl.StringVar(&f.storeDir, "store", "", "run store `DIR` (default $ASSAY_STORE, else .assay)")
+	storeFlagVar(fl, &f.storeDir)
 	fl.BoolVar(&f.noStore, "no-store", false, "write no run record")
 	fl.StringVar(&p.JSON, "json", "", "write the assay.run/v1 JSON to `FILE` (- for stdout)")
 	fl.StringVar(&p.Record, "record", "", "write every observation to `FILE` in the trace format (replay it with --target replay:FILE)")

@@ -5,7 +5,6 @@ import (
 
 	"github.com/assay-eval/assay/harness"
 	"github.com/assay-eval/assay/report"
-	"github.com/assay-eval/assay/store"
 	"github.com/spf13/cobra"
 )
 
@@ -33,7 +32,7 @@ runs show REF prints one run: its provenance and its summary.`,
 		Args:    noArgs("assay runs [list | show REF]"),
 		RunE:    func(cmd *cobra.Command, args []string) error { return runsList(env, f) },
 	}
-	cmd.PersistentFlags().StringVar(&f.storeDir, "store", "", "run store `DIR` (default $ASSAY_STORE, else .assay)")
+	storeFlagVar(cmd.PersistentFlags(), &f.storeDir)
 	cmd.PersistentFlags().StringVar(&f.json, "json", "", "write the listing (show: the assay.run/v1 document) as JSON to `FILE` (- for stdout)")
 	list := &cobra.Command{
 		Use:     "list",
@@ -90,7 +89,7 @@ func runsShow(env *Env, ref string, f *runsFlags) error {
 	}
 	defer closeStore()
 	if f.caseID != "" {
-		return showCase(env, st, ref, f.caseID, "")
+		return harness.WriteCase(env.Ctx, env.Stdout, st, ref, f.caseID, "")
 	}
 	run, path, err := harness.LoadRef(env.Ctx, st, ref)
 	if err != nil {
@@ -100,13 +99,4 @@ func runsShow(env *Env, ref string, f *runsFlags) error {
 		return writeTo(env, f.json, func(w io.Writer) error { return report.JSON(w, run) })
 	}
 	return harness.WriteRun(env.Stdout, run, path)
-}
-
-// showCase prints every trial of one case of the run ref whole.
-func showCase(env *Env, st store.Store, ref, id, heading string) error {
-	run, views, err := harness.RefCaseViews(env.Ctx, st, ref, id)
-	if err != nil {
-		return inputError(err)
-	}
-	return report.CaseDetails(env.Stdout, heading, run.RunID, views)
 }

@@ -2,11 +2,56 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"github.com/assay-eval/assay/harness"
+	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/store"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
+
+// The one way commands find and open the run store: a --store flag
+// (storeFlagVar), resolved by harness.StoreRoot, opened with storeOptions.
+
+// storeFlagVar registers the --store flag of a command that reads or
+// writes the run store.
+func storeFlagVar(fs *pflag.FlagSet, p *string) {
+	fs.StringVar(p, "store", "", "run store `DIR` (default $ASSAY_STORE, else .assay)")
+}
+
+// storeRoot is the store of a --store value (harness.StoreRoot).
+func storeRoot(env *Env, flag string) (dir string, explicit bool) {
+	return harness.StoreRoot(flag, env.Getenv)
+}
+
+// storeFlag is the store of a --store value and its options: what a
+// command hands a harness plan.
+func storeFlag(env *Env, flag string) (string, store.OpenOptions) {
+	dir, _ := storeRoot(env, flag)
+	return dir, storeOptions(env, dir)
+}
+
+// storeOptions are the store options of every command: one line on stderr
+// when the index has been locked by another process for about a second.
+func storeOptions(env *Env, dir string) store.OpenOptions {
+	return store.OpenOptions{Getenv: env.Getenv, Waiting: func() {
+		fmt.Fprintf(env.Stderr, "assay: waiting for the lock on %s (another assay process is writing to the store)\n", filepath.Join(dir, store.DBFile))
+	}}
+}
+
+// openRefStore opens the run store when one of refs needs it (anything
+// but a path; harness.OpenRefStore); paths work with no store at all. It
+// prints what the store had to repair.
+func openRefStore(env *Env, flag string, refs ...string) (store.Store, func(), error) {
+	dir, o := storeFlag(env, flag)
+	st, err := harness.OpenRefStore(dir, o, refs...)
+	if err != nil || st == nil {
+		return nil, func() {}, err
+	}
+	report.Warnings(env.Stderr, st.Warnings())
+	return st, func() { st.Close() }, nil
+}
 
 // newStoreCmd is `assay store migrate|copy` (docs/store.md).
 func newStoreCmd(env *Env) *cobra.Command {
