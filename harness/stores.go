@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/assay-eval/assay/store"
@@ -30,6 +31,28 @@ func MigrateStore(spec string, o store.OpenOptions) (Migrated, error) {
 		m.Applied, m.Version = append(m.Applied, applied...), v
 	}
 	return m, nil
+}
+
+// WriteText writes what MigrateStore did, as `assay store migrate`
+// prints it: each migration applied, else that the schema is up to date.
+func (m Migrated) WriteText(w io.Writer) error {
+	if len(m.Applied) == 0 {
+		_, err := fmt.Fprintf(w, "store %s: schema up to date (version %d)\n", m.Store, m.Version)
+		return err
+	}
+	for _, a := range m.Applied {
+		if _, err := fmt.Fprintf(w, "store %s: applied %s\n", m.Store, a); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WriteCopied writes what CopyStores did, as `assay store copy` prints
+// it (the stores' URLs redacted).
+func WriteCopied(w io.Writer, from, to string, res store.CopyResult) error {
+	_, err := fmt.Fprintf(w, "copied %d runs from %s to %s (%d already there)\n", len(res.Copied), store.RedactURL(from), store.RedactURL(to), len(res.Skipped))
+	return err
 }
 
 // CopyStores copies the runs of the store from into the store to (either a
