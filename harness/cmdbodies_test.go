@@ -170,8 +170,8 @@ func TestRunGateRatchetSetsFloors(t *testing.T) {
 
 func TestMatrixCheckWriteText(t *testing.T) {
 	m := &harness.MatrixCheck{
-		Runs: []*assay.Run{{RunID: "r1", Suite: assay.SuiteRef{Name: "kb"}, Status: assay.StatusComplete, Variant: map[string]string{"mode": "fast"}}},
-		Verdicts: []gate.Verdict{{Warnings: []string{"need more cases"}}},
+		Runs:      []*assay.Run{{RunID: "r1", Suite: assay.SuiteRef{Name: "kb"}, Status: assay.StatusComplete, Variant: map[string]string{"mode": "fast"}}},
+		Verdicts:  []gate.Verdict{{Warnings: []string{"need more cases"}}},
 		Orderings: &gate.Verdict{},
 	}
 	var out, warn bytes.Buffer
