@@ -197,7 +197,8 @@ func TestCompareText(t *testing.T) {
 	if !strings.Contains(out.String(), `"assay.compare/v1"`) || errOut.Len() == 0 {
 		t.Errorf("--json -: stdout %q, stderr %q", out.String(), errOut.String())
 	}
-	p.JSON, p.Markdown = "same.txt", "same.txt"
+	same := filepath.Join(t.TempDir(), "same.txt")
+	p.JSON, p.Markdown = same, same
 	if err := harness.Compare(context.Background(), p); err == nil || kindOf(t, err) != harness.Usage {
 		t.Errorf("two outputs to one file: %v, want a Usage error", err)
 	}
@@ -264,9 +265,13 @@ func TestServeBuiltinRefusesBeforeListening(t *testing.T) {
 	if err := os.WriteFile(noCorpus, []byte("assay: 1\nname: nc\ncases:\n  - {id: a, query: q, expect: {answer_includes: [x]}}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	withCorpus := filepath.Join(t.TempDir(), "suite.yaml")
+	if err := os.WriteFile(withCorpus, []byte("assay: 1\nname: c\ncorpus: [{id: d1, text: hello}]\ncases:\n  - {id: a, query: hello, relevant: [d1]}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for name, p := range map[string]harness.ServePlan{
-		"http target": {SuitePath: noCorpus, Target: "http://127.0.0.1:1/", Addr: "127.0.0.1:0"},
-		"bad addr":    {SuitePath: noCorpus, Target: "builtin", Addr: "nowhere"},
+		"http target": {SuitePath: withCorpus, Target: "http://127.0.0.1:1/", Addr: "127.0.0.1:0"},
+		"bad addr":    {SuitePath: withCorpus, Target: "builtin", Addr: "nowhere"},
 		"no corpus":   {SuitePath: noCorpus, Target: "builtin", Addr: "127.0.0.1:0"},
 	} {
 		var log bytes.Buffer
