@@ -381,7 +381,7 @@ func junitDoc(run *assay.Run) (junitSuites, error) {
 	}
 	doc := junitSuites{Name: "assay " + name, Time: cases.Time, Suites: []junitSuite{cases}}
 
-	if ms := metricOrder(run); len(ms) > 0 {
+	if ms := MetricOrder(run); len(ms) > 0 {
 		metrics := junitSuite{Name: name + " metrics", Timestamp: stamp, Hostname: "assay", ID: len(doc.Suites), Package: name, Time: "0.000"}
 		for _, n := range ms {
 			m := run.Summary.Metrics[n]
@@ -488,7 +488,7 @@ func junitProperties(run *assay.Run) []junitProperty {
 	if run.Summary.PassRate != nil {
 		props = append(props, junitProperty{"pass_rate", num(*run.Summary.PassRate)})
 	}
-	for _, n := range metricOrder(run) {
+	for _, n := range MetricOrder(run) {
 		m := run.Summary.Metrics[n]
 		props = append(props, junitProperty{n, fmt.Sprintf("%s (n=%d)", num(m.Mean), m.N)})
 	}

@@ -86,7 +86,7 @@ func Markdown(w io.Writer, run *assay.Run, cmp *compare.Report) error {
 		p.f("Cached %d of %d cases: answered from the cache, not the system (no latency measured for them).\n\n", s.Cached, s.Cases)
 	}
 
-	if names := metricOrder(run); len(names) > 0 {
+	if names := MetricOrder(run); len(names) > 0 {
 		gain := run.Gain
 		if gain == "" {
 			gain = assay.GainLinear
@@ -331,7 +331,7 @@ func MarkdownMatrix(w io.Writer, runs []*assay.Run, orderings gate.Verdict) erro
 	var metrics []string
 	seen := map[string]bool{}
 	for _, r := range runs {
-		for _, m := range metricOrder(r) {
+		for _, m := range MetricOrder(r) {
 			if !seen[m] {
 				seen[m] = true
 				metrics = append(metrics, m)

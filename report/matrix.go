@@ -27,7 +27,7 @@ func MatrixText(w io.Writer, runs []*assay.Run, orderings gate.Verdict, o TextOp
 	}
 	first := runs[0]
 	p.f("assay run matrix · suite %s · %s · group %s\n\n", first.Suite.Name, count(len(runs), "variant", "variants"), shortID(first.Group))
-	metrics := metricOrder(first)
+	metrics := MetricOrder(first)
 	names := make([]string, len(runs))
 	width := len("variant")
 	for i, r := range runs {

@@ -56,7 +56,7 @@ func Text(w io.Writer, run *assay.Run, o TextOptions) error {
 			gain = assay.GainLinear
 		}
 		p.f("metrics (mean over judged cases; gain %s; %s)\n", gain, TieRule)
-		names := metricOrder(run)
+		names := MetricOrder(run)
 		width := 8
 		for _, n := range names {
 			width = max(width, len(n))
@@ -110,7 +110,7 @@ func Text(w io.Writer, run *assay.Run, o TextOptions) error {
 			p.f(": %s", strings.Join(ts.Flaky, ", "))
 		}
 		p.nl()
-		for _, n := range metricOrder(run) {
+		for _, n := range MetricOrder(run) {
 			if m, ok := ts.Metrics[n]; ok {
 				p.f("  %s %.4f ± %.4f across trials\n", n, m.Mean, m.SD)
 			}
@@ -222,8 +222,9 @@ func Text(w io.Writer, run *assay.Run, o TextOptions) error {
 	return p.err
 }
 
-// metricOrder is the run's metric list, then any other metric present.
-func metricOrder(run *assay.Run) []string {
+// MetricOrder is the order the reports list a run's metrics in: the run's
+// metric list, then any other metric present, alphabetically.
+func MetricOrder(run *assay.Run) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, n := range run.Options.Metrics {
@@ -244,7 +245,7 @@ func metricOrder(run *assay.Run) []string {
 
 // headlineMetric is the first metric of the run that has values.
 func headlineMetric(run *assay.Run) string {
-	names := metricOrder(run)
+	names := MetricOrder(run)
 	if len(names) == 0 {
 		return ""
 	}

@@ -489,15 +489,7 @@ func (w *fileRun) Finish(run *assay.Run) error {
 		return ErrFinished
 	}
 	w.finished = true
-	if run.Schema == "" {
-		run.Schema = assay.RunSchema
-	}
-	if run.Status == "" {
-		run.Status = assay.StatusComplete
-	}
-	if run.FinishedAt.IsZero() {
-		run.FinishedAt = time.Now().UTC()
-	}
+	Finished(run)
 	serr := w.cases.Sync()
 	cerr := w.cases.Close()
 	if err := errors.Join(serr, cerr); err != nil {

@@ -368,22 +368,10 @@ func (s *SQLiteStore) Begin(ctx context.Context, run *assay.Run) (RunWriter, err
 	if s.readOnly {
 		return nil, fmt.Errorf("store %s is read-only: it cannot record a run", s.root)
 	}
-	if run.RunID == "" {
-		run.RunID = NewRunID()
-	}
+	Started(run)
 	if !validRunID(run.RunID) {
 		return nil, fmt.Errorf("run id %q is not a valid directory name", run.RunID)
 	}
-	if run.Schema == "" {
-		run.Schema = assay.RunSchema
-	}
-	if run.AssayVersion == "" {
-		run.AssayVersion = assay.Version
-	}
-	if run.StartedAt.IsZero() {
-		run.StartedAt = time.Now().UTC()
-	}
-	run.Status = assay.StatusIncomplete
 	dir := filepath.Join(s.root, "runs", run.RunID)
 	w, err := beginFiles(dir, run)
 	if err != nil {

@@ -59,6 +59,14 @@ type RunFiler interface {
 	RunFile(runID string) string
 }
 
+// HeadLoader is the optional capability of a store that reads a run's
+// record without its cases (summary, gates, git, warnings) for less than
+// Load costs: what a list of runs shows for each (the UI's runs page).
+// An unknown run wraps ErrNotFound.
+type HeadLoader interface {
+	LoadHead(ctx context.Context, runID string) (*assay.Run, error)
+}
+
 // Migrator is the optional capability of a store with a schema: the
 // migrations opening it applied (none when it was up to date) and the
 // schema version it is at (the number of its newest migration).
@@ -145,3 +153,36 @@ const (
 	CasesFile   = "cases.jsonl"
 	CasesGzFile = "cases.jsonl.gz"
 )
+
+// Started fills in what Begin sets on a run that lacks it (a new run id,
+// the schema, the assay version, the start time) and marks it incomplete:
+// every Store's Begin calls it, so the backends agree.
+func Started(run *assay.Run) {
+	if run.RunID == "" {
+		run.RunID = NewRunID()
+	}
+	if run.Schema == "" {
+		run.Schema = assay.RunSchema
+	}
+	if run.AssayVersion == "" {
+		run.AssayVersion = assay.Version
+	}
+	if run.StartedAt.IsZero() {
+		run.StartedAt = time.Now().UTC()
+	}
+	run.Status = assay.StatusIncomplete
+}
+
+// Finished fills in what Finish sets on a run that lacks it (the schema,
+// status complete, the finish time): every RunWriter's Finish calls it.
+func Finished(run *assay.Run) {
+	if run.Schema == "" {
+		run.Schema = assay.RunSchema
+	}
+	if run.Status == "" {
+		run.Status = assay.StatusComplete
+	}
+	if run.FinishedAt.IsZero() {
+		run.FinishedAt = time.Now().UTC()
+	}
+}

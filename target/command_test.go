@@ -120,8 +120,9 @@ func TestCommandNotFound(t *testing.T) {
 	}
 }
 
+// Not parallel: it counts the process's goroutines and file descriptors
+// (see TestHTTPFaults).
 func TestCommandServeRestartsAfterFaults(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	// Answers each line; "crash" exits 4, "hang" stops answering.
 	script(t, dir, "serve.sh", `

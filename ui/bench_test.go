@@ -20,6 +20,12 @@ import (
 // two runs of one suite differ.
 func synthRun(tb testing.TB, st store.Store, n, variant int, obs bool) string {
 	tb.Helper()
+	return synthRunWarned(tb, st, n, variant, obs, nil)
+}
+
+// synthRunWarned is synthRun with the run's warnings.
+func synthRunWarned(tb testing.TB, st store.Store, n, variant int, obs bool, warnings []string) string {
+	tb.Helper()
 	metrics := []string{"ndcg@10", "mrr"}
 	run := &assay.Run{
 		Suite:     assay.SuiteRef{Name: "bench", Fingerprint: "sha256:bench"},
@@ -61,13 +67,14 @@ func synthRun(tb testing.TB, st store.Store, n, variant int, obs bool) string {
 	run.Summary = runner.Summarize(run.Cases, metrics)
 	run.FinishedAt = time.Now().UTC()
 	run.Status = assay.StatusComplete
+	run.Warnings = warnings
 	if err := w.Finish(run); err != nil {
 		tb.Fatal(err)
 	}
 	return run.RunID
 }
 
-func benchStore(b *testing.B) store.Store {
+func benchStore(b testing.TB) store.Store {
 	st, err := store.Open(filepath.Join(b.TempDir(), "store"), store.OpenOptions{})
 	if err != nil {
 		b.Fatal(err)

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"strings"
@@ -31,7 +32,7 @@ const chartW, chartH, chartPad = 320, 90, 8
 
 // trendCharts are the charts of the runs page: pass rate, then each of
 // the suite's listed metrics.
-func (s *server) trendCharts(sr *suiteRuns) []chart {
+func (s *server) trendCharts(ctx context.Context, sr *suiteRuns) []chart {
 	names := append([]string{"pass_rate"}, sr.Metrics...)
 	n := len(sr.Runs)
 	var out []chart
@@ -57,7 +58,7 @@ func (s *server) trendCharts(sr *suiteRuns) []chart {
 				}
 				continue
 			}
-			h, err := s.src.head(row.E.Path)
+			h, err := s.src.head(ctx, row.E)
 			if err != nil {
 				continue
 			}
@@ -112,6 +113,7 @@ type waterfall struct {
 type bar struct {
 	Name       string
 	X, Y, W    float64
+	TextY      float64 // the label's baseline
 	Start, End string
 	LabelX     float64
 }
@@ -134,7 +136,7 @@ func spanWaterfall(spans []assay.Span) *waterfall {
 	scale := float64(waterW-labelW-4) / end
 	for i, s := range spans {
 		st, en := math.Max(s.StartMs, 0), math.Max(s.EndMs, s.StartMs)
-		b := bar{Name: s.Name, X: round1(labelW + st*scale), Y: float64(i*waterRow + 2), W: math.Max(round1((en-st)*scale), 1), Start: fmtFloat(s.StartMs), End: fmtFloat(s.EndMs)}
+		b := bar{Name: s.Name, X: round1(labelW + st*scale), Y: float64(i*waterRow + 2), TextY: float64(i*waterRow + 14), W: math.Max(round1((en-st)*scale), 1), Start: fmtFloat(s.StartMs), End: fmtFloat(s.EndMs)}
 		wf.Bars = append(wf.Bars, b)
 	}
 	return wf

@@ -29,28 +29,40 @@
 //
 // # Where the figures come from
 //
-// Every read of the store is in source.go: runs are listed with
-// store.Store.List, loaded with harness.LoadRef (the run `assay runs show`
-// prints; a stopped run gets harness.Summarized's summary), compared with
-// harness.CompareRefs (what `assay compare` prints), and cases are read
-// whole with harness.CaseViews, the suite's case with harness.SuiteCase
-// (for the expected and forbidden strings the answer highlights). The
+// Every read of the store is in source.go, through store.Store only, so
+// the UI works the same on every backend (a directory, Postgres): runs are
+// listed with store.Store.List, loaded with harness.LoadRef (the run
+// `assay runs show` prints; a stopped run gets harness.Summarized's
+// summary), compared with harness.CompareRefs (what `assay compare`
+// prints), and cases are read whole with harness.CaseViews and
+// harness.RefCases, the suite's case with harness.SuiteCase (for the
+// expected and forbidden strings the answer highlights). The runs page
+// reads each run's header (summary, gates, git) with store.HeadLoader when
+// the store has it (Postgres: one row), from run.json when the store keeps
+// files, else with Store.Load. The
 // pages format numbers as the text reports do (metrics to four decimals,
 // rates as percentages to one, latency by report's rule), so a figure on
 // a page and in the terminal read the same.
 //
 // # Large runs
 //
-// A loaded run (its case rows, without observations) is cached per
-// run.json path, size and modification time, at most four runs, so paging
-// and filtering read the file once; each filter is a scan of the rows in
-// memory. The default view of a run not loaded yet (no filter, first page)
-// is made from the run's header (store.PeekRun, which holds the summary)
-// and its first rows (store.ReadRunCases) while the whole run loads in
-// the background: a 100,000-case run's first page does not wait for its
-// run.json to be decoded. The compare page lists at most 500 changed
-// cases (flips first); the history grid 200 cases a page, from each run's
-// case outcomes, kept per run.json (at most 64 runs' worth).
+// A loaded run (its case rows, without observations) is cached by run id,
+// status and finished_at, never by a path, at most four runs, so paging
+// and filtering read it once; each filter is a scan of the rows in memory.
+// A complete run never changes; a run that finishes has another key and is
+// read again; an incomplete run (still written, or stopped) is served from
+// the cache for two seconds at most, so its pages follow its cases.
+//
+// Stores that keep files (store.RunFiler) have one fast path: the default
+// view of a run not loaded yet (no filter, first page) is made from the
+// run's header (store.PeekRun, which holds the summary), its warnings (the
+// last member of run.json, read from the file's last 64 KiB) and its first
+// rows (store.ReadRunCases) while the whole run loads in the background: a
+// 100,000-case run's first page does not wait for its run.json to be
+// decoded. A run in a store without files is loaded whole. The compare
+// page lists at most 500 changed cases (flips first); the history grid 200
+// cases a page, from each run's case outcomes, kept per run (at most 64
+// runs' worth).
 //
 // # Safety
 //
@@ -76,5 +88,10 @@
 // moved most (the compare page lists the rest without a link). Links are
 // relative; pages carry a Content-Security-Policy meta tag, so the
 // directory opens from disk with no server and no network. It reads each
-// run's cases.jsonl once.
+// run's case lines once (harness.RefCases: cases.jsonl, or the store's
+// rows). To keep a 1,000-case report compared with a base under 5 MB, the
+// rows a page repeats (ranking, case table, changed cases) leave out the
+// end tags HTML makes optional, and ids are set in monospace by the
+// stylesheet rather than by a <code> each; a case diff whose two rankings
+// are the same shows them in one column.
 package ui

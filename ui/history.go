@@ -24,6 +24,9 @@ type compareCaseData struct {
 	AnswerDiff   []segment // of the first trials' answers; nil when not computed
 	DiffNote     string
 	RankingPairs []rankPair
+	// SameRanking: both runs returned the same documents in the same
+	// order with the same grades (one column shows them).
+	SameRanking bool
 }
 
 type rankPair struct {
@@ -87,6 +90,12 @@ func buildCompareCase(base, cand *assay.Run, id string, bv []report.CaseView, bs
 				}
 			}
 			d.RankingPairs = append(d.RankingPairs, p)
+		}
+		d.SameRanking = len(d.RankingPairs) > 0
+		for _, p := range d.RankingPairs {
+			if p.Base == nil || p.Cand == nil || p.Base.ID != p.Cand.ID || p.Base.Grade != p.Cand.Grade {
+				d.SameRanking = false
+			}
 		}
 	}
 	return d
@@ -248,8 +257,8 @@ func (s *server) historyPage(ctx context.Context, r *http.Request) (string, any,
 		d.Runs = append(d.Runs, es[i])
 	}
 	if len(es) > 0 {
-		if h, err := s.src.head(es[0].Path); err == nil {
-			if names := metricOrder(h); len(names) > 0 {
+		if h, err := s.src.head(ctx, es[0]); err == nil {
+			if names := report.MetricOrder(h); len(names) > 0 {
 				d.Head = names[0]
 			}
 		}
@@ -258,7 +267,7 @@ func (s *server) historyPage(ctx context.Context, r *http.Request) (string, any,
 	var order []string
 	inOrder := map[string]bool{}
 	for i, e := range d.Runs {
-		m, err := s.src.outcomes(ctx, e.Path, d.Head)
+		m, err := s.src.outcomes(ctx, e, d.Head)
 		if err != nil {
 			d.Missing = append(d.Missing, e.RunID+": "+err.Error())
 			continue

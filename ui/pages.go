@@ -67,7 +67,7 @@ func (s *server) runsPage(ctx context.Context, r *http.Request) (string, any, er
 			continue
 		}
 		row := runRow{E: e}
-		if h, err := s.src.head(e.Path); err == nil {
+		if h, err := s.src.head(ctx, e); err == nil {
 			if sr.Metrics == nil {
 				sr.Metrics = firstMetrics(h, 3)
 			}
@@ -102,14 +102,14 @@ func (s *server) runsPage(ctx context.Context, r *http.Request) (string, any, er
 				sr.Base, sr.Runs[i].Checked = e.RunID, "base"
 			}
 		}
-		sr.Charts = s.trendCharts(sr)
+		sr.Charts = s.trendCharts(ctx, sr)
 	}
 	return "runs", d, nil
 }
 
 // firstMetrics is the run's first n metrics in its metric order.
 func firstMetrics(run *assay.Run, n int) []string {
-	names := metricOrder(run)
+	names := report.MetricOrder(run)
 	if len(names) > n {
 		names = names[:n]
 	}
@@ -117,27 +117,6 @@ func firstMetrics(run *assay.Run, n int) []string {
 		names = []string{}
 	}
 	return names
-}
-
-// metricOrder is the run's metric list, then any other metric present
-// (the order of report.Text).
-func metricOrder(run *assay.Run) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, n := range run.Options.Metrics {
-		if _, ok := run.Summary.Metrics[n]; ok && !seen[n] {
-			seen[n] = true
-			out = append(out, n)
-		}
-	}
-	var rest []string
-	for n := range run.Summary.Metrics {
-		if !seen[n] {
-			rest = append(rest, n)
-		}
-	}
-	sort.Strings(rest)
-	return append(out, rest...)
 }
 
 // ---- run page ----
@@ -247,7 +226,7 @@ func buildRun(c *cachedRun, f caseFilter, page, pageSize int) *runData {
 	run := c.run
 	d := &runData{Run: run, Path: c.path, Stopped: c.stopped, Filter: f, Trials: max(run.Options.Trials, 1), All: len(run.Cases)}
 	d.Stages = stages(run)
-	for _, n := range metricOrder(run) {
+	for _, n := range report.MetricOrder(run) {
 		m := run.Summary.Metrics[n]
 		d.Metrics = append(d.Metrics, metricRow{n, m.Mean, m.N})
 	}
@@ -434,6 +413,7 @@ type trialView struct {
 	Status    string
 	Answer    []segment
 	HasAnswer bool
+	Marked    bool // an expected or forbidden string is highlighted
 	Refused   string
 	Ranking   []rankRow
 	Missed    []string
@@ -515,6 +495,9 @@ func trialOf(v report.CaseView, e assay.Expect, cs bool) trialView {
 	}
 	t.HasAnswer = o.Answer != ""
 	t.Answer = highlight(o.Answer, append(append([]string{}, e.AnswerIncludes...), e.AnswerIncludesAny...), e.AnswerExcludes, cs)
+	for _, seg := range t.Answer {
+		t.Marked = t.Marked || seg.Class != ""
+	}
 	if o.Refused != nil {
 		t.Refused = fmt.Sprintf("%t (reported by the target)", *o.Refused)
 	} else {
@@ -766,7 +749,7 @@ func (s *server) defaultPair(ctx context.Context, suite string) (string, string,
 
 func buildCompare(rep compare.Report, base, cand *assay.Run, limit int) *compareData {
 	d := &compareData{Rep: rep, Base: base.RunID, Cand: cand.RunID}
-	if names := metricOrder(cand); len(names) > 0 {
+	if names := report.MetricOrder(cand); len(names) > 0 {
 		d.Head = names[0]
 	}
 	flip := map[string]string{}

@@ -46,28 +46,36 @@ func Serve(ctx context.Context, addr string, h http.Handler, l harness.ServeLimi
 }
 
 // WriteResult is `assay run --html DIR`: the static report (WriteStatic)
-// of each run of res, read back from the store at storeDir, compared with
-// the run it was compared with (baselineRef as given, when it is a path;
-// else that run in the store). A matrix writes one report per variant,
-// into DIR/<short run id>. It returns the index.html files written; with
-// dir "" it writes nothing.
-func WriteResult(ctx context.Context, dir, storeDir string, res *harness.Result, baselineRef string) ([]string, error) {
+// of each run of res, read back from the store p recorded it in (p.StoreDir
+// with p.StoreOptions: a directory or a postgres:// URL), compared with the
+// run it was compared with (baselineRef as given, when it is a path; else
+// that run in the store). A matrix writes one report per variant, into
+// DIR/<short run id>. It returns the index.html files written; with dir ""
+// it writes nothing.
+func WriteResult(ctx context.Context, dir string, p harness.Plan, res *harness.Result, baselineRef string) ([]string, error) {
 	var out []string
-	if dir == "" || res == nil {
+	if dir == "" || res == nil || len(res.Runs) == 0 {
 		return nil, nil
 	}
+	o := p.StoreOptions
+	o.ForReading = true
+	st, err := harness.OpenStore(p.StoreDir, o)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
 	for i, run := range res.Runs {
 		d, base := dir, ""
 		if len(res.Runs) > 1 {
 			d = filepath.Join(dir, harness.ShortID(run.RunID))
 		}
 		if i < len(res.Baselines) && res.Baselines[i] != nil {
-			base = filepath.Join(storeDir, "runs", res.Baselines[i].RunID)
+			base = res.Baselines[i].RunID
 			if store.IsPathRef(baselineRef) && len(res.Runs) == 1 {
 				base = baselineRef
 			}
 		}
-		files, err := WriteStatic(ctx, d, nil, filepath.Join(storeDir, "runs", run.RunID), base)
+		files, err := WriteStatic(ctx, d, st, run.RunID, base)
 		if err != nil {
 			return out, err
 		}

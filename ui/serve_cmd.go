@@ -23,11 +23,11 @@ type StorePlan struct {
 	Log io.Writer
 }
 
-// ServeStore serves the UI over the existing store p.StoreDir (opened for
-// reading) on addr until ctx is done, within the limits l. An address that
+// ServeStore serves the UI over the existing store p.StoreDir (a
+// directory or a URL, opened for reading; shown redacted) on addr until ctx is done, within the limits l. An address that
 // is not loopback is served with a warning: the UI has no authentication.
 func ServeStore(ctx context.Context, p StorePlan, addr string, l harness.ServeLimits) error {
-	if _, err := os.Stat(p.StoreDir); err != nil {
+	if _, err := os.Stat(p.StoreDir); err != nil && !store.IsURL(p.StoreDir) {
 		return harness.InputError(fmt.Errorf("no run store at %s: run 'assay run SUITE' first, or pass --store DIR", p.StoreDir))
 	}
 	o := p.StoreOptions
@@ -42,7 +42,7 @@ func ServeStore(ctx context.Context, p StorePlan, addr string, l harness.ServeLi
 		fmt.Fprintf(p.Log, "assay: warning: --addr %s is not loopback: the UI has no authentication, anyone who reaches it reads every run\n", addr)
 	}
 	return Serve(ctx, addr, New(st, Options{}), l, func(a net.Addr) {
-		fmt.Fprintf(p.Log, "assay: ui on http://%s (store %s)\n", a, p.StoreDir)
+		fmt.Fprintf(p.Log, "assay: ui on http://%s (store %s)\n", a, store.RedactURL(p.StoreDir))
 	})
 }
 

@@ -1,11 +1,13 @@
 package ui
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
-	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -16,36 +18,64 @@ import (
 	"github.com/assay-eval/assay/store"
 )
 
-// source is every read of the store the pages make: runs are listed with
-// store.Store.List, loaded with harness.LoadRef (what `assay runs show`
-// loads), compared with harness.CompareRefs (what `assay compare` prints)
-// and their cases read with harness.CaseViews and store.ReadCases. Nothing
+// source is every read of the store the pages make, through store.Store
+// only, so the pages are the same on every backend: runs are listed with
+// Store.List, loaded with harness.LoadRef (what `assay runs show` loads),
+// compared with harness.CompareRefs (what `assay compare` prints) and
+// their cases read with harness.CaseViews and harness.RefCases. Nothing
 // here writes.
 //
-// A loaded run (its case rows without observations, as run.json holds
-// them) is kept in a small cache keyed by its run.json's path, size and
-// modification time, so that paging and filtering the case table of a
-// large run reads the file once; the cache holds at most cacheRuns runs.
+// Caches are keyed by run id, status and finished_at (runKey), never by a
+// path: a complete run never changes, and a run that finishes is loaded
+// again. An incomplete run (still written, or stopped) is kept for
+// incompleteTTL at most, so its pages catch up with the cases it records.
+// A loaded run (its case rows without observations) is kept in a small
+// cache, at most cacheRuns runs, so that paging and filtering the case
+// table of a large run reads it once.
+//
+// Stores that keep files (store.RunFiler) have one fast path: a run's
+// header is read with store.PeekRun and the first page of a run not yet
+// loaded with store.ReadRunCases, without decoding all of run.json.
 type source struct {
 	st store.Store
 
 	mu    sync.Mutex
 	runs  []*cachedRun // most recently used last
 	heads map[string]*cachedHead
-	// outs holds, per run.json, each case's outcome over its trials for
-	// one metric (the history grid), so the grid does not load its runs
+	// outs holds, per run, each case's outcome over its trials for one
+	// metric (the history grid), so the grid does not load its runs
 	// through the small run cache again on each request.
 	outs map[outKey]map[string]outcome
 }
 
+// runKey names one state of a run: its id, status and finished_at, and
+// its run.json when there is one (a store with files, or a path REF).
+type runKey struct {
+	id       string
+	status   assay.RunStatus
+	finished time.Time
+	path     string
+}
+
+// ref is the REF that loads the run again: its run.json when it has one
+// (read with no index), else its id.
+func (k runKey) ref() string {
+	if k.path != "" {
+		return k.path
+	}
+	return k.id
+}
+
 type outKey struct {
-	path string
-	key  fileKey
+	run  runKey
 	head string
 }
 
 // cacheRuns bounds the runs kept loaded.
 const cacheRuns = 4
+
+// incompleteTTL is how long an incomplete run stays cached.
+const incompleteTTL = 2 * time.Second
 
 type fileKey struct {
 	size  int64
@@ -53,8 +83,9 @@ type fileKey struct {
 }
 
 type cachedRun struct {
-	path string
-	key  fileKey
+	key  runKey
+	at   time.Time
+	path string // run.json; "" for a store without files
 	run  *assay.Run
 	// stopped: the run's summary was made from the cases it recorded
 	// (harness.Summarized).
@@ -66,6 +97,11 @@ type cachedRun struct {
 	flaky     map[string]bool
 }
 
+// fresh reports whether a cached state of key may still be served.
+func fresh(k runKey, at time.Time) bool {
+	return k.status == assay.StatusComplete || time.Since(at) < incompleteTTL
+}
+
 // flakyCases are the run's flaky cases (computed once).
 func (c *cachedRun) flakyCases() map[string]bool {
 	c.flakyOnce.Do(func() { c.flaky = flakyCases(c.run.Cases) })
@@ -73,8 +109,10 @@ func (c *cachedRun) flakyCases() map[string]bool {
 }
 
 type cachedHead struct {
-	key fileKey
-	run *assay.Run
+	key  runKey
+	file fileKey // of run.json, when read from it
+	at   time.Time
+	run  *assay.Run
 }
 
 func newSource(st store.Store) *source {
@@ -98,36 +136,68 @@ func (s *source) list(ctx context.Context, suite string, limit int) ([]store.Ent
 	return s.st.List(ctx, store.Filter{Suite: suite, Limit: limit})
 }
 
-// resolve turns a REF into the path of its run.json, as every command does.
-func (s *source) resolve(ctx context.Context, ref string) (string, error) {
-	var l store.Lister
-	if s.st != nil {
-		l = s.st
+// runFile is the run.json of the run id when the store keeps files.
+func (s *source) runFile(e store.Entry) string {
+	if e.Path != "" {
+		return e.Path
 	}
-	return store.ResolveRef(ctx, l, ref)
+	if f, ok := s.st.(store.RunFiler); ok {
+		return f.RunFile(e.RunID)
+	}
+	return ""
+}
+
+func (s *source) entryKey(e store.Entry) runKey {
+	return runKey{id: e.RunID, status: e.Status, finished: e.FinishedAt, path: s.runFile(e)}
+}
+
+// resolve turns a REF into the key of the run it names, as every command
+// resolves it: a path REF from its run.json's header, any other from the
+// store's index (store.ResolveEntry).
+func (s *source) resolve(ctx context.Context, ref string) (runKey, error) {
+	if s.st == nil || store.IsPathRef(ref) {
+		path, err := store.ResolvePath(strings.TrimSpace(ref))
+		if err != nil {
+			return runKey{}, err
+		}
+		h, err := s.fileHead(path)
+		if err != nil {
+			return runKey{}, err
+		}
+		return runKey{id: h.RunID, status: h.Status, finished: h.FinishedAt, path: path}, nil
+	}
+	e, err := store.ResolveEntry(ctx, s.st, ref)
+	if err != nil {
+		return runKey{}, err
+	}
+	return s.entryKey(e), nil
 }
 
 // load returns the run REF with its case rows (no observations), and its
-// run.json path; a stopped run gets the summary of the cases it recorded.
-// The returned run is shared: callers must not change it.
+// run.json path when it has one; a stopped run gets the summary of the
+// cases it recorded. The returned run is shared: callers must not change
+// it.
 func (s *source) load(ctx context.Context, ref string) (*cachedRun, error) {
-	path, err := s.resolve(ctx, ref)
+	key, err := s.resolve(ctx, ref)
 	if err != nil {
 		return nil, err
 	}
-	key := statKey(path)
+	return s.loadKey(ctx, key)
+}
+
+func (s *source) loadKey(ctx context.Context, key runKey) (*cachedRun, error) {
 	s.mu.Lock()
 	for i, c := range s.runs {
-		if c.path == path && c.key == key {
+		if c.key == key && fresh(key, c.at) {
 			s.runs = append(append(s.runs[:i:i], s.runs[i+1:]...), c)
 			s.mu.Unlock()
 			<-c.ready
 			return c, c.err
 		}
 	}
-	c := &cachedRun{path: path, key: key, ready: make(chan struct{})}
+	c := &cachedRun{key: key, at: time.Now(), ready: make(chan struct{})}
 	for i := 0; i < len(s.runs); i++ {
-		if s.runs[i].path == path {
+		if s.runs[i].key.id == key.id {
 			s.runs = append(s.runs[:i], s.runs[i+1:]...)
 			i--
 		}
@@ -138,7 +208,7 @@ func (s *source) load(ctx context.Context, ref string) (*cachedRun, error) {
 	s.runs = append(s.runs, c)
 	s.mu.Unlock()
 	var run *assay.Run
-	run, _, c.err = harness.LoadRef(ctx, s.st, path)
+	run, c.path, c.err = harness.LoadRef(ctx, s.st, key.ref())
 	if c.err == nil {
 		c.stopped = harness.Summarized(run)
 		c.run = run
@@ -156,23 +226,24 @@ func (s *source) load(ctx context.Context, ref string) (*cachedRun, error) {
 	return c, c.err
 }
 
-// peek is the first page of a run that is not loaded yet: its header
-// (PeekRun, which holds the summary) and its first n case rows in
-// run.json order (store.ReadRunCases, plus the other trials of the last
-// case), while the whole run loads in the background for the pages that
-// filter or page further. ok is false when the run is loaded already or
-// the header has no summary (a stopped run, whose cases come from
-// cases.jsonl): then load serves it.
+// peek is the first page of a run that is not loaded yet, for a run with
+// a run.json (the fast path of stores with files): its header (PeekRun,
+// which holds the summary) and its first n case rows in run.json order
+// (store.ReadRunCases, plus the other trials of the last case), while the
+// whole run loads in the background for the pages that filter or page
+// further. ok is false when the run is loaded already, has no run.json
+// (a store without files), or the header has no summary (a stopped run,
+// whose cases come from cases.jsonl): then load serves it.
 func (s *source) peek(ctx context.Context, ref string, n int) (c *cachedRun, ok bool, err error) {
-	path, err := s.resolve(ctx, ref)
-	if err != nil {
+	key, err := s.resolve(ctx, ref)
+	if err != nil || key.path == "" {
 		return nil, false, err
 	}
-	key := statKey(path)
+	path := key.path
 	s.mu.Lock()
 	loading := false
 	for _, c := range s.runs {
-		if c.path == path && c.key == key {
+		if c.key == key && fresh(key, c.at) {
 			select {
 			case <-c.ready:
 				s.mu.Unlock()
@@ -183,17 +254,24 @@ func (s *source) peek(ctx context.Context, ref string, n int) (c *cachedRun, ok 
 		}
 	}
 	s.mu.Unlock()
-	head, err := s.head(path)
+	head, err := s.fileHead(path)
 	if err != nil {
 		return nil, false, err
 	}
 	if head.Status == assay.StatusIncomplete && head.Summary.Cases == 0 {
 		return nil, false, nil
 	}
+	// run.json lists its warnings after its cases, past what PeekRun
+	// reads: they come from the file's tail.
+	warnings, ok := tailWarnings(path)
+	if !ok {
+		return nil, false, nil
+	}
 	if !loading {
-		go s.load(context.Background(), path)
+		go s.loadKey(context.Background(), key)
 	}
 	run := *head
+	run.Warnings = warnings
 	var last string
 	err = store.ReadRunCases(path, func(r assay.CaseResult) error {
 		if len(run.Cases) >= n && r.ID != last {
@@ -206,21 +284,21 @@ func (s *source) peek(ctx context.Context, ref string, n int) (c *cachedRun, ok 
 	if err != nil {
 		return nil, false, err
 	}
-	return &cachedRun{path: path, key: key, run: &run}, true, nil
+	return &cachedRun{key: key, path: path, run: &run}, true, nil
 }
 
-// outcomes returns the outcome of each case of the run at path (status
-// over its trials, the mean of metric head) and the case ids in run
-// order, loading the run (harness.LoadRef) when they are not cached.
-func (s *source) outcomes(ctx context.Context, path, head string) (map[string]outcome, error) {
-	k := outKey{path, statKey(path), head}
+// outcomes returns the outcome of each case of the run e (status over its
+// trials, the mean of metric head), loading the run (harness.LoadRef)
+// when they are not cached.
+func (s *source) outcomes(ctx context.Context, e store.Entry, head string) (map[string]outcome, error) {
+	k := outKey{s.entryKey(e), head}
 	s.mu.Lock()
 	m, ok := s.outs[k]
 	s.mu.Unlock()
-	if ok {
+	if ok && k.run.status == assay.StatusComplete {
 		return m, nil
 	}
-	run, _, err := harness.LoadRef(ctx, s.st, path)
+	run, _, err := harness.LoadRef(ctx, s.st, k.run.ref())
 	if err != nil {
 		return nil, err
 	}
@@ -234,13 +312,42 @@ func (s *source) outcomes(ctx context.Context, path, head string) (map[string]ou
 	return m, nil
 }
 
-// head returns the header of the run.json at path (store.PeekRun: the
-// summary, no cases), cached by size and modification time: the runs
-// page's trend reads one per run.
-func (s *source) head(path string) (*assay.Run, error) {
-	key := statKey(path)
+// head returns the header of the listed run e (the summary, gates, git;
+// no cases), cached by its key: the runs page reads one per run. It is
+// read from run.json when the store keeps files (store.PeekRun), else
+// with the store's store.HeadLoader when it has one, else loaded whole
+// (Store.Load) and kept without its cases.
+func (s *source) head(ctx context.Context, e store.Entry) (*assay.Run, error) {
+	key := s.entryKey(e)
+	if key.path != "" {
+		return s.fileHead(key.path)
+	}
 	s.mu.Lock()
-	if h, ok := s.heads[path]; ok && h.key == key {
+	if h, ok := s.heads[key.id]; ok && h.key == key && fresh(key, h.at) {
+		s.mu.Unlock()
+		return h.run, nil
+	}
+	s.mu.Unlock()
+	var run *assay.Run
+	var err error
+	if hl, ok := s.st.(store.HeadLoader); ok {
+		run, err = hl.LoadHead(ctx, key.id)
+	} else if run, err = s.st.Load(ctx, key.id); err == nil {
+		run.Cases = nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.putHead(key.id, &cachedHead{key: key, at: time.Now(), run: run})
+	return run, nil
+}
+
+// fileHead is the header of the run.json at path (store.PeekRun), cached
+// by its size and modification time.
+func (s *source) fileHead(path string) (*assay.Run, error) {
+	fk := statKey(path)
+	s.mu.Lock()
+	if h, ok := s.heads[path]; ok && h.file == fk {
 		s.mu.Unlock()
 		return h.run, nil
 	}
@@ -249,17 +356,21 @@ func (s *source) head(path string) (*assay.Run, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.putHead(path, &cachedHead{file: fk, at: time.Now(), run: run})
+	return run, nil
+}
+
+func (s *source) putHead(k string, h *cachedHead) {
 	s.mu.Lock()
 	if len(s.heads) > 4096 {
 		clear(s.heads)
 	}
-	s.heads[path] = &cachedHead{key: key, run: run}
+	s.heads[k] = h
 	s.mu.Unlock()
-	return run, nil
 }
 
-// caseViews returns every trial of case id of the run at path, whole
-// (harness.CaseViews), and the case as the suite states it (nil, with a
+// caseViews returns every trial of case id of the run (path as LoadRef
+// returned it), whole (harness.CaseViews), and the case as the suite states it (nil, with a
 // note, when the suite file is gone or changed).
 func (s *source) caseViews(run *assay.Run, path, id string) ([]report.CaseView, *assay.Case, bool, error) {
 	views, err := harness.CaseViews(context.Background(), s.st, run, path, id)
@@ -270,16 +381,21 @@ func (s *source) caseViews(run *assay.Run, path, id string) ([]report.CaseView, 
 	return views, c, cs, nil
 }
 
-// allCaseViews calls fn with the trials of every case of the run at path,
-// observations included, in one pass over its cases.jsonl (for the static
-// report), and returns the suite's cases by id.
-func (s *source) allCaseViews(run *assay.Run, path string) (map[string][]assay.CaseResult, map[string]*assay.Case, bool, string, error) {
+// allCaseViews returns the trials of every case of the run (path as
+// LoadRef returned it), observations included, read in one pass over its
+// case lines (harness.RefCases; for the static report), and the suite's
+// cases by id.
+func (s *source) allCaseViews(ctx context.Context, run *assay.Run, path string) (map[string][]assay.CaseResult, map[string]*assay.Case, bool, string, error) {
 	byID := map[string][]assay.CaseResult{}
-	err := store.ReadCases(filepath.Dir(path), func(r assay.CaseResult) error {
+	lines := 0
+	err := harness.RefCases(ctx, s.st, run, path, true, func(r assay.CaseResult) error {
+		lines++
 		byID[r.ID] = append(byID[r.ID], r)
 		return nil
 	})
-	if errors.Is(err, fs.ErrNotExist) {
+	if errors.Is(err, fs.ErrNotExist) || err == nil && lines == 0 {
+		// No case lines (a run.json written by --json alone): its case
+		// rows, without observations, are all there is.
 		err = nil
 		for _, r := range run.Cases {
 			byID[r.ID] = append(byID[r.ID], r)
@@ -301,4 +417,41 @@ func (s *source) allCaseViews(run *assay.Run, path string) (map[string][]assay.C
 // compare is `assay compare BASE CAND`.
 func (s *source) compare(ctx context.Context, base, cand string) (compare.Report, error) {
 	return harness.CompareRefs(ctx, s.st, base, cand)
+}
+
+// tailWindow is how much of the end of run.json tailWarnings reads.
+const tailWindow = 64 << 10
+
+// tailWarnings returns the warnings of the run.json at path, the last
+// member of the document (after its cases), from the file's last
+// tailWindow bytes; ok is false when they cannot be read from there (a
+// small file, which loads fast anyway, or warnings longer than the
+// window). A "warnings" key inside a case is never taken: the array must
+// be followed by the document's closing brace alone.
+func tailWarnings(path string) (warnings []string, ok bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || fi.Size() <= tailWindow {
+		return nil, false
+	}
+	buf := make([]byte, tailWindow)
+	if _, err := f.ReadAt(buf, fi.Size()-tailWindow); err != nil {
+		return nil, false
+	}
+	key := []byte(`"warnings":`)
+	i := bytes.LastIndex(buf, key)
+	if i < 0 {
+		// The document ends with its cases: no warnings (omitempty).
+		return nil, bytes.HasSuffix(bytes.Join(bytes.Fields(buf[len(buf)-64:]), nil), []byte("]}"))
+	}
+	dec := json.NewDecoder(bytes.NewReader(buf[i+len(key):]))
+	if err := dec.Decode(&warnings); err != nil {
+		return nil, false
+	}
+	rest := bytes.TrimSpace(buf[i+len(key)+int(dec.InputOffset()):])
+	return warnings, string(rest) == "}"
 }

@@ -37,7 +37,7 @@ func WriteStatic(ctx context.Context, dir string, st store.Store, runRef, baseRe
 		if bc, err = src.load(ctx, baseRef); err != nil {
 			return nil, err
 		}
-		rep, err := src.compare(ctx, bc.path, c.path)
+		rep, err := src.compare(ctx, bc.key.ref(), c.key.ref())
 		if err != nil {
 			return nil, err
 		}
@@ -77,7 +77,7 @@ func WriteStatic(ctx context.Context, dir string, st store.Store, runRef, baseRe
 	}
 	sub := links
 	sub.root = "../"
-	byID, cases, cs, note, err := src.allCaseViews(c.run, c.path)
+	byID, cases, cs, note, err := src.allCaseViews(ctx, c.run, c.path)
 	if err != nil {
 		return written, err
 	}
@@ -88,7 +88,7 @@ func WriteStatic(ctx context.Context, dir string, st store.Store, runRef, baseRe
 		}
 	}
 	if cmp != nil && len(cmp.Diffs) > 0 {
-		bByID, bCases, bcs, bnote, err := src.allCaseViews(bc.run, bc.path)
+		bByID, bCases, bcs, bnote, err := src.allCaseViews(ctx, bc.run, bc.path)
 		if err != nil {
 			return written, err
 		}

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"flag"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -155,4 +156,32 @@ func lineDiff(want, got string) string {
 		}
 	}
 	return b.String()
+}
+
+// TestStaticReportUnder5MB: the static report of a 1,000-case run
+// compared with a base (the benchmark's runs: a fifth of the cases change
+// status, each gets a diff page) stays within the 5 MB.
+func TestStaticReportUnder5MB(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 1,300 pages")
+	}
+	st := benchStore(t)
+	base := synthRun(t, st, 1000, 0, true)
+	cand := synthRun(t, st, 1000, 3, true)
+	out := t.TempDir()
+	written, err := WriteStatic(context.Background(), out, st, cand, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var size int64
+	filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			fi, _ := d.Info()
+			size += fi.Size()
+		}
+		return nil
+	})
+	if size > 5e6 || len(written) < 1300 {
+		t.Errorf("the compared report of 1,000 cases is %d bytes in %d files, want at most 5,000,000 in 1,300 or more", size, len(written))
+	}
 }

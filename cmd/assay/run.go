@@ -122,7 +122,7 @@ func runRun(env *Env, path string, f *runFlags, plan *harness.Plan) error {
 	if rerr := res.WriteText(textOut(env, p), p, opts); rerr != nil {
 		return inputError(rerr)
 	}
-	if _, herr := ui.WriteResult(ctx, f.html, p.StoreDir, res, p.Baseline); herr != nil {
+	if _, herr := ui.WriteResult(ctx, f.html, p, res, p.Baseline); herr != nil {
 		return inputError(herr)
 	}
 	return err

@@ -247,19 +247,7 @@ func (s *Store) Migrate(ctx context.Context) ([]string, error) {
 // Begin implements store.Store: the run's row, status incomplete, with its
 // record as Begin was given it.
 func (s *Store) Begin(ctx context.Context, run *assay.Run) (store.RunWriter, error) {
-	if run.RunID == "" {
-		run.RunID = store.NewRunID()
-	}
-	if run.Schema == "" {
-		run.Schema = assay.RunSchema
-	}
-	if run.AssayVersion == "" {
-		run.AssayVersion = assay.Version
-	}
-	if run.StartedAt.IsZero() {
-		run.StartedAt = time.Now().UTC()
-	}
-	run.Status = assay.StatusIncomplete
+	store.Started(run)
 	rec, err := record(run)
 	if err != nil {
 		return nil, err

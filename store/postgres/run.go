@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"time"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/internal/nesting"
@@ -63,15 +62,7 @@ func (w *runWriter) Finish(run *assay.Run) error {
 		return store.ErrFinished
 	}
 	w.finished = true
-	if run.Schema == "" {
-		run.Schema = assay.RunSchema
-	}
-	if run.Status == "" {
-		run.Status = assay.StatusComplete
-	}
-	if run.FinishedAt.IsZero() {
-		run.FinishedAt = time.Now().UTC()
-	}
+	store.Finished(run)
 	rec, err := record(run)
 	if err != nil {
 		return err
@@ -208,6 +199,26 @@ func (s *Store) Load(ctx context.Context, ref string) (*assay.Run, error) {
 		return nil, err
 	}
 	return s.load(ctx, e.RunID)
+}
+
+var _ store.HeadLoader = (*Store)(nil)
+
+// LoadHead implements store.HeadLoader: the run's record without its
+// cases (one row, no case rows read).
+func (s *Store) LoadHead(ctx context.Context, id string) (*assay.Run, error) {
+	var rec []byte
+	if err := s.pool.QueryRow(ctx, `SELECT record FROM runs WHERE run_id = $1`, id).Scan(&rec); err != nil {
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil, fmt.Errorf("run %s: not in the store %s: %w", id, s.name, store.ErrNotFound)
+		}
+		return nil, s.errorf("run %s: %w", id, err)
+	}
+	var run assay.Run
+	if err := decodeJSON(rec, &run); err != nil {
+		return nil, s.errorf("run %s: record: %w", id, err)
+	}
+	run.Cases = nil
+	return &run, nil
 }
 
 func (s *Store) load(ctx context.Context, id string) (*assay.Run, error) {
