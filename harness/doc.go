@@ -71,6 +71,21 @@
 // is still the run's (else a note says why they are missing). Build is the
 // binary's own build information (`assay version`).
 //
+// # The commands' bodies
+//
+// Each command of the CLI is its flags, one call here, and an exit code;
+// the call takes a plan and writers, and returns a harness.Error: RunGate
+// (`assay gate`, over CheckGate or CheckMatrix), Compare (`assay
+// compare`; WriteCase for --case), ListRuns and WriteRun (`assay runs`,
+// `runs show`), PruneStore (`runs prune`), Import, Lint, ServeBuiltin
+// (`assay serve`), MigrateStore and CopyStores with their texts
+// (Migrated.WriteText, WriteCopied). Progress shows a run's events (a bar
+// on a terminal the caller names, plain lines elsewhere). StoreRoot is
+// the one rule for the store of a --store flag: the flag, else
+// $ASSAY_STORE (through the getenv given), else DefaultStoreDir. The text
+// they write is the CLI's, byte for byte; warnings are written as
+// report.Warnings lines to the writer given for them.
+//
 // CheckGate and CheckMatrix are `assay gate`: a stored run checked against
 // gates, a floors file (locked from read to write while ratcheting) and
 // orderings. CompareRefs and Export serve `assay compare` and `assay runs

@@ -46,6 +46,9 @@ type GatePlan struct {
 	// ("-": Stdout); JSON writes the verdict (report.GateJSON).
 	JUnit, Markdown, Badge, JSON string
 	Stdout                       io.Writer
+	// Stderr (RunGate) gets the warnings, and the text when an output
+	// is written to Stdout ("-").
+	Stderr io.Writer
 	// StoreDir is where REFs that are not paths are resolved.
 	StoreDir     string
 	StoreOptions store.OpenOptions

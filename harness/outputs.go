@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -112,4 +113,14 @@ func replaceFile(path string, fn func(io.Writer) error) error { return atomicfil
 // or to stdout for "-", through the redaction of secrets.
 func WriteTo(stdout io.Writer, secrets *redact.Redactor, path string, fn func(io.Writer) error) error {
 	return writeTo(&Plan{Stdout: stdout, Secrets: secrets}, path, fn)
+}
+
+// WriteJSON writes v as indented JSON (two spaces, a final newline) as
+// WriteTo does.
+func WriteJSON(stdout io.Writer, secrets *redact.Redactor, path string, v any) error {
+	return WriteTo(stdout, secrets, path, func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(v)
+	})
 }

@@ -375,3 +375,29 @@ func ParseAge(s string) (time.Duration, error) {
 	}
 	return d, nil
 }
+
+// PruneStore is `assay runs prune`: it reads age (an --older-than value,
+// ParseAge; "" for none) into p.OlderThan, opens the store at dir
+// (OpenExistingStore), prunes it (Prune) and writes what it did to w, also
+// when an error stopped it after deleting some runs.
+func PruneStore(ctx context.Context, w io.Writer, dir string, o store.OpenOptions, age string, p PrunePlan) error {
+	var err error
+	if age != "" {
+		if p.OlderThan, err = ParseAge(age); err != nil {
+			return err
+		}
+	}
+	st, err := OpenExistingStore(dir, o)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	res, err := Prune(ctx, st, p)
+	if err != nil && len(res.Deleted) == 0 {
+		return err
+	}
+	if werr := res.WriteText(w, p.DryRun); err == nil {
+		err = werr
+	}
+	return err
+}

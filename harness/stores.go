@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/assay-eval/assay/store"
@@ -32,6 +33,28 @@ func MigrateStore(spec string, o store.OpenOptions) (Migrated, error) {
 	return m, nil
 }
 
+// WriteText writes what MigrateStore did, as `assay store migrate`
+// prints it: each migration applied, else that the schema is up to date.
+func (m Migrated) WriteText(w io.Writer) error {
+	if len(m.Applied) == 0 {
+		_, err := fmt.Fprintf(w, "store %s: schema up to date (version %d)\n", m.Store, m.Version)
+		return err
+	}
+	for _, a := range m.Applied {
+		if _, err := fmt.Fprintf(w, "store %s: applied %s\n", m.Store, a); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WriteCopied writes what CopyStores did, as `assay store copy` prints
+// it (the stores' URLs redacted).
+func WriteCopied(w io.Writer, from, to string, res store.CopyResult) error {
+	_, err := fmt.Fprintf(w, "copied %d runs from %s to %s (%d already there)\n", len(res.Copied), store.RedactURL(from), store.RedactURL(to), len(res.Skipped))
+	return err
+}
+
 // CopyStores copies the runs of the store from into the store to (either a
 // directory or a URL; to is created when it is a missing directory), as
 // store.Copy does: runs to has already are skipped.
@@ -58,4 +81,21 @@ func CopyStores(ctx context.Context, from, to string, o store.OpenOptions) (stor
 		return res, inputError(fmt.Errorf("copy %s to %s: %w (copied %d runs before it)", store.RedactURL(from), store.RedactURL(to), err, len(res.Copied)))
 	}
 	return res, nil
+}
+
+// DefaultStoreDir is the run store when none is chosen.
+const DefaultStoreDir = ".assay"
+
+// StoreRoot is the run store of a --store value: flag, else $ASSAY_STORE
+// (read through getenv), else DefaultStoreDir; explicit reports whether it
+// was chosen (a missing chosen store is an error, a missing default one
+// just has no runs yet).
+func StoreRoot(flag string, getenv func(string) string) (dir string, explicit bool) {
+	if flag != "" {
+		return flag, true
+	}
+	if d := getenv("ASSAY_STORE"); d != "" {
+		return d, true
+	}
+	return DefaultStoreDir, false
 }

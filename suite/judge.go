@@ -15,7 +15,7 @@ import (
 
 // Field names of a judge definition (docs/judge.md).
 var (
-	judgeFields     = []string{"url", "model", "api_key", "temperature", "seed", "max_tokens", "timeout", "retries", "concurrency", "response_format", "rubric", "budget"}
+	judgeFields     = []string{"url", "model", "api_key", "temperature", "seed", "max_tokens", "timeout", "retries", "concurrency", "response_format", "rubric", "budget", "max_calls", "max_cost", "prompt_price", "completion_price"}
 	criterionFields = []string{"name", "description", "scale"}
 	budgetFields    = []string{"max_calls", "max_tokens", "max_cost", "prompt_price", "completion_price"}
 	// ResponseFormats are the values of a judge's response_format.
@@ -153,6 +153,11 @@ func (d *nativeDecoder) judgeDef(f yfield) (*assay.JudgeConfig, error) {
 			cfg.Rubric, err = d.rubric(jf)
 		case "budget":
 			err = d.budget(jf, &cfg.Budget)
+		case "max_calls", "max_cost", "prompt_price", "completion_price":
+			// The budget's limits may be written beside the other fields
+			// (max_calls: 3) as well as in budget: (max_tokens there is the
+			// budget's; beside them it is the limit of one answer).
+			err = d.budgetField("judge."+jf.key, jf.key, jf.val, &cfg.Budget)
 		}
 		if err != nil {
 			return nil, err
@@ -162,6 +167,9 @@ func (d *nativeDecoder) judgeDef(f yfield) (*assay.JudgeConfig, error) {
 		if !seen[req] {
 			d.prob(f.val, "judge: missing %q", req)
 		}
+	}
+	if b := cfg.Budget; seen["max_cost"] && b.PromptPrice == 0 && b.CompletionPrice == 0 {
+		d.prob(f.val, "judge.max_cost needs the per-token prices: add prompt_price and completion_price")
 	}
 	return cfg, nil
 }
@@ -262,27 +270,7 @@ func (d *nativeDecoder) budget(f yfield, b *assay.JudgeBudget) error {
 		if nodeIsNull(bf.val) {
 			continue
 		}
-		what := "judge.budget." + bf.key
-		var v float64
-		switch bf.key {
-		case "max_calls":
-			b.MaxCalls, err = d.positive(what, bf.val)
-		case "max_tokens":
-			b.MaxTokens, err = d.positive(what, bf.val)
-		default:
-			if v, err = r.number(what, bf.val); err == nil && (v < 0 || (bf.key == "max_cost" && v == 0)) {
-				d.prob(bf.val, "%s: must be greater than 0, got %v", what, v)
-			}
-			switch bf.key {
-			case "max_cost":
-				b.MaxCost = v
-			case "prompt_price":
-				b.PromptPrice = v
-			case "completion_price":
-				b.CompletionPrice = v
-			}
-		}
-		if err != nil {
+		if err := d.budgetField("judge.budget."+bf.key, bf.key, bf.val, b); err != nil {
 			return err
 		}
 	}
@@ -290,6 +278,40 @@ func (d *nativeDecoder) budget(f yfield, b *assay.JudgeBudget) error {
 		d.prob(f.val, "judge.budget.max_cost needs the per-token prices: add prompt_price and completion_price")
 	}
 	return nil
+}
+
+// budgetField reads one limit or price of the judge's budget (what names
+// it in errors); a limit given both beside the judge's fields and in its
+// budget: block is an error.
+func (d *nativeDecoder) budgetField(what, key string, val ast.Node, b *assay.JudgeBudget) error {
+	r := d.r
+	var err error
+	var v float64
+	set := false
+	switch key {
+	case "max_calls":
+		set = b.MaxCalls != 0
+		b.MaxCalls, err = d.positive(what, val)
+	case "max_tokens":
+		set = b.MaxTokens != 0
+		b.MaxTokens, err = d.positive(what, val)
+	default:
+		if v, err = r.number(what, val); err == nil && (v < 0 || (key == "max_cost" && v == 0)) {
+			d.prob(val, "%s: must be greater than 0, got %v", what, v)
+		}
+		switch key {
+		case "max_cost":
+			set, b.MaxCost = b.MaxCost != 0, v
+		case "prompt_price":
+			set, b.PromptPrice = b.PromptPrice != 0, v
+		case "completion_price":
+			set, b.CompletionPrice = b.CompletionPrice != 0, v
+		}
+	}
+	if err == nil && set {
+		d.prob(val, "%s: the budget's %s is given twice (beside the judge's fields and in budget:): keep one", what, key)
+	}
+	return err
 }
 
 // judgeBounds reads expect.judge or defaults.judge: criterion -> least

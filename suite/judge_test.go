@@ -63,6 +63,21 @@ func TestLoadJudgeDefinition(t *testing.T) {
 
 // TestParseJudgeErrors pins the positioned one-line errors of a judge
 // definition (a --judge file).
+// TestJudgeBudgetBesideTheFields: the budget's limits and prices may be
+// written beside the judge's other fields (max_calls: 3), as the issue
+// writes them, or in budget:; max_tokens beside them stays the limit of
+// one answer.
+func TestJudgeBudgetBesideTheFields(t *testing.T) {
+	j, err := ParseJudge("j.yaml", []byte("url: http://x/v1\nmodel: m\nmax_tokens: 200\nmax_calls: 3\nmax_cost: 0.5\nprompt_price: 0.000001\ncompletion_price: 0.000002\nbudget: {max_tokens: 9000}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := j.Budget
+	if b.MaxCalls != 3 || b.MaxCost != 0.5 || b.PromptPrice != 0.000001 || b.CompletionPrice != 0.000002 || b.MaxTokens != 9000 || j.MaxTokens != 200 {
+		t.Fatalf("budget %+v, max_tokens %d: want max_calls 3, max_cost 0.5, the prices, budget max_tokens 9000 and answer max_tokens 200", b, j.MaxTokens)
+	}
+}
+
 func TestParseJudgeErrors(t *testing.T) {
 	for _, tc := range []struct{ src, want string }{
 		{"url: http://x/v1\n", "j.yaml:1:1: judge: missing \"model\""},
@@ -72,6 +87,9 @@ func TestParseJudgeErrors(t *testing.T) {
 		{"url: http://x/v1\nmodel: m\nrubric:\n  - {name: reasoning}\n", "j.yaml:4:12: judge.rubric: criterion name \"reasoning\""},
 		{"url: http://x/v1\nmodel: m\nrubric:\n  - {name: a, scale: [5, 1]}\n", "j.yaml:4:22: scale: MIN must be less than MAX"},
 		{"url: http://x/v1\nmodel: m\nbudget: {max_cost: 2}\n", "j.yaml:3:9: judge.budget.max_cost needs the per-token prices"},
+		{"url: http://x/v1\nmodel: m\nmax_cost: 2\n", "j.yaml:1:1: judge.max_cost needs the per-token prices"},
+		{"url: http://x/v1\nmodel: m\nmax_calls: 3\nbudget: {max_calls: 4}\n", "j.yaml:4:21: judge.budget.max_calls: the budget's max_calls is given twice"},
+		{"url: http://x/v1\nmodel: m\nmax_calls: 0\n", "j.yaml:3:12: judge.max_calls"},
 		{"url: http://x/v1\nmodel: m\ntimeout: soon\n", "j.yaml:3:10: judge.timeout: want a positive Go duration"},
 		{"url: http://x/v1\nmodel: m\nresponse_format: xml\n", "j.yaml:3:18: judge.response_format: unknown value \"xml\""},
 		{"", "j.yaml:1:1: empty judge file"},

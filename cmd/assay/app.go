@@ -63,9 +63,6 @@ func usageError(hint string, format string, args ...any) error {
 // usually positioned "file:line:col: msg").
 func inputError(err error) error { return harness.InputError(err) }
 
-// failed is exit 1, with the reason already printed.
-func failed() error { return &harness.Error{Kind: harness.GateFailed} }
-
 // exitStatus is an exit code with nothing more to print (assay trec's own).
 type exitStatus int
 

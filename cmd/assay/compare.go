@@ -1,13 +1,7 @@
 package main
 
 import (
-	"fmt"
-	"io"
-	"path/filepath"
-
 	"github.com/assay-eval/assay/harness"
-	"github.com/assay-eval/assay/report"
-	"github.com/assay-eval/assay/store"
 	"github.com/spf13/cobra"
 )
 
@@ -50,97 +44,13 @@ Paths need no store.`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.jsonOut, "json", "", "write the assay.compare/v1 JSON to `FILE` (- for stdout)")
 	fl.StringVar(&f.markdownOut, "markdown", "", "write a markdown PR comment to `FILE` (- for stdout)")
-	fl.StringVar(&f.storeDir, "store", "", "run store `DIR` (default $ASSAY_STORE, else .assay)")
+	storeFlagVar(fl, &f.storeDir)
 	fl.StringVar(&f.caseID, "case", "", "print the case `ID` of both runs whole instead of the comparison")
 	return cmd
 }
 
 func runCompare(env *Env, baseRef, candRef string, f *compareFlags) error {
-	if err := distinctOutputs([]output{{"--json", f.jsonOut}, {"--markdown", f.markdownOut}}); err != nil {
-		return err
-	}
-	st, closeStore, err := openRefStore(env, f.storeDir, baseRef, candRef)
-	if err != nil {
-		return inputError(err)
-	}
-	defer closeStore()
-	if f.caseID != "" {
-		if err := showCase(env, st, baseRef, f.caseID, "base"); err != nil {
-			return err
-		}
-		fmt.Fprintln(env.Stdout)
-		return showCase(env, st, candRef, f.caseID, "cand")
-	}
-	rep, err := harness.CompareRefs(env.Ctx, st, baseRef, candRef, harness.Output{Flag: "--json", Path: f.jsonOut}, harness.Output{Flag: "--markdown", Path: f.markdownOut})
-	if err != nil {
-		return err
-	}
-	text := env.Stdout
-	if f.jsonOut == "-" || f.markdownOut == "-" {
-		text = env.Stderr
-	}
-	if err := report.CompareText(text, rep); err != nil {
-		return inputError(err)
-	}
-	if f.jsonOut != "" {
-		if err := writeTo(env, f.jsonOut, func(w io.Writer) error { return report.CompareJSON(w, rep) }); err != nil {
-			return inputError(err)
-		}
-	}
-	if f.markdownOut != "" {
-		if err := writeTo(env, f.markdownOut, func(w io.Writer) error { return report.CompareMarkdown(w, rep) }); err != nil {
-			return inputError(err)
-		}
-	}
-	return harness.CompareErr(rep)
-}
-
-// storeRoot is the store directory: the flag, else $ASSAY_STORE, else
-// .assay; explicit reports whether the user chose it.
-func storeRoot(env *Env, flag string) (dir string, explicit bool) {
-	if flag != "" {
-		return flag, true
-	}
-	if d := env.Getenv("ASSAY_STORE"); d != "" {
-		return d, true
-	}
-	return ".assay", false
-}
-
-// openRefStore opens the run store when one of refs needs it (anything
-// but a path); paths work with no store at all. It prints what the store
-// had to repair.
-func openRefStore(env *Env, flag string, refs ...string) (store.Store, func(), error) {
-	dir, _ := storeRoot(env, flag)
-	st, err := harness.OpenRefStore(dir, storeOptions(env, dir), refs...)
-	if err != nil || st == nil {
-		return nil, func() {}, err
-	}
-	for _, w := range st.Warnings() {
-		fmt.Fprintf(env.Stderr, "assay: warning: %s\n", report.Escape(w))
-	}
-	return st, func() { st.Close() }, nil
-}
-
-// openStore opens the store at dir for reading (read-only when it cannot
-// be written) and prints what it had to repair.
-func openStore(env *Env, dir string) (store.Store, error) {
-	o := storeOptions(env, dir)
-	o.ForReading = true
-	st, err := harness.OpenStore(dir, o)
-	if err != nil {
-		return nil, err
-	}
-	for _, w := range st.Warnings() {
-		fmt.Fprintf(env.Stderr, "assay: warning: %s\n", report.Escape(w))
-	}
-	return st, nil
-}
-
-// storeOptions are the store options of every command: one line on stderr
-// when the index has been locked by another process for about a second.
-func storeOptions(env *Env, dir string) store.OpenOptions {
-	return store.OpenOptions{Getenv: env.Getenv, Waiting: func() {
-		fmt.Fprintf(env.Stderr, "assay: waiting for the lock on %s (another assay process is writing to the store)\n", filepath.Join(dir, store.DBFile))
-	}}
+	dir, o := storeFlag(env, f.storeDir)
+	return harness.Compare(env.Ctx, harness.ComparePlan{Base: baseRef, Cand: candRef, Case: f.caseID, JSON: f.jsonOut, Markdown: f.markdownOut,
+		StoreDir: dir, StoreOptions: o, Stdout: env.Stdout, Stderr: env.Stderr, Secrets: env.Secrets})
 }

@@ -1,13 +1,9 @@
 package main
 
 import (
-	"fmt"
-	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/assay-eval/assay/harness"
-	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/suite"
 	"github.com/spf13/cobra"
 )
@@ -48,67 +44,11 @@ is described in docs/suite.md.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			format, src := args[0], args[1]
-			if format == suite.FormatGNOAdversarial {
-				format = suite.FormatGNO
-			}
-			if !slices.Contains(suite.ImportFormats, format) {
-				hint := "FORMAT is one of " + strings.Join(suite.ImportFormats, ", ")
-				if got := suite.DetectFormat(src); got != "" {
-					hint = fmt.Sprintf("%s looks like %s: assay import %s %s", src, got, got, src)
-				}
-				return usageError(hint, "unknown format %q", format)
-			}
-			o := suite.LoadOptions{Split: split}
-			if out == "" || out == "-" {
-				s, err := suite.LoadFormat(format, src, o)
-				if err != nil {
-					return importError(err, format, src)
-				}
-				importWarnings(env, s.Warnings)
-				comment := fmt.Sprintf("imported by `assay import %s %s`", format, filepath.ToSlash(src))
-				write := suite.WriteNative
-				if jsonl {
-					write = suite.WriteNativeJSONL
-				}
-				if err := write(env.Stdout, s, suite.ExportOptions{Dir: ".", Comment: comment}); err != nil {
-					return inputError(err)
-				}
-				return nil
-			}
-			if jsonl && !strings.HasSuffix(strings.ToLower(out), ".jsonl") {
-				return usageError("assay import "+format+" "+src+" -o "+strings.TrimSuffix(out, filepath.Ext(out))+".jsonl", "--jsonl: the output %s does not end in .jsonl", out)
-			}
-			s, written, err := suite.Import(format, src, out, o)
-			if err != nil {
-				return importError(err, format, src)
-			}
-			importWarnings(env, s.Warnings)
-			for _, w := range written[:len(written)-1] {
-				fmt.Fprintf(env.Stdout, "wrote %s (%d documents)\n", w, len(s.Corpus))
-			}
-			fmt.Fprintf(env.Stdout, "wrote %s (%s, %d cases, %d gates)\n", out, s.Format, len(s.Cases), len(s.Gates))
-			return nil
+			return harness.Import(harness.ImportPlan{Format: args[0], Src: args[1], Out: out, JSONL: jsonl, Split: split, Stdout: env.Stdout, Stderr: env.Stderr})
 		},
 	}
 	cmd.Flags().StringVarP(&out, "output", "o", "", "write the native suite to `FILE` (default: print it)")
 	cmd.Flags().StringVar(&split, "split", "", "qrels split `NAME` of a BEIR directory (default test)")
 	cmd.Flags().BoolVar(&jsonl, "jsonl", false, "write a JSONL suite (a header line, then a case a line); -o FILE.jsonl does too")
 	return cmd
-}
-
-// importError is exit 2 with the loader's error, and a hint when SRC looks
-// like another format than the one asked for.
-func importError(err error, format, src string) error {
-	if got := suite.DetectFormat(src); got != "" && got != format {
-		return &harness.Error{Kind: harness.Input, Err: err, Hint: fmt.Sprintf("%s looks like %s: assay import %s %s", src, got, got, src)}
-	}
-	return inputError(err)
-}
-
-// importWarnings prints load warnings, one line each, on stderr.
-func importWarnings(env *Env, warnings []string) {
-	for _, w := range warnings {
-		fmt.Fprintf(env.Stderr, "assay: warning: %s\n", report.Escape(w))
-	}
 }

@@ -1,23 +1,12 @@
 package main
 
 import (
-	"fmt"
-	"io"
-
-	"github.com/assay-eval/assay/report"
-	"github.com/assay-eval/assay/suite"
-	"github.com/assay-eval/assay/target"
+	"github.com/assay-eval/assay/harness"
 	"github.com/spf13/cobra"
 )
 
 func newLintCmd(env *Env) *cobra.Command {
-	var (
-		writeManifest bool
-		split         string
-		targetFile    string
-		jsonOut       string
-		format        string
-	)
+	p := harness.LintPlan{}
 	cmd := &cobra.Command{
 		Use:   "lint SUITE",
 		Short: "Check a suite without running it",
@@ -59,51 +48,14 @@ any finding is an error, 0 otherwise (warnings and notes only).`,
   assay lint suite.yaml --format github --json lint.json`,
 		Args: exactArgs(1, "assay lint SUITE [--target FILE] [--write-manifest]"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			path := args[0]
-			o := suite.LoadOptions{Split: split}
-			if targetFile != "" {
-				surf, err := target.Surfaces(targetFile)
-				if err != nil {
-					return inputError(err)
-				}
-				o.Surfaces = surf
-			}
-			if format != "text" && format != "github" {
-				return usageError("--format text or --format github", "unknown --format %q", format)
-			}
-			st, findings, err := suite.Check(path, o)
-			if err != nil {
-				return inputError(err)
-			}
-			if jsonOut != "" {
-				if err := writeTo(env, jsonOut, func(w io.Writer) error { return report.LintJSON(w, path, st.N, findings) }); err != nil {
-					return inputError(err)
-				}
-			}
-			if jsonOut != "-" {
-				if err := report.LintFindings(env.Stdout, format, findings); err != nil {
-					return err
-				}
-			}
-			if writeManifest {
-				mp, err := suite.WriteManifestStreamed(st)
-				if err != nil {
-					return inputError(fmt.Errorf("write manifest: %w", err))
-				}
-				fmt.Fprintf(env.Stderr, "assay: wrote %s\n", mp)
-			}
-			line, errs := report.LintSummary(path, st.N, findings)
-			fmt.Fprintf(env.Stderr, "assay: %s\n", line)
-			if errs > 0 {
-				return failed()
-			}
-			return nil
+			p.SuitePath, p.Stdout, p.Stderr, p.Secrets = args[0], env.Stdout, env.Stderr, env.Secrets
+			return harness.Lint(p)
 		},
 	}
-	cmd.Flags().BoolVar(&writeManifest, "write-manifest", false, "record the sha256 of the suite's files in assay.manifest.json beside it")
-	cmd.Flags().StringVar(&split, "split", "", "qrels split `NAME` of a BEIR directory (default test)")
-	cmd.Flags().StringVar(&targetFile, "target", "", "a target `FILE` whose surfaces and tools the cases are checked against")
-	cmd.Flags().StringVar(&jsonOut, "json", "", "write the assay.lint/v1 findings JSON to `FILE` (- for stdout)")
-	cmd.Flags().StringVar(&format, "format", "text", "findings on stdout in `FORMAT` text or github (::error file=...,line=...:: annotations)")
+	cmd.Flags().BoolVar(&p.WriteManifest, "write-manifest", false, "record the sha256 of the suite's files in assay.manifest.json beside it")
+	cmd.Flags().StringVar(&p.Split, "split", "", "qrels split `NAME` of a BEIR directory (default test)")
+	cmd.Flags().StringVar(&p.TargetFile, "target", "", "a target `FILE` whose surfaces and tools the cases are checked against")
+	cmd.Flags().StringVar(&p.JSON, "json", "", "write the assay.lint/v1 findings JSON to `FILE` (- for stdout)")
+	cmd.Flags().StringVar(&p.Format, "format", "text", "findings on stdout in `FORMAT` text or github (::error file=...,line=...:: annotations)")
 	return cmd
 }

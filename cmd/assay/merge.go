@@ -17,9 +17,8 @@ incomplete (exit 2) when a shard is missing or incomplete. Exit status as run.`,
 		Example: "  assay merge nightly-42\n  assay merge 0193a1b2 0193a1c4 0193a1d9 --baseline latest",
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			dir, _ := storeRoot(env, storeDir)
-			p := harness.MergePlan{Refs: args, Baseline: baseline, JSON: jsonOut, Stdout: env.Stdout,
-				StoreDir: dir, StoreOptions: storeOptions(env, dir), Version: harness.Build().Version}
+			p := harness.MergePlan{Refs: args, Baseline: baseline, JSON: jsonOut, Stdout: env.Stdout, Version: harness.Build().Version}
+			p.StoreDir, p.StoreOptions = storeFlag(env, storeDir)
 			res, err := harness.Merge(env.Ctx, p)
 			if res == nil {
 				return err
@@ -35,7 +34,7 @@ incomplete (exit 2) when a shard is missing or incomplete. Exit status as run.`,
 			return err
 		},
 	}
-	cmd.Flags().StringVar(&storeDir, "store", "", "run store `DIR` (default $ASSAY_STORE, else .assay)")
+	storeFlagVar(cmd.Flags(), &storeDir)
 	cmd.Flags().StringVar(&baseline, "baseline", "", "compare the merged run with the run `REF`; exit 1 on a regression")
 	cmd.Flags().StringVar(&jsonOut, "json", "", "write the merged assay.run/v1 JSON to `FILE` (- for stdout)")
 	return cmd

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"encoding/json"
-	"io"
 	"time"
 
 	"github.com/assay-eval/assay/harness"
@@ -30,11 +28,7 @@ func newRunsTrendCmd(env *Env, rf *runsFlags) *cobra.Command {
 				return err
 			}
 			if rf.json != "" {
-				return writeTo(env, rf.json, func(w io.Writer) error {
-					enc := json.NewEncoder(w)
-					enc.SetIndent("", "  ")
-					return enc.Encode(t)
-				})
+				return harness.WriteJSON(env.Stdout, env.Secrets, rf.json, t)
 			}
 			return t.WriteText(env.Stdout)
 		},
@@ -59,27 +53,9 @@ never deletes the latest complete run of a suite, nor a run that a floors file
 		Example: "  assay runs prune --keep 50 --dry-run\n  assay runs prune --older-than 2160h --suite kb",
 		Args:    noArgs("assay runs prune --keep N | --older-than D"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var err error
-			if age != "" {
-				if p.OlderThan, err = harness.ParseAge(age); err != nil {
-					return err
-				}
-			}
-			dir, _ := storeRoot(env, rf.storeDir)
-			st, err := harness.OpenExistingStore(dir, storeOptions(env, dir))
-			if err != nil {
-				return err
-			}
-			defer st.Close()
+			dir, o := storeFlag(env, rf.storeDir)
 			p.Now = time.Now()
-			res, err := harness.Prune(env.Ctx, st, p)
-			if err != nil && len(res.Deleted) == 0 {
-				return err
-			}
-			if werr := res.WriteText(env.Stdout, p.DryRun); err == nil {
-				err = werr
-			}
-			return err
+			return harness.PruneStore(env.Ctx, env.Stdout, dir, o, age, p)
 		},
 	}
 	fl := cmd.Flags()

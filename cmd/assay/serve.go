@@ -2,19 +2,11 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"net"
-	"net/http"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
-	"time"
 
 	"github.com/assay-eval/assay/harness"
-	"github.com/assay-eval/assay/suite"
-	"github.com/assay-eval/assay/target"
 	"github.com/spf13/cobra"
 )
 
@@ -71,45 +63,7 @@ func runServe(env *Env, path string, f *serveFlags) error {
 	// when its caller's context does not carry them.
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if f.target != "builtin" && !strings.HasPrefix(f.target, "builtin:") && !strings.HasPrefix(f.target, "builtin?") {
-		return usageError("assay serve --target builtin:rm3", "--target %q: assay serve serves the built-in engine only (valid: builtin, builtin:rm3)", f.target)
-	}
-	if _, _, err := net.SplitHostPort(f.addr); err != nil {
-		return usageError("assay serve SUITE --addr 127.0.0.1:8088", "--addr %q: %v", f.addr, err)
-	}
-	s, err := suite.LoadWith(path, suite.LoadOptions{Split: f.split})
-	if err != nil {
-		return inputError(err)
-	}
-	if len(s.Corpus) == 0 {
-		return usageError("add corpus: to the suite", "suite %s has no corpus: assay serve has nothing to serve", s.Name)
-	}
-	b, err := target.NewBuiltin(f.target, s)
-	if err != nil {
-		return inputError(err)
-	}
-	ln, err := net.Listen("tcp", f.addr)
-	if err != nil {
-		return inputError(fmt.Errorf("--addr %q: %v", f.addr, harness.ListenReason(err)))
-	}
-	srv := harness.NewServer(b.Handler(), serveBounds)
-	ln = harness.LimitListener(ln, serveBounds.MaxConns)
-	fmt.Fprintf(env.Stderr, "assay: serving on http://%s\n", ln.Addr())
-	fmt.Fprintf(env.Stderr, "assay: %d documents, engine %s; POST /search, POST /ask, GET /healthz\n", b.Index().Len(), b.Describe().Versions["engine"])
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return inputError(fmt.Errorf("serve: %v", err))
-	case <-ctx.Done():
-	}
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return inputError(fmt.Errorf("shutdown: %v", err))
-	}
-	fmt.Fprintln(env.Stderr, "assay: stopped")
-	return nil
+	return harness.ServeBuiltin(ctx, harness.ServePlan{SuitePath: path, Split: f.split, Target: f.target, Addr: f.addr, Limits: serveBounds, Log: env.Stderr})
 }
 
 // serveLimits bound each connection of assay serve (harness.ServeLimits).

@@ -1,13 +1,10 @@
 package main
 
 import (
-	"fmt"
-	"net"
 	"os"
 	"os/signal"
 	"syscall"
 
-	"github.com/assay-eval/assay/store"
 	"github.com/assay-eval/assay/ui"
 	"github.com/spf13/cobra"
 )
@@ -20,26 +17,12 @@ func newUICmd(env *Env) *cobra.Command {
 		Example: "  assay ui --store .assay --addr 127.0.0.1:3006",
 		Args:    noArgs("assay ui [--store DIR] [--addr 127.0.0.1:3006]"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			dir, _ := storeRoot(env, storeDir)
-			if _, err := os.Stat(dir); err != nil && !store.IsURL(dir) {
-				return inputError(fmt.Errorf("no run store at %s: run 'assay run SUITE' first, or pass --store DIR", dir))
-			}
-			st, err := openStore(env, dir)
-			if err != nil {
-				return inputError(err)
-			}
-			defer st.Close()
 			ctx, stop := signal.NotifyContext(env.Ctx, os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			if !ui.Loopback(addr) {
-				fmt.Fprintf(env.Stderr, "assay: warning: --addr %s is not loopback: the UI has no authentication, anyone who reaches it reads every run\n", addr)
-			}
-			return ui.Serve(ctx, addr, ui.New(st, ui.Options{}), serveBounds, func(a net.Addr) {
-				fmt.Fprintf(env.Stderr, "assay: ui on http://%s (store %s)\n", a, store.RedactURL(dir))
-			})
+			return ui.ServeStore(ctx, uiStore(env, storeDir), addr, serveBounds)
 		},
 	}
-	cmd.Flags().StringVar(&storeDir, "store", "", "run store `DIR` (default $ASSAY_STORE, else .assay)")
+	storeFlagVar(cmd.Flags(), &storeDir)
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:3006", "`ADDR` to listen on (host:port)")
 	return cmd
 }
@@ -55,20 +38,16 @@ func newReportCmd(env *Env) *cobra.Command {
 			if html == "" {
 				return usageError("assay report --html DIR RUN [BASE]", "report needs --html DIR")
 			}
-			st, closeStore, err := openRefStore(env, storeDir, args...)
-			if err != nil {
-				return inputError(err)
-			}
-			defer closeStore()
-			files, err := ui.WriteStatic(env.Ctx, html, st, args[0], append(args[1:], "")[0])
-			if err != nil {
-				return inputError(err)
-			}
-			fmt.Fprintf(env.Stderr, "assay: wrote %s (%d pages)\n", files[0], len(files))
-			return nil
+			return ui.WriteReport(env.Ctx, uiStore(env, storeDir), html, args[0], append(args[1:], "")[0])
 		},
 	}
 	cmd.Flags().StringVar(&html, "html", "", "write the static report into `DIR`")
-	cmd.Flags().StringVar(&storeDir, "store", "", "run store `DIR` (default $ASSAY_STORE, else .assay)")
+	storeFlagVar(cmd.Flags(), &storeDir)
 	return cmd
+}
+
+// uiStore is the store of assay ui and assay report, logging on stderr.
+func uiStore(env *Env, flag string) ui.StorePlan {
+	dir, o := storeFlag(env, flag)
+	return ui.StorePlan{StoreDir: dir, StoreOptions: o, Log: env.Stderr}
 }

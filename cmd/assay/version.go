@@ -23,8 +23,14 @@ func newVersionCmd(env *Env) *cobra.Command {
 	}
 }
 
-func newSchemaCmd(env *Env) *cobra.Command { // assay schema NAME: a format's JSON Schema
-	return &cobra.Command{Use: "schema NAME", Short: "Print the JSON Schema of a file format (suite: the native suite format)",
-		Example: "  assay schema suite > suite.schema.json", Args: exactArgs(1, "assay schema NAME"), ValidArgs: schema.Names(),
-		RunE: func(_ *cobra.Command, args []string) error { return harness.WriteSchema(env.Stdout, args[0]) }}
+// newSchemaCmd is `assay schema NAME`: a file format's JSON Schema.
+func newSchemaCmd(env *Env) *cobra.Command {
+	return &cobra.Command{
+		Use:       "schema NAME",
+		Short:     "Print the JSON Schema of a file format (suite: the native suite format)",
+		Example:   "  assay schema suite > suite.schema.json",
+		Args:      exactArgs(1, "assay schema NAME"),
+		ValidArgs: schema.Names(),
+		RunE:      func(_ *cobra.Command, args []string) error { return harness.WriteSchema(env.Stdout, args[0]) },
+	}
 }
