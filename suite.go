@@ -37,7 +37,11 @@ type Suite struct {
 	// Analyzer names the text analysis of the built-in engine ("en", "de",
 	// ...); empty means English unless a document or case says otherwise.
 	Analyzer string `json:"analyzer,omitempty"`
-	Gates    []Gate `json:"gates,omitempty"`
+	// Embeddings and Rerank configure the endpoints of the built-in
+	// hybrid target (builtin:hybrid); nil when the suite has none.
+	Embeddings *ModelEndpoint `json:"embeddings,omitempty"`
+	Rerank     *ModelEndpoint `json:"rerank,omitempty"`
+	Gates      []Gate         `json:"gates,omitempty"`
 	// Judge is the suite's judge definition (`judge:`), nil when it has
 	// none; a --judge file replaces it (package judge).
 	Judge *JudgeConfig `json:"judge,omitempty"`

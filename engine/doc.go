@@ -81,6 +81,37 @@
 // L1-normalised original query (w·q + (1−w)·rm); the expanded query is run
 // against the whole index.
 //
+// # Collections
+//
+// Collection names a document's collection: its Meta["collection"], else
+// the first segment of its path. Index.SearchTermsIn and Vectors.Search
+// take a keep function that restricts a search to some documents (a
+// collection); BM25 statistics stay those of the whole corpus.
+//
+// # Dense vectors
+//
+// Vectors is an exact cosine index: one float32 vector per document,
+// normalised to unit length when stored (the norm computed in float64; a
+// zero vector stays zero and scores 0), searched by a full scan that keeps
+// the k best in a heap, ties in corpus order. A vector with a NaN or
+// infinite component, or of the wrong dimension, is an error. Scores are
+// dot products summed in one fixed order (Dot: 16 lanes, each product
+// rounded to float32 before it is added, then the lanes folded pairwise),
+// so a score has the same bits on every machine; on amd64 with AVX2 an
+// assembly kernel computes four documents at once in exactly that order
+// (mul then add, never a fused multiply-add), and elsewhere Dot runs.
+//
+// # Fusion
+//
+// RRF is reciprocal rank fusion (Cormack et al. 2009) with k = 60 by
+// default (DefaultRRFK): score(d) = Σ 1/(k + r_i(d)) over the rankings that
+// hold d, r_i its 1-based rank in ranking i, in float64 added in list
+// order (so two lists give exactly 1/(k+r1) + 1/(k+r2)); a ranking that
+// lacks d adds nothing, and a repeat within one ranking counts at its
+// first rank. Equal scores rank by the smaller best rank, then in corpus
+// order. The builtin:hybrid target (package target) fuses the BM25 and the
+// dense rankings with it.
+//
 // # Answers
 //
 // Index.Answer is extractive and deterministic. The question's content

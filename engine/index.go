@@ -373,14 +373,35 @@ func (ix *Index) Search(q Query) []Result {
 // SearchTerms ranks the corpus for already analysed query terms (as Terms
 // returns them), keeping the k best.
 func (ix *Index) SearchTerms(weights map[string]float64, k int, rm3 bool) []Result {
+	return ix.SearchTermsIn(weights, k, rm3, nil)
+}
+
+// SearchTermsIn is SearchTerms over the documents keep accepts (all when
+// keep is nil): a collection. Term statistics (N, df, avgdl) stay those
+// of the whole corpus, so a document scores the same in its collection as
+// in the corpus; RM3 takes its feedback documents from the kept ones.
+func (ix *Index) SearchTermsIn(weights map[string]float64, k int, rm3 bool, keep func(doc int) bool) []Result {
 	if k <= 0 {
 		k = DefaultK
 	}
 	if rm3 && len(weights) > 0 {
-		first := ix.score(weights, ix.opts.FbDocs)
+		first := ix.score(weights, ix.opts.FbDocs, keep)
 		weights = ix.expand(weights, first)
 	}
-	return ix.score(weights, k)
+	return ix.score(weights, k, keep)
+}
+
+// Collection is a document's collection: its metadata field "collection"
+// when it has one, else the first segment of its path ("en/setup.md" is in
+// "en"), else "" (none).
+func Collection(d assay.Document) string {
+	if c := d.Meta["collection"]; c != "" {
+		return c
+	}
+	if seg, _, ok := strings.Cut(d.Path, "/"); ok {
+		return seg
+	}
+	return ""
 }
 
 type weightedTerm struct {
@@ -391,7 +412,7 @@ type weightedTerm struct {
 // score runs a bag-of-words query: the sum over query terms of
 // boost * idf * tf / (tf + k1 * (1 - b + b * dl/avgdl)), in Lucene's float
 // arithmetic.
-func (ix *Index) score(weights map[string]float64, k int) []Result {
+func (ix *Index) score(weights map[string]float64, k int, keep func(doc int) bool) []Result {
 	qt := make([]weightedTerm, 0, len(weights))
 	for t, w := range weights {
 		if id, ok := ix.vocab[t]; ok && w > 0 {
@@ -413,6 +434,9 @@ func (ix *Index) score(weights map[string]float64, k int) []Result {
 		idf := float32(math.Log(1 + (N-df+0.5)/(df+0.5)))
 		w := t.weight * idf
 		for _, p := range ps {
+			if keep != nil && !keep(int(p.doc)) {
+				continue
+			}
 			normInv := float64(ix.cache[ix.norms[p.doc]])
 			s := float32(float64(w) - float64(w)/(1+float64(p.tf)*normInv))
 			if acc.score[p.doc] == 0 && !acc.seen[p.doc] {

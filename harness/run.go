@@ -566,7 +566,11 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 	tgt := f.System
 	if tgt == nil {
 		var err error
-		tgt, err = target.Open(ss.spec, target.Options{Suite: s, Getenv: f.Getenv, AllowLiteralSecrets: f.AllowLiteralSecrets, Keep: f.Keep, Variant: variant})
+		var cacheDir string // builtin:hybrid keeps document vectors in the store's cache
+		if f.StoreDir != "" && !strings.Contains(f.StoreDir, "://") {
+			cacheDir = cache.StoreDir(f.StoreDir)
+		}
+		tgt, err = target.Open(ss.spec, target.Options{Suite: s, Getenv: f.Getenv, AllowLiteralSecrets: f.AllowLiteralSecrets, Keep: f.Keep, Variant: variant, CacheDir: cacheDir})
 		if err != nil {
 			return nil, gate.Verdict{}, inputError(err)
 		}

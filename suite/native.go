@@ -25,7 +25,7 @@ import (
 // Field names of the native format (docs/suite.md), in the order the docs
 // list them.
 var (
-	suiteFields    = []string{"assay", "name", "description", "corpus", "defaults", "metrics", "gain", "recall_over", "refusal_markers", "tools", "analyzer", "gates", "judge", "cases"}
+	suiteFields    = []string{"assay", "name", "description", "corpus", "defaults", "metrics", "gain", "recall_over", "refusal_markers", "tools", "analyzer", "embeddings", "rerank", "gates", "judge", "cases"}
 	defaultsFields = []string{"k", "case_sensitive", "judge"}
 	caseFields     = []string{"id", "query", "tags", "guards", "k", "relevant", "judgments", "expect", "surface", "vars"}
 	expectFields   = []string{"answer_includes", "answer_includes_any", "answer_excludes", "answer_matches", "case_sensitive",
@@ -279,6 +279,10 @@ func (d *nativeDecoder) top(body ast.Node) error {
 			s.Description, err = r.text(f.key, f.val)
 		case "analyzer":
 			s.Analyzer, err = r.str(f)
+		case "embeddings":
+			s.Embeddings, err = d.endpoint(f)
+		case "rerank":
+			s.Rerank, err = d.endpoint(f)
 		case "corpus":
 			err = d.corpusField(f)
 		case "defaults":

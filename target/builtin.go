@@ -8,8 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"net/http"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -29,36 +31,73 @@ type Builtin struct {
 	info  assay.TargetInfo
 	vers  map[string]string
 	clock func() time.Time
+	// coll is each document's collection (engine.Collection), colls the
+	// distinct ones.
+	coll  []string
+	colls map[string]bool
+	hy    *hybrid // nil: BM25 only
 }
 
 var (
 	_ assay.Target    = (*Builtin)(nil)
 	_ assay.Describer = (*Builtin)(nil)
+	_ Setupper        = (*Builtin)(nil)
+	_ Measurer        = (*Builtin)(nil)
 )
 
 // builtinParams are the query parameters a builtin spec accepts.
-var builtinParams = []string{"k1", "b", "analyzer", "fb_docs", "fb_terms", "original_query_weight"}
+var builtinParams = []string{"k1", "b", "analyzer", "fb_docs", "fb_terms", "original_query_weight", "mode", "preset", "rrf_k", "depth", "rerank_top"}
 
 // ParseBuiltinSpec reads "builtin", "builtin:rm3" and either with
 // "?k1=1.2&b=0.75&analyzer=de&fb_docs=10&fb_terms=10&original_query_weight=0.5"
-// into engine options, starting from engine.DefaultOptions.
+// into engine options, starting from engine.DefaultOptions (ParseBuiltin
+// reads the hybrid forms too).
 func ParseBuiltinSpec(spec string) (engine.Options, error) {
-	o := engine.DefaultOptions()
+	bs, err := ParseBuiltin(spec)
+	return bs.Engine, err
+}
+
+// ParseBuiltin reads a builtin spec: "builtin", "builtin:rm3",
+// "builtin:hybrid", with parameters "?k1=..&b=..&analyzer=..", for RM3
+// "fb_docs", "fb_terms", "original_query_weight", and for hybrid
+// "mode=bm25|rm3|hybrid", "preset=fast|balanced|thorough" (implies
+// hybrid), "rrf_k", "depth", "rerank_top". A preset sets its values first;
+// the other parameters override them.
+func ParseBuiltin(spec string) (BuiltinSpec, error) {
+	bs := BuiltinSpec{Engine: engine.DefaultOptions(), RRFK: engine.DefaultRRFK}
+	o := &bs.Engine
 	rest, ok := strings.CutPrefix(spec, "builtin")
 	if !ok {
-		return o, fmt.Errorf("builtin target: spec %q does not start with builtin", spec)
+		return bs, fmt.Errorf("builtin target: spec %q does not start with builtin", spec)
 	}
 	variant, query, _ := strings.Cut(rest, "?")
-	switch variant {
-	case "", ":bm25":
-	case ":rm3", ":bm25+rm3":
-		o.RM3 = true
-	default:
-		return o, fmt.Errorf("builtin target: unknown variant %q (valid: builtin, builtin:rm3)", strings.TrimPrefix(variant, ":"))
+	setMode := func(mode string) bool {
+		switch mode {
+		case "", "bm25":
+		case "rm3", "bm25+rm3":
+			o.RM3 = true
+		case "hybrid":
+			bs.Hybrid = true
+		default:
+			return false
+		}
+		return true
+	}
+	if !setMode(strings.TrimPrefix(variant, ":")) || variant == ":" {
+		return bs, fmt.Errorf("builtin target: unknown variant %q (valid: builtin, builtin:rm3, builtin:hybrid)", strings.TrimPrefix(variant, ":"))
 	}
 	vals, err := url.ParseQuery(query)
 	if err != nil {
-		return o, fmt.Errorf("builtin target: bad parameters %q: %v", query, err)
+		return bs, fmt.Errorf("builtin target: bad parameters %q: %v", query, err)
+	}
+	if p := vals.Get("preset"); vals.Has("preset") {
+		preset, ok := hybridPresets[p]
+		if !ok {
+			return bs, fmt.Errorf("builtin target: unknown preset %q (valid: %s)", p, strings.Join(HybridPresets, ", "))
+		}
+		preset.Engine, preset.Preset = bs.Engine, p
+		bs = preset
+		o = &bs.Engine
 	}
 	keys := make([]string, 0, len(vals))
 	for key := range vals {
@@ -75,12 +114,38 @@ func ParseBuiltinSpec(spec string) (engine.Options, error) {
 			return f, nil
 		}
 		var f float64
-		if key != "analyzer" {
+		if key != "analyzer" && key != "mode" && key != "preset" {
 			if f, err = num(); err != nil {
-				return o, err
+				return bs, err
 			}
 		}
+		count := func() (int, error) {
+			if f != math.Trunc(f) || f < 0 || f > MaxHybridDepth {
+				return 0, fmt.Errorf("builtin target: %s=%s: want a whole number 0..%d", key, v, MaxHybridDepth)
+			}
+			return int(f), nil
+		}
 		switch key {
+		case "mode":
+			if !setMode(v) {
+				return bs, fmt.Errorf("builtin target: mode=%q: want bm25, rm3 or hybrid", v)
+			}
+		case "preset":
+		case "rrf_k":
+			if bs.RRFK, err = count(); err != nil {
+				return bs, err
+			}
+			if bs.RRFK < 1 {
+				return bs, fmt.Errorf("builtin target: rrf_k=%s: must be at least 1", v)
+			}
+		case "depth":
+			if bs.Depth, err = count(); err != nil {
+				return bs, err
+			}
+		case "rerank_top":
+			if bs.RerankTop, err = count(); err != nil {
+				return bs, err
+			}
 		case "k1":
 			o.K1 = f
 		case "b":
@@ -94,29 +159,91 @@ func ParseBuiltinSpec(spec string) (engine.Options, error) {
 		case "original_query_weight":
 			o.OriginalQueryWeight = f
 		default:
-			return o, fmt.Errorf("builtin target: unknown parameter %q (valid: %s)", key, strings.Join(builtinParams, ", "))
+			return bs, fmt.Errorf("builtin target: unknown parameter %q (valid: %s)", key, strings.Join(builtinParams, ", "))
 		}
 	}
 	if err := o.Validate(); err != nil {
-		return o, fmt.Errorf("builtin target: %v", err)
+		return bs, fmt.Errorf("builtin target: %v", err)
 	}
-	return o, nil
+	if bs.Hybrid {
+		// RM3 is the BM25 leg's expansion in a hybrid.
+		bs.Expand = bs.Expand || o.RM3
+		o.RM3 = bs.Expand
+	} else {
+		for _, p := range []string{"rrf_k", "depth", "rerank_top"} {
+			if vals.Has(p) {
+				return bs, fmt.Errorf("builtin target: %s is a parameter of builtin:hybrid", p)
+			}
+		}
+	}
+	return bs, nil
 }
 
 func newBuiltin(spec string, o Options) (assay.Target, error) {
-	return NewBuiltin(spec, o.Suite)
+	return openBuiltin(spec, o, nil, nil)
+}
+
+// openBuiltin opens a builtin spec; emb and rer are a target file's
+// embeddings: and rerank: blocks (nil: the suite's).
+func openBuiltin(spec string, o Options, emb, rer *endpointConf) (*Builtin, error) {
+	bs, err := ParseBuiltin(spec)
+	if err != nil {
+		return nil, err
+	}
+	s := o.Suite
+	if s == nil {
+		s = &assay.Suite{}
+	}
+	if !bs.Hybrid {
+		return buildBuiltin(spec, bs, s)
+	}
+	if emb == nil {
+		if emb, err = suiteEndpoint(s.Embeddings, o.Getenv); err != nil {
+			return nil, err
+		}
+	}
+	if rer == nil {
+		if rer, err = suiteEndpoint(s.Rerank, o.Getenv); err != nil {
+			return nil, err
+		}
+	}
+	if emb == nil {
+		return nil, fmt.Errorf("builtin target: %s needs an embeddings endpoint: add embeddings: {url: ..., model: ...} to the suite or the target file", spec)
+	}
+	if bs.RerankTop > 0 && rer == nil {
+		return nil, fmt.Errorf("builtin target: %s reranks the fused top %d and needs a rerank endpoint: add rerank: {url: ..., model: ...} to the suite or the target file (or rerank_top=0)", spec, bs.RerankTop)
+	}
+	b, err := buildBuiltin(spec, bs, s)
+	if err != nil {
+		return nil, err
+	}
+	b.hy = &hybrid{spec: bs, emb: emb, rer: rer, cacheDir: o.CacheDir}
+	if bs.RerankTop == 0 {
+		b.hy.rer = nil
+	}
+	b.describeHybrid()
+	return b, nil
 }
 
 // NewBuiltin builds the builtin target a spec names over s's corpus. The
 // suite's analyzer option is the default language unless the spec sets one.
+// A hybrid spec needs Open (its endpoints' keys come through Getenv).
 func NewBuiltin(spec string, s *assay.Suite) (*Builtin, error) {
-	opts, err := ParseBuiltinSpec(spec)
+	bs, err := ParseBuiltin(spec)
 	if err != nil {
 		return nil, err
+	}
+	if bs.Hybrid {
+		return nil, fmt.Errorf("builtin target: %s is opened with target.Open (it needs its endpoints), not NewBuiltin", spec)
 	}
 	if s == nil {
 		s = &assay.Suite{}
 	}
+	return buildBuiltin(spec, bs, s)
+}
+
+func buildBuiltin(spec string, bs BuiltinSpec, s *assay.Suite) (*Builtin, error) {
+	opts := bs.Engine
 	if opts.Analyzer == "" && s.Analyzer != "" {
 		opts.Analyzer = s.Analyzer
 		if err := opts.Validate(); err != nil {
@@ -155,9 +282,37 @@ func newBuiltinFromIndex(spec string, ix *engine.Index, defaultK int) *Builtin {
 		config["original_query_weight"] = opts.OriginalQueryWeight
 	}
 	vers := map[string]string{"engine": engineName, "analyzer": analyzer, "assay": assay.Version}
-	b := &Builtin{spec: spec, ix: ix, k: defaultK, vers: vers, clock: time.Now}
+	b := &Builtin{spec: spec, ix: ix, k: defaultK, vers: vers, clock: time.Now, coll: make([]string, ix.Len()), colls: map[string]bool{}}
+	for i := range ix.Len() {
+		c := engine.Collection(ix.Doc(i))
+		b.coll[i] = c
+		if c != "" {
+			b.colls[c] = true
+		}
+	}
 	b.info = assay.TargetInfo{Kind: "builtin", Spec: spec, Config: config, Fingerprint: builtinFingerprint(config, ix), Versions: vers}
 	return b
+}
+
+// describeHybrid adds the hybrid's settings and endpoints to the
+// description, its fingerprint and the versions.
+func (b *Builtin) describeHybrid() {
+	h := b.hy
+	c := b.info.Config
+	c["retrieval"] = "hybrid"
+	c["rrf_k"] = h.spec.RRFK
+	c["depth"] = h.spec.Depth
+	c["rerank_top"] = h.spec.RerankTop
+	if h.spec.Preset != "" {
+		c["preset"] = h.spec.Preset
+	}
+	c["embeddings"] = h.emb.describe()
+	b.vers["embedding"] = h.emb.written.Model
+	if h.rer != nil {
+		c["rerank"] = h.rer.describe()
+		b.vers["rerank"] = h.rer.written.Model
+	}
+	b.info.Fingerprint = builtinFingerprint(c, b.ix)
 }
 
 // builtinFingerprint is sha256 over the canonical config and every document's
@@ -186,7 +341,9 @@ func (b *Builtin) Describe() assay.TargetInfo {
 // Index returns the engine index the target searches.
 func (b *Builtin) Index() *engine.Index { return b.ix }
 
-// Observe searches and answers one case.
+// Observe searches and answers one case. A case tagged collection: X
+// searches only the documents of collection X (engine.Collection); a
+// collection no document is in is an error of class missing.
 func (b *Builtin) Observe(ctx context.Context, c assay.Case) (assay.Observation, error) {
 	if err := ctx.Err(); err != nil {
 		return assay.Observation{}, assay.Errorf(assay.ErrCanceled, "%v", err)
@@ -198,22 +355,50 @@ func (b *Builtin) Observe(ctx context.Context, c assay.Case) (assay.Observation,
 	if k <= 0 {
 		k = assay.DefaultK
 	}
-	return b.ObserveQuery(c.ID, assay.TrialFrom(ctx), c.Query, k, c.Tags["lang"]), nil
+	var keep func(int) bool
+	if coll := c.Tags["collection"]; coll != "" {
+		if !b.colls[coll] {
+			return assay.Observation{}, assay.Errorf(assay.ErrMissing, "collection %q: no document of the corpus is in it (collections: %s)", coll, strings.Join(slices.Sorted(maps.Keys(b.colls)), ", "))
+		}
+		keep = func(d int) bool { return b.coll[d] == coll }
+	}
+	if b.hy != nil {
+		return b.observeHybrid(ctx, c.ID, assay.TrialFrom(ctx), c.Query, k, c.Tags["lang"], keep)
+	}
+	return b.observeQuery(c.ID, assay.TrialFrom(ctx), c.Query, k, c.Tags["lang"], keep), nil
 }
 
-// ObserveQuery runs one query: analysis, retrieval of the k best documents,
-// and the extractive answer, timed as three spans.
+// ObserveQuery runs one query: analysis, BM25 retrieval of the k best
+// documents, and the extractive answer, timed as the spans analyze, bm25
+// and answer.
 func (b *Builtin) ObserveQuery(caseID string, trial int, query string, k int, lang string) assay.Observation {
+	return b.observeQuery(caseID, trial, query, k, lang, nil)
+}
+
+func (b *Builtin) observeQuery(caseID string, trial int, query string, k int, lang string, keep func(int) bool) assay.Observation {
 	start := b.clock()
 	ms := func(t time.Time) float64 { return float64(t.Sub(start).Microseconds()) / 1000 }
 	q := engine.Query{Text: query, K: k, Lang: lang}
 	terms := b.ix.Terms(q)
 	tAnalyze := b.clock()
-	res := b.ix.SearchTerms(terms, k, b.ix.Options().RM3)
+	res := b.ix.SearchTermsIn(terms, k, b.ix.Options().RM3, keep)
 	tRetrieve := b.clock()
 	ans := b.ix.Answer(q, res)
 	tAnswer := b.clock()
 
+	obs := b.observation(caseID, trial, res, ans)
+	lat := ms(tAnswer)
+	obs.LatencyMs = &lat
+	obs.Spans = []assay.Span{
+		{Name: "analyze", StartMs: 0, EndMs: ms(tAnalyze)},
+		{Name: "bm25", StartMs: ms(tAnalyze), EndMs: ms(tRetrieve)},
+		{Name: "answer", StartMs: ms(tRetrieve), EndMs: ms(tAnswer)},
+	}
+	return obs
+}
+
+// observation is the ranking and answer as an observation.
+func (b *Builtin) observation(caseID string, trial int, res []engine.Result, ans engine.Answer) assay.Observation {
 	obs := assay.Observation{Case: caseID, Trial: trial, Answer: ans.Text, Versions: maps.Clone(b.vers)}
 	obs.Retrieved = make([]assay.Hit, 0, len(res))
 	for _, r := range res {
@@ -232,13 +417,6 @@ func (b *Builtin) ObserveQuery(caseID string, trial int, query string, k int, la
 	}
 	refused := ans.Refused
 	obs.Refused = &refused
-	lat := ms(tAnswer)
-	obs.LatencyMs = &lat
-	obs.Spans = []assay.Span{
-		{Name: "analyze", StartMs: 0, EndMs: ms(tAnalyze)},
-		{Name: "retrieve", StartMs: ms(tAnalyze), EndMs: ms(tRetrieve)},
-		{Name: "answer", StartMs: ms(tRetrieve), EndMs: ms(tAnswer)},
-	}
 	return obs
 }
 

@@ -63,7 +63,7 @@ func TestBuiltinObserve(t *testing.T) {
 			t.Errorf("span %+v ends before it starts", s)
 		}
 	}
-	if strings.Join(names, ",") != "analyze,retrieve,answer" {
+	if strings.Join(names, ",") != "analyze,bm25,answer" {
 		t.Errorf("spans = %v", names)
 	}
 	if obs.Versions["engine"] != "bm25" {
@@ -105,7 +105,7 @@ func TestBuiltinSpecs(t *testing.T) {
 		{spec: "builtin?k1=1.2&b=0.75", engine: "bm25"},
 		{spec: "builtin:rm3?fb_docs=3&fb_terms=5&original_query_weight=0.7", engine: "bm25+rm3"},
 		{spec: "builtin?analyzer=de", engine: "bm25"},
-		{spec: "builtin:dense", err: `unknown variant "dense" (valid: builtin, builtin:rm3)`},
+		{spec: "builtin:dense", err: `unknown variant "dense" (valid: builtin, builtin:rm3, builtin:hybrid)`},
 		{spec: "builtin?k2=1", err: `unknown parameter "k2" (valid: k1, b, analyzer`},
 		{spec: "builtin?b=2", err: "b must be between 0 and 1"},
 		{spec: "builtin?k1=x", err: `k1="x" is not a number`},

@@ -95,6 +95,16 @@ type Cleaner interface {
 	Cleanup(ctx context.Context, c assay.Case, obs assay.Observation) error
 }
 
+// firstOf is the value of the first of keys root has, or nil.
+func firstOf(root *node, keys ...string) *node {
+	for _, k := range keys {
+		if n := root.get(k); n != nil {
+			return n
+		}
+	}
+	return nil
+}
+
 // openFile opens a target file.
 func openFile(path string, o Options) (assay.Target, error) {
 	src, err := boundedfile.ReadFile(path, boundedfile.TargetFile)
@@ -111,7 +121,7 @@ func ParseFile(path string, src []byte, o Options) (assay.Target, error) {
 }
 
 var (
-	topKeys     = []string{"http", "command", "builtin", "surfaces", "tools", "name", "description", "timeout", "map", "env", "dir", "max_body", "variants", "ordering"}
+	topKeys     = []string{"http", "command", "builtin", "embeddings", "rerank", "surfaces", "tools", "name", "description", "timeout", "map", "env", "dir", "max_body", "variants", "ordering"}
 	surfaceKeys = []string{"http", "command", "tools", "description", "timeout", "map", "env", "dir", "max_body"}
 	httpKeys    = []string{"url", "method", "headers", "body", "timeout", "retries", "backoff", "max_body", "rate", "map", "capture", "steps", "setup", "cleanup"}
 	stepKeys    = []string{"name", "url", "method", "headers", "body", "capture", "for_each", "measures"}
@@ -170,9 +180,19 @@ func parseFile(path string, src []byte, o Options) (t assay.Target, err error) {
 		if spec == "" || spec == "builtin" || strings.HasPrefix(spec, ":") || strings.HasPrefix(spec, "?") {
 			spec = "builtin" + strings.TrimPrefix(spec, "builtin")
 		}
-		if def, err = newBuiltin(spec, o); err != nil {
+		emb, err := fc.fileEndpoint(root.get("embeddings"), "embeddings")
+		if err != nil {
+			return nil, err
+		}
+		rer, err := fc.fileEndpoint(root.get("rerank"), "rerank")
+		if err != nil {
+			return nil, err
+		}
+		if def, err = openBuiltin(spec, o, emb, rer); err != nil {
 			return nil, bn.errorf("%v", err)
 		}
+	} else if n := firstOf(root, "embeddings", "rerank"); n != nil {
+		return nil, n.errorf("embeddings: and rerank: configure builtin:hybrid: add builtin: \"builtin:hybrid\" to the file")
 	} else if root.get("http") != nil || root.get("command") != nil {
 		if def, err = fc.parseTarget(root, "target file"); err != nil {
 			return nil, err

@@ -50,6 +50,18 @@
 // one run of a group) and ordering: lines; Open with Options.Variant makes
 // .Variant.KEY available to the file's templates, builtin: spec included.
 //
+// Hybrid: builtin:hybrid, builtin?mode=hybrid and builtin?preset=fast,
+// balanced or thorough (ParseBuiltin) add to the BM25 builtin a dense leg
+// over an OpenAI-compatible embeddings endpoint (package llm), reciprocal
+// rank fusion (engine.RRF) and an optional rerank over the fused top N
+// (the Cohere/Jina /rerank shape). The endpoints come from the target
+// file's embeddings: and rerank: blocks, else the suite's; keys are
+// secrets. Setup embeds the corpus in batches, keeping the vectors in the
+// cache under Options.CacheDir (kind "embed"); Measures reports the
+// requests sent. A case tagged collection: X searches collection X only
+// (engine.Collection). docs/targets.md#hybrid-retrieval-builtinhybrid has
+// the contract.
+//
 // Limits: a target file, a replay trace line and a JSON response a mapping
 // reads are refused when nested more than 1000 levels deep (a target file
 // also when a string in it is longer than 1 MiB), with the position

@@ -26,10 +26,14 @@ type Options struct {
 	// Variant is the variant of a matrix this target is opened for (a
 	// target file's variants:), visible to templates as .Variant.KEY.
 	Variant map[string]string
+	// CacheDir is the content-addressed cache (package cache; the
+	// store's cache/ directory) where builtin:hybrid keeps document
+	// vectors; empty: none (every run embeds the corpus).
+	CacheDir string
 }
 
 // Kinds lists the target spec forms, for messages.
-var Kinds = []string{"builtin", "builtin:rm3", "replay:FILE", "http://HOST/PATH", "https://HOST/PATH", "command:'CMD ARGS'", "trec:RUNFILE", "FILE.yaml"}
+var Kinds = []string{"builtin", "builtin:rm3", "builtin:hybrid", "replay:FILE", "http://HOST/PATH", "https://HOST/PATH", "command:'CMD ARGS'", "trec:RUNFILE", "FILE.yaml"}
 
 // IsFile reports whether spec names a target file: a path ending in .yaml,
 // .yml or .json that is none of the prefixed forms (replay:, trec:, ...).

@@ -11,18 +11,21 @@ import (
 	"strings"
 	"time"
 
+	"github.com/assay-eval/assay/internal/hybridtest"
 	"github.com/assay-eval/assay/llm"
 )
 
 // Main is the stand-in as a program, for testscripts (which cannot wait
 // for a background server):
 //
-//	llmtest [--key K] [--chat TEXT] [--fail N:FAULT] [--requests FILE] -- CMD ARGS...
+//	llmtest [--key K] [--chat TEXT] [--fail N:FAULT] [--requests FILE] [--vectors hash|concepts] -- CMD ARGS...
 //
 // serves on a free 127.0.0.1 port, runs CMD with LLMTEST_URL set to the
 // base url (ending in /v1), and returns CMD's exit status. Chat answers
 // TEXT, or by default "echo: " and the last message's content; embeddings
-// and rerank take the defaults (HashVector, Overlap). --key makes every
+// and rerank take the defaults (HashVector, Overlap), or with --vectors
+// concepts the cross-language vectors and rerank scores of
+// internal/hybridtest (the builtin:hybrid scripts). --key makes every
 // request without "Authorization: Bearer K" a 401; --fail answers the
 // first N requests with FAULT: a status (2:429, 1:500), "malformed" (a 200
 // whose body is not JSON) or a delay ("slow=2s", then the normal answer). --requests writes, when CMD is done, one
@@ -36,8 +39,9 @@ func Main(args []string, stdout, stderr io.Writer, environ []string) int {
 	chat := fs.String("chat", "", "the chat answer `TEXT` (default: echo the last message)")
 	fail := fs.String("fail", "", "answer the first `N:FAULT` requests with FAULT: a status (2:429), malformed, or slow=DURATION")
 	reqs := fs.String("requests", "", "write the request counts to `FILE` when CMD is done")
-	if err := fs.Parse(args); err != nil || fs.NArg() == 0 {
-		fmt.Fprintln(stderr, "usage: llmtest [--key K] [--chat TEXT] [--fail N:FAULT] [--requests FILE] -- CMD ARGS...")
+	vectors := fs.String("vectors", "hash", "embeddings and rerank scores: hash (HashVector, Overlap) or concepts (internal/hybridtest: words of several languages that mean the same share a dimension)")
+	if err := fs.Parse(args); err != nil || fs.NArg() == 0 || (*vectors != "hash" && *vectors != "concepts") {
+		fmt.Fprintln(stderr, "usage: llmtest [--key K] [--chat TEXT] [--fail N:FAULT] [--requests FILE] [--vectors hash|concepts] -- CMD ARGS...")
 		return 2
 	}
 	h := Handlers{Chat: func(r ChatRequest) (string, llm.Usage) {
@@ -49,6 +53,9 @@ func Main(args []string, stdout, stderr io.Writer, environ []string) int {
 		}
 		return "echo: " + r.Messages[len(r.Messages)-1].Content, llm.Usage{}
 	}}
+	if *vectors == "concepts" {
+		h.Embed, h.Rerank = hybridtest.Vector, hybridtest.Rerank
+	}
 	s := Start(h)
 	defer s.Close()
 	s.Key = *key
