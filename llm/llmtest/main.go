@@ -58,7 +58,9 @@ func Main(args []string, stdout, stderr io.Writer, environ []string) int {
 	}
 	s := Start(h)
 	defer s.Close()
+	s.mu.Lock() // the server's goroutines read Key under mu
 	s.Key = *key
+	s.mu.Unlock()
 	if *fail != "" {
 		f, err := parseFault(*fail)
 		if err != nil {
