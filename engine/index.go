@@ -513,17 +513,7 @@ func topK(acc *accumulator, k int) []scored {
 			heap.Fix(&h, 0)
 		}
 	}
-	out := []scored(h)
-	slices.SortFunc(out, func(a, b scored) int {
-		if better(a, b) {
-			return -1
-		}
-		if better(b, a) {
-			return 1
-		}
-		return 0
-	})
-	return out
+	return sortBest([]scored(h))
 }
 
 // intToByte4 is Lucene's SmallFloat.intToByte4: lengths below 24 are exact,
@@ -564,4 +554,20 @@ func int4ToLong(i int) int64 {
 		return bits
 	}
 	return (bits | 0x08) << uint(shift)
+}
+
+// sortBest sorts out best first (better, then the tie rule it holds) and
+// returns it: the order of every top-k list of the engine, lexical or
+// dense.
+func sortBest(out []scored) []scored {
+	slices.SortFunc(out, func(a, b scored) int {
+		if better(a, b) {
+			return -1
+		}
+		if better(b, a) {
+			return 1
+		}
+		return 0
+	})
+	return out
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"slices"
 	"sync"
 )
 
@@ -235,16 +234,7 @@ func pushTop(h minHeap, k int, s scored) minHeap {
 
 // sortedResults is h best first.
 func sortedResults(h minHeap) []Result {
-	out := []scored(h)
-	slices.SortFunc(out, func(a, b scored) int {
-		if better(a, b) {
-			return -1
-		}
-		if better(b, a) {
-			return 1
-		}
-		return 0
-	})
+	out := sortBest([]scored(h))
 	res := make([]Result, len(out))
 	for i, s := range out {
 		res[i] = Result{Doc: int(s.doc), Score: float64(s.score)}

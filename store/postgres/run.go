@@ -206,6 +206,16 @@ var _ store.HeadLoader = (*Store)(nil)
 // LoadHead implements store.HeadLoader: the run's record without its
 // cases (one row, no case rows read).
 func (s *Store) LoadHead(ctx context.Context, id string) (*assay.Run, error) {
+	run, err := s.record(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	run.Cases = nil
+	return run, nil
+}
+
+// record reads the run's record (run.json's document) from its row.
+func (s *Store) record(ctx context.Context, id string) (*assay.Run, error) {
 	var rec []byte
 	if err := s.pool.QueryRow(ctx, `SELECT record FROM runs WHERE run_id = $1`, id).Scan(&rec); err != nil {
 		if errors.Is(err, pgx.ErrNoRows) {
@@ -217,21 +227,13 @@ func (s *Store) LoadHead(ctx context.Context, id string) (*assay.Run, error) {
 	if err := decodeJSON(rec, &run); err != nil {
 		return nil, s.errorf("run %s: record: %w", id, err)
 	}
-	run.Cases = nil
 	return &run, nil
 }
 
 func (s *Store) load(ctx context.Context, id string) (*assay.Run, error) {
-	var rec []byte
-	if err := s.pool.QueryRow(ctx, `SELECT record FROM runs WHERE run_id = $1`, id).Scan(&rec); err != nil {
-		if errors.Is(err, pgx.ErrNoRows) {
-			return nil, fmt.Errorf("run %s: not in the store %s: %w", id, s.name, store.ErrNotFound)
-		}
-		return nil, s.errorf("run %s: %w", id, err)
-	}
-	var run assay.Run
-	if err := decodeJSON(rec, &run); err != nil {
-		return nil, s.errorf("run %s: record: %w", id, err)
+	run, err := s.record(ctx, id)
+	if err != nil {
+		return nil, err
 	}
 	rows, err := s.pool.Query(ctx, `SELECT result FROM case_results WHERE run_id = $1 ORDER BY ord`, id)
 	if err != nil {
@@ -257,7 +259,7 @@ func (s *Store) load(ctx context.Context, id string) (*assay.Run, error) {
 			return nil, err
 		}
 	}
-	return &run, nil
+	return run, nil
 }
 
 // decodeJSON decodes a document the store wrote, with the nesting bound
