@@ -2,7 +2,9 @@ package gate
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -250,7 +252,7 @@ func measureOf(run *assay.Run, name string) (float64, string) {
 	if len(run.Measures) == 0 {
 		return 0, fmt.Sprintf("measure %s is undefined: the target reported no measures (or is %s a misspelt metric?)", name, name)
 	}
-	return 0, fmt.Sprintf("measure %s is undefined: the target did not report it (reported: %s)", name, strings.Join(sortedKeys(run.Measures), ", "))
+	return 0, fmt.Sprintf("measure %s is undefined: the target did not report it (reported: %s)", name, strings.Join(slices.Sorted(maps.Keys(run.Measures)), ", "))
 }
 
 // carries reports whether some case of the run has the scope's tag.
@@ -273,7 +275,7 @@ func NewFailures(run, baseline *assay.Run, scope *Scope) (flips []string, paired
 	}
 	base := caseOutcomes(baseline.Cases, scope)
 	cand := caseOutcomes(run.Cases, scope)
-	for _, id := range sortedKeys(cand) {
+	for _, id := range slices.Sorted(maps.Keys(cand)) {
 		b, ok := base[id]
 		if !ok {
 			continue
@@ -393,8 +395,8 @@ func NoMatchIn(tags map[string]map[string]bool, sc Scope) string {
 		return msg + " (did you mean [" + s + "]?)"
 	}
 	known := make([]string, 0, len(tags))
-	for _, k := range sortedKeys(tags) {
-		known = append(known, k+"="+strings.Join(sortedKeys(tags[k]), "|"))
+	for _, k := range slices.Sorted(maps.Keys(tags)) {
+		known = append(known, k+"="+strings.Join(slices.Sorted(maps.Keys(tags[k])), "|"))
 	}
 	const most = 8
 	if len(known) > most {
@@ -433,7 +435,7 @@ func nearestTag(tags map[string]map[string]bool, sc Scope) string {
 	near := diag.Nearest
 	key := sc.Key
 	if tags[key] == nil {
-		key = near(sc.Key, sortedKeys(tags))
+		key = near(sc.Key, slices.Sorted(maps.Keys(tags)))
 		if key == "" {
 			return ""
 		}
@@ -442,10 +444,10 @@ func nearestTag(tags map[string]map[string]bool, sc Scope) string {
 	if vals[sc.Value] {
 		return key + "=" + sc.Value
 	}
-	v := near(sc.Value, sortedKeys(vals))
+	v := near(sc.Value, slices.Sorted(maps.Keys(vals)))
 	if v == "" {
 		if len(vals) == 1 {
-			return key + "=" + sortedKeys(vals)[0]
+			return key + "=" + slices.Sorted(maps.Keys(vals))[0]
 		}
 		return ""
 	}
@@ -491,7 +493,7 @@ func variantScope(run *assay.Run, sc *Scope) (match, isVariant bool) {
 // VariantName names a variant: its value when it has one key ("fast"),
 // otherwise its values in key order joined by "/" ("fast/slim").
 func VariantName(v map[string]string) string {
-	keys := sortedKeys(v)
+	keys := slices.Sorted(maps.Keys(v))
 	vals := make([]string, len(keys))
 	for i, k := range keys {
 		vals[i] = v[k]

@@ -3,7 +3,6 @@ package gate
 import (
 	"fmt"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -386,16 +385,6 @@ func leadingWord(s string) (string, string) {
 // findOp returns the index of the first comparison operator in s, or -1.
 func findOp(s string) int {
 	return strings.IndexAny(s, "<>=")
-}
-
-// sortedKeys returns m's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // NeedsCases reports whether evaluating e reads the run's case results

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"time"
 
@@ -105,7 +107,7 @@ func ReadFloors(r io.Reader, name string) (*Floors, error) {
 	if f.Floors == nil {
 		f.Floors = map[string]float64{}
 	}
-	for _, key := range sortedKeys(f.Floors) {
+	for _, key := range slices.Sorted(maps.Keys(f.Floors)) {
 		e, err := parseFloorKey(key, name)
 		if err != nil {
 			return nil, err
@@ -297,7 +299,7 @@ func (f *Floors) Write(w io.Writer) error {
 // order, each with source "NAME: floor".
 func (f *Floors) Exprs(name string) []Expr {
 	var out []Expr
-	for _, key := range sortedKeys(f.Floors) {
+	for _, key := range slices.Sorted(maps.Keys(f.Floors)) {
 		e, err := parseFloorKey(key, name)
 		if err != nil {
 			continue // ReadFloors rejected these; a hand-built Floors may hold one
@@ -315,7 +317,7 @@ func (f *Floors) Exprs(name string) []Expr {
 // source of each result.
 func (f *Floors) Check(run *assay.Run, name string) Verdict {
 	v := EvaluateExprs(f.Exprs(name), run, nil)
-	for _, key := range sortedKeys(f.Floors) {
+	for _, key := range slices.Sorted(maps.Keys(f.Floors)) {
 		if _, err := parseFloorKey(key, name); err != nil {
 			v.Pass = false
 			v.Results = append(v.Results, assay.GateResult{Expr: key, Source: name, Detail: err.Error()})
@@ -361,7 +363,7 @@ func (f *Floors) Ratchet(run *assay.Run, o RatchetOptions) ([]FloorChange, error
 	if f.Schema == "" {
 		f.Schema = FloorsSchema
 	}
-	keys := sortedKeys(f.Floors)
+	keys := slices.Sorted(maps.Keys(f.Floors))
 	if name := VariantName(run.Variant); name != "" {
 		// The run of one variant of a matrix ratchets that variant's
 		// floors ("[variant=rm3] ndcg@10"), set on its first ratchet,
@@ -422,7 +424,7 @@ func initialFloorKeys(run *assay.Run) []string {
 	if run.Summary.PassRate != nil {
 		keys = append(keys, "pass_rate")
 	}
-	for _, name := range sortedKeys(run.Summary.Metrics) {
+	for _, name := range slices.Sorted(maps.Keys(run.Summary.Metrics)) {
 		if run.Summary.Metrics[name].N > 0 {
 			keys = append(keys, name)
 		}

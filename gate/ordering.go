@@ -2,7 +2,9 @@ package gate
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -150,7 +152,7 @@ func (o Ordering) Check(runs map[string]*assay.Run) assay.GateResult {
 	for i, name := range o.Variants {
 		run := runs[name]
 		if run == nil {
-			res.Detail = fmt.Sprintf("no run for variant %s (have: %s)", name, strings.Join(sortedKeys(runs), ", "))
+			res.Detail = fmt.Sprintf("no run for variant %s (have: %s)", name, strings.Join(slices.Sorted(maps.Keys(runs)), ", "))
 			return res
 		}
 		v, detail := lookup(&view{sum: run.Summary, cases: run.Cases}, o.Metric)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -379,7 +380,7 @@ func CheckMatrix(ctx context.Context, p GatePlan) (*MatrixCheck, error) {
 	// A gate scoped to a variant none of the runs is would check nothing.
 	for _, e := range exprs {
 		if !slices.ContainsFunc(m.Runs, func(r *assay.Run) bool { return gate.AppliesTo(e, r) }) {
-			return nil, usageError("", "--gate %q applies to none of the runs (variants: %s)", e.Text, strings.Join(sortedKeys(byVariant), ", "))
+			return nil, usageError("", "--gate %q applies to none of the runs (variants: %s)", e.Text, strings.Join(slices.Sorted(maps.Keys(byVariant)), ", "))
 		}
 	}
 	for _, run := range m.Runs {

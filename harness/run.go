@@ -4,9 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -926,7 +927,7 @@ func (ss *session) runMatrix(ctx context.Context, m target.Matrix, res *Result) 
 		if e.Scope.Key == "variant" {
 			return inputError(fmt.Errorf("%s: gate %q: no variant %q (variants: %s)", g.Source, g.Expr, e.Scope.Value, strings.Join(names, ", ")))
 		}
-		return inputError(fmt.Errorf("%s: gate %q: no variant has %s=%s (%s: %s)", g.Source, g.Expr, e.Scope.Key, e.Scope.Value, e.Scope.Key, strings.Join(sortedKeys(values[e.Scope.Key]), ", ")))
+		return inputError(fmt.Errorf("%s: gate %q: no variant has %s=%s (%s: %s)", g.Source, g.Expr, e.Scope.Key, e.Scope.Value, e.Scope.Key, strings.Join(slices.Sorted(maps.Keys(values[e.Scope.Key])), ", ")))
 	}
 	group := store.NewRunID()
 	var runs []*assay.Run
@@ -1150,16 +1151,6 @@ func redacting(f *Plan, fn func(io.Writer) error) func(io.Writer) error {
 		}
 		return err
 	}
-}
-
-// sortedKeys returns m's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // ShortID is the first 13 characters of a run or group id, as the reports

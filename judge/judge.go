@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"net/http"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -342,7 +342,7 @@ func (j *Judge) check(r *assay.CaseResult, bounds map[string]float64) {
 		scores[s.Criterion] = s
 	}
 	ok := r.Pass == nil || *r.Pass
-	for _, name := range sortedKeys(bounds) {
+	for _, name := range slices.Sorted(maps.Keys(bounds)) {
 		b := bounds[name]
 		ch := assay.Check{Kind: assay.JudgeMetricPrefix + name}
 		switch {
@@ -388,15 +388,6 @@ func Bounds(defaults, own map[string]float64) map[string]float64 {
 	for k, v := range own {
 		out[k] = v
 	}
-	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
 	return out
 }
 

@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -66,7 +68,7 @@ func CaseDetail(w io.Writer, v CaseView) error {
 		ew.printf("query      %s\n", Escape(v.Query))
 	}
 	if len(r.Tags) > 0 {
-		keys := sortedKeys(r.Tags)
+		keys := slices.Sorted(maps.Keys(r.Tags))
 		parts := make([]string, len(keys))
 		for i, k := range keys {
 			parts[i] = k + "=" + r.Tags[k]
@@ -162,7 +164,7 @@ func CaseDetail(w io.Writer, v CaseView) error {
 	}
 	if len(r.Metrics) > 0 {
 		ew.printf("\nmetrics\n")
-		for _, k := range sortedKeys(r.Metrics) {
+		for _, k := range slices.Sorted(maps.Keys(r.Metrics)) {
 			ew.printf("  %-12s %.4f\n", Escape(k), r.Metrics[k])
 		}
 	}
@@ -228,15 +230,6 @@ func unretrieved(judgments map[string]int, hits []assay.Hit) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func fmtFloat(f float64) string {

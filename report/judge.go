@@ -2,6 +2,8 @@ package report
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/assay-eval/assay"
@@ -28,7 +30,7 @@ func judgeLines(s *assay.JudgeSummary) []string {
 	out = append(out, usage)
 	if s.Repeats > 1 {
 		var parts []string
-		for _, k := range sortedKeys(s.Agreement) {
+		for _, k := range slices.Sorted(maps.Keys(s.Agreement)) {
 			parts = append(parts, fmt.Sprintf("%s %.2f (spread %.2f)", k, s.Agreement[k], s.Spread[k]))
 		}
 		out = append(out, fmt.Sprintf("repeats %d  agreement %s", s.Repeats, nonEmpty(strings.Join(parts, ", "), "none measured")))

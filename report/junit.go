@@ -5,7 +5,8 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -442,7 +443,7 @@ func junitCaseOf(c assay.CaseResult, name string, multi bool) junitCase {
 		tc.SystemOut = "measured, not graded (the case states judgments only)"
 		if len(c.Metrics) > 0 {
 			tc.SystemOut += "\nmetrics:"
-			for _, k := range keysOf(c.Metrics) {
+			for _, k := range slices.Sorted(maps.Keys(c.Metrics)) {
 				tc.SystemOut += " " + k + "=" + num(c.Metrics[k])
 			}
 		}
@@ -536,14 +537,14 @@ func caseFacts(c assay.CaseResult) string {
 	}
 	if len(c.Tags) > 0 {
 		b.WriteString("tags:")
-		for _, k := range keysOf(c.Tags) {
+		for _, k := range slices.Sorted(maps.Keys(c.Tags)) {
 			fmt.Fprintf(&b, " %s=%s", k, c.Tags[k])
 		}
 		b.WriteString("\n")
 	}
 	if len(c.Metrics) > 0 {
 		b.WriteString("metrics:")
-		for _, k := range keysOf(c.Metrics) {
+		for _, k := range slices.Sorted(maps.Keys(c.Metrics)) {
 			fmt.Fprintf(&b, " %s=%s", k, num(c.Metrics[k]))
 		}
 		b.WriteString("\n")
@@ -581,14 +582,4 @@ func seconds(s float64) string {
 		s = 0
 	}
 	return fmt.Sprintf("%.3f", s)
-}
-
-// keysOf returns m's keys in order.
-func keysOf[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

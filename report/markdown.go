@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -146,7 +148,7 @@ func Markdown(w io.Writer, run *assay.Run, cmp *compare.Report) error {
 		p.f("\n\n")
 		if len(st.Metrics) > 0 {
 			p.f("| metric | mean ± sd across trials |\n|---|---:|\n")
-			for _, m := range keysOf(st.Metrics) {
+			for _, m := range slices.Sorted(maps.Keys(st.Metrics)) {
 				ms := st.Metrics[m]
 				p.f("| %s | %.4f ± %.4f |\n", mdEscape(m), ms.Mean, ms.SD)
 			}
@@ -165,7 +167,7 @@ func Markdown(w io.Writer, run *assay.Run, cmp *compare.Report) error {
 			p.f("---:|")
 		}
 		p.f("\n")
-		for _, k := range keysOf(run.Segments) {
+		for _, k := range slices.Sorted(maps.Keys(run.Segments)) {
 			seg := run.Segments[k]
 			p.f("| %s | %d | %s |", mdEscape(k), seg.Cases, pct(seg.PassRate))
 			if head != "" {

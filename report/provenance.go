@@ -35,7 +35,7 @@ func Provenance(w io.Writer, run *assay.Run, path string) error {
 	row("target", target)
 	if len(run.Target.Versions) > 0 {
 		var vs []string
-		for _, k := range sortedNames(run.Target.Versions) {
+		for _, k := range slices.Sorted(maps.Keys(run.Target.Versions)) {
 			vs = append(vs, k+"="+run.Target.Versions[k])
 		}
 		row("versions", strings.Join(vs, " "))
@@ -55,7 +55,7 @@ func Provenance(w io.Writer, run *assay.Run, path string) error {
 	if len(o.Cases) > 0 {
 		opts += " cases=" + strings.Join(o.Cases, ",")
 	}
-	for _, k := range sortedNames(o.Tags) {
+	for _, k := range slices.Sorted(maps.Keys(o.Tags)) {
 		opts += " tag:" + k + "=" + o.Tags[k]
 	}
 	row("options", opts)
@@ -73,8 +73,6 @@ func Provenance(w io.Writer, run *assay.Run, path string) error {
 	}
 	return nil
 }
-
-func sortedNames[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
 // FormatUTC is how the reports write a time: UTC, to the second ("-" for none).
 func FormatUTC(t time.Time) string {

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -214,7 +216,7 @@ func TestWriteReportDirStreamErrorReplacesNothing(t *testing.T) {
 		t.Fatalf("err = %v, want the stream's error", err)
 	}
 	if after := readDir(t, dir); !equalMaps(before, after) {
-		t.Errorf("a failed report changed the directory:\nbefore %v\nafter  %v", keysOf(before), keysOf(after))
+		t.Errorf("a failed report changed the directory:\nbefore %v\nafter  %v", slices.Sorted(maps.Keys(before)), slices.Sorted(maps.Keys(after)))
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"maps"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -233,7 +234,7 @@ func buildRun(c *cachedRun, f caseFilter, page, pageSize int) *runData {
 	if len(d.Metrics) > 0 {
 		d.Head = d.Metrics[0].Name
 	}
-	for _, k := range sortedKeys(run.Segments) {
+	for _, k := range slices.Sorted(maps.Keys(run.Segments)) {
 		seg := run.Segments[k]
 		row := segRow{Name: k, Cases: seg.Cases, PassRate: seg.PassRate, Head: "-"}
 		if m, ok := seg.Metrics[d.Head]; ok {
@@ -295,7 +296,7 @@ func makeRow(cr assay.CaseResult, head string, flaky bool) caseRow {
 		}
 	}
 	var tags []string
-	for _, k := range sortedKeys(cr.Tags) {
+	for _, k := range slices.Sorted(maps.Keys(cr.Tags)) {
 		tags = append(tags, k+"="+cr.Tags[k])
 	}
 	row.Tags = strings.Join(tags, " ")
@@ -388,15 +389,6 @@ func flakyCases(cases []assay.CaseResult) map[string]bool {
 	return out
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // ---- case page ----
 
 type caseData struct {
@@ -485,7 +477,7 @@ func buildCase(run *assay.Run, id string, views []report.CaseView, sc *assay.Cas
 func trialOf(v report.CaseView, e assay.Expect, cs bool) trialView {
 	r := v.Result
 	t := trialView{R: r, Status: status(r)}
-	for _, k := range sortedKeys(r.Metrics) {
+	for _, k := range slices.Sorted(maps.Keys(r.Metrics)) {
 		t.Metrics = append(t.Metrics, metricValue{k, r.Metrics[k]})
 	}
 	o := r.Observation
@@ -517,7 +509,7 @@ func trialOf(v report.CaseView, e assay.Expect, cs bool) trialView {
 		}
 		t.Ranking = append(t.Ranking, row)
 	}
-	for _, id := range sortedKeys(v.Judgments) {
+	for _, id := range slices.Sorted(maps.Keys(v.Judgments)) {
 		if v.Judgments[id] > 0 && !seen[id] {
 			t.Missed = append(t.Missed, id)
 		}
