@@ -42,8 +42,8 @@ func CompareText(w io.Writer, rep compare.Report) error {
 		}
 		if l := rep.Latency; l.N > 0 {
 			rows = append(rows, nil,
-				[]string{"latency p50", ms(l.Baseline.P50) + "ms", ms(l.Candidate.P50) + "ms", signedMs(l.DeltaP50), "", "", ""},
-				[]string{"latency p95", ms(l.Baseline.P95) + "ms", ms(l.Candidate.P95) + "ms", signedMs(l.DeltaP95), "", "", ""})
+				[]string{"latency p50", Millis(l.Baseline.P50) + "ms", Millis(l.Candidate.P50) + "ms", SignedMillis(l.DeltaP50), "", "", ""},
+				[]string{"latency p95", Millis(l.Baseline.P95) + "ms", Millis(l.Candidate.P95) + "ms", SignedMillis(l.DeltaP95), "", "", ""})
 		}
 		widths := make([]int, 7)
 		widths[0] = nameW
@@ -121,8 +121,8 @@ func CompareMarkdown(w io.Writer, rep compare.Report) error {
 				mdEscape(m.Name), m.Baseline, m.Candidate, m.Delta, m.CI95[0], m.CI95[1], mdEscape(pval(m.P)), mdEscape(mark))
 		}
 		if l := rep.Latency; l.N > 0 {
-			p.f("| latency p50 | %sms | %sms | %s | | | |\n", ms(l.Baseline.P50), ms(l.Candidate.P50), signedMs(l.DeltaP50))
-			p.f("| latency p95 | %sms | %sms | %s | | | |\n", ms(l.Baseline.P95), ms(l.Candidate.P95), signedMs(l.DeltaP95))
+			p.f("| latency p50 | %sms | %sms | %s | | | |\n", Millis(l.Baseline.P50), Millis(l.Candidate.P50), SignedMillis(l.DeltaP50))
+			p.f("| latency p95 | %sms | %sms | %s | | | |\n", Millis(l.Baseline.P95), Millis(l.Candidate.P95), SignedMillis(l.DeltaP95))
 		}
 		p.f("\n`~`: %s\n\n", mdEscape(SignificanceRule(rep.Alpha)))
 	}
@@ -174,11 +174,12 @@ func pval(p float64) string {
 	return fmt.Sprintf("%.3f", p)
 }
 
-func signedMs(v float64) string {
+// SignedMillis is a latency delta: +2.25ms, -0.10ms.
+func SignedMillis(v float64) string {
 	if v < 0 {
-		return "-" + ms(-v) + "ms"
+		return "-" + Millis(-v) + "ms"
 	}
-	return "+" + ms(v) + "ms"
+	return "+" + Millis(v) + "ms"
 }
 
 func idList(ids []string) string {

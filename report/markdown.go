@@ -70,14 +70,14 @@ func Markdown(w io.Writer, run *assay.Run, cmp *compare.Report) error {
 	p.f("|---:|---:|---:|---:|---:|---:|---:|\n")
 	p50, p95 := "–", "–"
 	if s.LatencyMs.N > 0 {
-		p50, p95 = ms(s.LatencyMs.P50)+" ms", ms(s.LatencyMs.P95)+" ms"
+		p50, p95 = Millis(s.LatencyMs.P50)+" ms", Millis(s.LatencyMs.P95)+" ms"
 	}
-	p.f("| %s | %d | %d | %d | %d | %s | %s |\n\n", pct(s.PassRate), s.Graded, s.Passed, s.Failed, s.Errors, p50, p95)
+	p.f("| %s | %d | %d | %d | %d | %s | %s |\n\n", Percent(s.PassRate), s.Graded, s.Passed, s.Failed, s.Errors, p50, p95)
 	if names := StageNames(s.Stages); len(names) > 0 {
 		p.f("| stage | p50 | p95 | n |\n|---|---:|---:|---:|\n")
 		for _, name := range names {
 			l := s.Stages[name]
-			p.f("| %s | %s ms | %s ms | %d |\n", mdEscape(name), ms(l.P50), ms(l.P95), l.N)
+			p.f("| %s | %s ms | %s ms | %d |\n", mdEscape(name), Millis(l.P50), Millis(l.P95), l.N)
 		}
 		p.f("\n")
 	}
@@ -137,7 +137,7 @@ func Markdown(w io.Writer, run *assay.Run, cmp *compare.Report) error {
 	if st.Trials > 1 {
 		n := st.Trials
 		p.f("### Trials\n\n")
-		p.f("pass@%d %s · pass^%d %s · %d flaky", n, pct(st.PassAny), n, pct(st.PassAll), len(st.Flaky))
+		p.f("pass@%d %s · pass^%d %s · %d flaky", n, Percent(st.PassAny), n, Percent(st.PassAll), len(st.Flaky))
 		if len(st.Flaky) > 0 {
 			ids := make([]string, len(st.Flaky))
 			for i, id := range st.Flaky {
@@ -169,7 +169,7 @@ func Markdown(w io.Writer, run *assay.Run, cmp *compare.Report) error {
 		p.f("\n")
 		for _, k := range slices.Sorted(maps.Keys(run.Segments)) {
 			seg := run.Segments[k]
-			p.f("| %s | %d | %s |", mdEscape(k), seg.Cases, pct(seg.PassRate))
+			p.f("| %s | %d | %s |", mdEscape(k), seg.Cases, Percent(seg.PassRate))
 			if head != "" {
 				if m, ok := seg.Metrics[head]; ok {
 					p.f(" %.4f |", m.Mean)
@@ -350,7 +350,7 @@ func MarkdownMatrix(w io.Writer, runs []*assay.Run, orderings gate.Verdict) erro
 	}
 	p.f("---:|---|\n")
 	for _, r := range runs {
-		p.f("| %s | %s |", mdEscape(nonEmpty(gate.VariantName(r.Variant), r.RunID)), pct(r.Summary.PassRate))
+		p.f("| %s | %s |", mdEscape(nonEmpty(gate.VariantName(r.Variant), r.RunID)), Percent(r.Summary.PassRate))
 		for _, m := range metrics {
 			if agg, ok := r.Summary.Metrics[m]; ok {
 				p.f(" %.4f |", agg.Mean)
@@ -360,7 +360,7 @@ func MarkdownMatrix(w io.Writer, runs []*assay.Run, orderings gate.Verdict) erro
 		}
 		p95 := "–"
 		if r.Summary.LatencyMs.N > 0 {
-			p95 = ms(r.Summary.LatencyMs.P95) + " ms"
+			p95 = Millis(r.Summary.LatencyMs.P95) + " ms"
 		}
 		held := 0
 		for _, g := range r.Gates {

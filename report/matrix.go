@@ -41,7 +41,7 @@ func MatrixText(w io.Writer, runs []*assay.Run, orderings gate.Verdict, o TextOp
 	p.f("  %8s  %s\n", "p95 ms", "gates")
 	for i, r := range runs {
 		s := r.Summary
-		p.f("%s  %-10s  %5d  %9s", padRight(names[i], width), r.Status, s.Cases, pct(s.PassRate))
+		p.f("%s  %-10s  %5d  %9s", padRight(names[i], width), r.Status, s.Cases, Percent(s.PassRate))
 		for _, m := range metrics {
 			if v, ok := s.Metrics[m]; ok {
 				p.f("  %*.4f", max(8, len(m)), v.Mean)
@@ -51,7 +51,7 @@ func MatrixText(w io.Writer, runs []*assay.Run, orderings gate.Verdict, o TextOp
 		}
 		lat := "-"
 		if s.LatencyMs.N > 0 {
-			lat = ms(s.LatencyMs.P95)
+			lat = Millis(s.LatencyMs.P95)
 		}
 		passed := 0
 		for _, g := range r.Gates {

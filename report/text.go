@@ -2,12 +2,14 @@ package report
 
 import (
 	"fmt"
-	"golang.org/x/text/width"
 	"io"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	"golang.org/x/text/width"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/gate"
@@ -43,7 +45,7 @@ func Text(w io.Writer, run *assay.Run, o TextOptions) error {
 		p.f(" in %s", run.FinishedAt.Sub(run.StartedAt).Round(time.Millisecond))
 	}
 	p.nl()
-	p.f("cases %d  graded %d  passed %d  failed %d  errors %d  pass rate %s", s.Cases, s.Graded, s.Passed, s.Failed, s.Errors, pct(s.PassRate))
+	p.f("cases %d  graded %d  passed %d  failed %d  errors %d  pass rate %s", s.Cases, s.Graded, s.Passed, s.Failed, s.Errors, Percent(s.PassRate))
 	if trials > 1 {
 		p.f("  (%d trials per case; counts are case×trial)", trials)
 	}
@@ -71,16 +73,16 @@ func Text(w io.Writer, run *assay.Run, o TextOptions) error {
 	}
 
 	p.nl()
-	p.f("rates    no_hit %s  refusal %s  grounded %s  error %s\n", pct(s.Rates.NoHit), pct(s.Rates.Refusal), pct(s.Rates.Grounded), pct(s.Rates.Error))
+	p.f("rates    no_hit %s  refusal %s  grounded %s  error %s\n", Percent(s.Rates.NoHit), Percent(s.Rates.Refusal), Percent(s.Rates.Grounded), Percent(s.Rates.Error))
 	if s.LatencyMs.N > 0 {
 		l := s.LatencyMs
-		p.f("latency  p50 %s  p95 %s  p99 %s  max %s  (ms, nearest-rank, n=%d)\n", ms(l.P50), ms(l.P95), ms(l.P99), ms(l.Max), l.N)
+		p.f("latency  p50 %s  p95 %s  p99 %s  max %s  (ms, nearest-rank, n=%d)\n", Millis(l.P50), Millis(l.P95), Millis(l.P99), Millis(l.Max), l.N)
 	} else {
 		p.f("latency  none reported\n")
 	}
 	for _, name := range StageNames(s.Stages) {
 		l := s.Stages[name]
-		p.f("  stage  %-8s p50 %s  p95 %s  (ms, n=%d)\n", Escape(name), ms(l.P50), ms(l.P95), l.N)
+		p.f("  stage  %-8s p50 %s  p95 %s  (ms, n=%d)\n", Escape(name), Millis(l.P50), Millis(l.P95), l.N)
 	}
 	if s.Retried > 0 {
 		p.f("retried  %d of %d cases (latency excludes the backoff waits; latency_total_ms has them)\n", s.Retried, s.Cases)
@@ -105,7 +107,7 @@ func Text(w io.Writer, run *assay.Run, o TextOptions) error {
 	if trials > 1 {
 		ts := gate.Trials(run.Cases)
 		p.nl()
-		p.f("trials   %d per case  pass@%d %s  pass^%d %s  flaky %d", ts.Trials, ts.Trials, pct(ts.PassAny), ts.Trials, pct(ts.PassAll), len(ts.Flaky))
+		p.f("trials   %d per case  pass@%d %s  pass^%d %s  flaky %d", ts.Trials, ts.Trials, Percent(ts.PassAny), ts.Trials, Percent(ts.PassAll), len(ts.Flaky))
 		if len(ts.Flaky) > 0 {
 			p.f(": %s", strings.Join(ts.Flaky, ", "))
 		}
@@ -136,7 +138,7 @@ func Text(w io.Writer, run *assay.Run, o TextOptions) error {
 		p.nl()
 		for _, k := range segs {
 			seg := run.Segments[k]
-			p.f("%s  %5d  %9s", padRight(k, width), seg.Cases, pct(seg.PassRate))
+			p.f("%s  %5d  %9s", padRight(k, width), seg.Cases, Percent(seg.PassRate))
 			if head != "" {
 				if m, ok := seg.Metrics[head]; ok {
 					p.f("  %9.4f", m.Mean)
@@ -283,17 +285,23 @@ func (p *printer) f(format string, args ...any) {
 
 func (p *printer) nl() { p.f("\n") }
 
-func pct(v *float64) string {
+// Percent is a rate as the reports show it (95.7%), "n/a" when undefined.
+func Percent(v *float64) string {
 	if v == nil {
 		return "n/a"
 	}
-	return pctv(*v)
+	return PercentOf(*v)
 }
 
-func pctv(v float64) string { return fmt.Sprintf("%.1f%%", v*100) }
+// PercentOf is Percent of a defined rate.
+func PercentOf(v float64) string { return fmt.Sprintf("%.1f%%", v*100) }
 
-func ms(v float64) string {
+// Millis is a latency in ms as the reports show it: three significant
+// digits at most (0.59, 12.1, 2300), "n/a" for NaN.
+func Millis(v float64) string {
 	switch {
+	case math.IsNaN(v):
+		return "n/a"
 	case v >= 100:
 		return fmt.Sprintf("%.0f", v)
 	case v >= 10:

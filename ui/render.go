@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"math"
 	"net/url"
 	"strings"
 	"time"
@@ -142,28 +141,18 @@ type view struct {
 }
 
 var funcs = template.FuncMap{
-	"pct": func(v *float64) string {
-		if v == nil {
-			return "n/a"
-		}
-		return fmt.Sprintf("%.1f%%", *v*100)
-	},
-	"pctv":   func(v float64) string { return fmt.Sprintf("%.1f%%", v*100) },
+	"pct":    report.Percent,
+	"pctv":   report.PercentOf,
 	"f4":     func(v float64) string { return fmt.Sprintf("%.4f", v) },
 	"signed": func(v float64) string { return fmt.Sprintf("%+.4f", v) },
-	"ms":     ms,
+	"ms":     report.Millis,
 	"msp": func(v *float64) string {
 		if v == nil {
 			return "-"
 		}
-		return ms(*v)
+		return report.Millis(*v)
 	},
-	"signedms": func(v float64) string {
-		if v < 0 {
-			return "-" + ms(-v) + "ms"
-		}
-		return "+" + ms(v) + "ms"
-	},
+	"signedms": report.SignedMillis,
 	"pval": func(p float64) string {
 		if p < 0.001 {
 			return "<0.001"
@@ -203,19 +192,6 @@ var funcs = template.FuncMap{
 		}
 		return c
 	},
-}
-
-func ms(v float64) string {
-	switch {
-	case math.IsNaN(v):
-		return "n/a"
-	case v >= 100:
-		return fmt.Sprintf("%.0f", v)
-	case v >= 10:
-		return fmt.Sprintf("%.1f", v)
-	default:
-		return fmt.Sprintf("%.2f", v)
-	}
 }
 
 // pages are the templates by name, each parsed with the layout.
