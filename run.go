@@ -114,8 +114,10 @@ type Run struct {
 	// 1.1); one not reported is undefined and fails its gate.
 	Measures map[string]float64 `json:"measures,omitempty"`
 	Gates    []GateResult       `json:"gates"`
-	Cases    []CaseResult       `json:"cases"`
-	Warnings []string           `json:"warnings,omitempty"`
+	// Warnings come before the cases in the document, so that a reader of
+	// its head (store.PeekRun) has every field but the cases.
+	Warnings []string     `json:"warnings,omitempty"`
+	Cases    []CaseResult `json:"cases"`
 
 	// CaseStream, when Cases is empty, yields the run's case results in
 	// order (suite order, then trial) afresh on each call; it is not part

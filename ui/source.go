@@ -1,9 +1,7 @@
 package ui
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
@@ -261,17 +259,10 @@ func (s *source) peek(ctx context.Context, ref string, n int) (c *cachedRun, ok 
 	if head.Status == assay.StatusIncomplete && head.Summary.Cases == 0 {
 		return nil, false, nil
 	}
-	// run.json lists its warnings after its cases, past what PeekRun
-	// reads: they come from the file's tail.
-	warnings, ok := tailWarnings(path)
-	if !ok {
-		return nil, false, nil
-	}
 	if !loading {
 		go s.loadKey(context.Background(), key)
 	}
 	run := *head
-	run.Warnings = warnings
 	var last string
 	err = store.ReadRunCases(path, func(r assay.CaseResult) error {
 		if len(run.Cases) >= n && r.ID != last {
@@ -417,41 +408,4 @@ func (s *source) allCaseViews(ctx context.Context, run *assay.Run, path string) 
 // compare is `assay compare BASE CAND`.
 func (s *source) compare(ctx context.Context, base, cand string) (compare.Report, error) {
 	return harness.CompareRefs(ctx, s.st, base, cand)
-}
-
-// tailWindow is how much of the end of run.json tailWarnings reads.
-const tailWindow = 64 << 10
-
-// tailWarnings returns the warnings of the run.json at path, the last
-// member of the document (after its cases), from the file's last
-// tailWindow bytes; ok is false when they cannot be read from there (a
-// small file, which loads fast anyway, or warnings longer than the
-// window). A "warnings" key inside a case is never taken: the array must
-// be followed by the document's closing brace alone.
-func tailWarnings(path string) (warnings []string, ok bool) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, false
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || fi.Size() <= tailWindow {
-		return nil, false
-	}
-	buf := make([]byte, tailWindow)
-	if _, err := f.ReadAt(buf, fi.Size()-tailWindow); err != nil {
-		return nil, false
-	}
-	key := []byte(`"warnings":`)
-	i := bytes.LastIndex(buf, key)
-	if i < 0 {
-		// The document ends with its cases: no warnings (omitempty).
-		return nil, bytes.HasSuffix(bytes.Join(bytes.Fields(buf[len(buf)-64:]), nil), []byte("]}"))
-	}
-	dec := json.NewDecoder(bytes.NewReader(buf[i+len(key):]))
-	if err := dec.Decode(&warnings); err != nil {
-		return nil, false
-	}
-	rest := bytes.TrimSpace(buf[i+len(key)+int(dec.InputOffset()):])
-	return warnings, string(rest) == "}"
 }
