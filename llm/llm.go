@@ -7,16 +7,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/assay-eval/assay"
+	backoff "github.com/assay-eval/assay/internal/retry"
 	"github.com/assay-eval/assay/redact"
 )
 
@@ -27,7 +26,7 @@ const (
 	DefaultMaxBody = 32 << 20
 	MaxRetries     = 10
 	MaxBackoff     = 10 * time.Second
-	MaxRetryAfter  = 60 * time.Second
+	MaxRetryAfter  = backoff.MaxAfter
 	// snippetLen is how much of an error body an Error shows.
 	snippetLen = 200
 )
@@ -211,7 +210,11 @@ func (e *Endpoint) PostJSON(ctx context.Context, path string, req, resp any) (at
 		if !errors.As(err, &le) || !le.Retryable || attempt >= retries {
 			return attempts, err
 		}
-		wait := backoff(e.Backoff, attempt)
+		base := e.Backoff
+		if base <= 0 {
+			base = DefaultBackoff
+		}
+		wait := backoff.Backoff(base, MaxBackoff, attempt)
 		if retryAfter > wait {
 			wait = min(retryAfter, MaxRetryAfter)
 		}
@@ -281,7 +284,7 @@ func (e *Endpoint) once(ctx context.Context, u, path string, body []byte) (b []b
 			msg += ": " + s
 		}
 		retry := res.StatusCode == http.StatusTooManyRequests || res.StatusCode == http.StatusRequestTimeout || res.StatusCode >= 500
-		return nil, parseRetryAfter(res.Header.Get("Retry-After")), e.errorf(assay.ErrHTTPStatus, res.StatusCode, retry, "%s", msg)
+		return nil, backoff.After(res.Header.Get("Retry-After")), e.errorf(assay.ErrHTTPStatus, res.StatusCode, retry, "%s", msg)
 	}
 	return b, 0, nil
 }
@@ -369,40 +372,6 @@ func shortURL(u *url.URL) string {
 	c.RawQuery = ""
 	c.Fragment = ""
 	return c.String()
-}
-
-func backoff(base time.Duration, attempt int) time.Duration {
-	if base <= 0 {
-		base = DefaultBackoff
-	}
-	d := base << min(attempt, 30)
-	if d > MaxBackoff || d <= 0 {
-		d = MaxBackoff
-	}
-	if d <= 1 {
-		return d
-	}
-	return d/2 + rand.N(d/2+1)
-}
-
-// parseRetryAfter reads delay-seconds or an HTTP date; 0 when absent.
-func parseRetryAfter(v string) time.Duration {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return 0
-	}
-	if s, err := strconv.Atoi(v); err == nil {
-		if s <= 0 {
-			return 0
-		}
-		return min(time.Duration(min(s, 1<<20))*time.Second, MaxRetryAfter)
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		if d := time.Until(t); d > 0 {
-			return min(d, MaxRetryAfter)
-		}
-	}
-	return 0
 }
 
 // snippet is the start of an error body on one line; binary shows its size.

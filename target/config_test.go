@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/retry"
 	"github.com/assay-eval/assay/redact"
 	"github.com/assay-eval/assay/runner"
 )
@@ -429,15 +430,15 @@ func TestObservationShapedError(t *testing.T) {
 
 func TestParseRetryAfter(t *testing.T) {
 	t.Parallel()
-	if d := parseRetryAfter("3"); d != 3*time.Second {
+	if d := retry.After("3"); d != 3*time.Second {
 		t.Errorf("seconds: %s", d)
 	}
-	if d := parseRetryAfter(time.Now().Add(10 * time.Second).UTC().Format(http.TimeFormat)); d < 8*time.Second || d > 10*time.Second {
+	if d := retry.After(time.Now().Add(10 * time.Second).UTC().Format(http.TimeFormat)); d < 8*time.Second || d > 10*time.Second {
 		t.Errorf("http date: %s", d)
 	}
 	for _, v := range []string{"", "-1", "soon", "Mon, 01 Jan 2001 00:00:00 GMT"} {
-		if d := parseRetryAfter(v); d != 0 {
-			t.Errorf("parseRetryAfter(%q) = %s, want 0", v, d)
+		if d := retry.After(v); d != 0 {
+			t.Errorf("retry.After(%q) = %s, want 0", v, d)
 		}
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"io"
 	"math"
 	"math/big"
-	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/url"
@@ -21,6 +20,7 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/internal/boundedfile"
+	"github.com/assay-eval/assay/internal/retry"
 	"github.com/assay-eval/assay/redact"
 	"github.com/tidwall/gjson"
 )
@@ -109,7 +109,7 @@ const (
 	DefaultBackoff     = 200 * time.Millisecond
 	DefaultMaxBody     = 10 << 20
 	maxBackoff         = 10 * time.Second
-	maxRetryAfter      = 60 * time.Second
+	maxRetryAfter      = retry.MaxAfter
 )
 
 // newHTTPShorthand is the target "http://HOST/PATH": POST {"query", "k"} and
@@ -478,14 +478,7 @@ func (h *HTTP) do(ctx context.Context, st *httpStep, d *tmplData, ex *exchange) 
 }
 
 func (h *HTTP) backoffFor(attempt int) time.Duration {
-	d := h.backoff << attempt
-	if d > maxBackoff || d <= 0 {
-		d = maxBackoff
-	}
-	if d <= 1 {
-		return d
-	}
-	return d/2 + rand.N(d/2+1)
+	return retry.Backoff(h.backoff, maxBackoff, attempt)
 }
 
 // once makes one attempt. retryAfter is < 0 when the failure is not
@@ -526,7 +519,7 @@ func (h *HTTP) once(ctx context.Context, method, u string, hdr http.Header, body
 		}
 		switch resp.StatusCode {
 		case http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-			return nil, parseRetryAfter(resp.Header.Get("Retry-After")), e
+			return nil, retry.After(resp.Header.Get("Retry-After")), e
 		}
 		return nil, -1, e
 	}
@@ -602,26 +595,6 @@ func transientDelay(err error) time.Duration {
 		return 0
 	}
 	return -1
-}
-
-// parseRetryAfter reads delay-seconds or an HTTP date; 0 when absent.
-func parseRetryAfter(v string) time.Duration {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return 0
-	}
-	if s, err := strconv.Atoi(v); err == nil {
-		if s < 0 {
-			return 0
-		}
-		return time.Duration(s) * time.Second
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		if d := time.Until(t); d > 0 {
-			return d
-		}
-	}
-	return 0
 }
 
 // limiter spaces requests evenly (rate: N/s).
