@@ -6,7 +6,19 @@ import (
 
 	"github.com/assay-eval/assay/cache"
 	"github.com/assay-eval/assay/report"
+	"github.com/assay-eval/assay/store"
 )
+
+// cacheDir is the cache directory of a run's store: under a store
+// directory; "" with no store or a database store (store.IsURL), which
+// keeps no files. The judge, --cache and builtin:hybrid's vectors all
+// use it.
+func cacheDir(storeDir string) string {
+	if storeDir == "" || store.IsURL(storeDir) {
+		return ""
+	}
+	return cache.StoreDir(storeDir)
+}
 
 // CacheStats writes the entries and bytes per kind of the response cache
 // under the store at storeDir (assay cache stats). It creates nothing.

@@ -3,7 +3,6 @@ package harness
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/cache"
@@ -67,8 +66,8 @@ func (f *Plan) openJudge(s *assay.Suite) (*judgeSetup, error) {
 	if _, err := judge.New(js.cfg, js.opts); err != nil {
 		return nil, inputError(err)
 	}
-	if dir := f.StoreDir; dir != "" && !strings.Contains(dir, "://") {
-		c, err := cache.Open(cache.StoreDir(dir))
+	if dir := cacheDir(f.StoreDir); dir != "" {
+		c, err := cache.Open(dir)
 		if err != nil {
 			return nil, inputError(fmt.Errorf("judge cache: %w", err))
 		}

@@ -394,10 +394,11 @@ func prepareRun(ctx context.Context, f *Plan) (*session, error) {
 		if f.StoreDir == "" {
 			return nil, usageError("drop --no-store, or give --store DIR", "--cache keeps its entries under the store, and this run has none")
 		}
-		if strings.Contains(f.StoreDir, "://") {
+		dir := cacheDir(f.StoreDir)
+		if dir == "" {
 			return nil, usageError("give --store DIR for the cache's files", "--cache keeps its entries in files under a store directory, and a database store is not one")
 		}
-		if ss.cache, err = cache.Open(cache.StoreDir(f.StoreDir)); err != nil {
+		if ss.cache, err = cache.Open(dir); err != nil {
 			return nil, inputError(err)
 		}
 	}
@@ -567,11 +568,8 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 	tgt := f.System
 	if tgt == nil {
 		var err error
-		var cacheDir string // builtin:hybrid keeps document vectors in the store's cache
-		if f.StoreDir != "" && !strings.Contains(f.StoreDir, "://") {
-			cacheDir = cache.StoreDir(f.StoreDir)
-		}
-		tgt, err = target.Open(ss.spec, target.Options{Suite: s, Getenv: f.Getenv, AllowLiteralSecrets: f.AllowLiteralSecrets, Keep: f.Keep, Variant: variant, CacheDir: cacheDir})
+		// builtin:hybrid keeps document vectors in the store's cache.
+		tgt, err = target.Open(ss.spec, target.Options{Suite: s, Getenv: f.Getenv, AllowLiteralSecrets: f.AllowLiteralSecrets, Keep: f.Keep, Variant: variant, CacheDir: cacheDir(f.StoreDir)})
 		if err != nil {
 			return nil, gate.Verdict{}, inputError(err)
 		}
