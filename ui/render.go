@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/assay-eval/assay/gate"
@@ -194,8 +195,10 @@ var funcs = template.FuncMap{
 	},
 }
 
-// pages are the templates by name, each parsed with the layout.
-var pages = func() map[string]*template.Template {
+// pages are the templates by name, each parsed with the layout: once, on
+// the first page rendered, not when the binary starts (every command links
+// this package).
+var pages = sync.OnceValue(func() map[string]*template.Template {
 	base := template.Must(template.New("layout.html").Funcs(funcs).ParseFS(files, "templates/layout.html", "templates/parts.html"))
 	m := map[string]*template.Template{}
 	for _, name := range []string{"runs", "run", "case", "compare", "comparecase", "history", "error"} {
@@ -203,11 +206,11 @@ var pages = func() map[string]*template.Template {
 		m[name] = template.Must(t.ParseFS(files, "templates/"+name+".html"))
 	}
 	return m
-}()
+})
 
 // render writes the page name with data.
 func render(w io.Writer, name string, l linker, data any) error {
-	t, ok := pages[name]
+	t, ok := pages()[name]
 	if !ok {
 		return fmt.Errorf("no page %q", name)
 	}
