@@ -51,7 +51,8 @@ func BasicAuth(name, user, pass string) []Secret {
 // nothing. It is safe for concurrent use; Add may be called at any time.
 type Redactor struct {
 	mu      sync.RWMutex
-	secrets []Secret // longest value first
+	secrets []Secret // as added, longest value first
+	all     []Secret // secrets and their encoded forms, longest value first
 	rep     *strings.Replacer
 	maxLen  int
 }
@@ -99,15 +100,73 @@ func (r *Redactor) Add(secrets ...Secret) {
 		}
 		return a.Value < b.Value
 	})
-	pairs := make([]string, 0, 2*len(r.secrets))
-	for _, s := range r.secrets {
+	r.all = withEncoded(r.secrets)
+	pairs := make([]string, 0, 2*len(r.all))
+	for _, s := range r.all {
 		pairs = append(pairs, s.Value, s.Placeholder())
 	}
 	r.rep = strings.NewReplacer(pairs...)
-	r.maxLen = len(r.secrets[0].Value)
+	r.maxLen = len(r.all[0].Value)
 }
 
-// Secrets returns the secrets, longest first.
+// MinEncodedLen is the shortest secret whose base64 forms are secrets too.
+// A shorter value's base64 core is a few characters that ordinary base64
+// text would hold by chance.
+const MinEncodedLen = 12
+
+// withEncoded returns the secrets and, for each of MinEncodedLen bytes or
+// more, the base64 forms a token takes when it is encoded inside a longer
+// text (a bearer token in a base64 blob, a JWT-like echo, a log line
+// encoded whole): for each of the three alignments of the token in the
+// encoded bytes, in the standard and the URL alphabet, the characters
+// that depend on the token alone. Longest value first.
+func withEncoded(secrets []Secret) []Secret {
+	all := append([]Secret(nil), secrets...)
+	seen := make(map[string]bool, len(secrets))
+	for _, s := range secrets {
+		seen[s.Value] = true
+	}
+	for _, s := range secrets {
+		if len(s.Value) < MinEncodedLen {
+			continue
+		}
+		for _, v := range encodedCores(s.Value) {
+			if !seen[v] {
+				seen[v] = true
+				all = append(all, Secret{Name: s.Name, Value: v})
+			}
+		}
+	}
+	sort.SliceStable(all, func(i, j int) bool {
+		a, b := all[i], all[j]
+		if len(a.Value) != len(b.Value) {
+			return len(a.Value) > len(b.Value)
+		}
+		return a.Value < b.Value
+	})
+	return all
+}
+
+// encodedCores is the base64 text v gives at each alignment, in both
+// alphabets, without the characters that also depend on the bytes around
+// it.
+func encodedCores(v string) []string {
+	var out []string
+	for o := 0; o < 3; o++ {
+		raw := make([]byte, o+len(v))
+		copy(raw[o:], v)
+		for _, enc := range []*base64.Encoding{base64.RawStdEncoding, base64.RawURLEncoding} {
+			e := enc.EncodeToString(raw)
+			from := (8*o + 5) / 6      // the first character of v's bits only
+			to := 8 * (o + len(v)) / 6 // past the last one
+			out = append(out, e[from:to])
+		}
+	}
+	return out
+}
+
+// Secrets returns the secrets as added (not their encoded forms), longest
+// first.
 func (r *Redactor) Secrets() []Secret {
 	if r == nil {
 		return nil
@@ -142,7 +201,7 @@ func (r *Redactor) String(s string) string {
 		return s
 	}
 	r.mu.RLock()
-	rep, secrets := r.rep, r.secrets
+	rep, secrets := r.rep, r.all
 	r.mu.RUnlock()
 	if rep == nil {
 		return s
@@ -191,7 +250,9 @@ func (r *Redactor) Tail(b []byte, n int, cut bool) string {
 }
 
 // Head returns the first n bytes of s redacted whole, with "..." when it
-// was longer.
+// was longer. It is the cut for text that comes from outside (a response
+// body, a judge's answer): the secrets are replaced before the cut, so a
+// cut that lands inside one leaves none of it.
 func (r *Redactor) Head(s string, n int) string {
 	s = r.String(s)
 	if len(s) > n {
@@ -203,6 +264,31 @@ func (r *Redactor) Head(s string, n int) string {
 	}
 	return s
 }
+
+// Clip returns s redacted whole, then cut to at most n characters (runes),
+// the last of them "…" when it was cut. n < 1 gives "".
+func (r *Redactor) Clip(s string, n int) string {
+	s = r.String(s)
+	if n < 1 {
+		return ""
+	}
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	i, count := 0, 0
+	for i = range s {
+		if count == n-1 {
+			break
+		}
+		count++
+	}
+	return s[:i] + "…"
+}
+
+// Clip is Redactor.Clip with nothing to redact: the cut for text that was
+// redacted where it entered (the records of a run, which reports and the
+// UI show), never for text from outside.
+func Clip(s string, n int) string { return (*Redactor)(nil).Clip(s, n) }
 
 // redactDecoded finds secrets in the decoded views of s and replaces the
 // spans of s they came from.
