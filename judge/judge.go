@@ -67,6 +67,7 @@ type Judge struct {
 	sem     chan struct{}
 	schema  json.RawMessage
 	budget  *budget
+	secrets *redact.Redactor // what answers are redacted of before a cut
 }
 
 var envRef = regexp.MustCompile(`^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$`)
@@ -123,16 +124,18 @@ func New(cfg assay.JudgeConfig, o Options) (*Judge, error) {
 			return nil, fmt.Errorf("%s: api_key: environment variable %s is not set", where, m[1])
 		}
 		ep.APIKey, ep.KeyName = key, m[1]
-		if o.Secrets != nil {
-			o.Secrets.Add(redact.Secret{Name: m[1], Value: key})
+		if o.Secrets == nil {
+			o.Secrets = redact.New()
 		}
+		o.Secrets.Add(redact.Secret{Name: m[1], Value: key})
 	}
+	ep.Secrets = o.Secrets
 	conc := cfg.Concurrency
 	if conc <= 0 {
 		conc = DefaultConcurrency
 	}
 	repeats := max(o.Repeats, 1)
-	j := &Judge{cfg: cfg, rubric: rubric, ep: ep, cache: o.Cache, repeats: repeats, sem: make(chan struct{}, conc), budget: &budget{b: cfg.Budget}}
+	j := &Judge{cfg: cfg, rubric: rubric, ep: ep, cache: o.Cache, repeats: repeats, sem: make(chan struct{}, conc), budget: &budget{b: cfg.Budget}, secrets: o.Secrets}
 	if cfg.Temperature != nil {
 		j.temp = *cfg.Temperature
 	}
@@ -243,7 +246,7 @@ func (j *Judge) Grade(ctx context.Context, c assay.Case, obs *assay.Observation,
 			}
 			e = &entry{Content: got.Content, Model: got.Model, Usage: got.Usage}
 		}
-		v, err := Parse(j.rubric, e.Content)
+		v, err := ParseRedacted(j.secrets, j.rubric, e.Content)
 		if err != nil {
 			jr.Error = &assay.Error{Class: assay.ErrJudge, Message: "judge answer: " + err.Error()}
 			break

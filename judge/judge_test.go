@@ -383,3 +383,51 @@ func TestConcurrentGradingKeepsMaxCalls(t *testing.T) {
 		t.Errorf("judged %d, not judged %d, %d requests; want 5, 15, 5", s.Judged, s.NotJudged, srv.Count(""))
 	}
 }
+
+// TestAReasoningOrAnswerCutInsideASecretLeavesNoneOfIt: a judge that
+// echoes its key, or a secret of the run that the system's answer carried
+// into the prompt, in its reasoning (cut at 500 characters) or in an
+// answer that is not JSON (quoted up to 80), at every offset of the cut,
+// leaves no 8-byte part of it in the result. (The parser cut first; the
+// run redacted the cut text, which no longer held the whole secret.)
+func TestAReasoningOrAnswerCutInsideASecretLeavesNoneOfIt(t *testing.T) {
+	const runSecret = "kb-Token/9fQ2xLmZ7wR4"
+	for _, sec := range []string{testKey, runSecret} {
+		for _, form := range []struct {
+			cut  int
+			body func(pad string) string
+		}{
+			{500, func(pad string) string {
+				return `{"relevance": 1, "groundedness": 1, "completeness": 1, "reasoning": "` + pad + sec + ` tail"}`
+			}},
+			{80, func(pad string) string { return "not json " + pad + sec + " tail" }},
+		} {
+			for n := form.cut - len(sec) - 12; n <= form.cut; n++ {
+				body := form.body(strings.Repeat("x", n))
+				srv := llmtest.New(t, llmtest.Handlers{Chat: func(llmtest.ChatRequest) (string, llm.Usage) { return body, llm.Usage{} }})
+				red := redact.New(redact.Secret{Name: "KB_TOKEN", Value: runSecret})
+				j := newJudge(t, config(srv.URL), judge.Options{Secrets: red})
+				r := grade(j, "q1", "the answer", map[string]float64{"relevance": 2})
+				var texts []string
+				for _, s := range r.Judge.Scores {
+					texts = append(texts, s.Reason)
+				}
+				if r.Judge.Error != nil {
+					texts = append(texts, r.Judge.Error.Message)
+				}
+				for _, ch := range r.Checks {
+					texts = append(texts, ch.Detail)
+				}
+				got := strings.Join(texts, "\n")
+				if got == "" {
+					t.Fatalf("cut %d pad %d: nothing to check", form.cut, n)
+				}
+				for i := 0; i+8 <= len(sec); i++ {
+					if strings.Contains(got, sec[i:i+8]) {
+						t.Fatalf("cut %d pad %d: %q of the secret in %q", form.cut, n, sec[i:i+8], got)
+					}
+				}
+			}
+		}
+	}
+}
