@@ -431,3 +431,37 @@ func TestAReasoningOrAnswerCutInsideASecretLeavesNoneOfIt(t *testing.T) {
 		}
 	}
 }
+
+// TestACredentialInTheJudgeURLIsRefused: user info in the judge's url
+// (never sent: the key goes in api_key) and a credential query parameter
+// were accepted and kept in the definition; both are refused when the
+// judge is made, without showing the value, and --allow-literal-secrets
+// lets the query parameter through as a secret.
+func TestACredentialInTheJudgeURLIsRefused(t *testing.T) {
+	for name, u := range map[string]string{
+		"user info":   "http://bob:pw-literal-1@127.0.0.1:9/v1",
+		"query param": "http://127.0.0.1:9/v1?api_key=key-literal-1",
+	} {
+		t.Run(name, func(t *testing.T) {
+			cfg := config(u)
+			_, err := judge.New(cfg, judge.Options{Getenv: getenv})
+			if err == nil || strings.Contains(err.Error(), "literal-1") {
+				t.Fatalf("want a refusal without the value, got %v", err)
+			}
+			red := redact.New()
+			_, err = judge.New(cfg, judge.Options{Getenv: getenv, Secrets: red, AllowLiteralSecrets: true})
+			if name == "user info" {
+				if err == nil {
+					t.Fatal("user info allowed")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("allowed: %v", err)
+			}
+			if got := red.String(u); strings.Contains(got, "literal-1") {
+				t.Errorf("an allowed literal is not a secret: %s", got)
+			}
+		})
+	}
+}
