@@ -2,6 +2,7 @@ package redact
 
 import (
 	"encoding/base64"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -53,8 +54,12 @@ type Redactor struct {
 	mu      sync.RWMutex
 	secrets []Secret // as added, longest value first
 	all     []Secret // secrets and their encoded forms, longest value first
-	rep     *strings.Replacer
-	maxLen  int
+	encoded []Secret // the encoded forms alone
+	// minEncoded is the shortest encoded form: text without a run of that
+	// many base64 characters holds none (a cheap test before the search).
+	minEncoded int
+	rep        *strings.Replacer
+	maxLen     int
 }
 
 // New returns a Redactor of the given secrets.
@@ -101,6 +106,15 @@ func (r *Redactor) Add(secrets ...Secret) {
 		return a.Value < b.Value
 	})
 	r.all = withEncoded(r.secrets)
+	r.encoded, r.minEncoded = nil, 0
+	for _, e := range r.all {
+		if !slices.ContainsFunc(r.secrets, func(s Secret) bool { return s.Value == e.Value }) {
+			r.encoded = append(r.encoded, e)
+			if r.minEncoded == 0 || len(e.Value) < r.minEncoded {
+				r.minEncoded = len(e.Value)
+			}
+		}
+	}
 	pairs := make([]string, 0, 2*len(r.all))
 	for _, s := range r.all {
 		pairs = append(pairs, s.Value, s.Placeholder())
@@ -201,22 +215,61 @@ func (r *Redactor) String(s string) string {
 		return s
 	}
 	r.mu.RLock()
-	rep, secrets := r.rep, r.all
+	rep, plain, secrets, encoded, minEncoded := r.rep, r.secrets, r.all, r.encoded, r.minEncoded
 	r.mu.RUnlock()
 	if rep == nil {
 		return s
 	}
-	for _, sec := range secrets {
-		if strings.Contains(s, sec.Value) {
-			s = rep.Replace(s)
-			break
-		}
+	if containsAny(s, plain) || (minEncoded > 0 && hasBase64Run(s, minEncoded) && containsAny(s, encoded)) {
+		s = rep.Replace(s)
 	}
 	if !strings.ContainsAny(s, `\%`) {
 		return s
 	}
 	return redactDecoded(s, secrets)
 }
+
+func containsAny(s string, secrets []Secret) bool {
+	for _, sec := range secrets {
+		if strings.Contains(s, sec.Value) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasBase64Run reports whether s has n base64 characters in a row (either
+// alphabet). It looks at every n-th byte first: a run of n holds one of
+// them, and ordinary text rarely has a long run.
+func hasBase64Run(s string, n int) bool {
+	for i := n - 1; i < len(s); {
+		if !isB64[s[i]] {
+			i += n
+			continue
+		}
+		// s[i] may be inside a run: measure the run through it.
+		lo := i
+		for lo > 0 && isB64[s[lo-1]] {
+			lo--
+		}
+		hi := i + 1
+		for hi < len(s) && isB64[s[hi]] && hi-lo < n {
+			hi++
+		}
+		if hi-lo >= n {
+			return true
+		}
+		i = hi + n
+	}
+	return false
+}
+
+var isB64 = func() (t [256]bool) {
+	for _, c := range []byte("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_") {
+		t[c] = true
+	}
+	return t
+}()
 
 // Bytes is String for a byte slice.
 func (r *Redactor) Bytes(b []byte) []byte {

@@ -251,3 +251,19 @@ func TestClipRedactsBeforeTheCut(t *testing.T) {
 		}
 	}
 }
+
+// TestEncodedFormFoundAtAnyPosition: the quick test for a base64 run
+// before the search finds a run that starts or ends anywhere.
+func TestEncodedFormFoundAtAnyPosition(t *testing.T) {
+	t.Parallel()
+	r := newR()
+	blob := base64.StdEncoding.EncodeToString([]byte("Bearer " + tok))
+	for pre := 0; pre < 40; pre++ {
+		for _, sep := range []string{" ", "", "\n"} {
+			s := strings.Repeat("ab c", pre/4) + strings.Repeat("d", pre%4) + sep + blob + sep + "tail"
+			if got := r.String(s); !strings.Contains(got, "${TOK}") {
+				t.Fatalf("pre %d sep %q: not redacted: %q", pre, sep, got)
+			}
+		}
+	}
+}
