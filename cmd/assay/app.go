@@ -143,13 +143,14 @@ func urlPasswords(args []string, getenv func(string) string) []redact.Secret {
 		if !strings.Contains(s, "://") {
 			return
 		}
+		// A ${VAR} is expanded by the store, which takes care of its value.
 		_, pass, _, hasPass, query := redact.SplitURL(s)
-		if hasPass && pass != "" {
+		if hasPass && redact.IsLiteral(pass) {
 			add(name, pass)
 		}
 		for _, kv := range strings.Split(query, "&") {
 			k, v, _ := strings.Cut(kv, "=")
-			if redact.IsSecretName(k) && v != "" {
+			if redact.IsSecretName(k) && redact.IsLiteral(v) {
 				add(name, v)
 			}
 		}
