@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -36,6 +38,10 @@ import (
 // loaded with store.ReadRunCases, without decoding all of run.json.
 type source struct {
 	st store.Store
+	// strict: REFs come from a URL (the server): a run of st only
+	// (uiRef), never a path; what ResolveEntry could not resolve is a
+	// 404 or 400 page with its message.
+	strict bool
 
 	mu    sync.Mutex
 	runs  []*cachedRun // most recently used last
@@ -153,6 +159,16 @@ func (s *source) entryKey(e store.Entry) runKey {
 // resolves it: a path REF from its run.json's header, any other from the
 // store's index (store.ResolveEntry).
 func (s *source) resolve(ctx context.Context, ref string) (runKey, error) {
+	if s.strict {
+		if err := uiRef(ref); err != nil {
+			return runKey{}, err
+		}
+		e, err := store.ResolveEntry(ctx, s.st, ref)
+		if err != nil {
+			return runKey{}, refError(err)
+		}
+		return s.entryKey(e), nil
+	}
 	if s.st == nil || store.IsPathRef(ref) {
 		path, err := store.ResolvePath(strings.TrimSpace(ref))
 		if err != nil {
@@ -364,6 +380,9 @@ func (s *source) putHead(k string, h *cachedHead) {
 // returned it), whole (harness.CaseViews), and the case as the suite states it (nil, with a
 // note, when the suite file is gone or changed).
 func (s *source) caseViews(run *assay.Run, path, id string) ([]report.CaseView, *assay.Case, bool, error) {
+	if !slices.ContainsFunc(run.Cases, func(r assay.CaseResult) bool { return r.ID == id }) {
+		return nil, nil, false, notFound("case %q: not in run %s", id, harness.ShortID(run.RunID))
+	}
 	views, err := harness.CaseViews(context.Background(), s.st, run, path, id)
 	if err != nil {
 		return nil, nil, false, err
@@ -407,5 +426,47 @@ func (s *source) allCaseViews(ctx context.Context, run *assay.Run, path string) 
 
 // compare is `assay compare BASE CAND`.
 func (s *source) compare(ctx context.Context, base, cand string) (compare.Report, error) {
+	if s.strict {
+		for _, ref := range []string{base, cand} {
+			if err := uiRef(ref); err != nil {
+				return compare.Report{}, err
+			}
+		}
+	}
 	return harness.CompareRefs(ctx, s.st, base, cand)
+}
+
+// maxRefLen bounds a REF of the UI: a run id is 36 characters.
+const maxRefLen = 36
+
+// uiRef checks a REF taken from a URL of the UI. It names a run of the
+// store only: latest, latest~N, or a run id or a prefix of one (hex
+// digits and dashes). Anything else (a path: any /, \, %2F or .., a
+// label, a file name) is a 404 that says what a REF is and nothing about
+// files: paths stay a feature of the CLI, which reads the files of the
+// user who runs it, while the UI answers whoever reaches its port.
+func uiRef(ref string) error {
+	if ref == "latest" {
+		return nil
+	}
+	if n, ok := strings.CutPrefix(ref, "latest~"); ok && n != "" && len(n) <= 6 && strings.Trim(n, "0123456789") == "" {
+		return nil
+	}
+	if ref != "" && len(ref) <= maxRefLen && strings.Trim(ref, "0123456789abcdefABCDEF-") == "" {
+		return nil
+	}
+	return notFound("not a run of this store: a run is named by its id (or a unique prefix of it), latest or latest~N")
+}
+
+// refError is the page for a REF that ResolveEntry could not resolve: its
+// own message (a REF, run ids, a suite name; no path) when it names no
+// run or several, else the error as it is (a store that failed).
+func refError(err error) error {
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return &httpError{http.StatusNotFound, err.Error()}
+	case errors.Is(err, store.ErrAmbiguous):
+		return &httpError{http.StatusBadRequest, err.Error()}
+	}
+	return err
 }
