@@ -59,4 +59,3 @@ func TestHostGuardNamesTheBoundAddress(t *testing.T) {
 		}
 	}
 }
-
