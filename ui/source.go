@@ -1,9 +1,12 @@
 package ui
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"io/fs"
+	"maps"
 	"net/http"
 	"os"
 	"slices"
@@ -391,37 +394,195 @@ func (s *source) caseViews(run *assay.Run, path, id string) ([]report.CaseView, 
 	return views, c, cs, nil
 }
 
-// allCaseViews returns the trials of every case of the run (path as
-// LoadRef returned it), observations included, read in one pass over its
-// case lines (harness.RefCases; for the static report), and the suite's
-// cases by id.
-func (s *source) allCaseViews(ctx context.Context, run *assay.Run, path string) (map[string][]assay.CaseResult, map[string]*assay.Case, bool, string, error) {
-	byID := map[string][]assay.CaseResult{}
-	lines := 0
-	err := harness.RefCases(ctx, s.st, run, path, true, func(r assay.CaseResult) error {
-		lines++
-		byID[r.ID] = append(byID[r.ID], r)
-		return nil
+// streamCases writes the case pages of the run c (casePage, one per case
+// id, with its trials whole) and, when base is not nil, the diff pages of
+// the cases in diffs (diffPage, both runs' trials), reading each run's
+// case lines once (harness.RefCases) and holding only the cases whose
+// trials are not all read yet: a case's page is written as soon as its
+// last trial is read, so a large run is never held in memory whole. The
+// base run's trials of the cases in diffs are kept in a temporary file in
+// dir (removed at the end) and read back one case at a time. A run
+// without case lines (a run.json written by --json alone) is written from
+// its case rows, without observations.
+func (s *source) streamCases(ctx context.Context, dir string, c, base *cachedRun, diffs map[string]bool,
+	casePage func(id string, views []report.CaseView, sc *assay.Case, cs bool) error,
+	diffPage func(id string, bv []report.CaseView, bs *assay.Case, bcs bool, cv []report.CaseView, cs *assay.Case, ccs bool) error) error {
+	var spool *caseSpool
+	var bcases map[string]*assay.Case
+	var bcs bool
+	var bnote string
+	if base != nil && len(diffs) > 0 {
+		var err error
+		if spool, err = newCaseSpool(dir); err != nil {
+			return err
+		}
+		defer spool.close()
+		err = eachCaseLine(ctx, s.st, base.run, base.path, func(r assay.CaseResult) error {
+			if !diffs[r.ID] {
+				return nil
+			}
+			return spool.add(r)
+		})
+		if err != nil {
+			return err
+		}
+		bcases, bcs, bnote = suiteCasesOf(base.run, diffs)
+	}
+	want := map[string]int{}
+	for _, r := range c.run.Cases {
+		want[r.ID]++
+	}
+	cases, cs, note := suiteCasesOf(c.run, want)
+	pending := map[string][]assay.CaseResult{}
+	done := map[string]bool{}
+	finish := func(id string, results []assay.CaseResult) error {
+		done[id] = true
+		views := caseViewsOf(results, cases[id], note)
+		if err := casePage(id, views, cases[id], cs); err != nil {
+			return err
+		}
+		if spool == nil || !diffs[id] {
+			return nil
+		}
+		bres, err := spool.get(id)
+		if err != nil {
+			return err
+		}
+		return diffPage(id, caseViewsOf(bres, bcases[id], bnote), bcases[id], bcs, views, cases[id], cs)
+	}
+	err := eachCaseLine(ctx, s.st, c.run, c.path, func(r assay.CaseResult) error {
+		if done[r.ID] || want[r.ID] == 0 {
+			return nil
+		}
+		p := append(pending[r.ID], r)
+		if len(p) < want[r.ID] {
+			pending[r.ID] = p
+			return nil
+		}
+		delete(pending, r.ID)
+		return finish(r.ID, p)
 	})
-	if errors.Is(err, fs.ErrNotExist) || err == nil && lines == 0 {
-		// No case lines (a run.json written by --json alone): its case
-		// rows, without observations, are all there is.
-		err = nil
-		for _, r := range run.Cases {
-			byID[r.ID] = append(byID[r.ID], r)
+	if err != nil {
+		return err
+	}
+	// The cases whose trials were not all recorded in the case lines (a
+	// stopped run), in the run's order.
+	for _, id := range caseOrder(c.run.Cases) {
+		if !done[id] {
+			if err := finish(id, pending[id]); err != nil {
+				return err
+			}
 		}
 	}
-	if err != nil {
-		return nil, nil, false, "", err
+	if spool == nil {
+		return nil
 	}
+	// Changed cases the run does not have (only the base does).
+	for _, id := range slices.Sorted(maps.Keys(diffs)) {
+		if done[id] || !diffs[id] {
+			continue
+		}
+		bres, err := spool.get(id)
+		if err != nil {
+			return err
+		}
+		if err := diffPage(id, caseViewsOf(bres, bcases[id], bnote), bcases[id], bcs, nil, nil, cs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// eachCaseLine calls fn with each case trial of the run, observations
+// included (harness.RefCases); a run with no case lines (a run.json
+// written by --json alone) gives its case rows, without observations.
+func eachCaseLine(ctx context.Context, st store.Store, run *assay.Run, path string, fn func(assay.CaseResult) error) error {
+	lines := 0
+	err := harness.RefCases(ctx, st, run, path, true, func(r assay.CaseResult) error {
+		lines++
+		return fn(r)
+	})
+	if errors.Is(err, fs.ErrNotExist) && lines == 0 || err == nil && lines == 0 {
+		for _, r := range run.Cases {
+			if err := fn(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return err
+}
+
+// suiteCasesOf reads the cases of the run's suite file whose ids are in
+// ids (harness.SuiteCases).
+func suiteCasesOf[V any](run *assay.Run, ids map[string]V) (map[string]*assay.Case, bool, string) {
 	cases := map[string]*assay.Case{}
 	cs, note := harness.SuiteCases(run.Suite, func(c assay.Case) bool {
-		if _, ok := byID[c.ID]; ok {
+		if _, ok := ids[c.ID]; ok {
 			cases[c.ID] = &c
 		}
 		return true
 	})
-	return byID, cases, cs, note, nil
+	return cases, cs, note
+}
+
+// caseSpool keeps case trials in a temporary file, one JSON line each,
+// with their offsets in memory, so a case's trials are read back without
+// holding them all.
+type caseSpool struct {
+	f   *os.File
+	w   *bufio.Writer
+	off int64
+	at  map[string][][2]int64 // id: offset and length of each trial
+}
+
+func newCaseSpool(dir string) (*caseSpool, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	f, err := os.CreateTemp(dir, ".assay-report-*.jsonl")
+	if err != nil {
+		return nil, err
+	}
+	return &caseSpool{f: f, w: bufio.NewWriterSize(f, 1<<16), at: map[string][][2]int64{}}, nil
+}
+
+func (s *caseSpool) add(r assay.CaseResult) error {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	if _, err := s.w.Write(b); err != nil {
+		return err
+	}
+	s.at[r.ID] = append(s.at[r.ID], [2]int64{s.off, int64(len(b))})
+	s.off += int64(len(b))
+	return nil
+}
+
+// get returns the trials of case id (none when it has none).
+func (s *caseSpool) get(id string) ([]assay.CaseResult, error) {
+	if err := s.w.Flush(); err != nil {
+		return nil, err
+	}
+	var out []assay.CaseResult
+	for _, a := range s.at[id] {
+		b := make([]byte, a[1])
+		if _, err := s.f.ReadAt(b, a[0]); err != nil {
+			return nil, err
+		}
+		var r assay.CaseResult
+		if err := json.Unmarshal(b, &r); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+func (s *caseSpool) close() {
+	s.f.Close()
+	os.Remove(s.f.Name())
 }
 
 // compare is `assay compare BASE CAND`.
