@@ -96,7 +96,10 @@
 // relative; pages carry a Content-Security-Policy meta tag, so the
 // directory opens from disk with no server and no network. It reads each
 // run's case lines once (harness.RefCases: cases.jsonl, or the store's
-// rows). To keep a 1,000-case report compared with a base under 5 MB, the
+// rows) and streams them (source.streamCases): a case's page is written
+// once its trials are read, and with a base the base's trials of the
+// changed cases wait in a temporary file in DIR, so neither run is held
+// in memory with its observations. To keep a 1,000-case report compared with a base under 5 MB, the
 // rows a page repeats (ranking, case table, changed cases) leave out the
 // end tags HTML makes optional, and ids are set in monospace by the
 // stylesheet rather than by a <code> each; a case diff whose two rankings
