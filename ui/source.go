@@ -588,11 +588,17 @@ func (s *caseSpool) close() {
 // compare is `assay compare BASE CAND`.
 func (s *source) compare(ctx context.Context, base, cand string) (compare.Report, error) {
 	if s.strict {
-		for _, ref := range []string{base, cand} {
-			if err := uiRef(ref); err != nil {
-				return compare.Report{}, err
-			}
+		// Resolved in the store first: CompareRefs would take a REF that
+		// names a file as a path.
+		bk, err := s.resolve(ctx, base)
+		if err != nil {
+			return compare.Report{}, err
 		}
+		ck, err := s.resolve(ctx, cand)
+		if err != nil {
+			return compare.Report{}, err
+		}
+		base, cand = bk.ref(), ck.ref()
 	}
 	return harness.CompareRefs(ctx, s.st, base, cand)
 }
