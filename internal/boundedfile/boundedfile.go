@@ -2,6 +2,7 @@ package boundedfile
 
 import (
 	"bufio"
+	"compress/gzip"
 	"bytes"
 	"errors"
 	"fmt"
@@ -447,3 +448,67 @@ func ScanErr(err error, max int) error {
 	}
 	return err
 }
+
+// MaxGzipRatio is how many times its compressed size a gzip stream that
+// Gunzip reads may decompress to, once it is past GzipFree bytes. Text and
+// JSON compress 3 to 10 times; a stream that expands more is a gzip bomb
+// (a few MB that decompress to GBs), which is refused while it is read
+// instead of after its bytes are held.
+const (
+	MaxGzipRatio = 100
+	GzipFree     = 64 * MiB
+)
+
+// RatioError is the reason a gzip stream that expands past MaxGzipRatio
+// is refused.
+type RatioError struct {
+	Limit Limit
+}
+
+func (e *RatioError) Error() string {
+	return fmt.Sprintf("a %s more than %d times its compressed size (a gzip bomb?)", e.Limit.What, MaxGzipRatio)
+}
+
+// Gunzip decompresses the gzip stream r (every member of it) within l:
+// reading fails with a *TooLargeError past l.Max decompressed bytes, and
+// with a *RatioError once the decompressed bytes pass GzipFree and are
+// more than MaxGzipRatio times the compressed bytes read so far. Neither
+// error has a path: the caller positions it.
+func Gunzip(r io.Reader, l Limit) (io.ReadCloser, error) {
+	cr := &countReader{r: r}
+	zr, err := gzip.NewReader(cr)
+	if err != nil {
+		return nil, err
+	}
+	return &gunzipReader{zr: zr, in: cr, cap: capReader{r: zr, left: l.Max, limit: l.Max, err: &TooLargeError{Limit: l}}, l: l}, nil
+}
+
+type countReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+type gunzipReader struct {
+	zr  *gzip.Reader
+	in  *countReader
+	cap capReader
+	out int64
+	l   Limit
+}
+
+func (g *gunzipReader) Read(p []byte) (int, error) {
+	n, err := g.cap.Read(p)
+	g.out += int64(n)
+	if g.out > GzipFree && g.out > MaxGzipRatio*g.in.n {
+		return n, &RatioError{Limit: g.l}
+	}
+	return n, err
+}
+
+func (g *gunzipReader) Close() error { return g.zr.Close() }
