@@ -2,8 +2,8 @@ package boundedfile
 
 import (
 	"bufio"
-	"compress/gzip"
 	"bytes"
+	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
