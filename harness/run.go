@@ -373,6 +373,13 @@ func prepareRun(ctx context.Context, f *Plan) (*session, error) {
 			}
 		}
 	}
+	if ss.shard != nil {
+		// In the record from its first write (Begin), so that a shard
+		// killed before it finished still says which gates its group
+		// has: the merge then names the incomplete shard instead of
+		// refusing shards whose gates seem to differ.
+		ss.shard.Gates = ss.gates
+	}
 	ss.spec = f.Target
 	if ss.spec == "" && f.System != nil {
 		ss.spec = "go"
