@@ -414,6 +414,11 @@ func prepareRun(ctx context.Context, f *Plan) (*session, error) {
 			return nil, inputError(err) // store.Open's errors name the store
 		}
 	}
+	if f.Baseline != "" && ss.st == nil && !store.IsPathRef(f.Baseline) {
+		// latest, latest~N and run ids are looked up in a store; with
+		// none, LoadRef would take the REF for a file name.
+		return nil, usageError("give the baseline's run.json path, or drop --no-store to find it in the store", "--baseline %s: no run store to look it up in (--no-store)", f.Baseline)
+	}
 	if f.Baseline != "" {
 		if ss.base, _, err = LoadRef(ctx, ss.st, f.Baseline); err != nil {
 			if ss.st != nil {
