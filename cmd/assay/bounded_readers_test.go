@@ -67,7 +67,7 @@ func TestPipedSuitePastItsLimitIsRefusedInBoundedMemory(t *testing.T) {
 			}
 		}
 	}()
-	code, out, _, rss := runBinary(t, t.TempDir(), r, "lint", "/dev/stdin")
+	code, out, _, rss := runBinaryWithin(t, 2*time.Minute, t.TempDir(), r, "lint", "/dev/stdin")
 	r.Close()
 	checkBounded(t, "yes | assay lint /dev/stdin", code, out, rss, base, "/dev/stdin: larger than the 256 MiB limit for a suite file")
 }
@@ -103,7 +103,7 @@ func TestGzipBombCorpusIsRefusedInBoundedMemory(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "suite.yaml"), []byte(suite), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, out, _, rss := runBinary(t, dir, nil, "run", "suite.yaml", "--no-store")
+	code, out, _, rss := runBinaryWithin(t, 2*time.Minute, dir, nil, "run", "suite.yaml", "--no-store")
 	checkBounded(t, "assay run (gzip bomb corpus)", code, out, rss, base, "a decompressed corpus more than 100 times its compressed size")
 }
 
@@ -137,7 +137,7 @@ func TestEmbeddingVectorsPastTheCapAreRefusedInBoundedMemory(t *testing.T) {
 	defer srv.Close()
 	dir := t.TempDir()
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "assay: 1\nname: s\nembeddings: {url: %q, model: m, batch: 16}\ncorpus:\n", srv.URL+"/v1")
+	fmt.Fprintf(&sb, "assay: 1\nname: s\nembeddings: {url: %q, model: m, batch: 4}\ncorpus:\n", srv.URL+"/v1")
 	for i := range 1000 {
 		fmt.Fprintf(&sb, "  - {id: d%d, text: document %d}\n", i, i)
 	}
@@ -146,7 +146,7 @@ func TestEmbeddingVectorsPastTheCapAreRefusedInBoundedMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	code, out, _, rss := runBinary(t, dir, nil, "run", "suite.yaml", "--no-store", "--target", "builtin:hybrid")
+	code, out, _, rss := runBinaryWithin(t, 2*time.Minute, dir, nil, "run", "suite.yaml", "--no-store", "--target", "builtin:hybrid")
 	t.Logf("%d requests in %v", requests, time.Since(start).Round(time.Millisecond))
 	checkBounded(t, "assay run --target builtin:hybrid (200,000 dimensions)", code, out, rss, base, "200000-dimensional vector, more than the 65536 dimensions")
 	if requests != 1 {
