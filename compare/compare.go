@@ -121,6 +121,8 @@ type Report struct {
 	OnlyBaseline  int     `json:"only_baseline"`
 	OnlyCandidate int     `json:"only_candidate"`
 	Alpha         float64 `json:"alpha"`
+	// Power is the power at which each measure's MDE is stated (0.8).
+	Power float64 `json:"power"`
 
 	refusalRegressions int // answered -> refused flips that count as regressions
 }
@@ -148,6 +150,11 @@ type MetricDelta struct {
 	Gated bool `json:"gated"`
 	// Rate is true for the suite-level rates (pass_rate, error_rate, ...).
 	Rate bool `json:"rate"`
+	// Effect: SD, d_z, wins/ties/losses and the MDE of this pair.
+	Effect
+	// Variance splits the paired deltas' variance between and within
+	// cases when some case has several paired trials; nil otherwise.
+	Variance *VarianceSplit `json:"variance,omitempty"`
 }
 
 // Flips are the case ids whose pass/fail outcome or refusal changed.
@@ -259,6 +266,7 @@ func Runs(base, cand *assay.Run, o Options) Report {
 		BaselineStatus:  base.Status,
 		CandidateStatus: cand.Status,
 		Alpha:           o.Alpha,
+		Power:           Power,
 		Metrics:         []MetricDelta{},
 		Flips:           emptyFlips(),
 		TopScores:       []ScoreDelta{},
@@ -275,6 +283,7 @@ func Runs(base, cand *assay.Run, o Options) Report {
 	rep.Warnings = warnings(base, cand, &rep, o)
 
 	rep.Metrics = measureAll(buildSeries(base, cand, pairs), o)
+	varianceSplits(&rep, pairs)
 	rep.Flips = flips(pairs)
 	rep.TopScores = topScores(pairs)
 	rep.Latency = latency(pairs)
@@ -459,6 +468,7 @@ func measureAll(all []series, o Options) []MetricDelta {
 			out[i].CI95, out[i].P = out[j].CI95, out[j].P
 		}
 		classify(&out[i], o.Alpha)
+		out[i].Effect = effectOf(deltas[i], out[i].Direction, o.Alpha)
 	}
 	return out
 }
