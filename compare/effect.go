@@ -27,8 +27,9 @@ type Effect struct {
 	Ties   int `json:"ties"`
 	Losses int `json:"losses"`
 	// MDE is the minimum detectable effect of this pair at Power and
-	// Alpha, from SD and n (MDE); null with fewer than 2 cases. A
-	// measure whose paired deltas are all 0 has MDE 0 (no noise seen).
+	// Alpha, from SD and n (MDE); null when SD is 0 or there are fewer
+	// than 2 cases: a pair whose deltas do not vary shows no noise to
+	// size a change against, which is not the same as seeing every change.
 	MDE *float64 `json:"mde"`
 }
 
@@ -54,9 +55,9 @@ func effectOf(d []float64, direction string, alpha float64) Effect {
 	if e.SD > 0 {
 		dz := mean(d) / e.SD
 		e.DZ = &dz
+		mde := MDE(e.SD, n, alpha, Power)
+		e.MDE = &mde
 	}
-	mde := MDE(e.SD, n, alpha, Power)
-	e.MDE = &mde
 	return e
 }
 

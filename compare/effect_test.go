@@ -20,13 +20,13 @@ func TestEffectWinsFollowTheDirection(t *testing.T) {
 
 func TestEffectUndefinedIsNull(t *testing.T) {
 	// every case moved alike: no spread, so d_z is undefined (not 0, not
-	// Inf) and any change is seen (MDE 0)
+	// Inf), and so is the MDE (no noise to size a change against, not 0)
 	e := effectOf([]float64{0.1, 0.1, 0.1}, "higher", 0.05)
 	if e.DZ != nil {
 		t.Errorf("d_z of deltas without spread = %v, want null", *e.DZ)
 	}
-	if e.MDE == nil || *e.MDE != 0 {
-		t.Errorf("MDE of deltas without spread = %v, want 0", e.MDE)
+	if e.MDE != nil {
+		t.Errorf("MDE of deltas without spread = %v, want null", *e.MDE)
 	}
 	// one case: no variance can be estimated
 	if e := effectOf([]float64{0.1}, "higher", 0.05); e.DZ != nil || e.MDE != nil {

@@ -68,6 +68,7 @@ func CompareText(w io.Writer, rep compare.Report) error {
 		}
 		p.f("\n~: %s\n", SignificanceRule(rep.Alpha))
 		p.nl()
+		compareEffectText(p, rep)
 	}
 	p.f("pass → fail (%d)%s\n", len(rep.Flips.PassToFail), idList(rep.Flips.PassToFail))
 	p.f("fail → pass (%d)%s\n", len(rep.Flips.FailToPass), idList(rep.Flips.FailToPass))
@@ -125,6 +126,7 @@ func CompareMarkdown(w io.Writer, rep compare.Report) error {
 			p.f("| latency p95 | %sms | %sms | %s | | | |\n", Millis(l.Baseline.P95), Millis(l.Candidate.P95), SignedMillis(l.DeltaP95))
 		}
 		p.f("\n`~`: %s\n\n", mdEscape(SignificanceRule(rep.Alpha)))
+		compareEffectMarkdown(p, rep)
 	}
 	mdFlips := func(label string, ids []string) {
 		if len(ids) == 0 {
