@@ -35,7 +35,9 @@ func Sensitivity(rep compare.Report) string {
 	return s
 }
 
-func alphaText(a float64) string { return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.4f", a), "0"), ".") }
+func alphaText(a float64) string {
+	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.4f", a), "0"), ".")
+}
 
 // dz prints a standardised effect, or "—" when it is undefined.
 func dz(p *float64) string {
