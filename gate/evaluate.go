@@ -163,7 +163,14 @@ func evalOne(e Expr, run, baseline *assay.Run, vc viewCache) (assay.GateResult, 
 		res.Value = &val
 		res.Pass = e.Op.Holds(val, e.Bound)
 		res.Detail = fmt.Sprintf("baseline %s, run %s", formatValue(bv), formatValue(cv))
+		if e.Kind == Delta {
+			if iv := deltaInterval(e, run, baseline); iv != "" {
+				res.Detail += "; " + iv
+			}
+		}
 		return res, ""
+	case NonInferior:
+		return evalNonInferior(e, run, baseline, res), ""
 	case NoNewFailures:
 		if e.Scope != nil {
 			// no new failure among no case is not a pass
