@@ -468,7 +468,7 @@ func measureAll(all []series, o Options) []MetricDelta {
 			out[i].CI95, out[i].P = out[j].CI95, out[j].P
 		}
 		classify(&out[i], o.Alpha)
-		out[i].Effect = effectOf(deltas[i], out[i].Direction, o.Alpha)
+		out[i].Effect = EffectOf(deltas[i], out[i].Direction, o.Alpha)
 	}
 	return out
 }

@@ -33,8 +33,9 @@ type Effect struct {
 	MDE *float64 `json:"mde"`
 }
 
-// effectOf computes the Effect of a measure's paired case deltas.
-func effectOf(d []float64, direction string, alpha float64) Effect {
+// EffectOf computes the Effect of a measure's paired case deltas (direction
+// "higher", "lower" or "none"; alpha the level the MDE is stated at).
+func EffectOf(d []float64, direction string, alpha float64) Effect {
 	var e Effect
 	for _, v := range d {
 		up := v > 0

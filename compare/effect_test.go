@@ -10,10 +10,10 @@ import (
 
 func TestEffectWinsFollowTheDirection(t *testing.T) {
 	d := []float64{0.1, 0.2, 0, -0.3, 0.05}
-	if e := effectOf(d, "higher", 0.05); e.Wins != 3 || e.Ties != 1 || e.Losses != 1 {
+	if e := EffectOf(d, "higher", 0.05); e.Wins != 3 || e.Ties != 1 || e.Losses != 1 {
 		t.Errorf("higher: wins/ties/losses %d/%d/%d, want 3/1/1", e.Wins, e.Ties, e.Losses)
 	}
-	if e := effectOf(d, "lower", 0.05); e.Wins != 1 || e.Ties != 1 || e.Losses != 3 {
+	if e := EffectOf(d, "lower", 0.05); e.Wins != 1 || e.Ties != 1 || e.Losses != 3 {
 		t.Errorf("lower: wins/ties/losses %d/%d/%d, want 1/1/3", e.Wins, e.Ties, e.Losses)
 	}
 }
@@ -21,7 +21,7 @@ func TestEffectWinsFollowTheDirection(t *testing.T) {
 func TestEffectUndefinedIsNull(t *testing.T) {
 	// every case moved alike: no spread, so d_z is undefined (not 0, not
 	// Inf), and so is the MDE (no noise to size a change against, not 0)
-	e := effectOf([]float64{0.1, 0.1, 0.1}, "higher", 0.05)
+	e := EffectOf([]float64{0.1, 0.1, 0.1}, "higher", 0.05)
 	if e.DZ != nil {
 		t.Errorf("d_z of deltas without spread = %v, want null", *e.DZ)
 	}
@@ -29,7 +29,7 @@ func TestEffectUndefinedIsNull(t *testing.T) {
 		t.Errorf("MDE of deltas without spread = %v, want null", *e.MDE)
 	}
 	// one case: no variance can be estimated
-	if e := effectOf([]float64{0.1}, "higher", 0.05); e.DZ != nil || e.MDE != nil {
+	if e := EffectOf([]float64{0.1}, "higher", 0.05); e.DZ != nil || e.MDE != nil {
 		t.Errorf("one case: d_z %v, MDE %v; want both null", e.DZ, e.MDE)
 	}
 }
@@ -120,7 +120,7 @@ print(json.dumps({'dz': dz, 'mde': mde, 'comp': comp}))
 	}
 	pyoracle.Run(t, script, input, &out)
 	for i, d := range input.D {
-		e := effectOf(d, "higher", 0.05)
+		e := EffectOf(d, "higher", 0.05)
 		if e.DZ == nil || math.Abs(*e.DZ-out.DZ[i]) > 1e-9 {
 			t.Fatalf("d_z of %d deltas = %v, numpy %v", len(d), e.DZ, out.DZ[i])
 		}

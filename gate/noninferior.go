@@ -122,7 +122,7 @@ func evalNonInferior(e Expr, run, baseline *assay.Run, res assay.GateResult) ass
 // +0.0050] over 30 cases". It is "" when the runs hold no case that pairs
 // the measure (a run read without its cases, or a run-level measure).
 func deltaInterval(e Expr, run, baseline *assay.Run) string {
-	if e.Measure || (isRunName(e.Metric) && compare.RateDirection(e.Metric) == "") {
+	if !e.PairedMeasure() {
 		return ""
 	}
 	p := compare.PairMeasure(baseline, run, e.Metric, casesIn(run, e.Scope))
@@ -157,4 +157,21 @@ func minCases(alpha float64) int {
 		n++
 	}
 	return n
+}
+
+// PairedMeasure reports whether e reads a measure that package compare
+// pairs case by case (an IR metric or one of its rates), so that a paired
+// delta, its interval and its MDE exist for it.
+func (e Expr) PairedMeasure() bool {
+	return !e.Measure && e.Metric != "" && (!isRunName(e.Metric) || compare.RateDirection(e.Metric) != "")
+}
+
+// TagScoped reports whether e is restricted to the cases carrying a tag
+// (a scope that does not name the run's variant).
+func (e Expr) TagScoped(run *assay.Run) bool {
+	if e.Scope == nil {
+		return false
+	}
+	_, isVariant := variantScope(run, e.Scope)
+	return !isVariant
 }

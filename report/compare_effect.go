@@ -12,8 +12,12 @@ import (
 // effect (MDE at compare.Power and the report's alpha, from this pair's
 // paired deltas), e.g. "this suite cannot see changes below ndcg@10 0.0412,
 // pass_rate 0.1180 (MDE at 80% power, α 0.05, from this pair's paired
-// deltas)". It is "" when no gated measure has an MDE.
+// deltas)". When no gated measure's deltas vary it says so; it is "" when
+// no gated measure has 2 paired cases.
 func Sensitivity(rep compare.Report) string {
+	if rep.Power == 0 {
+		return ""
+	}
 	var parts, unknown []string
 	for _, m := range rep.Metrics {
 		switch {
@@ -25,7 +29,10 @@ func Sensitivity(rep compare.Report) string {
 		}
 	}
 	if len(parts) == 0 {
-		return ""
+		if len(unknown) == 0 {
+			return ""
+		}
+		return "the MDE is not estimated: no gated measure moved differently from case to case in this pair, so it shows no noise to size a change against"
 	}
 	s := fmt.Sprintf("this suite cannot see changes below %s (MDE at %.0f%% power, α %s, from this pair's paired deltas)",
 		strings.Join(parts, ", "), 100*rep.Power, alphaText(rep.Alpha))
@@ -78,7 +85,7 @@ func trialsText(t float64) string {
 // of every measure), the sensitivity sentence and, with trials, the
 // variance split of each measure.
 func compareEffectText(p *printer, rep compare.Report) {
-	if len(rep.Metrics) == 0 {
+	if len(rep.Metrics) == 0 || rep.Power == 0 { // a report written before effects were
 		return
 	}
 	rows := [][]string{{"", "d_z", "win/tie/loss", "MDE"}}
@@ -119,7 +126,7 @@ func compareEffectText(p *printer, rep compare.Report) {
 
 // compareEffectMarkdown is compareEffectText for a pull request comment.
 func compareEffectMarkdown(p *printer, rep compare.Report) {
-	if len(rep.Metrics) == 0 {
+	if len(rep.Metrics) == 0 || rep.Power == 0 {
 		return
 	}
 	if s := Sensitivity(rep); s != "" {
