@@ -63,8 +63,8 @@ func EffectOf(d []float64, direction string, alpha float64) Effect {
 }
 
 // sampleSD is the sample standard deviation (divisor n - 1) of x; 0 for
-// fewer than 2 values or when they are all equal (not the rounding noise
-// of their mean).
+// fewer than 2 values or when they are all equal (allEqual: not the
+// rounding noise of float subtraction).
 func sampleSD(x []float64) float64 {
 	if len(x) < 2 || allEqual(x) {
 		return 0
@@ -127,9 +127,7 @@ func varianceSplit(groups [][]float64) *VarianceSplit {
 			continue
 		}
 		m := mean(g)
-		if allEqual(g) {
-			m = g[0]
-		} else {
+		if !allEqual(g) {
 			for _, v := range g {
 				ssw += (v - m) * (v - m)
 			}
@@ -201,12 +199,17 @@ func measureValue(name string, isRate bool) func(r *assay.CaseResult) (float64, 
 	}
 }
 
-// allEqual reports whether every value of x is the first.
+// allEqual reports whether the values of x are equal up to the rounding
+// of the subtractions that made them (a spread within 1e-12 of their
+// scale): deltas of 0.45 - 0.5 and 0.49 - 0.54 are one change, whose
+// float spread (about 1e-17) is no variance.
 func allEqual(x []float64) bool {
-	for _, v := range x {
-		if v != x[0] {
-			return false
-		}
+	if len(x) == 0 {
+		return true
 	}
-	return true
+	lo, hi, scale := x[0], x[0], 1.0
+	for _, v := range x {
+		lo, hi, scale = math.Min(lo, v), math.Max(hi, v), math.Max(scale, math.Abs(v))
+	}
+	return hi-lo <= 1e-12*scale
 }
