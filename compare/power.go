@@ -14,10 +14,10 @@ type SuitePower struct {
 	Suite string `json:"suite"`
 	// Latest is the run whose cases are counted; Previous the run before
 	// it whose paired deltas give the spread ("" when there is none).
-	Latest   string `json:"latest"`
-	Previous string `json:"previous,omitempty"`
-	Alpha    float64 `json:"alpha"`
-	Power    float64 `json:"power"`
+	Latest   string         `json:"latest"`
+	Previous string         `json:"previous,omitempty"`
+	Alpha    float64        `json:"alpha"`
+	Power    float64        `json:"power"`
 	Measures []MeasurePower `json:"measures"`
 }
 

@@ -22,6 +22,7 @@
 //	          | "delta(" METRIC ")" OP NUMBER        run value - baseline value
 //	          | "ratio(" METRIC ")" OP NUMBER        run value / baseline value
 //	          | "no_new_failures" [ scope ]          no case went pass -> fail
+//	          | "noninferior(" METRIC "," MARGIN ")"  shown not worse by MARGIN
 //	scope     = "[" TAG "=" VALUE "]"                the cases tagged TAG=VALUE
 //	OP        = ">=" | ">" | "<=" | "<" | "=="
 //	NUMBER    = a decimal number as Go's strconv.ParseFloat reads it (no NaN, no Inf)
@@ -111,6 +112,21 @@
 // passed (pass^N), and a new failure is a case that passed in the baseline
 // and does not pass in the run; cases present in only one run are not
 // counted. Its value is the number of new failures, its bound 0.
+//
+// # Non-inferiority
+//
+// noninferior(METRIC, MARGIN) passes when the one-sided 95% bound of the
+// paired mean delta (run - baseline, per case, from package compare's
+// PairMeasure and DeltaInterval: the matching end of the sign-flip test's
+// two-sided 90% interval) clears the margin: the lower bound is above
+// -MARGIN for a measure where higher is better, the upper bound below
+// +MARGIN where lower is better. METRIC is an IR metric or a rate compare
+// pairs with a direction (pass_rate, error_rate, no_hit_rate,
+// grounded_rate); MARGIN >= 0. Its value is the bound; with no paired case
+// it is undefined and fails, and with fewer cases than the one-sided test
+// needs to reach 0.05 (4 or fewer: 1/2^n >= 0.05) it fails, saying so. A
+// delta gate on such a measure adds the same test's 95% interval to its
+// detail ("paired delta -0.012, 95% CI [-0.031, +0.005] over 30 cases").
 //
 // # Variants
 //
