@@ -111,7 +111,7 @@ func compareEffectText(p *printer, rep compare.Report) {
 	}
 	var split []compare.MetricDelta
 	for _, m := range rep.Metrics {
-		if m.Variance != nil {
+		if m.Variance != nil && m.Variance.Advice != "" {
 			split = append(split, m)
 		}
 	}
