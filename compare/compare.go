@@ -69,6 +69,9 @@ type Options struct {
 	// Seed seeds the PCG generators (default 1); a fixed seed makes the
 	// output reproducible.
 	Seed uint64
+	// Cluster is the tag whose value groups dependent cases; empty: the
+	// suite's cluster: as the runs record it (Run.Suite.Cluster), if any.
+	Cluster string
 }
 
 // Defaults are the options a zero Options stands for.
@@ -91,6 +94,7 @@ func (o Options) withDefaults() Options {
 	if o.Seed != 0 {
 		d.Seed = o.Seed
 	}
+	d.Cluster = o.Cluster
 	return d
 }
 
@@ -123,6 +127,9 @@ type Report struct {
 	Alpha         float64 `json:"alpha"`
 	// Power is the power at which each measure's MDE is stated (0.8).
 	Power float64 `json:"power"`
+	// Cluster is the tag whose clusters were the units of the tests
+	// ("" when each case was its own unit).
+	Cluster string `json:"cluster,omitempty"`
 
 	refusalRegressions int // answered -> refused flips that count as regressions
 }
@@ -150,6 +157,10 @@ type MetricDelta struct {
 	Gated bool `json:"gated"`
 	// Rate is true for the suite-level rates (pass_rate, error_rate, ...).
 	Rate bool `json:"rate"`
+	// Clusters is the number of clusters the test, interval and effect
+	// were computed over when the comparison is clustered (Report.Cluster);
+	// 0 otherwise.
+	Clusters int `json:"clusters,omitempty"`
 	// Effect: SD, d_z, wins/ties/losses and the MDE of this pair.
 	Effect
 	// Variance splits the paired deltas' variance between and within
@@ -282,7 +293,16 @@ func Runs(base, cand *assay.Run, o Options) Report {
 	rep.PairedCases = len(ids)
 	rep.Warnings = warnings(base, cand, &rep, o)
 
-	rep.Metrics = measureAll(buildSeries(base, cand, pairs), o)
+	all := buildSeries(base, cand, pairs)
+	key := clusterKey(base, cand, o)
+	var cases []int
+	if key != "" {
+		all, cases = clusterSeries(all, pairs, key)
+	}
+	rep.Metrics = measureAll(all, o)
+	if key != "" {
+		applyClusters(&rep, key, cases)
+	}
 	varianceSplits(&rep, pairs)
 	rep.Flips = flips(pairs)
 	rep.TopScores = topScores(pairs)

@@ -143,3 +143,17 @@ func compareEffectMarkdown(p *printer, rep compare.Report) {
 	}
 	p.f("\nMDE: the smallest true change this pair detects %.0f%% of the time at α %s, from the paired deltas' spread.\n\n</details>\n\n", 100*rep.Power, alphaText(rep.Alpha))
 }
+
+// clusterNote says how many clusters decided a clustered comparison:
+// " · tested as 8 clusters by doc" (the most any measure had), "" when the
+// cases were the units.
+func clusterNote(rep compare.Report) string {
+	if rep.Cluster == "" {
+		return ""
+	}
+	n := 0
+	for _, m := range rep.Metrics {
+		n = max(n, m.Clusters)
+	}
+	return fmt.Sprintf(" · tested as %s by %s", count(n, "cluster", "clusters"), rep.Cluster)
+}
