@@ -90,6 +90,16 @@
 // MS_within (k0 the effective trials per case), and advises "more trials"
 // when Within / Trials > Between, else "more cases".
 //
+// # Clusters
+//
+// When the suite names a cluster tag (Run.Suite.Cluster, or
+// Options.Cluster), each measure's per-case values are averaged within each
+// cluster (a case without the tag is its own cluster) before the test, so
+// the sign-flip test, its interval and the effect count clusters, not
+// cases. MetricDelta.Clusters counts them and N still counts cases; with
+// MaxUndecidableClusters (5) or fewer clusters no p can fall below 0.05 and
+// a warning says so.
+//
 // # Flips
 //
 // A case passes in a run when every one of its paired trials that was graded
