@@ -147,6 +147,14 @@
 // metric from each variant's run and fails, naming the broken pair, when
 // the order does not hold.
 //
+// When every variant's run holds its cases and the metric is paired per
+// case, Check also tests each adjacent step on the shared cases (the mean
+// paired difference in the ordering's direction against -tolerance, by
+// package compare's sign-flip test), adjusts the steps' p-values by Holm
+// (compare.Holm), and calls a step shown, reversed or not shown: a
+// reversed step fails the ordering, all steps shown make it hold, and
+// otherwise the point comparison decides. The evidence is in Detail.
+//
 // Gates evaluate whatever the run holds; whether an incomplete run can pass
 // is the caller's decision (the CLI never lets one pass).
 //
