@@ -124,7 +124,11 @@
 // pairs with a direction (pass_rate, error_rate, no_hit_rate,
 // grounded_rate); MARGIN >= 0. Its value is the bound; with no paired case
 // it is undefined and fails, and with fewer cases than the one-sided test
-// needs to reach 0.05 (4 or fewer: 1/2^n >= 0.05) it fails, saying so. A
+// needs to reach 0.05 (4 or fewer: 1/2^n >= 0.05) it fails, saying so.
+// The noninferior gates on one measure and margin scoped to segments of one
+// tag form a family: their one-sided p-values (the sign-flip test of the
+// deltas shifted by the margin) are Holm-adjusted, and each holds only
+// when its adjusted p < 0.05 (segmentFamilies); the detail shows both. A
 // delta gate on such a measure adds the same test's 95% interval to its
 // detail ("paired delta -0.012, 95% CI [-0.031, +0.005] over 30 cases").
 //

@@ -175,3 +175,83 @@ func (e Expr) TagScoped(run *assay.Run) bool {
 	_, isVariant := variantScope(run, e.Scope)
 	return !isVariant
 }
+
+// nonInferiorP is the one-sided p-value of "the paired mean delta is at
+// worst -MARGIN" (+MARGIN where lower is better) for a noninferior gate:
+// the sign-flip test of the deltas shifted by the margin, one-sided (half
+// the two-sided p, the test's distribution being symmetric). ok is false
+// when the gate has no paired case.
+func nonInferiorP(e Expr, run, baseline *assay.Run) (p float64, ok bool) {
+	if baseline == nil {
+		return 0, false
+	}
+	pm := compare.PairMeasure(baseline, run, e.Metric, casesIn(run, e.Scope))
+	if len(pm.Deltas) == 0 {
+		return 0, false
+	}
+	shifted := make([]float64, len(pm.Deltas))
+	for i, d := range pm.Deltas {
+		if pm.Direction == "lower" {
+			d = -d
+		}
+		shifted[i] = d + e.Bound
+	}
+	iv := compare.DeltaInterval(shifted, compare.Defaults.Alpha, compare.Options{})
+	if iv.Delta > 0 {
+		return iv.P / 2, true
+	}
+	return math.Min(1, 1-iv.P/2), true
+}
+
+// segmentFamilies adjusts the noninferior gates of each family by Holm's
+// step-down procedure: the gates on one measure and margin scoped to
+// segments of one tag ([lang=en], [lang=zh], ...) test the same claim on
+// each segment, so their chance of a false pass grows with their number.
+// Each such gate then holds only when its Holm-adjusted one-sided p is below
+// 0.05 (and it held on its own), and its detail shows the raw and adjusted
+// p and the family. A gate alone in its family shows its p only.
+func segmentFamilies(exprs []Expr, results []assay.GateResult, run, baseline *assay.Run) {
+	type member struct {
+		i int
+		p float64
+	}
+	families := map[string][]member{}
+	var order []string
+	for i, e := range exprs {
+		if e.Kind != NonInferior || results[i].Value == nil {
+			continue
+		}
+		p, ok := nonInferiorP(e, run, baseline)
+		if !ok {
+			continue
+		}
+		key := fmt.Sprintf("%s %g", e.Metric, e.Bound)
+		if e.TagScoped(run) {
+			key = "[" + e.Scope.Key + "=*] " + key
+		}
+		if _, seen := families[key]; !seen {
+			order = append(order, key)
+		}
+		families[key] = append(families[key], member{i, p})
+	}
+	for _, key := range order {
+		f := families[key]
+		if len(f) == 1 || !strings.HasPrefix(key, "[") {
+			for _, m := range f {
+				results[m.i].Detail += fmt.Sprintf("; one-sided p %s", formatP(m.p))
+			}
+			continue
+		}
+		ps := make([]float64, len(f))
+		for k, m := range f {
+			ps[k] = m.p
+		}
+		adj := compare.Holm(ps)
+		scope := key[:strings.IndexByte(key, ']')+1]
+		for k, m := range f {
+			r := &results[m.i]
+			r.Pass = r.Pass && adj[k] < NonInferiorAlpha
+			r.Detail += fmt.Sprintf("; one-sided p %s, Holm-adjusted %s over the %d %s segments", formatP(m.p), formatP(adj[k]), len(f), scope)
+		}
+	}
+}

@@ -148,3 +148,31 @@ func TestDeltaGatePrintsItsInterval(t *testing.T) {
 		t.Fatalf("detail %q: a count has no paired interval", v.Results[0].Detail)
 	}
 }
+
+func TestNonInferiorSegmentsAreAFamily(t *testing.T) {
+	t.Parallel()
+	// 5 unchanged cases per language: alone, each segment shows
+	// non-inferiority (one-sided p = 1/2^5 = 0.031); as a family of two,
+	// Holm doubles the smaller p to 0.0625, and neither holds.
+	var bc, cc []assay.CaseResult
+	for i := range 10 {
+		lang := map[string]string{"lang": []string{"en", "zh"}[i%2]}
+		id := fmt.Sprintf("q%02d", i)
+		bc = append(bc, result(id, 0, "pass", lang, map[string]float64{"ndcg@10": 0.5}))
+		cc = append(cc, result(id, 0, "pass", lang, map[string]float64{"ndcg@10": 0.5}))
+	}
+	run, base := runOf("c", cc...), runOf("b", bc...)
+	alone, _ := Evaluate([]assay.Gate{{Expr: "[lang=en] noninferior(ndcg@10, 0.02)"}}, run, base)
+	if r := alone.Results[0]; !r.Pass || !strings.HasSuffix(r.Detail, "; one-sided p 0.031") {
+		t.Fatalf("one segment alone: pass %v, detail %q", r.Pass, r.Detail)
+	}
+	fam, _ := Evaluate([]assay.Gate{{Expr: "[lang=en] noninferior(ndcg@10, 0.02)"}, {Expr: "[lang=zh] noninferior(ndcg@10, 0.02)"}}, run, base)
+	if fam.Pass {
+		t.Fatalf("a family of two segments passed: %+v", fam.Results)
+	}
+	for _, r := range fam.Results {
+		if r.Pass || !strings.Contains(r.Detail, "one-sided p 0.031, Holm-adjusted 0.062 over the 2 [lang=*] segments") {
+			t.Errorf("%s: pass %v, detail %q", r.Expr, r.Pass, r.Detail)
+		}
+	}
+}
