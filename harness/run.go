@@ -610,7 +610,7 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 		Schema:       assay.RunSchema,
 		RunID:        store.NewRunID(),
 		Status:       assay.StatusIncomplete,
-		Suite:        assay.SuiteRef{Name: s.Name, Fingerprint: ss.fingerprint, Path: s.Path, Cases: ss.total},
+		Suite:        assay.SuiteRef{Name: s.Name, Fingerprint: ss.fingerprint, Path: s.Path, Cases: ss.total, Cluster: s.Cluster},
 		Target:       target.Describe(tgt, ss.spec),
 		AssayVersion: f.Version,
 		Git:          ss.git,
