@@ -108,18 +108,20 @@ func decide(rep *Report, sds []float64, ff *FlipFamily, o Options) {
 		m.Equivalent = m.CI95[0] >= -mg && m.CI95[1] <= mg
 		if !m.Equivalent {
 			same = false
-			need := CasesNeeded(sds[i], mg, o.Alpha, 0.8)
+			need := casesToDecide(sds[i], m.Delta, mg, o.Alpha)
 			m.CasesToDecide = need
 			what := fmt.Sprintf("%s: 95%% CI [%+.4f, %+.4f] not inside ±%g", m.Name, m.CI95[0], m.CI95[1], mg)
-			if sig {
-				what = fmt.Sprintf("%s: changed (adjusted p %s)", m.Name, fmtP(a))
-			} else if m.Change == Worsened || m.Change == Improved {
-				what += fmt.Sprintf(" (p %s, adjusted %s)", fmtP(m.P), fmtP(a))
+			if !sig && (m.Change == Worsened || m.Change == Improved) {
+				what += fmt.Sprintf(", %s at p %s but not after adjustment (%s)", m.Change, fmtP(m.P), fmtP(a))
 			}
 			if need > m.N {
-				what += fmt.Sprintf("; about %d paired cases would decide it", need)
+				what += fmt.Sprintf(", about %d paired cases would decide it", need)
+			} else {
+				what += ", more paired cases would decide it"
 			}
-			undecided = append(undecided, what)
+			if !sig {
+				undecided = append(undecided, what)
+			}
 		}
 	}
 	if ev.PAdjusted < o.Alpha && ev.PassToFail > ev.FailToPass {
@@ -134,8 +136,13 @@ func decide(rep *Report, sds []float64, ff *FlipFamily, o Options) {
 	if ev.Deterministic && ev.FailToPass > 0 && ev.PassToFail == 0 {
 		better = append(better, fmt.Sprintf("%d %s fixed (%s)", ev.FailToPass, plural(ev.FailToPass, "case", "cases"), ev.Basis))
 	}
-	if n := rep.refusalRegressions; n > 0 && ev.Deterministic {
-		worse = append(worse, fmt.Sprintf("%d answered %s now refused", n, plural(n, "case", "cases")))
+	if n := rep.refusalRegressions; n > 0 {
+		if ev.Deterministic {
+			worse = append(worse, fmt.Sprintf("%d answered %s now refused", n, plural(n, "case", "cases")))
+		} else {
+			same = false
+			undecided = append(undecided, fmt.Sprintf("%d answered %s now refused, not confirmed: rerun both with --trials 3", n, plural(n, "case", "cases")))
+		}
 	}
 	if n := len(ev.Flaky) + len(ev.Unconfirmed); n > 0 && len(worse) == 0 {
 		undecided = append(undecided, ev.Advice)
@@ -150,7 +157,7 @@ func decide(rep *Report, sds []float64, ff *FlipFamily, o Options) {
 	case len(better) > 0:
 		rep.Verdict, rep.Reasons = Better, better
 	case same && rep.PairedCases > 0:
-		rep.Verdict, rep.Reasons = Same, []string{"every gated measure's 95% CI is inside its margin"}
+		rep.Verdict, rep.Reasons = Same, nil
 	default:
 		rep.Verdict, rep.Reasons = Inconclusive, undecided
 		if len(undecided) == 0 {
@@ -158,6 +165,27 @@ func decide(rep *Report, sds []float64, ff *FlipFamily, o Options) {
 		}
 	}
 	rep.Method = methodLine(rep, o)
+}
+
+// casesToDecide is about how many paired cases would settle a measure
+// whose paired deltas have standard deviation sd and mean delta: enough to
+// detect a change of that size, or to fit the interval inside the margin,
+// whichever is fewer (CasesNeeded at 80% power); 0 when neither can be
+// said.
+func casesToDecide(sd, delta, margin, alpha float64) int {
+	if math.IsNaN(sd) {
+		return 0
+	}
+	need := 0
+	if d := math.Abs(delta); d > 0 {
+		need = CasesNeeded(sd, d, alpha, 0.8)
+	}
+	if gap := margin - math.Abs(delta); gap > 0 {
+		if n := CasesNeeded(sd, gap, alpha, 0.8); n > 0 && (need == 0 || n < need) {
+			need = n
+		}
+	}
+	return need
 }
 
 func confirmedBy(ev FlipEvidence) string {

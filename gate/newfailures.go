@@ -44,7 +44,7 @@ func weighNewFailures(res assay.GateResult, run, baseline *assay.Run, history []
 	res.Pass = n == 0
 	var parts []string
 	if len(confirmed) > 0 {
-		parts = append(parts, "new failures: "+strings.Join(confirmed, ", "))
+		parts = append(parts, "pass -> fail: "+strings.Join(confirmed, ", "))
 	}
 	if aggregate {
 		parts = append(parts, fmt.Sprintf("%d pass -> fail vs %d fail -> pass (McNemar p %.3g)", ev.PassToFail, ev.FailToPass, ev.PAdjusted))
