@@ -225,6 +225,15 @@ func (ff *FlipFamily) Members() []float64 {
 	return out
 }
 
+// memberNames names Members: "flips", then "case ID" for each tested case.
+func (ff *FlipFamily) memberNames() []string {
+	out := []string{"flips"}
+	for _, i := range ff.tested {
+		out = append(out, "case "+ff.cases[i].ID)
+	}
+	return out
+}
+
 // Settle takes the adjusted p-values of Members (same order) and sorts the
 // flipped cases into confirmed, flaky and unconfirmed.
 func (ff *FlipFamily) Settle(adj []float64, alpha float64) {

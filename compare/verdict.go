@@ -51,11 +51,19 @@ func Margin(name string, margins map[string]float64) float64 {
 	return DefaultMetricMargin
 }
 
-// Family names the members of the family whose p-values were adjusted
-// together.
+// Family is the family whose p-values were adjusted together: the gated
+// measures, the flips (McNemar's test) and each case whose own test
+// joined it ("case ID").
 type Family struct {
 	Method  Multiplicity `json:"method"`
-	Members []string     `json:"members"`
+	Members []Member     `json:"members"`
+}
+
+// Member is one test of the family, with its raw and adjusted p.
+type Member struct {
+	Name      string  `json:"name"`
+	P         float64 `json:"p"`
+	PAdjusted float64 `json:"p_adjusted"`
 }
 
 // decide adjusts the family, sets each gated measure's margin and adjusted
@@ -75,17 +83,16 @@ func decide(rep *Report, sds []float64, ff *FlipFamily, o Options) {
 	if o.Multiplicity != NoAdjustment {
 		adj = Holm(ps)
 	}
-	fam := Family{Method: o.Multiplicity, Members: []string{}}
+	fam := Family{Method: o.Multiplicity, Members: []Member{}}
 	for j, i := range gated {
 		a := adj[j]
 		rep.Metrics[i].PAdjusted = &a
 		mg := Margin(rep.Metrics[i].Name, o.Margins)
 		rep.Metrics[i].Margin = &mg
-		fam.Members = append(fam.Members, rep.Metrics[i].Name)
+		fam.Members = append(fam.Members, Member{rep.Metrics[i].Name, ps[j], a})
 	}
-	fam.Members = append(fam.Members, "flips")
-	if n := len(flipMembers) - 1; n > 0 {
-		fam.Members = append(fam.Members, fmt.Sprintf("%d %s", n, plural(n, "case", "cases")))
+	for j, name := range ff.memberNames() {
+		fam.Members = append(fam.Members, Member{name, ps[len(gated)+j], adj[len(gated)+j]})
 	}
 	rep.Family = fam
 	ff.Settle(adj[len(gated):], o.Alpha)
@@ -203,10 +210,9 @@ func methodLine(rep *Report, o Options) string {
 			ms = append(ms, fmt.Sprintf("%s ±%g", m.Name, *m.Margin))
 		}
 	}
-	n := len(rep.Family.Members) - 1
+	n := countGated(rep.Metrics)
 	adj := fmt.Sprintf("Holm over %d %s + flips", n, plural(n, "measure", "measures"))
 	if ev := rep.FlipEvidence; ev != nil && ev.CasesTested > 0 {
-		n--
 		adj = fmt.Sprintf("Holm over %d %s + flips + %d %s", n, plural(n, "measure", "measures"), ev.CasesTested, plural(ev.CasesTested, "case", "cases"))
 	}
 	if o.Multiplicity == NoAdjustment {
