@@ -76,6 +76,9 @@ type FlipFamily struct {
 	cases    []CaseEvidence
 	flipped  map[string]bool
 	varied   map[string]bool
+	// moreTrials is the --trials the advice names: 3, or twice the trials
+	// the runs already have.
+	moreTrials int
 }
 
 // deterministicKinds are the target kinds whose answers are a function of
@@ -152,6 +155,10 @@ func AssessFlips(in FlipInput, others int, alpha float64) FlipFamily {
 		ff.varied[id] = true
 	}
 	tb, tc := trials(in.Base), trials(in.Cand)
+	ff.moreTrials = 3
+	if t := max(tb, tc); t >= 3 {
+		ff.moreTrials = 2 * t
+	}
 	switch {
 	case varied:
 		ev.Basis = "outcomes varied within trials or across runs: flips are weighed case by case"
@@ -259,7 +266,7 @@ func (ff *FlipFamily) Settle(adj []float64, alpha float64) {
 		}
 	}
 	if n := len(ev.Flaky) + len(ev.Unconfirmed); n > 0 {
-		ev.Advice = fmt.Sprintf("%d %s not confirmed: rerun both with --trials 3 (and keep earlier runs in the store) to tell a new failure from noise", n, plural(n, "flip", "flips"))
+		ev.Advice = fmt.Sprintf("%d %s not confirmed: rerun both with --trials %d (and keep earlier runs in the store) to tell a new failure from noise", n, plural(n, "flip", "flips"), ff.moreTrials)
 	}
 }
 
