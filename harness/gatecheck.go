@@ -62,7 +62,7 @@ type GateCheck struct {
 	// History are the earlier runs of the baseline's suite and target in
 	// the store (History) that no_new_failures weighs flips against.
 	History []*assay.Run
-	Verdict   gate.Verdict
+	Verdict gate.Verdict
 	// Exprs are the gate expressions checked (those that apply and those
 	// scoped to another variant: NotApplied).
 	Exprs []gate.Expr
