@@ -294,6 +294,7 @@ func Runs(base, cand *assay.Run, o Options) Report {
 		TopScores:       []ScoreDelta{},
 		Warnings:        []string{},
 	}
+	o.Margins = margins(base, cand, o.Margins)
 	pairs, onlyB, onlyC := pairUp(base, cand)
 	rep.PairedValues = len(pairs)
 	rep.OnlyBaseline, rep.OnlyCandidate = onlyB, onlyC

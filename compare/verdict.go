@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/assay-eval/assay"
 )
 
 // Inconclusive is the verdict when neither a regression nor equivalence
@@ -49,6 +51,21 @@ func Margin(name string, margins map[string]float64) float64 {
 		return DefaultRateMargin
 	}
 	return DefaultMetricMargin
+}
+
+// margins merges the equivalence margins: the suite's as the runs recorded
+// them (the candidate's over the baseline's), then the comparison's own.
+func margins(base, cand *assay.Run, own map[string]float64) map[string]float64 {
+	if len(base.Options.Margins)+len(cand.Options.Margins) == 0 {
+		return own
+	}
+	out := map[string]float64{}
+	for _, m := range []map[string]float64{base.Options.Margins, cand.Options.Margins, own} {
+		for k, v := range m {
+			out[strings.ToLower(k)] = v
+		}
+	}
+	return out
 }
 
 // Family is the family whose p-values were adjusted together: the gated

@@ -608,7 +608,7 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 		Options: assay.RunOptions{
 			K: s.Defaults.K, Trials: f.Trials, Concurrency: conc, Timeout: f.Timeout.String(),
 			Cases: f.Cases, Tags: tagMap(f.Tags), Metrics: metricNames,
-			Cache: ss.cache != nil,
+			Cache: ss.cache != nil, Margins: s.Margins,
 		},
 		StartedAt: now().UTC(),
 		Gain:      ss.gopts.Gain,
