@@ -17,9 +17,11 @@ type Migrated struct {
 }
 
 // MigrateStore opens the store spec (a directory, created when missing, or
-// a URL) for writing, which applies the migrations it lacks, and says
-// which it applied.
+// a URL) with OpenOptions.Migrate, which applies the migrations it lacks,
+// and says which it applied. It is the one command that changes a
+// database store's schema (and so needs a role that may).
 func MigrateStore(spec string, o store.OpenOptions) (Migrated, error) {
+	o.Migrate = true
 	st, err := OpenStore(spec, o)
 	if err != nil {
 		return Migrated{}, inputError(err)

@@ -133,6 +133,12 @@ var (
 	ErrNotFound  = errors.New("no such run")
 	ErrAmbiguous = errors.New("ambiguous run reference")
 	ErrFinished  = errors.New("run already finished")
+	// ErrSchema is wrapped by the error of opening a database store whose
+	// schema is not the version this assay knows (none yet, older, newer).
+	ErrSchema = errors.New("store schema does not match this assay")
+	// ErrInProgress is wrapped by Delete's error for a run that a live
+	// process is still writing.
+	ErrInProgress = errors.New("run is being written")
 )
 
 // NewRunID returns a new run id: a UUIDv7 in lowercase (time-ordered).
