@@ -194,7 +194,7 @@ func TestScripts(t *testing.T) {
 				if args[1] == "owner" {
 					u, drop, err = pgtest.NewOwner(os.Getenv(pgtest.EnvVar))
 				} else if len(args) == 3 {
-					u, drop, err = pgtest.NewRole(ts.Getenv(args[1]), args[2])
+					u, drop, err = pgtest.NewRole(os.Getenv(pgtest.EnvVar), ts.Getenv(args[1]), args[2])
 				} else {
 					ts.Fatalf("usage: pgrole VAR STORE reader|writer, or pgrole VAR owner")
 				}
@@ -203,6 +203,16 @@ func TestScripts(t *testing.T) {
 				}
 				ts.Defer(func() { drop() })
 				ts.Setenv(args[0], u)
+			},
+			// pgexec STORE SQL runs one statement in the store $STORE (made
+			// by pgstore), as its user.
+			"pgexec": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 2 {
+					ts.Fatalf("usage: pgexec STORE SQL")
+				}
+				if err := pgtest.Exec(ts.Getenv(args[0]), args[1]); err != nil {
+					ts.Fatalf("pgexec: %v", err)
+				}
 			},
 			// jsonpart FILE prints the parts of a run JSON that a replay must
 			// reproduce (summary, segments, gates, cases), indented. A case's

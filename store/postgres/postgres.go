@@ -140,7 +140,7 @@ func (s *Store) checkSchema(ctx context.Context) error {
 	var pe *pgconn.PgError
 	switch {
 	case errors.As(err, &pe) && pe.Code == "42P01": // undefined_table
-		return s.errorf("%w: schema %s has no assay tables: create them once with `assay store migrate --store URL`, run as a role that may create tables in it", store.ErrSchema, *s.schema)
+		return s.errorf("%w", schemaError(fmt.Sprintf("schema %s has no assay tables: create them once with `assay store migrate --store URL`, run as a role that may create tables in it", *s.schema)))
 	case err != nil:
 		return s.errorf("reading the schema version: %w", err)
 	}
@@ -156,12 +156,19 @@ func (s *Store) checkSchema(ctx context.Context) error {
 func (s *Store) schemaErr(version int) error {
 	switch {
 	case version > SchemaVersion:
-		return s.errorf("%w: its schema is version %d, newer than this assay (%s) knows (version %d): use the assay release that migrated it, or a newer one", store.ErrSchema, version, assay.Version, SchemaVersion)
+		return s.errorf("%w", schemaError(fmt.Sprintf("its schema is version %d, newer than this assay (%s) knows (version %d): use the assay release that migrated it, or a newer one", version, assay.Version, SchemaVersion)))
 	case version < SchemaVersion:
-		return s.errorf("%w: its schema is version %d and this assay needs version %d: run `assay store migrate --store URL` as a role that may alter the tables (the store's owner), then run this again", store.ErrSchema, version, SchemaVersion)
+		return s.errorf("%w", schemaError(fmt.Sprintf("its schema is version %d and this assay needs version %d: run `assay store migrate --store URL` as a role that may alter the tables (the store's owner), then run this again", version, SchemaVersion)))
 	}
 	return nil
 }
+
+// schemaError says what is wrong with a store's schema; errors.Is sees
+// store.ErrSchema.
+type schemaError string
+
+func (e schemaError) Error() string { return string(e) }
+func (e schemaError) Unwrap() error { return store.ErrSchema }
 
 var varRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
 

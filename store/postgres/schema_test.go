@@ -85,15 +85,14 @@ func TestLeastPrivilegeRoles(t *testing.T) {
 	}
 	owner.Close()
 
-	// The owner's URL with the superuser: the roles' grants are given by
-	// an administrator.
-	adminURL := strings.Replace(ownerURL, ownerUser(t, ownerURL)+"@", baseUser(t, base)+"@", 1)
-	writerURL, dropW, err := pgtest.NewRole(adminURL, pgtest.Writer)
+	// The owner's schema as the superuser: an administrator's.
+	adminURL := strings.Replace(ownerURL, userOf(t, ownerURL)+"@", userOf(t, base)+"@", 1)
+	writerURL, dropW, err := pgtest.NewRole(base, ownerURL, pgtest.Writer)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { dropW() })
-	readerURL, dropR, err := pgtest.NewRole(adminURL, pgtest.Reader)
+	readerURL, dropR, err := pgtest.NewRole(base, ownerURL, pgtest.Reader)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,9 +185,6 @@ func downgrade(t *testing.T, u string) {
 var storetestT0 = time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC)
 
 func time1(i int) time.Duration { return time.Duration(i) * time.Minute }
-
-func ownerUser(t *testing.T, u string) string { return userOf(t, u) }
-func baseUser(t *testing.T, u string) string  { return userOf(t, u) }
 
 func userOf(t *testing.T, raw string) string {
 	t.Helper()

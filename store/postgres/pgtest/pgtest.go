@@ -158,11 +158,11 @@ var grants = map[string][]string{
 	},
 }
 
-// NewRole creates a login role of kind Reader or Writer with the rights
-// docs/store.md gives it in the schema of storeURL (a URL of NewSchema,
-// whose tables exist), and returns storeURL with that role as its user,
-// and a function that drops the role.
-func NewRole(storeURL, kind string) (roleURL string, drop func() error, err error) {
+// NewRole creates (as the user of base, a superuser) a login role of kind
+// Reader or Writer with the rights docs/store.md gives it in the schema of
+// storeURL (whose tables exist), and returns storeURL with that role as
+// its user, and a function that drops the role.
+func NewRole(base, storeURL, kind string) (roleURL string, drop func() error, err error) {
 	stmts, ok := grants[kind]
 	if !ok {
 		return "", nil, fmt.Errorf("pgtest: no role kind %q", kind)
@@ -173,12 +173,12 @@ func NewRole(storeURL, kind string) (roleURL string, drop func() error, err erro
 	}
 	schema := pgx.Identifier{u.Query().Get("search_path")}.Sanitize()
 	role := randomName("assay_test_" + kind + "_")
-	if err := exec(storeURL, `CREATE ROLE `+role+` LOGIN`); err != nil {
+	if err := exec(base, `CREATE ROLE `+role+` LOGIN`); err != nil {
 		return "", nil, err
 	}
-	drop = func() error { return dropRole(storeURL, role) }
+	drop = func() error { return dropRole(base, role) }
 	for _, s := range stmts {
-		if err := exec(storeURL, fmt.Sprintf(s, schema, role)); err != nil {
+		if err := exec(base, fmt.Sprintf(s, schema, role)); err != nil {
 			drop()
 			return "", nil, err
 		}
