@@ -61,7 +61,9 @@ func TestConcurrentFirstOpensMigrateOnce(t *testing.T) {
 	stores := make([]*postgres.Store, n)
 	errs := make([]error, n)
 	for i := range n {
-		wg.Go(func() { stores[i], errs[i] = postgres.OpenStore(context.Background(), u, store.OpenOptions{Migrate: true}) })
+		wg.Go(func() {
+			stores[i], errs[i] = postgres.OpenStore(context.Background(), u, store.OpenOptions{Migrate: true})
+		})
 	}
 	wg.Wait()
 	// The schema's version is its number of migrations (0001_init,
