@@ -770,6 +770,21 @@ func (s *SQLiteStore) Delete(ctx context.Context, runID string) error {
 	return nil
 }
 
+var _ ProgressReporter = (*SQLiteStore)(nil)
+
+// InProgress implements ProgressReporter: whether a live writer holds the
+// lock of the run's directory.
+func (s *SQLiteStore) InProgress(_ context.Context, runID string) bool {
+	if !validRunID(runID) {
+		return false
+	}
+	lock, err := lockRunDir(filepath.Join(s.root, "runs", runID))
+	if err == nil {
+		lock.Close()
+	}
+	return errors.Is(err, ErrInProgress)
+}
+
 // validRunID reports whether id can name a run directory.
 func validRunID(id string) bool {
 	return id != "" && id != "." && id != ".." && !strings.ContainsAny(id, `/\`)

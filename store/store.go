@@ -67,6 +67,13 @@ type HeadLoader interface {
 	LoadHead(ctx context.Context, runID string) (*assay.Run, error)
 }
 
+// ProgressReporter is the optional capability of a store that can tell a
+// run a live process is still writing (the lock Delete respects) without
+// deleting it: what `assay runs prune --dry-run` shows.
+type ProgressReporter interface {
+	InProgress(ctx context.Context, runID string) bool
+}
+
 // Migrator is the optional capability of a store with a schema: the
 // migrations opening it applied (none when it was up to date) and the
 // schema version it is at (the number of its newest migration).

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/assay-eval/assay/store"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -112,4 +113,26 @@ func (l *runLock) release() {
 			l.conn = nil
 		}
 	})
+}
+
+var _ store.ProgressReporter = (*Store)(nil)
+
+// InProgress implements store.ProgressReporter: whether a live writer
+// holds the run's lock (tried without waiting, and let go at once).
+func (s *Store) InProgress(ctx context.Context, runID string) bool {
+	held := false
+	err := s.retry(ctx, func(int) error {
+		tx, err := s.pool.Begin(ctx)
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback(ctx)
+		var free bool
+		if err := tx.QueryRow(ctx, `SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0))`, s.runKey(runID)).Scan(&free); err != nil {
+			return err
+		}
+		held = !free
+		return nil
+	})
+	return err == nil && held
 }
