@@ -514,6 +514,24 @@ func (w *fileRun) Append(r assay.CaseResult) error {
 	return nil
 }
 
+// Release implements Releaser: cases.jsonl is synced and closed and the
+// run's lock given up; the run stays incomplete.
+func (w *fileRun) Release() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.finished {
+		return ErrFinished
+	}
+	w.finished = true
+	defer w.lock.Close()
+	serr := w.cases.Sync()
+	cerr := w.cases.Close()
+	if err := errors.Join(serr, cerr); err != nil {
+		return w.explain(fmt.Errorf("%s: %w", w.cases.Name(), err))
+	}
+	return nil
+}
+
 func (w *fileRun) Finish(run *assay.Run) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()

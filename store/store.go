@@ -101,6 +101,15 @@ type RunWriter interface {
 	Dir() string
 }
 
+// Releaser is the optional capability of a RunWriter to stop without
+// finishing: the run stays as a killed process would leave it (incomplete,
+// with the cases appended), and its lock is given up so Delete may remove
+// it. The writer takes no more cases. Copy uses it for a run that was
+// stopped in its source.
+type Releaser interface {
+	Release() error
+}
+
 // Filter selects runs for List. Zero fields select everything.
 type Filter struct {
 	Suite  string          // suite name

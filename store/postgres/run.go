@@ -64,6 +64,19 @@ func (w *runWriter) Append(r assay.CaseResult) error {
 	return nil
 }
 
+// Release implements store.Releaser: the run's lock is given up and the
+// run stays incomplete with its case lines.
+func (w *runWriter) Release() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.finished {
+		return store.ErrFinished
+	}
+	w.finished = true
+	w.lock.release()
+	return nil
+}
+
 // Finish implements store.RunWriter: in one transaction, the run's cases
 // (read through run.EachCase, one at a time, streamed to COPY), its
 // metrics and its row with the final record. When the run's CaseStream

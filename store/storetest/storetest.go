@@ -64,6 +64,7 @@ func Run(t *testing.T, open Opener) {
 		{"delete_removes_run_and_its_cases", testDelete},
 		{"copy_round_trip_through_files", testCopy},
 		{"delete_refuses_run_being_written", testDeleteInProgress},
+		{"copy_redoes_a_truncated_copy", testCopyRedoesTruncated},
 		{"text_postgres_cannot_hold_round_trips", testHostileText},
 	}
 	for _, tc := range tests {
@@ -958,6 +959,12 @@ func saveRuns(t *testing.T, s store.Store, t0 time.Time) []string {
 	if err := w.Append(Case("q1", true, 1)); err != nil {
 		t.Fatal(err)
 	}
+	// Stopped: its writer lets go as a killed process's would.
+	if r, ok := w.(store.Releaser); ok {
+		if err := r.Release(); err != nil {
+			t.Fatal(err)
+		}
+	}
 	return append(ids, run.RunID)
 }
 
@@ -1092,5 +1099,52 @@ func testHostileText(t *testing.T, open Opener) {
 	}
 	if pts, err := s.Trend(ctx, suite, "ndcg@10", 0); err != nil || len(pts) != 1 {
 		t.Errorf("Trend of the suite = %+v, %v; want one point", pts, err)
+	}
+}
+
+// testCopyRedoesTruncated: a copy killed half-way leaves in this store a
+// run with the source's id but not all of it (incomplete, one case line of
+// two). Copying again does not skip it as already there: it is verified,
+// deleted and copied again, and then the same as its source; a third copy
+// skips everything.
+func testCopyRedoesTruncated(t *testing.T, open Opener) {
+	ctx := context.Background()
+	src, err := store.OpenSQLite(filepath.Join(t.TempDir(), "files"), store.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { src.Close() })
+	ids := saveRuns(t, src, t0)
+	s := openStore(t, open, t.TempDir())
+
+	// What a killed copy of the first run leaves: Begin with its record,
+	// one case line, no Finish.
+	run, err := src.Load(ctx, ids[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	run.Cases = nil
+	w, err := s.Begin(ctx, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Append(Case("q1", true, 1)); err != nil {
+		t.Fatal(err)
+	}
+	if r, ok := w.(store.Releaser); ok {
+		r.Release()
+	}
+
+	res, err := store.Copy(ctx, s, src)
+	if err != nil {
+		t.Fatalf("copy over a truncated copy: %v", err)
+	}
+	if fmt.Sprint(res.Redone) != fmt.Sprint(ids[:1]) || fmt.Sprint(res.Copied) != fmt.Sprint(ids[1:]) || len(res.Skipped) != 0 {
+		t.Fatalf("copy = %+v; want %s redone and the others copied", res, ids[0])
+	}
+	sameRuns(t, s, src, ids)
+	res, err = store.Copy(ctx, s, src)
+	if err != nil || len(res.Skipped) != len(ids) || len(res.Copied)+len(res.Redone) != 0 {
+		t.Errorf("copy again = %+v, %v; want every run skipped", res, err)
 	}
 }
