@@ -551,9 +551,16 @@ func (s *SQLiteStore) Reindex(ctx context.Context) error {
 	}
 	onDisk := map[string]bool{}
 	for _, e := range ents {
-		if e.IsDir() {
-			onDisk[e.Name()] = true
+		if !e.IsDir() {
+			continue
 		}
+		if strings.HasPrefix(e.Name(), deletingPrefix) {
+			// A Delete that was killed half-way: the run was already
+			// out of every listing; finish removing it.
+			os.RemoveAll(filepath.Join(s.root, "runs", e.Name()))
+			continue
+		}
+		onDisk[e.Name()] = true
 	}
 	index := func(run *assay.Run, onlyNew bool) error {
 		return s.tx(ctx, func(tx *sql.Tx) error {
@@ -763,12 +770,23 @@ func (s *SQLiteStore) Delete(ctx context.Context, runID string) error {
 		}
 		return nil
 	}
-	if err := os.RemoveAll(dir); err != nil {
+	// The directory is renamed out of the way in one step before it is
+	// removed, so a Delete killed half-way never leaves a run directory
+	// missing some of its files (which Reindex would list again); Reindex
+	// removes what such a Delete left.
+	gone := filepath.Join(s.root, "runs", deletingPrefix+runID)
+	if err := os.Rename(dir, gone); err != nil {
 		return explain(s.root, fmt.Errorf("store %s: %w", s.root, err))
 	}
 	atomicfile.SyncDir(filepath.Dir(dir))
+	if err := os.RemoveAll(gone); err != nil {
+		return explain(s.root, fmt.Errorf("store %s: %w", s.root, err))
+	}
 	return nil
 }
+
+// deletingPrefix names a run directory that Delete is removing.
+const deletingPrefix = ".deleting-"
 
 var _ ProgressReporter = (*SQLiteStore)(nil)
 
