@@ -277,6 +277,20 @@ func (s *SQLiteStore) migrate(ctx context.Context) error {
 		return err
 	}
 	sort.Strings(names)
+	known := 0
+	for _, name := range names {
+		v, _ := strconv.Atoi(strings.SplitN(filepath.Base(name), "_", 2)[0])
+		known = max(known, v)
+	}
+	var have sql.NullInt64
+	if err := s.retry(ctx, func() error {
+		return s.db.QueryRowContext(ctx, `SELECT max(version) FROM schema_migrations`).Scan(&have)
+	}); err != nil {
+		return err
+	}
+	if int(have.Int64) > known {
+		return fmt.Errorf("%w: the index is at schema version %d, newer than this assay (%s) knows (version %d): use the assay release that wrote it, or a newer one", ErrSchema, have.Int64, assay.Version, known)
+	}
 	for _, name := range names {
 		base := filepath.Base(name)
 		v, err := strconv.Atoi(strings.SplitN(base, "_", 2)[0])

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -213,6 +214,18 @@ func TestScripts(t *testing.T) {
 				if err := pgtest.Exec(ts.Getenv(args[0]), args[1]); err != nil {
 					ts.Fatalf("pgexec: %v", err)
 				}
+			},
+			// sqlite DB SQL runs one statement in the SQLite database DB
+			// (a store's index, assay.db).
+			"sqlite": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 2 {
+					ts.Fatalf("usage: sqlite DB SQL")
+				}
+				db, err := sql.Open("sqlite", ts.MkAbs(args[0]))
+				ts.Check(err)
+				defer db.Close()
+				_, err = db.Exec(args[1])
+				ts.Check(err)
 			},
 			// jsonpart FILE prints the parts of a run JSON that a replay must
 			// reproduce (summary, segments, gates, cases), indented. A case's
