@@ -578,8 +578,11 @@ func (s *SQLiteStore) Reindex(ctx context.Context) error {
 		}
 		if strings.HasPrefix(e.Name(), deletingPrefix) {
 			// A Delete that was killed half-way: the run was already
-			// out of every listing; finish removing it.
-			os.RemoveAll(filepath.Join(s.root, "runs", e.Name()))
+			// out of every listing; finish removing it (a store opened
+			// read-only only leaves it out).
+			if !s.readOnly {
+				os.RemoveAll(filepath.Join(s.root, "runs", e.Name()))
+			}
 			continue
 		}
 		onDisk[e.Name()] = true
