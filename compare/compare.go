@@ -109,6 +109,11 @@ type Report struct {
 	TopScores []ScoreDelta `json:"top_scores"`
 	Latency   LatencyDelta `json:"latency"`
 	Warnings  []string     `json:"warnings"`
+	// ChangedCases lists the ids of the cases whose hash (their query,
+	// expectations and judgments) differs between the runs, sorted: they
+	// are not paired, so no measure, flip or verdict counts them. Empty
+	// when the runs record no hashes.
+	ChangedCases []string `json:"changed_cases"`
 	// Reasons explain the verdict ("ndcg@10 worse", "1 case flipped pass
 	// to fail"); empty for same.
 	Reasons []string `json:"reasons,omitempty"`
@@ -265,6 +270,7 @@ func Runs(base, cand *assay.Run, o Options) Report {
 		Warnings:        []string{},
 	}
 	pairs, onlyB, onlyC := pairUp(base, cand)
+	pairs, rep.ChangedCases = dropChanged(pairs)
 	rep.PairedValues = len(pairs)
 	rep.OnlyBaseline, rep.OnlyCandidate = onlyB, onlyC
 	ids := map[string]bool{}
@@ -272,7 +278,7 @@ func Runs(base, cand *assay.Run, o Options) Report {
 		ids[p.key.id] = true
 	}
 	rep.PairedCases = len(ids)
-	rep.Warnings = warnings(base, cand, &rep, o)
+	rep.Warnings = append(warnings(base, cand, &rep, o), changeWarnings(base, cand, rep.ChangedCases)...)
 
 	rep.Metrics = measureAll(buildSeries(base, cand, pairs), o)
 	rep.Flips = flips(pairs)

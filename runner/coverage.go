@@ -1,0 +1,72 @@
+package runner
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/metric"
+)
+
+// UnjudgedWarnAbove is the judged-coverage threshold: CoverageWarnings
+// warns about each cutoff k whose mean unj@k exceeds it, 5 % of the top k
+// documents unjudged (docs/metrics.md#judged-coverage).
+const UnjudgedWarnAbove = 0.05
+
+// CoverageWarnings words a summary's low judged coverage as warnings, one
+// per cutoff k whose mean unj@k (Summary.Unjudged) is above
+// UnjudgedWarnAbove, in increasing k: the share of the top k documents
+// that are unjudged, and the range of each metric read at that cutoff from
+// its mean (unjudged counted non-relevant) to its Upper (counted
+// relevant). k is the run's k, the cutoff of the metrics without one
+// (assay.DefaultK when 0).
+func CoverageWarnings(s assay.Summary, k int) []string {
+	type cut struct {
+		k     int
+		share float64
+	}
+	if k <= 0 {
+		k = assay.DefaultK
+	}
+	var cuts []cut
+	for name, agg := range s.Unjudged {
+		var ck int
+		if _, err := fmt.Sscanf(name, "unj@%d", &ck); err != nil || agg.N == 0 || !(agg.Mean > UnjudgedWarnAbove) {
+			continue
+		}
+		cuts = append(cuts, cut{ck, agg.Mean})
+	}
+	slices.SortFunc(cuts, func(a, b cut) int { return cmp.Compare(a.k, b.k) })
+	var out []string
+	for _, c := range cuts {
+		var ranges []string
+		for _, name := range slices.Sorted(maps.Keys(s.Metrics)) {
+			agg := s.Metrics[name]
+			spec, err := metric.Parse(name)
+			if err != nil || agg.Upper == nil {
+				continue
+			}
+			mk := spec.K
+			if mk <= 0 {
+				mk = k
+			}
+			if mk != c.k {
+				continue
+			}
+			r := fmt.Sprintf("%s between %.3f and %.3f", name, agg.Mean, *agg.Upper)
+			if len(ranges) == 0 {
+				r = fmt.Sprintf("%s is a lower bound, between %.3f and %.3f (unjudged counted non-relevant, then relevant)", name, agg.Mean, *agg.Upper)
+			}
+			ranges = append(ranges, r)
+		}
+		w := fmt.Sprintf("%.1f %% of the top-%d documents are unjudged (more than %g %%)", 100*c.share, c.k, 100*UnjudgedWarnAbove)
+		if len(ranges) > 0 {
+			w += ": " + strings.Join(ranges, "; ")
+		}
+		out = append(out, w+"; judge them to narrow the range")
+	}
+	return out
+}
