@@ -278,7 +278,7 @@ func merge(ctx context.Context, st store.Store, p MergePlan) (run *assay.Run, ve
 	}
 	run.Summary = agg.Summary()
 	run.Segments = agg.Segments()
-	for _, w := range runner.CoverageWarnings(run.Summary, run.Options.K) {
+	for _, w := range runner.CoverageWarnings(run.Summary, run.Options.Metrics, run.Options.K) {
 		warn(w)
 	}
 	dir := rw.Dir()

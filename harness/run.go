@@ -762,7 +762,7 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 	run.Summary = agg.Summary()
 	run.Segments = agg.Segments()
 	if run.Shard == nil { // a shard's coverage is warned about by its merge
-		warnings = append(warnings, runner.CoverageWarnings(run.Summary, ss.gopts.K)...)
+		warnings = append(warnings, runner.CoverageWarnings(run.Summary, run.Options.Metrics, ss.gopts.K)...)
 	}
 	if tally != nil {
 		run.Summary.Judge = tally.Summary()

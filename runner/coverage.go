@@ -21,15 +21,19 @@ const UnjudgedWarnAbove = 0.05
 // UnjudgedWarnAbove, in increasing k: the share of the top k documents
 // that are unjudged, and the range of each metric read at that cutoff from
 // its mean (unjudged counted non-relevant) to its Upper (counted
-// relevant). k is the run's k, the cutoff of the metrics without one
-// (assay.DefaultK when 0).
-func CoverageWarnings(s assay.Summary, k int) []string {
+// relevant), in the order of metrics (the run's metric names; nil: sorted
+// by name), leaving out those whose two values are equal. k is the run's
+// k, the cutoff of the metrics without one (assay.DefaultK when 0).
+func CoverageWarnings(s assay.Summary, metrics []string, k int) []string {
 	type cut struct {
 		k     int
 		share float64
 	}
 	if k <= 0 {
 		k = assay.DefaultK
+	}
+	if metrics == nil {
+		metrics = slices.Sorted(maps.Keys(s.Metrics))
 	}
 	var cuts []cut
 	for name, agg := range s.Unjudged {
@@ -43,10 +47,10 @@ func CoverageWarnings(s assay.Summary, k int) []string {
 	var out []string
 	for _, c := range cuts {
 		var ranges []string
-		for _, name := range slices.Sorted(maps.Keys(s.Metrics)) {
-			agg := s.Metrics[name]
+		for _, name := range metrics {
+			agg, ok := s.Metrics[name]
 			spec, err := metric.Parse(name)
-			if err != nil || agg.Upper == nil {
+			if !ok || err != nil || agg.Upper == nil || *agg.Upper == agg.Mean {
 				continue
 			}
 			mk := spec.K
