@@ -25,15 +25,32 @@ const Version = 1
 // documents counted relevant where it differs from r.Metrics.
 func coverage(r *assay.CaseResult, ranking []string, binary, graded map[string]int, o Options, mo metric.Options) {
 	r.Unjudged = make(map[string]float64, 2)
+	var cuts [4]int
+	seen := cuts[:0]
 	for _, spec := range o.Metrics {
 		k := spec.K
 		if k <= 0 {
 			k = o.K
 		}
-		key := UnjudgedName(k)
-		if _, done := r.Unjudged[key]; !done {
-			r.Unjudged[key] = metric.Unjudged(ranking, binary, k)
+		if !slices.Contains(seen, k) {
+			seen = append(seen, k)
+			r.Unjudged[UnjudgedName(k)] = metric.Unjudged(ranking, binary, k)
 		}
+	}
+	// Upper needs an unjudged document somewhere in the ranking (by the
+	// graded judgments, which are the binary ones' keys unless a relevant
+	// list adds some).
+	any := false
+	for _, id := range ranking {
+		if g, ok := graded[id]; !ok || g < 0 {
+			any = true
+			break
+		}
+	}
+	if !any {
+		return
+	}
+	for _, spec := range o.Metrics {
 		j := binary
 		if spec.Graded() {
 			j = graded
@@ -65,8 +82,8 @@ type hashed struct {
 }
 
 // CaseHash is the hash a case's results record (assay.CaseResult.Hash):
-// "sha256:" and the hex SHA-256 of the JSON of the case's query, its k
-// (the suite default when it sets none), its judgments, its relevant set
+// "sha256:" and the hex SHA-256 of the JSON (one line, with its newline) of
+// the case's query, its k (the suite default when it sets none), its judgments, its relevant set
 // (sorted), its expectations, its surface and variables, and the suite
 // settings its expectations read: the case sensitivity when it states a
 // substring expectation, the refusal markers when it states refusal.
@@ -103,10 +120,10 @@ func CaseHash(c assay.Case, o Options) string {
 		h.Relevant = slices.Clone(c.Relevant)
 		slices.Sort(h.Relevant)
 	}
-	b, err := json.Marshal(h)
-	if err != nil {
+	d := sha256.New()
+	if err := json.NewEncoder(d).Encode(h); err != nil {
 		return ""
 	}
-	sum := sha256.Sum256(b)
-	return "sha256:" + hex.EncodeToString(sum[:])
+	var sum [sha256.Size]byte
+	return "sha256:" + hex.EncodeToString(d.Sum(sum[:0]))
 }

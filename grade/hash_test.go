@@ -20,7 +20,7 @@ func hashCase() assay.Case {
 func TestCaseHashIsPinned(t *testing.T) {
 	t.Parallel()
 	o, _ := grade.NewOptions(&assay.Suite{})
-	const want = "sha256:aa5ee4463c6e96c6379d96e14290d42419b5847f4da6194644aac866e3f00108"
+	const want = "sha256:3ad698f152d5bbd20930e6b0f72b4375bc803cb22be04f15bbe2f1de80d2de01"
 	if got := grade.CaseHash(hashCase(), o); got != want || grade.Version != 1 {
 		t.Errorf("CaseHash = %s (grade.Version %d), want %s (version 1)", got, grade.Version, want)
 	}
@@ -60,7 +60,9 @@ func TestCaseHash(t *testing.T) {
 		edit func(c *assay.Case, o *grade.Options)
 	}{
 		{"query", func(c *assay.Case, _ *grade.Options) { c.Query += "?" }},
-		{"a grade", func(c *assay.Case, _ *grade.Options) { c.Judgments = map[string]int{"a.md": 1, "b.md": 0, "c.md": 1, "d.md": 3} }},
+		{"a grade", func(c *assay.Case, _ *grade.Options) {
+			c.Judgments = map[string]int{"a.md": 1, "b.md": 0, "c.md": 1, "d.md": 3}
+		}},
 		{"a judgment added", func(c *assay.Case, _ *grade.Options) {
 			c.Judgments = map[string]int{"a.md": 2, "b.md": 0, "c.md": 1, "d.md": 3, "e.md": 0}
 		}},

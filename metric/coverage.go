@@ -8,9 +8,16 @@ package metric
 // by k (missing ranks count as judged, as in trec_eval). It is 0 when k <= 0.
 // ranking and judgments are as for Spec.Eval.
 func Unjudged(ranking []string, judgments map[string]int, k int) float64 {
-	var t Topic
-	t.set(ranking, judgments, Options{})
-	return t.Unj(k)
+	if k <= 0 {
+		return 0
+	}
+	c := 0
+	for _, id := range ranking[:min(k, len(ranking))] {
+		if g, judged := judgments[id]; !judged || g < 0 {
+			c++ // labelled -1 or -2, as Topic.Unj counts them
+		}
+	}
+	return float64(c) / float64(k)
 }
 
 // Upper is s.Eval with the unjudged documents the measure reads counted
