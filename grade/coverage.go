@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"reflect"
 	"slices"
 	"strconv"
 
@@ -50,18 +51,59 @@ func coverage(r *assay.CaseResult, ranking []string, binary, graded map[string]i
 	if !any {
 		return
 	}
+	// Measures that read the same ranks of the same judgments share one
+	// extended copy of them, labelled once (metric.EvalAll).
+	type key struct {
+		n      int
+		graded bool
+	}
+	type group struct {
+		judgments map[string]int
+		specs     []metric.Spec
+	}
+	var keys []key
+	groups := map[key]*group{}
 	for _, spec := range o.Metrics {
 		j := binary
 		if spec.Graded() {
 			j = graded
 		}
-		if v, ok := spec.Upper(ranking, j, mo); ok && v != r.Metrics[spec.Name] {
-			if r.Upper == nil {
-				r.Upper = map[string]float64{}
+		n := len(ranking)
+		if spec.K > 0 {
+			n = min(n, spec.K)
+		}
+		k := key{n, spec.Graded() && !sameMap(graded, binary)}
+		g := groups[k]
+		if g == nil {
+			g = &group{judgments: j}
+			groups[k] = g
+			keys = append(keys, k)
+		}
+		g.specs = append(g.specs, spec)
+	}
+	var vals []float64
+	for _, k := range keys {
+		g := groups[k]
+		ext, any := metric.UnjudgedRelevant(ranking, g.judgments, k.n, mo)
+		if !any {
+			continue
+		}
+		vals = metric.EvalAll(g.specs, ranking, ext, mo, vals)
+		for i, spec := range g.specs {
+			if v := vals[i]; v != r.Metrics[spec.Name] {
+				if r.Upper == nil {
+					r.Upper = map[string]float64{}
+				}
+				r.Upper[spec.Name] = v
 			}
-			r.Upper[spec.Name] = v
 		}
 	}
+}
+
+// sameMap reports whether a and b are the same map (BinaryJudgments
+// returns its argument when a case has no relevant list).
+func sameMap(a, b map[string]int) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }
 
 // UnjudgedName is the name of the judged coverage at cutoff k: "unj@10".

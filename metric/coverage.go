@@ -34,15 +34,24 @@ func Unjudged(ranking []string, judgments map[string]int, k int) float64 {
 // rank can lower them: the two values are the ends of the range, not
 // strict bounds.
 func (s Spec) Upper(ranking []string, judgments map[string]int, o Options) (v float64, ok bool) {
+	extended, ok := UnjudgedRelevant(ranking, judgments, s.K, o)
+	if !ok {
+		return 0, false
+	}
+	return s.Eval(ranking, extended, o), true
+}
+
+// UnjudgedRelevant returns a copy of judgments in which every document
+// among the first cut ranks (every rank when cut <= 0) that has no
+// judgment or a negative grade is judged with the top grade, as Upper
+// does; ok is false, and judgments is returned as is, when there is no
+// such document. Measures with the same cutoff can share the copy.
+func UnjudgedRelevant(ranking []string, judgments map[string]int, cut int, o Options) (extended map[string]int, ok bool) {
 	n := len(ranking)
-	if s.K > 0 {
-		n = min(n, s.K)
+	if cut > 0 {
+		n = min(n, cut)
 	}
 	top := max(1, o.RelLevel)
-	for _, g := range judgments {
-		top = max(top, g)
-	}
-	var extended map[string]int
 	for _, id := range ranking[:n] {
 		if g, judged := judgments[id]; judged && g >= 0 {
 			continue
@@ -51,12 +60,20 @@ func (s Spec) Upper(ranking []string, judgments map[string]int, o Options) (v fl
 			extended = make(map[string]int, len(judgments)+n)
 			for d, g := range judgments {
 				extended[d] = g
+				top = max(top, g)
 			}
 		}
-		extended[id] = top
+		extended[id] = -1 // marked; graded below once top is known
 	}
 	if extended == nil {
-		return 0, false
+		return judgments, false
 	}
-	return s.Eval(ranking, extended, o), true
+	for _, id := range ranking[:n] {
+		if extended[id] == -1 {
+			if g, judged := judgments[id]; !judged || g < 0 {
+				extended[id] = top
+			}
+		}
+	}
+	return extended, true
 }
