@@ -256,6 +256,12 @@ type Summary struct {
 	Unjudged map[string]MetricAgg `json:"unjudged,omitempty"`
 }
 
+// UnjudgedWarnAbove is the judged-coverage threshold: a run whose mean
+// unj@k (Summary.Unjudged) exceeds it for a cutoff k of its metrics warns
+// that the metrics read documents nobody judged, and so does a comparison
+// with it (docs/metrics.md#judged-coverage).
+const UnjudgedWarnAbove = 0.05
+
 // MetricAgg is a mean with its count.
 type MetricAgg struct {
 	Mean float64 `json:"mean"`

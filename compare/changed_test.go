@@ -124,3 +124,15 @@ func TestGradingRuleWarnings(t *testing.T) {
 		})
 	}
 }
+
+func TestLowJudgedCoverageWarns(t *testing.T) {
+	t.Parallel()
+	base, cand := run("b", 12, nil), run("c", 12, nil)
+	cand.Summary.Unjudged = map[string]assay.MetricAgg{"unj@5": {Mean: 0.12, N: 12}, "unj@10": {Mean: 0.2, N: 12}}
+	base.Summary.Unjudged = map[string]assay.MetricAgg{"unj@10": {Mean: 0.05, N: 12}} // at the threshold: no warning
+	rep := compare.Runs(base, cand, compare.Options{})
+	want := "20.0 % of the candidate's top-10 documents are unjudged: a metric that moved may have moved with documents nobody judged; judge them (each run's warnings give the metrics' ranges)"
+	if !slices.Equal(rep.Warnings, []string{want}) {
+		t.Errorf("warnings %q; want only %q", rep.Warnings, want)
+	}
+}

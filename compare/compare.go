@@ -279,6 +279,7 @@ func Runs(base, cand *assay.Run, o Options) Report {
 	}
 	rep.PairedCases = len(ids)
 	rep.Warnings = append(warnings(base, cand, &rep, o), changeWarnings(base, cand, rep.ChangedCases)...)
+	rep.Warnings = append(rep.Warnings, coverageWarnings(base, cand)...)
 
 	rep.Metrics = measureAll(buildSeries(base, cand, pairs), o)
 	rep.Flips = flips(pairs)

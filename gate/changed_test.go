@@ -16,7 +16,7 @@ func TestNewFailuresLeavesOutChangedCases(t *testing.T) {
 		hashed(result("q3", 0, "pass", nil, nil), "sha256:3"),
 		result("q4", 0, "pass", nil, nil))
 	run := runOf("c",
-		hashed(result("q1", 0, "fail", nil, nil), "sha256:1"),       // same case, now fails: a new failure
+		hashed(result("q1", 0, "fail", nil, nil), "sha256:1"),        // same case, now fails: a new failure
 		hashed(result("q2", 0, "fail", nil, nil), "sha256:2-edited"), // edited case: not paired
 		hashed(result("q3", 0, "pass", nil, nil), "sha256:3"),
 		hashed(result("q4", 0, "fail", nil, nil), "sha256:4")) // the baseline has no hash: paired

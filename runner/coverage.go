@@ -11,14 +11,9 @@ import (
 	"github.com/assay-eval/assay/metric"
 )
 
-// UnjudgedWarnAbove is the judged-coverage threshold: CoverageWarnings
-// warns about each cutoff k whose mean unj@k exceeds it, 5 % of the top k
-// documents unjudged (docs/metrics.md#judged-coverage).
-const UnjudgedWarnAbove = 0.05
-
 // CoverageWarnings words a summary's low judged coverage as warnings, one
 // per cutoff k whose mean unj@k (Summary.Unjudged) is above
-// UnjudgedWarnAbove, in increasing k: the share of the top k documents
+// assay.UnjudgedWarnAbove, in increasing k: the share of the top k documents
 // that are unjudged, and the range of each metric read at that cutoff from
 // its mean (unjudged counted non-relevant) to its Upper (counted
 // relevant), in the order of metrics (the run's metric names; nil: sorted
@@ -38,7 +33,7 @@ func CoverageWarnings(s assay.Summary, metrics []string, k int) []string {
 	var cuts []cut
 	for name, agg := range s.Unjudged {
 		var ck int
-		if _, err := fmt.Sscanf(name, "unj@%d", &ck); err != nil || agg.N == 0 || !(agg.Mean > UnjudgedWarnAbove) {
+		if _, err := fmt.Sscanf(name, "unj@%d", &ck); err != nil || agg.N == 0 || !(agg.Mean > assay.UnjudgedWarnAbove) {
 			continue
 		}
 		cuts = append(cuts, cut{ck, agg.Mean})
@@ -66,7 +61,7 @@ func CoverageWarnings(s assay.Summary, metrics []string, k int) []string {
 			}
 			ranges = append(ranges, r)
 		}
-		w := fmt.Sprintf("%.1f %% of the top-%d documents are unjudged (more than %g %%)", 100*c.share, c.k, 100*UnjudgedWarnAbove)
+		w := fmt.Sprintf("%.1f %% of the top-%d documents are unjudged (more than %g %%)", 100*c.share, c.k, 100*assay.UnjudgedWarnAbove)
 		if len(ranges) > 0 {
 			w += ": " + strings.Join(ranges, "; ")
 		}
