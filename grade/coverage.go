@@ -16,7 +16,7 @@ import (
 // (assay.Run.GradingVersion). It is raised whenever a change to this
 // package, to package metric or to the case hash (CaseHash) changes what
 // the same case and observation score, so that compare can warn that two
-// runs were graded by different rules (docs/metrics.md#changed-cases).
+// runs were graded by different rules (docs/metrics.md#changed-cases-are-not-paired).
 // Version 1 is the first recorded.
 const Version = 1
 
@@ -41,14 +41,10 @@ func coverage(r *assay.CaseResult, ranking []string, binary, graded map[string]i
 	// Upper needs an unjudged document somewhere in the ranking (by the
 	// graded judgments, which are the binary ones' keys unless a relevant
 	// list adds some).
-	any := false
-	for _, id := range ranking {
-		if g, ok := graded[id]; !ok || g < 0 {
-			any = true
-			break
-		}
-	}
-	if !any {
+	if !slices.ContainsFunc(ranking, func(id string) bool {
+		g, ok := graded[id]
+		return !ok || g < 0
+	}) {
 		return
 	}
 	// Measures that read the same ranks of the same judgments share one
@@ -84,8 +80,8 @@ func coverage(r *assay.CaseResult, ranking []string, binary, graded map[string]i
 	var vals []float64
 	for _, k := range keys {
 		g := groups[k]
-		ext, any := metric.UnjudgedRelevant(ranking, g.judgments, k.n, mo)
-		if !any {
+		ext, ok := metric.UnjudgedRelevant(ranking, g.judgments, k.n, mo)
+		if !ok {
 			continue
 		}
 		vals = metric.EvalAll(g.specs, ranking, ext, mo, vals)
