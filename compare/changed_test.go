@@ -125,14 +125,37 @@ func TestGradingRuleWarnings(t *testing.T) {
 	}
 }
 
-func TestLowJudgedCoverageWarns(t *testing.T) {
+func TestJudgedCoverageDifferenceWarns(t *testing.T) {
 	t.Parallel()
-	base, cand := run("b", 12, nil), run("c", 12, nil)
-	cand.Summary.Unjudged = map[string]assay.MetricAgg{"unj@5": {Mean: 0.12, N: 12}, "unj@10": {Mean: 0.2, N: 12}}
-	base.Summary.Unjudged = map[string]assay.MetricAgg{"unj@10": {Mean: 0.05, N: 12}} // at the threshold: no warning
-	rep := compare.Runs(base, cand, compare.Options{})
-	want := "20.0 % of the candidate's top-10 documents are unjudged: a metric that moved may have moved with documents nobody judged; judge them (each run's warnings give the metrics' ranges)"
-	if !slices.Equal(rep.Warnings, []string{want}) {
-		t.Errorf("warnings %q; want only %q", rep.Warnings, want)
+	unj := func(m map[string]float64) map[string]assay.MetricAgg {
+		out := map[string]assay.MetricAgg{}
+		for k, v := range m {
+			out[k] = assay.MetricAgg{Mean: v, N: 12}
+		}
+		return out
+	}
+	tests := []struct {
+		name       string
+		base, cand map[string]float64
+		want       []string
+	}{
+		{"the candidate surfaces unjudged documents",
+			map[string]float64{"unj@5": 0.02, "unj@10": 0.04}, map[string]float64{"unj@5": 0.12, "unj@10": 0.2},
+			[]string{"judged coverage differs: 4.0 % of the baseline's top-10 documents are unjudged, 20.0 % of the candidate's; the candidate is scored lower for documents nobody judged, so a delta may be that; judge them"}},
+		{"the baseline did", map[string]float64{"unj@10": 0.3}, map[string]float64{"unj@10": 0.1},
+			[]string{"judged coverage differs: 30.0 % of the baseline's top-10 documents are unjudged, 10.0 % of the candidate's; the baseline is scored lower for documents nobody judged, so a delta may be that; judge them"}},
+		{"equally unjudged runs", map[string]float64{"unj@10": 0.7}, map[string]float64{"unj@10": 0.72}, nil},
+		{"a difference of exactly the threshold", map[string]float64{"unj@10": 0.1}, map[string]float64{"unj@10": 0.15}, nil},
+		{"an older baseline records none", nil, map[string]float64{"unj@10": 0.5}, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			base, cand := run("b", 12, nil), run("c", 12, nil)
+			base.Summary.Unjudged, cand.Summary.Unjudged = unj(tc.base), unj(tc.cand)
+			rep := compare.Runs(base, cand, compare.Options{})
+			if !slices.Equal(rep.Warnings, tc.want) {
+				t.Errorf("warnings %q; want %q", rep.Warnings, tc.want)
+			}
+		})
 	}
 }

@@ -1,8 +1,8 @@
 package compare
 
 import (
-	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,47 +10,46 @@ import (
 	"github.com/assay-eval/assay"
 )
 
-// coverageWarnings warns, for each run whose judged coverage is low (a mean
-// unj@k above assay.UnjudgedWarnAbove), that a change of its metrics may
-// be documents nobody judged: the worst cutoff is named.
+// coverageWarnings warns when the two runs' judged coverage differs: for a
+// cutoff k both runs recorded, the mean unj@k of one exceeds the other's
+// by more than assay.UnjudgedWarnAbove. Every metric counts unjudged
+// documents non-relevant, so the run that surfaced more of them is scored
+// lower for documents nobody judged, and a delta may be that. Runs that
+// are equally (un)judged get no warning here: each run's own warnings
+// give its metrics' ranges. One warning, for the cutoff with the largest
+// difference (the smallest k on a tie).
 func coverageWarnings(base, cand *assay.Run) []string {
-	var w []string
-	for _, r := range []struct {
-		name string
-		run  *assay.Run
-	}{{"baseline", base}, {"candidate", cand}} {
-		k, share := worstCoverage(r.run.Summary.Unjudged)
-		if k == 0 {
+	bu, cu := base.Summary.Unjudged, cand.Summary.Unjudged
+	bestK, bestB, bestC := 0, 0.0, 0.0
+	for _, name := range slices.Sorted(maps.Keys(cu)) {
+		k, err := strconv.Atoi(strings.TrimPrefix(name, "unj@"))
+		b, ok := bu[name]
+		c := cu[name]
+		if err != nil || k <= 0 || !ok || b.N == 0 || c.N == 0 {
 			continue
 		}
-		w = append(w, fmt.Sprintf("%.1f %% of the %s's top-%d documents are unjudged: a metric that moved may have moved with documents nobody judged; judge them (each run's warnings give the metrics' ranges)", 100*share, r.name, k))
+		d := abs(c.Mean - b.Mean)
+		if !(d > assay.UnjudgedWarnAbove) {
+			continue
+		}
+		if best := abs(bestC - bestB); bestK == 0 || d > best || d == best && k < bestK {
+			bestK, bestB, bestC = k, b.Mean, c.Mean
+		}
 	}
-	return w
+	if bestK == 0 {
+		return nil
+	}
+	more := "candidate"
+	if bestB > bestC {
+		more = "baseline"
+	}
+	return []string{fmt.Sprintf("judged coverage differs: %.1f %% of the baseline's top-%d documents are unjudged, %.1f %% of the candidate's; the %s is scored lower for documents nobody judged, so a delta may be that; judge them",
+		100*bestB, bestK, 100*bestC, more)}
 }
 
-// worstCoverage is the cutoff with the largest mean unj@k above the
-// threshold and that mean; k is 0 when none is above it.
-func worstCoverage(unj map[string]assay.MetricAgg) (k int, share float64) {
-	type cut struct {
-		k     int
-		share float64
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
 	}
-	var cuts []cut
-	for name, agg := range unj {
-		n, err := strconv.Atoi(strings.TrimPrefix(name, "unj@"))
-		if err != nil || n <= 0 || agg.N == 0 || !(agg.Mean > assay.UnjudgedWarnAbove) {
-			continue
-		}
-		cuts = append(cuts, cut{n, agg.Mean})
-	}
-	if len(cuts) == 0 {
-		return 0, 0
-	}
-	c := slices.MaxFunc(cuts, func(a, b cut) int {
-		if a.share != b.share {
-			return cmp.Compare(a.share, b.share)
-		}
-		return cmp.Compare(b.k, a.k) // the smaller cutoff on a tie
-	})
-	return c.k, c.share
+	return x
 }
