@@ -60,6 +60,23 @@ type CaseResult struct {
 	Stages map[string]float64 `json:"stages,omitempty"`
 	// Judge is what the judge said of the case (nil: no judge ran).
 	Judge *JudgeResult `json:"judge,omitempty"`
+	// Unjudged is the judged coverage of a judged case: per cutoff
+	// ("unj@10"), the share of the top k ranks whose document has no
+	// judgment, trec_eval's unj (docs/metrics.md#judged-coverage). The
+	// cutoffs are those of the run's metrics, and the run's k for the
+	// metrics without one. Nil for a case without judgments, and in runs
+	// made before assay recorded it.
+	Unjudged map[string]float64 `json:"unjudged,omitempty"`
+	// Upper holds, per metric, its value with the unjudged documents the
+	// metric reads counted relevant (Metrics holds it with them counted
+	// non-relevant); a metric is left out when the two are equal.
+	Upper map[string]float64 `json:"upper,omitempty"`
+	// Hash identifies what the case asked and how it was graded:
+	// "sha256:" and the hex digest of the canonical form of its query,
+	// expectations and judgments (package grade's CaseHash). compare pairs
+	// two results of a case only when their hashes match. Empty in runs
+	// made before assay recorded it.
+	Hash string `json:"hash,omitempty"`
 	// Observation is embedded in cases.jsonl, left out of run.json.
 	Observation *Observation `json:"observation,omitempty"`
 }
@@ -81,8 +98,13 @@ type Run struct {
 	Suite        SuiteRef   `json:"suite"`
 	Target       TargetInfo `json:"target"`
 	AssayVersion string     `json:"assay_version"`
-	Git          *GitInfo   `json:"git,omitempty"`
-	Options      RunOptions `json:"options"`
+	// GradingVersion is the version of assay's grading rules the run was
+	// graded with (package grade's Version); it changes when a rule
+	// changes what a case scores. 0 (omitted) in runs made before assay
+	// recorded it.
+	GradingVersion int        `json:"grading_version,omitempty"`
+	Git            *GitInfo   `json:"git,omitempty"`
+	Options        RunOptions `json:"options"`
 	// Group is the id shared by the runs of one variant matrix (a target
 	// that declares variants:); empty for a single run.
 	Group string `json:"group,omitempty"`
@@ -233,12 +255,26 @@ type Summary struct {
 	Stages map[string]Latency `json:"stages,omitempty"`
 	// Judge totals the judge (nil: no judge ran; segments have none).
 	Judge *JudgeSummary `json:"judge,omitempty"`
+	// Unjudged is the run's judged coverage: per cutoff ("unj@10"), the
+	// mean of the cases' CaseResult.Unjudged over the judged cases, with
+	// its n. Omitted when no case recorded it.
+	Unjudged map[string]MetricAgg `json:"unjudged,omitempty"`
 }
+
+// UnjudgedWarnAbove is the judged-coverage threshold: a run whose mean
+// unj@k (Summary.Unjudged) exceeds it for a cutoff k of its metrics warns
+// that the metrics read documents nobody judged, and so does a comparison
+// with it (docs/metrics.md#judged-coverage).
+const UnjudgedWarnAbove = 0.05
 
 // MetricAgg is a mean with its count.
 type MetricAgg struct {
 	Mean float64 `json:"mean"`
 	N    int     `json:"n"`
+	// Upper is the mean with the unjudged documents counted relevant
+	// (CaseResult.Upper); Mean counts them non-relevant. nil when a case
+	// of the n did not record its judged coverage (an older run).
+	Upper *float64 `json:"upper,omitempty"`
 }
 
 // Rates are the suite-level rates (docs/metrics.md#rates). A rate over nothing is undefined:

@@ -128,6 +128,11 @@ type Report struct {
 	TopScores []ScoreDelta `json:"top_scores"`
 	Latency   LatencyDelta `json:"latency"`
 	Warnings  []string     `json:"warnings"`
+	// ChangedCases lists the ids of the cases whose hash (their query,
+	// expectations and judgments) differs between the runs, sorted: they
+	// are not paired, so no measure, flip or verdict counts them. Empty
+	// when the runs record no hashes.
+	ChangedCases []string `json:"changed_cases"`
 	// Reasons explain the verdict ("ndcg@10 worse", "1 case flipped pass
 	// to fail"); empty for same.
 	Reasons []string `json:"reasons,omitempty"`
@@ -315,6 +320,7 @@ func Runs(base, cand *assay.Run, o Options) Report {
 	}
 	o.Margins = margins(base, cand, o.Margins)
 	pairs, onlyB, onlyC := pairUp(base, cand)
+	pairs, rep.ChangedCases = dropChanged(pairs)
 	rep.PairedValues = len(pairs)
 	rep.OnlyBaseline, rep.OnlyCandidate = onlyB, onlyC
 	ids := map[string]bool{}
@@ -322,7 +328,8 @@ func Runs(base, cand *assay.Run, o Options) Report {
 		ids[p.key.id] = true
 	}
 	rep.PairedCases = len(ids)
-	rep.Warnings = warnings(base, cand, &rep, o)
+	rep.Warnings = append(warnings(base, cand, &rep, o), changeWarnings(base, cand, rep.ChangedCases)...)
+	rep.Warnings = append(rep.Warnings, coverageWarnings(base, cand)...)
 
 	all := buildSeries(base, cand, pairs)
 	key := clusterKey(base, cand, o)

@@ -16,7 +16,7 @@ import (
 // run builds a complete run of cases q00..q(n-1) of the built-in target
 // (deterministic: a flip is a new failure); f sets each case.
 func run(id string, n int, f func(i int, c *assay.CaseResult)) *assay.Run {
-	r := &assay.Run{Schema: assay.RunSchema, RunID: id, Status: assay.StatusComplete,
+	r := &assay.Run{Schema: assay.RunSchema, RunID: id, Status: assay.StatusComplete, GradingVersion: 1,
 		Suite:   assay.SuiteRef{Name: "kb", Fingerprint: "sha256:aa"},
 		Target:  assay.TargetInfo{Kind: "builtin"},
 		Options: assay.RunOptions{K: 10, Trials: 1, Metrics: []string{"ndcg@10", "mrr"}}}

@@ -13,6 +13,15 @@
 // warnings say how many were compared. Pairs are sorted by id, then trial,
 // before any resampling, so the order of the files does not matter.
 //
+// A case whose results carry a hash in both runs (assay.CaseResult.Hash:
+// its query, expectations and judgments) is paired only when the hashes
+// are equal; the others are listed in Report.ChangedCases, once each and
+// sorted, counted nowhere else, and named in a warning. A result without a
+// hash (a run made before assay recorded them) is paired by id as above.
+// Runs with different assay.Run.GradingVersion are compared with a
+// warning; a run that records no version (an older assay) gets a warning
+// that changed cases could not be told apart.
+//
 // The unit of every statistic is the case: with several trials, each
 // measure's paired value for a case is the mean over its paired trials
 // (baseline and candidate alike), so a case run 3 times counts once in the

@@ -290,16 +290,19 @@ func carries(run *assay.Run, sc Scope) bool {
 // NewFailures returns the ids (in order) of the graded cases, carrying the
 // scope's tag when scope is non-nil, that passed in the baseline and do not
 // pass in the run, and the number of graded cases the two runs share. With
-// trials a case passes when every one of its trials passed (pass^N).
+// trials a case passes when every one of its trials passed (pass^N). A
+// case whose hash differs between the runs (assay.CaseResult.Hash: it was
+// edited) is not shared.
 func NewFailures(run, baseline *assay.Run, scope *Scope) (flips []string, paired int) {
 	if run == nil || baseline == nil {
 		return nil, 0
 	}
 	base := caseOutcomes(baseline.Cases, scope)
 	cand := caseOutcomes(run.Cases, scope)
+	changed := changedCases(run, baseline)
 	for _, id := range slices.Sorted(maps.Keys(cand)) {
 		b, ok := base[id]
-		if !ok {
+		if !ok || changed[id] {
 			continue
 		}
 		paired++

@@ -56,3 +56,17 @@ func BenchmarkAnswerIncludesLong(b *testing.B) {
 		AnswerExcludes(answer, want, false)
 	}
 }
+
+// BenchmarkCaseHash hashes the kitchen-sink case: the cost every result
+// pays for compare's pairing.
+func BenchmarkCaseHash(b *testing.B) {
+	o, err := NewOptions(&assay.Suite{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := kitchenSink()
+	b.ReportAllocs()
+	for b.Loop() {
+		CaseHash(c, o)
+	}
+}

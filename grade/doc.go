@@ -111,8 +111,12 @@
 // Citations (number of citations), Refused (the rule above), TopScore (the
 // score of the first retrieved document; nil when none or errored), Stages
 // (the observation's span durations summed by span name, see Stages; nil
-// when it has no span or errored) and Observation
-// (a pointer to a copy of the observation).
+// when it has no span or errored), Hash (CaseHash of the case), for judged
+// cases Unjudged (unj@K for each metric cutoff K and the default k, over
+// the binary judgments: metric.Unjudged) and Upper (each metric with the
+// unjudged documents it reads counted relevant, metric.Spec.Upper, where
+// that differs from its value), and Observation (a pointer to a copy of
+// the observation).
 //
 // Case is pure and deterministic: the same case, observation and Options
 // give the same result (schema failures are sorted, since the validator's

@@ -160,6 +160,7 @@ func Case(c assay.Case, obs assay.Observation, o Options) assay.CaseResult {
 		Citations:   len(obs.Citations),
 		Refused:     refused,
 		Observation: &cp,
+		Hash:        CaseHash(c, o),
 	}
 	if obs.Error == nil && len(obs.Retrieved) > 0 {
 		top := obs.Retrieved[0].Score
@@ -189,6 +190,7 @@ func Case(c assay.Case, obs assay.Observation, o Options) assay.CaseResult {
 			}
 			r.Metrics[spec.Name] = spec.Eval(ranking, j, mo)
 		}
+		coverage(&r, ranking, binary, c.Judgments, o, mo)
 	}
 	return r
 }

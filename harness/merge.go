@@ -146,12 +146,14 @@ func merge(ctx context.Context, st store.Store, p MergePlan) (run *assay.Run, ve
 		Suite:        f.Suite,
 		Target:       f.Target,
 		AssayVersion: p.Version,
-		Git:          f.Git,
-		Options:      f.Options,
-		Merged:       &assay.Merged{Group: group, Runs: make([]string, count)},
-		Gain:         f.Gain,
-		TieRule:      f.TieRule,
-		Measures:     f.Measures,
+		// The shards graded the cases: the merged run records their rules.
+		GradingVersion: f.GradingVersion,
+		Git:            f.Git,
+		Options:        f.Options,
+		Merged:         &assay.Merged{Group: group, Runs: make([]string, count)},
+		Gain:           f.Gain,
+		TieRule:        f.TieRule,
+		Measures:       f.Measures,
 	}
 	var warnings []string
 	seen := map[string]bool{}
@@ -183,6 +185,9 @@ func merge(ctx context.Context, st store.Store, p MergePlan) (run *assay.Run, ve
 		run.Options.Concurrency = max(run.Options.Concurrency, r.Options.Concurrency)
 		if !reflect.DeepEqual(r.Target.Versions, f.Target.Versions) {
 			warn(fmt.Sprintf("system versions differ between shards %d and %d: the merged run records shard %d's", f.Shard.Index, i, f.Shard.Index))
+		}
+		if r.GradingVersion != f.GradingVersion {
+			warn(fmt.Sprintf("shards %d and %d were graded by different grading rules (versions %d and %d): the merged run records shard %d's; run every shard with one assay", f.Shard.Index, i, f.GradingVersion, r.GradingVersion, f.Shard.Index))
 		}
 		if !reflect.DeepEqual(r.Measures, f.Measures) {
 			run.Measures = nil
@@ -273,6 +278,9 @@ func merge(ctx context.Context, st store.Store, p MergePlan) (run *assay.Run, ve
 	}
 	run.Summary = agg.Summary()
 	run.Segments = agg.Segments()
+	for _, w := range runner.CoverageWarnings(run.Summary, run.Options.Metrics, run.Options.K) {
+		warn(w)
+	}
 	dir := rw.Dir()
 	if held && len(kept) > 0 {
 		run.Cases = kept

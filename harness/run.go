@@ -607,16 +607,17 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 	}
 
 	run := &assay.Run{
-		Schema:       assay.RunSchema,
-		RunID:        store.NewRunID(),
-		Status:       assay.StatusIncomplete,
-		Suite:        assay.SuiteRef{Name: s.Name, Fingerprint: ss.fingerprint, Path: s.Path, Cases: ss.total, Cluster: s.Cluster},
-		Target:       target.Describe(tgt, ss.spec),
-		AssayVersion: f.Version,
-		Git:          ss.git,
-		Group:        group,
-		Variant:      variant,
-		Shard:        ss.shard,
+		Schema:         assay.RunSchema,
+		RunID:          store.NewRunID(),
+		Status:         assay.StatusIncomplete,
+		Suite:          assay.SuiteRef{Name: s.Name, Fingerprint: ss.fingerprint, Path: s.Path, Cases: ss.total, Cluster: s.Cluster},
+		Target:         target.Describe(tgt, ss.spec),
+		AssayVersion:   f.Version,
+		GradingVersion: grade.Version,
+		Git:            ss.git,
+		Group:          group,
+		Variant:        variant,
+		Shard:          ss.shard,
 		Options: assay.RunOptions{
 			K: s.Defaults.K, Trials: f.Trials, Concurrency: conc, Timeout: f.Timeout.String(),
 			Cases: f.Cases, Tags: tagMap(f.Tags), Metrics: metricNames,
@@ -772,6 +773,9 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 	warnings = append(warnings, cacheNote()...)
 	run.Summary = agg.Summary()
 	run.Segments = agg.Segments()
+	if run.Shard == nil { // a shard's coverage is warned about by its merge
+		warnings = append(warnings, runner.CoverageWarnings(run.Summary, run.Options.Metrics, ss.gopts.K)...)
+	}
 	if tally != nil {
 		run.Summary.Judge = tally.Summary()
 		warnings = append(warnings, judgeWarnings(run.Summary.Judge)...)

@@ -20,7 +20,8 @@ func SignificanceRule(alpha float64) string {
 // benchstat: one row per measure with baseline, candidate, delta, the 95%
 // CI of the mean delta and p, marked "~" when not significant (else better,
 // worse or changed); then latency, the flipped cases, the verdict with its
-// reasons, and the warnings as numbered footnotes.
+// reasons, and the warnings as numbered footnotes. The cases that changed
+// between the runs (not paired) are listed after the flips.
 func CompareText(w io.Writer, rep compare.Report) error {
 	p := &printer{w: w}
 	p.f("baseline  %s (%s)\n", nonEmpty(shortID(rep.Baseline), "?"), rep.BaselineStatus)
@@ -78,6 +79,9 @@ func CompareText(w io.Writer, rep compare.Report) error {
 	}
 	if ids := rep.Flips.RefusedToAnswered; len(ids) > 0 {
 		p.f("refused → answered (%d)%s\n", len(ids), idList(ids))
+	}
+	if ids := rep.ChangedCases; len(ids) > 0 {
+		p.f("changed, not paired (%d)%s\n", len(ids), idList(ids))
 	}
 	if len(rep.TopScores) > 0 {
 		p.f("top score changed (%d):%s\n", len(rep.TopScores), scoreList(rep.TopScores, func(s string) string { return s }))
@@ -158,6 +162,7 @@ func CompareMarkdown(w io.Writer, rep compare.Report) error {
 	mdFlips("fail → pass", rep.Flips.FailToPass)
 	mdFlips("answered → refused", rep.Flips.AnsweredToRefused)
 	mdFlips("refused → answered", rep.Flips.RefusedToAnswered)
+	mdFlips("changed, not paired", rep.ChangedCases)
 	if ev := rep.FlipEvidence; ev != nil && ev.PassToFail+ev.FailToPass > 0 {
 		p.f("flips: McNemar p %s, adjusted %s; %s\n\n", mdEscape(pval(ev.P)), mdEscape(pval(ev.PAdjusted)), mdEscape(ev.Basis))
 		for _, g := range flipGroups(ev) {

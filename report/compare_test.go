@@ -14,17 +14,17 @@ import (
 // compareFixture is a regression: ndcg@10 drops on most cases, one case
 // flips pass → fail, another fail → pass, one answered case is refused and
 // a refused one answered, two top scores move, latency grows, and the
-// target's versions changed.
+// target's versions changed; case-16's query changed, so it is not paired.
 func compareFixture() compare.Report {
 	mk := func(id string, cand bool) *assay.Run {
-		r := &assay.Run{Schema: assay.RunSchema, RunID: id, Status: assay.StatusComplete,
+		r := &assay.Run{Schema: assay.RunSchema, RunID: id, Status: assay.StatusComplete, GradingVersion: 1,
 			Suite:   assay.SuiteRef{Name: "kb", Fingerprint: "sha256:1"},
 			Target:  assay.TargetInfo{Kind: "http", Versions: map[string]string{"embedding": "e5@1"}},
 			Options: assay.RunOptions{K: 10, Trials: 1, Metrics: []string{"ndcg@10", "recall@10"}}}
 		if cand {
 			r.Target.Versions = map[string]string{"embedding": "e5@2"}
 		}
-		for i := range 16 {
+		for i := range 17 {
 			pass := i != 9
 			ndcg := 0.5 + 0.03*float64(i%5)
 			lat := 20 + float64(i)
@@ -42,8 +42,12 @@ func compareFixture() compare.Report {
 					top -= 1.25
 				}
 			}
+			hash := fmt.Sprintf("sha256:%02d", i)
+			if cand && i == 16 {
+				hash = "sha256:changed"
+			}
 			r.Cases = append(r.Cases, assay.CaseResult{ID: fmt.Sprintf("case-%02d", i), Pass: &pass, LatencyMs: &lat,
-				Retrieved: 5, Refused: refused, TopScore: &top, Metrics: map[string]float64{"ndcg@10": ndcg, "recall@10": 0.8}})
+				Retrieved: 5, Refused: refused, TopScore: &top, Metrics: map[string]float64{"ndcg@10": ndcg, "recall@10": 0.8}, Hash: hash})
 		}
 		return r
 	}
@@ -80,7 +84,7 @@ func TestCompareJSONGolden(t *testing.T) {
 	if err := json.Unmarshal(b.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []string{"schema", "verdict", "baseline", "candidate", "paired_cases", "metrics", "flips", "warnings"} {
+	for _, k := range []string{"schema", "verdict", "baseline", "candidate", "paired_cases", "metrics", "flips", "warnings", "changed_cases"} {
 		if _, ok := doc[k]; !ok {
 			t.Errorf("assay.compare/v1 lacks %q", k)
 		}

@@ -27,6 +27,11 @@ import (
 //     nil), the mean over the results that carry the value
 //     (judged cases; an errored judged case carries zeros), with its n. A
 //     metric no result carries is omitted.
+//   - Each metric's Upper: the mean of the values with the unjudged
+//     documents counted relevant (CaseResult.Upper, else the value), set
+//     when every result of its n recorded its judged coverage.
+//   - Unjudged: per cutoff ("unj@10"), the mean of CaseResult.Unjudged
+//     over the results that carry it (judged cases), with its n.
 //   - Rates. The denominators are answered results (no error), except
 //     error: Error = Errors / Cases; NoHit = answered with an empty ranking /
 //     answered; Refusal = answered and refused / answered; Grounded =
@@ -80,6 +85,7 @@ type acc struct {
 	retried, cached                    int
 	answered, noHit, refused, grounded int
 	sums                               map[string]*metricSum
+	unjudged                           map[string]*metricSum
 	latencies                          []float64
 	stages                             map[string][]uint32 // µs
 }
@@ -87,6 +93,10 @@ type acc struct {
 type metricSum struct {
 	sum float64
 	n   int
+	// upper sums the values with the unjudged documents counted relevant
+	// over the nUpper results that recorded their judged coverage.
+	upper  float64
+	nUpper int
 }
 
 // NewAggregator returns an empty Aggregator for the metric names of
@@ -178,6 +188,25 @@ func (s *acc) add(r *assay.CaseResult, want map[string]bool) {
 		}
 		m.sum += v
 		m.n++
+		if r.Unjudged != nil {
+			if u, ok := r.Upper[name]; ok {
+				v = u
+			}
+			m.upper += v
+			m.nUpper++
+		}
+	}
+	for name, v := range r.Unjudged {
+		if s.unjudged == nil {
+			s.unjudged = map[string]*metricSum{}
+		}
+		m := s.unjudged[name]
+		if m == nil {
+			m = &metricSum{}
+			s.unjudged[name] = m
+		}
+		m.sum += v
+		m.n++
 	}
 }
 
@@ -200,8 +229,19 @@ func (s *acc) summary(metrics []string) assay.Summary {
 	}
 	for _, name := range metrics {
 		if m, ok := s.sums[name]; ok && m.n > 0 {
-			out.Metrics[name] = assay.MetricAgg{Mean: m.sum / float64(m.n), N: m.n}
+			agg := assay.MetricAgg{Mean: m.sum / float64(m.n), N: m.n}
+			if m.nUpper == m.n {
+				u := m.upper / float64(m.n)
+				agg.Upper = &u
+			}
+			out.Metrics[name] = agg
 		}
+	}
+	for name, m := range s.unjudged {
+		if out.Unjudged == nil {
+			out.Unjudged = make(map[string]assay.MetricAgg, len(s.unjudged))
+		}
+		out.Unjudged[name] = assay.MetricAgg{Mean: m.sum / float64(m.n), N: m.n}
 	}
 	out.Rates = assay.Rates{
 		NoHit:    ratio(s.noHit, s.answered),
