@@ -91,7 +91,7 @@ func TestGradeScoresByTheStandInRule(t *testing.T) {
 	if req.Authorization != "Bearer "+testKey {
 		t.Errorf("authorization %q: the key was not sent", req.Authorization)
 	}
-	for _, want := range []string{`"json_schema"`, `"temperature":0`, `Question:\nHow are tokens hashed?`, `[1] security.md (Security)`, `hashed with SHA-256`} {
+	for _, want := range []string{`"json_schema"`, `"temperature":0`, `Question:\n\u003c\u003c\u003cDATA-`, `\nHow are tokens hashed?\nDATA-`, `[1] security.md (Security)`, `hashed with SHA-256`} {
 		if !strings.Contains(string(req.Body), want) {
 			t.Errorf("request body lacks %s:\n%s", want, req.Body)
 		}

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/assay-eval/assay"
 )
@@ -22,7 +24,8 @@ type Verdict struct {
 // Parse reads the judge's answer strictly: one JSON object (surrounding
 // white space aside) with a finite number within its scale for every
 // criterion of the rubric, and "reasoning" a string when present. Other
-// keys are ignored. Anything else is an error saying what was wrong, with
+// keys are ignored, but no key may appear twice in an object (encoding/json
+// would keep the last, a reader of the answer may take the first). Anything else is an error saying what was wrong, with
 // no more than the start of the answer quoted.
 func Parse(rubric []assay.JudgeCriterion, content string) (Verdict, error) {
 	body := bytes.TrimSpace([]byte(content))
@@ -36,6 +39,9 @@ func Parse(rubric []assay.JudgeCriterion, content string) (Verdict, error) {
 	}
 	if dec.More() {
 		return Verdict{}, fmt.Errorf("answer holds more than one JSON value: %q", cut(oneLine(content), 80))
+	}
+	if k, ok := repeatedKey(body); ok {
+		return Verdict{}, fmt.Errorf("answer gives %s twice: which one holds is not said", k)
 	}
 	v := Verdict{Scores: make(map[string]float64, len(rubric))}
 	for _, cr := range rubric {
@@ -60,4 +66,52 @@ func Parse(rubric []assay.JudgeCriterion, content string) (Verdict, error) {
 		v.Reasoning = cut(strings.Join(strings.Fields(s), " "), maxReasoning)
 	}
 	return v, nil
+}
+
+// repeatedKey finds a key given twice in one object of body (a JSON value
+// that decodes): the key, quoted when it is short, else "a key".
+func repeatedKey(body []byte) (string, bool) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	type frame struct {
+		obj  bool
+		seen map[string]bool
+		key  bool // the next token of an object is a key
+	}
+	var stack []frame
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", false
+		}
+		if n := len(stack); n > 0 && stack[n-1].obj && stack[n-1].key {
+			top := &stack[n-1]
+			if k, ok := tok.(string); ok {
+				if top.seen[k] {
+					if len(k) <= 40 && utf8.ValidString(k) {
+						return strconv.Quote(k), true
+					}
+					return "a key", true
+				}
+				top.seen[k] = true
+				top.key = false
+				continue
+			}
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, frame{obj: true, seen: map[string]bool{}, key: true})
+			continue
+		case json.Delim('['):
+			stack = append(stack, frame{})
+			continue
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:len(stack)-1]
+		}
+		if len(stack) == 0 {
+			return "", false
+		}
+		if top := &stack[len(stack)-1]; top.obj {
+			top.key = true // a value ended: a key comes next
+		}
+	}
 }

@@ -26,6 +26,12 @@ func TestParse(t *testing.T) {
 		{in: `{"relevance": 1.2, "groundedness": 0.8, "completeness": 0.7}`, err: "relevance: 1.2 is out of the scale 0 to 1"},
 		{in: `{"relevance": -0.1, "groundedness": 0.8, "completeness": 0.7}`, err: "relevance: -0.1 is out of the scale 0 to 1"},
 		{in: `{"relevance": 1, "groundedness": 0.8, "completeness": 0.7, "reasoning": 5}`, err: "reasoning: want a string, got 5"},
+		// Duplicate keys: encoding/json keeps the last, so 0.1 then 0.9 was
+		// read as 0.9 where another reader sees 0.1.
+		{in: `{"relevance": 0.1, "groundedness": 0.8, "completeness": 0.7, "relevance": 0.9}`, err: `answer gives "relevance" twice`},
+		{in: `{"relevance": 1, "groundedness": 0.8, "completeness": 0.7, "reasoning": "a", "reasoning": "b"}`, err: `answer gives "reasoning" twice`},
+		{in: `{"relevance": 1, "groundedness": 0.8, "completeness": 0.7, "extra": {"x": [1, {"y": 1, "y": 2}], "x": 2}}`, err: `answer gives "y" twice`},
+		{in: `{"relevance": 1, "groundedness": 0.8, "completeness": 0.7, "` + strings.Repeat("k", 50) + `": 1, "` + strings.Repeat("k", 50) + `": 2}`, err: `answer gives a key twice`},
 	} {
 		v, err := Parse(DefaultRubric, tc.in)
 		if tc.err != "" {
@@ -46,6 +52,9 @@ func TestParse(t *testing.T) {
 		if v.Reasoning != tc.reason {
 			t.Errorf("Parse(%q) reasoning %q, want %q", tc.in, v.Reasoning, tc.reason)
 		}
+	}
+	if _, err := Parse(DefaultRubric, `{"relevance": 1, "groundedness": 0.8, "completeness": 0.7, "extra": {"relevance": 0}, "list": [{"a": 1}, {"a": 2}]}`); err != nil {
+		t.Errorf("the same key in two objects is not a repeat: %v", err)
 	}
 	custom := []assay.JudgeCriterion{{Name: "faith", Min: 1, Max: 5}}
 	if _, err := Parse(custom, `{"faith": 0.5}`); err == nil || err.Error() != "faith: 0.5 is out of the scale 1 to 5" {
