@@ -115,3 +115,17 @@ func repeatedKey(body []byte) (string, bool) {
 		}
 	}
 }
+
+// canonical is the answer v as the judge keeps it: the rubric's scores
+// and the reasoning as Parse cut it, which Parse reads back to v.
+func (v Verdict) canonical(rubric []assay.JudgeCriterion) string {
+	m := make(map[string]any, len(rubric)+1)
+	for _, cr := range rubric {
+		m[cr.Name] = v.Scores[cr.Name]
+	}
+	if v.Reasoning != "" {
+		m["reasoning"] = v.Reasoning
+	}
+	b, _ := json.Marshal(m)
+	return string(b)
+}
