@@ -763,6 +763,7 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 	if tally != nil {
 		run.Summary.Judge = tally.Summary()
 		warnings = append(warnings, judgeWarnings(run.Summary.Judge)...)
+		warnings = append(warnings, jdg.Warnings()...)
 	}
 	if keep {
 		run.Cases = kept
