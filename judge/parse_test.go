@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -69,6 +70,8 @@ func FuzzParse(f *testing.F) {
 	f.Add(`{"relevance": 1e309}`)
 	f.Add(`{"relevance": 0.5, "groundedness": 0.5, "completeness": 0.5, "reasoning": null}`)
 	f.Add("\x00{")
+	f.Add(`{"relevance": 0.5, "groundedness": 0.5, "completeness": 0.5, "relevance": 0.5}`)
+	f.Add(`{"relevance": 1, "groundedness": 1, "completeness": 1, "reasoning": "` + strings.Repeat("é ", 400) + `"}`)
 	f.Fuzz(func(t *testing.T, s string) {
 		v, err := Parse(DefaultRubric, s)
 		if err != nil {
@@ -81,6 +84,11 @@ func FuzzParse(f *testing.F) {
 			if x, ok := v.Scores[c.Name]; !ok || x < c.Min || x > c.Max {
 				t.Errorf("accepted %q with %s = %v", s, c.Name, x)
 			}
+		}
+		// What the judge keeps of an answer reads back to the same verdict.
+		back, err := Parse(DefaultRubric, v.canonical(DefaultRubric))
+		if err != nil || back.Reasoning != v.Reasoning || fmt.Sprint(back.Scores) != fmt.Sprint(v.Scores) {
+			t.Errorf("kept %q of %q reads back as %+v, %v", v.canonical(DefaultRubric), s, back, err)
 		}
 	})
 }
