@@ -474,7 +474,8 @@ func (j *Judge) ask(ctx context.Context, system, user string, seed *int, jr *ass
 		jr.Cost = addCost(jr.Cost, cost)
 	}
 	if err != nil {
-		if why := j.broken(); why != "" && ctx.Err() != nil {
+		var le *llm.Error
+		if why := j.broken(); why != "" && (ctx.Err() != nil || errors.As(err, &le) && le.Class == assay.ErrCanceled) {
 			jr.NotJudged = why
 			return nil
 		}
@@ -514,6 +515,11 @@ func (j *Judge) chat(ctx context.Context, system, user string, seed *int, attemp
 		return llm.ChatResponse{}, ctx.Err()
 	}
 	defer func() { <-j.sem }()
+	if ctx.Err() != nil || j.Broken() != "" {
+		// Waited for a slot while the run was stopped or the breaker
+		// opened: nothing is sent.
+		return llm.ChatResponse{}, &llm.Error{Class: assay.ErrCanceled, Msg: "canceled"}
+	}
 	req := llm.ChatRequest{
 		Messages:    []llm.Message{{Role: "system", Content: system}, {Role: "user", Content: user}},
 		Temperature: j.temp, Seed: seed, MaxTokens: j.cfg.MaxTokens,
