@@ -27,12 +27,6 @@ func TestParse(t *testing.T) {
 		{in: `{"relevance": 1.2, "groundedness": 0.8, "completeness": 0.7}`, err: "relevance: 1.2 is out of the scale 0 to 1"},
 		{in: `{"relevance": -0.1, "groundedness": 0.8, "completeness": 0.7}`, err: "relevance: -0.1 is out of the scale 0 to 1"},
 		{in: `{"relevance": 1, "groundedness": 0.8, "completeness": 0.7, "reasoning": 5}`, err: "reasoning: want a string, got 5"},
-		// Duplicate keys: encoding/json keeps the last, so 0.1 then 0.9 was
-		// read as 0.9 where another reader sees 0.1.
-		{in: `{"relevance": 0.1, "groundedness": 0.8, "completeness": 0.7, "relevance": 0.9}`, err: `answer gives "relevance" twice`},
-		{in: `{"relevance": 1, "groundedness": 0.8, "completeness": 0.7, "reasoning": "a", "reasoning": "b"}`, err: `answer gives "reasoning" twice`},
-		{in: `{"relevance": 1, "groundedness": 0.8, "completeness": 0.7, "extra": {"x": [1, {"y": 1, "y": 2}], "x": 2}}`, err: `answer gives "y" twice`},
-		{in: `{"relevance": 1, "groundedness": 0.8, "completeness": 0.7, "` + strings.Repeat("k", 50) + `": 1, "` + strings.Repeat("k", 50) + `": 2}`, err: `answer gives a key twice`},
 	} {
 		v, err := Parse(DefaultRubric, tc.in)
 		if tc.err != "" {
@@ -54,12 +48,29 @@ func TestParse(t *testing.T) {
 			t.Errorf("Parse(%q) reasoning %q, want %q", tc.in, v.Reasoning, tc.reason)
 		}
 	}
-	if _, err := Parse(DefaultRubric, `{"relevance": 1, "groundedness": 0.8, "completeness": 0.7, "extra": {"relevance": 0}, "list": [{"a": 1}, {"a": 2}]}`); err != nil {
-		t.Errorf("the same key in two objects is not a repeat: %v", err)
-	}
 	custom := []assay.JudgeCriterion{{Name: "faith", Min: 1, Max: 5}}
 	if _, err := Parse(custom, `{"faith": 0.5}`); err == nil || err.Error() != "faith: 0.5 is out of the scale 1 to 5" {
 		t.Errorf("custom scale: %v", err)
+	}
+}
+
+// TestParseRejectsRepeatedKeys: a key given twice in an object is a judge
+// error (encoding/json kept the last, so 0.1 then 0.9 was read as 0.9 where
+// another reader sees 0.1), at any depth; the same key in two objects is
+// not a repeat.
+func TestParseRejectsRepeatedKeys(t *testing.T) {
+	for _, tc := range []struct{ in, err string }{
+		{`{"relevance": 0.1, "groundedness": 0.8, "completeness": 0.7, "relevance": 0.9}`, `answer gives "relevance" twice: which one holds is not said`},
+		{`{"relevance": 1, "groundedness": 0.8, "completeness": 0.7, "reasoning": "a", "reasoning": "b"}`, `answer gives "reasoning" twice`},
+		{`{"relevance": 1, "groundedness": 0.8, "completeness": 0.7, "extra": {"x": [1, {"y": 1, "y": 2}], "x": 2}}`, `answer gives "y" twice`},
+		{`{"relevance": 1, "groundedness": 0.8, "completeness": 0.7, "` + strings.Repeat("k", 50) + `": 1, "` + strings.Repeat("k", 50) + `": 2}`, `answer gives a key twice`},
+	} {
+		if _, err := Parse(DefaultRubric, tc.in); err == nil || !strings.HasPrefix(err.Error(), tc.err) {
+			t.Errorf("Parse(%q) = %v, want error %q", tc.in, err, tc.err)
+		}
+	}
+	if _, err := Parse(DefaultRubric, `{"relevance": 1, "groundedness": 0.8, "completeness": 0.7, "extra": {"relevance": 0}, "list": [{"a": 1}, {"a": 2}]}`); err != nil {
+		t.Errorf("the same key in two objects is not a repeat: %v", err)
 	}
 }
 
