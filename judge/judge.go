@@ -427,11 +427,11 @@ func (j *Judge) cached(key string) *entry {
 	}
 	var e entry
 	if err := json.Unmarshal(b, &e); err != nil {
-		j.warn(fmt.Sprintf("judge cache: the entry %s is not a judge answer (%s): asked the judge again and replaced it", key[:12], jsonErrLine(err)))
+		j.warn(fmt.Sprintf("judge cache: the entry %s is not a judge answer (%s): asked the judge again and replaced it", key, jsonErrLine(err)))
 		return nil
 	}
 	if _, err := Parse(j.rubric, e.Content); err != nil {
-		j.warn(fmt.Sprintf("judge cache: the entry %s holds an answer the rubric refuses (%s): asked the judge again and replaced it", key[:12], err))
+		j.warn(fmt.Sprintf("judge cache: the entry %s holds an answer the rubric refuses (%s): asked the judge again and replaced it", key, err))
 		return nil
 	}
 	return &e
