@@ -71,7 +71,8 @@
 // mode=ro (immutable=1 if SQLite cannot open the WAL index read-only there),
 // applies no migration and repairs nothing; an index it cannot read that
 // way (none, an older schema) is rebuilt in memory from the run files.
-// Begin on such a store fails.
+// Begin on such a store fails. Open with ReadOnly (assay ui) opens it
+// that way whether or not it could be written, so it creates nothing.
 //
 // A full disk and an unwritable store are said in plain words, naming the
 // store and then what the system said: "the disk holding the store DIR is

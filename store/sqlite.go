@@ -58,6 +58,11 @@ type OpenOptions struct {
 	// compare, gate): read-only when it cannot be written (see
 	// OpenSQLite). A store opened so may refuse Begin.
 	ForReading bool
+	// ReadOnly opens a directory store for reading only even when it
+	// could be written (assay ui): nothing is created, migrated or
+	// repaired, as OpenSQLite does for a store it cannot write. A
+	// directory without a runs directory is refused.
+	ReadOnly bool
 	// Getenv expands ${VAR} in a store URL (a password kept out of the
 	// command line); nil expands nothing. Library code reads no
 	// environment: the CLI passes its own.
@@ -157,6 +162,9 @@ func RedactURL(spec string) string {
 func OpenSQLite(dir string, o OpenOptions) (*SQLiteStore, error) {
 	if dir == "" {
 		dir = ".assay"
+	}
+	if o.ReadOnly {
+		return openReadOnly(dir, o)
 	}
 	if o.ForReading {
 		s, err := openWritable(dir, o)

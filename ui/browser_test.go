@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"net"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -42,13 +44,15 @@ func chromium(t *testing.T) string {
 
 // browser starts a headless Chromium with the flags that work on these
 // machines and a fresh profile; it records every request the pages make.
-func browser(t *testing.T) (context.Context, *requests) {
+// extra options are added to those.
+func browser(t *testing.T, extra ...chromedp.ExecAllocatorOption) (context.Context, *requests) {
 	t.Helper()
 	path := chromium(t)
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.DisableGPU,
 		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
 		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900))
+	opts = append(opts, extra...)
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelC := chromedp.NewContext(actx)
 	ctx, cancelT := context.WithTimeout(ctx, 2*time.Minute)
@@ -281,5 +285,53 @@ func TestBrowserStaticReport(t *testing.T) {
 	}
 	if off := req.offMachine("file://" + filepath.ToSlash(out)); len(off) > 0 {
 		t.Errorf("requests outside the report: %v", off)
+	}
+}
+
+// TestBrowserForeignHostAndPathRef is DNS rebinding in a real browser:
+// Chromium is told that evil.example is 127.0.0.1 (what a rebinding DNS
+// answer tells it), so a page of evil.example reaches the UI's port with
+// Host: evil.example. The UI answers 421 and shows nothing of the store
+// (what a script of the rebound page would fetch is the same 421); the
+// UI's own address and localhost are served; a REF that is a path,
+// though it names a real run.json, is 404.
+func TestBrowserForeignHostAndPathRef(t *testing.T) {
+	f := getFixture(t)
+	ctx, _ := browser(t, chromedp.Flag("host-resolver-rules", "MAP evil.example 127.0.0.1"))
+	base := serveUI(t, f.st, Options{})
+	_, port, _ := net.SplitHostPort(strings.TrimPrefix(base, "http://"))
+	status := func(u string) (int64, string) {
+		t.Helper()
+		resp, err := chromedp.RunResponse(ctx, chromedp.Navigate(u))
+		if err != nil {
+			t.Fatalf("%s: %v", u, err)
+		}
+		return resp.Status, run(t, ctx, chromedp.Evaluate[string](`document.documentElement.innerText`))
+	}
+	evil := "http://evil.example:" + port
+	for _, u := range []string{evil + "/", evil + serverLinks{}.Run(f.qsCand), evil + "/assets/style.css"} {
+		code, text := status(u)
+		if code != 421 {
+			t.Errorf("%s: status %d, want 421", u, code)
+		}
+		if strings.Contains(text, "quickstart") || strings.Contains(text, f.qsCand) {
+			t.Errorf("%s: the page shows the store: %q", u, text)
+		}
+	}
+	for _, u := range []string{base + "/", "http://localhost:" + port + "/"} {
+		if code, text := status(u); code != 200 || !strings.Contains(text, "quickstart") {
+			t.Errorf("%s: status %d, want the runs page", u, code)
+		}
+	}
+	runJSON := filepath.Join(f.dir, "runs", f.qsCand, "run.json")
+	for _, ref := range []string{runJSON, "runs/" + f.qsCand, "../store/runs/" + f.qsCand + "/run.json"} {
+		u := base + "/run/" + url.PathEscape(ref)
+		code, text := status(u)
+		if code != 404 {
+			t.Errorf("%s: status %d, want 404", u, code)
+		}
+		if strings.Contains(text, "quickstart") || strings.Contains(text, f.dir) || strings.Contains(text, "no such file") {
+			t.Errorf("%s: the page says %q", u, text)
+		}
 	}
 }

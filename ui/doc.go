@@ -24,8 +24,10 @@
 //	                           50): only the cases whose outcome changed or was flaky, unless
 //	                           ?all=1; ?case=ID for one case
 //
-// REF is any run reference (a run id or prefix, latest, latest~N, a
-// run.json path), resolved as every command resolves it.
+// REF names a run of the store: a run id or a unique prefix of one,
+// latest or latest~N, resolved as every command resolves them
+// (store.ResolveEntry). Unlike the CLI's, a REF of the UI is never a path
+// (uiRef): anything but hex digits and dashes is a 404.
 //
 // # Where the figures come from
 //
@@ -75,9 +77,14 @@
 // (fileName), so no id can name a path outside the report. The target
 // description shown is the run's, already redacted. The server answers
 // GET and HEAD only (405 with Allow: GET, HEAD otherwise) and opens the
-// store for reading; it never writes to it. Loopback reports whether a
-// listen address stays on the machine; the CLI warns before binding any
-// other.
+// store read-only (store.OpenOptions.ReadOnly: nothing created, migrated
+// or repaired). Serve answers only requests whose Host names the address
+// bound (hostGuard; 421 otherwise), against DNS rebinding. An error page
+// shows the UI's own messages only (httpError); any other error is logged
+// to Options.ErrorLog and the page says only that it failed, so no page
+// tells whether a file exists. /assets/ serves its files by name and
+// lists nothing. Loopback reports whether a listen address stays on the
+// machine; the CLI warns before binding any other.
 //
 // # The static report
 //
@@ -89,7 +96,10 @@
 // relative; pages carry a Content-Security-Policy meta tag, so the
 // directory opens from disk with no server and no network. It reads each
 // run's case lines once (harness.RefCases: cases.jsonl, or the store's
-// rows). To keep a 1,000-case report compared with a base under 5 MB, the
+// rows) and streams them (source.streamCases): a case's page is written
+// once its trials are read, and with a base the base's trials of the
+// changed cases wait in a temporary file in DIR, so neither run is held
+// in memory with its observations. To keep a 1,000-case report compared with a base under 5 MB, the
 // rows a page repeats (ranking, case table, changed cases) leave out the
 // end tags HTML makes optional, and ids are set in monospace by the
 // stylesheet rather than by a <code> each; a case diff whose two rankings

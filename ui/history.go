@@ -51,11 +51,11 @@ func (s *server) compareCasePage(ctx context.Context, r *http.Request) (string, 
 	}
 	bv, bs, bcs, err := s.src.caseViews(bc.run, bc.path, id)
 	if err != nil {
-		return "", nil, notFound("%s", err.Error())
+		return "", nil, err
 	}
 	cv, cs, ccs, err := s.src.caseViews(cc.run, cc.path, id)
 	if err != nil {
-		return "", nil, notFound("%s", err.Error())
+		return "", nil, err
 	}
 	return "comparecase", buildCompareCase(bc.run, cc.run, id, bv, bs, bcs, cv, cs, ccs), nil
 }

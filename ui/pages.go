@@ -451,7 +451,7 @@ func (s *server) casePage(ctx context.Context, r *http.Request) (string, any, er
 	id := r.PathValue("case")
 	views, sc, cs, err := s.src.caseViews(c.run, c.path, id)
 	if err != nil {
-		return "", nil, notFound("%s", err.Error())
+		return "", nil, err
 	}
 	return "case", buildCase(c.run, id, views, sc, cs), nil
 }

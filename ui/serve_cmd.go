@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"path/filepath"
 
 	"github.com/assay-eval/assay/harness"
 	"github.com/assay-eval/assay/report"
@@ -24,14 +25,25 @@ type StorePlan struct {
 }
 
 // ServeStore serves the UI over the existing store p.StoreDir (a
-// directory or a URL, opened for reading; shown redacted) on addr until ctx is done, within the limits l. An address that
-// is not loopback is served with a warning: the UI has no authentication.
+// directory or a URL, opened read-only: a directory store is neither
+// created, migrated nor repaired; shown redacted) on addr until ctx is
+// done, within the limits l. An address that is not loopback is served
+// with a warning: the UI has no authentication. What a page could not
+// read is logged to p.Log (the page says only that it failed).
 func ServeStore(ctx context.Context, p StorePlan, addr string, l harness.ServeLimits) error {
-	if _, err := os.Stat(p.StoreDir); err != nil && !store.IsURL(p.StoreDir) {
-		return harness.InputError(fmt.Errorf("no run store at %s: run 'assay run SUITE' first, or pass --store DIR", p.StoreDir))
+	if !store.IsURL(p.StoreDir) {
+		if _, err := os.Stat(p.StoreDir); err != nil {
+			return harness.InputError(fmt.Errorf("no run store at %s: run 'assay run SUITE' first, or pass --store DIR", p.StoreDir))
+		}
+		// The UI creates nothing: a directory that holds no runs yet is
+		// not made a store.
+		if fi, err := os.Stat(filepath.Join(p.StoreDir, "runs")); err != nil || !fi.IsDir() {
+			return harness.InputError(fmt.Errorf("no run store at %s: it holds no runs directory (run 'assay run SUITE --store %s' first; the UI creates nothing)", p.StoreDir, p.StoreDir))
+		}
 	}
 	o := p.StoreOptions
 	o.ForReading = true
+	o.ReadOnly = true
 	st, err := harness.OpenStore(p.StoreDir, o)
 	if err != nil {
 		return harness.InputError(err)
@@ -41,7 +53,7 @@ func ServeStore(ctx context.Context, p StorePlan, addr string, l harness.ServeLi
 	if !Loopback(addr) {
 		fmt.Fprintf(p.Log, "assay: warning: --addr %s is not loopback: the UI has no authentication, anyone who reaches it reads every run\n", addr)
 	}
-	return Serve(ctx, addr, New(st, Options{}), l, func(a net.Addr) {
+	return Serve(ctx, addr, New(st, Options{ErrorLog: p.Log}), l, func(a net.Addr) {
 		fmt.Fprintf(p.Log, "assay: ui on http://%s (store %s)\n", a, store.RedactURL(p.StoreDir))
 	})
 }

@@ -6,11 +6,16 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"mime"
 	"net"
 	"net/http"
+	"path"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/assay-eval/assay/store"
 )
@@ -26,6 +31,10 @@ type Options struct {
 	// HistoryRuns is the number of runs of the history grid when the URL
 	// does not say (DefaultHistoryRuns when 0).
 	HistoryRuns int
+	// ErrorLog, when set, gets the detail of each error a page could not
+	// show: a page that fails for another reason than a bad URL says only
+	// that it failed, never a path or a system's message (nil: dropped).
+	ErrorLog io.Writer
 }
 
 // Defaults of Options.
@@ -56,19 +65,23 @@ var securityHeaders = map[string]string{
 }
 
 type server struct {
-	src  *source
-	opts Options
-	mux  *http.ServeMux
+	src   *source
+	opts  Options
+	mux   *http.ServeMux
+	logMu sync.Mutex
 }
 
 // New returns the read-only web UI over st (see the package
 // documentation for its pages and URLs). It answers GET and HEAD only
 // (405 with an Allow header for any other method) and never writes to
-// the store.
+// the store. A REF in its URLs is a run of st only (uiRef), never a path.
+// New does not check the Host of a request: Serve does, so a caller that
+// serves New with its own server must check it too.
 func New(st store.Store, o Options) http.Handler {
-	s := &server{src: newSource(st), opts: o.withDefaults(), mux: http.NewServeMux()}
-	assets, _ := fs.Sub(files, "assets")
-	s.mux.Handle("GET /assets/", http.StripPrefix("/assets/", http.FileServerFS(assets)))
+	src := newSource(st)
+	src.strict = true
+	s := &server{src: src, opts: o.withDefaults(), mux: http.NewServeMux()}
+	s.mux.HandleFunc("GET /assets/{name}", serveAsset)
 	s.mux.HandleFunc("GET /{$}", s.page(s.runsPage))
 	s.mux.HandleFunc("GET /run/{id}", s.page(s.runPage))
 	s.mux.HandleFunc("GET /run/{id}/case/{case...}", s.page(s.casePage))
@@ -116,20 +129,11 @@ func (s *server) page(build func(context.Context, *http.Request) (string, any, e
 			err = render(&buf, name, serverLinks{}, data)
 		}
 		if err != nil {
-			code := http.StatusInternalServerError
-			var he *httpError
-			switch {
-			case errors.As(err, &he):
-				code = he.code
-			case errors.Is(err, store.ErrNotFound):
-				code = http.StatusNotFound
-			case errors.Is(err, store.ErrAmbiguous):
-				code = http.StatusBadRequest
-			}
+			code, msg := s.failure(r, err)
 			buf.Reset()
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			w.WriteHeader(code)
-			render(&buf, "error", serverLinks{}, errorPage{Code: code, Message: err.Error()})
+			render(&buf, "error", serverLinks{}, errorPage{Code: code, Message: msg})
 			w.Write(buf.Bytes())
 			return
 		}
@@ -137,6 +141,42 @@ func (s *server) page(build func(context.Context, *http.Request) (string, any, e
 		w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
 		w.Write(buf.Bytes())
 	}
+}
+
+// failure is the status and the message of the error page for err. Only
+// the UI's own messages (httpError: a bad parameter, a REF that names no
+// run, a case not in the run) are shown; any other error may hold a path
+// or a message of the store or the system, so the page says only that
+// the page could not be read, and the detail goes to Options.ErrorLog.
+func (s *server) failure(r *http.Request, err error) (int, string) {
+	var he *httpError
+	if errors.As(err, &he) {
+		return he.code, he.msg
+	}
+	if s.opts.ErrorLog != nil {
+		s.logMu.Lock()
+		fmt.Fprintf(s.opts.ErrorLog, "assay: ui: GET %q: %v\n", r.URL.RequestURI(), err)
+		s.logMu.Unlock()
+	}
+	if errors.Is(err, store.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
+		return http.StatusNotFound, "not found: this store has no such run or case"
+	}
+	return http.StatusInternalServerError, "this page could not be read from the store (the terminal running assay ui says why)"
+}
+
+// serveAsset serves one embedded file of assets/ by name; anything else,
+// a directory included, is 404 (no listing).
+func serveAsset(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("name")
+	b, err := fs.ReadFile(files, "assets/"+name)
+	if !fs.ValidPath(name) || strings.Contains(name, "/") || err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	if ct := mime.TypeByExtension(path.Ext(name)); ct != "" {
+		w.Header().Set("Content-Type", ct)
+	}
+	http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(b))
 }
 
 type errorPage struct {

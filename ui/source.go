@@ -1,10 +1,15 @@
 package ui
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"io/fs"
+	"maps"
+	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -36,6 +41,10 @@ import (
 // loaded with store.ReadRunCases, without decoding all of run.json.
 type source struct {
 	st store.Store
+	// strict: REFs come from a URL (the server): a run of st only
+	// (uiRef), never a path; what ResolveEntry could not resolve is a
+	// 404 or 400 page with its message.
+	strict bool
 
 	mu    sync.Mutex
 	runs  []*cachedRun // most recently used last
@@ -153,6 +162,16 @@ func (s *source) entryKey(e store.Entry) runKey {
 // resolves it: a path REF from its run.json's header, any other from the
 // store's index (store.ResolveEntry).
 func (s *source) resolve(ctx context.Context, ref string) (runKey, error) {
+	if s.strict {
+		if err := uiRef(ref); err != nil {
+			return runKey{}, err
+		}
+		e, err := store.ResolveEntry(ctx, s.st, ref)
+		if err != nil {
+			return runKey{}, refError(err)
+		}
+		return s.entryKey(e), nil
+	}
 	if s.st == nil || store.IsPathRef(ref) {
 		path, err := store.ResolvePath(strings.TrimSpace(ref))
 		if err != nil {
@@ -364,6 +383,9 @@ func (s *source) putHead(k string, h *cachedHead) {
 // returned it), whole (harness.CaseViews), and the case as the suite states it (nil, with a
 // note, when the suite file is gone or changed).
 func (s *source) caseViews(run *assay.Run, path, id string) ([]report.CaseView, *assay.Case, bool, error) {
+	if !slices.ContainsFunc(run.Cases, func(r assay.CaseResult) bool { return r.ID == id }) {
+		return nil, nil, false, notFound("case %q: not in run %s", id, harness.ShortID(run.RunID))
+	}
 	views, err := harness.CaseViews(context.Background(), s.st, run, path, id)
 	if err != nil {
 		return nil, nil, false, err
@@ -372,40 +394,246 @@ func (s *source) caseViews(run *assay.Run, path, id string) ([]report.CaseView, 
 	return views, c, cs, nil
 }
 
-// allCaseViews returns the trials of every case of the run (path as
-// LoadRef returned it), observations included, read in one pass over its
-// case lines (harness.RefCases; for the static report), and the suite's
-// cases by id.
-func (s *source) allCaseViews(ctx context.Context, run *assay.Run, path string) (map[string][]assay.CaseResult, map[string]*assay.Case, bool, string, error) {
-	byID := map[string][]assay.CaseResult{}
-	lines := 0
-	err := harness.RefCases(ctx, s.st, run, path, true, func(r assay.CaseResult) error {
-		lines++
-		byID[r.ID] = append(byID[r.ID], r)
-		return nil
+// streamCases writes the case pages of the run c (casePage, one per case
+// id, with its trials whole) and, when base is not nil, the diff pages of
+// the cases in diffs (diffPage, both runs' trials), reading each run's
+// case lines once (harness.RefCases) and holding only the cases whose
+// trials are not all read yet: a case's page is written as soon as its
+// last trial is read, so a large run is never held in memory whole. The
+// base run's trials of the cases in diffs are kept in a temporary file in
+// dir (removed at the end) and read back one case at a time. A run
+// without case lines (a run.json written by --json alone) is written from
+// its case rows, without observations.
+func (s *source) streamCases(ctx context.Context, dir string, c, base *cachedRun, diffs map[string]bool,
+	casePage func(id string, views []report.CaseView, sc *assay.Case, cs bool) error,
+	diffPage func(id string, bv []report.CaseView, bs *assay.Case, bcs bool, cv []report.CaseView, cs *assay.Case, ccs bool) error) error {
+	var spool *caseSpool
+	var bcases map[string]*assay.Case
+	var bcs bool
+	var bnote string
+	if base != nil && len(diffs) > 0 {
+		var err error
+		if spool, err = newCaseSpool(dir); err != nil {
+			return err
+		}
+		defer spool.close()
+		err = eachCaseLine(ctx, s.st, base.run, base.path, func(r assay.CaseResult) error {
+			if !diffs[r.ID] {
+				return nil
+			}
+			return spool.add(r)
+		})
+		if err != nil {
+			return err
+		}
+		bcases, bcs, bnote = suiteCasesOf(base.run, diffs)
+	}
+	want := map[string]int{}
+	for _, r := range c.run.Cases {
+		want[r.ID]++
+	}
+	cases, cs, note := suiteCasesOf(c.run, want)
+	pending := map[string][]assay.CaseResult{}
+	done := map[string]bool{}
+	finish := func(id string, results []assay.CaseResult) error {
+		done[id] = true
+		views := caseViewsOf(results, cases[id], note)
+		if err := casePage(id, views, cases[id], cs); err != nil {
+			return err
+		}
+		if spool == nil || !diffs[id] {
+			return nil
+		}
+		bres, err := spool.get(id)
+		if err != nil {
+			return err
+		}
+		return diffPage(id, caseViewsOf(bres, bcases[id], bnote), bcases[id], bcs, views, cases[id], cs)
+	}
+	err := eachCaseLine(ctx, s.st, c.run, c.path, func(r assay.CaseResult) error {
+		if done[r.ID] || want[r.ID] == 0 {
+			return nil
+		}
+		p := append(pending[r.ID], r)
+		if len(p) < want[r.ID] {
+			pending[r.ID] = p
+			return nil
+		}
+		delete(pending, r.ID)
+		return finish(r.ID, p)
 	})
-	if errors.Is(err, fs.ErrNotExist) || err == nil && lines == 0 {
-		// No case lines (a run.json written by --json alone): its case
-		// rows, without observations, are all there is.
-		err = nil
-		for _, r := range run.Cases {
-			byID[r.ID] = append(byID[r.ID], r)
+	if err != nil {
+		return err
+	}
+	// The cases whose trials were not all recorded in the case lines (a
+	// stopped run), in the run's order.
+	for _, id := range caseOrder(c.run.Cases) {
+		if !done[id] {
+			if err := finish(id, pending[id]); err != nil {
+				return err
+			}
 		}
 	}
-	if err != nil {
-		return nil, nil, false, "", err
+	if spool == nil {
+		return nil
 	}
+	// Changed cases the run does not have (only the base does).
+	for _, id := range slices.Sorted(maps.Keys(diffs)) {
+		if done[id] || !diffs[id] {
+			continue
+		}
+		bres, err := spool.get(id)
+		if err != nil {
+			return err
+		}
+		if err := diffPage(id, caseViewsOf(bres, bcases[id], bnote), bcases[id], bcs, nil, nil, cs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// eachCaseLine calls fn with each case trial of the run, observations
+// included (harness.RefCases); a run with no case lines (a run.json
+// written by --json alone) gives its case rows, without observations.
+func eachCaseLine(ctx context.Context, st store.Store, run *assay.Run, path string, fn func(assay.CaseResult) error) error {
+	lines := 0
+	err := harness.RefCases(ctx, st, run, path, true, func(r assay.CaseResult) error {
+		lines++
+		return fn(r)
+	})
+	if errors.Is(err, fs.ErrNotExist) && lines == 0 || err == nil && lines == 0 {
+		for _, r := range run.Cases {
+			if err := fn(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return err
+}
+
+// suiteCasesOf reads the cases of the run's suite file whose ids are in
+// ids (harness.SuiteCases).
+func suiteCasesOf[V any](run *assay.Run, ids map[string]V) (map[string]*assay.Case, bool, string) {
 	cases := map[string]*assay.Case{}
 	cs, note := harness.SuiteCases(run.Suite, func(c assay.Case) bool {
-		if _, ok := byID[c.ID]; ok {
+		if _, ok := ids[c.ID]; ok {
 			cases[c.ID] = &c
 		}
 		return true
 	})
-	return byID, cases, cs, note, nil
+	return cases, cs, note
+}
+
+// caseSpool keeps case trials in a temporary file, one JSON line each,
+// with their offsets in memory, so a case's trials are read back without
+// holding them all.
+type caseSpool struct {
+	f   *os.File
+	w   *bufio.Writer
+	off int64
+	at  map[string][][2]int64 // id: offset and length of each trial
+}
+
+func newCaseSpool(dir string) (*caseSpool, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	f, err := os.CreateTemp(dir, ".assay-report-*.jsonl")
+	if err != nil {
+		return nil, err
+	}
+	return &caseSpool{f: f, w: bufio.NewWriterSize(f, 1<<16), at: map[string][][2]int64{}}, nil
+}
+
+func (s *caseSpool) add(r assay.CaseResult) error {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	if _, err := s.w.Write(b); err != nil {
+		return err
+	}
+	s.at[r.ID] = append(s.at[r.ID], [2]int64{s.off, int64(len(b))})
+	s.off += int64(len(b))
+	return nil
+}
+
+// get returns the trials of case id (none when it has none).
+func (s *caseSpool) get(id string) ([]assay.CaseResult, error) {
+	if err := s.w.Flush(); err != nil {
+		return nil, err
+	}
+	var out []assay.CaseResult
+	for _, a := range s.at[id] {
+		b := make([]byte, a[1])
+		if _, err := s.f.ReadAt(b, a[0]); err != nil {
+			return nil, err
+		}
+		var r assay.CaseResult
+		if err := json.Unmarshal(b, &r); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+func (s *caseSpool) close() {
+	s.f.Close()
+	os.Remove(s.f.Name())
 }
 
 // compare is `assay compare BASE CAND`.
 func (s *source) compare(ctx context.Context, base, cand string) (compare.Report, error) {
+	if s.strict {
+		// Resolved in the store first: CompareRefs would take a REF that
+		// names a file as a path.
+		bk, err := s.resolve(ctx, base)
+		if err != nil {
+			return compare.Report{}, err
+		}
+		ck, err := s.resolve(ctx, cand)
+		if err != nil {
+			return compare.Report{}, err
+		}
+		base, cand = bk.ref(), ck.ref()
+	}
 	return harness.CompareRefs(ctx, s.st, base, cand)
+}
+
+// maxRefLen bounds a REF of the UI: a run id is 36 characters.
+const maxRefLen = 36
+
+// uiRef checks a REF taken from a URL of the UI. It names a run of the
+// store only: latest, latest~N, or a run id or a prefix of one (hex
+// digits and dashes). Anything else (a path: any /, \, %2F or .., a
+// label, a file name) is a 404 that says what a REF is and nothing about
+// files: paths stay a feature of the CLI, which reads the files of the
+// user who runs it, while the UI answers whoever reaches its port.
+func uiRef(ref string) error {
+	if ref == "latest" {
+		return nil
+	}
+	if n, ok := strings.CutPrefix(ref, "latest~"); ok && n != "" && len(n) <= 6 && strings.Trim(n, "0123456789") == "" {
+		return nil
+	}
+	if ref != "" && len(ref) <= maxRefLen && strings.Trim(ref, "0123456789abcdefABCDEF-") == "" {
+		return nil
+	}
+	return notFound("not a run of this store: a run is named by its id (or a unique prefix of it), latest or latest~N")
+}
+
+// refError is the page for a REF that ResolveEntry could not resolve: its
+// own message (a REF, run ids, a suite name; no path) when it names no
+// run or several, else the error as it is (a store that failed).
+func refError(err error) error {
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return &httpError{http.StatusNotFound, err.Error()}
+	case errors.Is(err, store.ErrAmbiguous):
+		return &httpError{http.StatusBadRequest, err.Error()}
+	}
+	return err
 }

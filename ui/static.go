@@ -77,34 +77,12 @@ func WriteStatic(ctx context.Context, dir string, st store.Store, runRef, baseRe
 	}
 	sub := links
 	sub.root = "../"
-	byID, cases, cs, note, err := src.allCaseViews(ctx, c.run, c.path)
-	if err != nil {
-		return written, err
-	}
-	for _, id := range caseOrder(c.run.Cases) {
-		views := caseViewsOf(byID[id], cases[id], note)
-		if err := write("cases/"+fileName(id)+".html", "case", sub, buildCase(c.run, id, views, cases[id], cs)); err != nil {
-			return written, err
-		}
-	}
-	if cmp != nil && len(cmp.Diffs) > 0 {
-		bByID, bCases, bcs, bnote, err := src.allCaseViews(ctx, bc.run, bc.path)
-		if err != nil {
-			return written, err
-		}
-		for _, d := range cmp.Diffs {
-			if !links.diffs[d.ID] {
-				continue
-			}
-			bv := caseViewsOf(bByID[d.ID], bCases[d.ID], bnote)
-			cv := caseViewsOf(byID[d.ID], cases[d.ID], note)
-			data := buildCompareCase(bc.run, c.run, d.ID, bv, bCases[d.ID], bcs, cv, cases[d.ID], cs)
-			if err := write("diff/"+fileName(d.ID)+".html", "comparecase", sub, data); err != nil {
-				return written, err
-			}
-		}
-	}
-	return written, nil
+	err = src.streamCases(ctx, dir, c, bc, links.diffs, func(id string, views []report.CaseView, sc *assay.Case, cs bool) error {
+		return write("cases/"+fileName(id)+".html", "case", sub, buildCase(c.run, id, views, sc, cs))
+	}, func(id string, bv []report.CaseView, bs *assay.Case, bcs bool, cv []report.CaseView, cs *assay.Case, ccs bool) error {
+		return write("diff/"+fileName(id)+".html", "comparecase", sub, buildCompareCase(bc.run, c.run, id, bv, bs, bcs, cv, cs, ccs))
+	})
+	return written, err
 }
 
 // caseViewsOf makes the views of one case's trials (harness.CaseViews'

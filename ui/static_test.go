@@ -3,15 +3,22 @@ package ui
 import (
 	"context"
 	"flag"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
+	"runtime/metrics"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/harness"
+	"github.com/assay-eval/assay/runner"
 	"github.com/assay-eval/assay/store"
 )
 
@@ -183,5 +190,107 @@ func TestStaticReportUnder5MB(t *testing.T) {
 	})
 	if size > 5e6 || len(written) < 1300 {
 		t.Errorf("the compared report of 1,000 cases is %d bytes in %d files, want at most 5,000,000 in 1,300 or more", size, len(written))
+	}
+}
+
+// bigObsRun stores a complete run of n cases whose observations each
+// carry about kib KiB (one retrieved document's text), and returns its id.
+func bigObsRun(t *testing.T, st store.Store, n, kib, variant int) string {
+	t.Helper()
+	run := &assay.Run{
+		Suite:     assay.SuiteRef{Name: "big", Fingerprint: "sha256:big"},
+		Target:    assay.TargetInfo{Kind: "http", Spec: "http://127.0.0.1:8088/ask"},
+		Options:   assay.RunOptions{Trials: 1, Concurrency: 1, Metrics: []string{"mrr"}},
+		StartedAt: time.Now().UTC(),
+	}
+	w, err := st.Begin(context.Background(), run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Repeat("lorem ipsum dolor sit amet ", kib*1024/27)
+	for i := range n {
+		pass := (i+variant)%3 != 0
+		v := float64((i*7+variant)%10) / 10
+		r := assay.CaseResult{ID: fmt.Sprintf("c%04d", i), Pass: &pass, Metrics: map[string]float64{"mrr": v},
+			Checks: []assay.Check{{Kind: "answer_includes", Pass: pass}}, Retrieved: 1}
+		r.Observation = &assay.Observation{Case: r.ID, Answer: fmt.Sprintf("answer %d", i),
+			Retrieved: []assay.Hit{{ID: "doc.md", Text: fmt.Sprintf("%d %s", i, text)}}}
+		if err := w.Append(r); err != nil {
+			t.Fatal(err)
+		}
+		r.Observation = nil
+		run.Cases = append(run.Cases, r)
+	}
+	run.Summary = runner.Summarize(run.Cases, run.Options.Metrics)
+	run.FinishedAt, run.Status = time.Now().UTC(), assay.StatusComplete
+	if err := w.Finish(run); err != nil {
+		t.Fatal(err)
+	}
+	return run.RunID
+}
+
+// peakHeap runs f while sampling the bytes of live heap objects every
+// millisecond, and returns the largest sample above the heap before f.
+func peakHeap(f func()) uint64 {
+	runtime.GC()
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(s)
+	before := s[0].Value.Uint64()
+	var peak atomic.Uint64
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+		for {
+			metrics.Read(s)
+			if v := s[0].Value.Uint64(); v > peak.Load() {
+				peak.Store(v)
+			}
+			select {
+			case <-stop:
+				return
+			case <-time.After(time.Millisecond):
+			}
+		}
+	}()
+	f()
+	close(stop)
+	<-done
+	if p := peak.Load(); p > before {
+		return p - before
+	}
+	return 0
+}
+
+// The static report of a run with large observations streams its case
+// lines: it holds about one case at a time, not the run. Two runs of 100
+// cases with 512 KiB of observation each (100 MiB of case lines); the
+// report with a base, whose changed cases get diff pages, peaks under
+// 40 MiB of live heap (holding the run alone takes more than 50).
+func TestStaticReportStreamsLargeRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 100 MiB of case lines")
+	}
+	st := benchStore(t)
+	base := bigObsRun(t, st, 100, 512, 0)
+	cand := bigObsRun(t, st, 100, 512, 1)
+	out := t.TempDir()
+	var written []string
+	var err error
+	peak := peakHeap(func() { written, err = WriteStatic(context.Background(), out, st, cand, base) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	diffs, _ := filepath.Glob(filepath.Join(out, "diff", "*.html"))
+	if cases, _ := filepath.Glob(filepath.Join(out, "cases", "*.html")); len(cases) != 100 || len(diffs) == 0 {
+		t.Fatalf("%d case pages and %d diff pages, want 100 and some", len(cases), len(diffs))
+	}
+	if left, _ := filepath.Glob(filepath.Join(out, ".assay-*")); len(left) > 0 {
+		t.Errorf("temporary files left in the report: %v", left)
+	}
+	t.Logf("%d pages, peak live heap %.1f MiB", len(written), float64(peak)/(1<<20))
+	if peak > 40<<20 {
+		t.Errorf("writing the report held %.1f MiB of heap at its peak, want under 40 MiB: the runs are held in memory", float64(peak)/(1<<20))
 	}
 }

@@ -109,15 +109,24 @@ func TestScripts(t *testing.T) {
 			"kubejob": cmdKubeJob,
 			// exitcode N CMD ARGS... runs CMD and asserts its exit status is
 			// exactly N; its stdout and stderr stay for stdout/stderr checks.
-			// http METHOD URL requests URL from a server the script
-			// started (retrying for 10 s while it starts) and prints
-			// "status N" and the body on stdout.
+			// http [-host HOST] METHOD URL requests URL from a server the
+			// script started (retrying for 10 s while it starts) and prints
+			// "status N" and the body on stdout; -host sends HOST as the
+			// Host header (what a browser sends for a name that resolves
+			// to the server).
 			"http": func(ts *testscript.TestScript, neg bool, args []string) {
+				host := ""
+				if len(args) > 2 && args[0] == "-host" {
+					host, args = args[1], args[2:]
+				}
 				if neg || len(args) != 2 {
-					ts.Fatalf("usage: http METHOD URL")
+					ts.Fatalf("usage: http [-host HOST] METHOD URL")
 				}
 				req, err := http.NewRequest(args[0], args[1], nil)
 				ts.Check(err)
+				if host != "" {
+					req.Host = host
+				}
 				var resp *http.Response
 				for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 					if resp, err = http.DefaultClient.Do(req); err == nil || time.Now().After(deadline) {
