@@ -62,7 +62,7 @@ func (f *Plan) openJudge(s *assay.Suite) (*judgeSetup, error) {
 		}
 		return nil, nil
 	}
-	js := &judgeSetup{cfg: *cfg, opts: judge.Options{Getenv: f.Getenv, Secrets: f.Secrets, Repeats: jo.Repeats}}
+	js := &judgeSetup{cfg: *cfg, opts: judge.Options{Getenv: f.Getenv, Secrets: f.Secrets, Repeats: jo.Repeats, AllowLiteralSecrets: f.AllowLiteralSecrets}}
 	if _, err := judge.New(js.cfg, js.opts); err != nil {
 		return nil, inputError(err)
 	}

@@ -56,5 +56,11 @@
 //
 // The package does not read the environment: api_key: ${VAR} is expanded
 // through Options.Getenv and the key given to Options.Secrets, the run's
-// redactor, so it is redacted wherever the judge's words go.
+// redactor, so it is redacted wherever the judge's words go. The judge's
+// reasoning (kept to 500 characters) and the quotes of an answer that
+// does not parse are redacted with that whole list before they are cut
+// (ParseRedacted): a judge that echoes its key, or a secret the system's
+// answer carried into the prompt, leaves no part of it. A credential in
+// the url is refused (user info always; a credential query parameter
+// unless Options.AllowLiteralSecrets, which makes it a secret).
 package judge

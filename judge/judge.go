@@ -8,6 +8,7 @@ import (
 	"maps"
 	"math"
 	"net/http"
+	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -66,6 +67,19 @@ type Options struct {
 	Repeats int
 	// Client is the HTTP client (nil: package llm's default).
 	Client *http.Client
+	// AllowLiteralSecrets lets a credential written in the url's query
+	// (?api_key=...) through, as a secret (--allow-literal-secrets).
+	AllowLiteralSecrets bool
+}
+
+// redactURL is a url as shown in messages: user info and credential query
+// values hidden.
+func redactURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return "(unparsable url)"
+	}
+	return redact.URL(u)
 }
 
 // Judge grades observations with a model. It is safe for concurrent use.
@@ -79,6 +93,7 @@ type Judge struct {
 	sem     chan struct{}
 	schema  json.RawMessage
 	budget  *budget
+	secrets *redact.Redactor // what answers are redacted of before a cut
 
 	// dead is done when the circuit breaker opens (kill opens it).
 	dead context.Context
@@ -105,11 +120,33 @@ func New(cfg assay.JudgeConfig, o Options) (*Judge, error) {
 	case cfg.URL == "":
 		return nil, fmt.Errorf("%s: no url (an OpenAI-compatible base URL such as http://127.0.0.1:11434/v1)", where)
 	case !strings.HasPrefix(cfg.URL, "http://") && !strings.HasPrefix(cfg.URL, "https://"):
-		return nil, fmt.Errorf("%s: url %q: want an http(s) base URL", where, cfg.URL)
+		return nil, fmt.Errorf("%s: url %q: want an http(s) base URL", where, redactURL(cfg.URL))
 	case cfg.Model == "":
 		return nil, fmt.Errorf("%s: no model", where)
 	case o.Repeats < 0 || o.Repeats > MaxRepeats:
 		return nil, fmt.Errorf("--judge-repeats must be from 1 to %d, got %d", MaxRepeats, o.Repeats)
+	}
+	// A credential in the url: user info is never sent (the key goes in
+	// api_key), a query parameter named like one is refused unless
+	// literals are allowed, and is then a secret.
+	if _, _, hasUser, _, _ := redact.SplitURL(cfg.URL); hasUser {
+		return nil, fmt.Errorf("%s: url %s: user info in the url is not sent: give the key as api_key: ${VAR}", where, redactURL(cfg.URL))
+	}
+	if what := redact.LiteralInURL(cfg.URL); what != "" {
+		if !o.AllowLiteralSecrets {
+			return nil, fmt.Errorf("%s: url %s: literal credential (%s); give the key as api_key: ${VAR} (or pass --allow-literal-secrets)", where, redactURL(cfg.URL), what)
+		}
+		if o.Secrets == nil {
+			o.Secrets = redact.New()
+		}
+		u, _ := url.Parse(cfg.URL)
+		for k, vs := range u.Query() {
+			for _, v := range vs {
+				if redact.IsSecretName(k) {
+					o.Secrets.Add(redact.Secret{Value: v})
+				}
+			}
+		}
 	}
 	if cfg.ResponseFormat != "" && cfg.ResponseFormat != "json_schema" && cfg.ResponseFormat != "json_object" && cfg.ResponseFormat != "none" {
 		return nil, fmt.Errorf("%s: response_format %q: want json_schema, json_object or none", where, cfg.ResponseFormat)
@@ -146,16 +183,18 @@ func New(cfg assay.JudgeConfig, o Options) (*Judge, error) {
 			return nil, fmt.Errorf("%s: api_key: environment variable %s is not set", where, m[1])
 		}
 		ep.APIKey, ep.KeyName = key, m[1]
-		if o.Secrets != nil {
-			o.Secrets.Add(redact.Secret{Name: m[1], Value: key})
+		if o.Secrets == nil {
+			o.Secrets = redact.New()
 		}
+		o.Secrets.Add(redact.Secret{Name: m[1], Value: key})
 	}
+	ep.Secrets = o.Secrets
 	conc := cfg.Concurrency
 	if conc <= 0 {
 		conc = DefaultConcurrency
 	}
 	repeats := max(o.Repeats, 1)
-	j := &Judge{cfg: cfg, rubric: rubric, ep: ep, cache: o.Cache, repeats: repeats, sem: make(chan struct{}, conc), budget: &budget{b: cfg.Budget}, flights: map[string]*flight{}}
+	j := &Judge{cfg: cfg, rubric: rubric, ep: ep, cache: o.Cache, repeats: repeats, sem: make(chan struct{}, conc), budget: &budget{b: cfg.Budget}, secrets: o.Secrets, flights: map[string]*flight{}}
 	j.dead, j.kill = context.WithCancel(context.Background())
 	if cfg.Temperature != nil {
 		j.temp = *cfg.Temperature
@@ -347,7 +386,7 @@ func (j *Judge) Grade(ctx context.Context, c assay.Case, obs *assay.Observation,
 					continue
 				}
 			}
-			v, err := Parse(j.rubric, e.Content)
+			v, err := ParseRedacted(j.secrets, j.rubric, e.Content)
 			if err != nil {
 				jr.Error = &assay.Error{Class: assay.ErrJudge, Message: "judge answer: " + err.Error()}
 				if cl.lead != nil {
@@ -430,7 +469,7 @@ func (j *Judge) cached(key string) *entry {
 		j.warn(fmt.Sprintf("judge cache: the entry %s is not a judge answer (%s): asked the judge again and replaced it", key, jsonErrLine(err)))
 		return nil
 	}
-	if _, err := Parse(j.rubric, e.Content); err != nil {
+	if _, err := ParseRedacted(j.secrets, j.rubric, e.Content); err != nil {
 		j.warn(fmt.Sprintf("judge cache: the entry %s holds an answer the rubric refuses (%s): asked the judge again and replaced it", key, err))
 		return nil
 	}

@@ -383,3 +383,85 @@ func TestConcurrentGradingKeepsMaxCalls(t *testing.T) {
 		t.Errorf("judged %d, not judged %d, %d requests; want 5, 15, 5", s.Judged, s.NotJudged, srv.Count(""))
 	}
 }
+
+// TestAReasoningOrAnswerCutInsideASecretLeavesNoneOfIt: a judge that
+// echoes its key, or a secret of the run that the system's answer carried
+// into the prompt, in its reasoning (cut at 500 characters) or in an
+// answer that is not JSON (quoted up to 80), at every offset of the cut,
+// leaves no 8-byte part of it in the result. (The parser cut first; the
+// run redacted the cut text, which no longer held the whole secret.)
+func TestAReasoningOrAnswerCutInsideASecretLeavesNoneOfIt(t *testing.T) {
+	const runSecret = "kb-Token/9fQ2xLmZ7wR4"
+	for _, sec := range []string{testKey, runSecret} {
+		for _, form := range []struct {
+			cut  int
+			body func(pad string) string
+		}{
+			{500, func(pad string) string {
+				return `{"relevance": 1, "groundedness": 1, "completeness": 1, "reasoning": "` + pad + sec + ` tail"}`
+			}},
+			{80, func(pad string) string { return "not json " + pad + sec + " tail" }},
+		} {
+			for n := form.cut - len(sec) - 12; n <= form.cut; n++ {
+				body := form.body(strings.Repeat("x", n))
+				srv := llmtest.New(t, llmtest.Handlers{Chat: func(llmtest.ChatRequest) (string, llm.Usage) { return body, llm.Usage{} }})
+				red := redact.New(redact.Secret{Name: "KB_TOKEN", Value: runSecret})
+				j := newJudge(t, config(srv.URL), judge.Options{Secrets: red})
+				r := grade(j, "q1", "the answer", map[string]float64{"relevance": 2})
+				var texts []string
+				for _, s := range r.Judge.Scores {
+					texts = append(texts, s.Reason)
+				}
+				if r.Judge.Error != nil {
+					texts = append(texts, r.Judge.Error.Message)
+				}
+				for _, ch := range r.Checks {
+					texts = append(texts, ch.Detail)
+				}
+				got := strings.Join(texts, "\n")
+				if got == "" {
+					t.Fatalf("cut %d pad %d: nothing to check", form.cut, n)
+				}
+				for i := 0; i+8 <= len(sec); i++ {
+					if strings.Contains(got, sec[i:i+8]) {
+						t.Fatalf("cut %d pad %d: %q of the secret in %q", form.cut, n, sec[i:i+8], got)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestACredentialInTheJudgeURLIsRefused: user info in the judge's url
+// (never sent: the key goes in api_key) and a credential query parameter
+// were accepted and kept in the definition; both are refused when the
+// judge is made, without showing the value, and --allow-literal-secrets
+// lets the query parameter through as a secret.
+func TestACredentialInTheJudgeURLIsRefused(t *testing.T) {
+	for name, u := range map[string]string{
+		"user info":   "http://bob:pw-literal-1@127.0.0.1:9/v1",
+		"query param": "http://127.0.0.1:9/v1?api_key=key-literal-1",
+	} {
+		t.Run(name, func(t *testing.T) {
+			cfg := config(u)
+			_, err := judge.New(cfg, judge.Options{Getenv: getenv})
+			if err == nil || strings.Contains(err.Error(), "literal-1") {
+				t.Fatalf("want a refusal without the value, got %v", err)
+			}
+			red := redact.New()
+			_, err = judge.New(cfg, judge.Options{Getenv: getenv, Secrets: red, AllowLiteralSecrets: true})
+			if name == "user info" {
+				if err == nil {
+					t.Fatal("user info allowed")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("allowed: %v", err)
+			}
+			if got := red.String(u); strings.Contains(got, "literal-1") {
+				t.Errorf("an allowed literal is not a secret: %s", got)
+			}
+		})
+	}
+}

@@ -5,11 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"strconv"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/redact"
 )
 
 // maxReasoning bounds the reasoning kept (in characters).
@@ -25,9 +23,17 @@ type Verdict struct {
 // white space aside) with a finite number within its scale for every
 // criterion of the rubric, and "reasoning" a string when present. Other
 // keys are ignored, but no key may appear twice in an object (encoding/json
-// would keep the last, a reader of the answer may take the first). Anything else is an error saying what was wrong, with
-// no more than the start of the answer quoted.
+// would keep the last, another reader the first). Anything else is an
+// error saying what was wrong, with no more than the start of the answer
+// quoted.
 func Parse(rubric []assay.JudgeCriterion, content string) (Verdict, error) {
+	return ParseRedacted(nil, rubric, content)
+}
+
+// ParseRedacted is Parse for an answer that may echo a secret (the judge
+// sees the system's raw answer, and its own key): the reasoning and the
+// quotes in errors are redacted with r whole, before they are cut.
+func ParseRedacted(r *redact.Redactor, rubric []assay.JudgeCriterion, content string) (Verdict, error) {
 	body := bytes.TrimSpace([]byte(content))
 	if len(body) == 0 {
 		return Verdict{}, fmt.Errorf("empty answer")
@@ -35,13 +41,13 @@ func Parse(rubric []assay.JudgeCriterion, content string) (Verdict, error) {
 	var m map[string]json.RawMessage
 	dec := json.NewDecoder(bytes.NewReader(body))
 	if err := dec.Decode(&m); err != nil || m == nil {
-		return Verdict{}, fmt.Errorf("answer is not a JSON object: %q", cut(oneLine(content), 80))
+		return Verdict{}, fmt.Errorf("answer is not a JSON object: %q", r.Clip(oneLine(content), 80))
 	}
 	if dec.More() {
-		return Verdict{}, fmt.Errorf("answer holds more than one JSON value: %q", cut(oneLine(content), 80))
+		return Verdict{}, fmt.Errorf("answer holds more than one JSON value: %q", r.Clip(oneLine(content), 80))
 	}
 	if k, ok := repeatedKey(body); ok {
-		return Verdict{}, fmt.Errorf("answer gives %s twice: which one holds is not said", k)
+		return Verdict{}, fmt.Errorf("answer gives %q twice: which one holds is not said", r.Clip(k, 40))
 	}
 	v := Verdict{Scores: make(map[string]float64, len(rubric))}
 	for _, cr := range rubric {
@@ -51,7 +57,7 @@ func Parse(rubric []assay.JudgeCriterion, content string) (Verdict, error) {
 		}
 		var f float64
 		if err := json.Unmarshal(raw, &f); err != nil {
-			return Verdict{}, fmt.Errorf("%s: want a number, got %s", cr.Name, cut(string(raw), 40))
+			return Verdict{}, fmt.Errorf("%s: want a number, got %s", cr.Name, r.Clip(string(raw), 40))
 		}
 		if math.IsNaN(f) || math.IsInf(f, 0) || f < cr.Min || f > cr.Max {
 			return Verdict{}, fmt.Errorf("%s: %g is out of the scale %s to %s", cr.Name, f, num(cr.Min), num(cr.Max))
@@ -61,15 +67,15 @@ func Parse(rubric []assay.JudgeCriterion, content string) (Verdict, error) {
 	if raw, ok := m["reasoning"]; ok && string(raw) != "null" {
 		var s string
 		if err := json.Unmarshal(raw, &s); err != nil {
-			return Verdict{}, fmt.Errorf("reasoning: want a string, got %s", cut(string(raw), 40))
+			return Verdict{}, fmt.Errorf("reasoning: want a string, got %s", r.Clip(string(raw), 40))
 		}
-		v.Reasoning = cut(strings.Join(strings.Fields(s), " "), maxReasoning)
+		v.Reasoning = r.Clip(oneLine(s), maxReasoning)
 	}
 	return v, nil
 }
 
 // repeatedKey finds a key given twice in one object of body (a JSON value
-// that decodes): the key, quoted when it is short, else "a key".
+// that decodes).
 func repeatedKey(body []byte) (string, bool) {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	type frame struct {
@@ -87,10 +93,7 @@ func repeatedKey(body []byte) (string, bool) {
 			top := &stack[n-1]
 			if k, ok := tok.(string); ok {
 				if top.seen[k] {
-					if len(k) <= 40 && utf8.ValidString(k) {
-						return strconv.Quote(k), true
-					}
-					return "a key", true
+					return k, true
 				}
 				top.seen[k] = true
 				top.key = false

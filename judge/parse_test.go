@@ -63,7 +63,7 @@ func TestParseRejectsRepeatedKeys(t *testing.T) {
 		{`{"relevance": 0.1, "groundedness": 0.8, "completeness": 0.7, "relevance": 0.9}`, `answer gives "relevance" twice: which one holds is not said`},
 		{`{"relevance": 1, "groundedness": 0.8, "completeness": 0.7, "reasoning": "a", "reasoning": "b"}`, `answer gives "reasoning" twice`},
 		{`{"relevance": 1, "groundedness": 0.8, "completeness": 0.7, "extra": {"x": [1, {"y": 1, "y": 2}], "x": 2}}`, `answer gives "y" twice`},
-		{`{"relevance": 1, "groundedness": 0.8, "completeness": 0.7, "` + strings.Repeat("k", 50) + `": 1, "` + strings.Repeat("k", 50) + `": 2}`, `answer gives a key twice`},
+		{`{"relevance": 1, "groundedness": 0.8, "completeness": 0.7, "` + strings.Repeat("k", 50) + `": 1, "` + strings.Repeat("k", 50) + `": 2}`, `answer gives "kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk…" twice`},
 	} {
 		if _, err := Parse(DefaultRubric, tc.in); err == nil || !strings.HasPrefix(err.Error(), tc.err) {
 			t.Errorf("Parse(%q) = %v, want error %q", tc.in, err, tc.err)

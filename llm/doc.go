@@ -12,7 +12,10 @@
 // URL is dropped. The key, when set, is sent as "Authorization: Bearer KEY"
 // and never appears in an error, a message or anything this package
 // returns: error snippets of response bodies are redacted (package redact)
-// and shown as ${KeyName}, or [redacted] when KeyName is empty.
+// and shown as ${KeyName}, or [redacted] when KeyName is empty. A snippet
+// is redacted whole before it is cut to 200 bytes, so a cut inside the key
+// leaves none of it; Endpoint.Secrets (the run's secrets) are redacted the
+// same way, for an endpoint that echoes the prompt it was sent.
 //
 // Redirects are not followed: a 3xx answer is an error that names where it
 // pointed, since an API client's POST and its Authorization header must not

@@ -44,6 +44,10 @@ type Endpoint struct {
 	Backoff time.Duration // wait before the first retry, doubled each retry (jittered, capped at MaxBackoff); 0 = DefaultBackoff
 	MaxBody int64         // largest response body read; 0 = DefaultMaxBody
 	Client  *http.Client  // nil: a shared default with sane limits (no redirects followed)
+	// Secrets, when set, are redacted from errors besides the key (the
+	// run's secrets: an endpoint that echoes the request would otherwise
+	// show what the prompt carried).
+	Secrets *redact.Redactor
 }
 
 // Usage is the token count an endpoint reports (zeros when it reports none).
@@ -301,7 +305,7 @@ func (e *Endpoint) once(ctx context.Context, u, path string, body []byte) (b []b
 	}
 	if res.StatusCode < 200 || res.StatusCode > 299 {
 		msg := fmt.Sprintf("POST %s: %s", e.short(path), res.Status)
-		if s := snippet(b); s != "" {
+		if s := e.snippet(b); s != "" {
 			msg += ": " + s
 		}
 		retry := res.StatusCode == http.StatusTooManyRequests || res.StatusCode == http.StatusRequestTimeout || res.StatusCode >= 500
@@ -312,17 +316,27 @@ func (e *Endpoint) once(ctx context.Context, u, path string, body []byte) (b []b
 
 // errorf builds an *Error whose message has the key redacted.
 func (e *Endpoint) errorf(class assay.ErrorClass, status int, retry bool, format string, args ...any) *Error {
-	msg := fmt.Sprintf(format, args...)
+	return &Error{Class: class, Status: status, Msg: e.redact(fmt.Sprintf(format, args...)), Retryable: retry}
+}
+
+// redactor is the key and Secrets.
+func (e *Endpoint) redactor() *redact.Redactor {
+	r := redact.New(e.Secrets.Secrets()...)
 	if e.APIKey != "" {
-		r := redact.New(redact.Secret{Name: e.KeyName, Value: e.APIKey})
-		msg = r.String(msg)
-		// A key shorter than redact.MinLen is not a secret to redact, but
-		// it must still not be shown.
-		if len(e.APIKey) < redact.MinLen {
-			msg = strings.ReplaceAll(msg, e.APIKey, redact.Redacted)
-		}
+		r.Add(redact.Secret{Name: e.KeyName, Value: e.APIKey})
 	}
-	return &Error{Class: class, Status: status, Msg: msg, Retryable: retry}
+	return r
+}
+
+// redact takes the key and Secrets out of s.
+func (e *Endpoint) redact(s string) string {
+	s = e.redactor().String(s)
+	// A key shorter than redact.MinLen is not a secret to redact, but it
+	// must still not be shown.
+	if e.APIKey != "" && len(e.APIKey) < redact.MinLen {
+		s = strings.ReplaceAll(s, e.APIKey, redact.Redacted)
+	}
+	return s
 }
 
 func (e *Endpoint) ctxError(ctx context.Context) *Error {
@@ -395,24 +409,16 @@ func shortURL(u *url.URL) string {
 	return c.String()
 }
 
-// snippet is the start of an error body on one line; binary shows its size.
-// The caller redacts it.
-func snippet(b []byte) string {
+// snippet is the start of an error body on one line, redacted whole before
+// it is cut (a cut inside the key would leave its start); binary shows its
+// size.
+func (e *Endpoint) snippet(b []byte) string {
 	if bytes.IndexByte(b, 0) >= 0 {
 		return fmt.Sprintf("(binary body, %d bytes)", len(b))
 	}
-	s := strings.Join(strings.Fields(string(b)), " ")
-	if len(s) > snippetLen {
-		cut := snippetLen
-		for cut > 0 && !isRuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut] + "..."
-	}
-	return strings.ToValidUTF8(s, "?")
+	s := e.redactor().Head(strings.Join(strings.Fields(string(b)), " "), snippetLen)
+	return strings.ToValidUTF8(e.redact(s), "?")
 }
-
-func isRuneStart(c byte) bool { return c&0xC0 != 0x80 }
 
 // jsonErr shortens an encoding/json error to one line.
 func jsonErr(err error) string {

@@ -13,6 +13,7 @@ import (
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/llm"
 	"github.com/assay-eval/assay/llm/llmtest"
+	"github.com/assay-eval/assay/redact"
 )
 
 const key = "sk-test-Zq81LmX04pQ"
@@ -430,5 +431,30 @@ func TestAttemptedHookSeesEveryRequestAndCanRefuseARetry(t *testing.T) {
 	}
 	if len(seen) != 2 || seen[0] == nil || seen[1] != nil {
 		t.Errorf("hook saw %v, want a failure then nil", seen)
+	}
+}
+
+// TestAnErrorBodyCutInsideTheKeyLeavesNoneOfIt: an endpoint that echoes
+// the key (or a secret of the run the prompt carried) in an error body, at
+// every offset around the 200-byte snippet cut, leaves no 8-byte part of
+// it in the error. (The snippet was cut first and redacted after, so the
+// key's first bytes survived when the cut fell inside it.)
+func TestAnErrorBodyCutInsideTheKeyLeavesNoneOfIt(t *testing.T) {
+	const runSecret = "kb-Token/9fQ2xLmZ7wR4"
+	for _, sec := range []string{key, runSecret} {
+		for pad := 200 - len(sec) - 2; pad <= 200; pad++ {
+			s := llmtest.New(t, llmtest.Handlers{})
+			s.Inject(1, llmtest.Fault{Status: 400, Body: strings.Repeat("x", pad) + sec + " tail"})
+			e := endpoint(s)
+			e.Retries = 0
+			e.Secrets = redact.New(redact.Secret{Name: "KB_TOKEN", Value: runSecret})
+			_, err := e.Chat(context.Background(), chatReq())
+			le := asErr(t, err)
+			for i := 0; i+8 <= len(sec); i++ {
+				if strings.Contains(le.Msg, sec[i:i+8]) {
+					t.Fatalf("pad %d: %q of the secret in %q", pad, sec[i:i+8], le.Msg)
+				}
+			}
+		}
 	}
 }

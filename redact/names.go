@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"fmt"
 	"net/url"
 	"strings"
 	"unicode"
@@ -141,4 +142,54 @@ func Args(argv []string) []string {
 		}
 	}
 	return out
+}
+
+// IsLiteral reports whether a value as written holds a credential in the
+// clear: it is not empty and is neither ${VAR} nor a template.
+func IsLiteral(written string) bool {
+	return written != "" && !strings.Contains(written, "${") && !strings.Contains(written, "{{")
+}
+
+// SplitURL splits a URL as written into its user info (and whether it has
+// one) and its raw query, without parsing templates.
+func SplitURL(s string) (user, pass string, hasUser, hasPass bool, query string) {
+	_, rest, ok := strings.Cut(s, "://")
+	if !ok {
+		return
+	}
+	auth := rest
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		auth = rest[:i]
+	}
+	if at := strings.LastIndex(auth, "@"); at >= 0 {
+		hasUser = true
+		user, pass, hasPass = strings.Cut(auth[:at], ":")
+	}
+	if _, q, ok := strings.Cut(rest, "?"); ok {
+		query, _, _ = strings.Cut(q, "#")
+	}
+	return
+}
+
+// LiteralInURL says what literal credential the URL as written holds ("" for
+// none): user info whose password (or, without one, user name) is not
+// written as ${VAR}, or a credential-named query parameter with a literal
+// value.
+func LiteralInURL(written string) string {
+	user, pass, hasUser, hasPass, query := SplitURL(written)
+	if hasUser {
+		if (hasPass && IsLiteral(pass)) || (!hasPass && IsLiteral(user)) {
+			return "user info in the url"
+		}
+	}
+	for _, kv := range strings.Split(query, "&") {
+		k, v, _ := strings.Cut(kv, "=")
+		if uk, err := url.QueryUnescape(k); err == nil {
+			k = uk
+		}
+		if IsSecretName(k) && IsLiteral(v) {
+			return fmt.Sprintf("query parameter %s", k)
+		}
+	}
+	return ""
 }

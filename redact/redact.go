@@ -2,6 +2,7 @@ package redact
 
 import (
 	"encoding/base64"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -51,9 +52,14 @@ func BasicAuth(name, user, pass string) []Secret {
 // nothing. It is safe for concurrent use; Add may be called at any time.
 type Redactor struct {
 	mu      sync.RWMutex
-	secrets []Secret // longest value first
-	rep     *strings.Replacer
-	maxLen  int
+	secrets []Secret // as added, longest value first
+	all     []Secret // secrets and their encoded forms, longest value first
+	encoded []Secret // the encoded forms alone
+	// minEncoded is the shortest encoded form: text without a run of that
+	// many base64 characters holds none (a cheap test before the search).
+	minEncoded int
+	rep        *strings.Replacer
+	maxLen     int
 }
 
 // New returns a Redactor of the given secrets.
@@ -99,15 +105,82 @@ func (r *Redactor) Add(secrets ...Secret) {
 		}
 		return a.Value < b.Value
 	})
-	pairs := make([]string, 0, 2*len(r.secrets))
-	for _, s := range r.secrets {
+	r.all = withEncoded(r.secrets)
+	r.encoded, r.minEncoded = nil, 0
+	for _, e := range r.all {
+		if !slices.ContainsFunc(r.secrets, func(s Secret) bool { return s.Value == e.Value }) {
+			r.encoded = append(r.encoded, e)
+			if r.minEncoded == 0 || len(e.Value) < r.minEncoded {
+				r.minEncoded = len(e.Value)
+			}
+		}
+	}
+	pairs := make([]string, 0, 2*len(r.all))
+	for _, s := range r.all {
 		pairs = append(pairs, s.Value, s.Placeholder())
 	}
 	r.rep = strings.NewReplacer(pairs...)
-	r.maxLen = len(r.secrets[0].Value)
+	r.maxLen = len(r.all[0].Value)
 }
 
-// Secrets returns the secrets, longest first.
+// MinEncodedLen is the shortest secret whose base64 forms are secrets too.
+// A shorter value's base64 core is a few characters that ordinary base64
+// text would hold by chance.
+const MinEncodedLen = 12
+
+// withEncoded returns the secrets and, for each of MinEncodedLen bytes or
+// more, the base64 forms a token takes when it is encoded inside a longer
+// text (a bearer token in a base64 blob, a JWT-like echo, a log line
+// encoded whole): for each of the three alignments of the token in the
+// encoded bytes, in the standard and the URL alphabet, the characters
+// that depend on the token alone. Longest value first.
+func withEncoded(secrets []Secret) []Secret {
+	all := append([]Secret(nil), secrets...)
+	seen := make(map[string]bool, len(secrets))
+	for _, s := range secrets {
+		seen[s.Value] = true
+	}
+	for _, s := range secrets {
+		if len(s.Value) < MinEncodedLen {
+			continue
+		}
+		for _, v := range encodedCores(s.Value) {
+			if !seen[v] {
+				seen[v] = true
+				all = append(all, Secret{Name: s.Name, Value: v})
+			}
+		}
+	}
+	sort.SliceStable(all, func(i, j int) bool {
+		a, b := all[i], all[j]
+		if len(a.Value) != len(b.Value) {
+			return len(a.Value) > len(b.Value)
+		}
+		return a.Value < b.Value
+	})
+	return all
+}
+
+// encodedCores is the base64 text v gives at each alignment, in both
+// alphabets, without the characters that also depend on the bytes around
+// it.
+func encodedCores(v string) []string {
+	var out []string
+	for o := 0; o < 3; o++ {
+		raw := make([]byte, o+len(v))
+		copy(raw[o:], v)
+		for _, enc := range []*base64.Encoding{base64.RawStdEncoding, base64.RawURLEncoding} {
+			e := enc.EncodeToString(raw)
+			from := (8*o + 5) / 6      // the first character of v's bits only
+			to := 8 * (o + len(v)) / 6 // past the last one
+			out = append(out, e[from:to])
+		}
+	}
+	return out
+}
+
+// Secrets returns the secrets as added (not their encoded forms), longest
+// first.
 func (r *Redactor) Secrets() []Secret {
 	if r == nil {
 		return nil
@@ -142,22 +215,61 @@ func (r *Redactor) String(s string) string {
 		return s
 	}
 	r.mu.RLock()
-	rep, secrets := r.rep, r.secrets
+	rep, plain, secrets, encoded, minEncoded := r.rep, r.secrets, r.all, r.encoded, r.minEncoded
 	r.mu.RUnlock()
 	if rep == nil {
 		return s
 	}
-	for _, sec := range secrets {
-		if strings.Contains(s, sec.Value) {
-			s = rep.Replace(s)
-			break
-		}
+	if containsAny(s, plain) || (minEncoded > 0 && hasBase64Run(s, minEncoded) && containsAny(s, encoded)) {
+		s = rep.Replace(s)
 	}
 	if !strings.ContainsAny(s, `\%`) {
 		return s
 	}
 	return redactDecoded(s, secrets)
 }
+
+func containsAny(s string, secrets []Secret) bool {
+	for _, sec := range secrets {
+		if strings.Contains(s, sec.Value) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasBase64Run reports whether s has n base64 characters in a row (either
+// alphabet). It looks at every n-th byte first: a run of n holds one of
+// them, and ordinary text rarely has a long run.
+func hasBase64Run(s string, n int) bool {
+	for i := n - 1; i < len(s); {
+		if !isB64[s[i]] {
+			i += n
+			continue
+		}
+		// s[i] may be inside a run: measure the run through it.
+		lo := i
+		for lo > 0 && isB64[s[lo-1]] {
+			lo--
+		}
+		hi := i + 1
+		for hi < len(s) && isB64[s[hi]] && hi-lo < n {
+			hi++
+		}
+		if hi-lo >= n {
+			return true
+		}
+		i = hi + n
+	}
+	return false
+}
+
+var isB64 = func() (t [256]bool) {
+	for _, c := range []byte("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_") {
+		t[c] = true
+	}
+	return t
+}()
 
 // Bytes is String for a byte slice.
 func (r *Redactor) Bytes(b []byte) []byte {
@@ -191,7 +303,9 @@ func (r *Redactor) Tail(b []byte, n int, cut bool) string {
 }
 
 // Head returns the first n bytes of s redacted whole, with "..." when it
-// was longer.
+// was longer. It is the cut for text that comes from outside (a response
+// body, a judge's answer): the secrets are replaced before the cut, so a
+// cut that lands inside one leaves none of it.
 func (r *Redactor) Head(s string, n int) string {
 	s = r.String(s)
 	if len(s) > n {
@@ -203,6 +317,31 @@ func (r *Redactor) Head(s string, n int) string {
 	}
 	return s
 }
+
+// Clip returns s redacted whole, then cut to at most n characters (runes),
+// the last of them "…" when it was cut. n < 1 gives "".
+func (r *Redactor) Clip(s string, n int) string {
+	s = r.String(s)
+	if n < 1 {
+		return ""
+	}
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	i, count := 0, 0
+	for i = range s {
+		if count == n-1 {
+			break
+		}
+		count++
+	}
+	return s[:i] + "…"
+}
+
+// Clip is Redactor.Clip with nothing to redact: the cut for text that was
+// redacted where it entered (the records of a run, which reports and the
+// UI show), never for text from outside.
+func Clip(s string, n int) string { return (*Redactor)(nil).Clip(s, n) }
 
 // redactDecoded finds secrets in the decoded views of s and replaces the
 // spans of s they came from.

@@ -2,6 +2,7 @@ package redact_test
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -164,6 +165,105 @@ func TestIsSecretName(t *testing.T) {
 	} {
 		if redact.IsSecretName(name) != want {
 			t.Errorf("IsSecretName(%q) = %v", name, !want)
+		}
+	}
+}
+
+// TestBearerTokenEncodedFormsAreRedacted: an endpoint that echoes the
+// Authorization header base64-encoded (in the standard or the URL
+// alphabet, padded or not, at any position of a longer encoded text)
+// leaves no 8-character run of the token's encoding.
+func TestBearerTokenEncodedFormsAreRedacted(t *testing.T) {
+	t.Parallel()
+	r := newR()
+	for pre := 0; pre < 6; pre++ {
+		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
+			plain := strings.Repeat("h", pre) + "Authorization: Bearer " + tok + "\r\nAccept: */*"
+			blob := enc.EncodeToString([]byte(plain))
+			got := r.String("echo " + blob + " end")
+			// What the token alone encodes to, at this alignment.
+			tokStart := pre + len("Authorization: Bearer ")
+			from, to := (8*tokStart+5)/6, 8*(tokStart+len(tok))/6
+			core := blob[from:to]
+			for i := 0; i+8 <= len(core); i++ {
+				if strings.Contains(got, core[i:i+8]) {
+					t.Fatalf("pre %d %v: %q of the encoded token left in %q", pre, enc == base64.URLEncoding || enc == base64.RawURLEncoding, core[i:i+8], got)
+				}
+			}
+			if !strings.Contains(got, "${TOK}") {
+				t.Fatalf("no placeholder in %q", got)
+			}
+		}
+	}
+}
+
+// TestBearerTokenSplitOverLinesIsRedacted: "Bearer" at the end of one
+// line and the token at the start of the next (a wrapped header, a log
+// that breaks lines), written through a Writer in pieces that cut the
+// token anywhere, leaves none of it.
+func TestBearerTokenSplitOverLinesIsRedacted(t *testing.T) {
+	t.Parallel()
+	text := "Authorization: Bearer\n" + tok + "\nnext line\r\n  Bearer\r\n\t" + tok + "\n"
+	for step := 1; step < len(text); step += 3 {
+		var buf bytes.Buffer
+		w := redact.NewWriter(&buf, newR())
+		for i := 0; i < len(text); i += step {
+			w.Write([]byte(text[i:min(i+step, len(text))]))
+		}
+		w.Flush()
+		for i := 0; i+8 <= len(tok); i++ {
+			if strings.Contains(buf.String(), tok[i:i+8]) {
+				t.Fatalf("step %d: %q left in %q", step, tok[i:i+8], buf.String())
+			}
+		}
+	}
+	if got := newR().String("Bearer\n" + tok); got != "Bearer\n${TOK}" {
+		t.Errorf("String: %q", got)
+	}
+}
+
+// TestClipRedactsBeforeTheCut: a clip that lands inside a secret leaves
+// no 8-character part of it, at every offset.
+func TestClipRedactsBeforeTheCut(t *testing.T) {
+	t.Parallel()
+	r := newR()
+	for pad := 0; pad < 40; pad++ {
+		got := r.Clip(strings.Repeat("é", pad)+tok+" tail", 30)
+		for i := 0; i+8 <= len(tok); i++ {
+			if strings.Contains(got, tok[i:i+8]) {
+				t.Fatalf("pad %d: %q", pad, got)
+			}
+		}
+	}
+	for _, tc := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"short", 10, "short"},
+		{"exactly10!", 10, "exactly10!"},
+		{"eleven char", 10, "eleven ch…"},
+		{"ééééé", 3, "éé…"},
+		{"x", 0, ""},
+	} {
+		if got := redact.Clip(tc.in, tc.n); got != tc.want {
+			t.Errorf("Clip(%q, %d) = %q, want %q", tc.in, tc.n, got, tc.want)
+		}
+	}
+}
+
+// TestEncodedFormFoundAtAnyPosition: the quick test for a base64 run
+// before the search finds a run that starts or ends anywhere.
+func TestEncodedFormFoundAtAnyPosition(t *testing.T) {
+	t.Parallel()
+	r := newR()
+	blob := base64.StdEncoding.EncodeToString([]byte("Bearer " + tok))
+	for pre := 0; pre < 40; pre++ {
+		for _, sep := range []string{" ", "", "\n"} {
+			s := strings.Repeat("ab c", pre/4) + strings.Repeat("d", pre%4) + sep + blob + sep + "tail"
+			if got := r.String(s); !strings.Contains(got, "${TOK}") {
+				t.Fatalf("pre %d sep %q: not redacted: %q", pre, sep, got)
+			}
 		}
 	}
 }

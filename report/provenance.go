@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/redact"
 	"github.com/assay-eval/assay/store"
 )
 
@@ -105,15 +106,7 @@ func RunList(w io.Writer, entries []store.Entry, short map[string]string) error 
 			head = fmt.Sprintf("%s %.4f", e.Headline, *e.HeadlineValue)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", short[e.RunID], FormatUTC(e.StartedAt),
-			Escape(dash(e.Suite)), Escape(dash(clipText(e.Target, 40))), e.Status, e.Cases, pass, Escape(head))
+			Escape(dash(e.Suite)), Escape(dash(redact.Clip(e.Target, 40))), e.Status, e.Cases, pass, Escape(head))
 	}
 	return tw.Flush()
-}
-
-func clipText(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/gate"
+	"github.com/assay-eval/assay/redact"
 )
 
 // TextOptions adjust the terminal summary.
@@ -189,7 +190,7 @@ func Text(w io.Writer, run *assay.Run, o TextOptions) error {
 				p.f(" (trial %d)", c.Trial)
 			}
 			if q := o.Queries[c.ID]; q != "" {
-				p.f("  %q", clip(q, 70))
+				p.f("  %q", redact.Clip(q, 70))
 			}
 			p.nl()
 			if c.Error != nil {
@@ -344,14 +345,6 @@ func nonEmpty(s, def string) string {
 		return def
 	}
 	return s
-}
-
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }
 
 // failingCases is the failing cases of a run as a report lists them: how

@@ -198,12 +198,12 @@ func openBuiltin(spec string, o Options, emb, rer *endpointConf) (*Builtin, erro
 		return buildBuiltin(spec, bs, s)
 	}
 	if emb == nil {
-		if emb, err = suiteEndpoint(s.Embeddings, o.Getenv); err != nil {
+		if emb, err = suiteEndpoint(s.Embeddings, o.Getenv, o.AllowLiteralSecrets); err != nil {
 			return nil, err
 		}
 	}
 	if rer == nil {
-		if rer, err = suiteEndpoint(s.Rerank, o.Getenv); err != nil {
+		if rer, err = suiteEndpoint(s.Rerank, o.Getenv, o.AllowLiteralSecrets); err != nil {
 			return nil, err
 		}
 	}

@@ -7,10 +7,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -443,6 +445,9 @@ func (fc *fileCtx) parseStep(n *node, where, name string, common []httpHeader, s
 	}
 	if x := n.get("body"); x != nil {
 		if s, ok := x.value.(string); ok && x.kind == scalarNode {
+			if err := fc.checkLiteralBody(x, where+".body"); err != nil {
+				return nil, err
+			}
 			t, err := compileStr(x, where+".body", s)
 			if err != nil {
 				return nil, err
@@ -554,34 +559,167 @@ func (fc *fileCtx) parseHeaders(n *node, where string) ([]httpHeader, error) {
 
 // checkLiteral refuses a literal credential under a credential-like name.
 func (fc *fileCtx) checkLiteral(v *node, where, name, s string) error {
-	if fc.o.AllowLiteralSecrets || v.env || s == "" || strings.Contains(s, "{{") || !redact.IsSecretName(name) {
+	if v.env || s == "" || strings.Contains(s, "{{") || !redact.IsSecretName(name) {
+		return nil
+	}
+	if fc.o.AllowLiteralSecrets {
+		fc.sc.add(redact.Secret{Value: s}) // let through: a secret like an expanded one
 		return nil
 	}
 	return v.errorf("%s.%s: literal credential in the file; write it as ${VAR} and set VAR in the environment (or pass --allow-literal-secrets)", where, name)
 }
 
+// checkLiteralFields refuses a literal credential among the fields of a
+// body: a scalar (a string, or a number of redact.MinLen characters or
+// more) under a credential-like name, and every scalar, at any depth,
+// inside a mapping or list under such a name (credentials: {user: u,
+// pass: p}; api_key: [k]).
 func (fc *fileCtx) checkLiteralFields(n *node, where string) error {
+	return fc.checkLiteralTree(n, where, "")
+}
+
+// checkLiteralTree is checkLiteralFields below a credential-like name
+// (under, "" at the top).
+func (fc *fileCtx) checkLiteralTree(n *node, where, under string) error {
 	switch n.kind {
+	case scalarNode:
+		if under == "" || n.env {
+			return nil
+		}
+		if s, ok := scalarText(n); ok && s != "" && !strings.Contains(s, "{{") {
+			if fc.o.AllowLiteralSecrets {
+				fc.sc.add(redact.Secret{Value: s})
+				return nil
+			}
+			return n.errorf("%s: literal credential in the file (inside %s); write it as ${VAR} and set VAR in the environment (or pass --allow-literal-secrets)", where, under)
+		}
 	case mapNode:
 		for i, k := range n.keys {
 			v := n.vals[i]
-			if s, ok := v.value.(string); ok && v.kind == scalarNode {
-				if err := fc.checkLiteral(v, where, k, s); err != nil {
-					return err
+			if under == "" && v.kind == scalarNode {
+				if s, ok := scalarText(v); ok {
+					if err := fc.checkLiteral(v, where, k, s); err != nil {
+						return err
+					}
 				}
+				continue
 			}
-			if err := fc.checkLiteralFields(v, where+"."+k); err != nil {
+			u := under
+			if u == "" && redact.IsSecretName(k) {
+				u = k
+			}
+			if err := fc.checkLiteralTree(v, where+"."+k, u); err != nil {
 				return err
 			}
 		}
 	case seqNode:
 		for i, it := range n.items {
-			if err := fc.checkLiteralFields(it, fmt.Sprintf("%s[%d]", where, i)); err != nil {
+			if err := fc.checkLiteralTree(it, fmt.Sprintf("%s[%d]", where, i), under); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// scalarText is a scalar's text when it could hold a credential: a string,
+// or a number written with redact.MinLen characters or more (a PIN, a
+// numeric key). Booleans and short numbers are not credentials.
+func scalarText(n *node) (string, bool) {
+	switch v := n.value.(type) {
+	case string:
+		return v, true
+	case int64, uint64, float64:
+		s := fmt.Sprint(v)
+		return s, len(s) >= redact.MinLen
+	}
+	return "", false
+}
+
+// checkLiteralBody refuses a literal credential in a body written as one
+// string: a JSON object whose fields hold one (as checkLiteralFields), or
+// form fields (api_key=...&q=...) named like a credential.
+func (fc *fileCtx) checkLiteralBody(n *node, where string) error {
+	if n.env {
+		return nil
+	}
+	written := n.written
+	if written == "" {
+		written, _ = n.value.(string)
+	}
+	var v any
+	if json.Unmarshal([]byte(written), &v) == nil {
+		if path := jsonLiteral(v, "", false); path != "" {
+			if fc.o.AllowLiteralSecrets {
+				fc.sc.add(jsonSecrets(v, false)...)
+				return nil
+			}
+			return n.errorf("%s: literal credential in the body (%s); write it as ${VAR} and set VAR in the environment (or pass --allow-literal-secrets)", where, path)
+		}
+		return nil
+	}
+	if q, err := url.ParseQuery(strings.TrimSpace(written)); err == nil {
+		for k, vs := range q {
+			for _, v := range vs {
+				if redact.IsSecretName(k) && redact.IsLiteral(v) {
+					if fc.o.AllowLiteralSecrets {
+						fc.sc.add(redact.Secret{Value: v})
+						continue
+					}
+					return n.errorf("%s: literal credential in the body (form field %s); write it as ${VAR} and set VAR in the environment (or pass --allow-literal-secrets)", where, k)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// jsonSecrets are the literal credentials of a decoded JSON value.
+func jsonSecrets(v any, under bool) []redact.Secret {
+	var out []redact.Secret
+	switch x := v.(type) {
+	case map[string]any:
+		for k, it := range x {
+			out = append(out, jsonSecrets(it, under || redact.IsSecretName(k))...)
+		}
+	case []any:
+		for _, it := range x {
+			out = append(out, jsonSecrets(it, under)...)
+		}
+	case string:
+		if under && redact.IsLiteral(x) {
+			out = append(out, redact.Secret{Value: x})
+		}
+	}
+	return out
+}
+
+// jsonLiteral returns the path of the first literal credential in a
+// decoded JSON value ("" for none), by checkLiteralFields' rule.
+func jsonLiteral(v any, path string, under bool) string {
+	switch x := v.(type) {
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			if p := jsonLiteral(x[k], path+"."+k, under || redact.IsSecretName(k)); p != "" {
+				return p
+			}
+		}
+	case []any:
+		for i, it := range x {
+			if p := jsonLiteral(it, fmt.Sprintf("%s[%d]", path, i), under); p != "" {
+				return p
+			}
+		}
+	case string:
+		if under && redact.IsLiteral(x) {
+			return strings.TrimPrefix(path, ".")
+		}
+	case float64:
+		if under && len(fmt.Sprint(x)) >= redact.MinLen {
+			return strings.TrimPrefix(path, ".")
+		}
+	}
+	return ""
 }
 
 func durationOf(n *node, what string) (time.Duration, error) {

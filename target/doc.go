@@ -41,8 +41,12 @@
 // only then cut. Descriptions show ${VAR} as written and [redacted] for a
 // credential in the clear. Literal credentials are refused unless
 // AllowLiteralSecrets: under a credential-like name (header, body field,
-// env), as URL user info, as a credential query parameter, and as the value
-// of a credential-looking command flag (--api-key X, --password=X). An HTTP
+// env; a string, or a number of 4 digits or more), anywhere inside a
+// mapping or list under such a name (credentials: {user, pass}), in a body
+// written as one JSON or form string, as URL user info, as a credential
+// query parameter (target URLs and the url of embeddings: and rerank:),
+// and as the value of a credential-looking command flag (--api-key X,
+// --password=X); a literal let through is a secret. An HTTP
 // target refuses a redirect to another host rather than send its headers
 // there. The contract is in docs/secrets.md.
 //

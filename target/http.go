@@ -122,7 +122,7 @@ func newHTTPShorthand(spec string, o Options) (assay.Target, error) {
 	// The spec is what records, reports and `assay runs` show: credentials
 	// in it are redacted as in the config.
 	h := newHTTP(redact.URL(u), o)
-	what := urlLiteral(spec)
+	what := redact.LiteralInURL(spec)
 	if what != "" && !o.AllowLiteralSecrets {
 		return nil, fmt.Errorf("target %s: literal credential (%s); give it in a target file as ${VAR} (or pass --allow-literal-secrets)", h.spec, what)
 	}

@@ -96,6 +96,22 @@ type endpointConf struct {
 	key     string              // the expanded key
 	keyName string              // VAR of api_key: ${VAR}
 	where   string              // file:line:col of the block
+	literal []redact.Secret     // literal credentials of the url --allow-literal-secrets let through
+}
+
+// checkLiteralURL refuses a credential written in the clear in the url (a
+// query parameter named like one: ?api_key=...), unless allow; a literal
+// let through is a secret of c.
+func (c *endpointConf) checkLiteralURL(written, expanded string, allow bool) error {
+	what := redact.LiteralInURL(written)
+	if what == "" {
+		return nil
+	}
+	if !allow {
+		return fmt.Errorf("literal credential (%s); give the key as api_key: ${VAR} (or pass --allow-literal-secrets)", what)
+	}
+	c.literal = append(c.literal, urlSecrets(expanded, true)...)
+	return nil
 }
 
 // endpoint is the llm client of c.
@@ -111,6 +127,9 @@ func (c *endpointConf) secrets() []redact.Secret {
 	}
 	if c != nil && c.urlName != "" {
 		out = append(out, redact.Secret{Name: c.urlName, Value: c.url})
+	}
+	if c != nil {
+		out = append(out, c.literal...)
 	}
 	return out
 }
@@ -131,11 +150,14 @@ func (c *endpointConf) describe() map[string]any {
 }
 
 // suiteEndpoint expands a suite's block: its api_key through getenv.
-func suiteEndpoint(e *assay.ModelEndpoint, getenv func(string) string) (*endpointConf, error) {
+func suiteEndpoint(e *assay.ModelEndpoint, getenv func(string) string, allowLiteral bool) (*endpointConf, error) {
 	if e == nil {
 		return nil, nil
 	}
 	c := &endpointConf{written: *e, where: e.Pos[""], url: e.URL}
+	if err := c.checkLiteralURL(e.URL, e.URL, allowLiteral); err != nil {
+		return nil, fmt.Errorf("%s: url: %v", posOr(e.Pos["url"], c.where), err)
+	}
 	if strings.Contains(e.URL, "${") {
 		u, _, err := newSecrets().expand(e.URL, getenv)
 		if err == nil {
@@ -220,6 +242,13 @@ func (fc *fileCtx) fileEndpoint(n *node, name string) (*endpointConf, error) {
 		}
 		switch k {
 		case "url":
+			written := v.written
+			if written == "" {
+				written = s
+			}
+			if err := c.checkLiteralURL(written, s, fc.o.AllowLiteralSecrets); err != nil {
+				return nil, v.errorf("%s.url: %v", name, err)
+			}
 			c.written.URL, c.url = v.written, s
 			if v.env {
 				c.urlName = varName(v.written)

@@ -15,62 +15,12 @@ import (
 // literalHint ends every refusal of a literal credential.
 const literalHint = "write it as ${VAR} and set VAR in the environment (or pass --allow-literal-secrets)"
 
-// isLiteral reports whether a value as written holds a credential in the
-// clear: it is not empty and is neither ${VAR} nor a template.
-func isLiteral(written string) bool {
-	return written != "" && !strings.Contains(written, "${") && !strings.Contains(written, "{{")
-}
-
-// urlParts splits a URL as written into its user info (and whether it has
-// one) and its raw query, without parsing templates.
-func urlParts(s string) (user, pass string, hasUser, hasPass bool, query string) {
-	_, rest, ok := strings.Cut(s, "://")
-	if !ok {
-		return
-	}
-	auth := rest
-	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
-		auth = rest[:i]
-	}
-	if at := strings.LastIndex(auth, "@"); at >= 0 {
-		hasUser = true
-		user, pass, hasPass = strings.Cut(auth[:at], ":")
-	}
-	if _, q, ok := strings.Cut(rest, "?"); ok {
-		query, _, _ = strings.Cut(q, "#")
-	}
-	return
-}
-
-// urlLiteral says what literal credential the URL as written holds ("" for
-// none): user info whose password (or, without one, user name) is not
-// written as ${VAR}, or a credential-named query parameter with a literal
-// value.
-func urlLiteral(written string) string {
-	user, pass, hasUser, hasPass, query := urlParts(written)
-	if hasUser {
-		if (hasPass && isLiteral(pass)) || (!hasPass && isLiteral(user)) {
-			return "user info in the url"
-		}
-	}
-	for _, kv := range strings.Split(query, "&") {
-		k, v, _ := strings.Cut(kv, "=")
-		if uk, err := url.QueryUnescape(k); err == nil {
-			k = uk
-		}
-		if redact.IsSecretName(k) && isLiteral(v) {
-			return fmt.Sprintf("query parameter %s", k)
-		}
-	}
-	return ""
-}
-
 // urlSecrets returns the secrets a URL (expanded) carries besides the
 // expanded values: the base64 forms of its user info, as net/http sends
 // them; and, when literal is set (a literal credential let through), the
 // user info and credential query values themselves.
 func urlSecrets(expanded string, literal bool) []redact.Secret {
-	user, pass, hasUser, hasPass, query := urlParts(expanded)
+	user, pass, hasUser, hasPass, query := redact.SplitURL(expanded)
 	var out []redact.Secret
 	if hasUser {
 		if u, err := url.PathUnescape(user); err == nil {
@@ -108,7 +58,7 @@ func (fc *fileCtx) checkURL(v *node, where, expanded string) error {
 	if written == "" {
 		written = expanded
 	}
-	what := urlLiteral(written)
+	what := redact.LiteralInURL(written)
 	if what != "" && !fc.o.AllowLiteralSecrets {
 		return v.errorf("%s: literal credential (%s); %s", where, what, literalHint)
 	}
@@ -126,7 +76,7 @@ func checkArgs(written, expanded []string, allow bool, sc *secrets) (int, string
 		if c.Inline {
 			w, e = w[len(c.Flag)+1:], e[min(len(c.Flag)+1, len(e)):]
 		}
-		if !isLiteral(w) {
+		if !redact.IsLiteral(w) {
 			continue
 		}
 		if !allow {
@@ -146,7 +96,7 @@ func redactArgs(argv []string) []string {
 		if c.Inline {
 			v = v[len(c.Flag)+1:]
 		}
-		if !isLiteral(v) {
+		if !redact.IsLiteral(v) {
 			continue
 		}
 		if c.Inline {

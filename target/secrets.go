@@ -175,7 +175,7 @@ func redactConfig(v any) any {
 		}
 		return out
 	case string:
-		if strings.Contains(x, "://") && urlLiteral(x) != "" {
+		if strings.Contains(x, "://") && redact.LiteralInURL(x) != "" {
 			if u, err := url.Parse(x); err == nil && u.Host != "" {
 				return redact.URL(u)
 			}

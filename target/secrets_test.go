@@ -176,3 +176,74 @@ func TestOpenErrorQuotingASecret(t *testing.T) {
 		t.Fatalf("want a positioned error showing ${T}, got %v", err)
 	}
 }
+
+// TestLiteralCredentialFormsThatWereAcceptedAreRefused pins the literal
+// credentials a target file could carry past the check: a mapping or a
+// list under a credential-like name (credentials: {user, pass}: "pass" is
+// no credential word, but everything under "credentials" is), a numeric
+// password, a body written as one JSON string or as form fields, and a
+// credential query parameter in the url of an embeddings: or rerank:
+// block (in the target file or in the suite). Each is refused at its
+// position without showing the value, and --allow-literal-secrets lets it
+// through as a secret.
+func TestLiteralCredentialFormsThatWereAcceptedAreRefused(t *testing.T) {
+	t.Parallel()
+	const q = "    query: \"{{.Query}}\"\n"
+	http := "http:\n  url: http://127.0.0.1:9/ask\n  body:\n" + q
+	for name, body := range map[string]string{
+		"credentials mapping": http + "    credentials: {user: bob, pass: pw-literal-1}\n",
+		"list under a name":   http + "    api_key: [key-literal-1]\n",
+		"numeric password":    http + "    password: 48151623421\n",
+		"json string body":    "http:\n  url: http://127.0.0.1:9/ask\n  body: '{\"q\": \"{{.Query}}\", \"auth\": {\"token\": \"tok-literal-1\"}}'\n",
+		"form string body":    "http:\n  url: http://127.0.0.1:9/ask\n  body: 'q={{.Query}}&api_key=key-literal-1'\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			p := writeFile(t, "t.yaml", body)
+			_, err := Open(p, Options{})
+			if err == nil || !strings.Contains(err.Error(), "literal credential") || !strings.Contains(err.Error(), "--allow-literal-secrets") {
+				t.Fatalf("want refusal, got %v", err)
+			}
+			if !strings.HasPrefix(err.Error(), p+":") || strings.Contains(err.Error(), "literal-1") || strings.Contains(err.Error(), "48151623421") {
+				t.Errorf("refusal not positioned or shows the value: %v", err)
+			}
+			tg, err := Open(p, Options{AllowLiteralSecrets: true})
+			if err != nil {
+				t.Fatalf("allowed: %v", err)
+			}
+			defer Close(tg)
+			found := false
+			for _, s := range Secrets(tg) {
+				found = found || strings.Contains(s.Value, "literal-1") || s.Value == "48151623421"
+			}
+			if !found {
+				t.Errorf("an allowed literal is not a secret: %v", Secrets(tg))
+			}
+		})
+	}
+	s := &assay.Suite{Corpus: []assay.Document{{ID: "d1", Text: "hello"}}}
+	for name, body := range map[string]string{
+		"embeddings url query": "builtin: builtin:hybrid\nembeddings: {url: \"http://127.0.0.1:9/v1?api_key=key-literal-1\", model: m}\n",
+		"rerank url query":     "builtin: builtin:hybrid\nembeddings: {url: \"http://127.0.0.1:9/v1\", model: m}\nrerank: {url: \"http://127.0.0.1:9/v1?key=key-literal-1\", model: m}\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			p := writeFile(t, "t.yaml", body)
+			_, err := Open(p, Options{Suite: s})
+			if err == nil || !strings.Contains(err.Error(), "literal credential") || !strings.HasPrefix(err.Error(), p+":") || strings.Contains(err.Error(), "literal-1") {
+				t.Fatalf("want a positioned refusal without the value, got %v", err)
+			}
+			if _, err := Open(p, Options{Suite: s, AllowLiteralSecrets: true}); err != nil && strings.Contains(err.Error(), "literal credential") {
+				t.Fatalf("allowed: %v", err)
+			}
+		})
+	}
+	t.Run("suite embeddings url query", func(t *testing.T) {
+		s := &assay.Suite{Corpus: s.Corpus, Embeddings: &assay.ModelEndpoint{URL: "http://127.0.0.1:9/v1?api_key=key-literal-1", Model: "m", Pos: map[string]string{"url": "suite.yaml:3:9"}}}
+		_, err := Open("builtin:hybrid", Options{Suite: s})
+		if err == nil || !strings.Contains(err.Error(), "literal credential") || !strings.HasPrefix(err.Error(), "suite.yaml:3:9:") || strings.Contains(err.Error(), "literal-1") {
+			t.Fatalf("want a positioned refusal without the value, got %v", err)
+		}
+		if _, err := Open("builtin:hybrid", Options{Suite: s, AllowLiteralSecrets: true}); err != nil && strings.Contains(err.Error(), "literal credential") {
+			t.Fatalf("allowed: %v", err)
+		}
+	})
+}

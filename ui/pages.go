@@ -16,6 +16,7 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/compare"
+	"github.com/assay-eval/assay/redact"
 	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/store"
 )
@@ -498,7 +499,7 @@ func trialOf(v report.CaseView, e assay.Expect, cs bool) trialView {
 	seen := map[string]bool{}
 	for i, h := range o.Retrieved {
 		seen[h.ID] = true
-		row := rankRow{Rank: i + 1, ID: h.ID, Title: h.Title, Path: h.Path, Score: fmtFloat(h.Score), Grade: "-", Text: clip(h.Text, 300)}
+		row := rankRow{Rank: i + 1, ID: h.ID, Title: h.Title, Path: h.Path, Score: fmtFloat(h.Score), Grade: "-", Text: redact.Clip(h.Text, 300)}
 		if g, ok := v.Judgments[h.ID]; ok {
 			row.Grade = fmt.Sprint(g)
 		}
@@ -594,14 +595,6 @@ func citationName(c assay.Citation) string {
 
 func fmtFloat(f float64) string {
 	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.3f", f), "0"), ".")
-}
-
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }
 
 // highlight splits the answer into segments, marking each occurrence of

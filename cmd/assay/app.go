@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"slices"
 	"strings"
@@ -89,6 +90,7 @@ func run(ctx context.Context, args []string, env *Env) int {
 	if env.Secrets == nil {
 		env.Secrets = redact.New()
 	}
+	env.Secrets.Add(urlPasswords(args, env.Getenv)...)
 	// Everything printed goes through the one redaction rule.
 	stdout, stderr := redact.NewWriter(env.Stdout, env.Secrets), redact.NewWriter(env.Stderr, env.Secrets)
 	env.Stdout, env.Stderr = stdout, stderr
@@ -122,6 +124,48 @@ func run(ctx context.Context, args []string, env *Env) int {
 	// Cobra's own errors (unknown flag, wrong arg count) are usage errors.
 	printError(env.Stderr, err)
 	return exitHarness
+}
+
+// urlPasswords are the secrets of the URLs the invocation names (a
+// --store postgres://user:PASSWORD@host/db argument, $ASSAY_STORE): the
+// password of the user info and the values of query parameters named like
+// a credential (?password=...), as written and percent-decoded; and
+// $PGPASSWORD. A user name alone is not a secret ("postgres").
+func urlPasswords(args []string, getenv func(string) string) []redact.Secret {
+	var out []redact.Secret
+	add := func(name, v string) {
+		out = append(out, redact.Secret{Name: name, Value: v})
+		if u, err := url.PathUnescape(v); err == nil && u != v {
+			out = append(out, redact.Secret{Name: name, Value: u})
+		}
+	}
+	scan := func(name, s string) {
+		if !strings.Contains(s, "://") {
+			return
+		}
+		// A ${VAR} is expanded by the store, which takes care of its value.
+		_, pass, _, hasPass, query := redact.SplitURL(s)
+		if hasPass && redact.IsLiteral(pass) {
+			add(name, pass)
+		}
+		for _, kv := range strings.Split(query, "&") {
+			k, v, _ := strings.Cut(kv, "=")
+			if redact.IsSecretName(k) && redact.IsLiteral(v) {
+				add(name, v)
+			}
+		}
+	}
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") {
+			_, a, _ = strings.Cut(a, "=")
+		}
+		scan("", a)
+	}
+	scan("", getenv("ASSAY_STORE"))
+	if v := getenv("PGPASSWORD"); v != "" {
+		add("PGPASSWORD", v)
+	}
+	return out
 }
 
 // printError prints one error line. Positioned errors ("file:line:col: msg")
