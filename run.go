@@ -182,6 +182,8 @@ type SuiteRef struct {
 	Fingerprint string `json:"fingerprint"`
 	Path        string `json:"path,omitempty"`
 	Cases       int    `json:"cases,omitempty"`
+	// Cluster is the suite's cluster tag (Suite.Cluster), "" for none.
+	Cluster string `json:"cluster,omitempty"`
 }
 
 // GitInfo is the working tree's commit when the run started.

@@ -28,6 +28,11 @@ type Suite struct {
 	// Relevant list when it has one; GNO's relevantDocs). nDCG always uses
 	// the graded Judgments.
 	RecallOver string `json:"recall_over,omitempty"`
+	// Cluster names the tag whose value groups cases that are not
+	// independent (questions written from one document, turns of one
+	// conversation): package compare tests the paired deltas of the
+	// clusters, not of the cases. Empty: every case is its own cluster.
+	Cluster string `json:"cluster,omitempty"`
 	// RefusalMarkers, when not nil, judge refusal for every case (the
 	// suite's refusal_markers: a list, or the name of a built-in set). nil:
 	// each case uses the built-in set of its tags.lang (RefusalMarkerSet),

@@ -69,6 +69,9 @@ type Options struct {
 	// Seed seeds the PCG generators (default 1); a fixed seed makes the
 	// output reproducible.
 	Seed uint64
+	// Cluster is the tag whose value groups dependent cases; empty: the
+	// suite's cluster: as the runs record it (Run.Suite.Cluster), if any.
+	Cluster string
 }
 
 // Defaults are the options a zero Options stands for.
@@ -91,6 +94,7 @@ func (o Options) withDefaults() Options {
 	if o.Seed != 0 {
 		d.Seed = o.Seed
 	}
+	d.Cluster = o.Cluster
 	return d
 }
 
@@ -121,6 +125,11 @@ type Report struct {
 	OnlyBaseline  int     `json:"only_baseline"`
 	OnlyCandidate int     `json:"only_candidate"`
 	Alpha         float64 `json:"alpha"`
+	// Power is the power at which each measure's MDE is stated (0.8).
+	Power float64 `json:"power"`
+	// Cluster is the tag whose clusters were the units of the tests
+	// ("" when each case was its own unit).
+	Cluster string `json:"cluster,omitempty"`
 
 	refusalRegressions int // answered -> refused flips that count as regressions
 }
@@ -148,6 +157,15 @@ type MetricDelta struct {
 	Gated bool `json:"gated"`
 	// Rate is true for the suite-level rates (pass_rate, error_rate, ...).
 	Rate bool `json:"rate"`
+	// Clusters is the number of clusters the test, interval and effect
+	// were computed over when the comparison is clustered (Report.Cluster);
+	// 0 otherwise.
+	Clusters int `json:"clusters,omitempty"`
+	// Effect: SD, d_z, wins/ties/losses and the MDE of this pair.
+	Effect
+	// Variance splits the paired deltas' variance between and within
+	// cases when some case has several paired trials; nil otherwise.
+	Variance *VarianceSplit `json:"variance,omitempty"`
 }
 
 // Flips are the case ids whose pass/fail outcome or refusal changed.
@@ -259,6 +277,7 @@ func Runs(base, cand *assay.Run, o Options) Report {
 		BaselineStatus:  base.Status,
 		CandidateStatus: cand.Status,
 		Alpha:           o.Alpha,
+		Power:           Power,
 		Metrics:         []MetricDelta{},
 		Flips:           emptyFlips(),
 		TopScores:       []ScoreDelta{},
@@ -274,7 +293,17 @@ func Runs(base, cand *assay.Run, o Options) Report {
 	rep.PairedCases = len(ids)
 	rep.Warnings = warnings(base, cand, &rep, o)
 
-	rep.Metrics = measureAll(buildSeries(base, cand, pairs), o)
+	all := buildSeries(base, cand, pairs)
+	key := clusterKey(base, cand, o)
+	var cases []int
+	if key != "" {
+		all, cases = clusterSeries(all, pairs, key)
+	}
+	rep.Metrics = measureAll(all, o)
+	if key != "" {
+		applyClusters(&rep, key, cases)
+	}
+	varianceSplits(&rep, pairs)
 	rep.Flips = flips(pairs)
 	rep.TopScores = topScores(pairs)
 	rep.Latency = latency(pairs)
@@ -459,6 +488,7 @@ func measureAll(all []series, o Options) []MetricDelta {
 			out[i].CI95, out[i].P = out[j].CI95, out[j].P
 		}
 		classify(&out[i], o.Alpha)
+		out[i].Effect = EffectOf(deltas[i], out[i].Direction, o.Alpha)
 	}
 	return out
 }

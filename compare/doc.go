@@ -72,6 +72,34 @@
 // others "~" and print that rule. A significant change is "better" or
 // "worse" by the measure's direction.
 //
+// # Effect size and power
+//
+// Each MetricDelta carries an Effect: SD, the sample sd (n - 1) of the
+// paired case deltas; DZ = mean delta / SD (nil when SD is 0); Wins, Ties
+// and Losses, the cases whose delta went the better way, was exactly 0,
+// or went the worse way (up counts as better for a measure with no
+// direction); and MDE, the smallest true mean delta a two-sided test at
+// Alpha detects with Power (0.8), by the normal approximation of MDE (nil
+// when SD is 0: a pair without noise cannot size a change). Deltas equal
+// up to 1e-12 of their scale count as equal (allEqual), so float rounding
+// is not variance. PowerOf sizes a suite from stored runs (assay power).
+//
+// With several paired trials per case, MetricDelta.Variance splits the
+// per-trial paired deltas by a one-way analysis of variance grouped by case
+// into Between = max(0, (MS_between - MS_within) / k0) and Within =
+// MS_within (k0 the effective trials per case), and advises "more trials"
+// when Within / Trials > Between, else "more cases".
+//
+// # Clusters
+//
+// When the suite names a cluster tag (Run.Suite.Cluster, or
+// Options.Cluster), each measure's per-case values are averaged within each
+// cluster (a case without the tag is its own cluster) before the test, so
+// the sign-flip test, its interval and the effect count clusters, not
+// cases. MetricDelta.Clusters counts them and N still counts cases; with
+// MaxUndecidableClusters (5) or fewer clusters no p can fall below 0.05 and
+// a warning says so.
+//
 // # Flips
 //
 // A case passes in a run when every one of its paired trials that was graded

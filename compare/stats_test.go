@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 )
 
@@ -209,7 +210,7 @@ func TestMeasureWithOthersEqualsAlone(t *testing.T) {
 	all := []series{{name: "ndcg@10", direction: "higher", b: b1, c: c1}, {name: "mrr", direction: "higher", b: b2, c: c2}}
 	together := measureAll(all, Defaults)
 	for i, s := range all {
-		if alone := measureAll([]series{s}, Defaults)[0]; together[i] != alone {
+		if alone := measureAll([]series{s}, Defaults)[0]; !reflect.DeepEqual(together[i], alone) {
 			t.Errorf("%s with another measure %+v; alone %+v", s.name, together[i], alone)
 		}
 	}
@@ -239,7 +240,7 @@ func TestEqualDeltasGetEqualNumbers(t *testing.T) {
 	}, Defaults)
 	x, y := out[0], out[1]
 	y.Name = x.Name
-	if x != y {
+	if !reflect.DeepEqual(x, y) {
 		t.Errorf("equal deltas, different numbers:\n%+v\n%+v", out[0], out[1])
 	}
 	if x.P == 0 || x.CI95 == [2]float64{} {

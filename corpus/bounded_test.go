@@ -2,6 +2,7 @@ package corpus
 
 import (
 	"compress/gzip"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -71,5 +72,50 @@ func TestCorpusDocumentIsBounded(t *testing.T) {
 	want := filepath.Join(dir, "big.md") + ": larger than the 1 KiB limit for a corpus document"
 	if err == nil || err.Error() != want {
 		t.Fatalf("err = %v, want %q", err, want)
+	}
+}
+
+// writeDocs writes a .jsonl.gz of n valid documents of size bytes each
+// (one repeated letter: about a thousand times smaller compressed).
+func writeDocs(t *testing.T, n, size int) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "docs.jsonl.gz")
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := gzip.NewWriter(f)
+	text := strings.Repeat("a", size)
+	for i := range n {
+		fmt.Fprintf(zw, "{\"id\": \"d%d\", \"text\": \"%s\"}\n", i, text)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	return p
+}
+
+// A gzip corpus of valid documents that expands more than MaxGzipRatio
+// times is refused once it passes GzipFree decompressed bytes, while it is
+// read: its documents used to be held whole first (2.5 MB of gzip took
+// 2.38 GB) because only the 8 GiB decompressed limit applied.
+func TestGzipBombOfValidDocumentsIsRefusedWhileRead(t *testing.T) {
+	t.Parallel()
+	p := writeDocs(t, 96, 1<<20) // 96 MiB in about 100 KB
+	_, err := Load(p)
+	want := ": a decompressed corpus more than 100 times its compressed size (a gzip bomb?)"
+	if err == nil || !strings.HasPrefix(err.Error(), p+":") || !strings.HasSuffix(err.Error(), want) {
+		t.Fatalf("err = %v, want %q", err, p+":LINE"+want)
+	}
+}
+
+// A gzip corpus within GzipFree loads whatever its ratio.
+func TestGzipCorpusWithinTheFreeSizeLoads(t *testing.T) {
+	t.Parallel()
+	p := writeDocs(t, 16, 1<<20)
+	docs, err := Load(p)
+	if err != nil || len(docs) != 16 {
+		t.Fatalf("%d documents, err %v", len(docs), err)
 	}
 }

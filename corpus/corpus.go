@@ -3,7 +3,6 @@ package corpus
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -211,12 +210,12 @@ func loadJSONLFile(path string, gz bool) ([]assay.Document, error) {
 	defer f.Close()
 	var r io.Reader = f
 	if gz {
-		zr, err := gzip.NewReader(f)
+		zr, err := boundedfile.Gunzip(f, boundedfile.CorpusGzip)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", path, err)
 		}
 		defer zr.Close()
-		r = boundedfile.Reader(zr, boundedfile.CorpusGzip)
+		r = zr
 	}
 	return ReadJSONL(path, r)
 }

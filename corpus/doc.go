@@ -36,8 +36,9 @@
 // within its limit (docs/limits.md). An entry that is not one (a FIFO, a
 // device, a symlink to one) is an error naming it, not skipped: a corpus
 // that silently lost a document would score differently. A line longer than
-// 64 MiB, and a .jsonl.gz that decompresses past 8 GiB, are errors at their
-// line.
+// 64 MiB, and a .jsonl.gz that decompresses past 8 GiB, or past 64 MiB to
+// more than 100 times the gzip bytes read so far (a gzip bomb of valid
+// documents), are errors at their line, found while the file is read.
 //
 // # Fingerprint
 //

@@ -22,6 +22,7 @@
 //	          | "delta(" METRIC ")" OP NUMBER        run value - baseline value
 //	          | "ratio(" METRIC ")" OP NUMBER        run value / baseline value
 //	          | "no_new_failures" [ scope ]          no case went pass -> fail
+//	          | "noninferior(" METRIC "," MARGIN ")"  shown not worse by MARGIN
 //	scope     = "[" TAG "=" VALUE "]"                the cases tagged TAG=VALUE
 //	OP        = ">=" | ">" | "<=" | "<" | "=="
 //	NUMBER    = a decimal number as Go's strconv.ParseFloat reads it (no NaN, no Inf)
@@ -115,6 +116,25 @@
 // and does not pass in the run; cases present in only one run are not
 // counted. Its value is the number of new failures, its bound 0.
 //
+// # Non-inferiority
+//
+// noninferior(METRIC, MARGIN) passes when the one-sided 95% bound of the
+// paired mean delta (run - baseline, per case, from package compare's
+// PairMeasure and DeltaInterval: the matching end of the sign-flip test's
+// two-sided 90% interval) clears the margin: the lower bound is above
+// -MARGIN for a measure where higher is better, the upper bound below
+// +MARGIN where lower is better. METRIC is an IR metric or a rate compare
+// pairs with a direction (pass_rate, error_rate, no_hit_rate,
+// grounded_rate); MARGIN >= 0. Its value is the bound; with no paired case
+// it is undefined and fails, and with fewer cases than the one-sided test
+// needs to reach 0.05 (4 or fewer: 1/2^n >= 0.05) it fails, saying so.
+// The noninferior gates on one measure and margin scoped to segments of one
+// tag form a family: their one-sided p-values (the sign-flip test of the
+// deltas shifted by the margin) are Holm-adjusted, and each holds only
+// when its adjusted p < 0.05 (segmentFamilies); the detail shows both. A
+// delta gate on such a measure adds the same test's 95% interval to its
+// detail ("paired delta -0.012, 95% CI [-0.031, +0.005] over 30 cases").
+//
 // # Variants
 //
 // The runs of a variant matrix (a target that declares variants:) carry
@@ -133,6 +153,14 @@
 // tolerance t, "a <= b" holds when a <= b + t. Ordering.Check reads the
 // metric from each variant's run and fails, naming the broken pair, when
 // the order does not hold.
+//
+// When every variant's run holds its cases and the metric is paired per
+// case, Check also tests each adjacent step on the shared cases (the mean
+// paired difference in the ordering's direction against -tolerance, by
+// package compare's sign-flip test), adjusts the steps' p-values by Holm
+// (compare.Holm), and calls a step shown, reversed or not shown: a
+// reversed step fails the ordering, all steps shown make it hold, and
+// otherwise the point comparison decides. The evidence is in Detail.
 //
 // Gates evaluate whatever the run holds; whether an incomplete run can pass
 // is the caller's decision (the CLI never lets one pass).

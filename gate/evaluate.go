@@ -75,14 +75,13 @@ func EvaluateExprs(exprs []Expr, run *assay.Run, baseline *assay.Run) Verdict {
 	}
 	warned := map[string]bool{}
 	vc := viewCache{}
+	var applied []Expr
 	for _, e := range exprs {
 		if !AppliesTo(e, run) {
 			continue
 		}
+		applied = append(applied, e)
 		r, warn := evalOne(e, run, baseline, vc)
-		if !r.Pass {
-			v.Pass = false
-		}
 		if strings.HasPrefix(r.Detail, noMatchPrefix) || strings.HasPrefix(r.Detail, "baseline: "+noMatchPrefix) {
 			msg := fmt.Sprintf("gate %q: %s", r.Expr, r.Detail)
 			if e.Source != "" {
@@ -95,6 +94,10 @@ func EvaluateExprs(exprs []Expr, run *assay.Run, baseline *assay.Run) Verdict {
 			warned[warn] = true
 			v.Warnings = append(v.Warnings, warn)
 		}
+	}
+	segmentFamilies(applied, v.Results, run, baseline)
+	for _, r := range v.Results {
+		v.Pass = v.Pass && r.Pass
 	}
 	return v
 }
@@ -163,7 +166,14 @@ func evalOne(e Expr, run, baseline *assay.Run, vc viewCache) (assay.GateResult, 
 		res.Value = &val
 		res.Pass = e.Op.Holds(val, e.Bound)
 		res.Detail = fmt.Sprintf("baseline %s, run %s", formatValue(bv), formatValue(cv))
+		if e.Kind == Delta {
+			if iv := deltaInterval(e, run, baseline); iv != "" {
+				res.Detail += "; " + iv
+			}
+		}
 		return res, ""
+	case NonInferior:
+		return evalNonInferior(e, run, baseline, res), ""
 	case NoNewFailures:
 		if e.Scope != nil {
 			// no new failure among no case is not a pass

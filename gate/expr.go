@@ -20,6 +20,7 @@ const (
 	Delta                     // delta(METRIC) OP NUMBER: candidate - baseline
 	Ratio                     // ratio(METRIC) OP NUMBER: candidate / baseline
 	NoNewFailures             // no_new_failures: no case flipped pass -> fail
+	NonInferior               // noninferior(METRIC, MARGIN): the paired delta's one-sided bound clears -MARGIN
 )
 
 // String names the form as it is written.
@@ -33,12 +34,16 @@ func (k Kind) String() string {
 		return "ratio"
 	case NoNewFailures:
 		return "no_new_failures"
+	case NonInferior:
+		return "noninferior"
 	}
 	return "kind(" + strconv.Itoa(int(k)) + ")"
 }
 
 // NeedsBaseline reports whether the form compares against a baseline run.
-func (k Kind) NeedsBaseline() bool { return k == Delta || k == Ratio || k == NoNewFailures }
+func (k Kind) NeedsBaseline() bool {
+	return k == Delta || k == Ratio || k == NoNewFailures || k == NonInferior
+}
 
 // Op is a comparison operator.
 type Op string
@@ -127,6 +132,9 @@ func (e Expr) String() string {
 			fmt.Fprintf(&b, " [%s]", e.Scope)
 		}
 		return b.String()
+	case NonInferior:
+		fmt.Fprintf(&b, "noninferior(%s, %s)", e.Metric, formatNumber(e.Bound))
+		return b.String()
 	}
 	fmt.Fprintf(&b, " %s %s", e.Op, formatNumber(e.Bound))
 	return b.String()
@@ -213,7 +221,7 @@ func isJudgeMetric(name string) bool {
 
 // suggest returns the known run name closest to name, when it is close.
 func suggest(name string) string {
-	cands := append(append([]string(nil), runNames...), "ndcg@10", "recall@10", "precision@10", "mrr", "map", "hit@10", "rprec", "no_new_failures")
+	cands := append(append([]string(nil), runNames...), "ndcg@10", "recall@10", "precision@10", "mrr", "map", "hit@10", "rprec", "no_new_failures", "noninferior")
 	return diag.Nearest(name, cands)
 }
 
@@ -277,6 +285,9 @@ func Parse(expr, source string) (Expr, error) {
 		}
 		e.Op, e.Bound = LE, 0
 		return e, nil
+	}
+	if word, _ := leadingFunc(rest); strings.EqualFold(word, "noninferior") {
+		return parseNonInferior(e, rest, fail)
 	}
 	// delta(METRIC) / ratio(METRIC) / METRIC
 	opAt := findOp(rest)
@@ -391,7 +402,9 @@ func findOp(s string) int {
 // one by one (the trial statistics flaky_cases, pass_any_rate and
 // pass_all_rate, or the flips of no_new_failures), not only its summary
 // and segments: a harness keeps the cases of such a run at hand.
-func (e Expr) NeedsCases() bool { return e.Kind == NoNewFailures || trialMetric(e.Metric) }
+func (e Expr) NeedsCases() bool {
+	return e.Kind == NoNewFailures || e.Kind == NonInferior || trialMetric(e.Metric)
+}
 
 // NeedsCases reports whether checking o reads the runs' case results one
 // by one (an ordering of a trial statistic).

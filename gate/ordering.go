@@ -192,6 +192,9 @@ func (o Ordering) Check(runs map[string]*assay.Run) assay.GateResult {
 	if o.Tolerance != 0 {
 		res.Detail += fmt.Sprintf(" tolerance %s", formatNumber(o.Tolerance))
 	}
+	if steps, ok := o.evidence(runs); ok {
+		applyEvidence(&res, steps)
+	}
 	return res
 }
 

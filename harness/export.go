@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"sync"
 
 	"github.com/assay-eval/assay"
@@ -22,6 +23,13 @@ type ExportPlan struct {
 	Ref                         string
 	TrecRun, TrecQrels, TrecTag string
 	Suite                       string
+	// TrecQrelsBinary, with TrecQrels, is a second qrels file for a suite
+	// with recall_over: relevant: each case's relevant list at grade 1 and
+	// its other judgments at 0, which gives trec_eval's binary measures
+	// the documents assay's count (TrecQrels keeps the grades, for nDCG).
+	TrecQrelsBinary string
+	// Stderr receives warnings ("assay: warning: ..."); nil: none.
+	Stderr io.Writer
 	// Store resolves Ref when it is not a path; nil: opened from StoreDir
 	// when needed (OpenRefStore).
 	Store        store.Store
@@ -55,10 +63,14 @@ func (f ExportPlan) Check() error {
 	if f.TrecRun == "" && f.TrecQrels == "" {
 		return usageError("assay runs export REF --trec-run FILE [--trec-qrels FILE]", "runs export needs --trec-run or --trec-qrels")
 	}
-	if err := DistinctOutputs([]Output{{"--trec-run", f.TrecRun}, {"--trec-qrels", f.TrecQrels}}); err != nil {
+	outs := []Output{{"--trec-run", f.TrecRun}, {"--trec-qrels", f.TrecQrels}, {"--trec-qrels-binary", f.TrecQrelsBinary}}
+	if err := DistinctOutputs(outs); err != nil {
 		return err
 	}
-	for _, o := range []Output{{"--trec-run", f.TrecRun}, {"--trec-qrels", f.TrecQrels}} {
+	if f.TrecQrelsBinary != "" && f.TrecQrels == "" {
+		return usageError("", "--trec-qrels-binary is a second qrels file beside --trec-qrels, which is not given")
+	}
+	for _, o := range outs {
 		if o.Path == "-" {
 			return usageError("", "%s writes a file: give a path, not -", o.Flag)
 		}
@@ -135,11 +147,19 @@ func export(ctx context.Context, f ExportPlan, st store.Store) error {
 	if run.Suite.Fingerprint != "" && ss.Fingerprint != run.Suite.Fingerprint {
 		return inputError(fmt.Errorf("--trec-qrels: suite %s has changed since run %s (fingerprint %s, the run's %s): give --suite the suite the run used", sp, shortID(run.RunID), ss.Fingerprint, run.Suite.Fingerprint))
 	}
+	relevantOnly := ss.Suite.RecallOver == assay.RecallOverRelevant
+	differ, exported := 0, 0
 	err = atomicfile.Replace(f.TrecQrels, func(w io.Writer) error {
 		qw := trec.NewQrelsWriter(w)
 		err := ss.Cases(func(c assay.Case) error {
 			if !inRun[c.ID] {
 				return nil
+			}
+			if relevantOnly && c.Judged() {
+				exported++
+				if !maps.Equal(binaryJudgments(c), binaryOf(c.Judgments)) {
+					differ++
+				}
 			}
 			return qw.Add(c.ID, c.Judgments)
 		})
@@ -151,7 +171,57 @@ func export(ctx context.Context, f ExportPlan, st store.Store) error {
 	if err != nil {
 		return inputError(fmt.Errorf("--trec-qrels %w", err))
 	}
+	if f.TrecQrelsBinary != "" {
+		err = atomicfile.Replace(f.TrecQrelsBinary, func(w io.Writer) error {
+			qw := trec.NewQrelsWriter(w)
+			err := ss.Cases(func(c assay.Case) error {
+				if !inRun[c.ID] {
+					return nil
+				}
+				if relevantOnly {
+					return qw.Add(c.ID, binaryJudgments(c))
+				}
+				return qw.Add(c.ID, binaryOf(c.Judgments))
+			})
+			if err != nil {
+				return err
+			}
+			return qw.Flush()
+		})
+		if err != nil {
+			return inputError(fmt.Errorf("--trec-qrels-binary %w", err))
+		}
+	} else if differ > 0 && f.Stderr != nil {
+		fmt.Fprintf(f.Stderr, "assay: warning: --trec-qrels: suite %s has recall_over: relevant, and in %d of %d exported cases a document graded 1 or more is not on the case's relevant list (or one on it is graded 0): trec_eval's binary measures (recall, P, map, recip_rank, success, Rprec, bpref) count other documents than assay's; add --trec-qrels-binary FILE for qrels that give assay's (each case's relevant list at grade 1, its other judgments at 0), and keep --trec-qrels for ndcg\n", sp, differ, exported)
+	}
 	return nil
+}
+
+// binaryJudgments are a case's judgments as its binary measures see them
+// under recall_over: relevant: its relevant documents at grade 1, its
+// other judged documents at 0.
+func binaryJudgments(c assay.Case) map[string]int {
+	out := make(map[string]int, len(c.Judgments)+len(c.Relevant))
+	for d := range c.Judgments {
+		out[d] = 0
+	}
+	for _, d := range c.Relevant {
+		out[d] = 1
+	}
+	return out
+}
+
+// binaryOf is judgments as trec_eval's binary measures see them (at its
+// default level 1): grade >= 1 relevant (1), the others judged (0).
+func binaryOf(j map[string]int) map[string]int {
+	out := make(map[string]int, len(j))
+	for d, g := range j {
+		out[d] = 0
+		if g >= 1 {
+			out[d] = 1
+		}
+	}
+	return out
 }
 
 // CompareRefs resolves two run REFs (st may be nil when both are paths),

@@ -70,6 +70,9 @@ func (c *GateCheck) report(now time.Time) error {
 	}
 	nFail := len(verdict.Failed())
 	fmt.Fprintf(out, "gates: %d held, %d failed\n", len(verdict.Results)-nFail, nFail)
+	if s := gateSensitivity(c); s != "" {
+		fmt.Fprintln(out, s)
+	}
 	report.Warnings(p.Stderr, verdict.Warnings)
 	if err := c.WriteOutputs(); err != nil {
 		return inputError(err)

@@ -549,7 +549,10 @@ func sameShards(shards []*shardRun, first *shardRun) error {
 			what, a, b = "gain and tie rule", string(f.Gain)+", "+f.TieRule, string(r.Gain)+", "+r.TieRule
 		case r.Target.Kind != f.Target.Kind || r.Target.Spec != f.Target.Spec:
 			what, a, b = "target", f.Target.Spec, r.Target.Spec
-		case !reflect.DeepEqual(r.Shard.Gates, f.Shard.Gates):
+		case !reflect.DeepEqual(r.Shard.Gates, f.Shard.Gates) && r.Status == assay.StatusComplete && f.Status == assay.StatusComplete:
+			// An incomplete shard's gates are not compared: a record
+			// written before its gates were (by an older assay, killed)
+			// has none, and an incomplete merge judges no gate anyway.
 			what, a, b = "gates", gatesText(f.Shard.Gates), gatesText(r.Shard.Gates)
 		default:
 			continue

@@ -389,6 +389,13 @@ func prepareRun(ctx context.Context, f *Plan) (*session, error) {
 			}
 		}
 	}
+	if ss.shard != nil {
+		// In the record from its first write (Begin), so that a shard
+		// killed before it finished still says which gates its group
+		// has: the merge then names the incomplete shard instead of
+		// refusing shards whose gates seem to differ.
+		ss.shard.Gates = ss.gates
+	}
 	ss.spec = f.Target
 	if ss.spec == "" && f.System != nil {
 		ss.spec = "go"
@@ -422,6 +429,11 @@ func prepareRun(ctx context.Context, f *Plan) (*session, error) {
 		if ss.st, err = OpenStore(f.StoreDir, f.StoreOptions); err != nil {
 			return nil, inputError(err) // store.Open's errors name the store
 		}
+	}
+	if f.Baseline != "" && ss.st == nil && !store.IsPathRef(f.Baseline) {
+		// latest, latest~N and run ids are looked up in a store; with
+		// none, LoadRef would take the REF for a file name.
+		return nil, usageError("give the baseline's run.json path, or drop --no-store to find it in the store", "--baseline %s: no run store to look it up in (--no-store)", f.Baseline)
 	}
 	if f.Baseline != "" {
 		if ss.base, _, err = LoadRef(ctx, ss.st, f.Baseline); err != nil {
@@ -614,7 +626,7 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 		Schema:       assay.RunSchema,
 		RunID:        store.NewRunID(),
 		Status:       assay.StatusIncomplete,
-		Suite:        assay.SuiteRef{Name: s.Name, Fingerprint: ss.fingerprint, Path: s.Path, Cases: ss.total},
+		Suite:        assay.SuiteRef{Name: s.Name, Fingerprint: ss.fingerprint, Path: s.Path, Cases: ss.total, Cluster: s.Cluster},
 		Target:       target.Describe(tgt, ss.spec),
 		AssayVersion: f.Version,
 		Git:          ss.git,

@@ -118,7 +118,7 @@ func (w *Watch) Run(ctx context.Context) error {
 				return last
 			case <-ticks:
 			}
-			now := stampInputs(watchInputs(w.Plan), w.Plan)
+			now := lookAgain(stamps, w.Plan)
 			if changed := changedInputs(stamps, now); len(changed) > 0 {
 				_ = report.WatchRerun(w.Out, changed)
 				break
@@ -254,6 +254,25 @@ func stampInputs(paths []string, p Plan) map[string]stamp {
 		})
 	}
 	return out
+}
+
+// lookAgain stamps the inputs of p as they are now, and also the files of
+// the previous look (before) that are no longer inputs: a suite broken by
+// an edit lists no corpus or schema (it does not load), and an edited
+// suite may name another corpus, but a file that merely stopped being
+// listed has not changed, and the line that says what changed must name
+// the file that did (it named the corpus's files, not the suite).
+func lookAgain(before map[string]stamp, p Plan) map[string]stamp {
+	now := stampInputs(watchInputs(p), p)
+	for path := range before {
+		if _, ok := now[path]; ok {
+			continue
+		}
+		if fi, err := os.Stat(path); err == nil && !fi.IsDir() {
+			now[path] = stamp{fi.Size(), fi.ModTime(), fi.Mode()}
+		}
+	}
+	return now
 }
 
 // changedInputs lists, sorted, the paths that differ between two looks.

@@ -61,3 +61,44 @@ func TestWatchInputsAndChanges(t *testing.T) {
 		t.Errorf("changed = %q, want %q", names, want)
 	}
 }
+
+// An edit that breaks the suite is a change of the suite alone: the corpus
+// and schema it no longer lists (it does not load) are unchanged, and are
+// not named. The line used to name the corpus's files ("docs/a.md,
+// docs/b.md, docs/c.md and 2 more changed"), the suite among "more".
+func TestWatchNamesTheSuiteThatBroke(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, d := range []string{"a", "b", "c", "d"} {
+		write("docs/"+d+".md", "# "+d+"\n")
+	}
+	write("schema.json", `{"type": "object"}`)
+	write("suite.yaml", "assay: 1\nname: w\ncorpus: docs/\ncases:\n  - {id: c01, query: q01, expect: {json_schema: schema.json}}\n")
+	p := Plan{SuitePath: filepath.Join(dir, "suite.yaml")}
+	before := stampInputs(watchInputs(p), p)
+	if len(before) != 6 {
+		t.Fatalf("watched %d files, want 6 (suite, 4 documents, schema)", len(before))
+	}
+	write("suite.yaml", "assay: 1\nname: w\ncorpus: docs/\ncases:\n  - {id: c01, query: q01, bogus: 1}\n")
+	future := time.Now().Add(time.Hour)
+	os.Chtimes(filepath.Join(dir, "suite.yaml"), future, future)
+	got := changedInputs(before, lookAgain(before, p))
+	if want := []string{filepath.Join(dir, "suite.yaml")}; !slices.Equal(got, want) {
+		t.Errorf("changed %q, want %q", got, want)
+	}
+	// A document removed while the suite is broken is still a change.
+	os.Remove(filepath.Join(dir, "docs/b.md"))
+	got = changedInputs(before, lookAgain(before, p))
+	if want := []string{filepath.Join(dir, "docs/b.md"), filepath.Join(dir, "suite.yaml")}; !slices.Equal(got, want) {
+		t.Errorf("changed %q, want %q", got, want)
+	}
+}

@@ -46,9 +46,9 @@ func TestTrecMeasures(t *testing.T) {
 		{"rbp_resid p=0.5", tp.RBPResid(0.5), math.Pow(0.5, 5) + 0.5*math.Pow(0.5, 3)},
 		{"rbp p=0.5 gains scaled by the top grade 3", tp.RBP(0.5, &g), 0.5 * (0.5/3 + 0.25*2/3 + 0.0625/3)},
 		{"infAP", tp.InfAP(), infAP},
-		{"binG", tp.BinG(), (1/math.Log2(3) + 1/math.Log2(3) + 1/math.Log2(4)) / 4},
+		{"binG", tp.BinG(), (1/log2(3) + 1/log2(3) + 1/log2(4)) / 4},
 		{"ndcg (gain table) equals ndcg over the whole ranking", tp.NDCG(&g),
-			(1/math.Log2(3) + 2/math.Log2(4) + 1/math.Log2(6)) / (3 + 2/math.Log2(3) + 1/math.Log2(4) + 1/math.Log2(5))},
+			(1/log2(3) + 2/log2(4) + 1/log2(6)) / (3 + 2/log2(3) + 1/log2(4) + 1/log2(5))},
 		{"map_cut at 3 still divides by R", tp.APCut(3), (1.0/2 + 2.0/3) / 4},
 		{"relative_P at 2 divides by min(k,R)", tp.RelativeP(2), 1.0 / 2},
 		{"counts: num_nonrel_judged_ret", float64(tp.NumNonrelJudgedRet()), 1},
@@ -104,8 +104,8 @@ func TestCustomGains(t *testing.T) {
 	var g GainTable
 	// Level 1 gains 3, level 2 keeps 2, level 3 keeps 3: ideal 3,3,3,2.
 	tp.Gains(&g, []LevelGain{{Level: 1, Gain: 3}})
-	want := (3/math.Log2(3) + 2/math.Log2(4) + 3/math.Log2(6)) /
-		(3 + 3/math.Log2(3) + 3/math.Log2(4) + 2/math.Log2(5))
+	want := (3/log2(3) + 2/log2(4) + 3/log2(6)) /
+		(3 + 3/log2(3) + 3/log2(4) + 2/log2(5))
 	if v := tp.NDCG(&g); math.Abs(v-want) > 1e-12 {
 		t.Errorf("ndcg with 1=3 = %v, want %v", v, want)
 	}
@@ -117,7 +117,7 @@ func TestHugeGrade(t *testing.T) {
 	tp.Prepare()
 	var g GainTable
 	tp.Gains(&g, nil)
-	want := (float64(1<<40) + 1/math.Log2(3)) / (float64(1<<40) + 1/math.Log2(3))
+	want := (float64(1<<40) + 1/log2(3)) / (float64(1<<40) + 1/log2(3))
 	if v := tp.NDCG(&g); v != want {
 		t.Errorf("ndcg = %v, want %v", v, want)
 	}
@@ -136,14 +136,14 @@ func TestIdealPassesEmptyLevels(t *testing.T) {
 	tp.Prepare()
 	var g GainTable
 	tp.Gains(&g, []LevelGain{{1, 0.5}, {2, 1.5}})
-	idcg := 1.5 + 0.5/math.Log2(3)
+	idcg := 1.5 + 0.5/log2(3)
 	if v := tp.IdealDCG(&g); v != idcg {
 		t.Errorf("ideal_dcg = %v, want %v", v, idcg)
 	}
 	if v := tp.NDCG(&g); v != 1 {
 		t.Errorf("ndcg = %v, want 1", v)
 	}
-	if v := tp.G(&g); math.Abs(v-(1.5/math.Log2(2+1.5-1.5)+0.5/math.Log2(2+2.5-2))/2) > 1e-15 {
+	if v := tp.G(&g); math.Abs(v-(1.5/log2(2+1.5-1.5)+0.5/log2(2+2.5-2))/2) > 1e-15 {
 		t.Errorf("G = %v", v)
 	}
 	// A non-empty level of gain 0 does end the walk: with a grade-0
@@ -165,7 +165,7 @@ func TestNDCGRelNegativeCorrection(t *testing.T) {
 	tp.Prepare()
 	var g GainTable
 	tp.Gains(&g, []LevelGain{{1, 0.5}})
-	dcg2 := 2 + 0.5/math.Log2(3)
+	dcg2 := 2 + 0.5/log2(3)
 	want := 1 + dcg2/2 - dcg2/2 // P = 1, k = 2
 	if v := tp.NDCGRel(&g); v != want {
 		t.Errorf("ndcg_rel = %v, want %v", v, want)
@@ -219,7 +219,7 @@ func TestNegativeThreshold(t *testing.T) {
 		{"iprec at 0: the best count/rank before the walk stops", tp.IPrecAtRecall(0), 0.5},
 		{"Rprec_mult at rank 1, above where the walk stopped", tp.RPrecMult(0.5), 0},
 		{"Rprec_mult at rank 2", tp.RPrecMult(1), 0.5},
-		{"binG", tp.BinG(), (1 + 1 + 1/math.Log2(3)) / 2},
+		{"binG", tp.BinG(), (1 + 1 + 1/log2(3)) / 2},
 		{"map with R = 0 and a relevant rank", zero.AP(), math.Inf(1)},
 		{"binG with R = 0 and a relevant rank", zero.BinG(), math.Inf(1)},
 		{"map_cut with R = 0 is 0", zero.APCut(5), 0},

@@ -29,6 +29,7 @@ func CompareText(w io.Writer, rep compare.Report) error {
 	if rep.PairedValues != rep.PairedCases {
 		p.f(" (%s)", count(rep.PairedValues, "case trial", "case trials"))
 	}
+	p.f("%s", clusterNote(rep))
 	p.f("\n\n")
 	if len(rep.Metrics) > 0 {
 		nameW := len("latency p95")
@@ -68,6 +69,7 @@ func CompareText(w io.Writer, rep compare.Report) error {
 		}
 		p.f("\n~: %s\n", SignificanceRule(rep.Alpha))
 		p.nl()
+		compareEffectText(p, rep)
 	}
 	p.f("pass → fail (%d)%s\n", len(rep.Flips.PassToFail), idList(rep.Flips.PassToFail))
 	p.f("fail → pass (%d)%s\n", len(rep.Flips.FailToPass), idList(rep.Flips.FailToPass))
@@ -103,7 +105,7 @@ func CompareMarkdown(w io.Writer, rep compare.Report) error {
 	icon := map[compare.Verdict]string{compare.Regressed: "❌", compare.Better: "✅", compare.Same: "➖"}[rep.Verdict]
 	p.f("## %s assay compare · %s — %s\n\n", icon, mdEscape(nonEmpty(rep.Suite, "suite")), rep.Verdict)
 	p.f("baseline `%s` (%s) → candidate `%s` (%s) · %s\n\n",
-		mdCode(shortID(rep.Baseline)), rep.BaselineStatus, mdCode(shortID(rep.Candidate)), rep.CandidateStatus, count(rep.PairedCases, "paired case", "paired cases"))
+		mdCode(shortID(rep.Baseline)), rep.BaselineStatus, mdCode(shortID(rep.Candidate)), rep.CandidateStatus, count(rep.PairedCases, "paired case", "paired cases")+mdEscape(clusterNote(rep)))
 	if len(rep.Reasons) > 0 {
 		p.f("**%s**\n\n", mdEscape(strings.Join(rep.Reasons, "; ")))
 	}
@@ -125,6 +127,7 @@ func CompareMarkdown(w io.Writer, rep compare.Report) error {
 			p.f("| latency p95 | %sms | %sms | %s | | | |\n", Millis(l.Baseline.P95), Millis(l.Candidate.P95), SignedMillis(l.DeltaP95))
 		}
 		p.f("\n`~`: %s\n\n", mdEscape(SignificanceRule(rep.Alpha)))
+		compareEffectMarkdown(p, rep)
 	}
 	mdFlips := func(label string, ids []string) {
 		if len(ids) == 0 {

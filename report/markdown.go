@@ -255,6 +255,7 @@ func markdownComparison(p *printer, cmp *compare.Report) {
 				mdEscape(m.Name), m.Baseline, m.Candidate, m.Delta, m.CI95[0], m.CI95[1], mdEscape(pval(m.P)), mdEscape(mark))
 		}
 		p.f("\n")
+		compareEffectMarkdown(p, *cmp)
 	}
 	flips := func(label string, ids []string) {
 		if len(ids) == 0 {

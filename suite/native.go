@@ -25,7 +25,7 @@ import (
 // Field names of the native format (docs/suite.md), in the order the docs
 // list them.
 var (
-	suiteFields    = []string{"assay", "name", "description", "corpus", "defaults", "metrics", "gain", "recall_over", "refusal_markers", "tools", "analyzer", "embeddings", "rerank", "gates", "judge", "cases"}
+	suiteFields    = []string{"assay", "name", "description", "corpus", "defaults", "metrics", "gain", "recall_over", "cluster", "refusal_markers", "tools", "analyzer", "embeddings", "rerank", "gates", "judge", "cases"}
 	defaultsFields = []string{"k", "case_sensitive", "judge"}
 	caseFields     = []string{"id", "query", "tags", "guards", "k", "relevant", "judgments", "expect", "surface", "vars"}
 	expectFields   = []string{"answer_includes", "answer_includes_any", "answer_excludes", "answer_matches", "case_sensitive",
@@ -293,6 +293,8 @@ func (d *nativeDecoder) top(body ast.Node) error {
 			err = d.gain(f)
 		case "recall_over":
 			err = d.recallOver(f)
+		case "cluster":
+			err = d.cluster(f)
 		case "refusal_markers":
 			s.RefusalMarkers, _, err = r.strList(f)
 			if name, ok := nodeScalar(f.val); ok && err == nil {
@@ -521,6 +523,21 @@ func (d *nativeDecoder) gain(f yfield) error {
 	default:
 		d.prob(f.val, "gain: unknown gain %q (want %q or %q)", g, assay.GainLinear, assay.GainExponential)
 	}
+	return nil
+}
+
+// cluster reads cluster: the tag whose value groups dependent cases.
+func (d *nativeDecoder) cluster(f yfield) error {
+	v, err := d.r.str(f)
+	if err != nil {
+		return err
+	}
+	v = strings.TrimSpace(v)
+	if v == "" || strings.ContainsAny(v, " \t=[]") {
+		d.prob(f.val, "cluster: want a tag name, e.g. cluster: doc (the cases' tags.doc groups them)")
+		return nil
+	}
+	d.p.suite.Cluster = v
 	return nil
 }
 

@@ -324,6 +324,23 @@ func (b *Builtin) Setup(ctx context.Context) error {
 		}
 	}
 	requests := 0
+	dim := 0
+	// check is applied to each vector as it arrives, so that vectors past
+	// the index's dimension cap, or of differing lengths, stop the
+	// indexing at the batch that brought them instead of being held for
+	// the whole corpus first.
+	check := func(i int, v []float32) error {
+		if dim == 0 {
+			dim = len(v)
+		}
+		if len(v) > engine.MaxVectorDim {
+			return fmt.Errorf("builtin:hybrid: document %q has a %d-dimensional vector, more than the %d dimensions a vector index holds (set embeddings.dimensions)", b.ix.Doc(i).ID, len(v), engine.MaxVectorDim)
+		}
+		if len(v) != dim || dim == 0 {
+			return fmt.Errorf("builtin:hybrid: document %q has a %d-dimensional vector, the others %d (set embeddings.dimensions, or clear the cache: assay cache clear embed)", b.ix.Doc(i).ID, len(v), dim)
+		}
+		return nil
+	}
 	if !cached {
 		vecs = make([][]float32, 0, n)
 		for lo := 0; lo < n; lo += batch {
@@ -333,16 +350,18 @@ func (b *Builtin) Setup(ctx context.Context) error {
 			if err != nil {
 				return fmt.Errorf("builtin:hybrid: embedding the corpus (documents %d-%d of %d): %v", lo+1, hi, n, err)
 			}
+			for j, v := range resp.Vectors {
+				if err := check(lo+j, v); err != nil {
+					return err
+				}
+			}
 			vecs = append(vecs, resp.Vectors...)
 		}
-	}
-	dim := 0
-	for i, v := range vecs {
-		if dim == 0 {
-			dim = len(v)
-		}
-		if len(v) != dim || dim == 0 {
-			return fmt.Errorf("builtin:hybrid: document %q has a %d-dimensional vector, the others %d (set embeddings.dimensions, or clear the cache: assay cache clear embed)", b.ix.Doc(i).ID, len(v), dim)
+	} else {
+		for i, v := range vecs {
+			if err := check(i, v); err != nil {
+				return err
+			}
 		}
 	}
 	stored := cached
@@ -431,13 +450,17 @@ func encodeVectors(vecs [][]float32) []byte {
 	return out
 }
 
-// decodeVectors reads n vectors of one dimension from an entry; ok is
-// false when it does not hold that (a corrupt entry is a miss).
+// decodeVectors reads n vectors of one dimension, at most
+// engine.MaxVectorDim, from an entry; ok is false when it does not hold
+// that (a corrupt entry is a miss).
 func decodeVectors(b []byte, n int) ([][]float32, bool) {
 	if n == 0 || len(b) == 0 || len(b)%(4*n) != 0 {
 		return nil, false
 	}
 	dim := len(b) / 4 / n
+	if dim > engine.MaxVectorDim {
+		return nil, false
+	}
 	flat := make([]float32, n*dim)
 	for i := range flat {
 		flat[i] = math.Float32frombits(bin.LittleEndian.Uint32(b[4*i:]))

@@ -434,3 +434,50 @@ func TestHybridConcurrentObserve(t *testing.T) {
 		}
 	}
 }
+
+// A vector longer than the index's dimension cap stops the indexing at the
+// batch that brought it: one request, an error naming the document and the
+// cap. The vectors used to be collected for the whole corpus before the
+// cap was checked (200,000 dimensions: 2.2 GB held before the error).
+func TestHybridVectorPastTheDimensionCapIsRefusedAtItsBatch(t *testing.T) {
+	srv := llmtest.New(t, llmtest.Handlers{Embed: func(string) []float32 { return make([]float32, engine.MaxVectorDim+1) }})
+	srv.Key = testKey
+	s := hybridSuite(srv.URL)
+	s.Embeddings.Batch = 1
+	tg, err := Open("builtin:hybrid", Options{Suite: s, Getenv: getenv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = tg.(*Builtin).Setup(context.Background())
+	want := `builtin:hybrid: document "de/passwort.md" has a 65537-dimensional vector, more than the 65536 dimensions a vector index holds (set embeddings.dimensions)`
+	if err == nil || err.Error() != want {
+		t.Errorf("err = %v, want %s", err, want)
+	}
+	if n := srv.Count(llmtest.EmbedPath); n != 1 {
+		t.Errorf("%d embeddings requests, want 1 (the first batch's vector is past the cap)", n)
+	}
+}
+
+// Vectors whose lengths differ stop the indexing at the batch where they
+// first differ.
+func TestHybridVectorsOfDifferentLengthsAreRefusedAtTheirBatch(t *testing.T) {
+	calls := 0
+	srv := llmtest.New(t, llmtest.Handlers{Embed: func(string) []float32 {
+		calls++
+		return make([]float32, 4*calls)
+	}})
+	srv.Key = testKey
+	s := hybridSuite(srv.URL)
+	s.Embeddings.Batch = 1
+	tg, err := Open("builtin:hybrid", Options{Suite: s, Getenv: getenv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = tg.(*Builtin).Setup(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "has a 8-dimensional vector, the others 4") {
+		t.Errorf("err = %v", err)
+	}
+	if n := srv.Count(llmtest.EmbedPath); n != 2 {
+		t.Errorf("%d embeddings requests, want 2 (the second batch differs)", n)
+	}
+}

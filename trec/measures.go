@@ -561,11 +561,28 @@ func blockedCutColumn(d *measureDef, k int) column {
 // floatName renders name_%3.2f in a buffer of len(name)+10 bytes, as
 // trec_eval does (so very long values are cut).
 func floatName(name string, x float64) string {
-	s := name + "_" + strconv.FormatFloat(x, 'f', 2, 64)
+	s := name + "_" + cFixed2(x)
 	if lim := len(name) + 9; len(s) > lim {
 		s = s[:lim]
 	}
 	return s
+}
+
+// cFixed2 is C's %.2f: infinities and NaNs print as glibc prints them
+// ("inf", "-inf", "nan", "-nan"), not as Go does ("+Inf", "NaN").
+func cFixed2(x float64) string {
+	switch {
+	case math.IsNaN(x):
+		if math.Signbit(x) {
+			return "-nan"
+		}
+		return "nan"
+	case math.IsInf(x, 1):
+		return "inf"
+	case math.IsInf(x, -1):
+		return "-inf"
+	}
+	return strconv.FormatFloat(x, 'f', 2, 64)
 }
 
 func floatCutColumn(d *measureDef, x float64) column {

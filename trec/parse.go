@@ -341,6 +341,9 @@ func parseFloatPrefix(b []byte) float64 {
 			}
 			return math.Inf(1)
 		case hasPrefixFold(rest, "nan"):
+			if neg { // strtod keeps the sign of "-nan"; printf shows it
+				return math.Copysign(math.NaN(), -1)
+			}
 			return math.NaN()
 		}
 		return 0

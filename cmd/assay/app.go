@@ -217,7 +217,7 @@ func newRootCmd(env *Env) *cobra.Command {
 		newImportCmd,
 		newGateCmd,
 		newTrecCmd,
-		newCompareCmd,
+		newCompareCmd, newPowerCmd,
 		newRunsCmd, newMergeCmd,
 		newServeCmd, newUICmd, newReportCmd,
 		newVersionCmd, newSchemaCmd, newCacheCmd, newStoreCmd,

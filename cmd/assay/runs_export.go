@@ -6,7 +6,7 @@ import (
 )
 
 type exportFlags struct {
-	trecRun, trecQrels, trecTag, suite string
+	trecRun, trecQrels, trecQrelsBinary, trecTag, suite string
 }
 
 // newRunsExportCmd is `assay runs export REF`: a stored run's rankings as a
@@ -20,7 +20,13 @@ func newRunsExportCmd(env *Env, rf *runsFlags) *cobra.Command {
 (qid Q0 docno rank score tag; the tag is the run id or --trec-tag), so the run
 can be evaluated with trec_eval, ranx or ir_measures. With --trec-qrels it also
 writes the judgments of the run's cases, read from the suite the run used
-(--suite, default the path the run recorded), which must be unchanged since.`,
+(--suite, default the path the run recorded), which must be unchanged since.
+
+A suite with recall_over: relevant counts as relevant, for its binary
+measures, only each case's relevant list, where trec_eval counts every
+document graded 1 or more: --trec-qrels keeps the grades (for ndcg), and
+--trec-qrels-binary FILE writes the qrels that give trec_eval's binary
+measures assay's documents. Without it, a warning says when they differ.`,
 		Example: `  assay runs export latest --trec-run run.txt --trec-qrels qrels.txt
   assay trec -m all_trec qrels.txt run.txt`,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -34,13 +40,14 @@ writes the judgments of the run's cases, read from the suite the run used
 	fl := cmd.Flags()
 	fl.StringVar(&f.trecRun, "trec-run", "", "write the run's rankings to `FILE` as a TREC run")
 	fl.StringVar(&f.trecQrels, "trec-qrels", "", "write the judgments of the run's cases to `FILE` as TREC qrels")
+	fl.StringVar(&f.trecQrelsBinary, "trec-qrels-binary", "", "with --trec-qrels, also write to `FILE` qrels for trec_eval's binary measures of a recall_over: relevant suite (relevant list 1, other judgments 0)")
 	fl.StringVar(&f.trecTag, "trec-tag", "", "the run `TAG` of --trec-run (default the run id)")
 	fl.StringVar(&f.suite, "suite", "", "the suite `FILE` the judgments are read from (default the run's)")
 	return cmd
 }
 
 func runsExport(env *Env, ref string, rf *runsFlags, f *exportFlags) error {
-	p := harness.ExportPlan{Ref: ref, TrecRun: f.trecRun, TrecQrels: f.trecQrels, TrecTag: f.trecTag, Suite: f.suite}
+	p := harness.ExportPlan{Ref: ref, TrecRun: f.trecRun, TrecQrels: f.trecQrels, TrecQrelsBinary: f.trecQrelsBinary, TrecTag: f.trecTag, Suite: f.suite, Stderr: env.Stderr}
 	if err := p.Check(); err != nil {
 		return err
 	}

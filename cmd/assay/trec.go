@@ -36,7 +36,7 @@ func newTrecCmd(env *Env) *cobra.Command {
 				Stdin:  env.Stdin,
 				Stdout: env.Stdout,
 				Stderr: env.Stderr,
-				Open:   func(name string) (io.ReadCloser, error) { return boundedfile.Open(name, boundedfile.RunFile) },
+				Open:   openTrecFile,
 			})
 			if code != 0 {
 				return exitStatus(code)
@@ -44,4 +44,11 @@ func newTrecCmd(env *Env) *cobra.Command {
 			return nil
 		},
 	}
+}
+
+// openTrecFile opens a qrels or run file for assay trec. The file it
+// returns can Seek, which trec needs to stream a run file (read it in
+// passes) instead of keeping it whole as it does standard input.
+func openTrecFile(name string) (io.ReadCloser, error) {
+	return boundedfile.Open(name, boundedfile.RunFile)
 }

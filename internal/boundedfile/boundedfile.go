@@ -3,6 +3,7 @@ package boundedfile
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -156,10 +157,39 @@ func notRegular(path string, m fs.FileMode, l Limit) error {
 	return &Error{Path: path, Err: fmt.Errorf("not a regular file (%s)", kind(m))}
 }
 
-// piped holds the bytes of the pipes read so far, by cleaned path.
+// piped holds the pipes read so far, by cleaned path.
 var piped struct {
 	sync.Mutex
-	m map[string][]byte
+	m map[string]*spool
+}
+
+// A spool is what was read of a pipe: a copy in an unlinked temporary
+// file (so memory does not grow with the pipe), or, where no temporary
+// file can be made, the bytes.
+type spool struct {
+	f    *os.File
+	size int64
+	b    []byte
+}
+
+// reader is a new reader of the spool from its start.
+func (s *spool) reader() io.Reader {
+	if s.f == nil {
+		return bytes.NewReader(s.b)
+	}
+	return io.NewSectionReader(s.f, 0, s.size)
+}
+
+// bytes is the spool's content, read whole.
+func (s *spool) bytes(path string) ([]byte, error) {
+	if s.f == nil {
+		return s.b, nil
+	}
+	b := make([]byte, s.size)
+	if _, err := s.f.ReadAt(b, 0); err != nil && err != io.EOF {
+		return nil, pathErr(path, err)
+	}
+	return b, nil
 }
 
 // isPipe reports whether path is a pipe the limit accepts.
@@ -209,6 +239,29 @@ func (f *File) Close() error {
 // Stat is the FileInfo the file had when it was opened.
 func (f *File) Stat() fs.FileInfo { return f.fi }
 
+// Seek sets the offset of the next Read, as io.Seeker does, so that a
+// reader that reads a file more than once (assay trec streams a run file
+// in passes) can go back to its start. The limit holds from the new
+// offset: a read never goes past Limit.Max bytes from the start of the
+// file, however often the file is read.
+func (f *File) Seek(offset int64, whence int) (int64, error) {
+	s, ok := f.r.(io.Seeker)
+	if f.f != nil {
+		s, ok = f.f, true
+	}
+	if !ok {
+		return 0, errors.New("seek: not supported")
+	}
+	pos, err := s.Seek(offset, whence)
+	if err != nil {
+		return pos, err
+	}
+	if c, ok := f.r.(*capReader); ok {
+		c.left = max(c.limit-pos, 0)
+	}
+	return pos, nil
+}
+
 // Open opens path for reading under l (see Check).
 func Open(path string, l Limit) (*File, error) {
 	fi, err := Check(path, l)
@@ -216,17 +269,17 @@ func Open(path string, l Limit) (*File, error) {
 		return nil, err
 	}
 	if isPipe(path, fi, l) {
-		b, err := readPipe(path, l)
+		sp, err := readPipe(path, l)
 		if err != nil {
 			return nil, err
 		}
-		return &File{r: bytes.NewReader(b), fi: fi}, nil
+		return &File{r: sp.reader(), fi: fi}, nil
 	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, pathErr(path, err)
 	}
-	return &File{f: f, r: Reader(f, l), fi: fi}, nil
+	return &File{f: f, r: &capReader{r: f, left: l.Max, limit: l.Max, err: &TooLargeError{Limit: l}}, fi: fi}, nil
 }
 
 // ReadFile reads the whole file at path under l (see Check).
@@ -236,7 +289,11 @@ func ReadFile(path string, l Limit) ([]byte, error) {
 		return nil, err
 	}
 	if isPipe(path, fi, l) {
-		return readPipe(path, l)
+		sp, err := readPipe(path, l)
+		if err != nil {
+			return nil, err
+		}
+		return sp.bytes(path)
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -258,14 +315,18 @@ func readErr(path string, err error) error {
 	return pathErr(path, err)
 }
 
-// readPipe reads the pipe at path once, within l, and keeps its bytes for
-// every later read of that path.
-func readPipe(path string, l Limit) ([]byte, error) {
+// readPipe reads the pipe at path once, within l, and keeps what it read
+// for every later read of that path. The bytes go to an unlinked temporary
+// file as they are read, so a pipe that runs past the limit (yes | assay
+// lint /dev/stdin) is refused with the memory of a copy buffer, not of the
+// limit (a growing buffer held several times the limit before it was
+// refused).
+func readPipe(path string, l Limit) (*spool, error) {
 	key := filepath.Clean(path)
 	piped.Lock()
 	defer piped.Unlock()
-	if b, ok := piped.m[key]; ok {
-		return b, nil
+	if sp, ok := piped.m[key]; ok {
+		return sp, nil
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -275,15 +336,42 @@ func readPipe(path string, l Limit) ([]byte, error) {
 	if l.Max > MaxPipe {
 		l.Max = MaxPipe
 	}
-	var buf bytes.Buffer
-	if _, err := buf.ReadFrom(&capReader{r: f, left: l.Max, err: &Error{Path: path, Err: &TooLargeError{Limit: l}}}); err != nil {
-		return nil, readErr(path, err)
+	src := &capReader{r: f, left: l.Max, err: &Error{Path: path, Err: &TooLargeError{Limit: l}}}
+	sp := &spool{}
+	if tmp, err := os.CreateTemp("", "assay-pipe-*"); err == nil {
+		os.Remove(tmp.Name()) // unlinked: gone when the process ends
+		n, err := io.Copy(tmp, src)
+		if err != nil {
+			tmp.Close()
+			return nil, readErr(path, err)
+		}
+		sp.f, sp.size = tmp, n
+	} else {
+		// No temporary directory to write to: the bytes are kept in
+		// memory, read in blocks so that at most the limit is held.
+		var blocks [][]byte
+		var n int
+		for {
+			blk := make([]byte, 1<<20)
+			m, err := io.ReadFull(src, blk)
+			blocks, n = append(blocks, blk[:m]), n+m
+			if err == io.EOF || err == io.ErrUnexpectedEOF {
+				break
+			}
+			if err != nil {
+				return nil, readErr(path, err)
+			}
+		}
+		sp.b = make([]byte, 0, n)
+		for _, blk := range blocks {
+			sp.b = append(sp.b, blk...)
+		}
 	}
 	if piped.m == nil {
-		piped.m = map[string][]byte{}
+		piped.m = map[string]*spool{}
 	}
-	piped.m[key] = buf.Bytes()
-	return buf.Bytes(), nil
+	piped.m[key] = sp
+	return sp, nil
 }
 
 // Reader bounds r to l.Max bytes: a read past them fails with a
@@ -295,9 +383,10 @@ func Reader(r io.Reader, l Limit) io.Reader {
 // capReader reads at most left bytes of r, then fails with err; a reader
 // that ends exactly at the limit ends normally.
 type capReader struct {
-	r    io.Reader
-	left int64
-	err  error
+	r     io.Reader
+	left  int64
+	limit int64 // the bytes it may read from the start (File.Seek)
+	err   error
 }
 
 func (c *capReader) Read(p []byte) (int, error) {
@@ -359,3 +448,67 @@ func ScanErr(err error, max int) error {
 	}
 	return err
 }
+
+// MaxGzipRatio is how many times its compressed size a gzip stream that
+// Gunzip reads may decompress to, once it is past GzipFree bytes. Text and
+// JSON compress 3 to 10 times; a stream that expands more is a gzip bomb
+// (a few MB that decompress to GBs), which is refused while it is read
+// instead of after its bytes are held.
+const (
+	MaxGzipRatio = 100
+	GzipFree     = 64 * MiB
+)
+
+// RatioError is the reason a gzip stream that expands past MaxGzipRatio
+// is refused.
+type RatioError struct {
+	Limit Limit
+}
+
+func (e *RatioError) Error() string {
+	return fmt.Sprintf("a %s more than %d times its compressed size (a gzip bomb?)", e.Limit.What, MaxGzipRatio)
+}
+
+// Gunzip decompresses the gzip stream r (every member of it) within l:
+// reading fails with a *TooLargeError past l.Max decompressed bytes, and
+// with a *RatioError once the decompressed bytes pass GzipFree and are
+// more than MaxGzipRatio times the compressed bytes read so far. Neither
+// error has a path: the caller positions it.
+func Gunzip(r io.Reader, l Limit) (io.ReadCloser, error) {
+	cr := &countReader{r: r}
+	zr, err := gzip.NewReader(cr)
+	if err != nil {
+		return nil, err
+	}
+	return &gunzipReader{zr: zr, in: cr, cap: capReader{r: zr, left: l.Max, limit: l.Max, err: &TooLargeError{Limit: l}}, l: l}, nil
+}
+
+type countReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+type gunzipReader struct {
+	zr  *gzip.Reader
+	in  *countReader
+	cap capReader
+	out int64
+	l   Limit
+}
+
+func (g *gunzipReader) Read(p []byte) (int, error) {
+	n, err := g.cap.Read(p)
+	g.out += int64(n)
+	if g.out > GzipFree && g.out > MaxGzipRatio*g.in.n {
+		return n, &RatioError{Limit: g.l}
+	}
+	return n, err
+}
+
+func (g *gunzipReader) Close() error { return g.zr.Close() }

@@ -189,3 +189,34 @@ func TestSize(t *testing.T) {
 		}
 	}
 }
+
+// A File seeks back to its start and reads the file again, and its limit
+// counts from the start of the file, not from the bytes read so far.
+func TestFileSeeksAndKeepsItsLimit(t *testing.T) {
+	p := write(t, "f", "0123456789")
+	f, err := Open(p, small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for pass := 0; pass < 2; pass++ {
+		b, err := io.ReadAll(f)
+		if err != nil || string(b) != "0123456789" {
+			t.Fatalf("pass %d: %q, %v", pass, b, err)
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(p, []byte("0123456789abc"), 0o644); err != nil { // grown since it was opened
+		t.Fatal(err)
+	}
+	if _, err := f.Seek(5, io.SeekStart); err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(f)
+	var tl *TooLargeError
+	if !errors.As(err, &tl) || string(b) != "56789" {
+		t.Errorf("after seeking to 5 in a file grown past the limit: %q, %v; want the 5 bytes to the limit, then a *TooLargeError", b, err)
+	}
+}

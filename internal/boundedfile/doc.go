@@ -16,9 +16,13 @@
 // file descriptor — /dev/stdin, /dev/fd/N, /proc/self/fd/N, which is what
 // a shell's <(...) gives — may also be a pipe. A pipe can be read only
 // once, and the suite loader reads its file more than once (to tell its
-// format, then to parse it), so the first read keeps the bytes (within the
-// limit) and every later Open or ReadFile of that path in the process gets
-// the same bytes.
+// format, then to parse it), so the first read copies it (within the
+// limit) into an unlinked temporary file, and every later Open or ReadFile
+// of that path in the process reads the copy: a pipe past its limit costs
+// no memory. Gunzip bounds a gzip stream by its decompressed size and by
+// its expansion (MaxGzipRatio past GzipFree), while it is read. A File can
+// Seek (a run file is read in passes), its limit counted from the file's
+// start.
 //
 // The limits are the constants below, in one place; docs/limits.md lists
 // them for users. They are far above what a real suite or corpus holds:
