@@ -204,6 +204,9 @@ type RunOptions struct {
 	// Cache is set when the run answered from the response cache where it
 	// could (run --cache); Summary.Cached counts the observations it did.
 	Cache bool `json:"cache,omitempty"`
+	// Margins are the suite's equivalence margins (Suite.Margins), which
+	// compare uses when the comparison sets none of its own.
+	Margins map[string]float64 `json:"margins,omitempty"`
 }
 
 // Summary aggregates a run (docs/metrics.md#aggregates).

@@ -39,6 +39,10 @@ type Suite struct {
 	// else DefaultRefusalMarkers.
 	RefusalMarkers []string `json:"refusal_markers,omitempty"`
 	Tools          []string `json:"tools,omitempty"`
+	// Margins are the equivalence margins of compare's verdict by measure
+	// (pass_rate or a metric's canonical name), overriding its defaults;
+	// runs record them (RunOptions.Margins).
+	Margins map[string]float64 `json:"margins,omitempty"`
 	// Analyzer names the text analysis of the built-in engine ("en", "de",
 	// ...); empty means English unless a document or case says otherwise.
 	Analyzer string `json:"analyzer,omitempty"`

@@ -19,7 +19,8 @@ import (
 // Verdict is the outcome of a comparison.
 type Verdict string
 
-// Verdicts (docs/metrics.md#comparing-two-runs).
+// Verdicts (docs/metrics.md#comparing-two-runs); Inconclusive is the
+// fourth.
 const (
 	Better    Verdict = "better"
 	Same      Verdict = "same"
@@ -29,14 +30,14 @@ const (
 // MarshalText implements encoding.TextMarshaler.
 func (v Verdict) MarshalText() ([]byte, error) { return []byte(v), nil }
 
-// UnmarshalText accepts better, same or regressed.
+// UnmarshalText accepts better, same, regressed or inconclusive.
 func (v *Verdict) UnmarshalText(b []byte) error {
 	switch Verdict(b) {
-	case Better, Same, Regressed:
+	case Better, Same, Regressed, Inconclusive:
 		*v = Verdict(b)
 		return nil
 	}
-	return fmt.Errorf("unknown verdict %q (valid: better, same, regressed)", b)
+	return fmt.Errorf("unknown verdict %q (valid: better, same, regressed, inconclusive)", b)
 }
 
 // Change says which way a metric moved.
@@ -72,10 +73,20 @@ type Options struct {
 	// Cluster is the tag whose value groups dependent cases; empty: the
 	// suite's cluster: as the runs record it (Run.Suite.Cluster), if any.
 	Cluster string
+	// Margins are equivalence margins by measure name (lower case),
+	// overriding DefaultRateMargin and DefaultMetricMargin.
+	Margins map[string]float64
+	// Multiplicity adjusts the family of the gated measures and the flips
+	// (default HolmStepDown; NoAdjustment turns it off).
+	Multiplicity Multiplicity
+	// History are earlier runs of the same suite and target (SameSystem
+	// picks them; others are ignored): their case outcomes tell stable cases
+	// from flaky ones.
+	History []*assay.Run
 }
 
 // Defaults are the options a zero Options stands for.
-var Defaults = Options{Alpha: 0.05, Samples: 10000, ExactMax: 20, MinPaired: 10, Seed: 1}
+var Defaults = Options{Alpha: 0.05, Samples: 10000, ExactMax: 20, MinPaired: 10, Seed: 1, Multiplicity: HolmStepDown}
 
 func (o Options) withDefaults() Options {
 	d := Defaults
@@ -95,6 +106,10 @@ func (o Options) withDefaults() Options {
 		d.Seed = o.Seed
 	}
 	d.Cluster = o.Cluster
+	if o.Multiplicity != "" {
+		d.Multiplicity = o.Multiplicity
+	}
+	d.Margins, d.History = o.Margins, o.History
 	return d
 }
 
@@ -130,6 +145,12 @@ type Report struct {
 	// Cluster is the tag whose clusters were the units of the tests
 	// ("" when each case was its own unit).
 	Cluster string `json:"cluster,omitempty"`
+	// Family names the members adjusted together (Options.Multiplicity).
+	Family Family `json:"family"`
+	// FlipEvidence weighs the flips against each case's noise.
+	FlipEvidence *FlipEvidence `json:"flip_evidence,omitempty"`
+	// Method is the one line that says how the verdict was reached.
+	Method string `json:"method"`
 
 	refusalRegressions int // answered -> refused flips that count as regressions
 }
@@ -166,6 +187,15 @@ type MetricDelta struct {
 	// Variance splits the paired deltas' variance between and within
 	// cases when some case has several paired trials; nil otherwise.
 	Variance *VarianceSplit `json:"variance,omitempty"`
+	// PAdjusted is P adjusted for the family (gated measures only).
+	PAdjusted *float64 `json:"p_adjusted,omitempty"`
+	// Margin is the equivalence margin; Equivalent says the CI95 lies
+	// inside ±Margin; CasesToDecide, when not 0, is about how many paired
+	// cases would settle a measure that is not shown equivalent (gated
+	// measures only).
+	Margin        *float64 `json:"margin,omitempty"`
+	Equivalent    bool     `json:"equivalent,omitempty"`
+	CasesToDecide int      `json:"cases_to_decide,omitempty"`
 }
 
 // Flips are the case ids whose pass/fail outcome or refusal changed.
@@ -283,6 +313,7 @@ func Runs(base, cand *assay.Run, o Options) Report {
 		TopScores:       []ScoreDelta{},
 		Warnings:        []string{},
 	}
+	o.Margins = margins(base, cand, o.Margins)
 	pairs, onlyB, onlyC := pairUp(base, cand)
 	rep.PairedValues = len(pairs)
 	rep.OnlyBaseline, rep.OnlyCandidate = onlyB, onlyC
@@ -312,8 +343,23 @@ func Runs(base, cand *assay.Run, o Options) Report {
 			rep.refusalRegressions++
 		}
 	}
-	rep.Verdict, rep.Reasons = verdict(rep)
+	sds := make([]float64, len(all))
+	for i, s := range all {
+		sds[i] = sdOf(s)
+	}
+	ff := AssessFlips(FlipInput{Base: base, Cand: cand, History: o.History, PassToFail: rep.Flips.PassToFail, FailToPass: rep.Flips.FailToPass}, countGated(rep.Metrics), o.Alpha)
+	decide(&rep, sds, &ff, o)
 	return rep
+}
+
+func countGated(ms []MetricDelta) int {
+	n := 0
+	for _, m := range ms {
+		if m.Gated {
+			n++
+		}
+	}
+	return n
 }
 
 // pairUp pairs the cases of both runs by (id, trial), sorted by id then
@@ -684,37 +730,6 @@ func latency(pairs []pair) LatencyDelta {
 	l.DeltaP50 = l.Candidate.P50 - l.Baseline.P50
 	l.DeltaP95 = l.Candidate.P95 - l.Baseline.P95
 	return l
-}
-
-// verdict applies the rule of the package doc: regressed if a gated measure is significantly worse
-// or a case flipped pass to fail; better if a gated measure is
-// significantly better and nothing regressed; same otherwise.
-func verdict(rep Report) (Verdict, []string) {
-	var worse, better []string
-	for _, m := range rep.Metrics {
-		if !m.Gated {
-			continue
-		}
-		switch m.Change {
-		case Worsened:
-			worse = append(worse, m.Name+" worse")
-		case Improved:
-			better = append(better, m.Name+" better")
-		}
-	}
-	if n := len(rep.Flips.PassToFail); n > 0 {
-		worse = append(worse, fmt.Sprintf("%d %s flipped pass → fail", n, plural(n, "case", "cases")))
-	}
-	if n := rep.refusalRegressions; n > 0 {
-		worse = append(worse, fmt.Sprintf("%d answered %s now refused", n, plural(n, "case", "cases")))
-	}
-	switch {
-	case len(worse) > 0:
-		return Regressed, worse
-	case len(better) > 0:
-		return Better, better
-	}
-	return Same, nil
 }
 
 func plural(n int, one, many string) string {

@@ -1,5 +1,6 @@
 // Package compare pairs two runs of one suite and says whether the
-// candidate regressed, stayed the same or got better (docs/metrics.md#comparing-two-runs). It
+// candidate regressed, stayed the same, got better, or whether the data
+// cannot tell (docs/metrics.md#the-verdict). It
 // takes assay.Run records (from store.LoadRun or a runner) and returns a
 // Report that the report package renders (text in the style of benchstat,
 // markdown, assay.compare/v1 JSON). It uses the standard library only, so
@@ -130,15 +131,52 @@
 //
 // # Verdict
 //
-// The gated measures are every IR metric and pass_rate.
+// The gated measures are every IR metric and pass_rate. With McNemar's
+// exact test on the flipped cases ("flips") and each case whose own test
+// joins (below), they form one family whose p-values are adjusted by Holm's
+// step-down procedure (Options.Multiplicity; NoAdjustment keeps the raw p).
+// MetricDelta.PAdjusted and Report.Family hold the adjusted values; the
+// marks of Change stay each measure's own test.
 //
-//	regressed  a gated measure is significantly worse, a case flipped pass -> fail,
-//	           or a case flipped answered -> refused (unless the candidate passes
-//	           that case's refusal: true check: a negative case now refusing)
-//	better     a gated measure is significantly better and nothing regressed
-//	same       otherwise
+//	regressed     a gated measure significantly worse after adjustment; the
+//	              flips significantly more pass -> fail than fail -> pass after
+//	              adjustment; a confirmed new failure; or, on deterministic
+//	              evidence, a case flipped answered -> refused (unless the
+//	              candidate passes that case's refusal: true check)
+//	better        a gated measure or the flips significantly better after
+//	              adjustment, or a deterministic system's case fixed, and
+//	              nothing regressed
+//	same          every gated measure's CI95 inside ±its margin (Margin,
+//	              Options.Margins; DefaultRateMargin for pass_rate,
+//	              DefaultMetricMargin for a metric) and no flip left
+//	              unconfirmed
+//	inconclusive  otherwise; Reasons name each measure not shown equivalent
+//	              with about how many paired cases would decide it (the
+//	              fewer of CasesNeeded for the observed delta and for the
+//	              margin left, from the sd of the paired deltas), and the
+//	              flips more trials would confirm
 //
-// Report.Reasons names what decided it. The CLI exits 1 on regressed.
+// Report.Method is the one line that says how the verdict was reached.
+// The CLI exits 1 on regressed.
+//
+// # Flips as evidence
+//
+// AssessFlips weighs each flip by what is known of its case's noise: the
+// graded outcomes of the baseline's trials and of Options.History (earlier
+// runs of the same suite and target: SameSystem), against the candidate's
+// trials. When no case varied within a run's trials nor across the
+// baseline and history, and the target kind is builtin, replay or trec, or
+// both runs have 2 or more trials, or there are 2 or more history runs, the
+// system is deterministic: every pass -> fail flip is a confirmed new
+// failure. Otherwise each case is tested on its own: the one-sided exact
+// conditional (Fisher) test that the candidate fails it more often than its
+// prior record, P(X >= failures) for X hypergeometric given the totals.
+// A case joins the family only when the smallest p its totals allow is at
+// most alpha over the family's size including it (Tarone's rule; the
+// smallest such size is used), so cases that cannot reach significance do
+// not dilute the others. Confirmed cases are those whose adjusted p is
+// below alpha; other flipped cases are listed as flaky (their record
+// varies) or unconfirmed (a stable record too short), with advice.
 //
 // # Warnings
 //

@@ -21,7 +21,9 @@
 //	body      = METRIC OP NUMBER                     threshold
 //	          | "delta(" METRIC ")" OP NUMBER        run value - baseline value
 //	          | "ratio(" METRIC ")" OP NUMBER        run value / baseline value
-//	          | "no_new_failures" [ scope ]          no case went pass -> fail
+//	          | "no_new_failures" [ "(strict)" ] [ scope ]
+//	                                               no new failure shown (strict:
+//	                                               no case went pass -> fail)
 //	          | "noninferior(" METRIC "," MARGIN ")"  shown not worse by MARGIN
 //	scope     = "[" TAG "=" VALUE "]"                the cases tagged TAG=VALUE
 //	OP        = ">=" | ">" | "<=" | "<" | "=="
@@ -35,6 +37,7 @@
 //	delta(ndcg@10) >= -0.02
 //	ratio(p95_latency_ms) <= 1.2
 //	no_new_failures
+//	no_new_failures(strict)
 //	no_new_failures [category=identifier]
 //	[variant=fast] p95_latency_ms <= 1000
 //
@@ -115,6 +118,15 @@
 // passed (pass^N), and a new failure is a case that passed in the baseline
 // and does not pass in the run; cases present in only one run are not
 // counted. Its value is the number of new failures, its bound 0.
+//
+// no_new_failures weighs those flips as package compare does
+// (compare.AssessFlips, against the earlier runs EvaluateHistory is given):
+// on deterministic evidence every flip is a new failure; otherwise a flip
+// is one when its case's exact test against its record is significant
+// (Holm over McNemar's test and the cases' tests, at 0.05), and every flip
+// counts when McNemar's exact test shows more pass -> fail than chance.
+// Flips left unconfirmed are named in the detail and the gate holds.
+// no_new_failures(strict) fails on any flip.
 //
 // # Non-inferiority
 //

@@ -66,6 +66,13 @@ func Evaluate(gates []assay.Gate, run *assay.Run, baseline *assay.Run) (Verdict,
 
 // EvaluateExprs is Evaluate over parsed expressions.
 func EvaluateExprs(exprs []Expr, run *assay.Run, baseline *assay.Run) Verdict {
+	return EvaluateHistory(exprs, run, baseline, nil)
+}
+
+// EvaluateHistory is EvaluateExprs with earlier runs of the baseline's
+// suite and target (compare.SameSystem picks them), which no_new_failures
+// weighs its flips against (compare.AssessFlips).
+func EvaluateHistory(exprs []Expr, run *assay.Run, baseline *assay.Run, history []*assay.Run) Verdict {
 	v := Verdict{Pass: true}
 	if run == nil {
 		run = &assay.Run{}
@@ -81,7 +88,7 @@ func EvaluateExprs(exprs []Expr, run *assay.Run, baseline *assay.Run) Verdict {
 			continue
 		}
 		applied = append(applied, e)
-		r, warn := evalOne(e, run, baseline, vc)
+		r, warn := evalOne(e, run, baseline, history, vc)
 		if strings.HasPrefix(r.Detail, noMatchPrefix) || strings.HasPrefix(r.Detail, "baseline: "+noMatchPrefix) {
 			msg := fmt.Sprintf("gate %q: %s", r.Expr, r.Detail)
 			if e.Source != "" {
@@ -102,7 +109,7 @@ func EvaluateExprs(exprs []Expr, run *assay.Run, baseline *assay.Run) Verdict {
 	return v
 }
 
-func evalOne(e Expr, run, baseline *assay.Run, vc viewCache) (assay.GateResult, string) {
+func evalOne(e Expr, run, baseline *assay.Run, history []*assay.Run, vc viewCache) (assay.GateResult, string) {
 	res := assay.GateResult{Expr: e.Text, Op: string(e.Op), Bound: e.Bound, Source: e.Source}
 	if res.Expr == "" {
 		res.Expr = e.String()
@@ -189,19 +196,24 @@ func evalOne(e Expr, run, baseline *assay.Run, vc viewCache) (assay.GateResult, 
 			}
 		}
 		flips, paired := NewFailures(run, baseline, e.Scope)
-		n := float64(len(flips))
-		res.Value = &n
-		res.Pass = len(flips) == 0
 		warn := ""
 		if paired == 0 {
 			warn = "the run and its baseline share no graded case: no_new_failures compared nothing (check that both ran the same suite)"
 		}
 		if len(flips) == 0 {
+			n := 0.0
+			res.Value = &n
+			res.Pass = true
 			res.Detail = fmt.Sprintf("no case went from pass to fail (%d paired)", paired)
-		} else {
-			res.Detail = "pass -> fail: " + strings.Join(flips, ", ")
+			return res, warn
 		}
-		return res, warn
+		if e.Strict {
+			n := float64(len(flips))
+			res.Value = &n
+			res.Detail = "pass -> fail: " + strings.Join(flips, ", ")
+			return res, warn
+		}
+		return weighNewFailures(res, run, baseline, history, e.Scope, flips), warn
 	}
 	res.Detail = "unknown gate form"
 	return res, ""

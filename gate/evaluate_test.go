@@ -119,6 +119,8 @@ func TestEvaluateAgainstBaseline(t *testing.T) {
 		result("q9", 0, "fail", nil, nil), // new case: not a new failure
 	)
 	cand.Summary.LatencyMs = assay.Latency{P95: 130, Max: 130, N: 3}
+	// the built-in engine is deterministic: every flip is a new failure
+	base.Target.Kind, cand.Target.Kind = "builtin", "builtin"
 	tests := []struct {
 		expr   string
 		pass   bool
@@ -254,6 +256,7 @@ func TestScopeNoMatchIsAnError(t *testing.T) {
 	tags := map[string]string{"category": "security", "lang": "en"}
 	base := runOf("b", result("q1", 0, "pass", tags, nil), result("q2", 0, "pass", map[string]string{"category": "billing"}, nil))
 	run := runOf("r", result("q1", 0, "pass", tags, nil), result("q2", 0, "fail", map[string]string{"category": "billing"}, nil))
+	base.Target.Kind, run.Target.Kind = "builtin", "builtin"
 	for _, expr := range []string{
 		"no_new_failures [categroy=security]",
 		"[categroy=security] pass_rate >= 0",

@@ -112,6 +112,9 @@ type Expr struct {
 	Measure bool
 	Op      Op
 	Bound   float64
+	// Strict is set for no_new_failures(strict): every pass -> fail flip
+	// fails the gate, whatever is known of the case's noise.
+	Strict bool
 }
 
 // String renders the expression in canonical form, e.g.
@@ -128,6 +131,9 @@ func (e Expr) String() string {
 		fmt.Fprintf(&b, "%s(%s)", e.Kind, e.Metric)
 	case NoNewFailures:
 		b.WriteString("no_new_failures")
+		if e.Strict {
+			b.WriteString("(strict)")
+		}
 		if e.Scope != nil {
 			fmt.Fprintf(&b, " [%s]", e.Scope)
 		}
@@ -264,12 +270,24 @@ func Parse(expr, source string) (Expr, error) {
 		rest = strings.TrimSpace(after)
 	}
 	// no_new_failures [scope]
-	if word, after := leadingWord(rest); strings.EqualFold(word, "no_new_failures") {
+	word, after := leadingWord(rest)
+	if len(rest) > len("no_new_failures(") && strings.EqualFold(rest[:len("no_new_failures(")], "no_new_failures(") {
+		word, after = rest[:len("no_new_failures")], rest[len("no_new_failures"):]
+	}
+	if strings.EqualFold(word, "no_new_failures") {
 		e.Kind = NoNewFailures
 		after = strings.TrimSpace(after)
+		if strings.HasPrefix(after, "(") {
+			arg, tail, ok := strings.Cut(after[1:], ")")
+			if !ok || !strings.EqualFold(strings.TrimSpace(arg), "strict") {
+				return fail("unexpected %q after no_new_failures (want no_new_failures or no_new_failures(strict))", after)
+			}
+			e.Strict = true
+			after = strings.TrimSpace(tail)
+		}
 		if after != "" {
 			if !strings.HasPrefix(after, "[") {
-				return fail("unexpected %q after no_new_failures (want no_new_failures or no_new_failures [tag=value])", after)
+				return fail("unexpected %q after no_new_failures (want no_new_failures, no_new_failures(strict) or no_new_failures [tag=value])", after)
 			}
 			if e.Scope != nil {
 				return fail("no_new_failures takes one scope, got two")

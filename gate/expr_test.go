@@ -126,7 +126,7 @@ func TestOpHolds(t *testing.T) {
 
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{"pass_rate >= 0.8", "[lang=zh] recall@10 >= 0.47", "delta(ndcg@10) >= -0.02",
-		"ratio(p95_latency_ms) <= 1.2", "no_new_failures [tag=x]", "((", "[=]", ">=>=", "delta(", "no_new_failures [",
+		"ratio(p95_latency_ms) <= 1.2", "no_new_failures [tag=x]", "no_new_failures(strict)", "no_new_failures(strict) [tag=x]", "no_new_failures(", "((", "[=]", ">=>=", "delta(", "no_new_failures [",
 		"[lang=en] noninferior(ndcg@10, 0.02)", "noninferior(", "noninferior(,)", "noninferior(mrr, 1e-3))"} {
 		f.Add(s)
 	}

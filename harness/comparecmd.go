@@ -26,6 +26,11 @@ type ComparePlan struct {
 	// Stdout gets the text; Stderr what the store had to repair.
 	Stdout, Stderr io.Writer
 	Secrets        *redact.Redactor
+	// Options are the margins, multiplicity and history of the comparison.
+	Options CompareOptions
+	// FailOnInconclusive makes an inconclusive verdict exit 1; otherwise a
+	// one-line warning goes to Stderr.
+	FailOnInconclusive bool
 }
 
 // Compare compares the runs of p (CompareRefs), shows the comparison as
@@ -51,7 +56,7 @@ func Compare(ctx context.Context, p ComparePlan) error {
 		fmt.Fprintln(p.Stdout)
 		return WriteCase(ctx, p.Stdout, st, p.Cand, p.Case, "cand")
 	}
-	rep, err := CompareRefs(ctx, st, p.Base, p.Cand, jsonOut, mdOut)
+	rep, err := CompareRefsWith(ctx, st, p.Base, p.Cand, p.Options, jsonOut, mdOut)
 	if err != nil {
 		return err
 	}
@@ -72,7 +77,10 @@ func Compare(ctx context.Context, p ComparePlan) error {
 			return inputError(err)
 		}
 	}
-	return CompareErr(rep)
+	if w := InconclusiveWarning(rep); w != "" && !p.FailOnInconclusive {
+		report.Warnings(p.Stderr, []string{w})
+	}
+	return CompareOutcome(rep, p.FailOnInconclusive)
 }
 
 // WriteCase writes every trial of the case id of the run ref whole

@@ -229,6 +229,23 @@ func binaryOf(j map[string]int) map[string]int {
 // runs at once (for 10,000-case runs decoding is a good part of the time)
 // and compares them.
 func CompareRefs(ctx context.Context, st store.Store, baseRef, candRef string, outputs ...Output) (compare.Report, error) {
+	return CompareRefsWith(ctx, st, baseRef, candRef, CompareOptions{}, outputs...)
+}
+
+// CompareOptions tune CompareRefsWith.
+type CompareOptions struct {
+	// Margins and Multiplicity are compare.Options'.
+	Margins      map[string]float64
+	Multiplicity compare.Multiplicity
+	// History is how many earlier runs of the baseline's suite and target
+	// the store gives the comparison (History; 0: DefaultHistory, -1:
+	// none).
+	History int
+}
+
+// CompareRefsWith is CompareRefs with options; the earlier runs of the
+// baseline's system in st (History) weigh the flips.
+func CompareRefsWith(ctx context.Context, st store.Store, baseRef, candRef string, co CompareOptions, outputs ...Output) (compare.Report, error) {
 	// A REF is resolved first (to a path, or to a stored run's id and
 	// run.json when the store keeps files), so that no output overwrites a
 	// run record before anything is read.
@@ -273,17 +290,36 @@ func CompareRefs(ctx context.Context, st store.Store, baseRef, candRef string, o
 			return compare.Report{}, inputError(err)
 		}
 	}
-	return compare.Runs(runs[0], runs[1], compare.Options{}), nil
+	hist := History(ctx, st, runs[0], runs[1], co.History)
+	return compare.Runs(runs[0], runs[1], compare.Options{Margins: co.Margins, Multiplicity: co.Multiplicity, History: hist}), nil
 }
 
 // CompareErr is the outcome of a comparison: a Usage error when the runs
 // share no case (nothing was compared), Regressed, or nil.
 func CompareErr(rep compare.Report) error {
+	return CompareOutcome(rep, false)
+}
+
+// CompareOutcome is CompareErr where failOnInconclusive makes an
+// inconclusive verdict Regressed too (--fail-on inconclusive).
+func CompareOutcome(rep compare.Report, failOnInconclusive bool) error {
 	if rep.PairedCases == 0 {
 		return usageError("compare two runs of the same suite", "the two runs share no case: nothing was compared")
 	}
 	if rep.Verdict == compare.Regressed {
 		return &Error{Kind: Regressed}
 	}
+	if rep.Verdict == compare.Inconclusive && failOnInconclusive {
+		return &Error{Kind: Regressed, Err: fmt.Errorf("the comparison is inconclusive (--fail-on inconclusive)")}
+	}
 	return nil
+}
+
+// InconclusiveWarning is the one line a caller prints when a comparison
+// is inconclusive and that does not fail it: "" otherwise.
+func InconclusiveWarning(rep compare.Report) string {
+	if rep.Verdict != compare.Inconclusive {
+		return ""
+	}
+	return "verdict inconclusive: neither a regression nor equivalence was shown (see the reasons); --fail-on inconclusive makes it fail"
 }

@@ -59,7 +59,10 @@ type GatePlan struct {
 // calls WriteOutputs, Ratchet and Err, and Close.
 type GateCheck struct {
 	Run, Base *assay.Run
-	Verdict   gate.Verdict
+	// History are the earlier runs of the baseline's suite and target in
+	// the store (History) that no_new_failures weighs flips against.
+	History []*assay.Run
+	Verdict gate.Verdict
 	// Exprs are the gate expressions checked (those that apply and those
 	// scoped to another variant: NotApplied).
 	Exprs []gate.Expr
@@ -147,7 +150,10 @@ func CheckGate(ctx context.Context, p GatePlan) (*GateCheck, error) {
 		}
 	}
 	c.Exprs = exprs
-	c.Verdict = gate.EvaluateExprs(exprs, run, c.Base)
+	if c.Base != nil {
+		c.History = History(ctx, st, c.Base, run, 0)
+	}
+	c.Verdict = gate.EvaluateHistory(exprs, run, c.Base, c.History)
 	c.Verdict.Warnings = append(skipped, c.Verdict.Warnings...)
 	if p.Floors != "" {
 		if p.Ratchet {
@@ -232,7 +238,7 @@ func (c *GateCheck) WriteOutputs() error {
 	shown.Warnings = append(append([]string(nil), run.Warnings...), verdict.Warnings...)
 	var cmp *compare.Report
 	if c.Base != nil && p.Markdown != "" {
-		r := compare.Runs(c.Base, run, compare.Options{})
+		r := compare.Runs(c.Base, run, compare.Options{History: c.History})
 		cmp = &r
 	}
 	outputs := []struct {

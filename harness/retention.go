@@ -187,8 +187,9 @@ type ProtectedRun struct {
 // Prune deletes old runs from st: per suite, the runs beyond the newest
 // p.Keep and/or started before p.Now - p.OlderThan. It never deletes the
 // latest complete run of a suite (what latest and a baseline name; a shard
-// run never is one) nor a run a floors file names (Floors), and says so
-// for each run it spared. Runs are deleted one at a time through
+// run never is one), a run a floors file names (Floors), nor a run a live
+// process is still writing (Store.Delete refuses it: store.ErrInProgress),
+// and says so for each run it spared. Runs are deleted one at a time through
 // Store.Delete; an error stops it, and Pruned holds what was deleted
 // until then.
 func Prune(ctx context.Context, st store.Store, p PrunePlan) (Pruned, error) {
@@ -240,13 +241,34 @@ func Prune(ctx context.Context, st store.Store, p PrunePlan) (Pruned, error) {
 			continue
 		}
 		if !p.DryRun {
-			if err := st.Delete(ctx, e.RunID); err != nil && !errors.Is(err, store.ErrNotFound) {
+			err := st.Delete(ctx, e.RunID)
+			if errors.Is(err, store.ErrInProgress) {
+				out.Protected = append(out.Protected, ProtectedRun{e, InProgressReason})
+				out.Kept++
+				continue
+			}
+			if err != nil && !errors.Is(err, store.ErrNotFound) {
 				return out, inputError(err)
 			}
+		} else if e.Status == assay.StatusIncomplete && inProgress(ctx, st, e.RunID) {
+			out.Protected = append(out.Protected, ProtectedRun{e, InProgressReason})
+			out.Kept++
+			continue
 		}
 		out.Deleted = append(out.Deleted, e)
 	}
 	return out, nil
+}
+
+// InProgressReason is why Prune keeps a run that a live process is still
+// writing (store.ErrInProgress from Store.Delete).
+const InProgressReason = "in progress: a process is still writing it"
+
+// inProgress reports whether a dry run should say the run would be kept
+// as in progress: the store can tell (store.ProgressReporter) and says so.
+func inProgress(ctx context.Context, st store.Store, id string) bool {
+	pr, ok := st.(store.ProgressReporter)
+	return ok && pr.InProgress(ctx, id)
 }
 
 // floorRuns maps each run id the floors files' logs name to the file.

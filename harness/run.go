@@ -234,7 +234,7 @@ func Run(ctx context.Context, p Plan) (*Result, error) {
 	res.Runs, res.Verdicts, res.Baselines = []*assay.Run{run}, []gate.Verdict{verdict}, []*assay.Run{ss.base}
 	var cmp *compare.Report
 	if ss.base != nil {
-		rep := compare.Runs(ss.base, run, compare.Options{})
+		rep := compare.Runs(ss.base, run, compare.Options{History: History(ctx, ss.st, ss.base, run, 0)})
 		cmp = &rep
 	}
 	res.Comparisons = []*compare.Report{cmp}
@@ -636,7 +636,7 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 		Options: assay.RunOptions{
 			K: s.Defaults.K, Trials: f.Trials, Concurrency: conc, Timeout: f.Timeout.String(),
 			Cases: f.Cases, Tags: tagMap(f.Tags), Metrics: metricNames,
-			Cache: ss.cache != nil,
+			Cache: ss.cache != nil, Margins: s.Margins,
 		},
 		StartedAt: now().UTC(),
 		Gain:      ss.gopts.Gain,
@@ -807,10 +807,15 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 	if f.Trials > 1 {
 		run.Trials = gate.Trials(run.Cases)
 	}
-	verdict, err := gate.Evaluate(ss.runGates(), run, base)
+	exprs, err := gate.ParseAll(ss.runGates())
 	if err != nil {
 		return nil, gate.Verdict{}, inputError(err)
 	}
+	var hist []*assay.Run
+	if base != nil {
+		hist = History(ctx, ss.st, base, run, 0)
+	}
+	verdict := gate.EvaluateHistory(exprs, run, base, hist)
 	run.Gates = verdict.Results
 	warnings = append(warnings, verdict.Warnings...)
 	run.Warnings = warnings

@@ -17,9 +17,11 @@ type Migrated struct {
 }
 
 // MigrateStore opens the store spec (a directory, created when missing, or
-// a URL) for writing, which applies the migrations it lacks, and says
-// which it applied.
+// a URL) with OpenOptions.Migrate, which applies the migrations it lacks,
+// and says which it applied. It is the one command that changes a
+// database store's schema (and so needs a role that may).
 func MigrateStore(spec string, o store.OpenOptions) (Migrated, error) {
+	o.Migrate = true
 	st, err := OpenStore(spec, o)
 	if err != nil {
 		return Migrated{}, inputError(err)
@@ -51,13 +53,21 @@ func (m Migrated) WriteText(w io.Writer) error {
 // WriteCopied writes what CopyStores did, as `assay store copy` prints
 // it (the stores' URLs redacted).
 func WriteCopied(w io.Writer, from, to string, res store.CopyResult) error {
-	_, err := fmt.Fprintf(w, "copied %d runs from %s to %s (%d already there)\n", len(res.Copied), store.RedactURL(from), store.RedactURL(to), len(res.Skipped))
+	var more string
+	if n := len(res.Redone); n > 0 {
+		more += fmt.Sprintf(", %d copied again: the copy there was not whole", n)
+	}
+	if n := len(res.InProgress); n > 0 {
+		more += fmt.Sprintf(", %d still being written: copy again once they finish", n)
+	}
+	_, err := fmt.Fprintf(w, "copied %d runs from %s to %s (%d already there%s)\n", len(res.Copied), store.RedactURL(from), store.RedactURL(to), len(res.Skipped), more)
 	return err
 }
 
 // CopyStores copies the runs of the store from into the store to (either a
 // directory or a URL; to is created when it is a missing directory), as
-// store.Copy does: runs to has already are skipped.
+// store.Copy does: each copy verified, runs to already has whole skipped,
+// runs it has only part of copied again.
 func CopyStores(ctx context.Context, from, to string, o store.OpenOptions) (store.CopyResult, error) {
 	if !store.IsURL(from) {
 		if _, err := os.Stat(from); err != nil {

@@ -36,17 +36,17 @@ func CompareText(w io.Writer, rep compare.Report) error {
 		for _, m := range rep.Metrics {
 			nameW = max(nameW, len(m.Name))
 		}
-		rows := [][]string{{"", "baseline", "candidate", "delta", "95% CI", "p", ""}}
+		rows := [][]string{{"", "baseline", "candidate", "delta", "95% CI", "p", "p adj", ""}}
 		for _, m := range rep.Metrics {
 			rows = append(rows, []string{m.Name, fmt.Sprintf("%.4f", m.Baseline), fmt.Sprintf("%.4f", m.Candidate),
-				fmt.Sprintf("%+.4f", m.Delta), fmt.Sprintf("[%+.4f, %+.4f]", m.CI95[0], m.CI95[1]), pval(m.P), string(m.Change)})
+				fmt.Sprintf("%+.4f", m.Delta), fmt.Sprintf("[%+.4f, %+.4f]", m.CI95[0], m.CI95[1]), pval(m.P), padj(m.PAdjusted), string(m.Change)})
 		}
 		if l := rep.Latency; l.N > 0 {
 			rows = append(rows, nil,
-				[]string{"latency p50", Millis(l.Baseline.P50) + "ms", Millis(l.Candidate.P50) + "ms", SignedMillis(l.DeltaP50), "", "", ""},
-				[]string{"latency p95", Millis(l.Baseline.P95) + "ms", Millis(l.Candidate.P95) + "ms", SignedMillis(l.DeltaP95), "", "", ""})
+				[]string{"latency p50", Millis(l.Baseline.P50) + "ms", Millis(l.Candidate.P50) + "ms", SignedMillis(l.DeltaP50), "", "", "", ""},
+				[]string{"latency p95", Millis(l.Baseline.P95) + "ms", Millis(l.Candidate.P95) + "ms", SignedMillis(l.DeltaP95), "", "", "", ""})
 		}
-		widths := make([]int, 7)
+		widths := make([]int, 8)
 		widths[0] = nameW
 		for _, r := range rows {
 			for i := 1; i < len(r); i++ {
@@ -59,11 +59,11 @@ func CompareText(w io.Writer, rep compare.Report) error {
 				continue
 			}
 			line := fmt.Sprintf("%-*s", widths[0], r[0])
-			for i := 1; i <= 5; i++ {
+			for i := 1; i <= 6; i++ {
 				line += "  " + fmt.Sprintf("%*s", widths[i], r[i])
 			}
-			if r[6] != "" {
-				line += "  " + r[6]
+			if r[7] != "" {
+				line += "  " + r[7]
 			}
 			p.f("%s\n", strings.TrimRight(line, " "))
 		}
@@ -82,12 +82,24 @@ func CompareText(w io.Writer, rep compare.Report) error {
 	if len(rep.TopScores) > 0 {
 		p.f("top score changed (%d):%s\n", len(rep.TopScores), scoreList(rep.TopScores, func(s string) string { return s }))
 	}
+	if ev := rep.FlipEvidence; ev != nil && ev.PassToFail+ev.FailToPass > 0 {
+		p.f("flips: McNemar p %s, adjusted %s; %s\n", pval(ev.P), pval(ev.PAdjusted), ev.Basis)
+		for _, g := range flipGroups(ev) {
+			p.f("  %s (%d)%s\n", g.label, len(g.cases), idList(caseIDs(g.cases)))
+		}
+		if ev.Advice != "" {
+			p.f("  %s\n", ev.Advice)
+		}
+	}
 	p.nl()
 	p.f("verdict: %s", rep.Verdict)
 	if len(rep.Reasons) > 0 {
 		p.f(" (%s)", strings.Join(rep.Reasons, "; "))
 	}
 	p.nl()
+	if rep.Method != "" {
+		p.f("method: %s\n", rep.Method)
+	}
 	if len(rep.Warnings) > 0 {
 		p.f("\nwarnings:\n")
 		for i, wn := range rep.Warnings {
@@ -102,7 +114,7 @@ func CompareText(w io.Writer, rep compare.Report) error {
 // flipped cases and the warnings.
 func CompareMarkdown(w io.Writer, rep compare.Report) error {
 	p := &printer{w: w}
-	icon := map[compare.Verdict]string{compare.Regressed: "❌", compare.Better: "✅", compare.Same: "➖"}[rep.Verdict]
+	icon := map[compare.Verdict]string{compare.Regressed: "❌", compare.Better: "✅", compare.Same: "➖", compare.Inconclusive: "❔"}[rep.Verdict]
 	p.f("## %s assay compare · %s — %s\n\n", icon, mdEscape(nonEmpty(rep.Suite, "suite")), rep.Verdict)
 	p.f("baseline `%s` (%s) → candidate `%s` (%s) · %s\n\n",
 		mdCode(shortID(rep.Baseline)), rep.BaselineStatus, mdCode(shortID(rep.Candidate)), rep.CandidateStatus, count(rep.PairedCases, "paired case", "paired cases")+mdEscape(clusterNote(rep)))
@@ -110,7 +122,7 @@ func CompareMarkdown(w io.Writer, rep compare.Report) error {
 		p.f("**%s**\n\n", mdEscape(strings.Join(rep.Reasons, "; ")))
 	}
 	if len(rep.Metrics) > 0 {
-		p.f("| measure | baseline | candidate | delta | 95%% CI | p | |\n|---|---:|---:|---:|---:|---:|---|\n")
+		p.f("| measure | baseline | candidate | delta | 95%% CI | p | p adj | |\n|---|---:|---:|---:|---:|---:|---:|---|\n")
 		for _, m := range rep.Metrics {
 			mark := string(m.Change)
 			switch m.Change {
@@ -119,15 +131,18 @@ func CompareMarkdown(w io.Writer, rep compare.Report) error {
 			case compare.Improved:
 				mark = "🔺 better"
 			}
-			p.f("| %s | %.4f | %.4f | %+.4f | [%+.4f, %+.4f] | %s | %s |\n",
-				mdEscape(m.Name), m.Baseline, m.Candidate, m.Delta, m.CI95[0], m.CI95[1], mdEscape(pval(m.P)), mdEscape(mark))
+			p.f("| %s | %.4f | %.4f | %+.4f | [%+.4f, %+.4f] | %s | %s | %s |\n",
+				mdEscape(m.Name), m.Baseline, m.Candidate, m.Delta, m.CI95[0], m.CI95[1], mdEscape(pval(m.P)), mdEscape(padj(m.PAdjusted)), mdEscape(mark))
 		}
 		if l := rep.Latency; l.N > 0 {
-			p.f("| latency p50 | %sms | %sms | %s | | | |\n", Millis(l.Baseline.P50), Millis(l.Candidate.P50), SignedMillis(l.DeltaP50))
-			p.f("| latency p95 | %sms | %sms | %s | | | |\n", Millis(l.Baseline.P95), Millis(l.Candidate.P95), SignedMillis(l.DeltaP95))
+			p.f("| latency p50 | %sms | %sms | %s | | | | |\n", Millis(l.Baseline.P50), Millis(l.Candidate.P50), SignedMillis(l.DeltaP50))
+			p.f("| latency p95 | %sms | %sms | %s | | | | |\n", Millis(l.Baseline.P95), Millis(l.Candidate.P95), SignedMillis(l.DeltaP95))
 		}
 		p.f("\n`~`: %s\n\n", mdEscape(SignificanceRule(rep.Alpha)))
 		compareEffectMarkdown(p, rep)
+	}
+	if rep.Method != "" {
+		p.f("<sub>method: %s</sub>\n\n", mdEscape(rep.Method))
 	}
 	mdFlips := func(label string, ids []string) {
 		if len(ids) == 0 {
@@ -143,6 +158,15 @@ func CompareMarkdown(w io.Writer, rep compare.Report) error {
 	mdFlips("fail → pass", rep.Flips.FailToPass)
 	mdFlips("answered → refused", rep.Flips.AnsweredToRefused)
 	mdFlips("refused → answered", rep.Flips.RefusedToAnswered)
+	if ev := rep.FlipEvidence; ev != nil && ev.PassToFail+ev.FailToPass > 0 {
+		p.f("flips: McNemar p %s, adjusted %s; %s\n\n", mdEscape(pval(ev.P)), mdEscape(pval(ev.PAdjusted)), mdEscape(ev.Basis))
+		for _, g := range flipGroups(ev) {
+			mdFlips(g.label, caseIDs(g.cases))
+		}
+		if ev.Advice != "" {
+			p.f("%s\n\n", mdEscape(ev.Advice))
+		}
+	}
 	if len(rep.TopScores) > 0 {
 		p.f("**top score changed (%d):**%s\n\n", len(rep.TopScores), scoreList(rep.TopScores, func(id string) string { return "`" + mdCode(id) + "`" }))
 	}
@@ -168,6 +192,39 @@ func shortID(id string) string {
 		return id[:13]
 	}
 	return id
+}
+
+// padj is an adjusted p, or "" for a measure outside the family.
+func padj(p *float64) string {
+	if p == nil {
+		return ""
+	}
+	return pval(*p)
+}
+
+type flipGroup struct {
+	label string
+	cases []compare.CaseEvidence
+}
+
+// flipGroups are the non-empty groups of weighed flips: confirmed new
+// failures, flaky flips, unconfirmed flips.
+func flipGroups(ev *compare.FlipEvidence) []flipGroup {
+	var out []flipGroup
+	for _, g := range []flipGroup{{"new failures", ev.Confirmed}, {"flaky", ev.Flaky}, {"not confirmed", ev.Unconfirmed}} {
+		if len(g.cases) > 0 {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+func caseIDs(cs []compare.CaseEvidence) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.ID
+	}
+	return out
 }
 
 func pval(p float64) string {

@@ -245,17 +245,20 @@ func markdownComparison(p *printer, cmp *compare.Report) {
 	}
 	p.f("\n\n")
 	if len(cmp.Metrics) > 0 {
-		p.f("| metric | baseline | run | delta | 95%% CI | p | |\n|---|---:|---:|---:|---:|---:|---|\n")
+		p.f("| metric | baseline | run | delta | 95%% CI | p | p adj | |\n|---|---:|---:|---:|---:|---:|---:|---|\n")
 		for _, m := range cmp.Metrics {
 			mark := "~"
 			if m.Significant {
 				mark = string(m.Change)
 			}
-			p.f("| %s | %.4f | %.4f | %+.4f | [%+.4f, %+.4f] | %s | %s |\n",
-				mdEscape(m.Name), m.Baseline, m.Candidate, m.Delta, m.CI95[0], m.CI95[1], mdEscape(pval(m.P)), mdEscape(mark))
+			p.f("| %s | %.4f | %.4f | %+.4f | [%+.4f, %+.4f] | %s | %s | %s |\n",
+				mdEscape(m.Name), m.Baseline, m.Candidate, m.Delta, m.CI95[0], m.CI95[1], mdEscape(pval(m.P)), mdEscape(padj(m.PAdjusted)), mdEscape(mark))
 		}
 		p.f("\n")
 		compareEffectMarkdown(p, *cmp)
+	}
+	if cmp.Method != "" {
+		p.f("<sub>method: %s</sub>\n\n", mdEscape(cmp.Method))
 	}
 	flips := func(label string, ids []string) {
 		if len(ids) == 0 {
@@ -270,6 +273,14 @@ func markdownComparison(p *printer, cmp *compare.Report) {
 	}
 	flips("pass → fail", cmp.Flips.PassToFail)
 	flips("fail → pass", cmp.Flips.FailToPass)
+	if ev := cmp.FlipEvidence; ev != nil {
+		for _, g := range flipGroups(ev) {
+			flips(g.label, caseIDs(g.cases))
+		}
+		if ev.Advice != "" {
+			p.f("%s\n\n", mdEscape(ev.Advice))
+		}
+	}
 	for _, wn := range cmp.Warnings {
 		p.f("> ⚠️ %s\n", mdEscape(wn))
 	}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"slices"
@@ -9,19 +10,32 @@ import (
 	"github.com/assay-eval/assay"
 )
 
-// CopyResult says what Copy did: the ids of the runs it copied and of
-// those it left because the destination already had them.
+// CopyResult says what Copy did: the ids of the runs it copied, of those
+// it left because the destination already had them whole, of those whose
+// copy in the destination was not whole (a copy that was stopped) and
+// that it copied again, and of those it left because a live process is
+// still writing them in the source.
 type CopyResult struct {
-	Copied  []string `json:"copied"`
-	Skipped []string `json:"skipped"`
+	Copied     []string `json:"copied"`
+	Skipped    []string `json:"skipped"`
+	Redone     []string `json:"redone,omitempty"`
+	InProgress []string `json:"in_progress,omitempty"`
 }
 
 // Copy copies every run of src into dst (any two stores: files and
 // Postgres either way), oldest first, each with its record, status and
-// times as they are and its case lines with their observations. A run dst
-// already has (same run id) is skipped, so a copy that stopped can be run
-// again. The source is not changed. A run that fails half-way is deleted
-// from dst before the error is returned, so dst never keeps half a copy.
+// times as they are and its case lines with their observations. The source
+// is not changed.
+//
+// Each run is verified once copied: dst must give back the same record
+// and the same case lines (their number and a SHA-256 over them, see
+// Digest); a run that does not is deleted from dst and the copy fails, so
+// dst never keeps half a copy that looks whole. A run dst already has
+// (same run id) is compared the same way: when it is whole it is skipped;
+// when it is not (a copy that was killed left it truncated) it is deleted
+// and copied again (Redone). So a copy that stopped, however it stopped,
+// is finished by running it again. A run that a live process is still
+// writing in src (ProgressReporter) is left for a later copy.
 //
 // A run stopped before it finished (incomplete, never finished) stays so
 // in dst: Load gives it with the cases it recorded, as from src.
@@ -44,19 +58,94 @@ func Copy(ctx context.Context, dst, src Store) (CopyResult, error) {
 		if err := ctx.Err(); err != nil {
 			return res, err
 		}
-		if there[e.RunID] {
-			res.Skipped = append(res.Skipped, e.RunID)
+		if pr, ok := src.(ProgressReporter); ok && e.Status == assay.StatusIncomplete && pr.InProgress(ctx, e.RunID) {
+			res.InProgress = append(res.InProgress, e.RunID)
 			continue
 		}
-		if err := copyRun(ctx, dst, src, e.RunID); err != nil {
+		want, err := Digest(ctx, src, e.RunID)
+		if err != nil {
+			return res, fmt.Errorf("run %s: reading it: %w", e.RunID, err)
+		}
+		redo := false
+		if there[e.RunID] {
+			got, err := Digest(ctx, dst, e.RunID)
+			if err == nil && got == want {
+				res.Skipped = append(res.Skipped, e.RunID)
+				continue
+			}
+			if err := dst.Delete(ctx, e.RunID); err != nil && !errors.Is(err, ErrNotFound) {
+				return res, fmt.Errorf("run %s: the destination's copy is not whole (%s), and it could not be removed: %w", e.RunID, mismatch(got, want, err), err)
+			}
+			redo = true
+		}
+		if err := copyRun(ctx, dst, src, e.RunID, want); err != nil {
 			return res, fmt.Errorf("run %s: %w", e.RunID, err)
 		}
-		res.Copied = append(res.Copied, e.RunID)
+		if redo {
+			res.Redone = append(res.Redone, e.RunID)
+		} else {
+			res.Copied = append(res.Copied, e.RunID)
+		}
 	}
 	return res, nil
 }
 
-func copyRun(ctx context.Context, dst, src Store, id string) error {
+// RunDigest identifies a run's content in any store: its status, the
+// number of its case lines, and a SHA-256 over its record (EncodeRun of
+// what Load gives) and every case line with its observation (EncodeCase of
+// what Cases gives), in order.
+type RunDigest struct {
+	Status assay.RunStatus
+	Lines  int
+	Sum    [sha256.Size]byte
+}
+
+// Digest reads the run id from s and returns its RunDigest.
+func Digest(ctx context.Context, s Store, id string) (RunDigest, error) {
+	var d RunDigest
+	run, err := s.Load(ctx, id)
+	if err != nil {
+		return d, err
+	}
+	h := sha256.New()
+	rec, err := EncodeRun(run)
+	if err != nil {
+		return d, err
+	}
+	h.Write(rec)
+	err = s.Cases(ctx, id, true, func(r assay.CaseResult) error {
+		line, err := EncodeCase(r)
+		if err != nil {
+			return err
+		}
+		h.Write(line)
+		d.Lines++
+		return nil
+	})
+	if err != nil {
+		return d, err
+	}
+	d.Status = run.Status
+	h.Sum(d.Sum[:0])
+	return d, nil
+}
+
+// mismatch says how a copy differs from its source.
+func mismatch(got, want RunDigest, err error) string {
+	switch {
+	case err != nil:
+		return "it does not read"
+	case got.Status != want.Status:
+		return fmt.Sprintf("%s, the source's is %s", got.Status, want.Status)
+	case got.Lines != want.Lines:
+		return fmt.Sprintf("%d case lines of %d", got.Lines, want.Lines)
+	}
+	return fmt.Sprintf("%d case lines, but their checksum differs", got.Lines)
+}
+
+// copyRun copies the run id and verifies the copy against want; a copy
+// that fails or does not match is deleted from dst.
+func copyRun(ctx context.Context, dst, src Store, id string, want RunDigest) error {
 	run, err := src.Load(ctx, id)
 	if err != nil {
 		return err
@@ -74,12 +163,20 @@ func copyRun(ctx context.Context, dst, src Store, id string) error {
 	case status == assay.StatusIncomplete && run.FinishedAt.IsZero():
 		// Stopped before Finish: the copy stays so too (Finish would
 		// stamp a finish time), its record listing no cases, and its
-		// case lines the ones it has. The writer of a files store keeps
-		// its cases.jsonl open until the process ends, as the stopped
+		// case lines the ones it has; its writer lets go as the stopped
 		// run's own did.
+		if r, ok := w.(Releaser); ok {
+			err = r.Release()
+		}
 	default:
 		run.Status, run.Cases = status, cases
 		err = w.Finish(run)
+	}
+	if err == nil {
+		got, derr := Digest(ctx, dst, id)
+		if derr != nil || got != want {
+			err = fmt.Errorf("the copy does not match its source (%s)", mismatch(got, want, derr))
+		}
 	}
 	if err != nil {
 		if derr := dst.Delete(context.WithoutCancel(ctx), id); derr != nil && !errors.Is(derr, ErrNotFound) {

@@ -42,10 +42,34 @@
 // write transactions begin IMMEDIATE, and any SQLITE_BUSY that still
 // surfaces is retried with jittered backoff for up to a minute.
 //
+// # Runs being written, deleting and copying
+//
+// A run's writer holds an exclusive flock on the run's directory from
+// Begin until Finish has updated the index (or until its process ends).
+// Delete takes that lock without waiting, so a run a live process is
+// writing is never deleted: Delete says ErrInProgress (ProgressReporter
+// asks without deleting), and `assay runs prune` keeps the run and says
+// why. Delete removes the index row, renames the directory aside in one
+// step and then removes it, so a Delete killed half-way leaves either the
+// whole run or nothing under runs/ (Open finishes removing what it left).
+// Without flock (Windows) Delete does not see writers.
+//
+// Copy copies runs between any two stores and verifies each copy (Digest:
+// the run's record and case lines, their count and a SHA-256 over them);
+// a run the destination holds only part of (a killed copy) is copied
+// again, not skipped.
+//
+// Text that goes into a column of the index (suite name, target, case id,
+// error class, metric name) is kept as IndexText has it (invalid UTF-8
+// and NUL as U+FFFD), the rule the Postgres store follows too; run.json
+// and cases.jsonl keep their JSON, NUL included.
+//
 // # Index
 //
 // Migrations are embedded (migrations/NNNN_name.sql) and recorded in
-// schema_migrations as they are applied. The index can always be rebuilt
+// schema_migrations as they are applied; Open applies them (the index is
+// the store directory's own). An index at a schema version newer than
+// this assay knows is refused (ErrSchema). The index can always be rebuilt
 // from the files: Open (Reindex) indexes any run directory it does not know,
 // drops the rows of deleted run directories and repairs a row still marked
 // incomplete whose run.json says complete, so deleting assay.db loses

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/assay-eval/assay"
@@ -336,6 +337,7 @@ func lineCol(b []byte, off int64) (line, col int) {
 type fileRun struct {
 	mu       sync.Mutex
 	dir      string
+	lock     *os.File // the run directory, locked from Begin to Finish
 	cases    casesFile
 	finished bool
 	lastSync time.Time
@@ -442,14 +444,44 @@ func beginFiles(dir string, run *assay.Run) (*fileRun, error) {
 		}
 		return nil, err
 	}
+	lock, err := lockRunDir(dir)
+	if err != nil {
+		return nil, err
+	}
 	if err := writeFileAtomic(filepath.Join(dir, RunFile), func(w io.Writer) error { return encodeRun(w, run) }); err != nil {
+		lock.Close()
 		return nil, err
 	}
 	f, err := openCases(filepath.Join(dir, CasesFile))
 	if err != nil {
+		lock.Close()
 		return nil, err
 	}
-	return &fileRun{dir: dir, cases: f, lastSync: time.Now()}, nil
+	return &fileRun{dir: dir, lock: lock, cases: f, lastSync: time.Now()}, nil
+}
+
+// A run being written holds an exclusive flock on its directory from
+// Begin until Finish has updated the index (or until the process ends:
+// the kernel drops the lock with it). Delete takes the same lock without
+// waiting, so a run a live process is writing is never deleted. Where
+// there is no flock the lock is not taken and Delete does not wait for
+// writers.
+
+// lockRunDir opens dir and locks it; the lock lasts until the returned
+// file is closed.
+func lockRunDir(dir string) (*os.File, error) {
+	d, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := atomicfile.Lock(d); err != nil {
+		d.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, fmt.Errorf("%s: %w by another process", dir, ErrInProgress)
+		}
+		return nil, err
+	}
+	return d, nil
 }
 
 func (w *fileRun) Dir() string { return w.dir }
@@ -482,6 +514,24 @@ func (w *fileRun) Append(r assay.CaseResult) error {
 	return nil
 }
 
+// Release implements Releaser: cases.jsonl is synced and closed and the
+// run's lock given up; the run stays incomplete.
+func (w *fileRun) Release() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.finished {
+		return ErrFinished
+	}
+	w.finished = true
+	defer w.lock.Close()
+	serr := w.cases.Sync()
+	cerr := w.cases.Close()
+	if err := errors.Join(serr, cerr); err != nil {
+		return w.explain(fmt.Errorf("%s: %w", w.cases.Name(), err))
+	}
+	return nil
+}
+
 func (w *fileRun) Finish(run *assay.Run) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -489,6 +539,7 @@ func (w *fileRun) Finish(run *assay.Run) error {
 		return ErrFinished
 	}
 	w.finished = true
+	defer w.lock.Close()
 	Finished(run)
 	serr := w.cases.Sync()
 	cerr := w.cases.Close()

@@ -67,6 +67,14 @@ type OpenOptions struct {
 	// command line); nil expands nothing. Library code reads no
 	// environment: the CLI passes its own.
 	Getenv func(string) string
+	// Migrate lets opening the store change its schema: create its tables
+	// and apply the migrations it lacks (`assay store migrate`). Without
+	// it a database store (Postgres) only checks that its schema is the
+	// version this assay knows and says what to run when it is not, so
+	// that every other command works with a role that may not create
+	// tables. The files store's SQLite index is private to the store
+	// directory and is always brought up to date.
+	Migrate bool
 	// Backends open the stores named by URL, by scheme ("postgres"):
 	// package store itself opens directories only (a backend package such
 	// as store/postgres imports this one). harness.OpenStore fills in every
@@ -277,6 +285,20 @@ func (s *SQLiteStore) migrate(ctx context.Context) error {
 		return err
 	}
 	sort.Strings(names)
+	known := 0
+	for _, name := range names {
+		v, _ := strconv.Atoi(strings.SplitN(filepath.Base(name), "_", 2)[0])
+		known = max(known, v)
+	}
+	var have sql.NullInt64
+	if err := s.retry(ctx, func() error {
+		return s.db.QueryRowContext(ctx, `SELECT max(version) FROM schema_migrations`).Scan(&have)
+	}); err != nil {
+		return err
+	}
+	if int(have.Int64) > known {
+		return fmt.Errorf("%w: the index is at schema version %d, newer than this assay (%s) knows (version %d): use the assay release that wrote it, or a newer one", ErrSchema, have.Int64, assay.Version, known)
+	}
 	for _, name := range names {
 		base := filepath.Base(name)
 		v, err := strconv.Atoi(strings.SplitN(base, "_", 2)[0])
@@ -434,9 +456,10 @@ func indexRun(ctx context.Context, tx *sql.Tx, run *assay.Run, dir string, withC
 		pass_rate = excluded.pass_rate, headline = excluded.headline, headline_value = excluded.headline_value,
 		assay_version = excluded.assay_version, git_commit = excluded.git_commit, git_dirty = excluded.git_dirty, dir = excluded.dir,
 		shard_group = excluded.shard_group, shard_index = excluded.shard_index, shard_count = excluded.shard_count`,
-		run.RunID, string(run.Status), run.Suite.Name, run.Suite.Fingerprint, run.Target.Kind, run.Target.Spec,
-		fmtTime(run.StartedAt), fmtTime(run.FinishedAt), sum.Cases, sum.Graded, sum.Passed, sum.Failed, sum.Errors,
-		sum.PassRate, head, headVal, run.AssayVersion, commit, dirty, dir, shardGroup, shardIndex, shardCount)
+		run.RunID, string(run.Status), IndexText(run.Suite.Name), IndexText(run.Suite.Fingerprint), IndexText(run.Target.Kind),
+		IndexText(run.Target.Spec), fmtTime(run.StartedAt), fmtTime(run.FinishedAt), sum.Cases, sum.Graded, sum.Passed, sum.Failed,
+		sum.Errors, sum.PassRate, IndexText(head), headVal, IndexText(run.AssayVersion), IndexText(commit), dirty, dir,
+		IndexText(shardGroup), shardIndex, shardCount)
 	if err != nil || !withCases {
 		return err
 	}
@@ -448,7 +471,7 @@ func indexRun(ctx context.Context, tx *sql.Tx, run *assay.Run, dir string, withC
 	}
 	for name, m := range sum.Metrics {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO run_metrics (run_id, name, mean, n) VALUES (?, ?, ?, ?)`,
-			run.RunID, name, m.Mean, m.N); err != nil {
+			run.RunID, IndexText(name), m.Mean, m.N); err != nil {
 			return err
 		}
 	}
@@ -467,14 +490,11 @@ func indexRun(ctx context.Context, tx *sql.Tx, run *assay.Run, dir string, withC
 		if c.Error != nil {
 			class = string(c.Error.Class)
 		}
-		mb := []byte("{}")
-		if len(c.Metrics) > 0 {
-			var err error
-			if mb, err = json.Marshal(c.Metrics); err != nil {
-				return err
-			}
+		mb, err := IndexMetrics(c.Metrics)
+		if err != nil {
+			return err
 		}
-		_, err := stmt.ExecContext(ctx, run.RunID, c.ID, c.Trial, pass, class, c.LatencyMs, string(mb))
+		_, err = stmt.ExecContext(ctx, run.RunID, IndexText(c.ID), c.Trial, pass, IndexText(class), c.LatencyMs, string(mb))
 		return err
 	})
 }
@@ -553,9 +573,19 @@ func (s *SQLiteStore) Reindex(ctx context.Context) error {
 	}
 	onDisk := map[string]bool{}
 	for _, e := range ents {
-		if e.IsDir() {
-			onDisk[e.Name()] = true
+		if !e.IsDir() {
+			continue
 		}
+		if strings.HasPrefix(e.Name(), deletingPrefix) {
+			// A Delete that was killed half-way: the run was already
+			// out of every listing; finish removing it (a store opened
+			// read-only only leaves it out).
+			if !s.readOnly {
+				os.RemoveAll(filepath.Join(s.root, "runs", e.Name()))
+			}
+			continue
+		}
+		onDisk[e.Name()] = true
 	}
 	index := func(run *assay.Run, onlyNew bool) error {
 		return s.tx(ctx, func(tx *sql.Tx) error {
@@ -630,7 +660,7 @@ func (s *SQLiteStore) List(ctx context.Context, f Filter) ([]Entry, error) {
 	var args []any
 	if f.Suite != "" {
 		q += ` AND suite_name = ?`
-		args = append(args, f.Suite)
+		args = append(args, IndexText(f.Suite))
 	}
 	if f.Status != "" {
 		q += ` AND status = ?`
@@ -638,7 +668,7 @@ func (s *SQLiteStore) List(ctx context.Context, f Filter) ([]Entry, error) {
 	}
 	if f.ShardGroup != "" {
 		q += ` AND shard_group = ?`
-		args = append(args, f.ShardGroup)
+		args = append(args, IndexText(f.ShardGroup))
 	}
 	if f.NoShards {
 		q += ` AND shard_count = 0`
@@ -732,6 +762,8 @@ func (s *SQLiteStore) Cases(ctx context.Context, runID string, withObservations 
 
 // Delete implements Store: the index rows go first (in one transaction),
 // then the run's directory, so a run is never listed without its files.
+// A run whose directory a live writer has locked (see lockRunDir) is not
+// deleted: the error wraps ErrInProgress.
 func (s *SQLiteStore) Delete(ctx context.Context, runID string) error {
 	if s.readOnly {
 		return fmt.Errorf("store %s is read-only: it cannot delete a run", s.root)
@@ -740,6 +772,11 @@ func (s *SQLiteStore) Delete(ctx context.Context, runID string) error {
 		return fmt.Errorf("run id %q: %w", runID, ErrNotFound)
 	}
 	dir := filepath.Join(s.root, "runs", runID)
+	if lock, err := lockRunDir(dir); err == nil {
+		defer lock.Close()
+	} else if errors.Is(err, ErrInProgress) {
+		return fmt.Errorf("run %s: %w", runID, err)
+	}
 	var n int64
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `DELETE FROM runs WHERE run_id = ?`, runID)
@@ -758,11 +795,37 @@ func (s *SQLiteStore) Delete(ctx context.Context, runID string) error {
 		}
 		return nil
 	}
-	if err := os.RemoveAll(dir); err != nil {
+	// The directory is renamed out of the way in one step before it is
+	// removed, so a Delete killed half-way never leaves a run directory
+	// missing some of its files (which Reindex would list again); Reindex
+	// removes what such a Delete left.
+	gone := filepath.Join(s.root, "runs", deletingPrefix+runID)
+	if err := os.Rename(dir, gone); err != nil {
 		return explain(s.root, fmt.Errorf("store %s: %w", s.root, err))
 	}
 	atomicfile.SyncDir(filepath.Dir(dir))
+	if err := os.RemoveAll(gone); err != nil {
+		return explain(s.root, fmt.Errorf("store %s: %w", s.root, err))
+	}
 	return nil
+}
+
+// deletingPrefix names a run directory that Delete is removing.
+const deletingPrefix = ".deleting-"
+
+var _ ProgressReporter = (*SQLiteStore)(nil)
+
+// InProgress implements ProgressReporter: whether a live writer holds the
+// lock of the run's directory.
+func (s *SQLiteStore) InProgress(_ context.Context, runID string) bool {
+	if !validRunID(runID) {
+		return false
+	}
+	lock, err := lockRunDir(filepath.Join(s.root, "runs", runID))
+	if err == nil {
+		lock.Close()
+	}
+	return errors.Is(err, ErrInProgress)
 }
 
 // validRunID reports whether id can name a run directory.

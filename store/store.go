@@ -67,6 +67,13 @@ type HeadLoader interface {
 	LoadHead(ctx context.Context, runID string) (*assay.Run, error)
 }
 
+// ProgressReporter is the optional capability of a store that can tell a
+// run a live process is still writing (the lock Delete respects) without
+// deleting it: what `assay runs prune --dry-run` shows.
+type ProgressReporter interface {
+	InProgress(ctx context.Context, runID string) bool
+}
+
 // Migrator is the optional capability of a store with a schema: the
 // migrations opening it applied (none when it was up to date) and the
 // schema version it is at (the number of its newest migration).
@@ -92,6 +99,15 @@ type RunWriter interface {
 	// Dir is the run's directory; "" for a store without files (read the
 	// run back with Store.Cases).
 	Dir() string
+}
+
+// Releaser is the optional capability of a RunWriter to stop without
+// finishing: the run stays as a killed process would leave it (incomplete,
+// with the cases appended), and its lock is given up so Delete may remove
+// it. The writer takes no more cases. Copy uses it for a run that was
+// stopped in its source.
+type Releaser interface {
+	Release() error
 }
 
 // Filter selects runs for List. Zero fields select everything.
@@ -133,6 +149,12 @@ var (
 	ErrNotFound  = errors.New("no such run")
 	ErrAmbiguous = errors.New("ambiguous run reference")
 	ErrFinished  = errors.New("run already finished")
+	// ErrSchema is wrapped by the error of opening a database store whose
+	// schema is not the version this assay knows (none yet, older, newer).
+	ErrSchema = errors.New("store schema does not match this assay")
+	// ErrInProgress is wrapped by Delete's error for a run that a live
+	// process is still writing.
+	ErrInProgress = errors.New("run is being written")
 )
 
 // NewRunID returns a new run id: a UUIDv7 in lowercase (time-ordered).

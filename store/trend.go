@@ -33,7 +33,7 @@ func (s *SQLiteStore) Trend(ctx context.Context, suite, metric string, limit int
 			WHERE r.suite_name = ? AND r.status = 'complete' AND r.shard_count = 0 AND m.name = ?`
 	}
 	q += ` ORDER BY r.started_at DESC, r.run_id DESC`
-	args := []any{suite, metric}
+	args := []any{IndexText(suite), IndexText(metric)}
 	if limit > 0 {
 		q += ` LIMIT ?`
 		args = append(args, limit)
@@ -74,7 +74,7 @@ func (s *SQLiteStore) CaseHistory(ctx context.Context, suite, caseID string, lim
 		FROM case_results c JOIN runs r ON r.run_id = c.run_id
 		WHERE r.suite_name = ? AND c.case_id = ?
 		ORDER BY r.started_at DESC, r.run_id DESC, c.trial`
-	args := []any{suite, caseID}
+	args := []any{IndexText(suite), IndexText(caseID)}
 	if limit > 0 {
 		q += ` LIMIT ?`
 		args = append(args, limit)

@@ -79,18 +79,19 @@ type exportCase struct {
 }
 
 type exportFile struct {
-	Assay          int             `yaml:"assay"`
-	Name           string          `yaml:"name,omitempty"`
-	Description    string          `yaml:"description,omitempty"`
-	Corpus         any             `yaml:"corpus,omitempty"`
-	Defaults       *exportDefaults `yaml:"defaults,omitempty"`
-	Metrics        []string        `yaml:"metrics,omitempty,flow"`
-	Gain           string          `yaml:"gain,omitempty"`
-	RecallOver     string          `yaml:"recall_over,omitempty"`
-	RefusalMarkers []string        `yaml:"refusal_markers,omitempty,flow"`
-	Tools          []string        `yaml:"tools,omitempty,flow"`
-	Gates          []string        `yaml:"gates,omitempty"`
-	Cases          []exportCase    `yaml:"cases"`
+	Assay          int                `yaml:"assay"`
+	Name           string             `yaml:"name,omitempty"`
+	Description    string             `yaml:"description,omitempty"`
+	Corpus         any                `yaml:"corpus,omitempty"`
+	Defaults       *exportDefaults    `yaml:"defaults,omitempty"`
+	Metrics        []string           `yaml:"metrics,omitempty,flow"`
+	Gain           string             `yaml:"gain,omitempty"`
+	RecallOver     string             `yaml:"recall_over,omitempty"`
+	Margins        map[string]float64 `yaml:"margins,omitempty"`
+	RefusalMarkers []string           `yaml:"refusal_markers,omitempty,flow"`
+	Tools          []string           `yaml:"tools,omitempty,flow"`
+	Gates          []string           `yaml:"gates,omitempty"`
+	Cases          []exportCase       `yaml:"cases"`
 }
 
 // corpusRef returns the path a native suite can name for s's corpus: a
@@ -254,6 +255,7 @@ func exportOf(s *assay.Suite, o ExportOptions) exportFile {
 		f.Gain = string(s.Gain)
 	}
 	f.RecallOver = s.RecallOver
+	f.Margins = s.Margins
 	if len(s.RefusalMarkers) > 0 {
 		f.RefusalMarkers = s.RefusalMarkers
 	}

@@ -23,6 +23,7 @@ func FuzzLoadFile(f *testing.F) {
 	f.Add([]byte("assay: 1\ncases:\n  - {id: a, query: q, expect: {max_latency_ms: .inf}}\n"))
 	f.Add([]byte("[{\"id\": \"q\", \"query\": \"x\", \"relevantDocs\": [\"a\"]}]"))
 	f.Add([]byte("\xef\xbb\xbf{\"assay\": 1, \"cases\": []}"))
+	f.Add([]byte("assay: 1\nmargins: {pass_rate: 0.05, nDCG@10: -1, x: .nan}\ncases:\n  - {id: a, query: q, relevant: [d]}\n"))
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, src []byte) {
 		if mentionsFiles(src) {

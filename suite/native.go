@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -25,7 +26,7 @@ import (
 // Field names of the native format (docs/suite.md), in the order the docs
 // list them.
 var (
-	suiteFields    = []string{"assay", "name", "description", "corpus", "defaults", "metrics", "gain", "recall_over", "cluster", "refusal_markers", "tools", "analyzer", "embeddings", "rerank", "gates", "judge", "cases"}
+	suiteFields    = []string{"assay", "name", "description", "corpus", "defaults", "metrics", "gain", "margins", "recall_over", "cluster", "refusal_markers", "tools", "analyzer", "embeddings", "rerank", "gates", "judge", "cases"}
 	defaultsFields = []string{"k", "case_sensitive", "judge"}
 	caseFields     = []string{"id", "query", "tags", "guards", "k", "relevant", "judgments", "expect", "surface", "vars"}
 	expectFields   = []string{"answer_includes", "answer_includes_any", "answer_excludes", "answer_matches", "case_sensitive",
@@ -291,6 +292,8 @@ func (d *nativeDecoder) top(body ast.Node) error {
 			err = d.metrics(f)
 		case "gain":
 			err = d.gain(f)
+		case "margins":
+			err = d.margins(f)
 		case "recall_over":
 			err = d.recallOver(f)
 		case "cluster":
@@ -538,6 +541,42 @@ func (d *nativeDecoder) cluster(f yfield) error {
 		return nil
 	}
 	d.p.suite.Cluster = v
+	return nil
+}
+
+// margins reads margins: a mapping of pass_rate or a metric name to an
+// equivalence margin >= 0, kept under the metric's canonical name.
+func (d *nativeDecoder) margins(f yfield) error {
+	r := d.r
+	if nodeIsNull(f.val) {
+		return nil
+	}
+	fs, err := r.fields(f.val, "margins", nil, nil)
+	if err != nil {
+		return err
+	}
+	out := map[string]float64{}
+	for _, mf := range fs {
+		name := strings.ToLower(mf.key)
+		if name != "pass_rate" {
+			sp, err := metric.Parse(mf.key)
+			if err != nil {
+				d.prob(mf.keyNode, "margins: %v", err)
+				continue
+			}
+			name = sp.Name
+		}
+		v, err := r.number("margins."+mf.key, mf.val)
+		if err != nil {
+			return err
+		}
+		if v < 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+			d.prob(mf.val, "margins.%s: a margin is a number >= 0 in the measure's units, got %v", mf.key, v)
+			continue
+		}
+		out[name] = v
+	}
+	d.p.suite.Margins = out
 	return nil
 }
 

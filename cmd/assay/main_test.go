@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -165,15 +166,21 @@ func TestScripts(t *testing.T) {
 			// after its user info (HOST:PORT/DB?QUERY), for a script to give
 			// its own (postgres://postgres:$${PW}@$VAR_AT). After
 			// [!postgres] skip.
+			// pgstore -empty VAR makes the schema without assay's tables
+			// (before `assay store migrate`).
 			"pgstore": func(ts *testscript.TestScript, neg bool, args []string) {
+				newSchema := pgtest.NewSchema
+				if len(args) == 2 && args[0] == "-empty" {
+					newSchema, args = pgtest.NewEmptySchema, args[1:]
+				}
 				if neg || len(args) != 1 {
-					ts.Fatalf("usage: pgstore VAR")
+					ts.Fatalf("usage: pgstore [-empty] VAR")
 				}
 				base := os.Getenv(pgtest.EnvVar)
 				if base == "" {
 					ts.Fatalf("%s is not set: start the script with [!postgres] skip 'REASON'", pgtest.EnvVar)
 				}
-				u, schema, err := pgtest.NewSchema(base)
+				u, schema, err := newSchema(base)
 				if err != nil {
 					ts.Fatalf("pgstore: %v", err)
 				}
@@ -181,6 +188,53 @@ func TestScripts(t *testing.T) {
 				ts.Setenv(args[0], u)
 				_, at, _ := strings.Cut(u, "@")
 				ts.Setenv(args[0]+"_AT", at)
+			},
+			// pgrole VAR STORE reader|writer sets $VAR to the URL of the
+			// store $STORE (made by pgstore) as a new login role with the
+			// rights docs/store.md gives a reader or a writer, dropped when
+			// the script ends; pgrole VAR owner sets $VAR to a new, empty
+			// schema owned by a new role, as that role.
+			"pgrole": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) < 2 || len(args) > 3 {
+					ts.Fatalf("usage: pgrole VAR STORE reader|writer, or pgrole VAR owner")
+				}
+				var u string
+				var drop func() error
+				var err error
+				if args[1] == "owner" {
+					u, drop, err = pgtest.NewOwner(os.Getenv(pgtest.EnvVar))
+				} else if len(args) == 3 {
+					u, drop, err = pgtest.NewRole(os.Getenv(pgtest.EnvVar), ts.Getenv(args[1]), args[2])
+				} else {
+					ts.Fatalf("usage: pgrole VAR STORE reader|writer, or pgrole VAR owner")
+				}
+				if err != nil {
+					ts.Fatalf("pgrole: %v", err)
+				}
+				ts.Defer(func() { drop() })
+				ts.Setenv(args[0], u)
+			},
+			// pgexec STORE SQL runs one statement in the store $STORE (made
+			// by pgstore), as its user.
+			"pgexec": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 2 {
+					ts.Fatalf("usage: pgexec STORE SQL")
+				}
+				if err := pgtest.Exec(ts.Getenv(args[0]), args[1]); err != nil {
+					ts.Fatalf("pgexec: %v", err)
+				}
+			},
+			// sqlite DB SQL runs one statement in the SQLite database DB
+			// (a store's index, assay.db).
+			"sqlite": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 2 {
+					ts.Fatalf("usage: sqlite DB SQL")
+				}
+				db, err := sql.Open("sqlite", ts.MkAbs(args[0]))
+				ts.Check(err)
+				defer db.Close()
+				_, err = db.Exec(args[1])
+				ts.Check(err)
 			},
 			// jsonpart FILE prints the parts of a run JSON that a replay must
 			// reproduce (summary, segments, gates, cases), indented. A case's

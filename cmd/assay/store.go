@@ -63,7 +63,7 @@ func newStoreCmd(env *Env) *cobra.Command {
 	}
 	migrate := &cobra.Command{
 		Use:     "migrate",
-		Short:   "Apply the schema migrations a store lacks (opening a store does it too)",
+		Short:   "Apply the schema migrations a store lacks (the one command that changes a Postgres schema)",
 		Example: "  assay store migrate --store 'postgres://assay@db:5432/assay?sslmode=require'",
 		Args:    noArgs("assay store migrate [--store DIR|URL]"),
 		RunE: func(*cobra.Command, []string) error {
@@ -77,7 +77,7 @@ func newStoreCmd(env *Env) *cobra.Command {
 	migrate.Flags().StringVar(&dir, "store", "", "run store `DIR` or postgres:// URL (default $ASSAY_STORE, else .assay)")
 	cp := &cobra.Command{
 		Use:     "copy FROM TO",
-		Short:   "Copy every run (with its cases) from one store into another",
+		Short:   "Copy every run (with its cases) from one store into another, verifying each; run again to finish a stopped copy",
 		Example: "  assay store copy .assay 'postgres://assay:${PGPASS}@db:5432/assay'",
 		Args:    exactArgs(2, "assay store copy FROM TO (each a store directory or a postgres:// URL)"),
 		RunE: func(_ *cobra.Command, args []string) error {

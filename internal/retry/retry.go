@@ -1,7 +1,8 @@
 // Package retry holds the two rules every HTTP client of assay waits by (the
 // targets' http client and the model endpoints' client in package llm): how
 // long a Retry-After header asks for, and the jittered exponential backoff
-// between attempts.
+// between attempts. The Postgres store waits by the same backoff between
+// attempts on a lost connection.
 package retry
 
 import (

@@ -44,12 +44,42 @@
 // costs a fraction of its text. metrics is jsonb for queries by hand
 // (SELECT case_id FROM case_results WHERE (metrics->>'ndcg@10')::float < 0.5).
 //
-// Opening a store applies the migrations its database lacks, in one
-// transaction holding an advisory lock (keyed by the schema), so that jobs
-// starting at once against a new database apply each migration once and the
-// others wait; `assay store migrate` does the same on its own and says what
-// it applied. An older assay against a newer schema keeps working as long as
-// migrations only add.
+// Only `assay store migrate` (OpenOptions.Migrate) changes the schema: it
+// applies the migrations the database lacks, in one transaction holding an
+// advisory lock (keyed by the schema), so that jobs migrating at once
+// apply each migration once and the others wait. Every other open only
+// reads schema_migrations (SELECT) and refuses a schema that is not
+// SchemaVersion: missing or older, with the command to run; newer (a
+// newer assay migrated it), with the advice to use that release. So a
+// role that may not create tables runs every other command:
+//
+//	reader  USAGE on the schema, SELECT on its tables: runs, compare, gate, ui
+//	writer  the reader's, and INSERT, UPDATE on the tables and DELETE on
+//	        runs (prune; the run's other rows go by cascade): run, merge
+//	owner   owns the schema and its tables: store migrate
+//
+// # Lost connections
+//
+// Once a store has connected, an operation that fails because the
+// connection did (refused, reset, closed; the server shutting down,
+// starting up, or a standby not yet promoted) is retried on a new
+// connection with jittered backoff (internal/retry) for RetryWindow (30 s).
+// Each attempt is one statement or one transaction, made safe to repeat:
+// an Append whose commit was not acknowledged finds its line there, a
+// Finish finds its record. Opening is not retried, so a wrong URL fails at
+// once.
+//
+// # Runs being written
+//
+// A writer holds a session advisory lock keyed by the run (and schema) on
+// a connection of its own, outside the pool, from Begin to Finish, and
+// takes it again after a lost connection. Delete takes the same lock
+// without waiting in its transaction: a run a live process is writing is
+// not deleted (store.ErrInProgress), which `assay runs prune` reports.
+//
+// Text the index keeps in text columns is store.IndexText (PostgreSQL
+// text holds neither NUL nor invalid UTF-8), the files store's rule; the
+// record and the case lines are bytea of JSON and keep NUL as it is.
 //
 // # Writing and reading
 //

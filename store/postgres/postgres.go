@@ -12,12 +12,14 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/redact"
 	"github.com/assay-eval/assay/store"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -28,10 +30,15 @@ var migrationFS embed.FS
 // any number of processes may write into one database at once.
 type Store struct {
 	pool    *pgxpool.Pool
-	name    string // the URL as shown: password redacted
+	connCfg *pgx.ConnConfig // for the connections that hold a run's lock
+	name    string          // the URL as shown: password redacted
 	secrets *redact.Redactor
+	schema  *string // current_schema()
 	applied []string
 	version int
+
+	mu    sync.Mutex
+	locks map[*runLock]bool // the runs this process is writing
 }
 
 var (
@@ -54,14 +61,19 @@ func Open(url string, o store.OpenOptions) (store.Store, error) {
 
 // OpenStore connects to the database of url
 // (postgres://USER@HOST:PORT/DB?sslmode=...; ${VAR} expanded through
-// o.Getenv) and applies the migrations it lacks (Migrate). Errors name the
-// store with its password redacted.
+// o.Getenv) and checks that its schema is the version this assay knows
+// (SchemaVersion). With o.Migrate it applies the migrations the database
+// lacks instead (Migrate: `assay store migrate`, the one use that needs a
+// role allowed to create tables). A schema that is missing or older is an
+// error that says to run `assay store migrate`; a newer one is refused.
+// Errors name the store with its password redacted and wrap
+// store.ErrSchema for a schema that does not match.
 func OpenStore(ctx context.Context, rawURL string, o store.OpenOptions) (*Store, error) {
 	expanded, secrets, err := expandURL(rawURL, o.Getenv)
 	if err != nil {
 		return nil, fmt.Errorf("store %s: %w", store.RedactURL(rawURL), err)
 	}
-	st := &Store{name: store.RedactURL(rawURL), secrets: secrets}
+	st := &Store{name: store.RedactURL(rawURL), secrets: secrets, locks: map[*runLock]bool{}}
 	if u, err := url.Parse(expanded); err == nil && u.User != nil {
 		if pw, ok := u.User.Password(); ok {
 			st.secrets.Add(redact.Secret{Value: pw}, redact.Secret{Value: escape(pw)}, redact.Secret{Value: url.QueryEscape(pw)})
@@ -75,21 +87,88 @@ func OpenStore(ctx context.Context, rawURL string, o store.OpenOptions) (*Store,
 		st.secrets.Add(redact.Secret{Value: cfg.ConnConfig.Password})
 	}
 	cfg.MaxConns = max(cfg.MaxConns, 8)
+	st.connCfg = cfg.ConnConfig
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, st.errorf("%w", err)
 	}
 	st.pool = pool
+	// The first connection is not retried: a wrong URL or a server that
+	// is not there fails at once. Once connected, the store retries
+	// (RetryWindow).
 	if err := pool.Ping(ctx); err != nil {
 		pool.Close()
 		return nil, st.errorf("cannot connect: %w", err)
 	}
-	if _, err := st.Migrate(ctx); err != nil {
+	if err := pool.QueryRow(ctx, `SELECT current_schema()`).Scan(&st.schema); err != nil {
+		pool.Close()
+		return nil, st.errorf("%w", err)
+	}
+	if st.schema == nil {
+		pool.Close()
+		return nil, st.errorf("no schema to keep the tables in (the search_path names none that exists)")
+	}
+	if o.Migrate {
+		_, err = st.Migrate(ctx)
+	} else {
+		err = st.checkSchema(ctx)
+	}
+	if err != nil {
 		pool.Close()
 		return nil, err
 	}
 	return st, nil
 }
+
+// SchemaVersion is the schema version this assay reads and writes: the
+// number of its newest migration.
+var SchemaVersion = func() int {
+	v := 0
+	names, _ := fs.Glob(migrationFS, "migrations/*.sql")
+	for _, name := range names {
+		n, _ := strconv.Atoi(strings.SplitN(path.Base(name), "_", 2)[0])
+		v = max(v, n)
+	}
+	return v
+}()
+
+// checkSchema reads the schema version (SELECT only) and says what to do
+// when it is not SchemaVersion.
+func (s *Store) checkSchema(ctx context.Context) error {
+	var v *int
+	err := s.pool.QueryRow(ctx, `SELECT max(version) FROM schema_migrations`).Scan(&v)
+	var pe *pgconn.PgError
+	switch {
+	case errors.As(err, &pe) && pe.Code == "42P01": // undefined_table
+		return s.errorf("%w", schemaError(fmt.Sprintf("schema %s has no assay tables: create them once with `assay store migrate --store URL`, run as a role that may create tables in it", *s.schema)))
+	case err != nil:
+		return s.errorf("reading the schema version: %w", err)
+	}
+	have := 0
+	if v != nil {
+		have = *v
+	}
+	s.version = have
+	return s.schemaErr(have)
+}
+
+// schemaErr is nil when version is SchemaVersion, else what to do.
+func (s *Store) schemaErr(version int) error {
+	switch {
+	case version > SchemaVersion:
+		return s.errorf("%w", schemaError(fmt.Sprintf("its schema is version %d, newer than this assay (%s) knows (version %d): use the assay release that migrated it, or a newer one", version, assay.Version, SchemaVersion)))
+	case version < SchemaVersion:
+		return s.errorf("%w", schemaError(fmt.Sprintf("its schema is version %d and this assay needs version %d: run `assay store migrate --store URL` as a role that may alter the tables (the store's owner), then run this again", version, SchemaVersion)))
+	}
+	return nil
+}
+
+// schemaError says what is wrong with a store's schema; errors.Is sees
+// store.ErrSchema.
+type schemaError string
+
+func (e schemaError) Error() string { return string(e) }
+func (e schemaError) Unwrap() error { return store.ErrSchema }
 
 var varRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
 
@@ -151,8 +230,16 @@ func (e *storeError) Unwrap() error { return e.err }
 // String is the store as it may be shown: its URL, password redacted.
 func (s *Store) String() string { return s.name }
 
-// Close closes the connections.
+// Close closes the connections, releasing the lock of each run this
+// process began and did not finish.
 func (s *Store) Close() error {
+	s.mu.Lock()
+	locks := s.locks
+	s.locks = map[*runLock]bool{}
+	s.mu.Unlock()
+	for l := range locks {
+		l.release()
+	}
 	s.pool.Close()
 	return nil
 }
@@ -172,7 +259,8 @@ const migrationKey = "assay.store.migrate:"
 // Migrate applies the embedded migrations the database lacks, all in one
 // transaction holding an advisory lock, so that concurrent first uses
 // (eight CI jobs starting at once) apply each migration exactly once and
-// the others wait for it. It returns the names it applied.
+// the others wait for it. It returns the names it applied. A schema newer
+// than this assay's is refused (store.ErrSchema), changing nothing.
 func (s *Store) Migrate(ctx context.Context) ([]string, error) {
 	names, err := fs.Glob(migrationFS, "migrations/*.sql")
 	if err != nil {
@@ -182,14 +270,8 @@ func (s *Store) Migrate(ctx context.Context) ([]string, error) {
 	var applied []string
 	version := 0
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		var schema *string
-		if err := tx.QueryRow(ctx, `SELECT current_schema()`).Scan(&schema); err != nil {
-			return err
-		}
-		if schema == nil {
-			return errors.New("no schema to create the tables in (the search_path names none that exists)")
-		}
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, migrationKey+*schema); err != nil {
+		applied, version = nil, 0
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, migrationKey+*s.schema); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -211,6 +293,9 @@ func (s *Store) Migrate(ctx context.Context) ([]string, error) {
 		}
 		if err := rows.Err(); err != nil {
 			return err
+		}
+		if version > SchemaVersion {
+			return s.schemaErr(version)
 		}
 		for _, name := range names {
 			base := path.Base(name)
@@ -236,6 +321,9 @@ func (s *Store) Migrate(ctx context.Context) ([]string, error) {
 		}
 		return nil
 	})
+	if errors.Is(err, store.ErrSchema) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, s.errorf("migrations: %w", err)
 	}
@@ -245,28 +333,41 @@ func (s *Store) Migrate(ctx context.Context) ([]string, error) {
 }
 
 // Begin implements store.Store: the run's row, status incomplete, with its
-// record as Begin was given it.
+// record as Begin was given it. The run's lock is taken first and held
+// until Finish, so Delete never removes a run that is being written.
 func (s *Store) Begin(ctx context.Context, run *assay.Run) (store.RunWriter, error) {
 	store.Started(run)
+	if run.RunID != store.IndexText(run.RunID) {
+		return nil, fmt.Errorf("run id %q is not valid UTF-8 text", run.RunID)
+	}
 	rec, err := record(run)
 	if err != nil {
 		return nil, err
 	}
-	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, `INSERT INTO runs (run_id, status, started_at, record) VALUES ($1, $2, $3, $4)
+	lock, err := s.lockRun(ctx, run.RunID)
+	if err != nil {
+		return nil, s.errorf("run %s: taking its lock: %w", run.RunID, err)
+	}
+	err = s.retry(ctx, func(attempt int) error {
+		return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+			tag, err := tx.Exec(ctx, `INSERT INTO runs (run_id, status, started_at, record) VALUES ($1, $2, $3, $4)
 			ON CONFLICT (run_id) DO NOTHING`, run.RunID, string(run.Status), run.StartedAt, rec)
-		if err != nil {
-			return err
-		}
-		if tag.RowsAffected() == 0 {
-			return fmt.Errorf("run %s already exists", run.RunID)
-		}
-		return upsertIndex(ctx, tx, run, rec)
+			if err != nil {
+				return err
+			}
+			// A retry finds the row of an attempt whose commit was not
+			// acknowledged: the lock says it is this writer's.
+			if tag.RowsAffected() == 0 && attempt == 0 {
+				return fmt.Errorf("run %s already exists", run.RunID)
+			}
+			return upsertIndex(ctx, tx, run, rec)
+		})
 	})
 	if err != nil {
+		lock.release()
 		return nil, s.errorf("%w", err)
 	}
-	return &runWriter{s: s, id: run.RunID, ctx: context.WithoutCancel(ctx)}, nil
+	return &runWriter{s: s, id: run.RunID, ctx: context.WithoutCancel(ctx), lock: lock}, nil
 }
 
 // record is the run document without its cases (they are rows of
@@ -299,9 +400,10 @@ func upsertIndex(ctx context.Context, tx pgx.Tx, run *assay.Run, rec []byte) err
 		target_spec = $6, started_at = $7, finished_at = $8, cases = $9, graded = $10, passed = $11, failed = $12,
 		errors = $13, pass_rate = $14, headline = $15, headline_value = $16, assay_version = $17, git_commit = $18,
 		git_dirty = $19, record = $20, shard_group = $21, shard_index = $22, shard_count = $23 WHERE run_id = $1`,
-		run.RunID, string(run.Status), run.Suite.Name, run.Suite.Fingerprint, run.Target.Kind, run.Target.Spec,
-		run.StartedAt, finished, sum.Cases, sum.Graded, sum.Passed, sum.Failed, sum.Errors, sum.PassRate,
-		head, headVal, run.AssayVersion, commit, dirty, rec, shardGroup, shardIndex, shardCount)
+		run.RunID, string(run.Status), text(run.Suite.Name), text(run.Suite.Fingerprint), text(run.Target.Kind),
+		text(run.Target.Spec), run.StartedAt, finished, sum.Cases, sum.Graded, sum.Passed, sum.Failed, sum.Errors,
+		sum.PassRate, text(head), headVal, text(run.AssayVersion), text(commit), dirty, rec, text(shardGroup),
+		shardIndex, shardCount)
 	return err
 }
 
@@ -312,7 +414,7 @@ func (s *Store) List(ctx context.Context, f store.Filter) ([]store.Entry, error)
 		cases, pass_rate, headline, headline_value, shard_group, shard_index, shard_count FROM runs WHERE true`
 	var args []any
 	if f.Suite != "" {
-		args = append(args, f.Suite)
+		args = append(args, text(f.Suite))
 		q += ` AND suite_name = $` + strconv.Itoa(len(args))
 	}
 	if f.Status != "" {
@@ -320,7 +422,7 @@ func (s *Store) List(ctx context.Context, f store.Filter) ([]store.Entry, error)
 		q += ` AND status = $` + strconv.Itoa(len(args))
 	}
 	if f.ShardGroup != "" {
-		args = append(args, f.ShardGroup)
+		args = append(args, text(f.ShardGroup))
 		q += ` AND shard_group = $` + strconv.Itoa(len(args))
 	}
 	if f.NoShards {
@@ -331,37 +433,41 @@ func (s *Store) List(ctx context.Context, f store.Filter) ([]store.Entry, error)
 		args = append(args, f.Limit)
 		q += ` LIMIT $` + strconv.Itoa(len(args))
 	}
-	rows, err := s.pool.Query(ctx, q, args...)
-	if err != nil {
-		return nil, s.errorf("%w", err)
-	}
 	var out []store.Entry
-	for rows.Next() {
-		var e store.Entry
-		var status, kind, spec string
-		var finished *time.Time
-		var group string
-		var index, count int
-		if err := rows.Scan(&e.RunID, &status, &e.Suite, &e.Fingerprint, &kind, &spec, &e.StartedAt, &finished,
-			&e.Cases, &e.PassRate, &e.Headline, &e.HeadlineValue, &group, &index, &count); err != nil {
-			rows.Close()
-			return nil, s.errorf("%w", err)
+	err := s.retry(ctx, func(int) error {
+		out = out[:0]
+		rows, err := s.pool.Query(ctx, q, args...)
+		if err != nil {
+			return err
 		}
-		if count > 0 {
-			e.Shard = &assay.Shard{Index: index, Count: count, Group: group}
+		defer rows.Close()
+		for rows.Next() {
+			var e store.Entry
+			var status, kind, spec string
+			var finished *time.Time
+			var group string
+			var index, count int
+			if err := rows.Scan(&e.RunID, &status, &e.Suite, &e.Fingerprint, &kind, &spec, &e.StartedAt, &finished,
+				&e.Cases, &e.PassRate, &e.Headline, &e.HeadlineValue, &group, &index, &count); err != nil {
+				return err
+			}
+			if count > 0 {
+				e.Shard = &assay.Shard{Index: index, Count: count, Group: group}
+			}
+			e.Status = assay.RunStatus(status)
+			e.Target = kind
+			if spec != "" {
+				e.Target = spec
+			}
+			e.StartedAt = e.StartedAt.UTC()
+			if finished != nil {
+				e.FinishedAt = finished.UTC()
+			}
+			out = append(out, e)
 		}
-		e.Status = assay.RunStatus(status)
-		e.Target = kind
-		if spec != "" {
-			e.Target = spec
-		}
-		e.StartedAt = e.StartedAt.UTC()
-		if finished != nil {
-			e.FinishedAt = finished.UTC()
-		}
-		out = append(out, e)
-	}
-	if err := rows.Err(); err != nil {
+		return rows.Err()
+	})
+	if err != nil {
 		return nil, s.errorf("%w", err)
 	}
 	return out, nil
@@ -373,13 +479,32 @@ func (s *Store) Resolve(ctx context.Context, ref string) (string, error) {
 }
 
 // Delete implements store.Store: the run's row, and by cascade its case
-// lines, case rows and metrics, in one statement.
+// lines, case rows and metrics, in one transaction that first takes the
+// run's lock without waiting: a run another process is writing is not
+// deleted (store.ErrInProgress).
 func (s *Store) Delete(ctx context.Context, runID string) error {
-	tag, err := s.pool.Exec(ctx, `DELETE FROM runs WHERE run_id = $1`, runID)
+	var n int64
+	err := s.retry(ctx, func(int) error {
+		return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+			var free bool
+			if err := tx.QueryRow(ctx, `SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0))`, s.runKey(runID)).Scan(&free); err != nil {
+				return err
+			}
+			if !free {
+				return fmt.Errorf("run %s: %w by another process", runID, store.ErrInProgress)
+			}
+			tag, err := tx.Exec(ctx, `DELETE FROM runs WHERE run_id = $1`, runID)
+			n = tag.RowsAffected()
+			return err
+		})
+	})
+	if errors.Is(err, store.ErrInProgress) {
+		return err
+	}
 	if err != nil {
 		return s.errorf("%w", err)
 	}
-	if tag.RowsAffected() == 0 {
+	if n == 0 {
 		return fmt.Errorf("run %s: not in the store %s: %w", runID, s.name, store.ErrNotFound)
 	}
 	return nil
@@ -396,28 +521,36 @@ func (s *Store) Trend(ctx context.Context, suite, metric string, limit int) ([]s
 			WHERE r.suite_name = $1 AND r.status = 'complete' AND r.shard_count = 0 AND m.name = $2`
 	}
 	q += ` ORDER BY r.started_at DESC, r.run_id DESC`
-	args := []any{suite, metric}
+	args := []any{text(suite), text(metric)}
 	if limit > 0 {
 		q += ` LIMIT $3`
 		args = append(args, limit)
 	}
-	rows, err := s.pool.Query(ctx, q, args...)
-	if err != nil {
-		return nil, s.errorf("%w", err)
-	}
 	var out []store.TrendPoint
-	for rows.Next() {
-		var p store.TrendPoint
-		if err := rows.Scan(&p.RunID, &p.StartedAt, &p.Value, &p.N); err != nil {
-			rows.Close()
-			return nil, s.errorf("%w", err)
+	err := s.retry(ctx, func(int) error {
+		out = out[:0]
+		rows, err := s.pool.Query(ctx, q, args...)
+		if err != nil {
+			return err
 		}
-		p.StartedAt = p.StartedAt.UTC()
-		out = append(out, p)
-	}
-	if err := rows.Err(); err != nil {
+		defer rows.Close()
+		for rows.Next() {
+			var p store.TrendPoint
+			if err := rows.Scan(&p.RunID, &p.StartedAt, &p.Value, &p.N); err != nil {
+				return err
+			}
+			p.StartedAt = p.StartedAt.UTC()
+			out = append(out, p)
+		}
+		return rows.Err()
+	})
+	if err != nil {
 		return nil, s.errorf("%w", err)
 	}
 	slices.Reverse(out)
 	return out, nil
 }
+
+// text is s as an index column holds it (store.IndexText: no NUL, valid
+// UTF-8, as PostgreSQL text requires), the same rule as the files store's.
+func text(s string) string { return store.IndexText(s) }

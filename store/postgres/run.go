@@ -11,6 +11,7 @@ import (
 	"github.com/assay-eval/assay/internal/nesting"
 	"github.com/assay-eval/assay/store"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // runWriter is Begin's store.RunWriter. Each Append is one INSERT that has
@@ -21,6 +22,8 @@ type runWriter struct {
 	s   *Store
 	id  string
 	ctx context.Context // Begin's, without its cancelation: Finish records a stopped run too
+
+	lock *runLock // held from Begin to Finish
 
 	mu       sync.RWMutex // Append holds it shared, Finish exclusively
 	seqMu    sync.Mutex
@@ -45,9 +48,32 @@ func (w *runWriter) Append(r assay.CaseResult) error {
 	seq := w.seq
 	w.seq++
 	w.seqMu.Unlock()
-	if _, err := w.s.pool.Exec(w.ctx, `INSERT INTO case_lines (run_id, seq, line) VALUES ($1, $2, $3)`, w.id, seq, line); err != nil {
+	err = w.s.retry(w.ctx, func(attempt int) error {
+		_, err := w.s.pool.Exec(w.ctx, `INSERT INTO case_lines (run_id, seq, line) VALUES ($1, $2, $3)`, w.id, seq, line)
+		var pe *pgconn.PgError
+		if attempt > 0 && errors.As(err, &pe) && pe.Code == "23505" {
+			// unique_violation on a retry: the attempt that lost its
+			// connection had committed the line.
+			return nil
+		}
+		return err
+	})
+	if err != nil {
 		return w.s.errorf("case %s: %w", r.ID, err)
 	}
+	return nil
+}
+
+// Release implements store.Releaser: the run's lock is given up and the
+// run stays incomplete with its case lines.
+func (w *runWriter) Release() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.finished {
+		return store.ErrFinished
+	}
+	w.finished = true
+	w.lock.release()
 	return nil
 }
 
@@ -67,32 +93,41 @@ func (w *runWriter) Finish(run *assay.Run) error {
 	if err != nil {
 		return err
 	}
+	defer w.lock.release()
 	ctx := w.ctx
 	var streamErr error
-	err = pgx.BeginFunc(ctx, w.s.pool, func(tx pgx.Tx) error {
-		for _, q := range []string{`DELETE FROM case_results WHERE run_id = $1`, `DELETE FROM run_metrics WHERE run_id = $1`} {
-			if _, err := tx.Exec(ctx, q, run.RunID); err != nil {
+	err = w.s.retry(ctx, func(attempt int) error {
+		return pgx.BeginFunc(ctx, w.s.pool, func(tx pgx.Tx) error {
+			if attempt > 0 {
+				// The attempt that lost its connection may have committed:
+				// then the row holds this record already.
+				var done bool
+				if err := tx.QueryRow(ctx, `SELECT record = $2 FROM runs WHERE run_id = $1`, run.RunID, rec).Scan(&done); err != nil {
+					return err
+				}
+				if done {
+					return nil
+				}
+			}
+			src := newCaseSource(run)
+			_, err := tx.CopyFrom(ctx, pgx.Identifier{"case_results"},
+				[]string{"run_id", "ord", "case_id", "trial", "pass", "error_class", "latency_ms", "metrics", "result"}, src)
+			src.stop()
+			if src.err != nil {
+				streamErr = src.err
+				return src.err
+			}
+			if err != nil {
 				return err
 			}
-		}
-		src := newCaseSource(run)
-		_, err := tx.CopyFrom(ctx, pgx.Identifier{"case_results"},
-			[]string{"run_id", "ord", "case_id", "trial", "pass", "error_class", "latency_ms", "metrics", "result"}, src)
-		src.stop()
-		if src.err != nil {
-			streamErr = src.err
-			return src.err
-		}
-		if err != nil {
-			return err
-		}
-		for name, m := range run.Summary.Metrics {
-			if _, err := tx.Exec(ctx, `INSERT INTO run_metrics (run_id, name, mean, n) VALUES ($1, $2, $3, $4)`,
-				run.RunID, name, m.Mean, m.N); err != nil {
-				return err
+			for name, m := range run.Summary.Metrics {
+				if _, err := tx.Exec(ctx, `INSERT INTO run_metrics (run_id, name, mean, n) VALUES ($1, $2, $3, $4)`,
+					run.RunID, text(name), m.Mean, m.N); err != nil {
+					return err
+				}
 			}
-		}
-		return upsertIndex(ctx, tx, run, rec)
+			return upsertIndex(ctx, tx, run, rec)
+		})
 	})
 	if streamErr != nil {
 		return streamErr
@@ -114,7 +149,10 @@ type caseSource struct {
 	err  error // the stream's (or an encoding) error
 }
 
-var errCopyStopped = errors.New("copy stopped")
+var (
+	errCopyStopped = errors.New("copy stopped")
+	errStopped     = errors.New("stopped")
+)
 
 func newCaseSource(run *assay.Run) *caseSource {
 	c := &caseSource{rows: make(chan []any, 64), quit: make(chan struct{}), done: make(chan struct{})}
@@ -137,15 +175,11 @@ func newCaseSource(run *assay.Run) *caseSource {
 			if r.Error != nil {
 				class = string(r.Error.Class)
 			}
-			metrics := r.Metrics
-			if metrics == nil {
-				metrics = map[string]float64{}
-			}
-			mb, err := json.Marshal(metrics)
+			mb, err := store.IndexMetrics(r.Metrics)
 			if err != nil {
 				return fmt.Errorf("case %s: metrics: %w", r.ID, err)
 			}
-			row := []any{run.RunID, ord, r.ID, r.Trial, pass, class, r.LatencyMs, string(mb), b}
+			row := []any{run.RunID, ord, text(r.ID), r.Trial, pass, text(class), r.LatencyMs, string(mb), b}
 			ord++
 			select {
 			case c.rows <- row:
@@ -217,7 +251,10 @@ func (s *Store) LoadHead(ctx context.Context, id string) (*assay.Run, error) {
 // record reads the run's record (run.json's document) from its row.
 func (s *Store) record(ctx context.Context, id string) (*assay.Run, error) {
 	var rec []byte
-	if err := s.pool.QueryRow(ctx, `SELECT record FROM runs WHERE run_id = $1`, id).Scan(&rec); err != nil {
+	err := s.retry(ctx, func(int) error {
+		return s.pool.QueryRow(ctx, `SELECT record FROM runs WHERE run_id = $1`, id).Scan(&rec)
+	})
+	if err != nil {
 		if errors.Is(err, pgx.ErrNoRows) {
 			return nil, fmt.Errorf("run %s: not in the store %s: %w", id, s.name, store.ErrNotFound)
 		}
@@ -235,18 +272,22 @@ func (s *Store) load(ctx context.Context, id string) (*assay.Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.pool.Query(ctx, `SELECT result FROM case_results WHERE run_id = $1 ORDER BY ord`, id)
-	if err != nil {
-		return nil, s.errorf("run %s: %w", id, err)
-	}
-	var b []byte
-	_, err = pgx.ForEachRow(rows, []any{&b}, func() error {
-		var r assay.CaseResult
-		if err := decodeJSON(b, &r); err != nil {
-			return fmt.Errorf("case %d: %w", len(run.Cases)+1, err)
+	err = s.retry(ctx, func(int) error {
+		run.Cases = run.Cases[:0]
+		rows, err := s.pool.Query(ctx, `SELECT result FROM case_results WHERE run_id = $1 ORDER BY ord`, id)
+		if err != nil {
+			return err
 		}
-		run.Cases = append(run.Cases, r)
-		return nil
+		var b []byte
+		_, err = pgx.ForEachRow(rows, []any{&b}, func() error {
+			var r assay.CaseResult
+			if err := decodeJSON(b, &r); err != nil {
+				return fmt.Errorf("case %d: %w", len(run.Cases)+1, err)
+			}
+			run.Cases = append(run.Cases, r)
+			return nil
+		})
+		return err
 	})
 	if err != nil {
 		return nil, s.errorf("run %s: %w", id, err)
@@ -275,32 +316,48 @@ func decodeJSON(b []byte, v any) error {
 // store.DecodeCase (observations skipped unless asked for).
 func (s *Store) Cases(ctx context.Context, runID string, withObservations bool, fn func(assay.CaseResult) error) error {
 	var one int
-	if err := s.pool.QueryRow(ctx, `SELECT 1 FROM runs WHERE run_id = $1`, runID).Scan(&one); err != nil {
+	err := s.retry(ctx, func(int) error {
+		return s.pool.QueryRow(ctx, `SELECT 1 FROM runs WHERE run_id = $1`, runID).Scan(&one)
+	})
+	if err != nil {
 		if errors.Is(err, pgx.ErrNoRows) {
 			return fmt.Errorf("run %s: not in the store %s: %w", runID, s.name, store.ErrNotFound)
 		}
 		return s.errorf("run %s: %w", runID, err)
 	}
-	rows, err := s.pool.Query(ctx, `SELECT seq, line FROM case_lines WHERE run_id = $1 ORDER BY seq`, runID)
-	if err != nil {
-		return s.errorf("run %s: %w", runID, err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var seq int64
-		var line []byte
-		if err := rows.Scan(&seq, &line); err != nil {
-			return s.errorf("run %s: %w", runID, err)
-		}
-		r, err := store.DecodeCase(line, withObservations)
+	// A connection lost half-way is retried from the line after the last
+	// one handed to fn.
+	next := int64(0)
+	var fnErr error
+	err = s.retry(ctx, func(int) error {
+		rows, err := s.pool.Query(ctx, `SELECT seq, line FROM case_lines WHERE run_id = $1 AND seq >= $2 ORDER BY seq`, runID, next)
 		if err != nil {
-			return s.errorf("run %s: case line %d: %w", runID, seq+1, err)
-		}
-		if err := fn(r); err != nil {
 			return err
 		}
+		defer rows.Close()
+		for rows.Next() {
+			var seq int64
+			var line []byte
+			if err := rows.Scan(&seq, &line); err != nil {
+				return err
+			}
+			r, err := store.DecodeCase(line, withObservations)
+			if err != nil {
+				fnErr = s.errorf("run %s: case line %d: %w", runID, seq+1, err)
+				return errStopped
+			}
+			next = seq + 1
+			if err := fn(r); err != nil {
+				fnErr = err
+				return errStopped // fn's error is not retried here
+			}
+		}
+		return rows.Err()
+	})
+	if fnErr != nil {
+		return fnErr
 	}
-	if err := rows.Err(); err != nil {
+	if err != nil {
 		return s.errorf("run %s: %w", runID, err)
 	}
 	return nil

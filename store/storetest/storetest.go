@@ -63,6 +63,9 @@ func Run(t *testing.T, open Opener) {
 		{"trend_complete_runs_oldest_first", testTrend},
 		{"delete_removes_run_and_its_cases", testDelete},
 		{"copy_round_trip_through_files", testCopy},
+		{"delete_refuses_run_being_written", testDeleteInProgress},
+		{"copy_redoes_a_truncated_copy", testCopyRedoesTruncated},
+		{"text_postgres_cannot_hold_round_trips", testHostileText},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open) })
@@ -956,6 +959,12 @@ func saveRuns(t *testing.T, s store.Store, t0 time.Time) []string {
 	if err := w.Append(Case("q1", true, 1)); err != nil {
 		t.Fatal(err)
 	}
+	// Stopped: its writer lets go as a killed process's would.
+	if r, ok := w.(store.Releaser); ok {
+		if err := r.Release(); err != nil {
+			t.Fatal(err)
+		}
+	}
 	return append(ids, run.RunID)
 }
 
@@ -1005,5 +1014,137 @@ func sameRuns(t *testing.T, got, want store.Store, ids []string) {
 		if len(wc) == 0 || !reflect.DeepEqual(gc, wc) {
 			t.Errorf("run %s case lines:\n got %+v\nwant %+v", id, gc, wc)
 		}
+	}
+}
+
+// testDeleteInProgress: a run another handle (another process) is still
+// writing is not deleted, whatever its age: Delete says ErrInProgress and
+// the run keeps every case; once finished it can be deleted.
+func testDeleteInProgress(t *testing.T, open Opener) {
+	root := t.TempDir()
+	writer := openStore(t, open, root)
+	pruner := openStore(t, open, root)
+	ctx := context.Background()
+	run := NewRun("kb", t0)
+	w, err := writer.Begin(ctx, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Append(Case("q1", true, 1)); err != nil {
+		t.Fatal(err)
+	}
+	if err := pruner.Delete(ctx, run.RunID); !errors.Is(err, store.ErrInProgress) {
+		t.Fatalf("Delete of a run being written: %v; want ErrInProgress", err)
+	}
+	if err := w.Append(Case("q2", true, 1)); err != nil {
+		t.Fatalf("Append after the refused Delete: %v", err)
+	}
+	cases := []assay.CaseResult{Case("q1", true, 1), Case("q2", true, 1)}
+	Complete(run, cases)
+	if err := w.Finish(run); err != nil {
+		t.Fatalf("Finish after the refused Delete: %v", err)
+	}
+	got, err := pruner.Load(ctx, run.RunID)
+	if err != nil || got.Status != assay.StatusComplete || len(got.Cases) != 2 {
+		t.Fatalf("Load after the refused Delete = %+v, %v; want the complete run with 2 cases", got, err)
+	}
+	if err := pruner.Delete(ctx, run.RunID); err != nil {
+		t.Errorf("Delete of the finished run: %v", err)
+	}
+}
+
+// testHostileText: NUL bytes and invalid UTF-8 in what a system or a suite
+// returns (error class, case id, suite name, target spec) are recorded,
+// not refused (PostgreSQL text cannot hold either): the index lists them
+// as store.IndexText has them, a filter written as the record has it finds
+// the run, and the record and case lines give them back as JSON does.
+func testHostileText(t *testing.T, open Opener) {
+	ctx := context.Background()
+	s := openStore(t, open, t.TempDir())
+	suite := "kb\x00-\xff-é"
+	suite = strings.NewReplacer(`\x00`, "\x00", `\xff`, "\xff").Replace(suite)
+	run := NewRun(suite, t0)
+	run.Target.Spec = "command:sh\x00x"
+	c := Case("q\x001", false, 0)
+	c.Error = &assay.Error{Class: assay.ErrorClass("boom\x00\xfe"), Message: "bad \x00 byte"}
+	c.Metrics = map[string]float64{"ndcg@10": 0, "x\x00": 1}
+	id := save(t, s, run, c)
+	list, err := s.List(ctx, store.Filter{Suite: suite})
+	if err != nil || len(list) != 1 || list[0].RunID != id {
+		t.Fatalf("List by the suite name = %+v, %v; want run %s", list, err, id)
+	}
+	if want := store.IndexText(suite); list[0].Suite != want || strings.ContainsRune(want, 0) {
+		t.Errorf("listed suite %q; want %q (IndexText)", list[0].Suite, want)
+	}
+	if want := store.IndexText(run.Target.Spec); list[0].Target != want {
+		t.Errorf("listed target %q; want %q", list[0].Target, want)
+	}
+	got, err := s.Load(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The record is JSON: NUL comes back, an invalid byte as U+FFFD.
+	if want := strings.ToValidUTF8(suite, "\uFFFD"); got.Suite.Name != want {
+		t.Errorf("loaded suite name %q; want %q", got.Suite.Name, want)
+	}
+	if len(got.Cases) != 1 || got.Cases[0].ID != "q\x001" || got.Cases[0].Error == nil || got.Cases[0].Error.Class != "boom\x00\uFFFD" {
+		t.Errorf("loaded cases %+v; want case q\\x001 with error class boom\\x00\\uFFFD", got.Cases)
+	}
+	var lines []assay.CaseResult
+	if err := s.Cases(ctx, id, true, func(r assay.CaseResult) error { lines = append(lines, r); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(lines) != 1 || lines[0].Error == nil || lines[0].Error.Message != "bad \x00 byte" {
+		t.Errorf("case lines %+v; want the error message with its NUL", lines)
+	}
+	if pts, err := s.Trend(ctx, suite, "ndcg@10", 0); err != nil || len(pts) != 1 {
+		t.Errorf("Trend of the suite = %+v, %v; want one point", pts, err)
+	}
+}
+
+// testCopyRedoesTruncated: a copy killed half-way leaves in this store a
+// run with the source's id but not all of it (incomplete, one case line of
+// two). Copying again does not skip it as already there: it is verified,
+// deleted and copied again, and then the same as its source; a third copy
+// skips everything.
+func testCopyRedoesTruncated(t *testing.T, open Opener) {
+	ctx := context.Background()
+	src, err := store.OpenSQLite(filepath.Join(t.TempDir(), "files"), store.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { src.Close() })
+	ids := saveRuns(t, src, t0)
+	s := openStore(t, open, t.TempDir())
+
+	// What a killed copy of the first run leaves: Begin with its record,
+	// one case line, no Finish.
+	run, err := src.Load(ctx, ids[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	run.Cases = nil
+	w, err := s.Begin(ctx, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Append(Case("q1", true, 1)); err != nil {
+		t.Fatal(err)
+	}
+	if r, ok := w.(store.Releaser); ok {
+		r.Release()
+	}
+
+	res, err := store.Copy(ctx, s, src)
+	if err != nil {
+		t.Fatalf("copy over a truncated copy: %v", err)
+	}
+	if fmt.Sprint(res.Redone) != fmt.Sprint(ids[:1]) || fmt.Sprint(res.Copied) != fmt.Sprint(ids[1:]) || len(res.Skipped) != 0 {
+		t.Fatalf("copy = %+v; want %s redone and the others copied", res, ids[0])
+	}
+	sameRuns(t, s, src, ids)
+	res, err = store.Copy(ctx, s, src)
+	if err != nil || len(res.Skipped) != len(ids) || len(res.Copied)+len(res.Redone) != 0 {
+		t.Errorf("copy again = %+v, %v; want every run skipped", res, err)
 	}
 }
