@@ -111,7 +111,10 @@ type JudgeSummary struct {
 	Errors    int `json:"errors"`
 	Cached    int `json:"cached"`
 	// Budget says which budget stopped the judging ("" when none did).
-	Budget           string   `json:"budget,omitempty"`
+	Budget string `json:"budget,omitempty"`
+	// Breaker says why the circuit breaker stopped the judging: the
+	// endpoint failed that many requests in a row ("" when it did not).
+	Breaker          string   `json:"breaker,omitempty"`
 	Calls            int      `json:"calls"`
 	PromptTokens     int      `json:"prompt_tokens"`
 	CompletionTokens int      `json:"completion_tokens"`

@@ -91,7 +91,10 @@
 // no case was answered, that is every one errored, as when the target is
 // down; error_rate of a run with no case), a latency percentile with no
 // timed observation or no answered case ("p95_latency_ms is undefined: no
-// case was answered (30 of 30 errored)"). A run recorded before these were
+// case was answered (30 of 30 errored)"), a judge metric (judge.CRITERION)
+// the judge scored on fewer than MinJudgedShare of the results (of the run
+// or the scope: a budget, the breaker, judge errors or failed targets left
+// the others unscored). A run recorded before these were
 // null holds 0 for them; they are read as undefined all the same when every
 // case errored. Ratchet never sets or raises a floor from an undefined
 // value. A scope reads the run's segment

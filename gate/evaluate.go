@@ -609,7 +609,22 @@ func lookup(v *view, name string) (float64, string) {
 	if !ok || m.N == 0 {
 		return 0, fmt.Sprintf("metric %s was not computed (no judged cases)", name)
 	}
+	if isJudgeMetric(name) && !judgedEnough(m.N, s.Cases) {
+		return 0, fmt.Sprintf("%s is undefined: the judge scored %d of %d results, and a judge gate needs at least %d%% of them (summary.judge says why the others were not)", name, m.N, s.Cases, int(MinJudgedShare*100))
+	}
 	return m.Mean, ""
+}
+
+// MinJudgedShare is the smallest share of a run's results (or of a
+// scope's) the judge must have scored for a judge metric (judge.CRITERION)
+// to be read: below it the mean speaks for the few results a budget, a
+// judge error or a failed target left, and the gate is undefined.
+const MinJudgedShare = 0.8
+
+// judgedEnough reports whether n judged results of cases reach
+// MinJudgedShare (a run that records no case count is read as it is).
+func judgedEnough(n, cases int) bool {
+	return cases <= 0 || float64(n) >= MinJudgedShare*float64(cases)-Epsilon
 }
 
 // Summarize aggregates case results exactly as the runner does

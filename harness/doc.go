@@ -19,7 +19,9 @@
 //  4. Build the grading options (metrics, gain, json_schema files) and the
 //     gates: the suite's and Plan.Gates, each parsed; without a baseline,
 //     a suite's delta/ratio/no_new_failures gate is left out with a
-//     warning, and one given in the plan is a Usage error.
+//     warning, and one given in the plan is a Usage error. When every gate
+//     is left out so, the run ends GateFailed (no gate was checked) unless
+//     Plan.AllowNoBaseline; Result.NoBaseline says so.
 //  5. Resolve the target: Plan.System, else the spec Plan.Target, else
 //     builtin when the suite has a corpus. A target file with variants:
 //     is a matrix: one run per variant, of one group, its orderings and
@@ -60,7 +62,9 @@
 //
 // The caller renders the Result (Result.WriteText, or report.Text,
 // report.MatrixText, report.CompareText) and closes it. Plan.Strict makes
-// any graded case that did not pass a GateFailed error, gates or not.
+// any graded case that did not pass a GateFailed error, gates or not. A
+// run (or merged run, or a run given to CheckGate) in which every case
+// errored is a GateFailed error whatever its gates: it observed nothing.
 // Result.NoGates is the line of a run whose exit status checks nothing (no
 // gate, no baseline, not Strict), with a gate it would have held: its pass
 // rate rounded down to two decimals, else its first metric's mean.

@@ -313,6 +313,8 @@ func (c *GateCheck) Err() error {
 		return inputError(fmt.Errorf("run %s is incomplete: a partial run never passes", c.Run.RunID))
 	case len(c.Verdict.Errors) > 0:
 		return gateErrors(c.Verdict.Errors)
+	case allErrored(c.Run) != nil:
+		return allErrored(c.Run)
 	case !c.Verdict.Pass:
 		return &Error{Kind: GateFailed}
 	}

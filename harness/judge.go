@@ -108,7 +108,10 @@ func judgeWarnings(s *assay.JudgeSummary) []string {
 	var out []string
 	if s.NotJudged > 0 {
 		why := "the target failed on them"
-		if s.Budget != "" {
+		switch {
+		case s.Breaker != "":
+			why = "the judge endpoint is down (" + s.Breaker + "), so judging stopped; check the judge's url, model and key, then run again"
+		case s.Budget != "":
 			why = "the judge's budget (" + s.Budget + ") stopped the judging; raise judge.budget to judge them"
 		}
 		out = append(out, fmt.Sprintf("judge: %d %s not judged: %s", s.NotJudged, plural(s.NotJudged, "result", "results"), why))

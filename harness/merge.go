@@ -39,6 +39,10 @@ type MergePlan struct {
 	StoreOptions store.OpenOptions
 	// Version is the assay version recorded (default assay.Version).
 	Version string
+	// AllowNoBaseline lets a merge without Baseline whose every recorded
+	// gate compares with a baseline pass (--allow-no-baseline); otherwise
+	// it fails, since no gate was checked.
+	AllowNoBaseline bool
 }
 
 // shardRun is the run picked for one slice of the group.
@@ -86,13 +90,18 @@ func Merge(ctx context.Context, p MergePlan) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{closers: []func(){func() { st.Close() }}}
-	run, verdict, base, cmp, err := merge(ctx, st, p)
+	var unchecked error
+	run, verdict, base, cmp, err := merge(ctx, st, p, &unchecked)
 	if err != nil {
 		res.Close()
 		return nil, err
 	}
 	res.Runs, res.Verdicts, res.Comparisons = []*assay.Run{run}, []gate.Verdict{verdict}, []*compare.Report{cmp}
 	res.Baseline, res.Baselines = base, []*assay.Run{base}
+	res.NoBaseline = unchecked != nil
+	if p.AllowNoBaseline {
+		unchecked = nil
+	}
 	if p.JSON != "" {
 		if err := WriteTo(p.Stdout, nil, p.JSON, func(w io.Writer) error { return report.JSON(w, run) }); err != nil {
 			return res, inputError(err)
@@ -103,10 +112,14 @@ func Merge(ctx context.Context, p MergePlan) (*Result, error) {
 		return res, &Error{Kind: Incomplete, Err: errors.New(mergeIncomplete(run))}
 	case len(verdict.Errors) > 0:
 		return res, gateErrors(verdict.Errors)
+	case allErrored(run) != nil:
+		return res, allErrored(run)
 	case !verdict.Pass:
 		return res, &Error{Kind: GateFailed}
 	case cmp != nil && cmp.Verdict == compare.Regressed:
 		return res, &Error{Kind: Regressed}
+	case unchecked != nil:
+		return res, unchecked
 	}
 	return res, nil
 }
@@ -123,7 +136,10 @@ func mergeIncomplete(run *assay.Run) string {
 	return "the merged run is incomplete: " + strings.Join(parts, "; ")
 }
 
-func merge(ctx context.Context, st store.Store, p MergePlan) (run *assay.Run, verdict gate.Verdict, base *assay.Run, cmp *compare.Report, err error) {
+// merge makes and stores the merged run; it sets *unchecked to
+// baselineOnly's failure when the recorded gates all need the baseline p
+// lacks.
+func merge(ctx context.Context, st store.Store, p MergePlan, unchecked *error) (run *assay.Run, verdict gate.Verdict, base *assay.Run, cmp *compare.Report, err error) {
 	shards, group, err := pickShards(ctx, st, p.Refs)
 	if err != nil {
 		return nil, gate.Verdict{}, nil, nil, err
@@ -213,6 +229,7 @@ func merge(ctx context.Context, st store.Store, p MergePlan) (run *assay.Run, ve
 			}
 			exprs = append(exprs, e)
 		}
+		*unchecked = baselineOnly(exprs)
 		_, skipped, err := WithoutBaseline(exprs, true)
 		if err != nil {
 			return nil, gate.Verdict{}, nil, nil, err

@@ -5,17 +5,19 @@ import (
 	"math"
 	"strings"
 
+	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/gate"
 )
 
 // NoGates is the one line a run prints when nothing but errors decides its
 // exit status: a single run (not a matrix) with no gate, no --baseline and
-// no Strict. It names a gate the run would have held, from what it
+// no Strict (nor gates all left unchecked for want of a baseline: that
+// run fails, or passes by --allow-no-baseline, saying so). It names a gate the run would have held, from what it
 // achieved: pass_rate rounded down to two decimals when cases were graded,
 // else the first metric of the run. Empty when the exit status checks
 // something.
 func (r *Result) NoGates(p Plan) string {
-	if r == nil || r.Matrix || len(r.Runs) != 1 || p.Strict || p.Baseline != "" {
+	if r == nil || r.Matrix || len(r.Runs) != 1 || p.Strict || p.Baseline != "" || r.NoBaseline {
 		return ""
 	}
 	if len(r.Verdicts) == 1 && (len(r.Verdicts[0].Results) > 0 || len(r.Verdicts[0].Errors) > 0) {
@@ -45,4 +47,37 @@ func (r *Result) NoGates(p Plan) string {
 		b.WriteString("; add a gate (--gate or gates: in the suite), or use --strict")
 	}
 	return b.String()
+}
+
+// baselineOnly is the failure of a plan without a baseline whose every
+// gate compares with one (delta, ratio, no_new_failures): no gate would
+// be checked, so the run cannot pass on its gates. nil when a gate is
+// checked or when there is no gate (NoGates says so). The caller lets it
+// pass with --allow-no-baseline (a first run, before there is a baseline).
+func baselineOnly(exprs []gate.Expr) error {
+	if len(exprs) == 0 {
+		return nil
+	}
+	for _, e := range exprs {
+		if !e.Kind.NeedsBaseline() {
+			return nil
+		}
+	}
+	return &Error{Kind: GateFailed,
+		Err:  fmt.Errorf("no gate was checked: all %d gate(s) compare with a baseline run, and none was given", len(exprs)),
+		Hint: "pass --baseline REF (for example --baseline latest), or --allow-no-baseline to accept a run that no gate checked (a first run)"}
+}
+
+// allErrored is the failure of a run in which every case errored: it
+// observed nothing, so it never passes, whatever its gates say (nil
+// otherwise). A shard is left to assay merge, which decides on the whole
+// run, as it checks the gates.
+func allErrored(run *assay.Run) error {
+	s := run.Summary
+	if run.Shard != nil || s.Cases == 0 || s.Errors < s.Cases {
+		return nil
+	}
+	return &Error{Kind: GateFailed,
+		Err:  fmt.Errorf("every case errored (%d of %d): a run that observed nothing never passes, whatever its gates", s.Errors, s.Cases),
+		Hint: "the cases' errors say why; check that the target is up and answers"}
 }

@@ -80,6 +80,10 @@ type Plan struct {
 	// Strict makes any graded case that did not pass a failure (exit 1),
 	// gates or not: without gates, a run's exit status checks nothing.
 	Strict bool
+	// AllowNoBaseline lets a run without Baseline whose every gate
+	// compares with a baseline pass (--allow-no-baseline); otherwise it
+	// fails (GateFailed), since no gate was checked.
+	AllowNoBaseline bool
 	// Outputs, written when the run is over ("-": to Stdout): the
 	// assay.run/v1 JSON, JUnit XML, markdown (also appended to
 	// $GITHUB_STEP_SUMMARY), a badge, a report directory, the trace of
@@ -148,6 +152,10 @@ type Result struct {
 	Orderings gate.Verdict
 	// FailQueries holds the (redacted) queries of failing cases, by id.
 	FailQueries map[string]string
+	// NoBaseline is true when every gate compares with a baseline and
+	// there was none: no gate was checked (the run fails unless
+	// AllowNoBaseline).
+	NoBaseline bool
 
 	closers []func()
 }
@@ -186,7 +194,7 @@ func Run(ctx context.Context, p Plan) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Baseline: ss.base, FailQueries: ss.failQueries}
+	res := &Result{Baseline: ss.base, FailQueries: ss.failQueries, NoBaseline: ss.noBaseline != nil}
 	if ss.st != nil {
 		st := ss.st
 		res.closers = append(res.closers, func() { st.Close() })
@@ -248,10 +256,14 @@ func Run(ctx context.Context, p Plan) (*Result, error) {
 		return res, &Error{Kind: Incomplete}
 	case len(verdict.Errors) > 0:
 		return res, gateErrors(verdict.Errors)
+	case allErrored(run) != nil:
+		return res, allErrored(run)
 	case !verdict.Pass:
 		return res, &Error{Kind: GateFailed}
 	case regressed:
 		return res, &Error{Kind: Regressed}
+	case ss.noBaseline != nil && !f.AllowNoBaseline:
+		return res, ss.noBaseline
 	case f.Strict && run.Summary.Graded > run.Summary.Passed:
 		n := run.Summary.Graded - run.Summary.Passed
 		return res, &Error{Kind: GateFailed, Err: fmt.Errorf("--strict: %d of %d graded cases did not pass", n, run.Summary.Graded)}
@@ -291,6 +303,9 @@ type session struct {
 	base      *assay.Run
 	spec      string
 	warnings  []string
+	// noBaseline is the failure of a plan whose every gate needs the
+	// baseline it lacks (baselineOnly); nil otherwise.
+	noBaseline error
 	// judge makes each run's judge (nil: no judge).
 	judge *judgeSetup
 	// Computed once for every run of the session (a matrix has several).
@@ -362,6 +377,7 @@ func prepareRun(ctx context.Context, f *Plan) (*session, error) {
 		if err != nil {
 			return nil, err
 		}
+		ss.noBaseline = baselineOnly(exprs)
 		ss.warnings = append(ss.warnings, skipped...)
 		if len(keep) < len(exprs) {
 			gates := ss.gates
@@ -779,6 +795,7 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 	if tally != nil {
 		run.Summary.Judge = tally.Summary()
 		warnings = append(warnings, judgeWarnings(run.Summary.Judge)...)
+		warnings = append(warnings, jdg.Warnings()...)
 	}
 	if keep {
 		run.Cases = kept
@@ -1046,10 +1063,19 @@ func (ss *session) runMatrix(ctx context.Context, m target.Matrix, res *Result) 
 		return &Error{Kind: Incomplete}
 	case len(invalid) > 0:
 		return gateErrors(invalid)
+	}
+	for _, run := range runs {
+		if err := allErrored(run); err != nil {
+			return err
+		}
+	}
+	switch {
 	case !pass || !ord.Pass:
 		return &Error{Kind: GateFailed}
 	case regressed:
 		return &Error{Kind: Regressed}
+	case ss.noBaseline != nil && !f.AllowNoBaseline && len(orderings) == 0:
+		return ss.noBaseline
 	}
 	return nil
 }

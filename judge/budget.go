@@ -49,16 +49,27 @@ func (b *budget) reserve(n int) string {
 	return ""
 }
 
-// spend adds one call's usage; cost is its price, ok false when the
-// definition has no prices.
-func (b *budget) spend(u llm.Usage) (cost float64, ok bool) {
-	tokens := u.TotalTokens
-	if tokens == 0 {
-		tokens = u.PromptTokens + u.CompletionTokens
-	}
-	cost = float64(u.PromptTokens)*b.b.PromptPrice + float64(u.CompletionTokens)*b.b.CompletionPrice
+// retry books one more request (a retry of a request under way) and says
+// why not when max_calls would be passed.
+func (b *budget) retry() string {
 	b.mu.Lock()
-	b.tokens += tokens
+	defer b.mu.Unlock()
+	if b.b.MaxCalls > 0 && b.calls+1 > b.b.MaxCalls {
+		return fmt.Sprintf("max_calls %d reached", b.b.MaxCalls)
+	}
+	b.calls++
+	return ""
+}
+
+// spend adds one call's usage; cost is its price, ok false when the
+// definition has no prices. The tokens counted are the larger of the
+// reported total and the sum of its parts (a total below its parts cannot
+// make max_tokens pass unseen), and the sums saturate rather than wrap.
+func (b *budget) spend(u llm.Usage) (cost float64, ok bool) {
+	tokens := max(u.TotalTokens, addInt(u.PromptTokens, u.CompletionTokens))
+	cost = float64(max(u.PromptTokens, 0))*b.b.PromptPrice + float64(max(u.CompletionTokens, 0))*b.b.CompletionPrice
+	b.mu.Lock()
+	b.tokens = addInt(b.tokens, tokens)
 	b.cost += cost
 	b.mu.Unlock()
 	return cost, b.b.PromptPrice > 0 || b.b.CompletionPrice > 0

@@ -20,18 +20,31 @@
 //   - The prompt is the template of Prompt, versioned PromptVersion; the
 //     question, answer, retrieved texts and citation quotes are cut to
 //     MaxQuestion, MaxAnswer, MaxPassage and MaxQuote characters, at most
-//     MaxPassages documents and MaxCitations citations.
-//   - Parse is strict: one JSON object, every criterion a finite number in
-//     its scale; anything else is a judge error (class judge) on that case,
-//     never a score. A request that fails after its retries is one too.
+//     MaxPassages documents and MaxCitations citations. Everything the
+//     system under test wrote is fenced as data, between lines whose mark
+//     is hashed from that text (so an answer cannot close its fence), and
+//     the system message says never to follow what a fence holds.
+//   - Parse is strict: one JSON object, no key twice, every criterion a
+//     finite number in its scale; anything else is a judge error (class
+//     judge) on that case, never a score. A request that fails after its
+//     retries is one too. A response body is read up to MaxAnswerBody.
 //   - The cache key is cache.Key(PromptVersion, model, the two messages,
 //     the decoding parameters, trial, repeat index): never the key. Only
-//     answers that parse are cached.
+//     answers that parse are cached, as read (the scores and the cut
+//     reasoning). An entry that is unreadable or not such an answer is a
+//     miss and a warning (Warnings). Within a run (one Judge) a key is
+//     asked once: later askers of the same key wait for the first and
+//     share its answer.
 //   - Budget: a case's cache misses are booked together against max_calls
-//     (all or none); max_tokens and max_cost are compared with what was
-//     spent before the case's requests, so requests in flight may pass
-//     them; a cache hit is always served. The first bound reached is
-//     Judge.Stopped.
+//     (all or none), and each retry is booked before it is sent (one that
+//     would pass max_calls is not); max_tokens and max_cost are compared
+//     with what was spent before the case's requests, so requests in
+//     flight may pass them; a cache hit is always served. Tokens count the
+//     larger of an answer's total and the sum of its parts; every sum
+//     saturates at math.MaxInt. The first bound reached is Judge.Stopped.
+//   - Circuit breaker: after BreakerFailures requests in a row fail, the
+//     judge abandons the requests in flight and judges no more
+//     (Judge.Broken says why); every later result is not judged.
 //   - Repeats: repeat i is sent seed+i (i without a seed); a criterion's
 //     score is the mean of the repeats, its spread max − min; a result is
 //     unstable on a criterion when its repeats straddle the stated bound.

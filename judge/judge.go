@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/assay-eval/assay"
@@ -27,6 +28,17 @@ const (
 	DefaultTimeout     = 60 * time.Second
 	// MaxRepeats bounds --judge-repeats.
 	MaxRepeats = 20
+	// MaxAnswerBody is the largest response the judge reads from its
+	// endpoint (the body, read up to this size and refused past it): an
+	// answer is a few scores and a line of reasoning.
+	MaxAnswerBody = 1 << 20
+	// BreakerFailures is how many requests in a row (retries included)
+	// may fail before the judge stops judging the run: the circuit
+	// breaker opens, the requests in flight are abandoned, and every
+	// later result is not judged.
+	BreakerFailures = 5
+	// maxWarnings bounds the warnings a judge keeps.
+	maxWarnings = 20
 )
 
 // CacheKind is the kind of the judge's cache entries.
@@ -82,6 +94,17 @@ type Judge struct {
 	schema  json.RawMessage
 	budget  *budget
 	secrets *redact.Redactor // what answers are redacted of before a cut
+
+	// dead is done when the circuit breaker opens (kill opens it).
+	dead context.Context
+	kill context.CancelFunc
+
+	mu      sync.Mutex
+	flights map[string]*flight // the prompts of the run, by cache key
+	fails   int                // requests failed in a row
+	stopped string             // why the breaker opened ("" while closed)
+	warns   []string
+	dropped int
 }
 
 var envRef = regexp.MustCompile(`^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$`)
@@ -139,7 +162,7 @@ func New(cfg assay.JudgeConfig, o Options) (*Judge, error) {
 		}
 		seen[cr.Name] = true
 	}
-	ep := &llm.Endpoint{URL: cfg.URL, Model: cfg.Model, Timeout: time.Duration(cfg.Timeout), Retries: DefaultRetries, Client: o.Client}
+	ep := &llm.Endpoint{URL: cfg.URL, Model: cfg.Model, Timeout: time.Duration(cfg.Timeout), Retries: DefaultRetries, Client: o.Client, MaxBody: MaxAnswerBody}
 	if ep.Timeout <= 0 {
 		ep.Timeout = DefaultTimeout
 	}
@@ -171,7 +194,8 @@ func New(cfg assay.JudgeConfig, o Options) (*Judge, error) {
 		conc = DefaultConcurrency
 	}
 	repeats := max(o.Repeats, 1)
-	j := &Judge{cfg: cfg, rubric: rubric, ep: ep, cache: o.Cache, repeats: repeats, sem: make(chan struct{}, conc), budget: &budget{b: cfg.Budget}, secrets: o.Secrets}
+	j := &Judge{cfg: cfg, rubric: rubric, ep: ep, cache: o.Cache, repeats: repeats, sem: make(chan struct{}, conc), budget: &budget{b: cfg.Budget}, secrets: o.Secrets, flights: map[string]*flight{}}
+	j.dead, j.kill = context.WithCancel(context.Background())
 	if cfg.Temperature != nil {
 		j.temp = *cfg.Temperature
 	}
@@ -217,7 +241,48 @@ type params struct {
 type call struct {
 	key    string
 	seed   *int
-	answer *entry // from the cache, or nil
+	answer *entry  // from the cache or an earlier identical prompt, or nil
+	lead   *flight // the flight this case asks for (a cache miss), or nil
+	wait   *flight // the flight of another case asking the same, or nil
+}
+
+// flight is one prompt asked in a run: its first asker (the lead) fills it,
+// later askers of the same key wait for it. A flight that got an answer
+// stays for the run (the prompt is judged once); one that did not is
+// forgotten once done, and the next asker asks again.
+type flight struct {
+	done      chan struct{}
+	answer    *entry       // the parsed answer, when there is one
+	err       *assay.Error // a judge error of the lead's request
+	notJudged string       // why the lead sent no request
+}
+
+// claim returns what the run knows of key: a finished answer, a flight in
+// progress to wait for, or a new flight the caller leads.
+func (j *Judge) claim(key string) (answer *entry, wait, lead *flight) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if f, ok := j.flights[key]; ok {
+		select {
+		case <-f.done:
+			return f.answer, nil, nil
+		default:
+			return nil, f, nil
+		}
+	}
+	f := &flight{done: make(chan struct{})}
+	j.flights[key] = f
+	return nil, nil, f
+}
+
+// land finishes a flight the caller leads.
+func (j *Judge) land(key string, f *flight) {
+	j.mu.Lock()
+	if f.answer == nil {
+		delete(j.flights, key)
+	}
+	j.mu.Unlock()
+	close(f.done)
 }
 
 // Grade judges one graded result: it sets r.Judge, adds the metrics
@@ -239,66 +304,118 @@ func (j *Judge) Grade(ctx context.Context, c assay.Case, obs *assay.Observation,
 		j.check(r, bounds)
 		return
 	}
+	if why := j.broken(); why != "" {
+		jr.NotJudged = why
+		j.check(r, bounds)
+		return
+	}
 	system, user := Prompt(j.rubric, c, *obs)
 	calls := make([]call, j.repeats)
 	misses := 0
-	for i := range calls {
-		p := j.params(i)
-		calls[i].seed = p.Seed
-		calls[i].key = cache.Key(PromptVersion, j.cfg.Model, system, user, p, r.Trial, i)
-		if j.cache != nil {
-			if b, ok, err := j.cache.Get(CacheKind, calls[i].key); err == nil && ok {
-				var e entry
-				if json.Unmarshal(b, &e) == nil {
-					calls[i].answer = &e
+	// Whatever happens below, the flights this case leads are landed, so
+	// that no other case waits for them forever.
+	defer func() {
+		for i := range calls {
+			if f := calls[i].lead; f != nil {
+				if f.answer == nil && f.err == nil && f.notJudged == "" {
+					f.err, f.notJudged = jr.Error, jr.NotJudged
 				}
+				j.land(calls[i].key, f)
 			}
 		}
-		if calls[i].answer == nil {
+	}()
+	for i := range calls {
+		p := j.params(i)
+		cl := &calls[i]
+		cl.seed = p.Seed
+		cl.key = cache.Key(PromptVersion, j.cfg.Model, system, user, p, r.Trial, i)
+		cl.answer, cl.wait, cl.lead = j.claim(cl.key)
+		if cl.lead == nil {
+			continue // asked by another case of this run
+		}
+		cl.answer = j.cached(cl.key)
+		if cl.answer == nil {
 			misses++
+		} else {
+			cl.lead.answer = cl.answer
 		}
 	}
 	if why := j.budget.reserve(misses); why != "" {
 		jr.NotJudged = "budget: " + why
+		for i := range calls {
+			if f := calls[i].lead; f != nil && f.answer == nil {
+				f.notJudged = jr.NotJudged
+			}
+		}
 		j.check(r, bounds)
 		return
 	}
 	verdicts := make([]Verdict, len(calls))
 	models := make([]string, len(calls))
-	for i := range calls {
-		cl := &calls[i]
-		e := cl.answer
-		if e == nil {
-			got, err := j.chat(ctx, system, user, cl.seed)
-			jr.Calls++
-			jr.PromptTokens += got.Usage.PromptTokens
-			jr.CompletionTokens += got.Usage.CompletionTokens
-			if cost, ok := j.budget.spend(got.Usage); ok {
-				jr.Cost = addCost(jr.Cost, cost)
+	asked := false
+	// The requests this case leads first, then the answers of others: a
+	// case never waits while holding a flight of its own.
+	for _, waiting := range []bool{false, true} {
+		for i := range calls {
+			cl := &calls[i]
+			if (cl.wait != nil) != waiting || jr.Error != nil || jr.NotJudged != "" {
+				continue
 			}
+			e := cl.answer
+			switch {
+			case cl.wait != nil:
+				select {
+				case <-cl.wait.done:
+				case <-ctx.Done():
+					jr.Error = &assay.Error{Class: assay.ErrJudge, Message: "judge endpoint: canceled"}
+					continue
+				}
+				e = cl.wait.answer
+				if e == nil {
+					jr.Error, jr.NotJudged = cl.wait.err, cl.wait.notJudged
+					if jr.Error == nil && jr.NotJudged == "" {
+						jr.NotJudged = "the same prompt, asked for another case, got no answer"
+					}
+					continue
+				}
+			case e == nil:
+				e = j.ask(ctx, system, user, cl.seed, jr)
+				asked = true
+				if e == nil {
+					cl.lead.err, cl.lead.notJudged = jr.Error, jr.NotJudged
+					continue
+				}
+			}
+			v, err := ParseRedacted(j.secrets, j.rubric, e.Content)
 			if err != nil {
-				jr.Error = &assay.Error{Class: assay.ErrJudge, Message: "judge endpoint: " + err.Error()}
-				break
+				jr.Error = &assay.Error{Class: assay.ErrJudge, Message: "judge answer: " + err.Error()}
+				if cl.lead != nil {
+					cl.lead.err = jr.Error
+				}
+				continue
 			}
-			e = &entry{Content: got.Content, Model: got.Model, Usage: got.Usage}
-		}
-		v, err := ParseRedacted(j.secrets, j.rubric, e.Content)
-		if err != nil {
-			jr.Error = &assay.Error{Class: assay.ErrJudge, Message: "judge answer: " + err.Error()}
-			break
-		}
-		if cl.answer == nil && j.cache != nil {
-			if b, err := json.Marshal(e); err == nil {
-				_ = j.cache.Put(CacheKind, cl.key, b) // a cache that cannot be written only costs a later call
+			if cl.lead != nil && cl.lead.answer == nil {
+				// What is kept (for the run and in the cache) is the answer
+				// as read: the scores and the reasoning as cut, not the
+				// endpoint's whole text.
+				e = &entry{Content: v.canonical(j.rubric), Model: e.Model, Usage: e.Usage}
+				cl.lead.answer = e
+				if j.cache != nil {
+					if b, err := json.Marshal(e); err == nil {
+						if err := j.cache.Put(CacheKind, cl.key, b); err != nil {
+							j.warn("judge cache: " + err.Error() + ": the answer is asked again next run")
+						}
+					}
+				}
 			}
+			verdicts[i], models[i] = v, e.Model
 		}
-		verdicts[i], models[i] = v, e.Model
 	}
-	if jr.Error != nil {
+	if jr.Error != nil || jr.NotJudged != "" {
 		j.check(r, bounds)
 		return
 	}
-	jr.Cached = misses == 0
+	jr.Cached = !asked
 	model := models[0]
 	if model == "" {
 		model = j.cfg.Model
@@ -332,6 +449,85 @@ func (j *Judge) Grade(ctx context.Context, c assay.Case, obs *assay.Observation,
 	j.check(r, bounds)
 }
 
+// cached is the cache's answer for key, or nil. An entry that cannot be
+// read, or that is not an answer the rubric accepts, is a miss and a
+// warning of the run.
+func (j *Judge) cached(key string) *entry {
+	if j.cache == nil {
+		return nil
+	}
+	b, ok, err := j.cache.Get(CacheKind, key)
+	if err != nil {
+		j.warn("judge cache: " + err.Error() + ": asked the judge instead")
+		return nil
+	}
+	if !ok {
+		return nil
+	}
+	var e entry
+	if err := json.Unmarshal(b, &e); err != nil {
+		j.warn(fmt.Sprintf("judge cache: the entry %s is not a judge answer (%s): asked the judge again and replaced it", key, jsonErrLine(err)))
+		return nil
+	}
+	if _, err := ParseRedacted(j.secrets, j.rubric, e.Content); err != nil {
+		j.warn(fmt.Sprintf("judge cache: the entry %s holds an answer the rubric refuses (%s): asked the judge again and replaced it", key, err))
+		return nil
+	}
+	return &e
+}
+
+// ask sends one request (its retries booked against the budget, its
+// failures counted by the circuit breaker) and returns the answer, or nil
+// with jr.Error or jr.NotJudged set.
+func (j *Judge) ask(ctx context.Context, system, user string, seed *int, jr *assay.JudgeResult) *entry {
+	// A breaker that opens stops the requests in flight too.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stop := context.AfterFunc(j.dead, cancel)
+	defer stop()
+	noRetry := ""
+	got, err := j.chat(ctx, system, user, seed, func(err error, retry bool) bool {
+		if err == nil {
+			j.succeeded()
+			return true
+		}
+		var le *llm.Error
+		if errors.As(err, &le) && le.Class == assay.ErrCanceled {
+			return false
+		}
+		if j.failed(err) {
+			return false
+		}
+		if retry {
+			if why := j.budget.retry(); why != "" {
+				noRetry = why
+				return false
+			}
+		}
+		return true
+	})
+	jr.Calls = addInt(jr.Calls, got.Attempts)
+	jr.PromptTokens = addInt(jr.PromptTokens, got.Usage.PromptTokens)
+	jr.CompletionTokens = addInt(jr.CompletionTokens, got.Usage.CompletionTokens)
+	if cost, ok := j.budget.spend(got.Usage); ok {
+		jr.Cost = addCost(jr.Cost, cost)
+	}
+	if err != nil {
+		var le *llm.Error
+		if why := j.broken(); why != "" && (ctx.Err() != nil || errors.As(err, &le) && le.Class == assay.ErrCanceled) {
+			jr.NotJudged = why
+			return nil
+		}
+		msg := "judge endpoint: " + err.Error()
+		if noRetry != "" {
+			msg += " (not retried: " + noRetry + ")"
+		}
+		jr.Error = &assay.Error{Class: assay.ErrJudge, Message: msg}
+		return nil
+	}
+	return &entry{Content: got.Content, Model: got.Model, Usage: got.Usage}
+}
+
 // params are the decoding parameters of repeat i: the definition's seed
 // (0 when it sets none and there are repeats) plus i.
 func (j *Judge) params(i int) params {
@@ -349,18 +545,25 @@ func (j *Judge) params(i int) params {
 	return p
 }
 
-// chat sends one request, at most the definition's concurrency at a time.
-func (j *Judge) chat(ctx context.Context, system, user string, seed *int) (llm.ChatResponse, error) {
+// chat sends one request, at most the definition's concurrency at a time;
+// attempted sees each attempt (llm.ChatRequest.Attempted).
+func (j *Judge) chat(ctx context.Context, system, user string, seed *int, attempted func(error, bool) bool) (llm.ChatResponse, error) {
 	select {
 	case j.sem <- struct{}{}:
 	case <-ctx.Done():
 		return llm.ChatResponse{}, ctx.Err()
 	}
 	defer func() { <-j.sem }()
+	if ctx.Err() != nil || j.Broken() != "" {
+		// Waited for a slot while the run was stopped or the breaker
+		// opened: nothing is sent.
+		return llm.ChatResponse{}, &llm.Error{Class: assay.ErrCanceled, Msg: "canceled"}
+	}
 	req := llm.ChatRequest{
 		Messages:    []llm.Message{{Role: "system", Content: system}, {Role: "user", Content: user}},
 		Temperature: j.temp, Seed: seed, MaxTokens: j.cfg.MaxTokens,
 		JSONSchema: j.schema, SchemaName: "judgement", JSONMode: j.cfg.ResponseFormat == "json_object",
+		Attempted: attempted,
 	}
 	resp, err := j.ep.Chat(ctx, req)
 	var le *llm.Error
@@ -446,3 +649,86 @@ func addCost(p *float64, c float64) *float64 {
 	}
 	return &v
 }
+
+// broken is the not_judged of a result the circuit breaker stopped ("" while
+// it is closed).
+func (j *Judge) broken() string {
+	if why := j.Broken(); why != "" {
+		return "judge endpoint down: " + why
+	}
+	return ""
+}
+
+// succeeded closes the count of failures in a row.
+func (j *Judge) succeeded() {
+	j.mu.Lock()
+	j.fails = 0
+	j.mu.Unlock()
+}
+
+// failed counts a failed request and reports whether the breaker is open.
+func (j *Judge) failed(err error) bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.stopped != "" {
+		return true
+	}
+	j.fails++
+	if j.fails < BreakerFailures {
+		return false
+	}
+	j.stopped = fmt.Sprintf("%d requests in a row failed (the last: %s)", j.fails, err)
+	j.kill()
+	return true
+}
+
+// Broken says why the circuit breaker stopped the judging ("" when it did
+// not).
+func (j *Judge) Broken() string {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.stopped
+}
+
+func (j *Judge) warn(msg string) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if len(j.warns) >= maxWarnings {
+		j.dropped++
+		return
+	}
+	j.warns = append(j.warns, msg)
+}
+
+// Warnings are the troubles the judge met that cost no score: cache
+// entries that could not be read, were corrupt or could not be written
+// (each a miss, asked again), with the cache's own warnings when it keeps
+// them. Each is returned once.
+func (j *Judge) Warnings() []string {
+	j.mu.Lock()
+	out := j.warns
+	if j.dropped > 0 {
+		out = append(out, fmt.Sprintf("judge cache: %d more warnings", j.dropped))
+	}
+	j.warns, j.dropped = nil, 0
+	j.mu.Unlock()
+	if w, ok := j.cache.(interface{ Warnings() []string }); ok {
+		for _, m := range w.Warnings() {
+			out = append(out, "judge "+m)
+		}
+	}
+	return out
+}
+
+// addInt adds two counts, saturating at math.MaxInt (a count an endpoint
+// reports may be anything up to it); a negative one counts as 0.
+func addInt(a, b int) int {
+	a, b = max(a, 0), max(b, 0)
+	if a > math.MaxInt-b {
+		return math.MaxInt
+	}
+	return a + b
+}
+
+// jsonErrLine is a JSON decoding error on one line.
+func jsonErrLine(err error) string { return strings.Join(strings.Fields(err.Error()), " ") }

@@ -91,7 +91,7 @@ func TestGradeScoresByTheStandInRule(t *testing.T) {
 	if req.Authorization != "Bearer "+testKey {
 		t.Errorf("authorization %q: the key was not sent", req.Authorization)
 	}
-	for _, want := range []string{`"json_schema"`, `"temperature":0`, `Question:\nHow are tokens hashed?`, `[1] security.md (Security)`, `hashed with SHA-256`} {
+	for _, want := range []string{`"json_schema"`, `"temperature":0`, `Question:\n\u003c\u003c\u003cDATA-`, `\nHow are tokens hashed?\nDATA-`, `[1] security.md (Security)`, `hashed with SHA-256`} {
 		if !strings.Contains(string(req.Body), want) {
 			t.Errorf("request body lacks %s:\n%s", want, req.Body)
 		}
@@ -137,7 +137,7 @@ func TestBudgetMaxCalls(t *testing.T) {
 	j := newJudge(t, cfg, judge.Options{})
 	tally := j.NewTally(false)
 	for i := range 10 {
-		r := grade(j, fmt.Sprintf("q%d", i), "answer", map[string]float64{"groundedness": 0.5})
+		r := grade(j, fmt.Sprintf("q%d", i), fmt.Sprintf("answer %d", i), map[string]float64{"groundedness": 0.5})
 		tally.Add(r)
 		if i >= 3 {
 			if r.Judge.NotJudged != "budget: max_calls 3 reached" || r.Passed() {
@@ -161,7 +161,7 @@ func TestBudgetMaxCostWithPrices(t *testing.T) {
 	j := newJudge(t, cfg, judge.Options{})
 	tally := j.NewTally(false)
 	for i := range 4 {
-		tally.Add(grade(j, fmt.Sprintf("q%d", i), "answer", nil))
+		tally.Add(grade(j, fmt.Sprintf("q%d", i), fmt.Sprintf("answer %d", i), nil))
 	}
 	s := tally.Summary()
 	// One call costs more than 0.0001 (about 200 prompt tokens): the first
@@ -255,17 +255,17 @@ func TestEndpointFaults(t *testing.T) {
 		t.Errorf("after one 429 and a retry: %+v", r.Judge)
 	}
 	srv.Inject(2, llmtest.Fault{Status: http.StatusInternalServerError})
-	r := grade(j, "q", "[judge:0.5]", nil)
+	r := grade(j, "q", "[judge:0.5] 500s", nil)
 	if r.Judge.Error == nil || r.Judge.Error.Class != assay.ErrJudge || !strings.Contains(r.Judge.Error.Message, "500") {
 		t.Errorf("two 500s: %+v", r.Judge.Error)
 	}
 	srv.Inject(1, llmtest.Fault{Body: llmtest.Malformed})
-	if r := grade(j, "q", "[judge:0.5]", nil); r.Judge.Error == nil || !strings.HasPrefix(r.Judge.Error.Message, "judge endpoint: ") {
+	if r := grade(j, "q", "[judge:0.5] malformed", nil); r.Judge.Error == nil || !strings.HasPrefix(r.Judge.Error.Message, "judge endpoint: ") {
 		t.Errorf("malformed body: %+v", r.Judge.Error)
 	}
 	srv.Inject(2, llmtest.Fault{Delay: 2 * time.Second})
 	start := time.Now()
-	if r := grade(j, "q", "[judge:0.5]", nil); r.Judge.Error == nil {
+	if r := grade(j, "q", "[judge:0.5] slow", nil); r.Judge.Error == nil {
 		t.Errorf("slow endpoint: %+v", r.Judge)
 	}
 	if d := time.Since(start); d > 1500*time.Millisecond {
@@ -367,7 +367,7 @@ func TestConcurrentGradingKeepsMaxCalls(t *testing.T) {
 	done := make(chan int)
 	for i := range results {
 		go func() {
-			results[i] = grade(j, fmt.Sprintf("q%d", i), "answer", nil)
+			results[i] = grade(j, fmt.Sprintf("q%d", i), fmt.Sprintf("answer %d", i), nil)
 			done <- i
 		}()
 	}

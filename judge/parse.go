@@ -22,8 +22,10 @@ type Verdict struct {
 // Parse reads the judge's answer strictly: one JSON object (surrounding
 // white space aside) with a finite number within its scale for every
 // criterion of the rubric, and "reasoning" a string when present. Other
-// keys are ignored. Anything else is an error saying what was wrong, with
-// no more than the start of the answer quoted.
+// keys are ignored, but no key may appear twice in an object (encoding/json
+// would keep the last, another reader the first). Anything else is an
+// error saying what was wrong, with no more than the start of the answer
+// quoted.
 func Parse(rubric []assay.JudgeCriterion, content string) (Verdict, error) {
 	return ParseRedacted(nil, rubric, content)
 }
@@ -43,6 +45,9 @@ func ParseRedacted(r *redact.Redactor, rubric []assay.JudgeCriterion, content st
 	}
 	if dec.More() {
 		return Verdict{}, fmt.Errorf("answer holds more than one JSON value: %q", r.Clip(oneLine(content), 80))
+	}
+	if k, ok := repeatedKey(body); ok {
+		return Verdict{}, fmt.Errorf("answer gives %q twice: which one holds is not said", r.Clip(k, 40))
 	}
 	v := Verdict{Scores: make(map[string]float64, len(rubric))}
 	for _, cr := range rubric {
@@ -67,4 +72,63 @@ func ParseRedacted(r *redact.Redactor, rubric []assay.JudgeCriterion, content st
 		v.Reasoning = r.Clip(oneLine(s), maxReasoning)
 	}
 	return v, nil
+}
+
+// repeatedKey finds a key given twice in one object of body (a JSON value
+// that decodes).
+func repeatedKey(body []byte) (string, bool) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	type frame struct {
+		obj  bool
+		seen map[string]bool
+		key  bool // the next token of an object is a key
+	}
+	var stack []frame
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", false
+		}
+		if n := len(stack); n > 0 && stack[n-1].obj && stack[n-1].key {
+			top := &stack[n-1]
+			if k, ok := tok.(string); ok {
+				if top.seen[k] {
+					return k, true
+				}
+				top.seen[k] = true
+				top.key = false
+				continue
+			}
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, frame{obj: true, seen: map[string]bool{}, key: true})
+			continue
+		case json.Delim('['):
+			stack = append(stack, frame{})
+			continue
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:len(stack)-1]
+		}
+		if len(stack) == 0 {
+			return "", false
+		}
+		if top := &stack[len(stack)-1]; top.obj {
+			top.key = true // a value ended: a key comes next
+		}
+	}
+}
+
+// canonical is the answer v as the judge keeps it: the rubric's scores
+// and the reasoning as Parse cut it, which Parse reads back to v.
+func (v Verdict) canonical(rubric []assay.JudgeCriterion) string {
+	m := make(map[string]any, len(rubric)+1)
+	for _, cr := range rubric {
+		m[cr.Name] = v.Scores[cr.Name]
+	}
+	if v.Reasoning != "" {
+		m["reasoning"] = v.Reasoning
+	}
+	b, _ := json.Marshal(m)
+	return string(b)
 }

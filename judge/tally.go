@@ -47,9 +47,9 @@ func (t *Tally) Add(r *assay.CaseResult) {
 			s.Model = jr.Model
 		}
 	}
-	s.Calls += jr.Calls
-	s.PromptTokens += jr.PromptTokens
-	s.CompletionTokens += jr.CompletionTokens
+	s.Calls = addInt(s.Calls, jr.Calls)
+	s.PromptTokens = addInt(s.PromptTokens, jr.PromptTokens)
+	s.CompletionTokens = addInt(s.CompletionTokens, jr.CompletionTokens)
 	if jr.Cost != nil {
 		s.Cost = addCost(s.Cost, *jr.Cost)
 	}
@@ -79,6 +79,7 @@ func (t *Tally) Add(r *assay.CaseResult) {
 func (t *Tally) Summary() *assay.JudgeSummary {
 	s := t.s
 	s.Budget = t.j.Stopped()
+	s.Breaker = t.j.Broken()
 	if s.Cost == nil && t.j.priced() {
 		zero := 0.0
 		s.Cost = &zero

@@ -36,7 +36,9 @@
 // each retry with jitter, capped at MaxBackoff; a Retry-After header asks
 // for longer and is honoured up to MaxRetryAfter. A wait that would pass
 // the caller's context deadline is not started. Every other failure (4xx,
-// a malformed body) is returned at once.
+// a malformed body) is returned at once. A chat request's Attempted hook
+// sees each request's outcome and may refuse a retry (the judge books each
+// retry against its max_calls and stops retrying a dead endpoint).
 //
 // A response body is read up to MaxBody bytes (default DefaultMaxBody);
 // a longer one is an error, never read whole. A body that is not the JSON

@@ -74,6 +74,12 @@ type ChatRequest struct {
 	JSONSchema json.RawMessage
 	SchemaName string // the json_schema's name; "" = "response"
 	JSONMode   bool
+	// Attempted, when set, is called after every request sent, with its
+	// error (nil when it was answered 2xx) and whether a retry is to be
+	// sent; when it is, false sends none and Chat returns that error. It
+	// lets a caller book each retry against a budget and stop retrying an
+	// endpoint it has given up on.
+	Attempted func(err error, retry bool) (ok bool)
 }
 
 // ChatResponse is the first choice of a chat completion.
@@ -145,7 +151,7 @@ func (e *Endpoint) Chat(ctx context.Context, r ChatRequest) (ChatResponse, error
 	}
 	start := time.Now()
 	var raw json.RawMessage
-	n, err := e.PostJSON(ctx, "/chat/completions", body, &raw)
+	n, err := e.post(ctx, "/chat/completions", body, &raw, r.Attempted)
 	out := ChatResponse{Attempts: n}
 	if err != nil {
 		out.Latency = time.Since(start)
@@ -189,6 +195,11 @@ func (e *Endpoint) Embed(ctx context.Context, inputs []string, dimensions int) (
 // limits and redacted errors described in the package doc. attempts is the
 // number of requests sent.
 func (e *Endpoint) PostJSON(ctx context.Context, path string, req, resp any) (attempts int, err error) {
+	return e.post(ctx, path, req, resp, nil)
+}
+
+// post is PostJSON with ChatRequest.Attempted's hook (nil: none).
+func (e *Endpoint) post(ctx context.Context, path string, req, resp any, attempted func(error, bool) bool) (attempts int, err error) {
 	u, err := e.endpointURL(path)
 	if err != nil {
 		return 0, err
@@ -202,6 +213,9 @@ func (e *Endpoint) PostJSON(ctx context.Context, path string, req, resp any) (at
 		b, retryAfter, err := e.once(ctx, u, path, body)
 		attempts++
 		if err == nil {
+			if attempted != nil {
+				attempted(nil, false)
+			}
 			if resp == nil {
 				return attempts, nil
 			}
@@ -211,18 +225,25 @@ func (e *Endpoint) PostJSON(ctx context.Context, path string, req, resp any) (at
 			return attempts, nil
 		}
 		var le *Error
-		if !errors.As(err, &le) || !le.Retryable || attempt >= retries {
-			return attempts, err
+		retry := errors.As(err, &le) && le.Retryable && attempt < retries
+		var wait time.Duration
+		if retry {
+			base := e.Backoff
+			if base <= 0 {
+				base = DefaultBackoff
+			}
+			wait = backoff.Backoff(base, MaxBackoff, attempt)
+			if retryAfter > wait {
+				wait = min(retryAfter, MaxRetryAfter)
+			}
+			if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
+				retry = false
+			}
 		}
-		base := e.Backoff
-		if base <= 0 {
-			base = DefaultBackoff
+		if attempted != nil && !attempted(err, retry) {
+			retry = false
 		}
-		wait := backoff.Backoff(base, MaxBackoff, attempt)
-		if retryAfter > wait {
-			wait = min(retryAfter, MaxRetryAfter)
-		}
-		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
+		if !retry {
 			return attempts, err
 		}
 		t := time.NewTimer(wait)

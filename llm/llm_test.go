@@ -386,6 +386,54 @@ func TestPostJSONServesOtherPaths(t *testing.T) {
 	}
 }
 
+// TestAttemptedHookSeesEveryRequestAndCanRefuseARetry: the hook is called
+// once per request sent, with its outcome, and a false stops the retries
+// (the judge books retries against max_calls through it).
+func TestAttemptedHookSeesEveryRequestAndCanRefuseARetry(t *testing.T) {
+	s := llmtest.New(t, llmtest.Handlers{})
+	s.Inject(10, llmtest.Fault{Status: 503})
+	e := endpoint(s)
+	e.Retries = 5
+	var seen []error
+	r := chatReq()
+	r.Attempted = func(err error, retry bool) bool {
+		seen = append(seen, err)
+		return len(seen) < 2 // one retry allowed, no second
+	}
+	got, err := e.Chat(context.Background(), r)
+	if le := asErr(t, err); le.Status != 503 {
+		t.Errorf("error %+v", le)
+	}
+	if got.Attempts != 2 || s.Count(llmtest.ChatPath) != 2 || len(seen) != 2 || seen[0] == nil || seen[1] == nil {
+		t.Errorf("attempts %d, server saw %d, hook saw %v: want 2 requests, the second refused a retry", got.Attempts, s.Count(llmtest.ChatPath), seen)
+	}
+
+	s2 := llmtest.New(t, llmtest.Handlers{})
+	s2.Inject(1, llmtest.Fault{Status: 500})
+	seen = nil
+	var retries []bool
+	r.Attempted = func(err error, retry bool) bool {
+		seen, retries = append(seen, err), append(retries, retry)
+		return true
+	}
+	if _, err := endpoint(s2).Chat(context.Background(), r); err == nil {
+		t.Fatal("no retries configured, yet the 500 was not returned")
+	}
+	if len(retries) != 1 || retries[0] {
+		t.Errorf("with no retries configured the hook was told retry %v", retries)
+	}
+	e2 := endpoint(s2)
+	e2.Retries = 1
+	s2.Inject(1, llmtest.Fault{Status: 500})
+	seen = nil
+	if _, err := e2.Chat(context.Background(), r); err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) != 2 || seen[0] == nil || seen[1] != nil {
+		t.Errorf("hook saw %v, want a failure then nil", seen)
+	}
+}
+
 // TestAnErrorBodyCutInsideTheKeyLeavesNoneOfIt: an endpoint that echoes
 // the key (or a secret of the run the prompt carried) in an error body, at
 // every offset around the 200-byte snippet cut, leaves no 8-byte part of

@@ -23,6 +23,9 @@ func judgeLines(s *assay.JudgeSummary) []string {
 	if s.Budget != "" {
 		out = append(out, "judging stopped: budget "+s.Budget)
 	}
+	if s.Breaker != "" {
+		out = append(out, "judging stopped: the judge endpoint is down: "+Escape(s.Breaker))
+	}
 	usage := fmt.Sprintf("calls %d  tokens %d prompt + %d completion", s.Calls, s.PromptTokens, s.CompletionTokens)
 	if s.Cost != nil {
 		usage += fmt.Sprintf("  cost %s", trimFloat(*s.Cost))

@@ -17,7 +17,7 @@ func judgedRun() *assay.Run {
 	cost := 0.00123
 	r.Summary.Judge = &assay.JudgeSummary{
 		Model: "grader-1", Prompt: "assay-judge/v1", Judged: 3, NotJudged: 2, Errors: 1, Cached: 1,
-		Budget: "max_calls 3 reached", Calls: 3, PromptTokens: 812, CompletionTokens: 96, Cost: &cost,
+		Budget: "max_calls 3 reached", Breaker: "5 requests in a row failed (the last: POST http://127.0.0.1:9/v1/chat/completions: 502 Bad Gateway)", Calls: 3, PromptTokens: 812, CompletionTokens: 96, Cost: &cost,
 		Repeats: 2, Spread: map[string]float64{"relevance": 0.1, "groundedness": 0.3},
 		Agreement: map[string]float64{"relevance": 0.9, "groundedness": 0.7},
 		Unstable:  []string{"q002"}, UnstableCases: 1,

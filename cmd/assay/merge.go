@@ -8,6 +8,7 @@ import (
 
 func newMergeCmd(env *Env) *cobra.Command {
 	var storeDir, baseline, jsonOut string
+	var allowNoBaseline bool
 	cmd := &cobra.Command{
 		Use:   "merge GROUP | merge RUN...",
 		Short: "Merge the shards of a sharded run (run --shard I/N) into one run and check its gates",
@@ -17,7 +18,7 @@ incomplete (exit 2) when a shard is missing or incomplete. Exit status as run.`,
 		Example: "  assay merge nightly-42\n  assay merge 0193a1b2 0193a1c4 0193a1d9 --baseline latest",
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			p := harness.MergePlan{Refs: args, Baseline: baseline, JSON: jsonOut, Stdout: env.Stdout, Version: harness.Build().Version}
+			p := harness.MergePlan{Refs: args, Baseline: baseline, JSON: jsonOut, Stdout: env.Stdout, Version: harness.Build().Version, AllowNoBaseline: allowNoBaseline}
 			p.StoreDir, p.StoreOptions = storeFlag(env, storeDir)
 			res, err := harness.Merge(env.Ctx, p)
 			if res == nil {
@@ -37,5 +38,6 @@ incomplete (exit 2) when a shard is missing or incomplete. Exit status as run.`,
 	storeFlagVar(cmd.Flags(), &storeDir)
 	cmd.Flags().StringVar(&baseline, "baseline", "", "compare the merged run with the run `REF`; exit 1 on a regression")
 	cmd.Flags().StringVar(&jsonOut, "json", "", "write the merged assay.run/v1 JSON to `FILE` (- for stdout)")
+	cmd.Flags().BoolVar(&allowNoBaseline, "allow-no-baseline", false, "pass a merge without --baseline whose every gate compares with a baseline: no gate is checked")
 	return cmd
 }

@@ -70,6 +70,7 @@ incomplete run.`,
 	fl.StringVar(&p.TrecRun, "trec-run", "", "write each case's ranking to `FILE` as a TREC run (qid Q0 docno rank score tag), for trec_eval, ranx or ir_measures")
 	fl.StringVar(&p.TrecQrels, "trec-qrels", "", "write the judgments of the cases run to `FILE` as TREC qrels (qid 0 docno grade)")
 	fl.BoolVar(&p.Strict, "strict", false, "exit 1 when any graded case does not pass, gates or not")
+	fl.BoolVar(&p.AllowNoBaseline, "allow-no-baseline", false, "pass a run without --baseline whose every gate compares with a baseline (a first run): no gate is checked")
 	fl.BoolVar(&f.watch, "watch", false, "run again whenever the suite, its corpus, schema files, the target file or trace change; Ctrl-C stops, with the last run's exit status")
 	fl.StringVar(&f.html, "html", "", "write the static HTML report of the run into `DIR` (assay report --html)")
 	fl.BoolVar(&p.Cache, "cache", false, "answer http and command targets from the response cache under the store, and fill it (docs/cache.md)")
