@@ -6,9 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/redact"
 )
 
 // PromptVersion names the prompt template; it is part of every cache key,
@@ -46,10 +46,10 @@ const systemPrompt = "You grade the answers of a retrieval-augmented question an
 // text, so that no answer can know its fence to close it early, and the
 // prompt of a case stays the same from run to run (its cache key).
 func Prompt(rubric []assay.JudgeCriterion, c assay.Case, obs assay.Observation) (system, user string) {
-	question := cut(c.Query, MaxQuestion)
+	question := bound(c.Query, MaxQuestion)
 	answer := "(no answer)"
 	if strings.TrimSpace(obs.Answer) != "" {
-		answer = cut(obs.Answer, MaxAnswer)
+		answer = bound(obs.Answer, MaxAnswer)
 	}
 	var pb strings.Builder
 	if len(obs.Retrieved) == 0 {
@@ -66,7 +66,7 @@ func Prompt(rubric []assay.JudgeCriterion, c assay.Case, obs assay.Observation) 
 		}
 		pb.WriteString("\n")
 		if h.Text != "" {
-			pb.WriteString(cut(h.Text, MaxPassage))
+			pb.WriteString(bound(h.Text, MaxPassage))
 			pb.WriteString("\n")
 		}
 	}
@@ -85,7 +85,7 @@ func Prompt(rubric []assay.JudgeCriterion, c assay.Case, obs assay.Observation) 
 		}
 		fmt.Fprintf(&cb, "[%d] %s", i+1, oneLine(name))
 		if ct.Quote != "" {
-			fmt.Fprintf(&cb, ": %q", cut(ct.Quote, MaxQuote))
+			fmt.Fprintf(&cb, ": %q", bound(ct.Quote, MaxQuote))
 		}
 		cb.WriteString("\n")
 	}
@@ -167,20 +167,11 @@ func Schema(rubric []assay.JudgeCriterion) json.RawMessage {
 	return b
 }
 
-// cut shortens s to n characters, ending a cut one with "…".
-func cut(s string, n int) string {
-	s = strings.TrimSpace(s)
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	i, count := 0, 0
-	for i = range s {
-		if count == n-1 {
-			break
-		}
-		count++
-	}
-	return s[:i] + "…"
+// bound shortens the system's text to n characters, ending a cut one with
+// "…": redact's one rune cut, with no secrets to hide (the prompt is the
+// system's own text, sent to the judge so that it can grade it).
+func bound(s string, n int) string {
+	return (*redact.Redactor)(nil).Clip(strings.TrimSpace(s), n)
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

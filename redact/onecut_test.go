@@ -33,7 +33,6 @@ import (
 // an entry that no longer matches anything is an error too, so the list
 // stays small and true.
 var cutAllowed = map[string]string{
-	"judge/prompt.go:cut":       "builds the prompt sent to the judge endpoint (the system's raw text, bounded), never shown or stored",
 	"target/hybrid.go:cut":      "bounds a document's text sent to the embeddings and rerank endpoints, never shown or stored",
 	"suite/jsonl.go:firstBytes": "quotes the user's own suite file in a parse error; a suite holds no secret of a run (those come from the environment)",
 	"shard/shard.go:prefix":     "bounds a shard group name built from a fingerprint, a commit and CI ids, not external text",
