@@ -513,8 +513,14 @@ func (j *Judge) ask(ctx context.Context, system, user string, seed *int, jr *ass
 		jr.Cost = addCost(jr.Cost, cost)
 	}
 	if err != nil {
+		// Not judged only when this request was stopped (by the breaker
+		// or while waiting for a slot); the request whose own failure
+		// opened the breaker keeps its error. ctx.Err() is not asked:
+		// the breaker cancels ctx from another goroutine, so it would
+		// class that request by timing.
 		var le *llm.Error
-		if why := j.broken(); why != "" && (ctx.Err() != nil || errors.As(err, &le) && le.Class == assay.ErrCanceled) {
+		stopped := errors.Is(err, context.Canceled) || errors.As(err, &le) && le.Class == assay.ErrCanceled
+		if why := j.broken(); why != "" && stopped {
 			jr.NotJudged = why
 			return nil
 		}

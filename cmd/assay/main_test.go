@@ -10,6 +10,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -139,6 +140,26 @@ func TestScripts(t *testing.T) {
 				b, err := io.ReadAll(resp.Body)
 				ts.Check(err)
 				fmt.Fprintf(ts.Stdout(), "status %d\n%s", resp.StatusCode, b)
+			},
+			// listening ADDR waits (up to 30 s) until a server the script
+			// started in the background accepts connections on ADDR, so
+			// the command after it never races the server's start.
+			"listening": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 1 {
+					ts.Fatalf("usage: listening HOST:PORT")
+				}
+				var err error
+				for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+					var c net.Conn
+					if c, err = net.DialTimeout("tcp", args[0], time.Second); err == nil {
+						c.Close()
+						return
+					}
+					if time.Now().After(deadline) {
+						break
+					}
+				}
+				ts.Fatalf("nothing listens on %s after 30 s: %v", args[0], err)
 			},
 			"exitcode": func(ts *testscript.TestScript, neg bool, args []string) {
 				if neg || len(args) < 2 {
