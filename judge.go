@@ -129,4 +129,7 @@ type JudgeSummary struct {
 	Unstable  []string           `json:"unstable,omitempty"`
 	// UnstableCases counts them all (Unstable lists the first 100).
 	UnstableCases int `json:"unstable_cases,omitempty"`
+	// Rubric is the criteria the judge scored, with their scales (read
+	// back by assay judge agreement).
+	Rubric []JudgeCriterion `json:"rubric,omitempty"`
 }
