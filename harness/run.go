@@ -621,6 +621,7 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 		metricNames = append(metricNames, jdg.MetricNames()...)
 		tally = jdg.NewTally(f.Trials > 1)
 	}
+	jcheck := ss.judge.newCheck(jdg)
 
 	run := &assay.Run{
 		Schema:         assay.RunSchema,
@@ -736,6 +737,7 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 			if tally != nil {
 				tally.Add(&r)
 			}
+			jcheck.add(c, s.Defaults.Judge, &r)
 			if failing(r) && (f.MaxFailures == 0 || listed < f.MaxFailures) {
 				listed++
 				ss.failQueries[r.ID] = f.Secrets.String(c.Query)
@@ -796,6 +798,11 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 		run.Summary.Judge = tally.Summary()
 		warnings = append(warnings, judgeWarnings(run.Summary.Judge)...)
 		warnings = append(warnings, jdg.Warnings()...)
+		w, err := jcheck.finish(run.Summary.Judge)
+		if err != nil {
+			return nil, gate.Verdict{}, err
+		}
+		warnings = append(warnings, w...)
 	}
 	if keep {
 		run.Cases = kept
@@ -819,7 +826,7 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 	if base != nil {
 		hist = History(ctx, ss.st, base, run, 0)
 	}
-	verdict := gate.EvaluateHistory(exprs, run, base, hist)
+	verdict := jcheck.gate(gate.EvaluateHistory(exprs, run, base, hist))
 	run.Gates = verdict.Results
 	warnings = append(warnings, verdict.Warnings...)
 	run.Warnings = warnings

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/report"
 )
 
@@ -28,7 +29,7 @@ func (r *Report) Validate(criterion string, minKappa float64) string {
 	case c.Kappa == nil:
 		return fmt.Sprintf("the judge is not validated on %s: kappa is undefined on its %d labels (judge and people each give one verdict to every case)", criterion, c.N)
 	case c.Kappa.Value < minKappa:
-		return fmt.Sprintf("the judge is not validated on %s: kappa %s < min_kappa %s on %d labels", criterion, num(c.Kappa.Value), num(minKappa), c.N)
+		return fmt.Sprintf("the judge is not validated on %s: kappa %s < min_kappa %s on %d labels", criterion, num4(c.Kappa.Value), num(minKappa), c.N)
 	}
 	return ""
 }
@@ -112,4 +113,40 @@ func est(e *Estimate) string {
 		return "undefined"
 	}
 	return fmt.Sprintf("%s [%s, %s]", num4(e.Value), opt(e.Lo), opt(e.Hi))
+}
+
+// Summary is the report as a run records it (summary.judge.labels), for
+// every criterion of rubric: its agreement when it has labels, and with
+// minKappa why its gates are undefined (Validate). r nil is min_kappa
+// without a labels file.
+func (r *Report) Summary(rubric []assay.JudgeCriterion, minKappa *float64) *assay.JudgeLabels {
+	out := &assay.JudgeLabels{MinKappa: minKappa, Criteria: []assay.JudgeAgreement{}}
+	if r != nil {
+		out.File = r.Labels
+	}
+	for _, rc := range rubric {
+		a := assay.JudgeAgreement{Criterion: rc.Name}
+		if r != nil {
+			if c := r.Criterion(rc.Name); c != nil {
+				a.N, a.Kappa, a.AC1 = c.N, interval(c.Kappa), interval(c.AC1)
+				a.Accuracy, a.TPR, a.TNR = c.Accuracy, c.TPR, c.TNR
+				if p := c.PPI; p != nil {
+					m := p.JudgeMean
+					a.JudgeMean, a.PPI = &m, &assay.JudgeInterval{Value: p.Estimate, Lo: p.Lo, Hi: p.Hi}
+				}
+			}
+		}
+		if minKappa != nil {
+			a.Undefined = r.Validate(rc.Name, *minKappa)
+		}
+		out.Criteria = append(out.Criteria, a)
+	}
+	return out
+}
+
+func interval(e *Estimate) *assay.JudgeInterval {
+	if e == nil {
+		return nil
+	}
+	return &assay.JudgeInterval{Value: e.Value, Lo: e.Lo, Hi: e.Hi}
 }

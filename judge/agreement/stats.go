@@ -163,25 +163,11 @@ func Compute(rubric []assay.JudgeCriterion, scores *Scores, labels *Labels, o Op
 		o.Disagreements = DefaultDisagreements
 	}
 	rep := &Report{Labels: labels.File, Rows: len(labels.Rows), Unlabelled: labels.Unlabelled, Resamples: o.Resamples, Seed: o.Seed, MinLabels: MinLabels, Criteria: []Criterion{}}
-	byName := map[string]assay.JudgeCriterion{}
-	names := make([]string, len(rubric))
-	for i, c := range rubric {
-		byName[c.Name] = c
-		names[i] = c.Name
+	if err := CheckLabels(rubric, labels); err != nil {
+		return nil, err
 	}
 	rows := map[string][]Label{}
 	for _, l := range labels.Rows {
-		c, ok := byName[l.Criterion]
-		if !ok {
-			hint := ""
-			if near := diag.Nearest(l.Criterion, names); near != "" {
-				hint = " (did you mean " + near + "?)"
-			}
-			return nil, diag.Errorf(labels.File, l.Line, 0, "criterion %q is not in the judge's rubric%s (criteria: %s)", l.Criterion, hint, join(names))
-		}
-		if l.Score != nil && (*l.Score < c.Min || *l.Score > c.Max) {
-			return nil, diag.Errorf(labels.File, l.Line, 0, "score %v is outside %s's scale %v to %v", *l.Score, c.Name, c.Min, c.Max)
-		}
 		rows[l.Criterion] = append(rows[l.Criterion], l)
 	}
 	if scores == nil {
@@ -205,6 +191,32 @@ func Compute(rubric []assay.JudgeCriterion, scores *Scores, labels *Labels, o Op
 		rep.Warnings = append(rep.Warnings, "no labelled rows: fill in label (true or false) or score in the labels file")
 	}
 	return rep, nil
+}
+
+// CheckLabels checks labels against the judge's rubric: a criterion the
+// rubric lacks, or a score outside its criterion's scale, is a positioned
+// error.
+func CheckLabels(rubric []assay.JudgeCriterion, labels *Labels) error {
+	byName := map[string]assay.JudgeCriterion{}
+	names := make([]string, len(rubric))
+	for i, c := range rubric {
+		byName[c.Name] = c
+		names[i] = c.Name
+	}
+	for _, l := range labels.Rows {
+		c, ok := byName[l.Criterion]
+		if !ok {
+			hint := ""
+			if near := diag.Nearest(l.Criterion, names); near != "" {
+				hint = " (did you mean " + near + "?)"
+			}
+			return diag.Errorf(labels.File, l.Line, 0, "criterion %q is not in the judge's rubric%s (criteria: %s)", l.Criterion, hint, join(names))
+		}
+		if l.Score != nil && (*l.Score < c.Min || *l.Score > c.Max) {
+			return diag.Errorf(labels.File, l.Line, 0, "score %v is outside %s's scale %v to %v", *l.Score, c.Name, c.Min, c.Max)
+		}
+	}
+	return nil
 }
 
 func join(s []string) string {
