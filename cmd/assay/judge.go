@@ -14,8 +14,9 @@ import (
 func newJudgeCmd(env *Env) *cobra.Command {
 	var storeDir string
 	cmd := &cobra.Command{
-		Use:   "judge labels | agreement RUN",
-		Short: "Check a run's model judge against people's labels",
+		Use:     "judge labels | agreement RUN",
+		Short:   "Check a run's model judge against people's labels",
+		Example: "  assay judge labels latest > labels.jsonl\n  assay judge agreement latest --labels labels.jsonl",
 	}
 	storeFlagVar(cmd.PersistentFlags(), &storeDir)
 	labels := &cobra.Command{
@@ -39,8 +40,7 @@ func newJudgeCmd(env *Env) *cobra.Command {
 			return agreement.WriteTemplate(env.Stdout, rows)
 		},
 	}
-	var labelsFile string
-	var asJSON bool
+	var labelsFile, jsonOut string
 	agree := &cobra.Command{
 		Use:   "agreement RUN --labels FILE",
 		Short: "Measure how a run's judge agrees with people's labels: kappa, AC1, accuracy, TPR, TNR, the corrected mean",
@@ -50,7 +50,7 @@ over cases, accuracy, TPR, TNR, the confusion matrix, Spearman's rho when
 people gave scores, the prediction-powered (PPI) mean beside the judge's,
 the cases where judge and people disagree most, and with two or more
 labellers their own agreement.`,
-		Example: "  assay judge agreement latest --labels labels.jsonl\n  assay judge agreement latest --labels labels.jsonl --json",
+		Example: "  assay judge agreement latest --labels labels.jsonl\n  assay judge agreement latest --labels labels.jsonl --json agreement.json",
 		Args:    exactRun("assay judge agreement RUN --labels FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if labelsFile == "" {
@@ -69,14 +69,19 @@ labellers their own agreement.`,
 			if err != nil {
 				return inputError(err)
 			}
-			if asJSON {
-				return rep.WriteJSON(env.Stdout)
+			if jsonOut != "" {
+				if err := writeTo(env, jsonOut, rep.WriteJSON); err != nil {
+					return inputError(err)
+				}
+				if jsonOut == "-" {
+					return nil
+				}
 			}
 			return rep.WriteText(env.Stdout)
 		},
 	}
 	agree.Flags().StringVar(&labelsFile, "labels", "", "the labels `FILE` (JSON Lines; assay judge labels writes a template)")
-	agree.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
+	agree.Flags().StringVar(&jsonOut, "json", "", "write the report as JSON to `FILE` (- for stdout)")
 	cmd.AddCommand(labels, agree)
 	return cmd
 }
