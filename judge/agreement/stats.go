@@ -183,7 +183,7 @@ func Compute(rubric []assay.JudgeCriterion, scores *Scores, labels *Labels, o Op
 			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: %d labelled cases the judge scored; label at least %d to validate the judge on it", c.Name, cr.N, MinLabels))
 		}
 		if cr.Unjudged > 0 {
-			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: %d labelled cases have no judge score in the run (not in it, or not judged): they are left out", c.Name, cr.Unjudged))
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: %d labelled %s no judge score in the run (not in it, or not judged): left out", c.Name, cr.Unjudged, plural(cr.Unjudged, "case has", "cases have")))
 		}
 		rep.Criteria = append(rep.Criteria, cr)
 	}
