@@ -26,12 +26,22 @@ func newJudgeCmd(env *Env) *cobra.Command {
 		Args:    exactRun("assay judge labels RUN"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var rows []agreement.TemplateRow
-			_, err := judgedRun(env, storeDir, args[0], func(r *assay.CaseResult, rubric []assay.JudgeCriterion, seen bool) {
+			var queries map[string]string
+			_, err := judgedRun(env, storeDir, args[0], true, func(run *assay.Run) {
+				// The questions, from the suite the run recorded when it is
+				// unchanged (else the rows carry none).
+				queries = map[string]string{}
+				harness.SuiteCases(run.Suite, func(c assay.Case) bool { queries[c.ID] = c.Query; return true })
+			}, func(r *assay.CaseResult, rubric []assay.JudgeCriterion, seen bool) {
 				if seen {
 					return
 				}
+				answer := ""
+				if r.Observation != nil {
+					answer = r.Observation.Answer
+				}
 				for _, c := range rubric {
-					rows = append(rows, agreement.TemplateRow{Case: r.ID, Criterion: c.Name})
+					rows = append(rows, agreement.TemplateRow{Case: r.ID, Criterion: c.Name, Query: queries[r.ID], Answer: answer})
 				}
 			})
 			if err != nil {
@@ -61,7 +71,7 @@ labellers their own agreement.`,
 				return inputError(err)
 			}
 			scores := agreement.NewScores(agreement.KeepLabelled(l))
-			rubric, err := judgedRun(env, storeDir, args[0], func(r *assay.CaseResult, _ []assay.JudgeCriterion, _ bool) { scores.Add(r) })
+			rubric, err := judgedRun(env, storeDir, args[0], false, nil, func(r *assay.CaseResult, _ []assay.JudgeCriterion, _ bool) { scores.Add(r) })
 			if err != nil {
 				return err
 			}
@@ -95,10 +105,11 @@ func exactRun(usage string) cobra.PositionalArgs {
 	}
 }
 
-// judgedRun loads the run ref and calls fn with each of its results
-// (seen: an earlier trial of the case came first), returning the judge's
-// rubric as the run recorded it. A run without a judge is an input error.
-func judgedRun(env *Env, storeDir, ref string, fn func(r *assay.CaseResult, rubric []assay.JudgeCriterion, seen bool)) ([]assay.JudgeCriterion, error) {
+// judgedRun loads the run ref, calls loaded with it (when not nil), then
+// fn with each of its results, with their observations when withObs (seen:
+// an earlier trial of the case came first), returning the judge's rubric
+// as the run recorded it. A run without a judge is an input error.
+func judgedRun(env *Env, storeDir, ref string, withObs bool, loaded func(*assay.Run), fn func(r *assay.CaseResult, rubric []assay.JudgeCriterion, seen bool)) ([]assay.JudgeCriterion, error) {
 	st, done, err := openRefStore(env, storeDir, ref)
 	if err != nil {
 		return nil, inputError(err)
@@ -118,8 +129,11 @@ func judgedRun(env *Env, storeDir, ref string, fn func(r *assay.CaseResult, rubr
 		rubric = assay.DefaultJudgeRubric
 		report.Warnings(env.Stderr, []string{"the run records no judge rubric: read its scores on the default rubric (relevance, groundedness, completeness, 0 to 1)"})
 	}
+	if loaded != nil {
+		loaded(run)
+	}
 	seen := map[string]bool{}
-	err = harness.RefCases(env.Ctx, st, run, path, false, func(r assay.CaseResult) error {
+	err = harness.RefCases(env.Ctx, st, run, path, withObs, func(r assay.CaseResult) error {
 		fn(&r, rubric, seen[r.ID])
 		seen[r.ID] = true
 		return nil

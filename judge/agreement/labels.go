@@ -37,9 +37,10 @@ type Label struct {
 	Score     *float64 `json:"score,omitempty"`
 	Labeller  string   `json:"labeller"`
 	Time      string   `json:"time"`
-	// Query is the case's question, written by the template to help the
-	// person labelling; it is not read.
-	Query string `json:"query,omitempty"`
+	// Query and Answer are the case's question and the system's answer,
+	// written by the template for the person labelling; they are not read.
+	Query  string `json:"query,omitempty"`
+	Answer string `json:"answer,omitempty"`
 	// Line is the row's line in its file (1-based), for messages.
 	Line int `json:"-"`
 }
@@ -178,17 +179,18 @@ func wantOf(field string) string {
 // TemplateRow is one row of a labels template: a case and criterion to
 // label.
 type TemplateRow struct {
-	Case, Criterion, Query string
+	Case, Criterion, Query, Answer string
 }
 
 // WriteTemplate writes a labels file with one unlabelled row per case and
-// criterion (label null, labeller and time empty), for people to fill in.
+// criterion (label null, labeller and time empty, the question and the
+// answer when known), for people to fill in.
 // The judge's scores are not written: a person who sees them is not an
 // independent check.
 func WriteTemplate(w io.Writer, rows []TemplateRow) error {
 	bw := bufio.NewWriter(w)
 	for _, r := range rows {
-		b, err := json.Marshal(Label{Case: r.Case, Criterion: r.Criterion, Query: r.Query})
+		b, err := json.Marshal(Label{Case: r.Case, Criterion: r.Criterion, Query: r.Query, Answer: r.Answer})
 		if err != nil {
 			return err
 		}

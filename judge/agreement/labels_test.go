@@ -52,7 +52,7 @@ func TestReadLabelsErrorsArePositioned(t *testing.T) {
 func TestTemplateReadsBack(t *testing.T) {
 	t.Parallel()
 	var b bytes.Buffer
-	if err := WriteTemplate(&b, []TemplateRow{{"q1", "relevance", "how?"}, {"q1", "groundedness", "how?"}}); err != nil {
+	if err := WriteTemplate(&b, []TemplateRow{{"q1", "relevance", "how?", "so."}, {"q1", "groundedness", "how?", "so."}}); err != nil {
 		t.Fatal(err)
 	}
 	l, err := ReadLabels(&b, "t")
