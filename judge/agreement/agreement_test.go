@@ -280,3 +280,35 @@ func TestValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestResampleStatisticsAreThoseOfTheExpandedSample: the statistics of a
+// resample given as counts are those of the cases it draws, copies and
+// ties included (the bootstrap's shortcut changes no number).
+func TestResampleStatisticsAreThoseOfTheExpandedSample(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(4, 4))
+	for trial := range 50 {
+		n := 2 + rng.IntN(30)
+		ps := make([]pairT, n)
+		for i := range ps {
+			f, h := float64(rng.IntN(5))/4, float64(rng.IntN(3))/2
+			ps[i] = pairT{id: fmt.Sprint(i), judge: f, human: h, j: f >= 0.5, h: h >= 0.5}
+		}
+		count := make([]int, n)
+		var xs, ys []float64
+		var expanded []pairT
+		for range n {
+			i := rng.IntN(n)
+			count[i]++
+			xs, ys = append(xs, ps[i].judge), append(ys, ps[i].human)
+			expanded = append(expanded, ps[i])
+		}
+		k, a, r, kok, aok, rok := newWeighted(ps).stats(count, true)
+		wk, wkok := Kappa(confusion(expanded))
+		wa, waok := AC1(confusion(expanded))
+		wr, wrok := Spearman(xs, ys)
+		if kok != wkok || aok != waok || rok != wrok || math.Abs(k-wk) > 1e-12 || math.Abs(a-wa) > 1e-12 || math.Abs(r-wr) > 1e-12 {
+			t.Fatalf("trial %d: weighted (%v %v %v) (%v %v %v), expanded (%v %v %v) (%v %v %v)", trial, k, a, r, kok, aok, rok, wk, wa, wr, wkok, waok, wrok)
+		}
+	}
+}

@@ -32,7 +32,11 @@
 //   - intervals: the 2.5 % and 97.5 % quantiles (type 7) of the statistic
 //     over DefaultResamples resamples of the n cases with replacement,
 //     from a PCG generator seeded DefaultSeed (one stream per criterion),
-//     resamples where it is undefined left out
+//     κ, AC1 and ρ on the same resamples, those where a statistic is
+//     undefined left out of its interval; past maxDraws cases drawn the
+//     resamples are fewer (at least minResamples). A resample is a count
+//     per case, and ranks are found by walking the cases sorted once, so
+//     each costs O(n)
 //   - PPI: θ = mean(judge over all N judged results) + mean(human − judge
 //     over the n labelled cases), interval θ ± 1.96·√(s²_judge/N +
 //     s²_diff/n), sample variances

@@ -25,6 +25,11 @@ const (
 	// DefaultDisagreements is how many of the cases where judge and
 	// people disagree most are named.
 	DefaultDisagreements = 10
+	// maxDraws bounds a bootstrap's work: resamples × n cases drawn. Past
+	// it the resamples are fewer (at least minResamples), so that a large
+	// labels file costs seconds, not hours.
+	maxDraws     = 20_000_000
+	minResamples = 100
 	// maxPairs bounds the labeller pairs shown.
 	maxPairs = 10
 	// z95 is the standard normal's 97.5 % quantile.
@@ -104,6 +109,9 @@ type Criterion struct {
 	N         int `json:"n"`
 	Unjudged  int `json:"unjudged,omitempty"`
 	Labellers int `json:"labellers"`
+	// Resamples is the bootstrap's resamples on this criterion: the
+	// report's, fewer on a very large n (at most 20,000,000 cases drawn).
+	Resamples int `json:"resamples"`
 	// Chance-corrected agreement on pass/fail: Cohen's κ and Gwet's AC1.
 	Kappa *Estimate `json:"kappa"`
 	AC1   *Estimate `json:"ac1"`
@@ -181,6 +189,9 @@ func Compute(rubric []assay.JudgeCriterion, scores *Scores, labels *Labels, o Op
 		cr := criterion(c, ls, scores, o, uint64(ci))
 		if cr.N < MinLabels {
 			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: %d labelled cases the judge scored; label at least %d to validate the judge on it", c.Name, cr.N, MinLabels))
+		}
+		if cr.Resamples < o.Resamples {
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: %d resamples instead of %d for the intervals over %d cases (the bootstrap draws at most %d cases)", c.Name, cr.Resamples, o.Resamples, cr.N, maxDraws))
 		}
 		if cr.Unjudged > 0 {
 			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: %d labelled %s no judge score in the run (not in it, or not judged): left out", c.Name, cr.Unjudged, plural(cr.Unjudged, "case has", "cases have")))
@@ -299,11 +310,11 @@ func criterion(c assay.JudgeCriterion, ls []Label, scores *Scores, o Options, st
 	cr.TPR = ratio(cm.TP, cm.TP+cm.FN)
 	cr.TNR = ratio(cm.TN, cm.TN+cm.FP)
 	rng := rand.New(rand.NewPCG(o.Seed, stream))
-	cr.Kappa = bootstrap(ps, kappaOf, o.Resamples, rng)
-	cr.AC1 = bootstrap(ps, ac1Of, o.Resamples, rng)
-	if continuous {
-		cr.Spearman = bootstrap(ps, spearmanOf, o.Resamples, rng)
+	cr.Resamples = o.Resamples
+	if len(ps) > 0 && cr.Resamples*len(ps) > maxDraws {
+		cr.Resamples = max(minResamples, maxDraws/len(ps))
 	}
+	cr.Kappa, cr.AC1, cr.Spearman = bootstrap(ps, continuous, cr.Resamples, rng)
 	// The cases where the scores differ most (on the scale's width), then
 	// by id.
 	ds := slices.Clone(ps)
@@ -386,17 +397,6 @@ func AC1(m Confusion) (float64, bool) {
 	return (po - pe) / (1 - pe), true
 }
 
-func kappaOf(ps []pairT) (float64, bool) { return Kappa(confusion(ps)) }
-func ac1Of(ps []pairT) (float64, bool)   { return AC1(confusion(ps)) }
-
-func spearmanOf(ps []pairT) (float64, bool) {
-	x, y := make([]float64, len(ps)), make([]float64, len(ps))
-	for i, p := range ps {
-		x[i], y[i] = p.judge, p.human
-	}
-	return Spearman(x, y)
-}
-
 // Spearman is the rank correlation of x and y: Pearson's correlation of
 // their ranks, ties given their mean rank. It is undefined with fewer than
 // two pairs or when either side is constant.
@@ -449,34 +449,162 @@ func pearson(x, y []float64) (float64, bool) {
 	return sxy / math.Sqrt(sxx*syy), true
 }
 
-// bootstrap is f on ps with its 95 % percentile interval over resamples
-// of the cases (with replacement); nil when f is undefined on ps.
-func bootstrap(ps []pairT, f func([]pairT) (float64, bool), resamples int, rng *rand.Rand) *Estimate {
-	v, ok := f(ps)
-	if !ok {
-		return nil
+// bootstrap is κ, AC1 and (when continuous) Spearman's ρ on ps, each
+// with its 95 % percentile interval over resamples of the cases (with
+// replacement; the three statistics share each resample); nil when a
+// statistic is undefined on ps. A resample is a count per case, so that
+// each statistic costs O(n) on it: ranks are found by walking the cases
+// sorted once.
+func bootstrap(ps []pairT, continuous bool, resamples int, rng *rand.Rand) (kappa, ac1, rho *Estimate) {
+	n := len(ps)
+	w := newWeighted(ps)
+	count := make([]int, n)
+	for i := range count {
+		count[i] = 1
 	}
-	e := &Estimate{Value: v}
-	if len(ps) < 2 {
-		return e
+	k, a, r, kok, aok, rok := w.stats(count, continuous)
+	if kok {
+		kappa = &Estimate{Value: k}
 	}
-	vals := make([]float64, 0, resamples)
-	buf := make([]pairT, len(ps))
+	if aok {
+		ac1 = &Estimate{Value: a}
+	}
+	if continuous && rok {
+		rho = &Estimate{Value: r}
+	}
+	if n < 2 || (kappa == nil && ac1 == nil && rho == nil) {
+		return kappa, ac1, rho
+	}
+	var ks, as, rs []float64
 	for range resamples {
-		for i := range buf {
-			buf[i] = ps[rng.IntN(len(ps))]
+		clear(count)
+		for range n {
+			count[rng.IntN(n)]++
 		}
-		if x, ok := f(buf); ok {
-			vals = append(vals, x)
+		k, a, r, kok, aok, rok := w.stats(count, continuous)
+		if kok {
+			ks = append(ks, k)
+		}
+		if aok {
+			as = append(as, a)
+		}
+		if rok {
+			rs = append(rs, r)
 		}
 	}
-	if len(vals) == 0 {
-		return e
+	percentile(kappa, ks)
+	percentile(ac1, as)
+	percentile(rho, rs)
+	return kappa, ac1, rho
+}
+
+// percentile sets e's interval to the 2.5 % and 97.5 % quantiles of vals
+// (none when vals is empty).
+func percentile(e *Estimate, vals []float64) {
+	if e == nil || len(vals) == 0 {
+		return
 	}
 	slices.Sort(vals)
 	lo, hi := quantile(vals, 0.025), quantile(vals, 0.975)
 	e.Lo, e.Hi = &lo, &hi
-	return e
+}
+
+// weighted computes the statistics of a resample given as a count per
+// case.
+type weighted struct {
+	ps             []pairT
+	orderJ, orderH []int     // case indices by judge score, by people's value
+	rankJ, rankH   []float64 // scratch
+}
+
+func newWeighted(ps []pairT) *weighted {
+	w := &weighted{ps: ps, orderJ: make([]int, len(ps)), orderH: make([]int, len(ps)), rankJ: make([]float64, len(ps)), rankH: make([]float64, len(ps))}
+	for i := range ps {
+		w.orderJ[i], w.orderH[i] = i, i
+	}
+	slices.SortStableFunc(w.orderJ, func(a, b int) int { return cmp.Compare(ps[a].judge, ps[b].judge) })
+	slices.SortStableFunc(w.orderH, func(a, b int) int { return cmp.Compare(ps[a].human, ps[b].human) })
+	return w
+}
+
+func (w *weighted) stats(count []int, continuous bool) (k, a, r float64, kok, aok, rok bool) {
+	var m Confusion
+	for i, p := range w.ps {
+		c := count[i]
+		switch {
+		case c == 0:
+		case p.j && p.h:
+			m.TP += c
+		case p.j:
+			m.FP += c
+		case p.h:
+			m.FN += c
+		default:
+			m.TN += c
+		}
+	}
+	k, kok = Kappa(m)
+	a, aok = AC1(m)
+	if continuous {
+		r, rok = w.spearman(count)
+	}
+	return
+}
+
+// spearman is Spearman's ρ of the resample: each case's rank among the
+// drawn values (ties, copies of a case included, at their mean rank),
+// then Pearson's r weighted by the counts.
+func (w *weighted) spearman(count []int) (float64, bool) {
+	rankCounted(w.orderJ, func(i int) float64 { return w.ps[i].judge }, count, w.rankJ)
+	rankCounted(w.orderH, func(i int) float64 { return w.ps[i].human }, count, w.rankH)
+	var n, mx, my float64
+	for i, c := range count {
+		if c == 0 {
+			continue
+		}
+		f := float64(c)
+		n += f
+		mx += f * w.rankJ[i]
+		my += f * w.rankH[i]
+	}
+	if n < 2 {
+		return 0, false
+	}
+	mx, my = mx/n, my/n
+	var sxy, sxx, syy float64
+	for i, c := range count {
+		if c == 0 {
+			continue
+		}
+		f := float64(c)
+		dx, dy := w.rankJ[i]-mx, w.rankH[i]-my
+		sxy += f * dx * dy
+		sxx += f * dx * dx
+		syy += f * dy * dy
+	}
+	if sxx == 0 || syy == 0 {
+		return 0, false
+	}
+	return sxy / math.Sqrt(sxx*syy), true
+}
+
+// rankCounted sets rank[i] to case i's mean rank among the drawn values,
+// walking order (the cases sorted by value) once.
+func rankCounted(order []int, val func(int) float64, count []int, rank []float64) {
+	pos := 0
+	for g := 0; g < len(order); {
+		h, c := g, 0
+		for h < len(order) && val(order[h]) == val(order[g]) {
+			c += count[order[h]]
+			h++
+		}
+		mean := float64(pos) + float64(c+1)/2
+		for x := g; x < h; x++ {
+			rank[order[x]] = mean
+		}
+		pos += c
+		g = h
+	}
 }
 
 // quantile is the q quantile of sorted x, interpolating linearly between
