@@ -11,6 +11,8 @@
 //	[judge:bad]   the reply is not JSON
 //	[judge:range] every criterion scores 7 (out of any 0-1 scale)
 //	[judge:flaky] every criterion scores 0.6 with an even seed, 0.9 with an odd one
+//	[judge:verbose] every criterion scores 0.5, 0.9 when the answer ends with
+//	              judge.VerbosityPad (a judge that likes longer answers)
 //	[judge:echo]  0.8, and (Handler only) the reasoning quotes the Authorization
 //	              header received: a test that the key is redacted wherever
 //	              the judge's words go
@@ -29,6 +31,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/assay-eval/assay/judge"
 	"github.com/assay-eval/assay/llm"
 	"github.com/assay-eval/assay/llm/llmtest"
 )
@@ -56,6 +59,11 @@ func Rule(req llmtest.ChatRequest) (string, llm.Usage) {
 			return "I would rate this answer highly.", llm.Usage{}
 		case "range":
 			score = 7
+		case "verbose":
+			score = 0.5
+			if strings.Contains(answer, judge.VerbosityPad) {
+				score = 0.9
+			}
 		case "flaky":
 			score = 0.6
 			if req.Seed != nil && *req.Seed%2 != 0 {
