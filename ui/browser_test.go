@@ -335,3 +335,39 @@ func TestBrowserForeignHostAndPathRef(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserJudge opens the judged runs of the static report: the run
+// page says the budget stopped the judging, and a case page shows each
+// criterion's score (and the one not judged, with why), the judge's
+// reasoning, its tokens and its cost.
+func TestBrowserJudge(t *testing.T) {
+	st, base, cand := hostilePair(t)
+	out := t.TempDir()
+	if _, err := WriteStatic(context.Background(), out, st, cand, base); err != nil {
+		t.Fatal(err)
+	}
+	ctx, _ := browser(t)
+	do(t, ctx, chromedp.Navigate("file://"+filepath.ToSlash(filepath.Join(out, "index.html"))))
+	if got := run(t, ctx, chromedp.Text(chromedp.ID("judge-budget"))); !strings.HasPrefix(got, "Judging stopped: budget max_calls 2 reached.") {
+		t.Errorf("run page: budget notice %q", got)
+	}
+	if got := run(t, ctx, chromedp.Text(chromedp.ID("judge"))); !strings.Contains(got, "grader-1") || !strings.Contains(got, "cost") {
+		t.Errorf("run page: judge summary %q", got)
+	}
+	if _, err := chromedp.RunResponse(ctx, chromedp.Click(chromedp.CSS(`a.case-link`))); err != nil {
+		t.Fatal(err)
+	}
+	scores := run(t, ctx, chromedp.Text(chromedp.CSS(".judge-scores")))
+	for _, want := range []string{"relevance", "0.8000", "groundedness", "not judged", "no passage text"} {
+		if !strings.Contains(scores, want) {
+			t.Errorf("case page: the judge's scores %q lack %q", scores, want)
+		}
+	}
+	if got := run(t, ctx, chromedp.Text(chromedp.CSS(".judge-reason"))); got != "reasoning: stand-in rule: no marker" {
+		t.Errorf("case page: reasoning %q", got)
+	}
+	usage := run(t, ctx, chromedp.Text(chromedp.CSS(".judge-usage")))
+	if !regexp.MustCompile(`calls 1 · tokens [1-9][0-9]* prompt \+ [1-9][0-9]* completion · cost 0\.0[0-9]+`).MatchString(usage) {
+		t.Errorf("case page: judge usage %q", usage)
+	}
+}
