@@ -32,8 +32,9 @@ type budget struct {
 	calls   int     // requests sent or reserved
 	tokens  int     // tokens spent
 	cost    float64 // cost spent
-	hTokens int     // tokens held by requests not yet settled
-	hCost   float64 // cost held by them
+	held    int     // requests reserved and not yet settled
+	hTokens int     // tokens they hold
+	hCost   float64 // cost they hold
 	stopped string  // the first bound that refused a request
 	passed  string  // a bound an answer's usage passed (an endpoint over max_tokens)
 	refused int     // cases not judged for it
@@ -70,9 +71,9 @@ func (b *budget) bound(h hold, n int) (why string, held bool) {
 	case b.b.MaxCalls > 0 && b.calls+n*h.calls > b.b.MaxCalls:
 		return fmt.Sprintf("max_calls %d reached", b.b.MaxCalls), false
 	case b.b.MaxTokens > 0 && float64(b.tokens)+float64(b.hTokens)+float64(n)*float64(h.tokens) > float64(b.b.MaxTokens):
-		return fmt.Sprintf("max_tokens %d reached", b.b.MaxTokens), b.hTokens > 0 && float64(b.tokens)+float64(n)*float64(h.tokens) <= float64(b.b.MaxTokens)
+		return fmt.Sprintf("max_tokens %d reached", b.b.MaxTokens), b.held > 0 && float64(b.tokens)+float64(n)*float64(h.tokens) <= float64(b.b.MaxTokens)
 	case b.b.MaxCost > 0 && b.cost+b.hCost+float64(n)*h.cost > b.b.MaxCost:
-		return fmt.Sprintf("max_cost %g reached", b.b.MaxCost), b.hCost > 0 && b.cost+float64(n)*h.cost <= b.b.MaxCost
+		return fmt.Sprintf("max_cost %g reached", b.b.MaxCost), b.held > 0 && b.cost+float64(n)*h.cost <= b.b.MaxCost
 	}
 	return "", false
 }
@@ -80,16 +81,18 @@ func (b *budget) bound(h hold, n int) (why string, held bool) {
 // take books h n times, with b.mu held.
 func (b *budget) take(h hold, n int) {
 	b.calls += n * h.calls
+	b.held += n
 	b.hTokens = addInt(b.hTokens, n*h.tokens)
 	b.hCost += float64(n) * h.cost
 }
 
 // reserve books n requests of a prompt promptBytes long (the cache misses
-// of one case, all or none) at their worst case, and says why not when
-// that could pass a bound. When only the holds of requests in flight stand
-// in the way, it waits for them to settle (until ctx is done). Once a
-// bound has refused a case, every later one is refused: judging stopped.
-// No request (n = 0: every answer cached) is always allowed.
+// of one case, all or none) at their worst case, and says why not (a
+// result's not_judged) when that could pass a bound. When only the holds
+// of requests in flight stand in the way, it waits for them to settle
+// (until ctx is done: the run was stopped). Once a bound has refused a
+// case, every later one is refused: judging stopped. No request (n = 0:
+// every answer cached) is always allowed.
 func (b *budget) reserve(ctx context.Context, n, promptBytes int) (hold, string) {
 	h := b.worst(promptBytes)
 	if n == 0 {
@@ -118,13 +121,14 @@ func (b *budget) reserve(ctx context.Context, n, promptBytes int) (hold, string)
 				continue
 			case <-ctx.Done():
 				b.mu.Lock()
+				return h, "the run was stopped while the judge's budget waited for requests in flight"
 			}
 		}
 		if b.stopped == "" {
 			b.stopped = why
 		}
 		b.refused++
-		return h, why
+		return h, "budget: " + why
 	}
 }
 
@@ -156,10 +160,11 @@ func (b *budget) settle(h hold, held, sent int, u llm.Usage) (cost float64, ok b
 	if unsent := held - sent; unsent > 0 {
 		b.calls -= unsent * h.calls
 	}
+	b.held -= held
 	b.hTokens -= held * h.tokens
 	b.hCost -= float64(held) * h.cost
-	if held > 0 && b.hCost < 0 {
-		b.hCost = 0 // rounding, once nothing is held
+	if b.held == 0 {
+		b.hTokens, b.hCost = 0, 0 // no rounding left over
 	}
 	b.tokens = addInt(b.tokens, tokens)
 	b.cost += cost

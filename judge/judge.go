@@ -410,7 +410,7 @@ func (j *Judge) Grade(ctx context.Context, c assay.Case, obs *assay.Observation,
 	}
 	h, why := j.budget.reserve(ctx, misses, len(system)+len(user))
 	if why != "" {
-		jr.NotJudged = "budget: " + why
+		jr.NotJudged = why
 		for i := range calls {
 			if f := calls[i].lead; f != nil && f.answer == nil {
 				f.notJudged = jr.NotJudged
