@@ -16,9 +16,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/harness"
 	"github.com/assay-eval/assay/internal/shareddata"
+	"github.com/assay-eval/assay/llm/llmtest"
 	"github.com/assay-eval/assay/report"
+	"github.com/assay-eval/assay/store"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 )
@@ -369,5 +372,35 @@ func TestBrowserJudge(t *testing.T) {
 	usage := run(t, ctx, chromedp.Text(chromedp.CSS(".judge-usage")))
 	if !regexp.MustCompile(`calls 1 · tokens [1-9][0-9]* prompt \+ [1-9][0-9]* completion · cost 0\.0[0-9]+`).MatchString(usage) {
 		t.Errorf("case page: judge usage %q", usage)
+	}
+}
+
+// TestBrowserJudgeBreaker: a run whose judge endpoint failed five requests
+// in a row shows, on its run page, that the circuit breaker stopped the
+// judging and why.
+func TestBrowserJudgeBreaker(t *testing.T) {
+	srv := llmtest.New(t, llmtest.Handlers{})
+	srv.Inject(1000, llmtest.Fault{Status: 503})
+	retries := 0
+	dir := filepath.Join(t.TempDir(), "store")
+	res, err := harness.Run(context.Background(), harness.Plan{SuitePath: quickstart, StoreDir: dir, Trials: 1, Concurrency: 1, Timeout: time.Minute,
+		Judge: harness.JudgeOptions{Config: &assay.JudgeConfig{URL: srv.URL, Model: "grader-1", Retries: &retries}}})
+	if res == nil {
+		t.Fatal(err)
+	}
+	id := res.Runs[0].RunID
+	res.Close()
+	st, err := store.Open(dir, store.OpenOptions{ForReading: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ts := httptest.NewServer(New(st, Options{}))
+	defer ts.Close()
+	ctx, _ := browser(t)
+	do(t, ctx, chromedp.Navigate(ts.URL+serverLinks{}.Run(id)))
+	got := run(t, ctx, chromedp.Text(chromedp.ID("judge-breaker")))
+	if !strings.HasPrefix(got, "Judging stopped: the judge endpoint is down (5 requests in a row failed") {
+		t.Errorf("run page: breaker notice %q", got)
 	}
 }
