@@ -491,7 +491,6 @@ func (j *Judge) Grade(ctx context.Context, c assay.Case, obs *assay.Observation,
 	if r.Metrics == nil {
 		r.Metrics = make(map[string]float64, len(rubric))
 	}
-	scores := make(map[string]float64, len(rubric))
 	for _, cr := range rubric {
 		sc := assay.JudgeScore{Criterion: cr.Name, Reason: verdicts[0].Reasoning, Model: model, Cached: jr.Cached}
 		lo, hi, sum := math.Inf(1), math.Inf(-1), 0.0
@@ -512,7 +511,6 @@ func (j *Judge) Grade(ctx context.Context, c assay.Case, obs *assay.Observation,
 			}
 		}
 		jr.Scores = append(jr.Scores, sc)
-		scores[cr.Name] = sc.Score
 		r.Metrics[assay.JudgeMetricPrefix+cr.Name] = sc.Score
 	}
 	j.runProbes(ctx, c, o, rubric, r.Trial, jr)
