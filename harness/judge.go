@@ -19,6 +19,9 @@ type JudgeOptions struct {
 	File    string
 	Off     bool
 	Repeats int
+	// Probes are bias probes asked besides the definition's own
+	// (assay.JudgeProbes; --judge-probes).
+	Probes []string
 	// Config, when set, is the definition itself (a library caller's),
 	// used instead of File and the suite's.
 	Config *assay.JudgeConfig
@@ -60,9 +63,12 @@ func (f *Plan) openJudge(s *assay.Suite) (*judgeSetup, error) {
 		if jo.Repeats > 0 {
 			return nil, usageError("define a judge: in the suite, or give --judge FILE", "--judge-repeats: the suite defines no judge")
 		}
+		if len(jo.Probes) > 0 {
+			return nil, usageError("define a judge: in the suite, or give --judge FILE", "bias probes of the judge were asked for, but the suite defines no judge")
+		}
 		return nil, nil
 	}
-	js := &judgeSetup{cfg: *cfg, opts: judge.Options{Getenv: f.Getenv, Secrets: f.Secrets, Repeats: jo.Repeats, AllowLiteralSecrets: f.AllowLiteralSecrets}}
+	js := &judgeSetup{cfg: *cfg, opts: judge.Options{Getenv: f.Getenv, Secrets: f.Secrets, Repeats: jo.Repeats, AllowLiteralSecrets: f.AllowLiteralSecrets, Corpus: s.Corpus, Probes: jo.Probes}}
 	if _, err := judge.New(js.cfg, js.opts); err != nil {
 		return nil, inputError(err)
 	}
@@ -118,6 +124,14 @@ func judgeWarnings(s *assay.JudgeSummary) []string {
 	}
 	if s.Errors > 0 {
 		out = append(out, fmt.Sprintf("judge: %d %s got a judge error (class judge): see each case's judge.error", s.Errors, plural(s.Errors, "result", "results")))
+	}
+	if s.PartlyJudged > 0 {
+		out = append(out, fmt.Sprintf("judge: %d %s judged without the criteria that read the passages (no passage text in the observation or the corpus): return each passage's text from the target, or give the suite the corpus it searches", s.PartlyJudged, plural(s.PartlyJudged, "result was", "results were")))
+	}
+	for _, p := range s.Probes {
+		if p.Flagged {
+			out = append(out, fmt.Sprintf("judge: the %s probe moves %s by %+.4f on average (more than %g): the judge's %s scores are biased by it; keep them out of gates, or use another judge model", p.Probe, p.Criterion, p.Effect, p.Threshold, p.Criterion))
+		}
 	}
 	if s.UnstableCases > 0 {
 		out = append(out, fmt.Sprintf("judge: %d %s a bound across %d repeats: the judge disagrees with itself there", s.UnstableCases, plural(s.UnstableCases, "result straddles", "results straddle"), s.Repeats))

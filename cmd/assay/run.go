@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"io"
+	"slices"
 	"strings"
 
+	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/harness"
 	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/runner"
@@ -78,6 +80,7 @@ incomplete run.`,
 	fl.StringVar(&p.Judge.File, "judge", "", "judge the answers with the model judge defined in `FILE` (replaces the suite's judge:)")
 	fl.BoolVar(&p.Judge.Off, "no-judge", false, "do not run the suite's judge")
 	fl.IntVar(&p.Judge.Repeats, "judge-repeats", 0, "ask the judge `N` times per case (different seeds) and report its agreement")
+	fl.StringSliceVar(&p.Judge.Probes, "judge-probes", nil, "ask the judge again under bias `PROBES` (position, verbosity, consistency, or all; comma-separated) and report each one's effect")
 	fl.StringVar(&p.Shard, "shard", "", "run slice `I/N` (0-based) of the cases, as a shard of --group; assay merge checks the gates")
 	fl.StringVar(&p.Group, "group", "", "shard group `NAME` (default from the suite fingerprint, git commit and CI run id)")
 	return cmd
@@ -99,6 +102,11 @@ func runRun(env *Env, path string, f *runFlags, plan *harness.Plan) error {
 		ctx = context.Background()
 	}
 	p := *plan
+	probes, err := judgeProbes(p.Judge.Probes)
+	if err != nil {
+		return err
+	}
+	p.Judge.Probes = probes
 	p.SuitePath, p.Stdout, p.Getenv, p.TempDir = path, env.Stdout, env.Getenv, env.Getenv("TMPDIR")
 	p.Secrets, p.Version = env.Secrets, harness.Build().Version
 	if !f.noStore {
@@ -138,4 +146,22 @@ func textOut(env *Env, p harness.Plan) io.Writer {
 		}
 	}
 	return env.Stdout
+}
+
+// judgeProbes checks the values of --judge-probes: assay.JudgeProbes, or
+// all of them.
+func judgeProbes(names []string) ([]string, error) {
+	var out []string
+	for _, n := range names {
+		n = strings.TrimSpace(n)
+		switch {
+		case n == "all":
+			out = append(out, assay.JudgeProbes...)
+		case slices.Contains(assay.JudgeProbes, n):
+			out = append(out, n)
+		default:
+			return nil, usageError("valid probes: "+strings.Join(assay.JudgeProbes, ", ")+", all", "--judge-probes: unknown probe %q", n)
+		}
+	}
+	return out, nil
 }
