@@ -8,6 +8,7 @@ import (
 	"github.com/assay-eval/assay/cache"
 	"github.com/assay-eval/assay/judge"
 	"github.com/assay-eval/assay/redact"
+	"github.com/assay-eval/assay/store"
 	"github.com/assay-eval/assay/suite"
 )
 
@@ -130,4 +131,15 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// cacheDir is the cache directory of a run's store: under a store
+// directory; "" with no store or a database store (store.IsURL), which
+// keeps no files. The judge, --cache and builtin:hybrid's vectors all
+// use it.
+func cacheDir(storeDir string) string {
+	if storeDir == "" || store.IsURL(storeDir) {
+		return ""
+	}
+	return cache.StoreDir(storeDir)
 }

@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
+
 	"iter"
-	"os"
+
 	"reflect"
 	"slices"
 	"strings"
@@ -15,7 +15,7 @@ import (
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/compare"
 	"github.com/assay-eval/assay/gate"
-	"github.com/assay-eval/assay/report"
+
 	"github.com/assay-eval/assay/runner"
 	"github.com/assay-eval/assay/store"
 )
@@ -30,13 +30,9 @@ type MergePlan struct {
 	// ratio and no_new_failures gates the shards recorded are checked
 	// against it.
 	Baseline string
-	// JSON writes the merged run's assay.run/v1 document ("-": Stdout).
-	JSON   string
-	Stdout io.Writer
-	// StoreDir is the store the shards are read from and the merged run
-	// is stored in.
-	StoreDir     string
-	StoreOptions store.OpenOptions
+	// Store is where the shards are read from and the merged run is
+	// stored; the caller opens and closes it.
+	Store store.Store
 	// Version is the assay version recorded (default assay.Version).
 	Version string
 	// AllowNoBaseline lets a merge without Baseline whose every recorded
@@ -71,25 +67,17 @@ type shardRun struct {
 // gates the shards recorded (Run.Shard.Gates) are checked on the merged
 // run; those that compare with a baseline need Baseline.
 func Merge(ctx context.Context, p MergePlan) (*Result, error) {
-	if p.Stdout == nil {
-		p.Stdout = io.Discard
-	}
 	if p.Version == "" {
 		p.Version = assay.Version
 	}
 	if len(p.Refs) == 0 {
 		return nil, usageError("usage: assay merge GROUP | assay merge RUN...", "give a shard group or the shard runs to merge")
 	}
-	if p.JSON != "" && p.JSON != "-" {
-		if fi, err := os.Stat(p.JSON); err == nil && fi.IsDir() {
-			return nil, usageError("", "--json %s: is a directory, want a file", p.JSON)
-		}
+	st := p.Store
+	if st == nil {
+		return nil, planError("Store", "", "{Store}: no store to merge in")
 	}
-	st, err := OpenExistingStore(p.StoreDir, p.StoreOptions)
-	if err != nil {
-		return nil, err
-	}
-	res := &Result{closers: []func(){func() { st.Close() }}}
+	res := &Result{}
 	var unchecked error
 	run, verdict, base, cmp, err := merge(ctx, st, p, &unchecked)
 	if err != nil {
@@ -102,18 +90,13 @@ func Merge(ctx context.Context, p MergePlan) (*Result, error) {
 	if p.AllowNoBaseline {
 		unchecked = nil
 	}
-	if p.JSON != "" {
-		if err := WriteTo(p.Stdout, nil, p.JSON, func(w io.Writer) error { return report.JSON(w, run) }); err != nil {
-			return res, inputError(err)
-		}
-	}
 	switch {
 	case run.Status != assay.StatusComplete:
 		return res, &Error{Kind: Incomplete, Err: errors.New(mergeIncomplete(run))}
 	case len(verdict.Errors) > 0:
 		return res, gateErrors(verdict.Errors)
-	case allErrored(run) != nil:
-		return res, allErrored(run)
+	case AllErrored(run) != nil:
+		return res, AllErrored(run)
 	case !verdict.Pass:
 		return res, &Error{Kind: GateFailed}
 	case cmp != nil && cmp.Verdict == compare.Regressed:

@@ -69,7 +69,7 @@ func TestStoreWithoutFiles(t *testing.T) {
 	defer real.Close()
 	st := noFiles{real}
 
-	rep, err := harness.CompareRefs(ctx, st, "latest~1", "latest")
+	rep, err := harness.CompareRefs(ctx, st, "latest~1", "latest", harness.CompareOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -256,8 +256,8 @@ func Run(ctx context.Context, p Plan) (*Result, error) {
 		return res, &Error{Kind: Incomplete}
 	case len(verdict.Errors) > 0:
 		return res, gateErrors(verdict.Errors)
-	case allErrored(run) != nil:
-		return res, allErrored(run)
+	case AllErrored(run) != nil:
+		return res, AllErrored(run)
 	case !verdict.Pass:
 		return res, &Error{Kind: GateFailed}
 	case regressed:
@@ -426,7 +426,7 @@ func prepareRun(ctx context.Context, f *Plan) (*session, error) {
 		}
 	}
 	if f.StoreDir != "" {
-		if ss.st, err = OpenStore(f.StoreDir, f.StoreOptions); err != nil {
+		if ss.st, err = store.Open(f.StoreDir, f.StoreOptions); err != nil {
 			return nil, inputError(err) // store.Open's errors name the store
 		}
 	}
@@ -1065,7 +1065,7 @@ func (ss *session) runMatrix(ctx context.Context, m target.Matrix, res *Result) 
 		return gateErrors(invalid)
 	}
 	for _, run := range runs {
-		if err := allErrored(run); err != nil {
+		if err := AllErrored(run); err != nil {
 			return err
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/assay-eval/assay/cmd/assay/internal/cli"
 	"io"
 	"net/url"
 	"os"
@@ -11,8 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/assay-eval/assay/cmd/assay/internal/complete"
 	"github.com/assay-eval/assay/harness"
-	"github.com/assay-eval/assay/internal/complete"
 	"github.com/assay-eval/assay/redact"
 	"github.com/assay-eval/assay/report"
 	"github.com/spf13/cobra"
@@ -204,7 +205,7 @@ func newRootCmd(env *Env) *cobra.Command {
 		Short:         "A deterministic evaluation harness for search and RAG systems",
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Version:       harness.Build().Version,
+		Version:       cli.Build().Version,
 	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError("run '"+c.CommandPath()+" --help' for usage", "%s", err.Error())

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/assay-eval/assay/cmd/assay/internal/cli"
 	"strings"
 
 	"github.com/assay-eval/assay/harness"
@@ -76,7 +77,7 @@ func runCompare(env *Env, baseRef, candRef string, f *compareFlags) error {
 	if err != nil {
 		return err
 	}
-	return harness.Compare(env.Ctx, harness.ComparePlan{Base: baseRef, Cand: candRef, Case: f.caseID, JSON: f.jsonOut, Markdown: f.markdownOut,
+	return cli.Compare(env.Ctx, cli.ComparePlan{Base: baseRef, Cand: candRef, Case: f.caseID, JSON: f.jsonOut, Markdown: f.markdownOut,
 		StoreDir: dir, StoreOptions: o, Stdout: env.Stdout, Stderr: env.Stderr, Secrets: env.Secrets,
 		Options: co, FailOnInconclusive: failInc})
 }

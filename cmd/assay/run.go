@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"github.com/assay-eval/assay/cmd/assay/internal/cli"
 	"io"
 	"strings"
 
@@ -9,7 +10,6 @@ import (
 	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/runner"
 	"github.com/assay-eval/assay/target"
-	"github.com/assay-eval/assay/ui"
 	"github.com/spf13/cobra"
 )
 
@@ -100,19 +100,19 @@ func runRun(env *Env, path string, f *runFlags, plan *harness.Plan) error {
 	}
 	p := *plan
 	p.SuitePath, p.Stdout, p.Getenv, p.TempDir = path, env.Stdout, env.Getenv, env.Getenv("TMPDIR")
-	p.Secrets, p.Version = env.Secrets, harness.Build().Version
+	p.Secrets, p.Version = env.Secrets, cli.Build().Version
 	if !f.noStore {
 		p.StoreDir, p.StoreOptions = storeFlag(env, f.storeDir)
 	}
 	// A bar on a terminal, plain lines elsewhere (a CI log).
-	progress := harness.NewProgress(env.Stderr, isTerminal(env.Stderr), env.now)
+	progress := cli.NewProgress(env.Stderr, isTerminal(env.Stderr), env.now)
 	defer progress.Stop()
 	p.OnEvent = progress.OnEvent
 	if f.html != "" && (f.noStore || f.watch) {
 		return usageError("leave out --no-store and --watch", "--html writes the report of the stored run: it cannot go with --no-store or --watch")
 	}
 	if f.watch {
-		return (&harness.Watch{Plan: p, Out: textOut(env, p), Text: report.TextOptions{MaxFailures: p.MaxFailures}, OnError: func(err error) { printError(env.Stderr, err) }}).Run(ctx)
+		return (&cli.Watch{Plan: p, Out: textOut(env, p), Text: report.TextOptions{MaxFailures: p.MaxFailures}, OnError: func(err error) { printError(env.Stderr, err) }}).Run(ctx)
 	}
 	res, err := harness.Run(ctx, p)
 	if res == nil {
@@ -120,10 +120,10 @@ func runRun(env *Env, path string, f *runFlags, plan *harness.Plan) error {
 	}
 	defer res.Close()
 	opts := report.TextOptions{MaxFailures: p.MaxFailures, Queries: res.FailQueries}
-	if rerr := res.WriteText(textOut(env, p), p, opts); rerr != nil {
+	if rerr := cli.WriteText(textOut(env, p), res, p, opts); rerr != nil {
 		return inputError(rerr)
 	}
-	if _, herr := ui.WriteResult(ctx, f.html, p, res, p.Baseline); herr != nil {
+	if _, herr := cli.WriteResult(ctx, f.html, p.StoreDir, p.StoreOptions, res, p.Baseline); herr != nil {
 		return inputError(herr)
 	}
 	return err

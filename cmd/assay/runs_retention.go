@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/assay-eval/assay/cmd/assay/internal/cli"
 	"time"
 
 	"github.com/assay-eval/assay/harness"
@@ -23,7 +24,7 @@ func newRunsTrendCmd(env *Env, rf *runsFlags) *cobra.Command {
 				return inputError(err)
 			}
 			defer closeStore()
-			t, err := harness.SuiteTrend(env.Ctx, st, args[0], metrics, limit)
+			t, err := cli.SuiteTrend(env.Ctx, st, args[0], metrics, limit)
 			if err != nil {
 				return err
 			}
@@ -41,7 +42,7 @@ func newRunsTrendCmd(env *Env, rf *runsFlags) *cobra.Command {
 // newRunsPruneCmd is `assay runs prune`: delete old runs, never the latest
 // complete run of a suite nor one a floors file names.
 func newRunsPruneCmd(env *Env, rf *runsFlags) *cobra.Command {
-	p := harness.PrunePlan{}
+	p := cli.PrunePlan{}
 	var age string
 	cmd := &cobra.Command{
 		Use:   "prune --keep N | --older-than D",
@@ -55,7 +56,7 @@ never deletes the latest complete run of a suite, nor a run that a floors file
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir, o := storeFlag(env, rf.storeDir)
 			p.Now = time.Now()
-			return harness.PruneStore(env.Ctx, env.Stdout, dir, o, age, p)
+			return cli.PruneStore(env.Ctx, env.Stdout, dir, o, age, p)
 		},
 	}
 	fl := cmd.Flags()
