@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"maps"
+	"os"
 	"slices"
 	"sync"
 
@@ -79,4 +80,14 @@ func CompareRefs(ctx context.Context, st store.Store, baseRef, candRef string, c
 	}
 	hist := History(ctx, st, runs[0], runs[1], co.History)
 	return compare.Runs(runs[0], runs[1], compare.Options{Margins: co.Margins, Multiplicity: co.Multiplicity, History: hist}), nil
+}
+
+// sameFile reports whether a (which may not exist yet) is the file b.
+func sameFile(a, b string) bool {
+	ai, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	bi, err := os.Stat(b)
+	return err == nil && os.SameFile(ai, bi)
 }

@@ -91,24 +91,31 @@ func (e *PlanError) Error() string { msg, _ := e.Text(nil); return msg }
 // Text is the message and the hint with each {Name} written as name(Name)
 // (nil: Name itself).
 func (e *PlanError) Text(name func(field string) string) (msg, hint string) {
+	return fmt.Sprintf(fill(e.Format, name), e.Args...), fill(e.Hint, name)
+}
+
+// fill writes each {Name} of s as name(Name) (nil: Name), a % in a name
+// doubled so that s stays a format.
+func fill(s string, name func(string) string) string {
 	if name == nil {
 		name = func(f string) string { return f }
 	}
-	fill := func(s string) string {
-		var b strings.Builder
-		for {
-			i := strings.IndexByte(s, '{')
-			j := strings.IndexByte(s[i+1:], '}')
-			if i < 0 || j < 0 {
-				b.WriteString(s)
-				return b.String()
-			}
-			b.WriteString(s[:i])
-			b.WriteString(strings.ReplaceAll(name(s[i+1:i+1+j]), "%", "%%"))
-			s = s[i+2+j:]
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(s, '{')
+		if i < 0 {
+			break
 		}
+		j := strings.IndexByte(s[i+1:], '}')
+		if j < 0 {
+			break
+		}
+		b.WriteString(s[:i])
+		b.WriteString(strings.ReplaceAll(name(s[i+1:i+1+j]), "%", "%%"))
+		s = s[i+2+j:]
 	}
-	return fmt.Sprintf(fill(e.Format), e.Args...), fill(e.Hint)
+	b.WriteString(s)
+	return b.String()
 }
 
 // planError is a Usage error of a PlanError.

@@ -41,9 +41,9 @@ func (f *Plan) openJudge(s *assay.Suite) (*judgeSetup, error) {
 	jo := f.Judge
 	switch {
 	case jo.Off && jo.File != "":
-		return nil, usageError("", "--no-judge and --judge turn the judge off and on: give one")
+		return nil, planError("Judge", "", "{JudgeOff} and {Judge} turn the judge off and on: give one")
 	case jo.Repeats < 0 || jo.Repeats > judge.MaxRepeats:
-		return nil, usageError("", "--judge-repeats must be from 1 to %d, got %d", judge.MaxRepeats, jo.Repeats)
+		return nil, planError("JudgeRepeats", "", "{JudgeRepeats} must be from 1 to %d, got %d", judge.MaxRepeats, jo.Repeats)
 	case jo.Off:
 		return nil, nil
 	}
@@ -59,7 +59,7 @@ func (f *Plan) openJudge(s *assay.Suite) (*judgeSetup, error) {
 	}
 	if cfg == nil {
 		if jo.Repeats > 0 {
-			return nil, usageError("define a judge: in the suite, or give --judge FILE", "--judge-repeats: the suite defines no judge")
+			return nil, planError("JudgeRepeats", "define a judge: in the suite, or give {Judge} FILE", "{JudgeRepeats}: the suite defines no judge")
 		}
 		return nil, nil
 	}

@@ -36,9 +36,12 @@ type MergePlan struct {
 	// Version is the assay version recorded (default assay.Version).
 	Version string
 	// AllowNoBaseline lets a merge without Baseline whose every recorded
-	// gate compares with a baseline pass (--allow-no-baseline); otherwise
+	// gate compares with a baseline pass; otherwise
 	// it fails, since no gate was checked.
 	AllowNoBaseline bool
+	// Names names the plan's fields in the warnings of the merged run
+	// (Plan.Names; nil: the Go names).
+	Names func(field string) string
 }
 
 // shardRun is the run picked for one slice of the group.
@@ -166,14 +169,14 @@ func merge(ctx context.Context, st store.Store, p MergePlan, unchecked *error) (
 	for i, s := range shards {
 		if s == nil {
 			complete = false
-			warn(fmt.Sprintf("shard %d/%d is missing: no run of it in group %s (run it with --shard %d/%d --group %s)", i, count, group, i, count, group))
+			warn(fmt.Sprintf(fill("shard %d/%d is missing: no run of it in group %s (run it with {Shard} %d/%d {Group} %s)", p.Names), i, count, group, i, count, group))
 			continue
 		}
 		r := s.run
 		run.Merged.Runs[i] = r.RunID
 		if r.Status != assay.StatusComplete {
 			complete = false
-			warn(fmt.Sprintf("shard %d/%d is incomplete: its run %s stopped before it finished (run it again with --shard %d/%d --group %s)", i, count, ShortID(r.RunID), i, count, r.Shard.Group))
+			warn(fmt.Sprintf(fill("shard %d/%d is incomplete: its run %s stopped before it finished (run it again with {Shard} %d/%d {Group} %s)", p.Names), i, count, ShortID(r.RunID), i, count, r.Shard.Group))
 		}
 		if s.others > 0 {
 			warn(fmt.Sprintf("shard %d/%d: merged its newest %s run %s; %d other run(s) of it left out", i, count, r.Status, ShortID(r.RunID), s.others))
@@ -213,7 +216,7 @@ func merge(ctx context.Context, st store.Store, p MergePlan, unchecked *error) (
 			exprs = append(exprs, e)
 		}
 		*unchecked = baselineOnly(exprs)
-		_, skipped, err := WithoutBaseline(exprs, true)
+		_, skipped, err := WithoutBaseline(exprs, "", p.Names)
 		if err != nil {
 			return nil, gate.Verdict{}, nil, nil, err
 		}
@@ -368,7 +371,7 @@ func mergeCases(ctx context.Context, st store.Store, shards []*shardRun, fn func
 			return false, err
 		}
 		if r.Position < 1 {
-			return false, fmt.Errorf("run %s: case %q has no position: it was not recorded by a shard run (assay run --shard)", ShortID(h.run), r.ID)
+			return false, fmt.Errorf("run %s: case %q has no position: it was not recorded by a shard run", ShortID(h.run), r.ID)
 		}
 		if prev.ID != "" && (r.Position < prev.Position || r.Position == prev.Position && r.Trial <= prev.Trial) {
 			return false, fmt.Errorf("run %s: case %q (position %d, trial %d) comes after position %d, trial %d: the shard's cases are out of order", ShortID(h.run), r.ID, r.Position, r.Trial, prev.Position, prev.Trial)
@@ -447,7 +450,7 @@ func pickShards(ctx context.Context, st store.Store, refs []string) ([]*shardRun
 			return nil, "", inputError(err)
 		}
 		if run.Shard == nil {
-			return nil, "", usageError("merge shard runs (assay run --shard I/N)", "run %s (%s) is not a shard run", ShortID(run.RunID), ref)
+			return nil, "", planError("Refs", "merge shard runs ({RunShard} I/N)", "run %s (%s) is not a shard run", ShortID(run.RunID), ref)
 		}
 		if shards == nil {
 			shards = make([]*shardRun, run.Shard.Count)

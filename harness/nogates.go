@@ -21,9 +21,9 @@ func baselineOnly(exprs []gate.Expr) error {
 			return nil
 		}
 	}
-	return &Error{Kind: GateFailed,
-		Err:  fmt.Errorf("no gate was checked: all %d gate(s) compare with a baseline run, and none was given", len(exprs)),
-		Hint: "pass --baseline REF (for example --baseline latest), or --allow-no-baseline to accept a run that no gate checked (a first run)"}
+	return &Error{Kind: GateFailed, Err: &PlanError{Field: "Baseline",
+		Format: "no gate was checked: all %d gate(s) compare with a baseline run, and none was given", Args: []any{len(exprs)},
+		Hint: "pass {Baseline} REF (for example {Baseline} latest), or {AllowNoBaseline} to accept a run that no gate checked (a first run)"}}
 }
 
 // AllErrored is the failure of a run in which every case errored: it

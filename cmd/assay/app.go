@@ -114,11 +114,19 @@ func run(ctx context.Context, args []string, env *Env) int {
 	}
 	var he *harness.Error
 	if errors.As(err, &he) {
-		if he.Err != nil {
-			printError(env.Stderr, he.Err)
+		msg, hint := he.Err, he.Hint
+		// A plan's field is named as the flag that sets it.
+		var pe *harness.PlanError
+		if errors.As(err, &pe) {
+			var m string
+			m, hint = pe.Text(cli.FlagName)
+			msg = errors.New(m)
 		}
-		if he.Hint != "" {
-			fmt.Fprintf(env.Stderr, "assay: hint: %s\n", report.Escape(he.Hint))
+		if msg != nil {
+			printError(env.Stderr, msg)
+		}
+		if hint != "" {
+			fmt.Fprintf(env.Stderr, "assay: hint: %s\n", report.Escape(hint))
 		}
 		return exitCode(he.Kind)
 	}

@@ -85,7 +85,7 @@ func runCompare(env *Env, baseRef, candRef string, f *compareFlags) error {
 // verdictFlags reads --margin, --multiplicity, --fail-on and --history.
 func verdictFlags(margins []string, multiplicity, failOn string, history int) (harness.CompareOptions, bool, error) {
 	var co harness.CompareOptions
-	m, err := harness.ParseMargins(margins)
+	m, err := cli.ParseMargins(margins)
 	if err != nil {
 		return co, false, err
 	}

@@ -31,7 +31,7 @@ incomplete (exit 2) when a shard is missing or incomplete. Exit status as run.`,
 				return err
 			}
 			defer st.Close()
-			p := harness.MergePlan{Refs: args, Baseline: baseline, Store: st, Version: cli.Build().Version, AllowNoBaseline: allowNoBaseline}
+			p := harness.MergePlan{Refs: args, Baseline: baseline, Store: st, Version: cli.Build().Version, AllowNoBaseline: allowNoBaseline, Names: cli.FlagName}
 			res, err := harness.Merge(env.Ctx, p)
 			if res == nil {
 				return err
@@ -39,7 +39,7 @@ incomplete (exit 2) when a shard is missing or incomplete. Exit status as run.`,
 			defer res.Close()
 			if jsonOut != "" {
 				run := res.Runs[0]
-				if jerr := harness.WriteTo(env.Stdout, nil, jsonOut, func(w io.Writer) error { return report.JSON(w, run) }); jerr != nil {
+				if jerr := cli.WriteTo(env.Stdout, nil, jsonOut, func(w io.Writer) error { return report.JSON(w, run) }); jerr != nil {
 					return inputError(jerr)
 				}
 			}

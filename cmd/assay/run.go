@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/assay-eval/assay/harness"
 	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/runner"
 	"github.com/assay-eval/assay/target"
@@ -22,7 +21,7 @@ type runFlags struct {
 }
 
 func newRunCmd(env *Env) *cobra.Command {
-	f, p := &runFlags{}, &harness.Plan{}
+	f, p := &runFlags{}, &cli.RunPlan{}
 	cmd := &cobra.Command{
 		Use:   "run SUITE",
 		Short: "Run a golden set against a target, grade it, store it and check its gates",
@@ -93,7 +92,7 @@ func exactArgs(n int, usage string) cobra.PositionalArgs {
 	}
 }
 
-func runRun(env *Env, path string, f *runFlags, plan *harness.Plan) error {
+func runRun(env *Env, path string, f *runFlags, plan *cli.RunPlan) error {
 	ctx := env.Ctx
 	if ctx == nil {
 		ctx = context.Background()
@@ -114,13 +113,13 @@ func runRun(env *Env, path string, f *runFlags, plan *harness.Plan) error {
 	if f.watch {
 		return (&cli.Watch{Plan: p, Out: textOut(env, p), Text: report.TextOptions{MaxFailures: p.MaxFailures}, OnError: func(err error) { printError(env.Stderr, err) }}).Run(ctx)
 	}
-	res, err := harness.Run(ctx, p)
+	res, err := cli.Run(ctx, p)
 	if res == nil {
 		return err
 	}
 	defer res.Close()
 	opts := report.TextOptions{MaxFailures: p.MaxFailures, Queries: res.FailQueries}
-	if rerr := cli.WriteText(textOut(env, p), res, p, opts); rerr != nil {
+	if rerr := cli.WriteText(textOut(env, p), res, p.Plan, opts); rerr != nil {
 		return inputError(rerr)
 	}
 	if _, herr := cli.WriteResult(ctx, f.html, p.StoreDir, p.StoreOptions, res, p.Baseline); herr != nil {
@@ -131,7 +130,7 @@ func runRun(env *Env, path string, f *runFlags, plan *harness.Plan) error {
 
 // textOut is where the terminal summary goes: stderr when an output is
 // written to stdout ("-"), so that stdout holds that document alone.
-func textOut(env *Env, p harness.Plan) io.Writer {
+func textOut(env *Env, p cli.RunPlan) io.Writer {
 	for _, o := range []string{p.JSON, p.Markdown, p.JUnit, p.Badge} {
 		if o == "-" {
 			return env.Stderr

@@ -4,7 +4,6 @@ import (
 	"github.com/assay-eval/assay/cmd/assay/internal/cli"
 	"time"
 
-	"github.com/assay-eval/assay/harness"
 	"github.com/spf13/cobra"
 )
 
@@ -29,7 +28,7 @@ func newRunsTrendCmd(env *Env, rf *runsFlags) *cobra.Command {
 				return err
 			}
 			if rf.json != "" {
-				return harness.WriteJSON(env.Stdout, env.Secrets, rf.json, t)
+				return cli.WriteJSON(env.Stdout, env.Secrets, rf.json, t)
 			}
 			return t.WriteText(env.Stdout)
 		},

@@ -4,7 +4,11 @@ import (
 	"context"
 	"fmt"
 	"github.com/assay-eval/assay/harness"
+	"github.com/assay-eval/assay/metric"
 	"io"
+	"math"
+	"strconv"
+	"strings"
 
 	"github.com/assay-eval/assay/redact"
 	"github.com/assay-eval/assay/report"
@@ -38,8 +42,8 @@ type ComparePlan struct {
 // text (report.CompareText), writes the outputs, and returns the outcome
 // (CompareErr).
 func Compare(ctx context.Context, p ComparePlan) error {
-	jsonOut, mdOut := harness.Output{Flag: "--json", Path: p.JSON}, harness.Output{Flag: "--markdown", Path: p.Markdown}
-	if err := harness.DistinctOutputs([]harness.Output{jsonOut, mdOut}); err != nil {
+	jsonOut, mdOut := Output{Flag: "--json", Path: p.JSON}, Output{Flag: "--markdown", Path: p.Markdown}
+	if err := DistinctOutputs([]Output{jsonOut, mdOut}); err != nil {
 		return err
 	}
 	st, err := OpenRefStore(p.StoreDir, p.StoreOptions, p.Base, p.Cand)
@@ -71,12 +75,12 @@ func Compare(ctx context.Context, p ComparePlan) error {
 		return inputError(err)
 	}
 	if p.JSON != "" {
-		if err := harness.WriteTo(p.Stdout, p.Secrets, p.JSON, func(w io.Writer) error { return report.CompareJSON(w, rep) }); err != nil {
+		if err := WriteTo(p.Stdout, p.Secrets, p.JSON, func(w io.Writer) error { return report.CompareJSON(w, rep) }); err != nil {
 			return inputError(err)
 		}
 	}
 	if p.Markdown != "" {
-		if err := harness.WriteTo(p.Stdout, p.Secrets, p.Markdown, func(w io.Writer) error { return report.CompareMarkdown(w, rep) }); err != nil {
+		if err := WriteTo(p.Stdout, p.Secrets, p.Markdown, func(w io.Writer) error { return report.CompareMarkdown(w, rep) }); err != nil {
 			return inputError(err)
 		}
 	}
@@ -94,4 +98,35 @@ func WriteCase(ctx context.Context, w io.Writer, st store.Store, ref, id, headin
 		return inputError(err)
 	}
 	return report.CaseDetails(w, heading, run.RunID, views)
+}
+
+// ParseMargins reads equivalence margins written NAME=VALUE (--margin
+// ndcg@10=0.01): NAME is pass_rate or a metric (any spelling
+// metric.Parse accepts, kept in its canonical form), VALUE a number >= 0.
+func ParseMargins(specs []string) (map[string]float64, error) {
+	if len(specs) == 0 {
+		return nil, nil
+	}
+	out := map[string]float64{}
+	for _, s := range specs {
+		name, val, ok := strings.Cut(s, "=")
+		name = strings.TrimSpace(name)
+		if !ok || name == "" {
+			return nil, usageError("write it as MEASURE=VALUE, for example --margin ndcg@10=0.01", "--margin %q: want MEASURE=VALUE", s)
+		}
+		v, err := strconv.ParseFloat(strings.TrimSpace(val), 64)
+		if err != nil || v < 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+			return nil, usageError("a margin is a number >= 0 in the measure's units, for example --margin ndcg@10=0.01", "--margin %q: %q is not a margin", s, val)
+		}
+		key := strings.ToLower(name)
+		if key != "pass_rate" {
+			spec, err := metric.Parse(name)
+			if err != nil {
+				return nil, usageError("name pass_rate or a metric such as ndcg@10", "--margin %q: %v", s, err)
+			}
+			key = spec.String()
+		}
+		out[key] = v
+	}
+	return out, nil
 }

@@ -63,8 +63,8 @@ func (f ExportPlan) Check() error {
 	if f.TrecRun == "" && f.TrecQrels == "" {
 		return usageError("assay runs export REF --trec-run FILE [--trec-qrels FILE]", "runs export needs --trec-run or --trec-qrels")
 	}
-	outs := []harness.Output{{"--trec-run", f.TrecRun}, {"--trec-qrels", f.TrecQrels}, {"--trec-qrels-binary", f.TrecQrelsBinary}}
-	if err := harness.DistinctOutputs(outs); err != nil {
+	outs := []Output{{"--trec-run", f.TrecRun}, {"--trec-qrels", f.TrecQrels}, {"--trec-qrels-binary", f.TrecQrelsBinary}}
+	if err := DistinctOutputs(outs); err != nil {
 		return err
 	}
 	if f.TrecQrelsBinary != "" && f.TrecQrels == "" {

@@ -90,8 +90,8 @@ func CheckGate(ctx context.Context, p GatePlan) (*GateCheck, error) {
 	}
 	// Outputs are distinct files, none of them the floors file (--badge
 	// assay.floors.json replaced the floors with a badge); one may be -.
-	outs := []harness.Output{{"--floors", p.Floors}, {"--junit", p.JUnit}, {"--markdown", p.Markdown}, {"--badge", p.Badge}, {"--json", p.JSON}}
-	if err := harness.DistinctOutputs(outs); err != nil {
+	outs := []Output{{"--floors", p.Floors}, {"--junit", p.JUnit}, {"--markdown", p.Markdown}, {"--badge", p.Badge}, {"--json", p.JSON}}
+	if err := DistinctOutputs(outs); err != nil {
 		return nil, err
 	}
 	if p.Floors == "-" {
@@ -143,7 +143,7 @@ func CheckGate(ctx context.Context, p GatePlan) (*GateCheck, error) {
 	}
 	var skipped []string
 	if c.Base == nil {
-		if exprs, skipped, err = harness.WithoutBaseline(exprs, recorded); err != nil {
+		if exprs, skipped, err = harness.WithoutBaseline(exprs, givenGates(recorded), FlagName); err != nil {
 			return fail(err)
 		}
 		if len(exprs) == 0 && p.Floors == "" {
@@ -359,7 +359,7 @@ func CheckMatrix(ctx context.Context, p GatePlan) (*MatrixCheck, error) {
 		return nil, usageError("give --gate EXPR or --ordering SPEC", "nothing to check across %d runs", len(refs))
 	}
 	// No baseline can be given with several runs.
-	if _, _, err := harness.WithoutBaseline(exprs, false); err != nil {
+	if _, _, err := harness.WithoutBaseline(exprs, "--gate", FlagName); err != nil {
 		return nil, err
 	}
 	st, err := OpenRefStore(p.StoreDir, p.StoreOptions, refs...)
@@ -492,4 +492,13 @@ func floorsFor(fl *gate.Floors, run *assay.Run) bool {
 		}
 	}
 	return false
+}
+
+// givenGates is the source of the gates given to this check: none when
+// they are those the run recorded.
+func givenGates(recorded bool) string {
+	if recorded {
+		return ""
+	}
+	return "--gate"
 }

@@ -51,7 +51,7 @@ func Lint(p LintPlan) error {
 		return inputError(err)
 	}
 	if p.JSON != "" {
-		if err := harness.WriteTo(p.Stdout, p.Secrets, p.JSON, func(w io.Writer) error { return report.LintJSON(w, p.SuitePath, st.N, findings) }); err != nil {
+		if err := WriteTo(p.Stdout, p.Secrets, p.JSON, func(w io.Writer) error { return report.LintJSON(w, p.SuitePath, st.N, findings) }); err != nil {
 			return inputError(err)
 		}
 	}

@@ -54,7 +54,7 @@ func ListRuns(ctx context.Context, p ListPlan) error {
 			return inputError(fmt.Errorf("no run store at %s", dir))
 		}
 		if p.JSON != "" {
-			return harness.WriteTo(p.Stdout, p.Secrets, p.JSON, func(w io.Writer) error { _, err := io.WriteString(w, "[]\n"); return err })
+			return WriteTo(p.Stdout, p.Secrets, p.JSON, func(w io.Writer) error { _, err := io.WriteString(w, "[]\n"); return err })
 		}
 		fmt.Fprintf(p.Stdout, "no runs yet (the store %s does not exist): run 'assay run SUITE' to make one\n", dir)
 		return nil
@@ -79,7 +79,7 @@ func ListRuns(ctx context.Context, p ListPlan) error {
 		if entries == nil {
 			entries = []store.Entry{}
 		}
-		return harness.WriteJSON(p.Stdout, p.Secrets, p.JSON, entries)
+		return WriteJSON(p.Stdout, p.Secrets, p.JSON, entries)
 	}
 	if len(entries) == 0 {
 		if len(all) == 0 {

@@ -29,7 +29,7 @@ const maxWatchedFiles = 100000
 // Watch runs a Plan, then runs it again each time one of its inputs
 // changes, until its context ends (assay run --watch).
 type Watch struct {
-	Plan harness.Plan
+	Plan RunPlan
 	// Out receives each run's summary (Result.WriteText with Text), the
 	// line that says what changed, and the short comparison with the
 	// previous run (report.WatchChanges).
@@ -84,7 +84,7 @@ func (w *Watch) Run(ctx context.Context) error {
 	n := 0
 	for {
 		stamps := stampInputs(watchInputs(w.Plan), w.Plan)
-		res, err := harness.Run(ctx, w.Plan)
+		res, err := Run(ctx, w.Plan)
 		// What the run wrote itself (--record over its replay trace) is
 		// no change.
 		for p, st := range stampInputs(planOutputs(w.Plan), w.Plan) {
@@ -135,7 +135,7 @@ func (w *Watch) check() error {
 	if p.SuitePath == "" || p.SuitePath == "-" || p.SuitePath == "/dev/stdin" {
 		return usageError("give the suite as a file", "--watch reads the suite again after each change, so it cannot come from stdin")
 	}
-	for _, o := range []harness.Output{{"--json", p.JSON}, {"--markdown", p.Markdown}, {"--junit", p.JUnit}, {"--badge", p.Badge}} {
+	for _, o := range []Output{{"--json", p.JSON}, {"--markdown", p.Markdown}, {"--junit", p.JUnit}, {"--badge", p.Badge}} {
 		if o.Path == "-" {
 			return usageError("write it to a FILE, rewritten on each run", "--watch with %s -: each run would print one more document on stdout", o.Flag)
 		}
@@ -156,7 +156,7 @@ func (w *Watch) show(res *harness.Result, err error, prev []*assay.Run) []*assay
 	}
 	opts := w.Text
 	opts.Queries = res.FailQueries
-	if werr := WriteText(w.Out, res, w.Plan, opts); werr != nil && w.OnError != nil {
+	if werr := WriteText(w.Out, res, w.Plan.Plan, opts); werr != nil && w.OnError != nil {
 		w.OnError(werr)
 	}
 	runs := make([]*assay.Run, len(res.Runs))
@@ -182,7 +182,7 @@ func (w *Watch) show(res *harness.Result, err error, prev []*assay.Run) []*assay
 
 // watchInputs lists the files a run of p reads. A suite that does not
 // load is watched alone (fixing it makes the next run).
-func watchInputs(p harness.Plan) []string {
+func watchInputs(p RunPlan) []string {
 	var paths []string
 	add := func(path string) {
 		if path != "" && path != "-" && path != "inline" && !slices.Contains(paths, path) {
@@ -217,14 +217,14 @@ type stamp struct {
 }
 
 // planOutputs are the files a run of p writes.
-func planOutputs(p harness.Plan) []string {
+func planOutputs(p RunPlan) []string {
 	return []string{p.JSON, p.JUnit, p.Markdown, p.Badge, p.Record, p.TrecRun, p.TrecQrels}
 }
 
 // stampInputs stats every input, walking directories but not the run
 // store or report directory of p (a run writes them); a path that cannot
 // be stat'ed is absent from the map.
-func stampInputs(paths []string, p harness.Plan) map[string]stamp {
+func stampInputs(paths []string, p RunPlan) map[string]stamp {
 	out := map[string]stamp{}
 	for _, root := range paths {
 		fi, err := os.Stat(root)
@@ -263,7 +263,7 @@ func stampInputs(paths []string, p harness.Plan) map[string]stamp {
 // suite may name another corpus, but a file that merely stopped being
 // listed has not changed, and the line that says what changed must name
 // the file that did (it named the corpus's files, not the suite).
-func lookAgain(before map[string]stamp, p harness.Plan) map[string]stamp {
+func lookAgain(before map[string]stamp, p RunPlan) map[string]stamp {
 	now := stampInputs(watchInputs(p), p)
 	for path := range before {
 		if _, ok := now[path]; ok {

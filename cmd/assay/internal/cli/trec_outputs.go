@@ -1,4 +1,4 @@
-package harness
+package cli
 
 import (
 	"fmt"
@@ -12,8 +12,8 @@ import (
 
 // checkTrec rejects --trec-run/--trec-qrels values that cannot work, before
 // anything runs (check lists them for distinctOutputs).
-func (f *Plan) checkTrec() error {
-	for _, o := range []output{{"--trec-run", f.TrecRun}, {"--trec-qrels", f.TrecQrels}} {
+func (f *RunPlan) checkTrec() error {
+	for _, o := range []Output{{"--trec-run", f.TrecRun}, {"--trec-qrels", f.TrecQrels}} {
 		if o.Path == "-" {
 			return usageError("", "%s writes a file: give a path, not -", o.Flag)
 		}
@@ -81,7 +81,7 @@ type trecOutputs struct {
 
 // openTrecOutputs starts the files of one run; nil when neither is asked
 // for. variant names the matrix variant (its files get variantPath names).
-func openTrecOutputs(f *Plan, runID, variant string) (*trecOutputs, error) {
+func openTrecOutputs(f *RunPlan, runID, variant string) (*trecOutputs, error) {
 	if f.TrecRun == "" && f.TrecQrels == "" {
 		return nil, nil
 	}

@@ -1,8 +1,9 @@
-package harness
+package cli
 
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/assay-eval/assay/harness"
 	"io"
 	"os"
 	"path/filepath"
@@ -19,7 +20,7 @@ import (
 
 // writeCIOutputs writes --junit, --markdown (also appended to
 // $GITHUB_STEP_SUMMARY when set), --badge and --report-dir.
-func writeCIOutputs(f *Plan, run *assay.Run, verdict gate.Verdict, cmp *compare.Report) error {
+func writeCIOutputs(f *RunPlan, run *assay.Run, verdict gate.Verdict, cmp *compare.Report) error {
 	if f.JUnit != "" {
 		if err := writeTo(f, f.JUnit, func(w io.Writer) error { return report.JUnit(w, run) }); err != nil {
 			return err
@@ -32,7 +33,7 @@ func writeCIOutputs(f *Plan, run *assay.Run, verdict gate.Verdict, cmp *compare.
 		}
 	}
 	if p := f.Getenv("GITHUB_STEP_SUMMARY"); p != "" && (f.Markdown != "" || f.ReportDir != "") {
-		if err := appendTo(p, redacting(f, md)); err != nil {
+		if err := appendTo(p, redacting(f.Secrets, md)); err != nil {
 			return fmt.Errorf("GITHUB_STEP_SUMMARY: %w", err)
 		}
 	}
@@ -69,8 +70,6 @@ func appendTo(path string, fn func(io.Writer) error) error {
 
 // Output is a file flag and its value.
 type Output struct{ Flag, Path string }
-
-type output = Output
 
 // DistinctOutputs rejects two flags naming one file (the second would
 // overwrite the first), more than one - (stdout), and a path that is a
@@ -112,7 +111,7 @@ func replaceFile(path string, fn func(io.Writer) error) error { return atomicfil
 // WriteTo writes what fn writes to the file at path (whole or not at all),
 // or to stdout for "-", through the redaction of secrets.
 func WriteTo(stdout io.Writer, secrets *redact.Redactor, path string, fn func(io.Writer) error) error {
-	return writeTo(&Plan{Stdout: stdout, Secrets: secrets}, path, fn)
+	return writeTo(&RunPlan{Stdout: stdout, Plan: harness.Plan{Secrets: secrets}}, path, fn)
 }
 
 // WriteJSON writes v as indented JSON (two spaces, a final newline) as
