@@ -51,4 +51,3 @@ func History(ctx context.Context, st store.Store, base, cand *assay.Run, limit i
 	}
 	return out
 }
-

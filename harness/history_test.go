@@ -65,4 +65,3 @@ func TestHistoryPicksEarlierRunsOfTheSameSystem(t *testing.T) {
 		t.Fatalf("History without a store = %d runs, want none", len(got))
 	}
 }
-

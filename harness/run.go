@@ -896,7 +896,6 @@ func (ss *session) baselineFor(ctx context.Context, variant map[string]string) (
 	return nil, fmt.Sprintf(fill("variant %s: not compared: the matrix of {Baseline} %s (group %s) has no complete run of it", ss.f.Names), name, ss.f.Baseline, shortID(base.Group)), nil
 }
 
-
 // runMatrix runs every variant of a target file's matrix as its own run of
 // one group, prints one table across them and checks the orderings.
 func (ss *session) runMatrix(ctx context.Context, m target.Matrix, res *Result) error {

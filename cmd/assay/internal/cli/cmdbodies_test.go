@@ -293,3 +293,13 @@ func TestMigratedAndCopiedTexts(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", out.String(), want)
 	}
 }
+
+func openStore(t testing.TB, dir string) store.Store {
+	t.Helper()
+	st, err := cli.OpenStore(dir, store.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/assay-eval/assay"
-	"github.com/assay-eval/assay/harness"
 	"github.com/assay-eval/assay/store"
 	"github.com/assay-eval/assay/store/storetest"
 )

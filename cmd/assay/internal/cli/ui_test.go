@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/assay-eval/assay/internal/httpserve"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/assay-eval/assay/cmd/assay/internal/cli"
 	"github.com/assay-eval/assay/harness"
-	"github.com/assay-eval/assay/ui"
 )
 
 // assay ui and assay report over a store that does not exist fail with an
@@ -17,11 +18,11 @@ import (
 func TestServeStoreAndWriteReportNeedAStore(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "none")
 	var log bytes.Buffer
-	p := ui.StorePlan{StoreDir: missing, Log: &log}
+	p := cli.StorePlan{StoreDir: missing, Log: &log}
 	out := filepath.Join(t.TempDir(), "html")
 	for name, err := range map[string]error{
-		"ServeStore":  ui.ServeStore(context.Background(), p, "127.0.0.1:0", harness.DefaultServeLimits),
-		"WriteReport": ui.WriteReport(context.Background(), p, out, "latest", ""),
+		"ServeStore":  cli.ServeStore(context.Background(), p, "127.0.0.1:0", httpserve.DefaultServeLimits),
+		"WriteReport": cli.WriteReport(context.Background(), p, out, "latest", ""),
 	} {
 		var he *harness.Error
 		if !errors.As(err, &he) || he.Kind != harness.Input || !strings.Contains(err.Error(), "no run store at "+missing) {

@@ -29,7 +29,7 @@ func TestWatchInputsAndChanges(t *testing.T) {
 	write("schema.json", `{"type": "object"}`)
 	write("target.yaml", "kind: http\nurl: http://127.0.0.1:1/ask\n")
 	write("corpus/.assay/index", "x")
-	p := harness.Plan{SuitePath: filepath.Join(dir, "suite.yaml"), Target: filepath.Join(dir, "target.yaml"), StoreDir: filepath.Join(dir, "corpus/.assay")}
+	p := RunPlan{Plan: harness.Plan{SuitePath: filepath.Join(dir, "suite.yaml"), Target: filepath.Join(dir, "target.yaml"), StoreDir: filepath.Join(dir, "corpus/.assay")}}
 	in := watchInputs(p)
 	for _, want := range []string{"suite.yaml", "corpus", "schema.json", "target.yaml"} {
 		if !slices.ContainsFunc(in, func(s string) bool { return filepath.Base(filepath.Clean(s)) == want }) {
@@ -84,7 +84,7 @@ func TestWatchNamesTheSuiteThatBroke(t *testing.T) {
 	}
 	write("schema.json", `{"type": "object"}`)
 	write("suite.yaml", "assay: 1\nname: w\ncorpus: docs/\ncases:\n  - {id: c01, query: q01, expect: {json_schema: schema.json}}\n")
-	p := harness.Plan{SuitePath: filepath.Join(dir, "suite.yaml")}
+	p := RunPlan{Plan: harness.Plan{SuitePath: filepath.Join(dir, "suite.yaml")}}
 	before := stampInputs(watchInputs(p), p)
 	if len(before) != 6 {
 		t.Fatalf("watched %d files, want 6 (suite, 4 documents, schema)", len(before))

@@ -26,14 +26,14 @@ const watchTrace = `{"case": "c01", "trial": 0, "retrieved": [{"id": "d01", "sco
 `
 
 // watchFixture writes a suite and the replay trace it runs against.
-func watchFixture(t *testing.T) (dir string, p harness.Plan) {
+func watchFixture(t *testing.T) (dir string, p cli.RunPlan) {
 	dir = t.TempDir()
 	for name, body := range map[string]string{"suite.yaml": watchSuite, "trace.jsonl": watchTrace} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	return dir, plan(harness.Plan{SuitePath: filepath.Join(dir, "suite.yaml"), Target: "replay:" + filepath.Join(dir, "trace.jsonl")})
+	return dir, cli.RunPlan{Plan: harness.Plan{SuitePath: filepath.Join(dir, "suite.yaml"), Target: "replay:" + filepath.Join(dir, "trace.jsonl"), Trials: 1, Concurrency: 2}}
 }
 
 // A change to the target's trace makes a second run, which prints what

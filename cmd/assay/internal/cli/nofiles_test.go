@@ -1,4 +1,4 @@
-package harness_test
+package cli_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/cmd/assay/internal/cli"
 	"github.com/assay-eval/assay/harness"
 	"github.com/assay-eval/assay/store"
 	"github.com/assay-eval/assay/store/storetest"
@@ -84,7 +85,7 @@ func TestStoreWithoutFiles(t *testing.T) {
 		t.Errorf("case views of %s: %+v; want q2 with its observation", run.RunID, views)
 	}
 	out := filepath.Join(t.TempDir(), "run.txt")
-	if err := harness.Export(ctx, harness.ExportPlan{Ref: "latest", TrecRun: out, Store: st}); err != nil {
+	if err := cli.Export(ctx, cli.ExportPlan{Ref: "latest", TrecRun: out, Store: st}); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(out)
