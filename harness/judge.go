@@ -14,9 +14,9 @@ import (
 
 // JudgeOptions are the judge's part of a Plan (docs/judge.md).
 type JudgeOptions struct {
-	// File is a judge definition file (--judge FILE) that replaces the
-	// suite's `judge:`; Off turns the judge off (--no-judge); Repeats
-	// asks each case that many times (--judge-repeats; 0: once).
+	// File is a judge definition file that replaces the suite's
+	// `judge:`; Off turns the judge off; Repeats asks each case that many
+	// times (0: once).
 	File    string
 	Off     bool
 	Repeats int
@@ -135,7 +135,7 @@ func plural(n int, one, many string) string {
 
 // cacheDir is the cache directory of a run's store: under a store
 // directory; "" with no store or a database store (store.IsURL), which
-// keeps no files. The judge, --cache and builtin:hybrid's vectors all
+// keeps no files. The judge, Plan.Cache and builtin:hybrid's vectors all
 // use it.
 func cacheDir(storeDir string) string {
 	if storeDir == "" || store.IsURL(storeDir) {

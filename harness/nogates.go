@@ -11,7 +11,7 @@ import (
 // gate compares with one (delta, ratio, no_new_failures): no gate would
 // be checked, so the run cannot pass on its gates. nil when a gate is
 // checked or when there is no gate (NoGates says so). The caller lets it
-// pass with --allow-no-baseline (a first run, before there is a baseline).
+// pass with AllowNoBaseline (a first run, before there is a baseline).
 func baselineOnly(exprs []gate.Expr) error {
 	if len(exprs) == 0 {
 		return nil

@@ -855,12 +855,12 @@ func (ss *session) withCache(tgt assay.Target, variant map[string]string) (assay
 }
 
 // baselineFor returns the run a variant's run is compared with. When
-// --baseline names a run of a variant matrix (it has a group and a
+// Plan.Baseline names a run of a variant matrix (it has a group and a
 // variant), that is the complete run of the same variant in that matrix,
 // found in the store: comparing variant bm25 with the baseline's rm3 would
 // report the difference between two systems as a regression. A variant the
 // baseline's matrix has no run of is not compared, and note says so.
-// Otherwise every variant is compared with the --baseline run.
+// Otherwise every variant is compared with the Plan.Baseline run.
 func (ss *session) baselineFor(ctx context.Context, variant map[string]string) (base *assay.Run, note string, err error) {
 	base = ss.base
 	if base == nil || base.Group == "" || len(base.Variant) == 0 || len(variant) == 0 {
@@ -924,7 +924,7 @@ func (ss *session) runMatrix(ctx context.Context, m target.Matrix, res *Result) 
 			}
 		}
 	}
-	// Each variant's --record file and --report-dir subdirectory must be
+	// Each variant's files (a caller's trace, report directory) must be
 	// its own: "a-b/c" and "a/b-c" would both write t.a-b-c.jsonl.
 	files := map[string]string{}
 	for _, n := range names {
@@ -1029,9 +1029,9 @@ func (ss *session) runMatrix(ctx context.Context, m target.Matrix, res *Result) 
 	return nil
 }
 
-// selectCases applies --case and --tag filters and -k (when > 0) to the
+// selectCases applies the Cases and Tags filters and K (when > 0) to the
 // suite's cases, in suite order, and counts them. With filters it reads
-// the cases once to count them and to check that every --case exists.
+// the cases once to count them and to check that every case named exists.
 func selectCases(st *suite.Streamed, ids, tags []string, k int) (assay.Seq[assay.Case], int, error) {
 	want := map[string]bool{}
 	for _, id := range ids {

@@ -1,3 +1,6 @@
+// Package httpserve holds the connection bounds of assay's HTTP servers
+// (assay serve, assay ui): timeouts, a header size and a limit on open
+// connections, and the reason a listen failed.
 package httpserve
 
 import (

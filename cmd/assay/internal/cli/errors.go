@@ -4,7 +4,6 @@ import (
 	"os"
 
 	"github.com/assay-eval/assay/harness"
-	"github.com/assay-eval/assay/store"
 )
 
 func usageError(hint string, format string, args ...any) error {
@@ -25,13 +24,4 @@ func sameFile(a, b string) bool {
 	}
 	bi, err := os.Stat(b)
 	return err == nil && os.SameFile(ai, bi)
-}
-
-// runFile is the run.json of a stored run, "" when the store keeps no
-// files (store.RunFiler).
-func runFile(st store.Store, id string) string {
-	if f, ok := st.(store.RunFiler); ok {
-		return f.RunFile(id)
-	}
-	return ""
 }
