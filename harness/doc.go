@@ -1,6 +1,7 @@
 // Package harness is the assay pipeline as a library: what `assay run`,
 // `assay merge`, package assaytest and the browser UI call. It prints
-// nothing and writes nothing but the run store: it reads the environment
+// nothing and writes nothing but the run store and its caches (with no
+// store, a scratch directory that Result.Close removes): it reads the environment
 // only through Plan.Getenv, reports progress as data (Plan.OnEvent), gives
 // each result to the caller as it is made (Plan.OnRun), keeps warnings in
 // the runs (assay.Run.Warnings), and returns typed errors (Error, of a

@@ -12,7 +12,7 @@ import (
 
 // The library speaks Go: no string of the package names a command-line
 // flag (a message names a plan's field as {Field}, and the CLI writes it
-// as its flag). A planted "--trials" in a message fails this test.
+// as its flag). A message that names --trials fails this test.
 func TestNoStringNamesAFlag(t *testing.T) {
 	files, err := filepath.Glob("*.go")
 	if err != nil || len(files) == 0 {
