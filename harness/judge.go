@@ -8,14 +8,15 @@ import (
 	"github.com/assay-eval/assay/cache"
 	"github.com/assay-eval/assay/judge"
 	"github.com/assay-eval/assay/redact"
+	"github.com/assay-eval/assay/store"
 	"github.com/assay-eval/assay/suite"
 )
 
 // JudgeOptions are the judge's part of a Plan (docs/judge.md).
 type JudgeOptions struct {
-	// File is a judge definition file (--judge FILE) that replaces the
-	// suite's `judge:`; Off turns the judge off (--no-judge); Repeats
-	// asks each case that many times (--judge-repeats; 0: once).
+	// File is a judge definition file that replaces the suite's
+	// `judge:`; Off turns the judge off; Repeats asks each case that many
+	// times (0: once).
 	File    string
 	Off     bool
 	Repeats int
@@ -43,9 +44,9 @@ func (f *Plan) openJudge(s *assay.Suite) (*judgeSetup, error) {
 	jo := f.Judge
 	switch {
 	case jo.Off && jo.File != "":
-		return nil, usageError("", "--no-judge and --judge turn the judge off and on: give one")
+		return nil, planError("Judge", "", "{JudgeOff} and {Judge} turn the judge off and on: give one")
 	case jo.Repeats < 0 || jo.Repeats > judge.MaxRepeats:
-		return nil, usageError("", "--judge-repeats must be from 1 to %d, got %d", judge.MaxRepeats, jo.Repeats)
+		return nil, planError("JudgeRepeats", "", "{JudgeRepeats} must be from 1 to %d, got %d", judge.MaxRepeats, jo.Repeats)
 	case jo.Off:
 		return nil, nil
 	}
@@ -61,10 +62,10 @@ func (f *Plan) openJudge(s *assay.Suite) (*judgeSetup, error) {
 	}
 	if cfg == nil {
 		if jo.Repeats > 0 {
-			return nil, usageError("define a judge: in the suite, or give --judge FILE", "--judge-repeats: the suite defines no judge")
+			return nil, planError("JudgeRepeats", "define a judge: in the suite, or give {Judge} FILE", "{JudgeRepeats}: the suite defines no judge")
 		}
 		if len(jo.Probes) > 0 {
-			return nil, usageError("define a judge: in the suite, or give --judge FILE", "bias probes of the judge were asked for, but the suite defines no judge")
+			return nil, planError("JudgeProbes", "define a judge: in the suite, or give {Judge} FILE", "bias probes of the judge were asked for, but the suite defines no judge")
 		}
 		return nil, nil
 	}
@@ -144,4 +145,15 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// cacheDir is the cache directory of a run's store: under a store
+// directory; "" with no store or a database store (store.IsURL), which
+// keeps no files. The judge, Plan.Cache and builtin:hybrid's vectors all
+// use it.
+func cacheDir(storeDir string) string {
+	if storeDir == "" || store.IsURL(storeDir) {
+		return ""
+	}
+	return cache.StoreDir(storeDir)
 }

@@ -192,7 +192,7 @@ func TestBrowserCompareFromRunsPage(t *testing.T) {
 	if _, err := chromedp.RunResponse(ctx, chromedp.Click(chromedp.CSS(`button.compare`))); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := harness.CompareRefs(context.Background(), f.st, f.qsCand, f.qsBase)
+	rep, err := harness.CompareRefs(context.Background(), f.st, f.qsCand, f.qsBase, harness.CompareOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,16 +2,15 @@ package main
 
 import (
 	"context"
+	"github.com/assay-eval/assay/cmd/assay/internal/cli"
 	"io"
 	"slices"
 	"strings"
 
 	"github.com/assay-eval/assay"
-	"github.com/assay-eval/assay/harness"
 	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/runner"
 	"github.com/assay-eval/assay/target"
-	"github.com/assay-eval/assay/ui"
 	"github.com/spf13/cobra"
 )
 
@@ -24,7 +23,7 @@ type runFlags struct {
 }
 
 func newRunCmd(env *Env) *cobra.Command {
-	f, p := &runFlags{}, &harness.Plan{}
+	f, p := &runFlags{}, &cli.RunPlan{}
 	cmd := &cobra.Command{
 		Use:   "run SUITE",
 		Short: "Run a golden set against a target, grade it, store it and check its gates",
@@ -96,7 +95,7 @@ func exactArgs(n int, usage string) cobra.PositionalArgs {
 	}
 }
 
-func runRun(env *Env, path string, f *runFlags, plan *harness.Plan) error {
+func runRun(env *Env, path string, f *runFlags, plan *cli.RunPlan) error {
 	ctx := env.Ctx
 	if ctx == nil {
 		ctx = context.Background()
@@ -108,30 +107,30 @@ func runRun(env *Env, path string, f *runFlags, plan *harness.Plan) error {
 	}
 	p.Judge.Probes = probes
 	p.SuitePath, p.Stdout, p.Getenv, p.TempDir = path, env.Stdout, env.Getenv, env.Getenv("TMPDIR")
-	p.Secrets, p.Version = env.Secrets, harness.Build().Version
+	p.Secrets, p.Version = env.Secrets, cli.Build().Version
 	if !f.noStore {
 		p.StoreDir, p.StoreOptions = storeFlag(env, f.storeDir)
 	}
 	// A bar on a terminal, plain lines elsewhere (a CI log).
-	progress := harness.NewProgress(env.Stderr, isTerminal(env.Stderr), env.now)
+	progress := cli.NewProgress(env.Stderr, isTerminal(env.Stderr), env.now)
 	defer progress.Stop()
 	p.OnEvent = progress.OnEvent
 	if f.html != "" && (f.noStore || f.watch) {
 		return usageError("leave out --no-store and --watch", "--html writes the report of the stored run: it cannot go with --no-store or --watch")
 	}
 	if f.watch {
-		return (&harness.Watch{Plan: p, Out: textOut(env, p), Text: report.TextOptions{MaxFailures: p.MaxFailures}, OnError: func(err error) { printError(env.Stderr, err) }}).Run(ctx)
+		return (&cli.Watch{Plan: p, Out: textOut(env, p), Text: report.TextOptions{MaxFailures: p.MaxFailures}, OnError: func(err error) { printError(env.Stderr, err) }}).Run(ctx)
 	}
-	res, err := harness.Run(ctx, p)
+	res, err := cli.Run(ctx, p)
 	if res == nil {
 		return err
 	}
 	defer res.Close()
 	opts := report.TextOptions{MaxFailures: p.MaxFailures, Queries: res.FailQueries}
-	if rerr := res.WriteText(textOut(env, p), p, opts); rerr != nil {
+	if rerr := cli.WriteText(textOut(env, p), res, p.Plan, opts); rerr != nil {
 		return inputError(rerr)
 	}
-	if _, herr := ui.WriteResult(ctx, f.html, p, res, p.Baseline); herr != nil {
+	if _, herr := cli.WriteResult(ctx, f.html, p.StoreDir, p.StoreOptions, res, p.Baseline); herr != nil {
 		return inputError(herr)
 	}
 	return err
@@ -139,7 +138,7 @@ func runRun(env *Env, path string, f *runFlags, plan *harness.Plan) error {
 
 // textOut is where the terminal summary goes: stderr when an output is
 // written to stdout ("-"), so that stdout holds that document alone.
-func textOut(env *Env, p harness.Plan) io.Writer {
+func textOut(env *Env, p cli.RunPlan) io.Writer {
 	for _, o := range []string{p.JSON, p.Markdown, p.JUnit, p.Badge} {
 		if o == "-" {
 			return env.Stderr
