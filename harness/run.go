@@ -696,7 +696,7 @@ type streamed struct {
 	res   runner.Result
 	agg   *runner.Aggregator
 	tally *judge.Tally
-	check *judgeCheck // the judge against its labels (nil without)
+	check *judgeCheck        // the judge against its labels (nil without)
 	kept  []assay.CaseResult // when keepCases
 	dir   string             // the run's directory ("" for a store without files)
 }
