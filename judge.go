@@ -1,5 +1,7 @@
 package assay
 
+import "strings"
+
 // ErrJudge is the class of a judge failure on one case (docs/judge.md): the
 // judge's answer did not parse, a score was out of its scale, or the judge
 // endpoint could not be reached. It is recorded in CaseResult.Judge, never
@@ -27,6 +29,13 @@ type JudgeConfig struct {
 	ResponseFormat string           `json:"response_format,omitempty"`
 	Rubric         []JudgeCriterion `json:"rubric,omitempty"`
 	Budget         JudgeBudget      `json:"budget,omitzero"`
+	// Labels is a file of people's labels (docs/judge.md), resolved
+	// against the definition's directory; the run measures the judge's
+	// agreement with them. MinKappa, when set, is the agreement floor the
+	// judge must reach on a criterion (Cohen's kappa, on at least the
+	// documented minimum of labels) for its gates on it to be defined.
+	Labels   string   `json:"labels,omitempty"`
+	MinKappa *float64 `json:"min_kappa,omitempty"`
 	// Probes are the bias probes asked of every judged case (position,
 	// verbosity, consistency; --judge-probes adds to them).
 	Probes []string `json:"probes,omitempty"`
@@ -175,4 +184,64 @@ type JudgeSummary struct {
 	// PartlyJudged counts the results some criteria of which were not
 	// asked (JudgeResult.CriteriaNotJudged: passages without text).
 	PartlyJudged int `json:"partly_judged,omitempty"`
+	// Labels is the judge's agreement with the labels the definition
+	// names (nil without labels and min_kappa).
+	Labels *JudgeLabels `json:"labels,omitempty"`
+	// Rubric is the criteria the judge scored, with their scales (read
+	// back by assay judge agreement).
+	Rubric []JudgeCriterion `json:"rubric,omitempty"`
+}
+
+// JudgeLabels is a run's judge checked against people's labels
+// (docs/judge.md): per criterion its agreement, and with MinKappa whether
+// its gates on the criterion are defined.
+type JudgeLabels struct {
+	// File is the labels file ("" when min_kappa is set without one).
+	File     string           `json:"file"`
+	MinKappa *float64         `json:"min_kappa,omitempty"`
+	Criteria []JudgeAgreement `json:"criteria"`
+}
+
+// JudgeAgreement is the judge's agreement with people on one criterion.
+// A nil statistic is undefined.
+type JudgeAgreement struct {
+	Criterion string `json:"criterion"`
+	// N is the labelled cases the judge scored.
+	N        int            `json:"n"`
+	Kappa    *JudgeInterval `json:"kappa,omitempty"`
+	AC1      *JudgeInterval `json:"ac1,omitempty"`
+	Accuracy *float64       `json:"accuracy,omitempty"`
+	TPR      *float64       `json:"tpr,omitempty"`
+	TNR      *float64       `json:"tnr,omitempty"`
+	// JudgeMean is the judge's mean over the run; PPI the corrected
+	// (prediction-powered) mean with its 95 % interval.
+	JudgeMean *float64       `json:"judge_mean,omitempty"`
+	PPI       *JudgeInterval `json:"ppi,omitempty"`
+	// Undefined says why the judge's gates on this criterion are
+	// undefined (min_kappa not met); "" when they are defined.
+	Undefined string `json:"undefined,omitempty"`
+}
+
+// JudgeInterval is an estimate with its 95 % interval (Lo, Hi nil when
+// it has none).
+type JudgeInterval struct {
+	Value float64  `json:"value"`
+	Lo    *float64 `json:"lo,omitempty"`
+	Hi    *float64 `json:"hi,omitempty"`
+}
+
+// JudgeUndefined says why a judge metric (judge.CRITERION) may not be
+// read under the run's min_kappa ("" when it may, or when name is no
+// judge metric).
+func (s *JudgeSummary) JudgeUndefined(name string) string {
+	if s == nil || s.Labels == nil || s.Labels.MinKappa == nil || !strings.HasPrefix(name, JudgeMetricPrefix) {
+		return ""
+	}
+	crit := strings.TrimPrefix(name, JudgeMetricPrefix)
+	for _, a := range s.Labels.Criteria {
+		if a.Criterion == crit {
+			return a.Undefined
+		}
+	}
+	return ""
 }

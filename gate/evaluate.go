@@ -336,6 +336,9 @@ type view struct {
 	sum    assay.Summary
 	cases  []assay.CaseResult
 	trials *TrialStats
+	// judge is the run's judge summary (a segment's view too): its
+	// min_kappa decides whether a judge metric may be read.
+	judge *assay.JudgeSummary
 }
 
 func (v *view) trialStats() *TrialStats {
@@ -377,6 +380,14 @@ func (c viewCache) get(run *assay.Run, sc *Scope) (*view, string) {
 // run has no segment for is summarised from the cases carrying the tag; a
 // scope no case carries gives a detail instead.
 func viewOf(run *assay.Run, sc *Scope) (*view, string) {
+	v, detail := scopeView(run, sc)
+	if run != nil {
+		v.judge = run.Summary.Judge
+	}
+	return v, detail
+}
+
+func scopeView(run *assay.Run, sc *Scope) (*view, string) {
 	if sc == nil {
 		return &view{sum: run.Summary, cases: run.Cases}, ""
 	}
@@ -608,6 +619,9 @@ func lookup(v *view, name string) (float64, string) {
 	m, ok := s.Metrics[name]
 	if !ok || m.N == 0 {
 		return 0, fmt.Sprintf("metric %s was not computed (no judged cases)", name)
+	}
+	if why := v.judge.JudgeUndefined(name); why != "" {
+		return 0, name + " is undefined: " + why
 	}
 	if isJudgeMetric(name) && !judgedEnough(m.N, s.Cases) {
 		return 0, fmt.Sprintf("%s is undefined: the judge scored %d of %d results, and a judge gate needs at least %d%% of them (summary.judge says why the others were not)", name, m.N, s.Cases, int(MinJudgedShare*100))

@@ -155,7 +155,7 @@ func (o Ordering) Check(runs map[string]*assay.Run) assay.GateResult {
 			res.Detail = fmt.Sprintf("no run for variant %s (have: %s)", name, strings.Join(slices.Sorted(maps.Keys(runs)), ", "))
 			return res
 		}
-		v, detail := lookup(&view{sum: run.Summary, cases: run.Cases}, o.Metric)
+		v, detail := lookup(&view{sum: run.Summary, cases: run.Cases, judge: run.Summary.Judge}, o.Metric)
 		if detail != "" {
 			res.Detail = fmt.Sprintf("variant %s: %s", name, detail)
 			return res

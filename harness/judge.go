@@ -7,6 +7,7 @@ import (
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/cache"
 	"github.com/assay-eval/assay/judge"
+	"github.com/assay-eval/assay/judge/agreement"
 	"github.com/assay-eval/assay/redact"
 	"github.com/assay-eval/assay/store"
 	"github.com/assay-eval/assay/suite"
@@ -34,6 +35,7 @@ type judgeSetup struct {
 	opts    judge.Options
 	cache   *cache.Cache // nil: no store directory
 	secrets func() []redact.Secret
+	labels  *agreement.Labels // the labels file judge.labels names, read
 }
 
 // openJudge finds the judge definition (Config, File, else the suite's),
@@ -72,6 +74,9 @@ func (f *Plan) openJudge(s *assay.Suite) (*judgeSetup, error) {
 	js := &judgeSetup{cfg: *cfg, opts: judge.Options{Getenv: f.Getenv, Secrets: f.Secrets, Repeats: jo.Repeats, AllowLiteralSecrets: f.AllowLiteralSecrets, Corpus: s.Corpus, Probes: jo.Probes}}
 	if _, err := judge.New(js.cfg, js.opts); err != nil {
 		return nil, inputError(err)
+	}
+	if err := js.openLabels(); err != nil {
+		return nil, err
 	}
 	if dir := cacheDir(f.StoreDir); dir != "" {
 		c, err := cache.Open(dir)

@@ -696,6 +696,7 @@ type streamed struct {
 	res   runner.Result
 	agg   *runner.Aggregator
 	tally *judge.Tally
+	check *judgeCheck        // the judge against its labels (nil without)
 	kept  []assay.CaseResult // when keepCases
 	dir   string             // the run's directory ("" for a store without files)
 }
@@ -709,6 +710,7 @@ func (ss *session) stream(ctx context.Context, tgt assay.Target, run *assay.Run,
 	out := &streamed{agg: runner.NewAggregator(run.Options.Metrics), dir: b.rw.Dir()}
 	if jdg != nil {
 		out.tally = jdg.NewTally(f.Trials > 1)
+		out.check = ss.judge.newCheck(jdg)
 	}
 	listed := 0 // failing cases whose query is kept for the summary
 	emit := func(Event) {}
@@ -746,6 +748,7 @@ func (ss *session) stream(ctx context.Context, tgt assay.Target, run *assay.Run,
 			if out.tally != nil {
 				out.tally.Add(&r)
 			}
+			out.check.add(c, ss.s.Defaults.Judge, &r)
 			if failing(r) && (f.MaxFailures == 0 || listed < f.MaxFailures) {
 				listed++
 				ss.failQueries[r.ID] = f.Secrets.String(c.Query)
@@ -801,6 +804,11 @@ func (ss *session) finish(ctx context.Context, run *assay.Run, st *streamed, bas
 		run.Summary.Judge = st.tally.Summary()
 		warnings = append(warnings, judgeWarnings(run.Summary.Judge)...)
 		warnings = append(warnings, jdg.Warnings()...)
+		w, err := st.check.finish(run.Summary.Judge)
+		if err != nil {
+			return gate.Verdict{}, err
+		}
+		warnings = append(warnings, w...)
 	}
 	if ss.keepCases() {
 		run.Cases = st.kept
@@ -825,7 +833,7 @@ func (ss *session) finish(ctx context.Context, run *assay.Run, st *streamed, bas
 	if base != nil {
 		hist = History(ctx, ss.st, base, run, 0)
 	}
-	verdict := gate.EvaluateHistory(exprs, run, base, hist)
+	verdict := st.check.gate(gate.EvaluateHistory(exprs, run, base, hist))
 	run.Gates = verdict.Results
 	warnings = append(warnings, verdict.Warnings...)
 	run.Warnings = warnings

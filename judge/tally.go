@@ -2,6 +2,7 @@ package judge
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/assay-eval/assay"
 )
@@ -24,7 +25,7 @@ type Tally struct {
 // whether the run makes more than one trial per case (unstable results
 // are then named "id#trial").
 func (j *Judge) NewTally(trials bool) *Tally {
-	return &Tally{j: j, s: assay.JudgeSummary{Model: j.cfg.Model, Prompt: PromptVersion}, spreadSum: map[string]float64{}, spreadN: map[string]int{}, trials: trials, probes: probeTally{}}
+	return &Tally{j: j, s: assay.JudgeSummary{Model: j.cfg.Model, Prompt: PromptVersion, Rubric: j.Rubric()}, spreadSum: map[string]float64{}, spreadN: map[string]int{}, trials: trials, probes: probeTally{}}
 }
 
 // Add counts one result.
@@ -105,6 +106,7 @@ func (t *Tally) Summary() *assay.JudgeSummary {
 		}
 	}
 	s.Unstable = append([]string(nil), s.Unstable...)
+	s.Rubric = slices.Clone(s.Rubric)
 	s.Probes = t.probes.summary(t.j.probes, t.j.rubric)
 	return &s
 }

@@ -55,7 +55,7 @@ func judgeLines(s *assay.JudgeSummary) []string {
 		}
 		out = append(out, line)
 	}
-	return out
+	return append(out, labelsLines(s.Labels)...)
 }
 
 // trimFloat prints a cost: up to 6 decimals, trailing zeros trimmed.

@@ -3,6 +3,7 @@ package suite
 import (
 	"bytes"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"time"
@@ -15,7 +16,7 @@ import (
 
 // Field names of a judge definition (docs/judge.md).
 var (
-	judgeFields     = []string{"url", "model", "api_key", "temperature", "seed", "max_tokens", "timeout", "retries", "concurrency", "response_format", "rubric", "budget", "max_calls", "max_cost", "prompt_price", "completion_price", "probes"}
+	judgeFields     = []string{"url", "model", "api_key", "temperature", "seed", "max_tokens", "timeout", "retries", "concurrency", "response_format", "rubric", "budget", "max_calls", "max_cost", "prompt_price", "completion_price", "probes", "labels", "min_kappa"}
 	criterionFields = []string{"name", "description", "scale", "passages"}
 	budgetFields    = []string{"max_calls", "max_tokens", "max_cost", "prompt_price", "completion_price"}
 	// ResponseFormats are the values of a judge's response_format.
@@ -153,6 +154,18 @@ func (d *nativeDecoder) judgeDef(f yfield) (*assay.JudgeConfig, error) {
 			cfg.Rubric, err = d.rubric(jf)
 		case "budget":
 			err = d.budget(jf, &cfg.Budget)
+		case "labels":
+			if cfg.Labels, err = r.str(jf); err == nil && cfg.Labels != "" && !filepath.IsAbs(cfg.Labels) {
+				cfg.Labels = filepath.Join(fileDir(r.file), cfg.Labels)
+			}
+		case "min_kappa":
+			var v float64
+			if v, err = r.number("judge.min_kappa", jf.val); err == nil {
+				if v < -1 || v > 1 {
+					d.prob(jf.val, "judge.min_kappa: want a kappa from -1 to 1 (0.6 is substantial agreement), got %v", v)
+				}
+				cfg.MinKappa = &v
+			}
 		case "probes":
 			var nodes []ast.Node
 			if cfg.Probes, nodes, err = r.strList(jf); err == nil {

@@ -229,7 +229,7 @@ func newRootCmd(env *Env) *cobra.Command {
 		newCompareCmd, newPowerCmd,
 		newRunsCmd, newMergeCmd,
 		newServeCmd, newUICmd, newReportCmd,
-		newVersionCmd, newSchemaCmd, newCacheCmd, newStoreCmd,
+		newVersionCmd, newSchemaCmd, newCacheCmd, newStoreCmd, newJudgeCmd,
 	} {
 		root.AddCommand(mk(env))
 	}

@@ -23,7 +23,9 @@
 // ServeStore and WriteReport (`assay ui`, `assay report --html`),
 // MigrateStore and CopyStores (`assay store`), CacheStats and CacheClear
 // (`assay cache`), WriteSchema and Build (`assay schema`, `assay
-// version`), Complete (the shell completion lists; it never fails,
+// version`), JudgeLabels and JudgeAgreement (`assay judge labels`,
+// `assay judge agreement`: a run's judge against people's labels, package
+// judge/agreement), Complete (the shell completion lists; it never fails,
 // leaving out what it cannot read).
 //
 // OpenStore is the backend map: a directory, or a postgres:// URL
