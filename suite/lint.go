@@ -334,7 +334,7 @@ func (ln *linter) lintCase(c assay.Case, lines fieldLines) {
 	ln.addTags(c.Tags)
 
 	// Nothing to check.
-	if e.Empty() && len(e.Judge) == 0 && !c.Judged() {
+	if e.Empty() && len(e.Judge) == 0 && len(e.Nuggets) == 0 && !c.Judged() {
 		add(where(), SeverityError, "%s has nothing to check: add expectations under \"expect:\" or judgments", name)
 	}
 
