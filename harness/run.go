@@ -288,6 +288,9 @@ type session struct {
 	src   assay.Seq[assay.Case]
 	n     int // cases selected
 	total int // cases in the suite
+	// nuggets: a case states expect.nuggets, so the run reports the
+	// nugget metrics.
+	nuggets bool
 	// failQueries holds the queries of the failing cases a summary lists
 	// (at most MaxFailures per run).
 	failQueries map[string]string
@@ -360,6 +363,10 @@ func prepareRun(ctx context.Context, f *Plan) (*session, error) {
 	if ss.judge, err = f.openJudge(s); err != nil {
 		return nil, err
 	}
+	if ss.judge == nil && st.NuggetJudge != "" {
+		return nil, usageError("define a judge: in the suite, give --judge FILE, or drop assign: judge", "%s: a nugget says assign: judge, and no judge is configured", st.NuggetJudge)
+	}
+	ss.nuggets = st.Nuggets
 	ss.gates = append([]assay.Gate(nil), s.Gates...)
 	for _, g := range f.Gates {
 		ss.gates = append(ss.gates, assay.Gate{Expr: g, Source: "--gate"})
@@ -454,7 +461,11 @@ func loadSuite(f *Plan) (*suite.Streamed, error) {
 	}
 	s := *f.Suite
 	cases := s.Cases
-	return &suite.Streamed{Suite: &s, N: len(cases), Fingerprint: suite.Fingerprint(f.Suite), Cases: suite.CaseSeq(assay.SliceSeq(cases))}, nil
+	st := &suite.Streamed{Suite: &s, N: len(cases), Fingerprint: suite.Fingerprint(f.Suite), Cases: suite.CaseSeq(assay.SliceSeq(cases))}
+	for _, c := range cases {
+		st.NoteNuggets(c)
+	}
+	return st, nil
 }
 
 // maxTrials bounds --trials: every observation is kept for the run record,
@@ -616,6 +627,9 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 		return nil, gate.Verdict{}, inputError(err)
 	}
 	metricNames := specNames(ss.gopts.Metrics)
+	if ss.nuggets {
+		metricNames = append(metricNames, assay.NuggetMetrics...)
+	}
 	var tally *judge.Tally
 	if jdg != nil {
 		metricNames = append(metricNames, jdg.MetricNames()...)
@@ -713,7 +727,7 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 		MaxErrors:   f.MaxErrors,
 		Keep:        f.Keep,
 		Redactor:    f.Secrets,
-		Judge:       judgeHook(jdg, s.Defaults.Judge),
+		Judge:       judgeHook(jdg, s.Defaults.Judge, ss.gopts.NuggetNoVitalZero),
 		// r is graded on the raw observation and redacted by the runner.
 		OnResult: func(c assay.Case, r assay.CaseResult) error {
 			mu.Lock()

@@ -480,13 +480,18 @@ func (j *Judge) cached(key string) *entry {
 // failures counted by the circuit breaker) and returns the answer, or nil
 // with jr.Error or jr.NotJudged set.
 func (j *Judge) ask(ctx context.Context, system, user string, seed *int, jr *assay.JudgeResult) *entry {
+	return j.askWith(ctx, system, user, seed, jr, j.schema, "judgement")
+}
+
+// askWith is ask with the answer's JSON Schema and its name.
+func (j *Judge) askWith(ctx context.Context, system, user string, seed *int, jr *assay.JudgeResult, schema json.RawMessage, schemaName string) *entry {
 	// A breaker that opens stops the requests in flight too.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	stop := context.AfterFunc(j.dead, cancel)
 	defer stop()
 	noRetry := ""
-	got, err := j.chat(ctx, system, user, seed, func(err error, retry bool) bool {
+	got, err := j.chat(ctx, system, user, seed, schema, schemaName, func(err error, retry bool) bool {
 		if err == nil {
 			j.succeeded()
 			return true
@@ -553,7 +558,7 @@ func (j *Judge) params(i int) params {
 
 // chat sends one request, at most the definition's concurrency at a time;
 // attempted sees each attempt (llm.ChatRequest.Attempted).
-func (j *Judge) chat(ctx context.Context, system, user string, seed *int, attempted func(error, bool) bool) (llm.ChatResponse, error) {
+func (j *Judge) chat(ctx context.Context, system, user string, seed *int, schema json.RawMessage, schemaName string, attempted func(error, bool) bool) (llm.ChatResponse, error) {
 	select {
 	case j.sem <- struct{}{}:
 	case <-ctx.Done():
@@ -568,7 +573,7 @@ func (j *Judge) chat(ctx context.Context, system, user string, seed *int, attemp
 	req := llm.ChatRequest{
 		Messages:    []llm.Message{{Role: "system", Content: system}, {Role: "user", Content: user}},
 		Temperature: j.temp, Seed: seed, MaxTokens: j.cfg.MaxTokens,
-		JSONSchema: j.schema, SchemaName: "judgement", JSONMode: j.cfg.ResponseFormat == "json_object",
+		JSONSchema: schema, SchemaName: schemaName, JSONMode: j.cfg.ResponseFormat == "json_object",
 		Attempted: attempted,
 	}
 	resp, err := j.ep.Chat(ctx, req)

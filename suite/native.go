@@ -560,7 +560,7 @@ func (d *nativeDecoder) margins(f yfield) error {
 	out := map[string]float64{}
 	for _, mf := range fs {
 		name := strings.ToLower(mf.key)
-		if name != "pass_rate" {
+		if name != "pass_rate" && !assay.IsNuggetMetric(name) {
 			sp, err := metric.Parse(mf.key)
 			if err != nil {
 				d.prob(mf.keyNode, "margins: %v", err)
