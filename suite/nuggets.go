@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -30,6 +31,9 @@ func (d *nativeDecoder) nuggets(f yfield) ([]assay.Nugget, error) {
 	r := d.r
 	if nodeIsNull(f.val) {
 		return nil, nil
+	}
+	if _, ok := nodeScalar(f.val); ok { // one nugget: a list of one
+		f.val = &ast.SequenceNode{BaseNode: &ast.BaseNode{}, Start: f.val.GetToken(), Values: []ast.Node{f.val}}
 	}
 	seq, ok := f.val.(*ast.SequenceNode)
 	if !ok {
@@ -304,8 +308,7 @@ func nuggetizerCase(path string, ln int, line []byte) (assay.Case, error) {
 		case errors.As(err, &se):
 			col = int(se.Offset)
 		case errors.As(err, &te):
-			col = int(te.Offset)
-			return assay.Case{}, Errorf(path, ln, col, "%s: want %s, got %s", te.Field, te.Type.String(), te.Value)
+			return assay.Case{}, Errorf(path, ln, max(int(te.Offset), 1), "%s: want %s, got %s", te.Field, jsonKind(te.Type.Kind()), te.Value)
 		}
 		return assay.Case{}, Errorf(path, ln, max(col, 1), "not a JSON object: %v", err)
 	}
@@ -359,4 +362,17 @@ func qidString(raw json.RawMessage) string {
 		return n.String()
 	}
 	return ""
+}
+
+// jsonKind names what a Go kind is in JSON, for messages.
+func jsonKind(k reflect.Kind) string {
+	switch k {
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.String:
+		return "a string"
+	}
+	return "a " + k.String()
 }
