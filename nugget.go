@@ -111,3 +111,39 @@ type NuggetResult struct {
 	// Reason is the judge's reason for a model assignment.
 	Reason string `json:"reason,omitempty"`
 }
+
+// NuggetTally counts nugget assignments over a run's results
+// (Summary.Nuggets): by assignment, and by who assigned them (ByJudge:
+// model-assigned).
+type NuggetTally struct {
+	Nuggets    int `json:"nuggets"`
+	Support    int `json:"support"`
+	Partial    int `json:"partial_support"`
+	NotSupport int `json:"not_support"`
+	ByRule     int `json:"by_rule"`
+	ByJudge    int `json:"by_judge"`
+	ByRecord   int `json:"by_record"`
+}
+
+// Add counts the nuggets of one result.
+func (t *NuggetTally) Add(rs []NuggetResult) {
+	for _, n := range rs {
+		t.Nuggets++
+		switch n.Assignment {
+		case NuggetSupport:
+			t.Support++
+		case NuggetPartialSupport:
+			t.Partial++
+		default:
+			t.NotSupport++
+		}
+		switch n.By {
+		case NuggetByJudge:
+			t.ByJudge++
+		case NuggetByRecord:
+			t.ByRecord++
+		default:
+			t.ByRule++
+		}
+	}
+}

@@ -258,6 +258,9 @@ type Summary struct {
 	Stages map[string]Latency `json:"stages,omitempty"`
 	// Judge totals the judge (nil: no judge ran; segments have none).
 	Judge *JudgeSummary `json:"judge,omitempty"`
+	// Nuggets counts the nugget assignments of the results (nil: no
+	// result has nuggets).
+	Nuggets *NuggetTally `json:"nuggets,omitempty"`
 	// Unjudged is the run's judged coverage: per cutoff ("unj@10"), the
 	// mean of the cases' CaseResult.Unjudged over the judged cases, with
 	// its n. Omitted when no case recorded it.

@@ -98,6 +98,9 @@ func Text(w io.Writer, run *assay.Run, o TextOptions) error {
 		}
 		p.f("  (reported by the target)\n")
 	}
+	if nl := nuggetLine(s.Nuggets); nl != "" {
+		p.f("nuggets  %s\n", nl)
+	}
 	if jl := judgeLines(s.Judge); len(jl) > 0 {
 		p.f("judge    %s\n", jl[0])
 		for _, l := range jl[1:] {
