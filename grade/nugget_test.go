@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/grade"
@@ -169,4 +170,33 @@ func TestNuggetizerConformance(t *testing.T) {
 	if lines != len(s.Cases)+1 {
 		t.Errorf("expected_metrics.jsonl has %d lines, want %d cases and the mean", lines, len(s.Cases))
 	}
+}
+
+// FuzzMatchNugget: the match never panics, its offset is a rune start
+// inside the text where something was found, and the scores stay in [0, 1].
+func FuzzMatchNugget(f *testing.F) {
+	f.Add("Die STRASSE ist gesperrt", "straße", "x", "(?i)ge", false)
+	f.Add("令牌使用SHA-256进行哈希。", "sha-256", "哈希", "(", true)
+	f.Add("ΣΊΣΥΦΟΣ İstanbul e\u0301", "σίσυφος", "é", "", false)
+	f.Fuzz(func(t *testing.T, text, alt, part, re string, cs bool) {
+		n := assay.Nugget{Text: alt, Match: []string{alt}, Regex: re, Parts: [][]string{{part}, {alt, part}}}
+		m := grade.MatchNugget(text, n, cs)
+		switch m.Assignment {
+		case assay.NuggetSupport, assay.NuggetPartialSupport, assay.NuggetNotSupport:
+		default:
+			t.Fatalf("assignment %q", m.Assignment)
+		}
+		if m.At < -1 || m.At > len(text) || (utf8.ValidString(text) && m.At >= 0 && m.At < len(text) && !utf8.RuneStart(text[m.At])) {
+			t.Fatalf("offset %d in %q", m.At, text)
+		}
+		if (m.At >= 0) != (len(m.Matched) > 0) {
+			t.Fatalf("offset %d with matched %q", m.At, m.Matched)
+		}
+		rs := []assay.NuggetResult{{Importance: "vital", Assignment: m.Assignment}, {Importance: "okay", Assignment: assay.NuggetPartialSupport}}
+		for k, v := range grade.NuggetScores(rs, cs) {
+			if !(v >= 0 && v <= 1) {
+				t.Fatalf("%s = %v", k, v)
+			}
+		}
+	})
 }
