@@ -3,14 +3,18 @@ package grade_test
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/grade"
+	"github.com/assay-eval/assay/internal/pyoracle"
 	"github.com/assay-eval/assay/internal/shareddata"
 	"github.com/assay-eval/assay/runner"
 	"github.com/assay-eval/assay/suite"
@@ -199,4 +203,57 @@ func FuzzMatchNugget(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestNuggetScoresAgainstNuggetizer scores random assignments with
+// nuggetizer's own metrics.py (its calculate_nugget_scores, run by the
+// oracle's Python from ../shared) and with NuggetScores read as nuggetizer
+// reads a response without a vital nugget.
+func TestNuggetScoresAgainstNuggetizer(t *testing.T) {
+	dir := filepath.Join(shareddata.Dir(t), "reference", "nuggetizer")
+	rng := rand.New(rand.NewPCG(29, 1))
+	type nug struct {
+		Text       string `json:"text"`
+		Importance string `json:"importance"`
+		Assignment string `json:"assignment"`
+	}
+	type rec struct {
+		QID     string `json:"qid"`
+		Nuggets []nug  `json:"nuggets"`
+	}
+	imps := []string{"vital", "okay"}
+	asg := []string{"support", "partial_support", "not_support"}
+	var recs []rec
+	for i := range 300 {
+		r := rec{QID: fmt.Sprintf("q%d", i)}
+		for j := range 1 + rng.IntN(12) {
+			r.Nuggets = append(r.Nuggets, nug{Text: fmt.Sprintf("f%d.%d", i, j), Importance: imps[rng.IntN(2)], Assignment: asg[rng.IntN(3)]})
+		}
+		recs = append(recs, r)
+	}
+	script := `import json, sys
+sys.path.insert(0, ` + strconv.Quote(dir) + `)
+from metrics import calculate_nugget_scores
+out = []
+for r in json.load(sys.stdin):
+    m = calculate_nugget_scores(r["qid"], r["nuggets"])
+    out.append([m.strict_vital_score, m.strict_all_score, m.vital_score, m.all_score])
+print(json.dumps(out))`
+	var want [][4]float64
+	pyoracle.Run(t, script, recs, &want)
+	if len(want) != len(recs) {
+		t.Fatalf("oracle scored %d responses, want %d", len(want), len(recs))
+	}
+	for i, r := range recs {
+		rs := make([]assay.NuggetResult, len(r.Nuggets))
+		for j, n := range r.Nuggets {
+			rs[j] = assay.NuggetResult{Importance: n.Importance, Assignment: n.Assignment}
+		}
+		got := grade.NuggetScores(rs, true)
+		for k, name := range assay.NuggetMetrics {
+			if math.Abs(got[name]-want[i][k]) > 1e-12 {
+				t.Errorf("%s %s = %v, nuggetizer %v", r.QID, name, got[name], want[i][k])
+			}
+		}
+	}
 }
