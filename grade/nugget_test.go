@@ -232,6 +232,7 @@ func TestNuggetScoresAgainstNuggetizer(t *testing.T) {
 		recs = append(recs, r)
 	}
 	script := `import json, sys
+sys.dont_write_bytecode = True  # nothing is written into ../shared
 sys.path.insert(0, ` + strconv.Quote(dir) + `)
 from metrics import calculate_nugget_scores
 out = []
