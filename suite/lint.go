@@ -354,6 +354,12 @@ func (ln *linter) lintCase(c assay.Case, lines fieldLines) {
 		}
 	}
 
+	// Nuggets the judge is to assign, with no judge in the suite: a run
+	// without --judge FILE refuses it.
+	if s.Judge == nil && slices.ContainsFunc(e.Nuggets, func(n assay.Nugget) bool { return n.Assign == assay.NuggetAssignJudge }) {
+		add(where("expect.nuggets", "expect"), SeverityWarning, "%s: a nugget says assign: judge and the suite defines no judge: a run needs --judge FILE (or define judge: in the suite)", name)
+	}
+
 	// A refusal judged by markers of another language than the case's.
 	if lang := c.Tags["lang"]; e.Refusal != nil && *e.Refusal && lang != "" && englishMarkersFor(s, lang) {
 		add(where("refusal", "tags"), SeverityWarning, "%s is tagged lang=%s but its refusal is judged by the English refusal markers: set refusal_markers to a list in that language (built-in sets: %s), or have the target report refused",
