@@ -453,6 +453,15 @@ func (j *Judge) Grade(ctx context.Context, c assay.Case, obs *assay.Observation,
 // read, or that is not an answer the rubric accepts, is a miss and a
 // warning of the run.
 func (j *Judge) cached(key string) *entry {
+	return j.cachedAs(key, func(content string) error {
+		_, err := ParseRedacted(j.secrets, j.rubric, content)
+		return err
+	})
+}
+
+// cachedAs is cached with the check an entry's answer must pass (the
+// rubric's, or a nugget assignment's).
+func (j *Judge) cachedAs(key string, check func(content string) error) *entry {
 	if j.cache == nil {
 		return nil
 	}
@@ -469,7 +478,7 @@ func (j *Judge) cached(key string) *entry {
 		j.warn(fmt.Sprintf("judge cache: the entry %s is not a judge answer (%s): asked the judge again and replaced it", key, jsonErrLine(err)))
 		return nil
 	}
-	if _, err := ParseRedacted(j.secrets, j.rubric, e.Content); err != nil {
+	if err := check(e.Content); err != nil {
 		j.warn(fmt.Sprintf("judge cache: the entry %s holds an answer the rubric refuses (%s): asked the judge again and replaced it", key, err))
 		return nil
 	}

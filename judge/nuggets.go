@@ -59,7 +59,10 @@ func (j *Judge) AssignNuggets(ctx context.Context, c assay.Case, obs *assay.Obse
 	system, user := NuggetPrompt(c.Query, obs.Answer, texts)
 	schema := nuggetSchema(len(texts))
 	key := cache.Key(NuggetPromptVersion, j.cfg.Model, system, user, j.params(0), r.Trial, 0)
-	e := j.cached(key)
+	e := j.cachedAs(key, func(content string) error {
+		_, _, err := ParseNuggetAssignments(content, len(texts))
+		return err
+	})
 	if e == nil {
 		if why := j.budget.reserve(1); why != "" {
 			if jr.NotJudged == "" && jr.Error == nil && len(jr.Scores) == 0 {
