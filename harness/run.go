@@ -381,7 +381,7 @@ func prepareRun(ctx context.Context, f *Plan) (*session, error) {
 		return nil, err
 	}
 	if ss.judge == nil && st.NuggetJudge != "" {
-		return nil, usageError("define a judge: in the suite, give --judge FILE, or drop assign: judge", "%s: a nugget says assign: judge, and no judge is configured", st.NuggetJudge)
+		return nil, planError("Judge", "define a judge: in the suite, give {Judge} FILE, or drop assign: judge", "%s: a nugget says assign: judge, and no judge is configured", st.NuggetJudge)
 	}
 	ss.nuggets = st.Nuggets
 	ss.gates = append([]assay.Gate(nil), s.Gates...)

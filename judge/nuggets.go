@@ -64,9 +64,10 @@ func (j *Judge) AssignNuggets(ctx context.Context, c assay.Case, obs *assay.Obse
 		return err
 	})
 	if e == nil {
-		if why := j.budget.reserve(1); why != "" {
+		h, why := j.budget.reserve(ctx, 1, len(system)+len(user))
+		if why != "" {
 			if jr.NotJudged == "" && jr.Error == nil && len(jr.Scores) == 0 {
-				jr.NotJudged = "budget: " + why
+				jr.NotJudged = why
 			}
 			return false
 		}
@@ -76,7 +77,7 @@ func (j *Judge) AssignNuggets(ctx context.Context, c assay.Case, obs *assay.Obse
 			seed = &s
 		}
 		scratch := &assay.JudgeResult{}
-		e = j.askWith(ctx, system, user, seed, scratch, schema, "nugget_assignments")
+		e = j.askWith(ctx, system, user, seed, h, scratch, schema, "nugget_assignments")
 		jr.Calls = addInt(jr.Calls, scratch.Calls)
 		jr.PromptTokens = addInt(jr.PromptTokens, scratch.PromptTokens)
 		jr.CompletionTokens = addInt(jr.CompletionTokens, scratch.CompletionTokens)
