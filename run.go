@@ -60,6 +60,9 @@ type CaseResult struct {
 	Stages map[string]float64 `json:"stages,omitempty"`
 	// Judge is what the judge said of the case (nil: no judge ran).
 	Judge *JudgeResult `json:"judge,omitempty"`
+	// Nuggets is the assignment of each of the case's expect.nuggets, in
+	// suite order; nil when the case has none.
+	Nuggets []NuggetResult `json:"nuggets,omitempty"`
 	// Unjudged is the judged coverage of a judged case: per cutoff
 	// ("unj@10"), the share of the top k ranks whose document has no
 	// judgment, trec_eval's unj (docs/metrics.md#judged-coverage). The
@@ -255,6 +258,9 @@ type Summary struct {
 	Stages map[string]Latency `json:"stages,omitempty"`
 	// Judge totals the judge (nil: no judge ran; segments have none).
 	Judge *JudgeSummary `json:"judge,omitempty"`
+	// Nuggets counts the nugget assignments of the results (nil: no
+	// result has nuggets).
+	Nuggets *NuggetTally `json:"nuggets,omitempty"`
 	// Unjudged is the run's judged coverage: per cutoff ("unj@10"), the
 	// mean of the cases' CaseResult.Unjudged over the judged cases, with
 	// its n. Omitted when no case recorded it.

@@ -54,7 +54,11 @@ type Suite struct {
 	// Judge is the suite's judge definition (`judge:`), nil when it has
 	// none; a --judge file replaces it (package judge).
 	Judge *JudgeConfig `json:"judge,omitempty"`
-	Cases []Case       `json:"cases"`
+	// NuggetNoVital is what the vital nugget scores of a case without a
+	// vital nugget are: NuggetNoVitalUndefined ("" too) or
+	// NuggetNoVitalZero (nuggetizer's reading).
+	NuggetNoVital string `json:"nugget_no_vital,omitempty"`
+	Cases         []Case `json:"cases"`
 
 	// Warnings found while loading (data, never printed by the loader).
 	Warnings []string `json:"-"`
@@ -253,6 +257,10 @@ type Expect struct {
 	// is checked only when a judge runs (package judge), and Empty leaves
 	// it out.
 	Judge map[string]float64 `json:"judge,omitempty"`
+	// Nuggets are the facts the answer is scored on (nugget metrics); like
+	// judgments they feed metrics, not the case's pass, and Empty leaves
+	// them out.
+	Nuggets []Nugget `json:"nuggets,omitempty"`
 }
 
 // Empty reports whether no deterministic expectation is stated (judge

@@ -618,6 +618,9 @@ func lookup(v *view, name string) (float64, string) {
 	}
 	m, ok := s.Metrics[name]
 	if !ok || m.N == 0 {
+		if assay.IsNuggetMetric(name) {
+			return 0, fmt.Sprintf("metric %s is undefined: no case has nuggets it applies to (expect.nuggets; a vital score needs a vital nugget)", name)
+		}
 		return 0, fmt.Sprintf("metric %s was not computed (no judged cases)", name)
 	}
 	if why := v.judge.JudgeUndefined(name); why != "" {

@@ -158,7 +158,8 @@ var runNames = []string{
 }
 
 // metricFamilies are the per-case IR metric forms package metric accepts.
-var metricFamilies = []string{"ndcg@K", "ndcg", "recall@K", "precision@K", "mrr", "map", "hit@K", "rprec", "judge.CRITERION"}
+var metricFamilies = []string{"ndcg@K", "ndcg", "recall@K", "precision@K", "mrr", "map", "hit@K", "rprec", "judge.CRITERION",
+	assay.MetricNuggetStrictVital, assay.MetricNuggetStrictAll, assay.MetricNuggetVital, assay.MetricNuggetAll}
 
 // KnownMetrics lists every name a gate may use, for messages ("@K" stands for
 // any cutoff).
@@ -197,7 +198,7 @@ func CanonicalMetric(name string) (string, error) {
 	if isRunName(lower) {
 		return lower, nil
 	}
-	if isJudgeMetric(lower) {
+	if isJudgeMetric(lower) || assay.IsNuggetMetric(lower) {
 		return lower, nil
 	}
 	if spec, err := metric.Parse(name); err == nil {
@@ -227,7 +228,8 @@ func isJudgeMetric(name string) bool {
 
 // suggest returns the known run name closest to name, when it is close.
 func suggest(name string) string {
-	cands := append(append([]string(nil), runNames...), "ndcg@10", "recall@10", "precision@10", "mrr", "map", "hit@10", "rprec", "no_new_failures", "noninferior")
+	cands := append(append([]string(nil), runNames...), "ndcg@10", "recall@10", "precision@10", "mrr", "map", "hit@10", "rprec", "no_new_failures", "noninferior",
+		assay.MetricNuggetStrictVital, assay.MetricNuggetStrictAll, assay.MetricNuggetVital, assay.MetricNuggetAll)
 	return diag.Nearest(name, cands)
 }
 

@@ -117,6 +117,7 @@ type hashed struct {
 	Expect        assay.Expect      `json:"expect"`
 	Surface       string            `json:"surface,omitempty"`
 	Vars          map[string]string `json:"vars,omitempty"`
+	NoVitalZero   bool              `json:"nugget_no_vital_zero,omitempty"`
 }
 
 // CaseHash is the hash a case's results record (assay.CaseResult.Hash):
@@ -143,7 +144,7 @@ func CaseHash(c assay.Case, o Options) string {
 		h.K = o.K
 	}
 	e := c.Expect
-	if len(e.AnswerIncludes)+len(e.AnswerIncludesAny)+len(e.AnswerExcludes) > 0 {
+	if len(e.AnswerIncludes)+len(e.AnswerIncludesAny)+len(e.AnswerExcludes)+len(e.Nuggets) > 0 {
 		cs := o.CaseSensitive
 		if e.CaseSensitive != nil {
 			cs = *e.CaseSensitive
@@ -151,6 +152,7 @@ func CaseHash(c assay.Case, o Options) string {
 		h.CaseSensitive = &cs
 	}
 	h.Expect.CaseSensitive = nil
+	h.NoVitalZero = len(e.Nuggets) > 0 && o.NuggetNoVitalZero
 	if e.Refusal != nil {
 		h.Markers = o.Markers(c)
 	}

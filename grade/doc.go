@@ -115,8 +115,28 @@
 // cases Unjudged (unj@K for each metric cutoff K and the default k, over
 // the binary judgments: metric.Unjudged) and Upper (each metric with the
 // unjudged documents it reads counted relevant, metric.Spec.Upper, where
-// that differs from its value), and Observation (a pointer to a copy of
-// the observation).
+// that differs from its value), Nuggets (for a case with expect.nuggets:
+// each nugget's assignment, by Nuggets) with the four nugget metrics in
+// Metrics (NuggetScores), and Observation (a pointer to a copy of the
+// observation).
+//
+// # Nuggets
+//
+// MatchNugget is the deterministic rule that decides how far a text
+// supports one nugget: support when an alternative of match occurs (by
+// the answer_includes comparison) or regex matches, else by its parts
+// (all found: support; some: partial_support), else not_support; a
+// nugget with no match, regex or parts is looked for by its text. It
+// takes any text (an answer, a sentence, a passage) and reports what was
+// found and at which byte offset. Nuggets assigns a case's nuggets for
+// one observation (a recorded assignment is kept as is; an errored
+// observation supports none); NuggetScores computes nugget_strict_vital,
+// nugget_strict_all, nugget_vital and nugget_all as nuggetizer's
+// calculate_nugget_scores does (partial support worth one half), with the
+// vital scores of a case without a vital nugget undefined unless the
+// suite says nugget_no_vital: zero (Options.NuggetNoVitalZero);
+// ScoreNuggets puts them in a result again after the judge assigned the
+// nuggets no rule matched (package judge, AssignNuggets).
 //
 // Case is pure and deterministic: the same case, observation and Options
 // give the same result (schema failures are sorted, since the validator's
@@ -127,7 +147,8 @@
 // NewOptions resolves the suite once per run: metric names through
 // metric.Parse (default assay.DefaultMetrics; duplicates after
 // canonicalisation kept once), the gain (linear unless exponential), every
-// answer_matches pattern (a bad one is an error), every json_schema file
+// answer_matches and nugget regex pattern (a bad one is an error), the
+// suite's nugget_no_vital, every json_schema file
 // (Expect.JSONSchemaPath, else the written path relative to the suite's
 // directory; relative $refs resolve against the schema file). Errors name
 // the case: `kb.yaml:12: case q7: json_schema s.json: not a valid schema: ...`.

@@ -52,3 +52,12 @@ func ExampleRetrieves() {
 	// {retrieves true }
 	// {retrieves false missing docs/c.md from top 2 (rank 3); missing z from top 2}
 }
+
+// MatchNugget decides how far a text supports a nugget: here the answer
+// states one of the two parts, so the nugget is partially supported.
+func ExampleMatchNugget() {
+	n := assay.Nugget{Text: "tokens are salted and hashed with SHA-256", Parts: [][]string{{"sha-256", "sha256"}, {"salted"}}}
+	m := grade.MatchNugget("Tokens are hashed with SHA256.", n, false)
+	fmt.Println(m.Assignment, m.Matched, m.At, m.Missing)
+	// Output: partial_support [sha256] 23 [salted]
+}

@@ -19,6 +19,10 @@ type Options struct {
 	CaseSensitive  bool          // suite default for the substring kinds
 	K              int           // suite default k (assay.DefaultK when 0)
 	Schemas        *SchemaCache  // compiled JSON Schemas, keyed by resolved path
+	// NuggetNoVitalZero scores the vital nugget metrics of a case with no
+	// vital nugget 0 (the suite's nugget_no_vital: zero) instead of
+	// leaving them undefined.
+	NuggetNoVitalZero bool
 }
 
 // Markers are the refusal markers that judge case c: o.RefusalMarkers
@@ -67,6 +71,13 @@ func NewOptions(s *assay.Suite) (Options, error) {
 		K:              s.Defaults.K,
 		Schemas:        NewSchemaCache(),
 	}
+	switch s.NuggetNoVital {
+	case "", assay.NuggetNoVitalUndefined:
+	case assay.NuggetNoVitalZero:
+		o.NuggetNoVitalZero = true
+	default:
+		return Options{}, fmt.Errorf("unknown nugget_no_vital %q (want undefined or zero)", s.NuggetNoVital)
+	}
 	if o.Gain == "" {
 		o.Gain = assay.GainLinear
 	}
@@ -96,6 +107,14 @@ func NewOptions(s *assay.Suite) (Options, error) {
 		if p := c.Expect.AnswerMatches; p != "" {
 			if _, err := regexp.Compile(p); err != nil {
 				return Options{}, fmt.Errorf("%scase %s: answer_matches: %s", where(c), c.ID, regexpError(err))
+			}
+		}
+		for i, n := range c.Expect.Nuggets {
+			if n.Regex == "" {
+				continue
+			}
+			if _, err := regexp.Compile(n.Regex); err != nil {
+				return Options{}, fmt.Errorf("%scase %s: nuggets[%d].regex: %s", where(c), c.ID, i, regexpError(err))
 			}
 		}
 		if c.Expect.JSONSchema == "" {
@@ -192,6 +211,10 @@ func Case(c assay.Case, obs assay.Observation, o Options) assay.CaseResult {
 		}
 		coverage(&r, ranking, binary, c.Judgments, o, mo)
 	}
+	if len(c.Expect.Nuggets) > 0 {
+		r.Nuggets = Nuggets(c, obs, caseSensitive(c, o))
+		ScoreNuggets(&r, o.NuggetNoVitalZero)
+	}
 	return r
 }
 
@@ -212,10 +235,7 @@ func Checks(c assay.Case, obs assay.Observation, o Options) []assay.Check {
 		}
 		checks = append(checks, grade())
 	}
-	cs := o.CaseSensitive
-	if e.CaseSensitive != nil {
-		cs = *e.CaseSensitive
-	}
+	cs := caseSensitive(c, o)
 	k := c.K
 	if k <= 0 {
 		k = o.K
@@ -260,4 +280,13 @@ func Stages(spans []assay.Span) map[string]float64 {
 		out[sp.Name] += d
 	}
 	return out
+}
+
+// caseSensitive is whether the substring kinds and the nuggets of c
+// compare case-sensitively: the case's case_sensitive, else the suite's.
+func caseSensitive(c assay.Case, o Options) bool {
+	if c.Expect.CaseSensitive != nil {
+		return *c.Expect.CaseSensitive
+	}
+	return o.CaseSensitive
 }

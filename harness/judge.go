@@ -6,6 +6,7 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/cache"
+	"github.com/assay-eval/assay/grade"
 	"github.com/assay-eval/assay/judge"
 	"github.com/assay-eval/assay/judge/agreement"
 	"github.com/assay-eval/assay/redact"
@@ -103,12 +104,18 @@ func (js *judgeSetup) newJudge() (*judge.Judge, error) {
 }
 
 // judgeHook is the runner's Judge option for j (nil: no judge).
-func judgeHook(j *judge.Judge, defaults map[string]float64) func(context.Context, assay.Case, *assay.Observation, *assay.CaseResult) {
+// It also lets the judge assign the nuggets that ask for it and that no
+// rule matched (judge.AssignNuggets), then scores the case's nuggets
+// again (noVitalZero: the suite's nugget_no_vital).
+func judgeHook(j *judge.Judge, defaults map[string]float64, noVitalZero bool) func(context.Context, assay.Case, *assay.Observation, *assay.CaseResult) {
 	if j == nil {
 		return nil
 	}
 	return func(ctx context.Context, c assay.Case, obs *assay.Observation, r *assay.CaseResult) {
 		j.Grade(ctx, c, obs, defaults, r)
+		if j.AssignNuggets(ctx, c, obs, r) {
+			grade.ScoreNuggets(r, noVitalZero)
+		}
 	}
 }
 

@@ -309,6 +309,9 @@ type session struct {
 	src   assay.Seq[assay.Case]
 	n     int // cases selected
 	total int // cases in the suite
+	// nuggets: a case states expect.nuggets, so the run reports the
+	// nugget metrics.
+	nuggets bool
 	// failQueries holds the queries of the failing cases a summary lists
 	// (at most MaxFailures per run).
 	failQueries map[string]string
@@ -377,6 +380,10 @@ func prepareRun(ctx context.Context, f *Plan) (*session, error) {
 	if ss.judge, err = f.openJudge(s); err != nil {
 		return nil, err
 	}
+	if ss.judge == nil && st.NuggetJudge != "" {
+		return nil, planError("Judge", "define a judge: in the suite, give {Judge} FILE, or drop assign: judge", "%s: a nugget says assign: judge, and no judge is configured", st.NuggetJudge)
+	}
+	ss.nuggets = st.Nuggets
 	ss.gates = append([]assay.Gate(nil), s.Gates...)
 	for _, g := range f.Gates {
 		ss.gates = append(ss.gates, assay.Gate{Expr: g, Source: f.Names("Gates")})
@@ -468,7 +475,11 @@ func loadSuite(f *Plan) (*suite.Streamed, error) {
 	}
 	s := *f.Suite
 	cases := s.Cases
-	return &suite.Streamed{Suite: &s, N: len(cases), Fingerprint: suite.Fingerprint(f.Suite), Cases: suite.CaseSeq(assay.SliceSeq(cases))}, nil
+	st := &suite.Streamed{Suite: &s, N: len(cases), Fingerprint: suite.Fingerprint(f.Suite), Cases: suite.CaseSeq(assay.SliceSeq(cases))}
+	for _, c := range cases {
+		st.NoteNuggets(c)
+	}
+	return st, nil
 }
 
 // maxTrials bounds Trials: every observation is kept for the run record,
@@ -593,6 +604,9 @@ func (ss *session) openTarget(variant map[string]string) (assay.Target, func(), 
 func (ss *session) newRecord(tgt assay.Target, variant map[string]string, group string, jdg *judge.Judge) *assay.Run {
 	f, s := ss.f, ss.s
 	metricNames := specNames(ss.gopts.Metrics)
+	if ss.nuggets {
+		metricNames = append(metricNames, assay.NuggetMetrics...)
+	}
 	if jdg != nil {
 		metricNames = append(metricNames, jdg.MetricNames()...)
 	}
@@ -728,7 +742,7 @@ func (ss *session) stream(ctx context.Context, tgt assay.Target, run *assay.Run,
 		MaxErrors:   f.MaxErrors,
 		Keep:        f.Keep,
 		Redactor:    f.Secrets,
-		Judge:       judgeHook(jdg, ss.s.Defaults.Judge),
+		Judge:       judgeHook(jdg, ss.s.Defaults.Judge, ss.gopts.NuggetNoVitalZero),
 		// r is graded on the raw observation and redacted by the runner.
 		OnResult: func(c assay.Case, r assay.CaseResult) error {
 			mu.Lock()

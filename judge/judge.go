@@ -533,6 +533,15 @@ func (j *Judge) keep(key string, e *entry) {
 // read, or that is not an answer the rubric accepts, is a miss and a
 // warning of the run.
 func (j *Judge) cached(key string, rubric []assay.JudgeCriterion) *entry {
+	return j.cachedAs(key, func(content string) error {
+		_, err := ParseRedacted(j.secrets, rubric, content)
+		return err
+	})
+}
+
+// cachedAs is cached with the check an entry's answer must pass (the
+// rubric's, or a nugget assignment's).
+func (j *Judge) cachedAs(key string, check func(content string) error) *entry {
 	if j.cache == nil {
 		return nil
 	}
@@ -549,7 +558,7 @@ func (j *Judge) cached(key string, rubric []assay.JudgeCriterion) *entry {
 		j.warn(fmt.Sprintf("judge cache: the entry %s is not a judge answer (%s): asked the judge again and replaced it", key, jsonErrLine(err)))
 		return nil
 	}
-	if _, err := ParseRedacted(j.secrets, rubric, e.Content); err != nil {
+	if err := check(e.Content); err != nil {
 		j.warn(fmt.Sprintf("judge cache: the entry %s holds an answer the rubric refuses (%s): asked the judge again and replaced it", key, err))
 		return nil
 	}
@@ -560,6 +569,11 @@ func (j *Judge) cached(key string, rubric []assay.JudgeCriterion) *entry {
 // failures counted by the circuit breaker), settles it with the budget and
 // returns the answer, or nil with jr.Error or jr.NotJudged set.
 func (j *Judge) ask(ctx context.Context, system, user string, seed *int, h hold, jr *assay.JudgeResult) *entry {
+	return j.askWith(ctx, system, user, seed, h, jr, j.schema, "judgement")
+}
+
+// askWith is ask with the answer's JSON Schema and its name.
+func (j *Judge) askWith(ctx context.Context, system, user string, seed *int, h hold, jr *assay.JudgeResult, schema json.RawMessage, schemaName string) *entry {
 	// A breaker that opens stops the requests in flight too.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -567,7 +581,7 @@ func (j *Judge) ask(ctx context.Context, system, user string, seed *int, h hold,
 	defer stop()
 	noRetry := ""
 	held := 1
-	got, err := j.chat(ctx, system, user, seed, func(err error, retry bool) bool {
+	got, err := j.chat(ctx, system, user, seed, schema, schemaName, func(err error, retry bool) bool {
 		if err == nil {
 			j.succeeded()
 			return true
@@ -635,7 +649,7 @@ func (j *Judge) params(i int) params {
 
 // chat sends one request, at most the definition's concurrency at a time;
 // attempted sees each attempt (llm.ChatRequest.Attempted).
-func (j *Judge) chat(ctx context.Context, system, user string, seed *int, attempted func(error, bool) bool) (llm.ChatResponse, error) {
+func (j *Judge) chat(ctx context.Context, system, user string, seed *int, schema json.RawMessage, schemaName string, attempted func(error, bool) bool) (llm.ChatResponse, error) {
 	select {
 	case j.sem <- struct{}{}:
 	case <-ctx.Done():
@@ -650,7 +664,7 @@ func (j *Judge) chat(ctx context.Context, system, user string, seed *int, attemp
 	req := llm.ChatRequest{
 		Messages:    []llm.Message{{Role: "system", Content: system}, {Role: "user", Content: user}},
 		Temperature: j.temp, Seed: seed, MaxTokens: j.maxTokens,
-		JSONSchema: j.schema, SchemaName: "judgement", JSONMode: j.cfg.ResponseFormat == "json_object",
+		JSONSchema: schema, SchemaName: schemaName, JSONMode: j.cfg.ResponseFormat == "json_object",
 		Attempted: attempted,
 	}
 	resp, err := j.ep.Chat(ctx, req)

@@ -162,6 +162,12 @@ func CaseDetail(w io.Writer, v CaseView) error {
 		}
 		ew.printf("  %s %s\n", mark, Escape(line))
 	}
+	if len(r.Nuggets) > 0 {
+		ew.printf("\nnuggets (%d)\n", len(r.Nuggets))
+		for _, n := range r.Nuggets {
+			ew.printf("  %s\n", Escape(NuggetLine(n)))
+		}
+	}
 	if len(r.Metrics) > 0 {
 		ew.printf("\nmetrics\n")
 		for _, k := range slices.Sorted(maps.Keys(r.Metrics)) {
@@ -245,4 +251,38 @@ func (e *errWriter) printf(format string, args ...any) {
 	if e.err == nil {
 		_, e.err = fmt.Fprintf(e.w, format, args...)
 	}
+}
+
+// NuggetLine is one nugget's assignment as the reports write it:
+// `support      vital  "fact"  by rule, found "sha-256" at byte 12`, a
+// judge's assignment marked "model-assigned (judge)".
+func NuggetLine(n assay.NuggetResult) string {
+	line := fmt.Sprintf("%-15s %-5s %q", n.Assignment, n.Importance, n.Text)
+	switch n.By {
+	case assay.NuggetByJudge:
+		line += "  model-assigned (judge)"
+		if n.Reason != "" {
+			line += ": " + n.Reason
+		}
+	default:
+		line += "  by " + n.By
+	}
+	if len(n.Matched) > 0 {
+		q := make([]string, len(n.Matched))
+		for i, m := range n.Matched {
+			q[i] = fmt.Sprintf("%q", m)
+		}
+		line += ", found " + strings.Join(q, ", ")
+		if n.At != nil {
+			line += fmt.Sprintf(" at byte %d", *n.At)
+		}
+	}
+	if len(n.Missing) > 0 {
+		q := make([]string, len(n.Missing))
+		for i, m := range n.Missing {
+			q[i] = fmt.Sprintf("%q", m)
+		}
+		line += ", missing " + strings.Join(q, ", ")
+	}
+	return line
 }

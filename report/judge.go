@@ -63,3 +63,14 @@ func trimFloat(f float64) string {
 	s := strings.TrimRight(fmt.Sprintf("%.6f", f), "0")
 	return strings.TrimSuffix(s, ".")
 }
+
+// nuggetLine is the run's nugget assignments in one line, the model's
+// marked: `9 assigned: 5 support, 2 partial, 2 not · by rule 6,
+// model-assigned (judge) 2, recorded 1`; "" when there are none.
+func nuggetLine(t *assay.NuggetTally) string {
+	if t == nil || t.Nuggets == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d assigned: %d support, %d partial, %d not · by rule %d, model-assigned (judge) %d, recorded %d",
+		t.Nuggets, t.Support, t.Partial, t.NotSupport, t.ByRule, t.ByJudge, t.ByRecord)
+}

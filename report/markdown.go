@@ -101,6 +101,9 @@ func Markdown(w io.Writer, run *assay.Run, cmp *compare.Report) error {
 		}
 		p.f("\nMeans over judged cases; gain %s.\n\n", gain)
 	}
+	if nl := nuggetLine(s.Nuggets); nl != "" {
+		p.f("Nuggets: %s.\n\n", mdEscape(nl))
+	}
 	if jl := judgeLines(s.Judge); len(jl) > 0 {
 		p.f("### Judge\n\n")
 		for _, l := range jl {

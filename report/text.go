@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -58,8 +59,12 @@ func Text(w io.Writer, run *assay.Run, o TextOptions) error {
 		if gain == "" {
 			gain = assay.GainLinear
 		}
-		p.f("metrics (mean over judged cases; gain %s; %s)\n", gain, TieRule)
 		names := MetricOrder(run)
+		over := "mean over judged cases"
+		if slices.ContainsFunc(names, func(n string) bool { _, ok := s.Metrics[n]; return ok && assay.IsNuggetMetric(n) }) {
+			over += ", nugget metrics over the cases with nuggets"
+		}
+		p.f("metrics (%s; gain %s; %s)\n", over, gain, TieRule)
 		width := 8
 		for _, n := range names {
 			width = max(width, len(n))
@@ -97,6 +102,9 @@ func Text(w io.Writer, run *assay.Run, o TextOptions) error {
 			p.f("  %s %s", Escape(k), measureText(run.Measures[k]))
 		}
 		p.f("  (reported by the target)\n")
+	}
+	if nl := nuggetLine(s.Nuggets); nl != "" {
+		p.f("nuggets  %s\n", nl)
 	}
 	if jl := judgeLines(s.Judge); len(jl) > 0 {
 		p.f("judge    %s\n", jl[0])

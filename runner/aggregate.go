@@ -30,6 +30,8 @@ import (
 //   - Each metric's Upper: the mean of the values with the unjudged
 //     documents counted relevant (CaseResult.Upper, else the value), set
 //     when every result of its n recorded its judged coverage.
+//   - Nuggets: the nugget assignments of the results, counted by
+//     assignment and by who assigned them; nil when no result has one.
 //   - Unjudged: per cutoff ("unj@10"), the mean of CaseResult.Unjudged
 //     over the results that carry it (judged cases), with its n.
 //   - Rates. The denominators are answered results (no error), except
@@ -86,6 +88,7 @@ type acc struct {
 	answered, noHit, refused, grounded int
 	sums                               map[string]*metricSum
 	unjudged                           map[string]*metricSum
+	nuggets                            *assay.NuggetTally
 	latencies                          []float64
 	stages                             map[string][]uint32 // µs
 }
@@ -165,6 +168,12 @@ func (s *acc) add(r *assay.CaseResult, want map[string]bool) {
 			s.grounded++
 		}
 	}
+	if len(r.Nuggets) > 0 {
+		if s.nuggets == nil {
+			s.nuggets = &assay.NuggetTally{}
+		}
+		s.nuggets.Add(r.Nuggets)
+	}
 	if r.LatencyMs != nil {
 		s.latencies = append(s.latencies, *r.LatencyMs)
 	}
@@ -215,6 +224,10 @@ func (s *acc) summary(metrics []string) assay.Summary {
 		Cases: s.cases, Graded: s.graded, Passed: s.passed, Errors: s.errors, Retried: s.retried, Cached: s.cached,
 		Failed:  s.graded - s.passed,
 		Metrics: map[string]assay.MetricAgg{},
+	}
+	if s.nuggets != nil {
+		t := *s.nuggets
+		out.Nuggets = &t
 	}
 	if s.graded > 0 {
 		rate := float64(s.passed) / float64(s.graded)

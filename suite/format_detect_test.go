@@ -143,7 +143,7 @@ func TestLoadFormatErrors(t *testing.T) {
 		{"a dir for a file format", FormatKnowlex, map[string]string{"d/x": ""}, "d",
 			`DIR/d: is a directory; the knowlex format is a file`},
 		{"unknown format", "ragas", map[string]string{"x": ""}, "x",
-			`unknown format "ragas" (want one of gno, gno-ask, gno-bench, kebab, knowlex, beir, trec, cranfield)`},
+			`unknown format "ragas" (want one of gno, gno-ask, gno-bench, kebab, knowlex, beir, trec, cranfield, nuggets)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := writeFiles(t, tc.files)

@@ -63,6 +63,7 @@ type exportExpect struct {
 	Outcome           string   `yaml:"outcome,omitempty"`
 	JSONSchema        string   `yaml:"json_schema,omitempty"`
 	MaxLatencyMs      *float64 `yaml:"max_latency_ms,omitempty"`
+	Nuggets           []any    `yaml:"nuggets,omitempty"`
 }
 
 type exportCase struct {
@@ -91,6 +92,7 @@ type exportFile struct {
 	RefusalMarkers []string           `yaml:"refusal_markers,omitempty,flow"`
 	Tools          []string           `yaml:"tools,omitempty,flow"`
 	Gates          []string           `yaml:"gates,omitempty"`
+	NuggetNoVital  string             `yaml:"nugget_no_vital,omitempty"`
 	Cases          []exportCase       `yaml:"cases"`
 }
 
@@ -260,6 +262,9 @@ func exportOf(s *assay.Suite, o ExportOptions) exportFile {
 		f.RefusalMarkers = s.RefusalMarkers
 	}
 	f.Tools = s.Tools
+	if s.NuggetNoVital != "" && s.NuggetNoVital != assay.NuggetNoVitalUndefined {
+		f.NuggetNoVital = s.NuggetNoVital
+	}
 	for _, g := range s.Gates {
 		f.Gates = append(f.Gates, g.Expr)
 	}
@@ -283,7 +288,7 @@ func exportOf(s *assay.Suite, o ExportOptions) exportFile {
 				nc.Judgments = append(nc.Judgments, yaml.MapItem{Key: id, Value: c.Judgments[id]})
 			}
 		}
-		if !c.Expect.Empty() {
+		if !c.Expect.Empty() || len(c.Expect.Nuggets) > 0 {
 			e := c.Expect
 			nc.Expect = &exportExpect{
 				AnswerIncludes: e.AnswerIncludes, AnswerIncludesAny: e.AnswerIncludesAny,
@@ -292,7 +297,7 @@ func exportOf(s *assay.Suite, o ExportOptions) exportFile {
 				CitesAny: e.CitesAny, Cited: e.Cited, CitedAny: e.CitedAny, CitesOnlySurfaced: e.CitesOnlySurfaced, NoCitations: e.NoCitations,
 				Refusal: e.Refusal, CallsTool: e.CallsTool, CallsAnyTool: e.CallsAnyTool,
 				NeverCalls: e.NeverCalls, StopsAtApproval: e.StopsAtApproval, Outcome: e.Outcome,
-				MaxLatencyMs: e.MaxLatencyMs,
+				MaxLatencyMs: e.MaxLatencyMs, Nuggets: exportNuggets(e.Nuggets),
 			}
 			if e.JSONSchemaPath != "" {
 				nc.Expect.JSONSchema = relSlash(o.Dir, e.JSONSchemaPath)

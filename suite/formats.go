@@ -162,7 +162,7 @@ const (
 
 // ImportFormats lists the format names LoadFormat accepts, in the order the
 // CLI shows them.
-var ImportFormats = []string{FormatGNO, FormatGNOAsk, FormatGNOBench, FormatKebab, FormatKnowlex, FormatBEIR, FormatTREC, FormatCranfield}
+var ImportFormats = []string{FormatGNO, FormatGNOAsk, FormatGNOBench, FormatKebab, FormatKnowlex, FormatBEIR, FormatTREC, FormatCranfield, FormatNuggets}
 
 // detectFormat recognises a non-native golden set by its content's shape and
 // returns its loader.
@@ -190,7 +190,7 @@ func LoadFormat(format, path string, o LoadOptions) (*assay.Suite, error) {
 	switch format {
 	case FormatGNOAdversarial:
 		format = FormatGNO
-	case FormatGNO, FormatGNOAsk, FormatGNOBench, FormatKebab, FormatKnowlex, FormatBEIR, FormatTREC, FormatCranfield:
+	case FormatGNO, FormatGNOAsk, FormatGNOBench, FormatKebab, FormatKnowlex, FormatBEIR, FormatTREC, FormatCranfield, FormatNuggets:
 	default:
 		return nil, fmt.Errorf("unknown format %q (want one of %s)", format, strings.Join(ImportFormats, ", "))
 	}
@@ -231,6 +231,8 @@ func loadFormat(format, path string, data []byte, o LoadOptions) (*assay.Suite, 
 		return loadKebab(path, data)
 	case FormatKnowlex:
 		return loadKnowlex(path, data)
+	case FormatNuggets:
+		return loadNuggetizer(path, data)
 	}
 	return nil, fmt.Errorf("unknown format %q", format)
 }

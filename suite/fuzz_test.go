@@ -16,6 +16,7 @@ func FuzzParseNative(f *testing.F) {
 		}
 	}
 	f.Add([]byte("assay: 1\ncases:\n  - id: a\n    query: q\n"))
+	f.Add([]byte("assay: 1\nnugget_no_vital: zero\ncases:\n  - id: a\n    query: q\n    expect:\n      nuggets: [x, {text: y, importance: okay, match: [a, b], regex: z, parts: [c, [d, e]], assign: judge}, {text: w, assignment: support}]\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		p, err := parseNative("f.yaml", src)
 		if err != nil {

@@ -334,7 +334,7 @@ func (ln *linter) lintCase(c assay.Case, lines fieldLines) {
 	ln.addTags(c.Tags)
 
 	// Nothing to check.
-	if e.Empty() && len(e.Judge) == 0 && !c.Judged() {
+	if e.Empty() && len(e.Judge) == 0 && len(e.Nuggets) == 0 && !c.Judged() {
 		add(where(), SeverityError, "%s has nothing to check: add expectations under \"expect:\" or judgments", name)
 	}
 
@@ -352,6 +352,12 @@ func (ln *linter) lintCase(c assay.Case, lines fieldLines) {
 				}
 			}
 		}
+	}
+
+	// Nuggets the judge is to assign, with no judge in the suite: a run
+	// without --judge FILE refuses it.
+	if s.Judge == nil && slices.ContainsFunc(e.Nuggets, func(n assay.Nugget) bool { return n.Assign == assay.NuggetAssignJudge }) {
+		add(where("expect.nuggets", "expect"), SeverityWarning, "%s: a nugget says assign: judge and the suite defines no judge: a run needs --judge FILE (or define judge: in the suite)", name)
 	}
 
 	// A refusal judged by markers of another language than the case's.

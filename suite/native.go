@@ -26,12 +26,12 @@ import (
 // Field names of the native format (docs/suite.md), in the order the docs
 // list them.
 var (
-	suiteFields    = []string{"assay", "name", "description", "corpus", "defaults", "metrics", "gain", "margins", "recall_over", "cluster", "refusal_markers", "tools", "analyzer", "embeddings", "rerank", "gates", "judge", "cases"}
+	suiteFields    = []string{"assay", "name", "description", "corpus", "defaults", "metrics", "gain", "margins", "recall_over", "cluster", "refusal_markers", "tools", "analyzer", "embeddings", "rerank", "gates", "judge", "nugget_no_vital", "cases"}
 	defaultsFields = []string{"k", "case_sensitive", "judge"}
 	caseFields     = []string{"id", "query", "tags", "guards", "k", "relevant", "judgments", "expect", "surface", "vars"}
 	expectFields   = []string{"answer_includes", "answer_includes_any", "answer_excludes", "answer_matches", "case_sensitive",
 		"retrieves", "cites", "cites_any", "cited", "cited_any", "cites_only_surfaced", "no_citations", "refusal",
-		"calls_tool", "calls_any_tool", "never_calls", "stops_at_approval", "outcome", "json_schema", "max_latency_ms", "judge"}
+		"calls_tool", "calls_any_tool", "never_calls", "stops_at_approval", "outcome", "json_schema", "max_latency_ms", "judge", "nuggets"}
 	docFields = []string{"id", "title", "text", "path", "lang", "metadata"}
 )
 
@@ -314,6 +314,8 @@ func (d *nativeDecoder) top(body ast.Node) error {
 			err = d.gates(f)
 		case "judge":
 			s.Judge, err = d.judgeDef(f)
+		case "nugget_no_vital":
+			err = d.nuggetNoVital(f)
 		case "cases":
 			casesField = &fs[i]
 		}
@@ -558,7 +560,7 @@ func (d *nativeDecoder) margins(f yfield) error {
 	out := map[string]float64{}
 	for _, mf := range fs {
 		name := strings.ToLower(mf.key)
-		if name != "pass_rate" {
+		if name != "pass_rate" && !assay.IsNuggetMetric(name) {
 			sp, err := metric.Parse(mf.key)
 			if err != nil {
 				d.prob(mf.keyNode, "margins: %v", err)
@@ -970,6 +972,8 @@ func (d *nativeDecoder) expect(f yfield, c *assay.Case, lines *fieldLines) error
 			}
 		case "judge":
 			e.Judge, err = d.judgeBounds(yfield{key: "expect.judge", keyNode: f.keyNode, val: f.val})
+		case "nuggets":
+			e.Nuggets, err = d.nuggets(f)
 		}
 		if err != nil {
 			return err

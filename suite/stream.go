@@ -22,6 +22,12 @@ type Streamed struct {
 	Fingerprint string       // == Fingerprint(fully loaded suite)
 	Cases       CaseSeq
 
+	// Nuggets is true when a case states expect.nuggets (the run reports
+	// the nugget metrics); NuggetJudge names the first case with a nugget
+	// that asks for the judge (assign: judge), "file:line: case ID", or "".
+	Nuggets     bool
+	NuggetJudge string
+
 	// schemas are the distinct resolved json_schema paths of the cases,
 	// for CheckManifestStreamed.
 	schemas []string
@@ -70,7 +76,7 @@ func Stream(path string, o LoadOptions) (*Streamed, error) {
 
 // wholeStreamed is the Streamed of a suite loaded whole.
 func wholeStreamed(s *assay.Suite) *Streamed {
-	return &Streamed{Suite: s, N: len(s.Cases), Fingerprint: Fingerprint(s), Cases: func(yield func(assay.Case) error) error {
+	st := &Streamed{Suite: s, N: len(s.Cases), Fingerprint: Fingerprint(s), Cases: func(yield func(assay.Case) error) error {
 		for _, c := range s.Cases {
 			if err := yield(c); err != nil {
 				return err
@@ -78,6 +84,24 @@ func wholeStreamed(s *assay.Suite) *Streamed {
 		}
 		return nil
 	}}
+	for _, c := range s.Cases {
+		st.NoteNuggets(c)
+	}
+	return st
+}
+
+// NoteNuggets records in st what case c's nuggets need (Nuggets,
+// NuggetJudge).
+func (st *Streamed) NoteNuggets(c assay.Case) {
+	for _, n := range c.Expect.Nuggets {
+		st.Nuggets = true
+		if n.Assign == assay.NuggetAssignJudge && st.NuggetJudge == "" {
+			st.NuggetJudge = "case " + c.ID
+			if c.Source != "" {
+				st.NuggetJudge = c.Source + ": " + st.NuggetJudge
+			}
+		}
+	}
 }
 
 // streamNativeWith streams a JSONL suite, or a native suite whose cases
@@ -118,6 +142,7 @@ func streamNativeWith(path string, o LoadOptions, each func(s *assay.Suite, p *p
 	var also caseFunc
 	var refs *refResolver
 	var hs *assay.Suite
+	var nug Streamed // what the cases' nuggets need
 	header := func(p *parsed) error {
 		headerRead = true
 		s := p.suite
@@ -155,6 +180,7 @@ func streamNativeWith(path string, o LoadOptions, each func(s *assay.Suite, p *p
 			}
 		}
 		d.add(&c, dir)
+		nug.NoteNuggets(c)
 		ids = append(ids, idHash(c.ID))
 		if also != nil {
 			return also(c, lines, warns)
@@ -219,7 +245,7 @@ func streamNativeWith(path string, o LoadOptions, each func(s *assay.Suite, p *p
 	}
 	ids = nil
 	s := p.suite
-	st = &Streamed{Suite: s, N: d.n, Fingerprint: fingerprintOf(s, &d), schemas: slices.Sorted(maps.Keys(compiled))}
+	st = &Streamed{Suite: s, N: d.n, Fingerprint: fingerprintOf(s, &d), schemas: slices.Sorted(maps.Keys(compiled)), Nuggets: nug.Nuggets, NuggetJudge: nug.NuggetJudge}
 	if casesPath != path {
 		st.casesFile = casesPath
 	}

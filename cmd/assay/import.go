@@ -25,6 +25,8 @@ FORMAT is one of: ` + strings.Join(suite.ImportFormats, ", ") + `.
   beir       a BEIR directory (corpus.jsonl[.gz], queries.jsonl, qrels/); --split
   trec       a qrels file with its topics beside it, or a directory of both
   cranfield  the Cranfield 1400 directory (cran.all.1400, cran.qry, cranqrel)
+  nuggets    nuggetizer's nugget assignments JSONL (TREC RAG): cases with
+             expect.nuggets and the recorded assignments
 
 With -o the suite is written to that file; a corpus directory or JSONL file is
 referenced by a path relative to it, and a corpus with no such file (Knowlex,
@@ -36,7 +38,8 @@ for large golden sets: it is read line by line). The mapping of each format
 is described in docs/suite.md.`,
 		Example: `  assay import gno ../gno/queries.json -o gno.yaml
   assay import beir scifact/ --split test -o scifact.yaml
-  assay import beir scifact/ --split test -o scifact.jsonl`,
+  assay import beir scifact/ --split test -o scifact.jsonl
+  assay import nuggets assignments.jsonl -o nuggets.yaml`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 2 {
 				return usageError("assay import FORMAT SRC [-o suite.yaml]", "import takes FORMAT and SRC, got %d argument(s)", len(args))

@@ -19,6 +19,10 @@
 //	(none)        every criterion scores 0.8
 //
 // The reasoning names the marker found ("stand-in rule: [judge:0.4]").
+//
+// A nugget assignment (package judge's NuggetPrompt) is answered with one
+// assignment per nugget listed: support, or what the answer's marker
+// [nuggets:support|partial_support|not_support] says.
 package judgetest
 
 import (
@@ -44,6 +48,9 @@ var (
 // Rule answers one chat request by the rule of the package doc.
 func Rule(req llmtest.ChatRequest) (string, llm.Usage) {
 	prompt := req.Prompt()
+	if strings.Contains(prompt, "\nNuggets:\n") {
+		return nuggetRule(prompt), llm.Usage{}
+	}
 	answer := prompt
 	if i := strings.Index(answer, "Answer:\n"); i >= 0 {
 		answer = answer[i+len("Answer:\n"):]
@@ -119,6 +126,36 @@ func Handler(log io.Writer) http.Handler {
 			"usage":   map[string]int{"prompt_tokens": pt, "completion_tokens": ct, "total_tokens": pt + ct},
 		})
 	})
+}
+
+var (
+	nuggetMarker = regexp.MustCompile(`\[nuggets:([a-z_]+)\]`)
+	nuggetLine   = regexp.MustCompile(`(?m)^[0-9]+\. `)
+)
+
+// nuggetRule answers a nugget assignment (see the package doc).
+func nuggetRule(prompt string) string {
+	answer, list := prompt, prompt
+	if i := strings.Index(prompt, "\nNuggets:\n"); i >= 0 {
+		answer, list = prompt[:i], prompt[i:]
+	}
+	if i := strings.Index(answer, "Answer:\n"); i >= 0 {
+		answer = answer[i:]
+	}
+	if i := strings.Index(list, "\n\nFor each nugget"); i >= 0 {
+		list = list[:i]
+	}
+	a, why := "support", "no marker"
+	if m := nuggetMarker.FindStringSubmatch(answer); m != nil {
+		a, why = m[1], m[0]
+	}
+	n := len(nuggetLine.FindAllString(list, -1))
+	out := make([]string, n)
+	for i := range out {
+		out[i] = a
+	}
+	b, _ := json.Marshal(map[string]any{"assignments": out, "reasoning": "stand-in rule: " + why})
+	return string(b)
 }
 
 var passageHead = regexp.MustCompile(`^\[[0-9]+\] `)

@@ -284,6 +284,12 @@ func TestSchemaFields(t *testing.T) {
 		{"judge literal key", head + "judge: {url: http://x/v1, model: m, api_key: sk-123}\ncases: [{id: c1, query: q}]\n", false},
 		{"judge unknown field", head + "judge: {url: http://x/v1, model: m, temprature: 0}\ncases: [{id: c1, query: q}]\n", false},
 		{"judge bound not number", head + "cases: [{id: c1, query: q, expect: {judge: {groundedness: high}}}]\n", false},
+		{"nuggets", head + "nugget_no_vital: zero\ncases: [{id: c1, query: q, expect: {nuggets: [sha-256, {text: salted, importance: okay, match: [salt], regex: x, parts: [a, [b, c]], assign: judge}, {text: t, assignment: partial_support}]}}]\n", true},
+		{"one nugget", head + "cases: [{id: c1, query: q, expect: {nuggets: sha-256}}]\n", true},
+		{"nugget without text", head + "cases: [{id: c1, query: q, expect: {nuggets: [{importance: vital}]}}]\n", false},
+		{"nugget importance", head + "cases: [{id: c1, query: q, expect: {nuggets: [{text: t, importance: high}]}}]\n", false},
+		{"nugget assignment", head + "cases: [{id: c1, query: q, expect: {nuggets: [{text: t, assignment: yes}]}}]\n", false},
+		{"nugget_no_vital", head + "nugget_no_vital: nan\ncases: [{id: c1, query: q}]\n", false},
 		{"refusal not bool", head + "cases: [{id: c1, query: q, expect: {refusal: yes please}}]\n", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/redact"
 	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/store"
@@ -119,7 +120,7 @@ func ParseMargins(specs []string) (map[string]float64, error) {
 			return nil, usageError("a margin is a number >= 0 in the measure's units, for example --margin ndcg@10=0.01", "--margin %q: %q is not a margin", s, val)
 		}
 		key := strings.ToLower(name)
-		if key != "pass_rate" {
+		if key != "pass_rate" && !assay.IsNuggetMetric(key) {
 			spec, err := metric.Parse(name)
 			if err != nil {
 				return nil, usageError("name pass_rate or a metric such as ndcg@10", "--margin %q: %v", s, err)

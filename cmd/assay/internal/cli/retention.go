@@ -110,10 +110,10 @@ func SuiteTrend(ctx context.Context, st store.Store, suite string, metrics []str
 
 // isRunMeasure reports whether a canonical gate name is one of the
 // run-level names the index keeps no trend of (rates other than
-// pass_rate, latencies, counts, trial statistics): any but pass_rate
-// and the IR metrics of package metric.
+// pass_rate, latencies, counts, trial statistics): any but pass_rate,
+// the IR metrics of package metric and the nugget metrics.
 func isRunMeasure(name string) bool {
-	if name == "pass_rate" {
+	if name == "pass_rate" || assay.IsNuggetMetric(name) {
 		return false
 	}
 	_, err := metric.Parse(name)
