@@ -809,7 +809,8 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 		}
 	}
 	if f.Trials > 1 {
-		run.Trials = gate.Trials(run.Cases)
+		st := runner.Trials(run.Cases)
+		run.Trials = &st
 	}
 	exprs, err := gate.ParseAll(ss.runGates())
 	if err != nil {

@@ -362,7 +362,7 @@ func matchText(cr assay.CaseResult, q string) bool {
 }
 
 // flakyCases are the cases whose graded trials disagree (some passed,
-// some did not), as gate.Trials counts them.
+// some did not), as runner.Trials counts them.
 func flakyCases(cases []assay.CaseResult) map[string]bool {
 	type seen struct{ pass, fail bool }
 	m := map[string]*seen{}
