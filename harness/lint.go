@@ -46,9 +46,13 @@ func Lint(p LintPlan) error {
 	if p.Format != "text" && p.Format != "github" {
 		return usageError("--format text or --format github", "unknown --format %q", p.Format)
 	}
-	st, findings, err := lint.Check(p.SuitePath, o)
+	st, found, err := lint.Check(p.SuitePath, o)
 	if err != nil {
 		return inputError(err)
+	}
+	findings := make([]report.Finding, len(found))
+	for i, f := range found {
+		findings[i] = report.Finding(f)
 	}
 	if p.JSON != "" {
 		if err := WriteTo(p.Stdout, p.Secrets, p.JSON, func(w io.Writer) error { return report.LintJSON(w, p.SuitePath, st.N, findings) }); err != nil {
