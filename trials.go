@@ -48,4 +48,3 @@ type MeanSD struct {
 	SD   float64 `json:"sd"`
 	N    int     `json:"n"`
 }
-
