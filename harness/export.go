@@ -228,7 +228,7 @@ func binaryOf(j map[string]int) map[string]int {
 // checks that no output would overwrite either run record, loads the two
 // runs at once (for 10,000-case runs decoding is a good part of the time)
 // and compares them.
-func CompareRefs(ctx context.Context, st store.Store, baseRef, candRef string, outputs ...Output) (compare.Report, error) {
+func CompareRefs(ctx context.Context, st store.Reader, baseRef, candRef string, outputs ...Output) (compare.Report, error) {
 	return CompareRefsWith(ctx, st, baseRef, candRef, CompareOptions{}, outputs...)
 }
 
@@ -245,7 +245,7 @@ type CompareOptions struct {
 
 // CompareRefsWith is CompareRefs with options; the earlier runs of the
 // baseline's system in st (History) weigh the flips.
-func CompareRefsWith(ctx context.Context, st store.Store, baseRef, candRef string, co CompareOptions, outputs ...Output) (compare.Report, error) {
+func CompareRefsWith(ctx context.Context, st store.Reader, baseRef, candRef string, co CompareOptions, outputs ...Output) (compare.Report, error) {
 	// A REF is resolved first (to a path, or to a stored run's id and
 	// run.json when the store keeps files), so that no output overwrites a
 	// run record before anything is read.
