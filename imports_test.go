@@ -25,8 +25,8 @@ var arrows = []arrow{
 	{From: "suite", To: "github.com/assay-eval/assay/runner"},
 	{From: "report", To: "github.com/assay-eval/assay/store"},
 	{From: "report", To: "github.com/assay-eval/assay/suite"},
-	{From: "assaytest", To: "modernc.org/sqlite", Pending: "the SQLite index moves to store/sqlite"},
-	{From: "store", To: "modernc.org/sqlite", Pending: "the SQLite index moves to store/sqlite"},
+	{From: "assaytest", To: "modernc.org/sqlite"},
+	{From: "store", To: "modernc.org/sqlite"},
 	{From: "assaytest", To: "github.com/jackc/pgx/v5", Pending: "the store backend map moves from harness to cmd/assay"},
 	{From: "assaytest", To: "github.com/schollz/progressbar/v3", Pending: "the progress bar moves from harness to cmd/assay"},
 }

@@ -1,4 +1,4 @@
-package store_test
+package sqlite_test
 
 import (
 	"context"
@@ -9,13 +9,14 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/store"
+	"github.com/assay-eval/assay/store/sqlite"
 	"github.com/assay-eval/assay/store/storetest"
 )
 
 func TestSQLiteConformance(t *testing.T) {
 	t.Parallel()
 	storetest.Run(t, func(t testing.TB, root string) store.Store {
-		s, err := store.OpenSQLite(root, store.OpenOptions{})
+		s, err := sqlite.OpenStore(root, store.OpenOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -28,7 +29,7 @@ func TestSQLiteConformance(t *testing.T) {
 func TestBeginCanceledLeavesNoRun(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
-	s, err := store.OpenSQLite(root, store.OpenOptions{})
+	s, err := sqlite.OpenStore(root, store.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +60,7 @@ func TestReindexWarnsOfADamagedRun(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "runs", "01a2-damaged", "run.json"), []byte(`{"schema": "assay.run/v1", "run_id": `), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := store.OpenSQLite(root, store.OpenOptions{})
+	s, err := sqlite.OpenStore(root, store.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,4 +69,15 @@ func TestReindexWarnsOfADamagedRun(t *testing.T) {
 	if !strings.Contains(w, "runs/01a2-damaged is not listed: ") || strings.Contains(w, "begun") {
 		t.Errorf("warnings:\n%s", w)
 	}
+}
+
+func writeFile(t *testing.T, path, body string) string {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
