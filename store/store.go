@@ -58,7 +58,7 @@ type Reader interface {
 }
 
 // RunFiler is the optional capability of a store that keeps each run as
-// files (SQLiteStore): RunFile is the path of run.json of the run runID.
+// files (Files, store/sqlite): RunFile is the path of run.json of the run runID.
 // A store without files (Postgres) does not have it; Entry.Path and
 // RunWriter.Dir are empty there.
 type RunFiler interface {
