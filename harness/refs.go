@@ -13,8 +13,9 @@ import (
 	"github.com/assay-eval/assay/suite"
 )
 
-// OpenStore opens the run store spec (store.Open) with every backend of
-// the module: a directory, or a postgres:// URL (store/postgres).
+// OpenStore opens the run store spec (store.Open) with the URL backends
+// (a postgres:// URL: store/postgres); a directory opens as o.Directory
+// says (the CLI: store/sqlite), else as the run files alone.
 func OpenStore(spec string, o store.OpenOptions) (store.Store, error) {
 	if o.Backends == nil {
 		o.Backends = Backends

@@ -43,6 +43,6 @@
 // unwritable store when a probe write in it fails.
 //
 // SQLite waits a second for a lock itself; retry waits on, for up to a
-// minute. OpenOptions.Waiting is called once when a wait has lasted about a
+// minute. store.OpenOptions.Waiting is called once when a wait has lasted about a
 // second (store.WaitNotice), so that a CLI can say it is waiting.
 package sqlite
