@@ -31,7 +31,9 @@ func (f Finding) String() string {
 	return f.Source + ": " + f.Severity + ": " + f.Message
 }
 
-// Lint runs every check on the suite at path without running it. The error
+// Lint runs every check on the suite at path without running it, its
+// gates by o.LintGates (package suite/lint's Lint sets it; nil checks no
+// gate). The error
 // is non-nil only when the suite cannot be loaded at all (unreadable, syntax,
 // unknown field, wrong type, unreadable corpus); structural faults that make
 // Load refuse the suite are error findings here.
