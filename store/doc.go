@@ -113,7 +113,8 @@
 // files alone), store/sqlite (the files and an SQLite index) and
 // store/postgres (runs, cases and the index in PostgreSQL). Open picks one
 // from the spec: a directory (OpenOptions.Directory, else Files), or a
-// URL whose scheme OpenOptions.Backends knows. Readers go through the interface: Load (a REF to the run
+// URL whose scheme OpenOptions.Backends knows (the assay command knows
+// them all). Readers go through the interface: Load (a REF to the run
 // record), Cases (the case lines, with or without observations), Trend and
 // Delete, so a command works the same on either. A path REF (a run.json)
 // is read from its file whatever the store. A store with files says so by
