@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"time"
+
+	"github.com/assay-eval/assay/redact"
 )
 
 // Version is the assay version recorded in every run. The CLI may override it
@@ -36,6 +38,37 @@ func (f TargetFunc) Observe(ctx context.Context, c Case) (Observation, error) { 
 // Describer is the optional capability of a Target that can say what it is.
 type Describer interface {
 	Describe() TargetInfo
+}
+
+// Setupper is the optional capability of a Target that must prepare the
+// system once per run. The runner calls Setup before the first case; an
+// error stops the run (a harness error, exit 2).
+type Setupper interface {
+	Setup(ctx context.Context) error
+}
+
+// Measurer is the optional capability of a Target that reports run-level
+// measures, e.g. the size of the index it built and how long that took:
+// {"index_bytes": 1.2e6, "build_ms": 830}. The runner reads Measures once,
+// after the last case, into Run.Measures, where gates name them bare
+// (index_bytes <= 1e9, ratio(build_ms) <= 1.1). Names follow
+// IsMeasureName.
+type Measurer interface {
+	Measures() map[string]float64
+}
+
+// Cleaner is the optional capability of a Target that must undo what a case
+// did. The runner calls Cleanup after the case is graded, also when the
+// observation failed; an error is a warning of the run, not a case failure.
+type Cleaner interface {
+	Cleanup(ctx context.Context, c Case, obs Observation) error
+}
+
+// SecretHolder is the optional capability of a Target that holds secrets
+// (what it expanded from the environment, and the forms derived from
+// them): everything kept or shown of a run of it is redacted with them.
+type SecretHolder interface {
+	Secrets() []redact.Secret
 }
 
 // TargetInfo describes a target for the run record. Config must already be

@@ -9,7 +9,13 @@
 //	runner            -> Run{Summary, Segments, Cases}
 //	store / compare / gate / report take these records.
 //
-// This package imports the standard library only. Its JSON forms are the
+// A Target's optional capabilities are declared here, once, and found by
+// type assertion: Describer (what it is), Setupper (prepare the system once
+// per run), Cleaner (undo what a case did), Measurer (run-level measures)
+// and SecretHolder (the secrets its records are redacted with).
+//
+// This package imports the standard library and package redact (for the
+// secrets' type; redact itself uses the standard library only). Its JSON forms are the
 // file contracts: an Observation is one line of a trace file (replay and
 // --record; docs/observations.md), a Run is the assay.run/v1 document
 // (docs/json.md), a Suite is what docs/suite.md describes. Fields may be

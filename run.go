@@ -128,10 +128,10 @@ type Run struct {
 	TieRule  string             `json:"tie_rule"`
 	Summary  Summary            `json:"summary"`
 	Segments map[string]Segment `json:"segments"`
-	// Trials holds the trial statistics (package gate's TrialStats: pass@N,
-	// pass^N, flaky case ids, metric mean ± sd) when the run made more than
-	// one trial per case; they can always be recomputed from Cases.
-	Trials any `json:"trials,omitempty"`
+	// Trials holds the trial statistics (pass@N, pass^N, flaky case ids,
+	// metric mean ± sd) when the run made more than one trial per case;
+	// they can always be recomputed from Cases (runner.Trials).
+	Trials *TrialStats `json:"trials,omitempty"`
 	// Measures holds the run-level measures the target reported (a setup
 	// step's measures: in a target file, or a target's Measures method),
 	// e.g. {"index_bytes": 1.2e6, "build_ms": 830}; nil when it reported

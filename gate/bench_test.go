@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/aggregate"
 )
 
 // benchRun is a run of n cases × trials with tags and two metrics; every
@@ -23,7 +24,7 @@ func benchRun(n, trials int) *assay.Run {
 			})
 		}
 	}
-	run := &assay.Run{RunID: "bench", Status: assay.StatusComplete, Cases: cases, Summary: Summarize(cases)}
+	run := &assay.Run{RunID: "bench", Status: assay.StatusComplete, Cases: cases, Summary: aggregate.Summarize(cases, nil)}
 	return run
 }
 
@@ -62,7 +63,7 @@ func BenchmarkTrials10k(b *testing.B) {
 	b.ResetTimer()
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		if st := Trials(run.Cases); len(st.Flaky) == 0 {
+		if st := aggregate.Trials(run.Cases); len(st.Flaky) == 0 {
 			b.Fatal("no flaky cases")
 		}
 	}

@@ -99,7 +99,7 @@
 // case errored. Ratchet never sets or raises a floor from an undefined
 // value. A scope reads the run's segment
 // "TAG=VALUE"; when the run has no such segment it is summarised from the
-// cases carrying the tag (Summarize).
+// cases carrying the tag, exactly as runner.Summarize does.
 //
 // A scope no case carries measures nothing, whatever the gate's form
 // (threshold, delta, ratio, no_new_failures, a floor): the gate fails with

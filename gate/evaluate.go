@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/aggregate"
 	"github.com/assay-eval/assay/internal/diag"
-	"github.com/assay-eval/assay/runner"
 )
 
 // Verdict is the outcome of a set of gates against a run.
@@ -335,15 +335,15 @@ func caseOutcomes(cases []assay.CaseResult, scope *Scope) map[string]bool {
 type view struct {
 	sum    assay.Summary
 	cases  []assay.CaseResult
-	trials *TrialStats
+	trials *assay.TrialStats
 	// judge is the run's judge summary (a segment's view too): its
 	// min_kappa decides whether a judge metric may be read.
 	judge *assay.JudgeSummary
 }
 
-func (v *view) trialStats() *TrialStats {
+func (v *view) trialStats() *assay.TrialStats {
 	if v.trials == nil {
-		st := Trials(v.cases)
+		st := aggregate.Trials(v.cases)
 		v.trials = &st
 	}
 	return v.trials
@@ -409,7 +409,7 @@ func scopeView(run *assay.Run, sc *Scope) (*view, string) {
 	if len(cases) == 0 {
 		return &view{}, NoMatch(run, *sc)
 	}
-	return &view{sum: Summarize(cases), cases: cases}, ""
+	return &view{sum: aggregate.Summarize(cases, nil), cases: cases}, ""
 }
 
 const noMatchPrefix = "scope "
@@ -643,12 +643,6 @@ const MinJudgedShare = 0.8
 func judgedEnough(n, cases int) bool {
 	return cases <= 0 || float64(n) >= MinJudgedShare*float64(cases)-Epsilon
 }
-
-// Summarize aggregates case results exactly as the runner does
-// (runner.Summarize, with every metric the results carry). Gates use it for
-// a scope the run records no segment for, as in a run written by another
-// tool.
-func Summarize(cases []assay.CaseResult) assay.Summary { return runner.Summarize(cases, nil) }
 
 // formatValue prints a gate value: up to 4 decimals, trailing zeros trimmed.
 func formatValue(f float64) string {

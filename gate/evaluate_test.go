@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/aggregate"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -26,9 +27,9 @@ func result(id string, trial int, pass string, tags map[string]string, metrics m
 	return r
 }
 
-// runOf builds a complete run from case results, summarised by Summarize.
+// runOf builds a complete run from case results, summarised as the runner does.
 func runOf(id string, cases ...assay.CaseResult) *assay.Run {
-	return &assay.Run{RunID: id, Status: assay.StatusComplete, Summary: Summarize(cases), Cases: cases}
+	return &assay.Run{RunID: id, Status: assay.StatusComplete, Summary: aggregate.Summarize(cases, nil), Cases: cases}
 }
 
 func gates(exprs ...string) []assay.Gate {
@@ -221,7 +222,7 @@ func TestUndefinedRatesFail(t *testing.T) {
 	t.Parallel()
 	down := runOf("r", result("a", 0, "err", nil, nil), result("b", 0, "err", nil, nil))
 	down.Cases[0].LatencyMs = ptr(1.0) // the time a refused connection took
-	down.Summary = Summarize(down.Cases)
+	down.Summary = aggregate.Summarize(down.Cases, nil)
 	old := runOf("r", down.Cases...)
 	zero := 0.0
 	old.Summary.Rates = assay.Rates{NoHit: &zero, Refusal: &zero, Grounded: &zero, Error: ptr(1.0)}

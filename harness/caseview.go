@@ -14,7 +14,7 @@ import (
 )
 
 // RefCaseViews is CaseViews of the run REF (LoadRef).
-func RefCaseViews(ctx context.Context, st store.Store, ref, id string) (*assay.Run, []report.CaseView, error) {
+func RefCaseViews(ctx context.Context, st store.Reader, ref, id string) (*assay.Run, []report.CaseView, error) {
 	run, path, err := LoadRef(ctx, st, ref)
 	if err != nil {
 		return nil, nil, err
@@ -32,7 +32,7 @@ var errStop = errors.New("stop")
 // cannot be read, or its fingerprint is no longer the run's, the views say
 // so (CaseView.SuiteNote) rather than show a query the run did not ask.
 // An id the run lacks is an error naming a few of the ids it has.
-func CaseViews(ctx context.Context, st store.Store, run *assay.Run, path, id string) ([]report.CaseView, error) {
+func CaseViews(ctx context.Context, st store.Reader, run *assay.Run, path, id string) ([]report.CaseView, error) {
 	var views []report.CaseView
 	var some []string
 	lines := 0

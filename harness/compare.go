@@ -32,7 +32,7 @@ type CompareOptions struct {
 // runs at once (for 10,000-case runs decoding is a good part of the time)
 // and compares them; the earlier runs of the baseline's system in st
 // (History) weigh the flips.
-func CompareRefs(ctx context.Context, st store.Store, baseRef, candRef string, co CompareOptions) (compare.Report, error) {
+func CompareRefs(ctx context.Context, st store.Reader, baseRef, candRef string, co CompareOptions) (compare.Report, error) {
 	// A REF is resolved first (to a path, or to a stored run's id and
 	// run.json when the store keeps files), so that no output overwrites a
 	// run record before anything is read.

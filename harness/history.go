@@ -18,7 +18,7 @@ const DefaultHistory = 5
 // flips against (compare.Options.History, gate.EvaluateHistory). A nil
 // store has no history. A run that cannot be read is skipped: history
 // only sharpens the evidence, so its absence is never an error.
-func History(ctx context.Context, st store.Store, base, cand *assay.Run, limit int) []*assay.Run {
+func History(ctx context.Context, st store.Reader, base, cand *assay.Run, limit int) []*assay.Run {
 	if st == nil || base == nil || limit < 0 {
 		return nil
 	}

@@ -297,7 +297,8 @@ func merge(ctx context.Context, st store.Store, p MergePlan, unchecked *error) (
 		}
 	}
 	if run.Options.Trials > 1 {
-		run.Trials = gate.Trials(run.Cases)
+		st := runner.Trials(run.Cases)
+		run.Trials = &st
 	}
 	verdict, err = gate.Evaluate(gates, run, base)
 	if err != nil {

@@ -16,7 +16,7 @@ import (
 // returning it with its run.json path: "" for a run of a store without
 // files (read its cases with RefCases). A stopped run records no summary:
 // it gets one of the cases it recorded.
-func LoadRef(ctx context.Context, st store.Store, ref string) (*assay.Run, string, error) {
+func LoadRef(ctx context.Context, st store.Reader, ref string) (*assay.Run, string, error) {
 	if st == nil || store.IsPathRef(ref) {
 		path, err := store.ResolveRef(ctx, nil, ref)
 		if err != nil {
@@ -37,7 +37,7 @@ func LoadRef(ctx context.Context, st store.Store, ref string) (*assay.Run, strin
 
 // runFile is the run.json of a stored run, "" when the store keeps no
 // files (store.RunFiler).
-func runFile(st store.Store, id string) string {
+func runFile(st store.Reader, id string) string {
 	if f, ok := st.(store.RunFiler); ok {
 		return f.RunFile(id)
 	}
@@ -48,7 +48,7 @@ func runFile(st store.Store, id string) string {
 // returned it: read from the files beside path when it has one
 // (store.ReadCases, or store.ReadResults without observations), else from
 // the store (Store.Cases).
-func RefCases(ctx context.Context, st store.Store, run *assay.Run, path string, withObservations bool, fn func(assay.CaseResult) error) error {
+func RefCases(ctx context.Context, st store.Reader, run *assay.Run, path string, withObservations bool, fn func(assay.CaseResult) error) error {
 	if path != "" {
 		dir := filepath.Dir(path)
 		if withObservations {

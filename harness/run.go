@@ -837,7 +837,8 @@ func (ss *session) finish(ctx context.Context, run *assay.Run, st *streamed, bas
 		}
 	}
 	if f.Trials > 1 {
-		run.Trials = gate.Trials(run.Cases)
+		st := runner.Trials(run.Cases)
+		run.Trials = &st
 	}
 	exprs, err := gate.ParseAll(ss.runGates())
 	if err != nil {

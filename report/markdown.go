@@ -15,6 +15,7 @@ import (
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/compare"
 	"github.com/assay-eval/assay/gate"
+	"github.com/assay-eval/assay/internal/aggregate"
 	"github.com/assay-eval/assay/internal/atomicfile"
 )
 
@@ -136,7 +137,7 @@ func Markdown(w io.Writer, run *assay.Run, cmp *compare.Report) error {
 		p.f("\n")
 	}
 
-	st := gate.Trials(run.Cases)
+	st := aggregate.Trials(run.Cases)
 	if st.Trials > 1 {
 		n := st.Trials
 		p.f("### Trials\n\n")

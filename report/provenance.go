@@ -11,7 +11,6 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/redact"
-	"github.com/assay-eval/assay/store"
 )
 
 // Provenance writes the provenance of a run as `assay runs show` prints
@@ -90,10 +89,26 @@ func dash(s string) string {
 	return s
 }
 
-// RunList writes the table of `assay runs`: one row per entry, its id as
-// short gives it, start time, suite, target, status, cases, pass rate and
-// the headline metric.
-func RunList(w io.Writer, entries []store.Entry, short map[string]string) error {
+// A RunRow is one row of the runs table: a stored run as its listing
+// shows it, ID already shortened by the caller.
+type RunRow struct {
+	ID        string
+	StartedAt time.Time
+	Suite     string
+	Target    string
+	Status    assay.RunStatus
+	Cases     int
+	PassRate  *float64
+	// Headline is the name of the headline metric, HeadlineValue its
+	// mean; the column shows "-" without both.
+	Headline      string
+	HeadlineValue *float64
+}
+
+// RunList writes the table of `assay runs`: one row per run, its id,
+// start time, suite, target, status, cases, pass rate and the headline
+// metric.
+func RunList(w io.Writer, entries []RunRow) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSTARTED (UTC)\tSUITE\tTARGET\tSTATUS\tCASES\tPASS\tHEADLINE")
 	for _, e := range entries {
@@ -105,7 +120,7 @@ func RunList(w io.Writer, entries []store.Entry, short map[string]string) error 
 		if e.Headline != "" && e.HeadlineValue != nil {
 			head = fmt.Sprintf("%s %.4f", e.Headline, *e.HeadlineValue)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", short[e.RunID], FormatUTC(e.StartedAt),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", e.ID, FormatUTC(e.StartedAt),
 			Escape(dash(e.Suite)), Escape(dash(redact.Clip(e.Target, 40))), e.Status, e.Cases, pass, Escape(head))
 	}
 	return tw.Flush()

@@ -16,6 +16,7 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/gate"
+	"github.com/assay-eval/assay/internal/aggregate"
 )
 
 // streamed is run with its cases given by CaseStream (Cases nil), the way
@@ -268,7 +269,8 @@ func TestJSONMatchesWholeDocument(t *testing.T) {
 	hostile.Cases[1].Checks[0].Detail = `<b>"cases": []</b> & "\n  \"cases\": []"`
 	hostile.Warnings = append(hostile.Warnings, "\n  \"cases\": []")
 	trials := ciRun()
-	trials.Trials = gate.Trials(trials.Cases)
+	st := aggregate.Trials(trials.Cases)
+	trials.Trials = &st
 	for name, run := range map[string]*assay.Run{"sample": sampleRun(), "hostile": hostile, "trials": trials, "empty": {}} {
 		for form, r := range map[string]*assay.Run{"cases": run, "stream": streamed(run)} {
 			t.Run(name+"/"+form, func(t *testing.T) {

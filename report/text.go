@@ -14,6 +14,7 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/gate"
+	"github.com/assay-eval/assay/internal/aggregate"
 	"github.com/assay-eval/assay/redact"
 )
 
@@ -114,7 +115,7 @@ func Text(w io.Writer, run *assay.Run, o TextOptions) error {
 	}
 
 	if trials > 1 {
-		ts := gate.Trials(run.Cases)
+		ts := aggregate.Trials(run.Cases)
 		p.nl()
 		p.f("trials   %d per case  pass@%d %s  pass^%d %s  flaky %d", ts.Trials, ts.Trials, Percent(ts.PassAny), ts.Trials, Percent(ts.PassAll), len(ts.Flaky))
 		if len(ts.Flaky) > 0 {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/gate"
-	"github.com/assay-eval/assay/suite"
 )
 
 // GateDocument is the assay.gate/v1 document `assay gate --json` writes:
@@ -46,10 +45,31 @@ func GateJSON(w io.Writer, run *assay.Run, v gate.Verdict) error {
 	return writeIndented(w, doc)
 }
 
+// A Finding is one lint finding as the lint outputs show it: where
+// ("file:line", "file:line:col" or "file"), its severity ("error",
+// "warning" or "note") and what it says. Callers convert their findings
+// (a suite.Finding converts with Finding(f)).
+type Finding struct {
+	Source   string `json:"source"`
+	Severity string `json:"severity"`
+	Message  string `json:"message"`
+}
+
+// String is "file:line: severity: message", the form `assay lint` prints.
+func (f Finding) String() string {
+	return f.Source + ": " + f.Severity + ": " + f.Message
+}
+
+// The severities a Finding counts: a note is neither.
+const (
+	severityError   = "error"
+	severityWarning = "warning"
+)
+
 // LintFinding is a lint finding with its source split into file, line and
 // column (0 when the source does not give them).
 type LintFinding struct {
-	suite.Finding
+	Finding
 	File string `json:"file"`
 	Line int    `json:"line,omitempty"`
 	Col  int    `json:"col,omitempty"`
@@ -67,14 +87,14 @@ type LintDocument struct {
 
 // LintJSON writes the assay.lint/v1 document of a lint of the suite at
 // path (n cases).
-func LintJSON(w io.Writer, path string, n int, findings []suite.Finding) error {
+func LintJSON(w io.Writer, path string, n int, findings []Finding) error {
 	doc := LintDocument{Schema: "assay.lint/v1", Suite: path, Cases: n, Findings: []LintFinding{}}
 	for _, f := range findings {
 		doc.Findings = append(doc.Findings, SplitFinding(f))
 		switch f.Severity {
-		case suite.SeverityError:
+		case severityError:
 			doc.Errors++
-		case suite.SeverityWarning:
+		case severityWarning:
 			doc.Warnings++
 		}
 	}
@@ -82,7 +102,7 @@ func LintJSON(w io.Writer, path string, n int, findings []suite.Finding) error {
 }
 
 // SplitFinding splits a finding's "file:line[:col]" source.
-func SplitFinding(f suite.Finding) LintFinding {
+func SplitFinding(f Finding) LintFinding {
 	lf := LintFinding{Finding: f, File: f.Source}
 	var nums []int
 	rest := f.Source
@@ -113,14 +133,14 @@ func SplitFinding(f suite.Finding) LintFinding {
 // for warnings and ::notice for notes, so that each lands on its suite
 // line in a pull request. Values are escaped as the runner expects (%, CR
 // and LF in the message; also : and , in the properties).
-func LintGitHub(w io.Writer, findings []suite.Finding) error {
+func LintGitHub(w io.Writer, findings []Finding) error {
 	for _, f := range findings {
 		lf := SplitFinding(f)
 		level := "notice"
 		switch f.Severity {
-		case suite.SeverityError:
+		case severityError:
 			level = "error"
-		case suite.SeverityWarning:
+		case severityWarning:
 			level = "warning"
 		}
 		props := "file=" + ghProperty(lf.File)
@@ -155,7 +175,7 @@ func writeIndented(w io.Writer, v any) error {
 // LintFindings writes the findings on w in a format: "text", one
 // "file:line: severity: message" line each (as lint prints them), or
 // "github" (LintGitHub).
-func LintFindings(w io.Writer, format string, findings []suite.Finding) error {
+func LintFindings(w io.Writer, format string, findings []Finding) error {
 	if format == "github" {
 		return LintGitHub(w, findings)
 	}
@@ -169,13 +189,13 @@ func LintFindings(w io.Writer, format string, findings []suite.Finding) error {
 
 // LintSummary is lint's closing line, "PATH: N cases, E errors, W
 // warnings" ("no errors" for none), with the number of errors.
-func LintSummary(path string, n int, findings []suite.Finding) (string, int) {
+func LintSummary(path string, n int, findings []Finding) (string, int) {
 	errs, warns := 0, 0
 	for _, f := range findings {
 		switch f.Severity {
-		case suite.SeverityError:
+		case severityError:
 			errs++
-		case suite.SeverityWarning:
+		case severityWarning:
 			warns++
 		}
 	}

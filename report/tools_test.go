@@ -3,8 +3,6 @@ package report
 import (
 	"bytes"
 	"testing"
-
-	"github.com/assay-eval/assay/suite"
 )
 
 // TestLintGitHub pins the annotations of lint --format github: the level
@@ -13,10 +11,10 @@ import (
 func TestLintGitHub(t *testing.T) {
 	t.Parallel()
 	var buf bytes.Buffer
-	err := LintGitHub(&buf, []suite.Finding{
-		{Source: "suites/kb.yaml:12:7", Severity: suite.SeverityError, Message: "case \"a\": k must be >= 1, got 0"},
-		{Source: "odd,name:x.yaml:3", Severity: suite.SeverityWarning, Message: "100% leak"},
-		{Source: "kb.yaml", Severity: suite.SeverityNote, Message: "no corpus"},
+	err := LintGitHub(&buf, []Finding{
+		{Source: "suites/kb.yaml:12:7", Severity: "error", Message: "case \"a\": k must be >= 1, got 0"},
+		{Source: "odd,name:x.yaml:3", Severity: "warning", Message: "100% leak"},
+		{Source: "kb.yaml", Severity: "note", Message: "no corpus"},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -54,14 +54,9 @@ type Options struct {
 	Judge func(ctx context.Context, c assay.Case, obs *assay.Observation, r *assay.CaseResult)
 }
 
-// secretHolder is the optional capability of a target that has secrets.
-type secretHolder interface {
-	Secrets() []redact.Secret
-}
-
 // RedactorFor returns a Redactor of t's secrets (empty when it has none).
 func RedactorFor(t assay.Target) *redact.Redactor {
-	if s, ok := t.(secretHolder); ok {
+	if s, ok := t.(assay.SecretHolder); ok {
 		return redact.New(s.Secrets()...)
 	}
 	return redact.New()
@@ -88,20 +83,6 @@ type Result struct {
 
 // Cases is the case sequence of a slice (assay.SliceSeq).
 func Cases(cases []assay.Case) assay.Seq[assay.Case] { return assay.SliceSeq(cases) }
-
-type setupper interface {
-	Setup(ctx context.Context) error
-}
-
-// measurer is the optional capability of a target that reports run-level
-// measures (index_bytes, build_ms): read once, after the last case.
-type measurer interface {
-	Measures() map[string]float64
-}
-
-type cleaner interface {
-	Cleanup(ctx context.Context, c assay.Case, obs assay.Observation) error
-}
 
 // job is one observation to make: the seq-th of the run, trial of c.
 type job struct {
@@ -172,7 +153,7 @@ func stream(ctx context.Context, t assay.Target, src assay.Seq[assay.Case], o Op
 	if o.Timeout == 0 {
 		o.Timeout = DefaultTimeout
 	}
-	if s, ok := t.(setupper); ok {
+	if s, ok := t.(assay.Setupper); ok {
 		if err := s.Setup(ctx); err != nil {
 			return Result{}, fmt.Errorf("target setup: %w", err)
 		}
@@ -310,7 +291,7 @@ func stream(ctx context.Context, t assay.Target, src assay.Seq[assay.Case], o Op
 			}
 		}
 	}
-	if m, ok := t.(measurer); ok {
+	if m, ok := t.(assay.Measurer); ok {
 		caseMeasures = collectMeasures(caseMeasures, m.Measures())
 	}
 	res.Measures, res.Warnings = finiteMeasures(caseMeasures, res.Warnings)
@@ -420,7 +401,7 @@ func observe(ctx context.Context, t assay.Target, c assay.Case, trial int, o Opt
 	obs.Case = c.ID
 	obs.Trial = trial
 	r := grade.Case(c, obs, o.Grade)
-	if cl, ok := t.(cleaner); ok && !o.Keep {
+	if cl, ok := t.(assay.Cleaner); ok && !o.Keep {
 		if err := cl.Cleanup(context.WithoutCancel(ctx), c, obs); err != nil {
 			// Recorded as a failed check, and told in the run's warnings;
 			// the case was graded before its cleanup and keeps its verdict.

@@ -1,5 +1,8 @@
-// Package store keeps run records (docs/json.md): files first, with an
-// SQL index for listing, references and trends.
+// Package store keeps run records (docs/json.md): the Store interface,
+// the run files and REF resolution. The files are the record; an index
+// for listing, references and trends is a backend's (store/sqlite beside
+// the files, store/postgres instead of them), linked by the caller that
+// wants it, so that a library user links no database.
 //
 // Layout of a store rooted at DIR (default .assay, chosen by --store or
 // ASSAY_STORE in the CLI):
@@ -7,7 +10,7 @@
 //	DIR/runs/<run_id>/run.json     the assay.run/v1 document (cases without observations)
 //	DIR/runs/<run_id>/cases.jsonl  one line per case and trial: checks, metrics, observation
 //	                               (cases.jsonl.gz once the run finished: zcat to read)
-//	DIR/assay.db                   SQLite index: runs, run_metrics, case_results, schema_migrations
+//	DIR/assay.db                   the SQLite index, when the store is opened with store/sqlite
 //
 // Run ids are UUIDv7 (NewRunID), lowercase and time-ordered.
 //
@@ -38,9 +41,7 @@
 // # Concurrency
 //
 // Several processes may write runs into one store at once. Each run has its
-// own directory; the SQLite index is opened in WAL mode with a busy timeout,
-// write transactions begin IMMEDIATE, and any SQLITE_BUSY that still
-// surfaces is retried with jittered backoff for up to a minute.
+// own directory; an index (store/sqlite) keeps its own locking.
 //
 // # Runs being written, deleting and copying
 //
@@ -64,17 +65,15 @@
 // and NUL as U+FFFD), the rule the Postgres store follows too; run.json
 // and cases.jsonl keep their JSON, NUL included.
 //
-// # Index
+// # The files store and the index
 //
-// Migrations are embedded (migrations/NNNN_name.sql) and recorded in
-// schema_migrations as they are applied; Open applies them (the index is
-// the store directory's own). An index at a schema version newer than
-// this assay knows is refused (ErrSchema). The index can always be rebuilt
-// from the files: Open (Reindex) indexes any run directory it does not know,
-// drops the rows of deleted run directories and repairs a row still marked
-// incomplete whose run.json says complete, so deleting assay.db loses
-// nothing. Trend (a metric or pass_rate over the complete runs of a suite)
-// and CaseHistory (one case across runs) read the index.
+// OpenFiles opens a directory as the files alone (Files): every Store
+// method works, List and Trend by reading each run's header (PeekRun), so
+// a listing costs a read per run. That is what Open gives a directory
+// when OpenOptions.Directory is nil. The CLI passes store/sqlite's Open,
+// the run files with an SQLite index that can always be rebuilt from
+// them; BeginRun, RunCases, RemoveRun, RunInProgress, RunDirs and Explain
+// are the steps on the files both share.
 //
 // # Temporary files
 //
@@ -82,32 +81,24 @@
 // them (".run.json.*.tmp", ".cases.jsonl.gz.*.tmp") and renamed into place.
 // The writer holds an exclusive flock on its temporary file until the
 // rename (which happens while it is still open), so a process killed in
-// between leaves a file no one holds: Open sweeps those from the
-// directories of runs still marked incomplete (and of runs it indexes for
-// the first time). A live writer's file is locked and stays. Without flock
+// between leaves a file no one holds: opening the store sweeps those (the
+// files store from every run directory, store/sqlite from the runs its
+// index marks incomplete). A live writer's file is locked and stays. Without flock
 // (Windows) a temporary file is left until an hour old.
 //
-// # Read-only stores, full disks and locks
+// # Read-only stores and full disks
 //
-// Open with ForReading (runs, runs show, compare, gate) is the same when the store can
-// be written. When the directory or the index cannot be written by this user
-// (modes, a read-only mount, an immutable file), it opens assay.db with
-// mode=ro (immutable=1 if SQLite cannot open the WAL index read-only there),
-// applies no migration and repairs nothing; an index it cannot read that
-// way (none, an older schema) is rebuilt in memory from the run files.
-// Begin on such a store fails. Open with ReadOnly (assay ui) opens it
-// that way whether or not it could be written, so it creates nothing.
+// Open with ForReading (runs, runs show, compare, gate) is the same when
+// the store can be written. When it cannot be written by this user
+// (modes, a read-only mount, an immutable file), it is opened read-only:
+// nothing is created or repaired, and Begin and Delete fail. Open with
+// ReadOnly (assay ui) opens it that way whether or not it could be
+// written, so it creates nothing.
 //
-// A full disk and an unwritable store are said in plain words, naming the
-// store and then what the system said: "the disk holding the store DIR is
-// full (no space left on the device): ..." rather than "unable to open
-// database file (14)" or "disk I/O error (4874)". SQLite's own open errors
-// are read as a full disk when the file system has no space left, and as an
-// unwritable store when a probe write in it fails.
-//
-// SQLite waits a second for a lock itself; retry waits on, for up to a
-// minute. OpenOptions.Waiting is called once when a wait has lasted about a
-// second (WaitNotice), so that a CLI can say it is waiting.
+// A full disk and an unwritable store are said in plain words (Explain),
+// naming the store and then what the system said: "the disk holding the
+// store DIR is full (no space left on the device): ..." rather than "no
+// space left on device" or an index's "unable to open database file (14)".
 //
 // # Provenance helpers
 //
@@ -118,9 +109,10 @@
 //
 // # Backends
 //
-// Store is a small interface with two implementations: SQLiteStore (files
-// and the SQLite index, above) and store/postgres (runs, cases and the
-// index in PostgreSQL). Open picks one from the spec: a directory, or a
+// Store is a small interface with three implementations: Files (the run
+// files alone), store/sqlite (the files and an SQLite index) and
+// store/postgres (runs, cases and the index in PostgreSQL). Open picks one
+// from the spec: a directory (OpenOptions.Directory, else Files), or a
 // URL whose scheme OpenOptions.Backends knows (the assay command knows
 // them all). Readers go through the interface: Load (a REF to the run
 // record), Cases (the case lines, with or without observations), Trend and

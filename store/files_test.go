@@ -14,6 +14,7 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/store"
+	"github.com/assay-eval/assay/store/sqlite"
 	"github.com/assay-eval/assay/store/storetest"
 )
 
@@ -170,7 +171,7 @@ func TestEncodeRunRoundTrip(t *testing.T) {
 
 func TestFinishCompressesCases(t *testing.T) {
 	t.Parallel()
-	s, err := store.OpenSQLite(t.TempDir(), store.OpenOptions{})
+	s, err := sqlite.OpenStore(t.TempDir(), store.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,11 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"syscall"
-
-	"modernc.org/sqlite"
-	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // plainError is an error of the store's disk said in plain words (a full
@@ -21,11 +20,18 @@ type plainError struct {
 func (e *plainError) Error() string { return e.msg }
 func (e *plainError) Unwrap() error { return e.err }
 
-// explain rewrites err in plain words when it comes from a full disk or a
-// store that cannot be written ("unable to open database file (14)",
-// "disk I/O error (4874)" and "no space left on device" say neither
-// plainly); other errors are returned as they are.
-func explain(root string, err error) error {
+// explain is Explain of the files' own errors.
+func explain(root string, err error) error { return Explain(root, err, nil) }
+
+// Explain rewrites err in plain words when it comes from a full disk or a
+// store that cannot be written ("no space left on device" and an index's
+// "unable to open database file (14)" or "disk I/O error (4874)" say
+// neither plainly); other errors are returned as they are. backend, when
+// set, classes a backend's own errors (store/sqlite: SQLite's codes): a
+// full disk, a read-only index, or a failure to open or map a file, which
+// is read as a full disk when the disk holding root has no space left and
+// as an unwritable store when a probe write in it fails.
+func Explain(root string, err error, backend func(error) (full, readOnly, openFailure bool)) error {
 	if err == nil {
 		return nil
 	}
@@ -33,29 +39,48 @@ func explain(root string, err error) error {
 	if errors.As(err, &pe) {
 		return err
 	}
+	var full, readOnly, openFailure bool
+	if backend != nil {
+		full, readOnly, openFailure = backend(err)
+	}
 	switch {
-	case isDiskFull(err) || (isOpenFailure(err) && diskFull(root)):
+	case errors.Is(err, syscall.ENOSPC) || full || (openFailure && diskFull(root)):
 		return &plainError{fmt.Sprintf("the disk holding the store %s is full (no space left on the device): free some space, or keep the store on another disk (%v)", root, err), err}
-	case isPermission(err) || isSQLiteCode(err, sqlite3.SQLITE_READONLY) || (isOpenFailure(err) && notWritable(root)):
+	case isPermission(err) || readOnly || (openFailure && NotWritable(root)):
 		return &plainError{fmt.Sprintf("the store %s cannot be written by this user (read-only directory or index): give a store directory this user can write (%v)", root, err), err}
 	}
 	return err
 }
 
-func isDiskFull(err error) bool {
-	return errors.Is(err, syscall.ENOSPC) || isSQLiteCode(err, sqlite3.SQLITE_FULL)
+// NotWritable reports whether this process cannot write the store at dir:
+// its directory, its runs directory or one of files (an index).
+func NotWritable(dir string, files ...string) bool {
+	for _, d := range []string{dir, filepath.Join(dir, "runs")} {
+		f, err := os.CreateTemp(d, ".assay-write-check-*")
+		if err != nil {
+			if isPermission(err) {
+				return true
+			}
+			continue
+		}
+		f.Close()
+		os.Remove(f.Name())
+	}
+	for _, file := range files {
+		f, err := os.OpenFile(file, os.O_WRONLY, 0)
+		if err != nil {
+			if isPermission(err) {
+				return true
+			}
+			continue
+		}
+		f.Close()
+	}
+	return false
 }
 
-// isOpenFailure is SQLite failing to open or map a file: what a full disk
-// or an unwritable directory looks like from inside SQLite.
-func isOpenFailure(err error) bool {
-	return isSQLiteCode(err, sqlite3.SQLITE_CANTOPEN) || isSQLiteCode(err, sqlite3.SQLITE_IOERR) || isSQLiteCode(err, sqlite3.SQLITE_READONLY)
-}
-
-// isSQLiteCode reports whether err is an SQLite error of the primary code.
-func isSQLiteCode(err error, code int) bool {
-	var se *sqlite.Error
-	return errors.As(err, &se) && se.Code()&0xff == code
+func isPermission(err error) bool {
+	return errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS)
 }
 
 // casesFile is where a run's cases are appended (an *os.File).

@@ -14,6 +14,7 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/store"
+	"github.com/assay-eval/assay/store/sqlite"
 	"github.com/assay-eval/assay/store/storetest"
 )
 
@@ -33,7 +34,7 @@ func TestMain(m *testing.M) {
 }
 
 func helperWrite(root string, n int) int {
-	s, err := store.OpenSQLite(root, store.OpenOptions{})
+	s, err := sqlite.OpenStore(root, store.OpenOptions{})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 3
@@ -65,7 +66,7 @@ func helperWrite(root string, n int) int {
 }
 
 func helperHang(root string) int {
-	s, err := store.OpenSQLite(root, store.OpenOptions{})
+	s, err := sqlite.OpenStore(root, store.OpenOptions{})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 3
@@ -120,7 +121,7 @@ func TestTwoProcessesWriteOneStore(t *testing.T) {
 			t.Errorf("writer %d: %v", i, err)
 		}
 	}
-	s, err := store.OpenSQLite(root, store.OpenOptions{})
+	s, err := sqlite.OpenStore(root, store.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +173,7 @@ func TestKilledRunStaysIncomplete(t *testing.T) {
 	}
 	cmd.Wait()
 
-	s, err := store.OpenSQLite(root, store.OpenOptions{})
+	s, err := sqlite.OpenStore(root, store.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

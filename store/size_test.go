@@ -12,6 +12,7 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/store"
+	"github.com/assay-eval/assay/store/sqlite"
 	"github.com/assay-eval/assay/store/storetest"
 )
 
@@ -110,7 +111,7 @@ func saveRun(t testing.TB, s store.Store, cases []assay.CaseResult) string {
 // the quickstart kind takes at most 1 MB on disk.
 func TestThousandCaseRunUnder1MB(t *testing.T) {
 	t.Parallel()
-	s, err := store.OpenSQLite(t.TempDir(), store.OpenOptions{})
+	s, err := sqlite.OpenStore(t.TempDir(), store.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +145,7 @@ func TestThousandCaseRunUnder1MB(t *testing.T) {
 // BenchmarkSaveRun1000 writes a 1,000-case quickstart-like run: Begin,
 // 1,000 Appends, Finish (run.json, gzip of the cases, index rows).
 func BenchmarkSaveRun1000(b *testing.B) {
-	s, err := store.OpenSQLite(b.TempDir(), store.OpenOptions{})
+	s, err := sqlite.OpenStore(b.TempDir(), store.OpenOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -158,7 +159,7 @@ func BenchmarkSaveRun1000(b *testing.B) {
 
 // BenchmarkLoadRun10000 reads a 10,000-case run.json, as compare does.
 func BenchmarkLoadRun10000(b *testing.B) {
-	s, err := store.OpenSQLite(b.TempDir(), store.OpenOptions{})
+	s, err := sqlite.OpenStore(b.TempDir(), store.OpenOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}

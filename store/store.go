@@ -14,11 +14,30 @@ import (
 // tests against each. Callers read runs through it (Load, Cases), never
 // through a store's files, so every command works on every backend.
 type Store interface {
+	Reader
 	// Begin records a new run with status "incomplete" (the files store
 	// creates runs/<run_id>/ and writes run.json) and its index row. A run
 	// without a RunID gets a new one (NewRunID); Begin sets run.Schema,
 	// run.Status and run.AssayVersion when they are empty.
 	Begin(ctx context.Context, run *assay.Run) (RunWriter, error)
+	// Trend returns the value of metric (a metric name as recorded, such
+	// as ndcg@10, or pass_rate) in the complete runs of suite, oldest
+	// first, at most limit of the newest (0: all). Runs without the metric
+	// are left out, and so are shard runs (Run.Shard: a slice of a run).
+	Trend(ctx context.Context, suite, metric string, limit int) ([]TrendPoint, error)
+	// Delete removes the run runID (a full run id, not a prefix or REF)
+	// with its cases and index rows. An unknown id wraps ErrNotFound.
+	// Deciding which runs may go (retention) is the caller's.
+	Delete(ctx context.Context, runID string) error
+	// Warnings says what opening the store had to repair (data for the
+	// caller to show); nil when nothing.
+	Warnings() []string
+	Close() error
+}
+
+// Reader is the half of a Store that lists and reads runs: what a caller
+// that only reads (a comparison, a run's cases) needs.
+type Reader interface {
 	// List returns the indexed runs matching f, newest first.
 	List(ctx context.Context, f Filter) ([]Entry, error)
 	// Resolve turns a REF (see ResolveRef) into the id of the run it
@@ -36,23 +55,10 @@ type Store interface {
 	// unknown run wraps ErrNotFound; an error from fn ends the scan and is
 	// returned as it is.
 	Cases(ctx context.Context, runID string, withObservations bool, fn func(assay.CaseResult) error) error
-	// Trend returns the value of metric (a metric name as recorded, such
-	// as ndcg@10, or pass_rate) in the complete runs of suite, oldest
-	// first, at most limit of the newest (0: all). Runs without the metric
-	// are left out, and so are shard runs (Run.Shard: a slice of a run).
-	Trend(ctx context.Context, suite, metric string, limit int) ([]TrendPoint, error)
-	// Delete removes the run runID (a full run id, not a prefix or REF)
-	// with its cases and index rows. An unknown id wraps ErrNotFound.
-	// Deciding which runs may go (retention) is the caller's.
-	Delete(ctx context.Context, runID string) error
-	// Warnings says what opening the store had to repair (data for the
-	// caller to show); nil when nothing.
-	Warnings() []string
-	Close() error
 }
 
 // RunFiler is the optional capability of a store that keeps each run as
-// files (SQLiteStore): RunFile is the path of run.json of the run runID.
+// files (Files, store/sqlite): RunFile is the path of run.json of the run runID.
 // A store without files (Postgres) does not have it; Entry.Path and
 // RunWriter.Dir are empty there.
 type RunFiler interface {

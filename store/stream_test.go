@@ -12,6 +12,7 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/store"
+	"github.com/assay-eval/assay/store/sqlite"
 	"github.com/assay-eval/assay/store/storetest"
 	_ "modernc.org/sqlite"
 )
@@ -56,7 +57,7 @@ func streamCases() []assay.CaseResult {
 // saveStreamRun saves one run in a fresh store at root, Finish given fin(run).
 func saveStreamRun(t *testing.T, root string, fin func(*assay.Run, []assay.CaseResult) *assay.Run) error {
 	t.Helper()
-	s, err := store.OpenSQLite(root, store.OpenOptions{})
+	s, err := sqlite.OpenStore(root, store.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

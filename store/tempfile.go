@@ -26,9 +26,9 @@ func isStoreTemp(name string) bool {
 	return atomicfile.IsTemp(name, RunFile, CasesGzFile)
 }
 
-// sweepTemp removes the temporary files in a run directory that no live
+// SweepTemp removes the temporary files in a run directory that no live
 // writer holds (best effort; it reports how many it removed).
-func sweepTemp(dir string) int {
+func SweepTemp(dir string) int {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return 0

@@ -40,7 +40,7 @@ func TestKilledCompressionLeavesNoTemp(t *testing.T) {
 		t.Skipf("no flock on %s: temporary files are swept by age", runtime.GOOS)
 	}
 	root := t.TempDir()
-	s, err := OpenSQLite(root, OpenOptions{})
+	s, err := OpenFiles(root, OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestKilledCompressionLeavesNoTemp(t *testing.T) {
 		}
 	}
 	// A live writer in another process: its file is locked and stays.
-	if n := sweepTemp(dir); n != 0 {
+	if n := SweepTemp(dir); n != 0 {
 		t.Fatalf("swept %d temporary files of a live writer", n)
 	}
 	cmd.Process.Kill()
@@ -83,7 +83,7 @@ func TestKilledCompressionLeavesNoTemp(t *testing.T) {
 	defer live.Abort()
 	s.Close()
 
-	s2, err := OpenSQLite(root, OpenOptions{})
+	s2, err := OpenFiles(root, OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

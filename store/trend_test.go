@@ -7,12 +7,13 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/store"
+	"github.com/assay-eval/assay/store/sqlite"
 	"github.com/assay-eval/assay/store/storetest"
 )
 
 func TestTrendAndCaseHistory(t *testing.T) {
 	t.Parallel()
-	s, err := store.OpenSQLite(t.TempDir(), store.OpenOptions{})
+	s, err := sqlite.OpenStore(t.TempDir(), store.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

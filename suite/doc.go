@@ -137,7 +137,8 @@
 //     lacks (matched by id, path or title; `cites_any` and `cited_any` are errors only when
 //     none of its documents exist); `calls_tool`/`never_calls` naming a tool
 //     missing from the suite's `tools:` list; a gate expression that does
-//     not parse (package gate); expectations that contradict each other (a
+//     not parse (checked by LoadOptions.LintGates, which package
+//     suite/lint sets); expectations that contradict each other (a
 //     tool in both calls_tool and never_calls, no_citations with cites or
 //     cites_any, an answer_includes string containing an answer_excludes
 //     one). Warnings: members of a case
@@ -157,7 +158,7 @@
 //     for any of them (the finding names two and says to use the id); a
 //     suite gate scoped to a tag no case carries (a run fails it, exit 2),
 //     with the nearest tag suggested, unless the scope is [variant=...]
-//     (a key with more than 1000 values is not checked);
+//     (a key with more than 1000 values is not checked; LintGates again);
 //     files that changed since the manifest was written.
 //     A note says when document references are not checked because the
 //     suite has no corpus.

@@ -1,7 +1,6 @@
 package suite
 
 import (
-	"errors"
 	"fmt"
 	"path"
 	"path/filepath"
@@ -11,7 +10,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/assay-eval/assay"
-	"github.com/assay-eval/assay/gate"
 )
 
 // Severities of a Finding.
@@ -33,7 +31,9 @@ func (f Finding) String() string {
 	return f.Source + ": " + f.Severity + ": " + f.Message
 }
 
-// Lint runs every check on the suite at path without running it. The error
+// Lint runs every check on the suite at path without running it, its
+// gates by o.LintGates (package suite/lint's Lint sets it; nil checks no
+// gate). The error
 // is non-nil only when the suite cannot be loaded at all (unreadable, syntax,
 // unknown field, wrong type, unreadable corpus); structural faults that make
 // Load refuse the suite are error findings here.
@@ -85,7 +85,7 @@ func Check(path string, o LoadOptions) (*Streamed, []Finding, error) {
 	if l.native != nil {
 		out = appendWarnFindings(out, l.file, l.native.warns)
 	}
-	out = append(out, lintSuite(l, o.Surfaces)...)
+	out = append(out, lintSuite(l, o)...)
 	sortFindings(out)
 	out = appendSuiteWarnings(out, l.file, l.suite, CheckManifest(l.suite))
 	return wholeStreamed(l.suite), out, nil
@@ -101,7 +101,7 @@ func checkStreamed(path string, o LoadOptions) (st *Streamed, out []Finding, who
 		// A suite Stream streams has no structural problem: the findings
 		// are the lint warnings noticed while parsing, then lintSuite's.
 		out = appendWarnFindings(nil, path, p.warns)
-		ln, topLines = newLinter(path, s, o.Surfaces), p.topLines
+		ln, topLines = newLinter(path, s, o), p.topLines
 		return func(c assay.Case, lines fieldLines, warns []problem) error {
 			out = appendWarnFindings(out, path, warns)
 			ln.lintCase(c, lines)
@@ -174,11 +174,10 @@ func looksLikePos(s string) bool {
 	return true
 }
 
-// lintSuite runs the checks that do not stop a run (issue 7).
-// surfaces, when not nil, are the target file's surfaces (name → tools;
-// "" is its default target; nil tools: nothing to check).
-func lintSuite(l *loaded, surfaces map[string][]string) []Finding {
-	ln := newLinter(l.file, l.suite, surfaces)
+// lintSuite runs the checks that do not stop a run, with o's surfaces
+// and gate linter.
+func lintSuite(l *loaded, o LoadOptions) []Finding {
+	ln := newLinter(l.file, l.suite, o)
 	var topLines map[string]int
 	for i, c := range l.suite.Cases {
 		var lines fieldLines
@@ -200,6 +199,7 @@ type linter struct {
 	file     string
 	s        *assay.Suite // its Cases are not read
 	surfaces map[string][]string
+	gates    GateLinter
 
 	docs          docIndex
 	ids           map[string]bool // the corpus ids, built when first needed
@@ -207,7 +207,7 @@ type linter struct {
 	hasCorpus     bool
 	refsUnchecked int
 	groups        map[string]groupMember     // group → its first member
-	tags          map[string]map[string]bool // the cases' tag values (at most maxTagValues a key)
+	tags          map[string]map[string]bool // the cases' tag values (at most MaxTagValues a key)
 	manyTags      map[string]bool            // keys with more values than that: scopes not checked
 	out           []Finding                  // of the cases, in case order
 	grouped       []Finding                  // group disagreements, in case order
@@ -217,9 +217,9 @@ type groupMember struct {
 	id, where, set string
 }
 
-func newLinter(file string, s *assay.Suite, surfaces map[string][]string) *linter {
+func newLinter(file string, s *assay.Suite, o LoadOptions) *linter {
 	return &linter{
-		file: file, s: s, surfaces: surfaces,
+		file: file, s: s, surfaces: o.Surfaces, gates: o.LintGates,
 		docs:      newDocIndex(s.Corpus),
 		hasCorpus: s.CorpusSource != "" || len(s.Corpus) > 0,
 		groups:    map[string]groupMember{},
@@ -228,9 +228,23 @@ func newLinter(file string, s *assay.Suite, surfaces map[string][]string) *linte
 	}
 }
 
-// maxTagValues bounds the tag values lint keeps per key (for the gate
-// scope check): a key with more, such as a per-case id, is not checked.
-const maxTagValues = 1000
+// MaxTagValues bounds the values of one tag key that lint keeps for
+// LoadOptions.LintGates.
+const MaxTagValues = 1000
+
+// TagValues are the tag values a suite's cases carry, as lint keeps them:
+// Values holds at most MaxTagValues values a key; a key with more (such as
+// a per-case id) is in Many instead, and its values are not all known.
+type TagValues struct {
+	Values map[string]map[string]bool
+	Many   map[string]bool
+}
+
+// A GateLinter returns the findings on a suite's gates (file is the suite
+// file, the source of a gate that records none), given the tag values its
+// cases carry. Package suite/lint's Gates checks them against the gate
+// grammar.
+type GateLinter func(gates []assay.Gate, file string, tags TagValues) []Finding
 
 // addTags records the case's tag values.
 func (ln *linter) addTags(tags map[string]string) {
@@ -243,7 +257,7 @@ func (ln *linter) addTags(tags map[string]string) {
 		if vals[v] {
 			continue
 		}
-		if len(vals) >= maxTagValues {
+		if len(vals) >= MaxTagValues {
 			ln.manyTags[k] = true
 			continue
 		}
@@ -256,39 +270,9 @@ func (ln *linter) addTags(tags map[string]string) {
 // (topLines: the native suite's field lines, nil for a foreign format).
 func (ln *linter) findings(topLines map[string]int) []Finding {
 	var out []Finding
-	// Gate expressions that would not parse at run time, and scopes no
-	// case carries (a run fails them with exit 2, unless the key names a
-	// variant of the target, which lint does not know).
-	for _, g := range ln.s.Gates {
-		e, err := gate.Parse(g.Expr, g.Source)
-		if err == nil && e.Scope != nil && e.Scope.Key != "variant" && !ln.manyTags[e.Scope.Key] && !ln.tags[e.Scope.Key][e.Scope.Value] {
-			src := g.Source
-			if src == "" {
-				src = ln.file
-			}
-			out = append(out, Finding{Source: src, Severity: SeverityWarning,
-				Message: fmt.Sprintf("gate %q: %s: it fails every run unless %s is a variant key of the target", e.Text, gate.NoMatchIn(ln.tags, *e.Scope), e.Scope.Key)})
-		}
-		if err == nil && e.Measure {
-			src := g.Source
-			if src == "" {
-				src = ln.file
-			}
-			out = append(out, Finding{Source: src, Severity: SeverityNote,
-				Message: fmt.Sprintf("gate %q reads the run-level measure %s: the target must report it (a setup step's measures:), else the gate fails as undefined", e.Text, e.Metric)})
-		}
-		if err != nil {
-			msg := err.Error()
-			var pe *gate.ParseError
-			if errors.As(err, &pe) {
-				msg = fmt.Sprintf("gate %q: %s", pe.Expr, pe.Reason)
-			}
-			src := g.Source
-			if src == "" {
-				src = ln.file
-			}
-			out = append(out, Finding{Source: src, Severity: SeverityError, Message: msg})
-		}
+	// The gates: the caller's check, with the tag values the cases carry.
+	if ln.gates != nil && len(ln.s.Gates) > 0 {
+		out = append(out, ln.gates(ln.s.Gates, ln.file, TagValues{Values: ln.tags, Many: ln.manyTags})...)
 	}
 	out = append(out, ln.out...)
 	out = append(out, ln.grouped...)

@@ -3,10 +3,12 @@ package suite
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -128,6 +130,21 @@ cases:
 `,
 }
 
+// fakeGates stands for package suite/lint's gate check: one note per gate,
+// naming the tag keys the cases carry.
+func fakeGates(gates []assay.Gate, file string, tags TagValues) []Finding {
+	var out []Finding
+	for _, g := range gates {
+		src := g.Source
+		if src == "" {
+			src = file
+		}
+		keys := slices.Sorted(maps.Keys(tags.Values))
+		out = append(out, Finding{Source: src, Severity: SeverityNote, Message: fmt.Sprintf("gate %q seen with tags %v", g.Expr, keys)})
+	}
+	return out
+}
+
 // TestCheckStreamedRich: on a suite with a finding of every kind, the
 // streamed Check streams and says what the whole load says, with and
 // without a target file's surfaces.
@@ -139,6 +156,7 @@ func TestCheckStreamedRich(t *testing.T) {
 	}
 	for _, o := range []LoadOptions{
 		{},
+		{LintGates: fakeGates},
 		{Surfaces: map[string][]string{"": {"search"}, "admin": {"get", "delete_doc"}}},
 		{Surfaces: map[string][]string{"": nil}},
 		{Surfaces: map[string][]string{}},
@@ -147,7 +165,7 @@ func TestCheckStreamedRich(t *testing.T) {
 			t.Errorf("not streamed (surfaces %v)", o.Surfaces)
 		}
 	}
-	_, fs, _ := Check(p, LoadOptions{})
+	_, fs, _ := Check(p, LoadOptions{LintGates: fakeGates})
 	kinds := map[string]bool{}
 	for _, f := range fs {
 		kinds[f.Severity] = true
@@ -155,7 +173,7 @@ func TestCheckStreamedRich(t *testing.T) {
 	if len(fs) < 15 || !kinds[SeverityError] || !kinds[SeverityWarning] {
 		t.Errorf("the rich suite has only these findings:\n%s", findingsText(fs))
 	}
-	for _, want := range []string{"listed in relevant but judged 0", "group \"x\" expects documents", "leakage", "gate \"pass_rat >= 0.8\""} {
+	for _, want := range []string{"listed in relevant but judged 0", "group \"x\" expects documents", "leakage", "gate \"pass_rat >= 0.8\" seen with tags"} {
 		if !strings.Contains(findingsText(fs), want) {
 			t.Errorf("no finding says %q:\n%s", want, findingsText(fs))
 		}
@@ -269,7 +287,7 @@ func liveAfterLint(t *testing.T, path string, n int) uint64 {
 	var out []Finding
 	i := 0
 	st, _ := streamNativeWith(path, LoadOptions{}, func(s *assay.Suite, p *parsed) caseFunc {
-		ln = newLinter(path, s, nil)
+		ln = newLinter(path, s, LoadOptions{})
 		return func(c assay.Case, lines fieldLines, warns []problem) error {
 			out = appendWarnFindings(out, path, warns)
 			ln.lintCase(c, lines)

@@ -9,4 +9,7 @@ type LoadOptions struct {
 	// naming a surface the file lacks, or a tool its surface lacks, is an
 	// error. Nil means the suite's own tools: list is the only reference.
 	Surfaces map[string][]string
+	// LintGates, for lint, checks the suite's gates (package suite/lint's
+	// Gates checks them against the gate grammar). Nil checks none.
+	LintGates GateLinter
 }

@@ -41,8 +41,8 @@ type Builtin struct {
 var (
 	_ assay.Target    = (*Builtin)(nil)
 	_ assay.Describer = (*Builtin)(nil)
-	_ Setupper        = (*Builtin)(nil)
-	_ Measurer        = (*Builtin)(nil)
+	_ assay.Setupper  = (*Builtin)(nil)
+	_ assay.Measurer  = (*Builtin)(nil)
 )
 
 // builtinParams are the query parameters a builtin spec accepts.

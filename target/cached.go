@@ -55,9 +55,9 @@ type Cached struct {
 var (
 	_ assay.Target    = (*Cached)(nil)
 	_ assay.Describer = (*Cached)(nil)
-	_ Setupper        = (*Cached)(nil)
-	_ Cleaner         = (*Cached)(nil)
-	_ Measurer        = (*Cached)(nil)
+	_ assay.Setupper  = (*Cached)(nil)
+	_ assay.Cleaner   = (*Cached)(nil)
+	_ assay.Measurer  = (*Cached)(nil)
 )
 
 // NewCached wraps t, whose description is info (info.Fingerprint, over its
@@ -157,7 +157,7 @@ func (t *Cached) Secrets() []redact.Secret { return Secrets(t.t) }
 // Setup runs the wrapped target's setup (setup steps still run: they
 // prepare the system, which a live miss needs).
 func (t *Cached) Setup(ctx context.Context) error {
-	if s, ok := t.t.(Setupper); ok {
+	if s, ok := t.t.(assay.Setupper); ok {
 		return s.Setup(ctx)
 	}
 	return nil
@@ -165,7 +165,7 @@ func (t *Cached) Setup(ctx context.Context) error {
 
 // Measures are the wrapped target's.
 func (t *Cached) Measures() map[string]float64 {
-	if m, ok := t.t.(Measurer); ok {
+	if m, ok := t.t.(assay.Measurer); ok {
 		return m.Measures()
 	}
 	return nil
@@ -173,7 +173,7 @@ func (t *Cached) Measures() map[string]float64 {
 
 // Cleanup cleans up after a live observation only.
 func (t *Cached) Cleanup(ctx context.Context, c assay.Case, obs assay.Observation) error {
-	if cl, ok := t.t.(Cleaner); ok && !obs.Cached {
+	if cl, ok := t.t.(assay.Cleaner); ok && !obs.Cached {
 		return cl.Cleanup(ctx, c, obs)
 	}
 	return nil

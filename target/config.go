@@ -72,31 +72,6 @@ import (
 // to the file's top-level http:/command:, or to the only surface when there
 // is just one. Surfaces reports the tools of each surface, for lint.
 
-// Setupper is the optional capability of a target that must prepare the
-// system once per run. The runner calls Setup before the first case; an
-// error stops the run (a harness error, exit 2).
-type Setupper interface {
-	Setup(ctx context.Context) error
-}
-
-// Measurer is the optional capability of a target that reports run-level
-// measures, e.g. the size of the index it built and how long that took:
-// {"index_bytes": 1.2e6, "build_ms": 830}. The runner reads Measures once,
-// after the last case, into Run.Measures, where gates name them bare
-// (index_bytes <= 1e9, ratio(build_ms) <= 1.1). Names follow
-// assay.IsMeasureName. An HTTP target reads them with a setup step's
-// measures: mapping.
-type Measurer interface {
-	Measures() map[string]float64
-}
-
-// Cleaner is the optional capability of a target that must undo what a case
-// did. The runner calls Cleanup after the case is graded, also when the
-// observation failed; an error is a warning of the run, not a case failure.
-type Cleaner interface {
-	Cleanup(ctx context.Context, c assay.Case, obs assay.Observation) error
-}
-
 // firstOf is the value of the first of keys root has, or nil.
 func firstOf(root *node, keys ...string) *node {
 	for _, k := range keys {
@@ -770,10 +745,10 @@ type fileTarget struct {
 var (
 	_ assay.Target    = (*fileTarget)(nil)
 	_ assay.Describer = (*fileTarget)(nil)
-	_ Setupper        = (*fileTarget)(nil)
-	_ Cleaner         = (*fileTarget)(nil)
-	_ Measurer        = (*fileTarget)(nil)
-	_ Measurer        = (*HTTP)(nil)
+	_ assay.Setupper  = (*fileTarget)(nil)
+	_ assay.Cleaner   = (*fileTarget)(nil)
+	_ assay.Measurer  = (*fileTarget)(nil)
+	_ assay.Measurer  = (*HTTP)(nil)
 )
 
 func (f *fileTarget) pick(c assay.Case) (assay.Target, error) {
@@ -816,7 +791,7 @@ func (f *fileTarget) all() []assay.Target {
 // Setup sets up every target of the file.
 func (f *fileTarget) Setup(ctx context.Context) error {
 	for _, t := range f.all() {
-		if s, ok := t.(Setupper); ok {
+		if s, ok := t.(assay.Setupper); ok {
 			if err := s.Setup(ctx); err != nil {
 				return err
 			}
@@ -831,7 +806,7 @@ func (f *fileTarget) Setup(ctx context.Context) error {
 func (f *fileTarget) Measures() map[string]float64 {
 	var out map[string]float64
 	for _, t := range f.all() {
-		m, ok := t.(Measurer)
+		m, ok := t.(assay.Measurer)
 		if !ok {
 			continue
 		}
@@ -854,7 +829,7 @@ func (f *fileTarget) Cleanup(ctx context.Context, c assay.Case, obs assay.Observ
 	if err != nil {
 		return nil
 	}
-	if cl, ok := t.(Cleaner); ok {
+	if cl, ok := t.(assay.Cleaner); ok {
 		return cl.Cleanup(ctx, c, obs)
 	}
 	return nil

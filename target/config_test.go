@@ -157,7 +157,7 @@ func TestHTTPStepsSetupCleanup(t *testing.T) {
 `)
 	s := &assay.Suite{Corpus: []assay.Document{{ID: "a", Title: "A", Text: "alpha"}, {ID: "b", Title: "B", Text: "beta"}}}
 	tg := mustOpen(t, p, Options{Suite: s})
-	if err := tg.(Setupper).Setup(context.Background()); err != nil {
+	if err := tg.(assay.Setupper).Setup(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	c := assay.Case{ID: "q7", Query: "hi"}
@@ -169,7 +169,7 @@ func TestHTTPStepsSetupCleanup(t *testing.T) {
 	if o.Answer != "hello" || len(o.Tools) != 1 || o.Tools[0].Name != "search" || !o.ApprovalPending || o.Fields["conv_path"] != "/conv/c-q7" || o.Trial != 1 {
 		t.Errorf("observation %+v", o)
 	}
-	if err := tg.(Cleaner).Cleanup(context.Background(), c, o); err != nil {
+	if err := tg.(assay.Cleaner).Cleanup(context.Background(), c, o); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{
@@ -191,7 +191,7 @@ func TestHTTPStepsSetupCleanup(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := len(rec.list())
-	if err := tk.(Cleaner).Cleanup(context.Background(), c, o); err != nil || len(rec.list()) != n {
+	if err := tk.(assay.Cleaner).Cleanup(context.Background(), c, o); err != nil || len(rec.list()) != n {
 		t.Errorf("Keep: cleanup sent requests (%v)", err)
 	}
 }
@@ -210,12 +210,12 @@ func TestSetupFailureAndNoCorpus(t *testing.T) {
 	defer srv.Close()
 	p := writeFile(t, "t.yaml", "http:\n  url: "+srv.URL+"/ask\n  setup:\n    - {url: /ingest, for_each: corpus, body: {t: \"{{.Doc.Title}}\"}}\n")
 	tg := mustOpen(t, p, Options{Suite: &assay.Suite{Corpus: []assay.Document{{ID: "d1", Title: "D"}}}})
-	err := tg.(Setupper).Setup(context.Background())
+	err := tg.(assay.Setupper).Setup(context.Background())
 	if err == nil || !strings.Contains(err.Error(), `setup step "step1" (document 1, d1): POST `) || !strings.Contains(err.Error(), "403 Forbidden") {
 		t.Errorf("setup error: %v", err)
 	}
 	tg = mustOpen(t, p, Options{Suite: &assay.Suite{}})
-	if err := tg.(Setupper).Setup(context.Background()); err == nil || !strings.Contains(err.Error(), "the suite has no corpus") {
+	if err := tg.(assay.Setupper).Setup(context.Background()); err == nil || !strings.Contains(err.Error(), "the suite has no corpus") {
 		t.Errorf("setup without corpus: %v", err)
 	}
 }

@@ -21,9 +21,9 @@
 // it and goes on.
 //
 // Optional capabilities, found by type assertion: assay.Describer (kind,
-// redacted config, fingerprint, versions), Close() error, Setupper (once per
-// run before the cases), Cleaner (after each case is graded, unless Keep)
-// and Measurer (run-level measures, read once after the last case; an HTTP
+// redacted config, fingerprint, versions), Close() error, assay.Setupper (once per
+// run before the cases), assay.Cleaner (after each case is graded, unless Keep)
+// and assay.Measurer (run-level measures, read once after the last case; an HTTP
 // target reads them with a setup step's measures:).
 //
 // Cached wraps a target in the response cache (run --cache, docs/cache.md):
@@ -34,7 +34,7 @@
 // Observe returns the raw observation (it is graded as the system returned
 // it); the values expanded, the base64 form of URL user info and any
 // literal credential AllowLiteralSecrets let through are offered by the
-// optional capability Secrets() []redact.Secret (see Secrets), and the
+// optional capability assay.SecretHolder (see Secrets), and the
 // runner redacts each result with them before it is kept or shown. Inside
 // the target, snippets (a non-2xx body, a body that is not JSON, a
 // command's stderr tail, setup and cleanup messages) are redacted whole and

@@ -80,8 +80,8 @@ type HTTP struct {
 var (
 	_ assay.Target    = (*HTTP)(nil)
 	_ assay.Describer = (*HTTP)(nil)
-	_ Setupper        = (*HTTP)(nil)
-	_ Cleaner         = (*HTTP)(nil)
+	_ assay.Setupper  = (*HTTP)(nil)
+	_ assay.Cleaner   = (*HTTP)(nil)
 )
 
 // httpStep is one request.

@@ -30,13 +30,13 @@ func TestSetupMeasures(t *testing.T) {
 		return mustOpen(t, p, Options{Suite: &assay.Suite{}})
 	}
 	tg := open(`{index_bytes: index.bytes, docs: index.docs, build_ms: "header:x-build-ms"}`)
-	if m := tg.(Measurer).Measures(); m != nil {
+	if m := tg.(assay.Measurer).Measures(); m != nil {
 		t.Errorf("measures before setup: %v", m)
 	}
-	if err := tg.(Setupper).Setup(context.Background()); err != nil {
+	if err := tg.(assay.Setupper).Setup(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	m := tg.(Measurer).Measures()
+	m := tg.(assay.Measurer).Measures()
 	if len(m) != 3 || m["index_bytes"] != 1200000 || m["docs"] != 42 || m["build_ms"] != 830 {
 		t.Errorf("measures = %v, want index_bytes 1200000, docs 42, build_ms 830", m)
 	}
@@ -46,7 +46,7 @@ func TestSetupMeasures(t *testing.T) {
 		"{x: shards}":          `setup step "stats" measure x: want a number at path "shards", got a list`,
 		`{x: "header:x-nope"}`: `setup step "stats" measure x: nothing at header X-Nope`,
 	} {
-		err := open(measures).(Setupper).Setup(context.Background())
+		err := open(measures).(assay.Setupper).Setup(context.Background())
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("measures %s: error %v, want %q", measures, err, want)
 		}

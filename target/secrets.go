@@ -18,7 +18,7 @@ import (
 // "${". Every expanded value is a secret, and so are the base64 forms of URL
 // user info (what net/http sends as Authorization: Basic) and any literal
 // credential AllowLiteralSecrets let through. Targets that have secrets
-// offer them as the optional capability Secrets() []redact.Secret.
+// offer them as the optional capability assay.SecretHolder.
 //
 // Observe returns the raw observation: grading must see what the system
 // returned (a token whose value is also a corpus word would otherwise change

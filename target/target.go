@@ -153,7 +153,7 @@ func Close(t assay.Target) error {
 // environment, and the forms derived from them), or nil when it has none.
 // Everything kept or shown of a run of t must be redacted with them.
 func Secrets(t assay.Target) []redact.Secret {
-	if s, ok := t.(interface{ Secrets() []redact.Secret }); ok {
+	if s, ok := t.(assay.SecretHolder); ok {
 		return s.Secrets()
 	}
 	return nil

@@ -31,9 +31,11 @@
 //
 // # Where the figures come from
 //
-// Every read of the store is in source.go, through store.Store only, so
-// the UI works the same on every backend (a directory, Postgres): runs are
-// listed with store.Store.List, loaded with harness.LoadRef (the run
+// Every read of the store is in source.go, through Store only (the
+// read-only interface this package declares: List, Resolve, Load and
+// Cases, which every store.Store has), so the UI works the same on every
+// backend (a directory, Postgres), and a REF is resolved once per request:
+// runs are listed with Store.List, loaded with harness.LoadRef (the run
 // `assay runs show` prints; a stopped run gets harness.Summarized's
 // summary), compared with harness.CompareRefs (what `assay compare`
 // prints), and cases are read whole with harness.CaseViews and

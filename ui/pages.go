@@ -362,7 +362,7 @@ func matchText(cr assay.CaseResult, q string) bool {
 }
 
 // flakyCases are the cases whose graded trials disagree (some passed,
-// some did not), as gate.Trials counts them.
+// some did not), as runner.Trials counts them.
 func flakyCases(cases []assay.CaseResult) map[string]bool {
 	type seen struct{ pass, fail bool }
 	m := map[string]*seen{}
@@ -682,14 +682,24 @@ func (s *server) comparePage(ctx context.Context, r *http.Request) (string, any,
 	}
 	// The comparison (assay compare's, from the files) and the two runs'
 	// rows for the changed-case table are read at once.
+	// Each REF is resolved once: the comparison and the rows read the
+	// same two runs even when latest moves meanwhile.
+	bk, err := s.src.resolve(ctx, base)
+	if err != nil {
+		return "", nil, err
+	}
+	ck, err := s.src.resolve(ctx, cand)
+	if err != nil {
+		return "", nil, err
+	}
 	var rep compare.Report
 	var repErr error
 	done := make(chan struct{})
-	go func() { rep, repErr = s.src.compare(ctx, base, cand); close(done) }()
-	bc, err := s.src.load(ctx, base)
+	go func() { rep, repErr = s.src.compare(ctx, bk, ck); close(done) }()
+	bc, err := s.src.loadKey(ctx, bk)
 	var cc *cachedRun
 	if err == nil {
-		cc, err = s.src.load(ctx, cand)
+		cc, err = s.src.loadKey(ctx, ck)
 	}
 	<-done
 	if err != nil {

@@ -77,7 +77,7 @@ type server struct {
 // the store. A REF in its URLs is a run of st only (uiRef), never a path.
 // New does not check the Host of a request: Serve does, so a caller that
 // serves New with its own server must check it too.
-func New(st store.Store, o Options) http.Handler {
+func New(st Store, o Options) http.Handler {
 	src := newSource(st)
 	src.strict = true
 	s := &server{src: src, opts: o.withDefaults(), mux: http.NewServeMux()}

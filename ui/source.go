@@ -21,7 +21,20 @@ import (
 	"github.com/assay-eval/assay/store"
 )
 
-// source is every read of the store the pages make, through store.Store
+// Store is what the UI reads of a run store: it lists runs, resolves a
+// REF, loads a run and reads its cases. A store.Store is one; the UI never
+// writes. Its optional capabilities (store.RunFiler, store.HeadLoader) are
+// used when the value has them.
+type Store interface {
+	List(ctx context.Context, f store.Filter) ([]store.Entry, error)
+	Resolve(ctx context.Context, ref string) (string, error)
+	Load(ctx context.Context, ref string) (*assay.Run, error)
+	Cases(ctx context.Context, runID string, withObservations bool, fn func(assay.CaseResult) error) error
+}
+
+var _ Store = store.Store(nil)
+
+// source is every read of the store the pages make, through Store
 // only, so the pages are the same on every backend: runs are listed with
 // Store.List, loaded with harness.LoadRef (what `assay runs show` loads),
 // compared with harness.CompareRefs (what `assay compare` prints) and
@@ -40,7 +53,7 @@ import (
 // header is read with store.PeekRun and the first page of a run not yet
 // loaded with store.ReadRunCases, without decoding all of run.json.
 type source struct {
-	st store.Store
+	st Store
 	// strict: REFs come from a URL (the server): a run of st only
 	// (uiRef), never a path; what ResolveEntry could not resolve is a
 	// 404 or 400 page with its message.
@@ -122,7 +135,7 @@ type cachedHead struct {
 	run  *assay.Run
 }
 
-func newSource(st store.Store) *source {
+func newSource(st Store) *source {
 	return &source{st: st, heads: map[string]*cachedHead{}, outs: map[outKey]map[string]outcome{}}
 }
 
@@ -496,7 +509,7 @@ func (s *source) streamCases(ctx context.Context, dir string, c, base *cachedRun
 // eachCaseLine calls fn with each case trial of the run, observations
 // included (harness.RefCases); a run with no case lines (a run.json
 // written by --json alone) gives its case rows, without observations.
-func eachCaseLine(ctx context.Context, st store.Store, run *assay.Run, path string, fn func(assay.CaseResult) error) error {
+func eachCaseLine(ctx context.Context, st Store, run *assay.Run, path string, fn func(assay.CaseResult) error) error {
 	lines := 0
 	err := harness.RefCases(ctx, st, run, path, true, func(r assay.CaseResult) error {
 		lines++
@@ -585,22 +598,11 @@ func (s *caseSpool) close() {
 	os.Remove(s.f.Name())
 }
 
-// compare is `assay compare BASE CAND`.
-func (s *source) compare(ctx context.Context, base, cand string) (compare.Report, error) {
-	if s.strict {
-		// Resolved in the store first: CompareRefs would take a REF that
-		// names a file as a path.
-		bk, err := s.resolve(ctx, base)
-		if err != nil {
-			return compare.Report{}, err
-		}
-		ck, err := s.resolve(ctx, cand)
-		if err != nil {
-			return compare.Report{}, err
-		}
-		base, cand = bk.ref(), ck.ref()
-	}
-	return harness.CompareRefs(ctx, s.st, base, cand, harness.CompareOptions{})
+// compare is `assay compare BASE CAND` of two runs resolve made the keys
+// of: each is read by its run.json or its full id, so a REF such as
+// latest is resolved once per request, not again here.
+func (s *source) compare(ctx context.Context, base, cand runKey) (compare.Report, error) {
+	return harness.CompareRefs(ctx, s.st, base.ref(), cand.ref(), harness.CompareOptions{})
 }
 
 // maxRefLen bounds a REF of the UI: a run id is 36 characters.

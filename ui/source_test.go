@@ -1,8 +1,14 @@
 package ui
 
 import (
+	"context"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/harness"
+	"github.com/assay-eval/assay/store"
 )
 
 // TestFirstPageShowsWarnings: the first page of a large run not loaded
@@ -21,5 +27,41 @@ func TestFirstPageShowsWarnings(t *testing.T) {
 	}
 	if page := body(t, New(st, Options{}), "/run/"+plain); strings.Contains(page, "<h2>Warnings</h2>") {
 		t.Errorf("a run without warnings shows a Warnings section")
+	}
+}
+
+// countingStore is a Store (only the read-only interface: no files) that
+// counts the lookups of latest, the List a REF "latest" resolves with.
+type countingStore struct {
+	Store
+	mu     sync.Mutex
+	latest int
+}
+
+func (c *countingStore) List(ctx context.Context, f store.Filter) ([]store.Entry, error) {
+	if f == (store.Filter{Status: assay.StatusComplete, NoShards: true, Limit: 1}) {
+		c.mu.Lock()
+		c.latest++
+		c.mu.Unlock()
+	}
+	return c.Store.List(ctx, f)
+}
+
+// TestComparePageResolvesEachRefOnce: the compare page resolves latest
+// once and reads the comparison and the rows of that one run, even when
+// the store is any value with the read-only methods only.
+func TestComparePageResolvesEachRefOnce(t *testing.T) {
+	f := getFixture(t)
+	latest, err := store.ResolveEntry(context.Background(), f.st, "latest")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := &countingStore{Store: f.st}
+	page := body(t, New(cs, Options{}), "/compare?base="+f.qsBase+"&cand=latest")
+	if cs.latest != 1 {
+		t.Errorf("latest was resolved %d times for one compare page, want 1", cs.latest)
+	}
+	if !strings.Contains(page, harness.ShortID(latest.RunID)) {
+		t.Errorf("the compare page does not name the latest run %s", latest.RunID)
 	}
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/internal/atomicfile"
 	"github.com/assay-eval/assay/report"
-	"github.com/assay-eval/assay/store"
 )
 
 // WriteStatic writes the static report of the run runRef into dir: the
@@ -24,7 +23,7 @@ import (
 // it and dir/diff/NAME.html shows each changed case of both runs side by
 // side. st may be nil when the refs are paths. It returns the files it
 // wrote, index.html first.
-func WriteStatic(ctx context.Context, dir string, st store.Store, runRef, baseRef string) ([]string, error) {
+func WriteStatic(ctx context.Context, dir string, st Store, runRef, baseRef string) ([]string, error) {
 	src := newSource(st)
 	c, err := src.load(ctx, runRef)
 	if err != nil {
@@ -37,7 +36,7 @@ func WriteStatic(ctx context.Context, dir string, st store.Store, runRef, baseRe
 		if bc, err = src.load(ctx, baseRef); err != nil {
 			return nil, err
 		}
-		rep, err := src.compare(ctx, bc.key.ref(), c.key.ref())
+		rep, err := src.compare(ctx, bc.key, c.key)
 		if err != nil {
 			return nil, err
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/runner"
 	"github.com/assay-eval/assay/store"
+	"github.com/assay-eval/assay/store/sqlite"
 )
 
 func main() {
@@ -32,7 +33,7 @@ func main() {
 }
 
 func write(dir string, n, kb, variant int) error {
-	st, err := store.Open(dir, store.OpenOptions{})
+	st, err := store.Open(dir, store.OpenOptions{Directory: sqlite.Open})
 	if err != nil {
 		return err
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/store"
 	"github.com/assay-eval/assay/store/postgres/pgtest"
+	"github.com/assay-eval/assay/store/sqlite"
 	"github.com/assay-eval/assay/store/storetest"
 )
 
@@ -24,7 +25,7 @@ import (
 // and returns their digests by run id.
 func killedStoreRuns(t *testing.T, dir string, n, cases int) map[string]store.RunDigest {
 	t.Helper()
-	s, err := store.OpenSQLite(dir, store.OpenOptions{})
+	s, err := sqlite.OpenStore(dir, store.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

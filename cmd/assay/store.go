@@ -7,6 +7,7 @@ import (
 
 	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/store"
+	"github.com/assay-eval/assay/store/sqlite"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -32,11 +33,13 @@ func storeFlag(env *Env, flag string) (string, store.OpenOptions) {
 	return dir, storeOptions(env, dir)
 }
 
-// storeOptions are the store options of every command: one line on stderr
-// when the index has been locked by another process for about a second.
+// storeOptions are the store options of every command: a directory is
+// the run files with their SQLite index (store/sqlite), and one line goes
+// to stderr when the index has been locked by another process for about
+// a second.
 func storeOptions(env *Env, dir string) store.OpenOptions {
-	return store.OpenOptions{Getenv: env.Getenv, Waiting: func() {
-		fmt.Fprintf(env.Stderr, "assay: waiting for the lock on %s (another assay process is writing to the store)\n", filepath.Join(dir, store.DBFile))
+	return store.OpenOptions{Getenv: env.Getenv, Directory: sqlite.Open, Waiting: func() {
+		fmt.Fprintf(env.Stderr, "assay: waiting for the lock on %s (another assay process is writing to the store)\n", filepath.Join(dir, sqlite.DBFile))
 	}}
 }
 

@@ -80,7 +80,7 @@ func TestWrongTokenStopsSetup(t *testing.T) {
 		t.Fatal(err)
 	}
 	tg := openTarget(t, s, srv, "not-the-token")
-	err = tg.(target.Setupper).Setup(context.Background())
+	err = tg.(assay.Setupper).Setup(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "401 Unauthorized") || strings.Contains(err.Error(), "not-the-token") {
 		t.Fatalf("setup with a wrong token: %v", err)
 	}

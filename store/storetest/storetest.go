@@ -2,7 +2,7 @@
 //
 //	func TestConformance(t *testing.T) {
 //		storetest.Run(t, func(t testing.TB, root string) store.Store {
-//			s, err := store.OpenSQLite(root, store.OpenOptions{})
+//			s, err := store.OpenFiles(root, store.OpenOptions{})
 //			if err != nil {
 //				t.Fatal(err)
 //			}
@@ -898,7 +898,7 @@ func testDelete(t *testing.T, open Opener) {
 func testCopy(t *testing.T, open Opener) {
 	ctx := context.Background()
 	files := func() store.Store {
-		f, err := store.OpenSQLite(filepath.Join(t.TempDir(), "files"), store.OpenOptions{})
+		f, err := store.OpenFiles(filepath.Join(t.TempDir(), "files"), store.OpenOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -1109,7 +1109,7 @@ func testHostileText(t *testing.T, open Opener) {
 // skips everything.
 func testCopyRedoesTruncated(t *testing.T, open Opener) {
 	ctx := context.Background()
-	src, err := store.OpenSQLite(filepath.Join(t.TempDir(), "files"), store.OpenOptions{})
+	src, err := store.OpenFiles(filepath.Join(t.TempDir(), "files"), store.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/assay-eval/assay/gate"
 	"github.com/assay-eval/assay/report"
+	"github.com/assay-eval/assay/runner"
 )
 
 // RunGate is `assay gate`: one run (CheckGate), or, with several refs or
@@ -50,7 +51,7 @@ func (c *GateCheck) report(now time.Time) error {
 			return err
 		}
 	}
-	if st := gate.Trials(run.Cases); st.Trials > 1 {
+	if st := runner.Trials(run.Cases); st.Trials > 1 {
 		fmt.Fprintf(out, "trials %d: pass@%d %s  pass^%d %s  flaky %d", st.Trials, st.Trials, rateText(st.PassAny), st.Trials, rateText(st.PassAll), len(st.Flaky))
 		if len(st.Flaky) > 0 {
 			fmt.Fprintf(out, ": %s", strings.Join(st.Flaky, ", "))

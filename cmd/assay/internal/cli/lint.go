@@ -8,6 +8,7 @@ import (
 	"github.com/assay-eval/assay/redact"
 	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/suite"
+	"github.com/assay-eval/assay/suite/lint"
 	"github.com/assay-eval/assay/target"
 )
 
@@ -31,7 +32,7 @@ type LintPlan struct {
 	Secrets        *redact.Redactor
 }
 
-// Lint checks the suite (suite.Check) and shows its findings. A suite
+// Lint checks the suite (lint.Check) and shows its findings. A suite
 // that cannot be read is an Input error; any finding that is an error
 // makes it a GateFailed error (exit 1), with the findings already shown.
 func Lint(p LintPlan) error {
@@ -46,9 +47,13 @@ func Lint(p LintPlan) error {
 	if p.Format != "text" && p.Format != "github" {
 		return usageError("--format text or --format github", "unknown --format %q", p.Format)
 	}
-	st, findings, err := suite.Check(p.SuitePath, o)
+	st, found, err := lint.Check(p.SuitePath, o)
 	if err != nil {
 		return inputError(err)
+	}
+	findings := make([]report.Finding, len(found))
+	for i, f := range found {
+		findings[i] = report.Finding(f)
 	}
 	if p.JSON != "" {
 		if err := WriteTo(p.Stdout, p.Secrets, p.JSON, func(w io.Writer) error { return report.LintJSON(w, p.SuitePath, st.N, findings) }); err != nil {

@@ -34,7 +34,7 @@ func (s noFiles) List(ctx context.Context, f store.Filter) ([]store.Entry, error
 func TestStoreWithoutFiles(t *testing.T) {
 	ctx := context.Background()
 	dir := filepath.Join(t.TempDir(), "s")
-	files, err := store.OpenSQLite(dir, store.OpenOptions{})
+	files, err := store.OpenFiles(dir, store.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestStoreWithoutFiles(t *testing.T) {
 	if err := os.Rename(dir, moved); err != nil {
 		t.Fatal(err)
 	}
-	real, err := store.OpenSQLite(moved, store.OpenOptions{})
+	real, err := store.OpenFiles(moved, store.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

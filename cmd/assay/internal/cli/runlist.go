@@ -95,7 +95,13 @@ func ListRuns(ctx context.Context, p ListPlan) error {
 			st.Cases(ctx, e.RunID, false, func(assay.CaseResult) error { entries[i].Cases++; return nil })
 		}
 	}
-	if err := report.RunList(p.Stdout, entries, store.ShortIDs(all, 13)); err != nil {
+	short := store.ShortIDs(all, 13)
+	rows := make([]report.RunRow, len(entries))
+	for i, e := range entries {
+		rows[i] = report.RunRow{ID: short[e.RunID], StartedAt: e.StartedAt, Suite: e.Suite, Target: e.Target, Status: e.Status,
+			Cases: e.Cases, PassRate: e.PassRate, Headline: e.Headline, HeadlineValue: e.HeadlineValue}
+	}
+	if err := report.RunList(p.Stdout, rows); err != nil {
 		return err
 	}
 	if p.Limit > 0 && len(entries) == p.Limit && len(all) > p.Limit && p.Suite == "" && status == "" {

@@ -9,6 +9,7 @@ package complete
 import (
 	"github.com/assay-eval/assay/cmd/assay/internal/cli"
 	"github.com/assay-eval/assay/store"
+	"github.com/assay-eval/assay/store/sqlite"
 	"github.com/spf13/cobra"
 )
 
@@ -47,7 +48,7 @@ func Register(root *cobra.Command, storeFor StoreFunc) {
 			if fl := c.Flag("store"); w == cli.CompleteRef && fl != nil {
 				dir = storeFor(fl.Value.String())
 			}
-			cands, more := cli.Complete(c.Context(), w, s, dir, store.OpenOptions{})
+			cands, more := cli.Complete(c.Context(), w, s, dir, store.OpenOptions{Directory: sqlite.Open})
 			if more {
 				return cands, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
 			}

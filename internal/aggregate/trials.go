@@ -1,4 +1,4 @@
-package gate
+package aggregate
 
 import (
 	"math"
@@ -7,61 +7,12 @@ import (
 	"github.com/assay-eval/assay"
 )
 
-// TrialStats summarises the trials of a run (assay run --trials N): how many
-// trials of each case passed, pass@N and pass^N, the flaky cases, and each
-// metric's mean and standard deviation across trials.
-type TrialStats struct {
-	// Trials is the largest number of trials any case has.
-	Trials int `json:"trials"`
-	// Cases has one entry per case id, in id order.
-	Cases []CaseTrials `json:"cases"`
-	// Graded is the number of graded cases (some trial stated a pass/fail).
-	Graded int `json:"graded"`
-	// PassAny is pass@N: graded cases with at least one passing trial / graded.
-	// PassAll is pass^N: graded cases whose every trial passed / graded.
-	// Both are nil when no case is graded.
-	PassAny *float64 `json:"pass_any_rate"`
-	PassAll *float64 `json:"pass_all_rate"`
-	// Flaky lists the ids of graded cases whose trials disagree (some
-	// passed, some did not), in id order.
-	Flaky []string `json:"flaky"`
-	// Metrics holds, per metric, the mean over trials of the per-trial mean
-	// over cases, and the sample standard deviation of those per-trial
-	// means (0 with a single trial).
-	Metrics map[string]MeanSD `json:"metrics,omitempty"`
-}
-
-// CaseTrials is one case across its trials.
-type CaseTrials struct {
-	ID     string `json:"id"`
-	Trials int    `json:"trials"`
-	// Passed counts passing trials; Errors trials whose target failed.
-	Passed int  `json:"passed"`
-	Errors int  `json:"errors,omitempty"`
-	Graded bool `json:"graded"`
-	// PassAny: some trial passed (pass@N). PassAll: every trial passed
-	// (pass^N). Flaky: graded and the trials disagree.
-	PassAny bool `json:"pass_any"`
-	PassAll bool `json:"pass_all"`
-	Flaky   bool `json:"flaky"`
-	// Metrics are this case's metric means over its trials.
-	Metrics map[string]float64 `json:"metrics,omitempty"`
-}
-
-// MeanSD is a mean with the standard deviation across trials and the number
-// of trials it is over.
-type MeanSD struct {
-	Mean float64 `json:"mean"`
-	SD   float64 `json:"sd"`
-	N    int     `json:"n"`
-}
-
 // Trials computes trial statistics over the case results of a run (one per
 // case and trial). A trial whose target failed counts as not passed. A case
 // is graded when any of its trials is graded or errored.
-func Trials(cases []assay.CaseResult) TrialStats {
+func Trials(cases []assay.CaseResult) assay.TrialStats {
 	type acc struct {
-		ct     CaseTrials
+		ct     assay.CaseTrials
 		sums   []float64 // by metric index
 		counts []int
 	}
@@ -72,11 +23,11 @@ func Trials(cases []assay.CaseResult) TrialStats {
 	// per-trial metric sums, to take the spread across trials.
 	trialSum := map[int][]float64{}
 	trialN := map[int][]int{}
-	st := TrialStats{}
+	st := assay.TrialStats{}
 	for _, r := range cases {
 		a := byID[r.ID]
 		if a == nil {
-			a = &acc{ct: CaseTrials{ID: r.ID}}
+			a = &acc{ct: assay.CaseTrials{ID: r.ID}}
 			byID[r.ID] = a
 			order = append(order, r.ID)
 		}
@@ -118,7 +69,7 @@ func Trials(cases []assay.CaseResult) TrialStats {
 	}
 	sort.Strings(order)
 	passAny, passAll := 0, 0
-	st.Cases = make([]CaseTrials, 0, len(order))
+	st.Cases = make([]assay.CaseTrials, 0, len(order))
 	for _, id := range order {
 		a := byID[id]
 		ct := a.ct
@@ -154,7 +105,7 @@ func Trials(cases []assay.CaseResult) TrialStats {
 		st.PassAny, st.PassAll = &pa, &pl
 	}
 	if len(names) > 0 {
-		st.Metrics = make(map[string]MeanSD, len(names))
+		st.Metrics = make(map[string]assay.MeanSD, len(names))
 		per := make([][]float64, len(names))
 		for _, t := range sortedInts(trialSum) {
 			for j, sum := range trialSum[t] {
@@ -180,10 +131,10 @@ func sortedInts[V any](m map[int]V) []int {
 }
 
 // meanSD is the mean and the sample (n-1) standard deviation of xs.
-func meanSD(xs []float64) MeanSD {
+func meanSD(xs []float64) assay.MeanSD {
 	n := len(xs)
 	if n == 0 {
-		return MeanSD{}
+		return assay.MeanSD{}
 	}
 	var sum float64
 	for _, x := range xs {
@@ -191,11 +142,11 @@ func meanSD(xs []float64) MeanSD {
 	}
 	mean := sum / float64(n)
 	if n == 1 {
-		return MeanSD{Mean: mean, N: 1}
+		return assay.MeanSD{Mean: mean, N: 1}
 	}
 	var ss float64
 	for _, x := range xs {
 		ss += (x - mean) * (x - mean)
 	}
-	return MeanSD{Mean: mean, SD: math.Sqrt(ss / float64(n-1)), N: n}
+	return assay.MeanSD{Mean: mean, SD: math.Sqrt(ss / float64(n-1)), N: n}
 }

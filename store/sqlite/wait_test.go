@@ -1,4 +1,4 @@
-package store
+package sqlite
 
 import (
 	"context"
@@ -7,13 +7,15 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/assay-eval/assay/store"
 )
 
 // A store that waits for another process's lock on the index says so once,
 // after about a second, and goes on when the lock is released.
 func TestOpenSaysItIsWaitingForALock(t *testing.T) {
 	root := t.TempDir()
-	s, err := OpenSQLite(root, OpenOptions{})
+	s, err := OpenStore(root, store.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +40,7 @@ func TestOpenSaysItIsWaitingForALock(t *testing.T) {
 	start := time.Now()
 	done := make(chan error, 1)
 	go func() {
-		s, err := OpenSQLite(root, OpenOptions{Waiting: func() {
+		s, err := OpenStore(root, store.OpenOptions{Waiting: func() {
 			notices.Add(1)
 			at.Store(int64(time.Since(start)))
 		}})
@@ -63,6 +65,6 @@ func TestOpenSaysItIsWaitingForALock(t *testing.T) {
 		t.Fatalf("Waiting called %d times, want once", n)
 	}
 	if d := time.Duration(at.Load()); d < 800*time.Millisecond || d > 2500*time.Millisecond {
-		t.Errorf("Waiting called after %v, want about %v", d, WaitNotice)
+		t.Errorf("Waiting called after %v, want about %v", d, store.WaitNotice)
 	}
 }

@@ -1,4 +1,4 @@
-package runner
+package aggregate
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package store_test
+package sqlite_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/store"
+	"github.com/assay-eval/assay/store/sqlite"
 	"github.com/assay-eval/assay/store/storetest"
 	_ "modernc.org/sqlite"
 )
@@ -19,7 +20,7 @@ func TestMigrationsAreRecorded(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
 	for range 2 { // the second Open applies nothing new
-		s, err := store.OpenSQLite(root, store.OpenOptions{})
+		s, err := sqlite.OpenStore(root, store.OpenOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -46,7 +47,7 @@ func TestMigrationsAreRecorded(t *testing.T) {
 func TestIndexRebuiltFromFiles(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
-	s, err := store.OpenSQLite(root, store.OpenOptions{})
+	s, err := sqlite.OpenStore(root, store.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +71,7 @@ func TestIndexRebuiltFromFiles(t *testing.T) {
 	// A run directory with a corrupt run.json is skipped, not fatal.
 	writeFile(t, filepath.Join(root, "runs", "broken", "run.json"), "{")
 
-	s, err = store.OpenSQLite(root, store.OpenOptions{})
+	s, err = sqlite.OpenStore(root, store.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +91,7 @@ func TestIndexRebuiltFromFiles(t *testing.T) {
 func TestReindexReconcilesWithFiles(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
-	s, err := store.OpenSQLite(root, store.OpenOptions{})
+	s, err := sqlite.OpenStore(root, store.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +119,7 @@ func TestReindexReconcilesWithFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	s, err = store.OpenSQLite(root, store.OpenOptions{})
+	s, err = sqlite.OpenStore(root, store.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +137,7 @@ func TestOpenOddDirectoryNames(t *testing.T) {
 	t.Parallel()
 	for _, name := range []string{"with space", "hash#mark", "question?mark", "per%25cent", "colon:x"} {
 		root := filepath.Join(t.TempDir(), name, "store")
-		s, err := store.OpenSQLite(root, store.OpenOptions{})
+		s, err := sqlite.OpenStore(root, store.OpenOptions{})
 		if err != nil {
 			t.Fatalf("Open(%q): %v", root, err)
 		}
@@ -150,7 +151,7 @@ func TestOpenOddDirectoryNames(t *testing.T) {
 func TestCorruptIndexIsRebuilt(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
-	s, err := store.OpenSQLite(root, store.OpenOptions{})
+	s, err := sqlite.OpenStore(root, store.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +170,7 @@ func TestCorruptIndexIsRebuilt(t *testing.T) {
 	}
 	writeFile(t, filepath.Join(root, "assay.db"), "this is not a database, but it is long enough to look like a header......................................................")
 
-	s, err = store.OpenSQLite(root, store.OpenOptions{})
+	s, err = sqlite.OpenStore(root, store.OpenOptions{})
 	if err != nil {
 		t.Fatalf("Open with a corrupt index: %v", err)
 	}

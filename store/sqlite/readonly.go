@@ -1,49 +1,27 @@
-package store
+package sqlite
 
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
+
+	"github.com/assay-eval/assay/store"
 )
 
 // ReadOnly reports whether the store was opened read-only.
-func (s *SQLiteStore) ReadOnly() bool { return s.readOnly }
+func (s *Store) ReadOnly() bool { return s.readOnly }
 
 // notWritable reports whether this process cannot write the store at dir:
 // its directory, its runs directory or its index.
-func notWritable(dir string) bool {
-	for _, d := range []string{dir, filepath.Join(dir, "runs")} {
-		f, err := os.CreateTemp(d, ".assay-write-check-*")
-		if err != nil {
-			if isPermission(err) {
-				return true
-			}
-			continue
-		}
-		f.Close()
-		os.Remove(f.Name())
-	}
-	f, err := os.OpenFile(filepath.Join(dir, DBFile), os.O_WRONLY, 0)
-	if err != nil {
-		return isPermission(err)
-	}
-	f.Close()
-	return false
-}
-
-func isPermission(err error) bool {
-	return errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS)
-}
+func notWritable(dir string) bool { return store.NotWritable(dir, filepath.Join(dir, DBFile)) }
 
 // openReadOnly opens the index with mode=ro (immutable=1 when SQLite cannot
 // open a WAL index read-only in an unwritable directory), and falls back to
 // an index in memory built from the run files.
-func openReadOnly(dir string, o OpenOptions) (*SQLiteStore, error) {
+func openReadOnly(dir string, o store.OpenOptions) (*Store, error) {
 	if fi, err := os.Stat(filepath.Join(dir, "runs")); err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("store %s: read-only, and it has no runs directory", dir)
 	}
@@ -60,7 +38,7 @@ func openReadOnly(dir string, o OpenOptions) (*SQLiteStore, error) {
 				continue
 			}
 			db.SetMaxOpenConns(1)
-			s := &SQLiteStore{root: dir, db: db, readOnly: true, waiting: o.Waiting}
+			s := &Store{root: dir, db: db, readOnly: true, waiting: o.Waiting}
 			if s.indexCurrent(ctx) {
 				return s, nil
 			}
@@ -74,7 +52,7 @@ func openReadOnly(dir string, o OpenOptions) (*SQLiteStore, error) {
 	db.SetMaxOpenConns(1)
 	db.SetMaxIdleConns(1)
 	db.SetConnMaxLifetime(0)
-	s := &SQLiteStore{root: dir, db: db, readOnly: true, waiting: o.Waiting}
+	s := &Store{root: dir, db: db, readOnly: true, waiting: o.Waiting}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("store %s: index in memory: %w", dir, err)
@@ -88,7 +66,7 @@ func openReadOnly(dir string, o OpenOptions) (*SQLiteStore, error) {
 
 // indexCurrent reports whether the opened index reads and has every
 // migration this version knows.
-func (s *SQLiteStore) indexCurrent(ctx context.Context) bool {
+func (s *Store) indexCurrent(ctx context.Context) bool {
 	names, err := fs.Glob(migrationFS, "migrations/*.sql")
 	if err != nil {
 		return false

@@ -1,4 +1,4 @@
-package store
+package sqlite
 
 import (
 	"context"
@@ -8,10 +8,10 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/store"
 )
 
 // makeReadOnly makes the store at root unwritable for this process until
@@ -52,7 +52,7 @@ func makeReadOnly(t *testing.T, root string) {
 // storeWithRuns makes a store of two complete runs and returns their ids.
 func storeWithRuns(t *testing.T, root string) []string {
 	t.Helper()
-	s, err := OpenSQLite(root, OpenOptions{})
+	s, err := OpenStore(root, store.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,10 +109,10 @@ func TestOpenForReadingReadOnlyStore(t *testing.T) {
 			makeReadOnly(t, root)
 			before := listing(t, root)
 
-			if _, err := OpenSQLite(root, OpenOptions{}); err == nil || !strings.Contains(err.Error(), "cannot be written by this user") {
+			if _, err := OpenStore(root, store.OpenOptions{}); err == nil || !strings.Contains(err.Error(), "cannot be written by this user") {
 				t.Errorf("Open on a read-only store: %v, want it said plainly", err)
 			}
-			s, err := OpenSQLite(root, OpenOptions{ForReading: true})
+			s, err := OpenStore(root, store.OpenOptions{ForReading: true})
 			if err != nil {
 				t.Fatalf("OpenForReading: %v", err)
 			}
@@ -120,7 +120,7 @@ func TestOpenForReadingReadOnlyStore(t *testing.T) {
 			if !s.ReadOnly() {
 				t.Error("ReadOnly() = false")
 			}
-			ents, err := s.List(context.Background(), Filter{})
+			ents, err := s.List(context.Background(), store.Filter{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -137,37 +137,5 @@ func TestOpenForReadingReadOnlyStore(t *testing.T) {
 				t.Errorf("the read-only store changed:\nbefore\n%s\nafter\n%s", before, after)
 			}
 		})
-	}
-}
-
-// failingCases is a cases.jsonl whose writes fail as on a full disk.
-type failingCases struct{ name string }
-
-func (f failingCases) Write([]byte) (int, error) {
-	return 0, &fs.PathError{Op: "write", Path: f.name, Err: syscall.ENOSPC}
-}
-func (f failingCases) Sync() error  { return nil }
-func (f failingCases) Close() error { return nil }
-func (f failingCases) Name() string { return f.name }
-
-// A full disk is said in plain words, naming the store.
-func TestFullDiskSaidPlainly(t *testing.T) {
-	old := openCases
-	openCases = func(path string) (casesFile, error) { return failingCases{path}, nil }
-	defer func() { openCases = old }()
-	root := filepath.Join(t.TempDir(), "st")
-	s, err := OpenSQLite(root, OpenOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	w, err := s.Begin(context.Background(), &assay.Run{Suite: assay.SuiteRef{Name: "kb"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = w.Append(assay.CaseResult{ID: "q1"})
-	want := "the disk holding the store " + root + " is full (no space left on the device): free some space, or keep the store on another disk ("
-	if err == nil || !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), "no space left on device)") {
-		t.Errorf("Append on a full disk: %v\nwant it to start %q", err, want)
 	}
 }
