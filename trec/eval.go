@@ -375,6 +375,9 @@ func (ev *evaluator) startPool() *pool {
 			w := ev.newWorker()
 			for j := range p.jobs {
 				ev.results[j.ti] = w.evalTopic(j)
+				for _, s := range j.segs {
+					s.mem.release()
+				}
 			}
 		}()
 	}
