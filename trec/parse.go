@@ -28,11 +28,13 @@ type qrelsTopic struct {
 	dup    string         // smallest duplicated docno ("" when none)
 
 	// An open-addressing table over the judged docnos, keyed by the
-	// Qrels seed's hash, for the run-side lookups (see lookup).
+	// Qrels' docHash, for the run-side lookups (see lookup): tab holds each
+	// key's hash (with its low bit set; 0 is an empty slot), tidx its index
+	// in keys and kgrade, so that a probe reads one word.
 	keys   []string
 	kgrade []int
-	khash  []uint64
-	slots  []int32
+	tab    []uint64
+	tidx   []int32
 	hasDup bool
 	pos    int // lines with grade > 0 (the -c summary num_rel)
 }
@@ -42,6 +44,7 @@ type Qrels struct {
 	topics []*qrelsTopic
 	index  map[string]int // qid to topic while parsing; then qidSlots
 	seed   maphash.Seed
+	wseed  uint64 // docHash's seed for docnos of at most 8 bytes
 
 	// qidSlots is an open-addressing table of the qids for topicOf.
 	qidSlots []qidSlot
@@ -118,42 +121,62 @@ func (q *Qrels) topicOf(b []byte) (int, bool) {
 	}
 }
 
-// buildTable builds the lookup table of a topic and drops its map.
-func (t *qrelsTopic) buildTable(seed maphash.Seed) {
+// docHash is the hash of a docno in the lookup tables: a mix of the
+// packed bytes for a docno of at most 8 bytes (most collections' ids),
+// maphash for longer ones; both seeded per process.
+func (q *Qrels) docHash(b []byte) uint64 {
+	if len(b) > 8 {
+		return maphash.Bytes(q.seed, b)
+	}
+	h := packQid(b) ^ q.wseed ^ uint64(len(b))<<59
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	h *= 0xc4ceb9fe1a85ec53
+	return h ^ h>>33
+}
+
+// buildTable builds the lookup table of a topic and drops its map. Most
+// lookups are of documents the topic has not judged, so the table is kept
+// at most a quarter full.
+func (t *qrelsTopic) buildTable(q *Qrels) {
 	n := len(t.docs)
 	size := 8
-	for size < 2*n {
+	for size < 4*n {
 		size *= 2
 	}
-	t.slots = make([]int32, size)
+	t.tab = make([]uint64, size)
+	t.tidx = make([]int32, size)
 	t.keys = make([]string, 0, n)
 	t.kgrade = make([]int, 0, n)
-	t.khash = make([]uint64, 0, n)
 	mask := uint64(size - 1)
 	for doc, g := range t.docs {
-		h := maphash.String(seed, doc)
-		t.keys = append(t.keys, doc)
-		t.kgrade = append(t.kgrade, g)
-		t.khash = append(t.khash, h)
+		h := q.docHash(unsafe.Slice(unsafe.StringData(doc), len(doc)))
 		i := h & mask
-		for t.slots[i] != 0 {
+		for t.tab[i] != 0 {
 			i = (i + 1) & mask
 		}
-		t.slots[i] = int32(len(t.keys))
+		t.tab[i] = h | 1
+		t.tidx[i] = int32(len(t.keys))
+		t.keys = append(t.keys, doc)
+		t.kgrade = append(t.kgrade, g)
 	}
 	t.docs = nil
 }
 
-// lookup returns the grade of doc (whose hash under the Qrels seed is h).
+// lookup returns the grade of doc (whose docHash is h).
 func (t *qrelsTopic) lookup(h uint64, doc []byte) (int, bool) {
-	mask := uint64(len(t.slots) - 1)
+	mask := uint64(len(t.tab) - 1)
+	hv := h | 1
 	for i := h & mask; ; i = (i + 1) & mask {
-		s := t.slots[i]
+		s := t.tab[i]
 		if s == 0 {
 			return 0, false
 		}
-		if k := s - 1; t.khash[k] == h && t.keys[k] == string(doc) {
-			return t.kgrade[k], true
+		if s == hv {
+			if k := t.tidx[i]; t.keys[k] == string(doc) {
+				return t.kgrade[k], true
+			}
 		}
 	}
 }
@@ -270,8 +293,9 @@ func ParseQrels(data []byte, name string) (*Qrels, error) {
 	// Byte order of qid.
 	sortTopics(q)
 	q.seed = maphash.MakeSeed()
+	q.wseed = maphash.Comparable(q.seed, 0)
 	for _, t := range q.topics {
-		t.buildTable(q.seed)
+		t.buildTable(q)
 	}
 	q.buildQidTable()
 	return q, nil
