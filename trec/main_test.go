@@ -2,6 +2,7 @@ package trec
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"io/fs"
@@ -385,5 +386,36 @@ func TestSkippedTopicsNote(t *testing.T) {
 	code, _, errs = run(t, map[string]string{"q": "t1 0 a 1\nt2 0 a 1\n", "r": "t2 Q0 a 1 1 x\n"}, "q r")
 	if want := "assay trec: skipped 1 qrels topic not in the run (t1); trec_eval v10.0 would stop, -c scores them\n"; code != 0 || errs != want {
 		t.Errorf("one topic: exit %d, stderr %q, want %q", code, errs, want)
+	}
+}
+
+// plainDecimal8, the eight-bytes-at-once path for scores such as 32.1805,
+// gives exactly parseFloatPrefix's value for every token it accepts, and
+// accepts every plain decimal of up to 8 bytes; tokens are checked over
+// an alphabet with signs, exponents, a second '.', and bytes around the
+// digits.
+func TestPlainDecimal8MatchesAtof(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	alphabet := []byte("0123456789..+-e/:x \x00\xff")
+	for range 300000 {
+		n := 1 + rng.IntN(8)
+		tok := make([]byte, n, 8)
+		for i := range tok {
+			if rng.IntN(4) == 0 {
+				tok[i] = alphabet[rng.IntN(len(alphabet))]
+			} else {
+				tok[i] = byte('0' + rng.IntN(10))
+			}
+		}
+		// Bytes after the token (another field) must not matter.
+		word := append(tok[:n:n], []byte("9.9.9.9.")[:8-n]...)
+		got, ok := plainDecimal8(binary.LittleEndian.Uint64(word), n)
+		plain := bytes.Count(tok, []byte(".")) <= 1 && len(bytes.Trim(tok, "0123456789.")) == 0 && bytes.ContainsAny(tok, "0123456789")
+		if ok != plain {
+			t.Fatalf("%q: ok %v, want %v", tok, ok, plain)
+		}
+		if want := parseFloatPrefix(tok); ok && math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("%q: %v, parseFloatPrefix %v", tok, got, want)
+		}
 	}
 }

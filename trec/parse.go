@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"math"
+	"math/bits"
 	"strconv"
 	"unsafe"
 )
@@ -308,6 +309,45 @@ func sortTopics(q *Qrels) {
 	for i, t := range ts {
 		q.index[t.qid] = i
 	}
+}
+
+// lo8 and hi8 are the low and high bit of every byte of a word.
+const (
+	lo8 = 0x0101010101010101
+	hi8 = 0x8080808080808080
+)
+
+// plainDecimal8 converts a score token of n <= 8 bytes held in the low
+// bytes of w (little endian, as loaded from the line) when it is a plain
+// decimal: digits and at most one '.', at least one digit. It gives the
+// value parseFloatPrefix gives (the same exact m / 10^k), eight bytes at a
+// time instead of a loop over them; ok is false for any other token.
+func plainDecimal8(w uint64, n int) (v float64, ok bool) {
+	if n < 1 || n > 8 {
+		return 0, false
+	}
+	w &= ^uint64(0) >> (64 - 8*n)
+	digits, frac := n, 0
+	d := w ^ '.'*lo8 // a zero byte where w has a '.'
+	if z := (d - lo8) &^ d & hi8; z != 0 {
+		// The lowest zero byte is found exactly; close the gap of the '.'.
+		p := bits.TrailingZeros64(z) >> 3
+		keep := uint64(1)<<(8*p) - 1
+		w = w&keep | w>>8&^keep
+		digits, frac = n-1, n-1-p
+		if digits == 0 {
+			return 0, false
+		}
+	}
+	// Left-pad to eight digits with '0'; then every byte must be a digit.
+	w = w<<(8*(8-digits)) | '0'*lo8>>(8*digits)
+	if ((w+0x46*lo8)|(w-'0'*lo8))&hi8 != 0 {
+		return 0, false
+	}
+	w -= '0' * lo8
+	w = w*10 + w>>8 // pairs of digits
+	w = ((w&0x000000ff000000ff)*(100+1000000<<32) + (w>>16&0x000000ff000000ff)*(1+10000<<32)) >> 32
+	return float64(w) / pow10[frac], true
 }
 
 // parseFloatPrefix is C atof: the longest prefix of b that strtod accepts

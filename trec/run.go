@@ -227,7 +227,7 @@ func parseChunk(c chunk, q *Qrels, sc *parseScratch) chunkResult {
 			sc.reset(res.segs)
 			return res
 		}
-		scoreTok := data[s:p]
+		scoreTok, scoreAt := data[s:p], s
 		p++
 		// tag
 		for data[p] != '\n' && isSpace(data[p]) {
@@ -270,7 +270,14 @@ func parseChunk(c chunk, q *Qrels, sc *parseScratch) chunkResult {
 		if cur == -2 {
 			continue
 		}
-		score := parseFloatPrefix(scoreTok)
+		var score float64
+		if ok := false; len(scoreTok) <= 8 && scoreAt+8 <= n {
+			if score, ok = plainDecimal8(binary.LittleEndian.Uint64(data[scoreAt:]), len(scoreTok)); !ok {
+				score = parseFloatPrefix(scoreTok)
+			}
+		} else {
+			score = parseFloatPrefix(scoreTok)
+		}
 		counts[cur]++
 		segOf = append(segOf, int32(cur))
 		if sc.reuse {
