@@ -73,6 +73,8 @@ func TestErrors(t *testing.T) {
 			"trec_eval.form_res_qrels: duplicate docs atrec_eval: Can't calculate measure 'num_ret'\n"},
 		{"duplicate docno in the qrels", map[string]string{"q": "1 0 a 1\n1 0 a 0\n", "r": "1 Q0 a 1 3 t\n"}, "-m map q r", 4,
 			"trec_eval.form_res_rels: duplicate docs a\ntrec_eval: Can't calculate measure 'map'\n"},
+		{"duplicate docnos in the qrels: the smallest is named", map[string]string{"q": "1 0 z 1\n1 0 b 1\n1 0 c 1\n1 0 z 0\n1 0 b 2\n", "r": "1 Q0 a 1 3 t\n"}, "-m map q r", 4,
+			"trec_eval.form_res_rels: duplicate docs b\ntrec_eval: Can't calculate measure 'map'\n"},
 		{"unknown measure", map[string]string{"q": qrels3, "r": "1 Q0 a 1 1 t\n"}, "-m bogus q r", 1,
 			"trec_eval: illegal measure 'bogus'\n"},
 		{"empty parameters", map[string]string{"q": qrels3, "r": "1 Q0 a 1 1 t\n"}, "-m P. q r", 1,

@@ -24,9 +24,9 @@ var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 // Judgments of one qrels topic.
 type qrelsTopic struct {
 	qid    string
-	docs   map[string]int // docno -> grade
-	grades []int          // every grade, one per qrels line
-	dup    string         // smallest duplicated docno ("" when none)
+	lines  []string // each line's docno, in file order (dropped by buildTable)
+	grades []int    // every grade, one per qrels line
+	dup    string   // smallest duplicated docno ("" when none)
 
 	// An open-addressing table over the judged docnos, keyed by the
 	// Qrels' docHash, for the run-side lookups (see lookup): tab holds each
@@ -137,11 +137,12 @@ func (q *Qrels) docHash(b []byte) uint64 {
 	return h ^ h>>33
 }
 
-// buildTable builds the lookup table of a topic and drops its map. Most
-// lookups are of documents the topic has not judged, so the table is kept
-// at most a quarter full.
+// buildTable builds the lookup table of a topic from its lines: a docno
+// judged twice keeps its first grade and is a duplicate (dup is the
+// smallest). Most lookups are of documents the topic has not judged, so the
+// table is kept at most a quarter full.
 func (t *qrelsTopic) buildTable(q *Qrels) {
-	n := len(t.docs)
+	n := len(t.lines)
 	size := 8
 	for size < 4*n {
 		size *= 2
@@ -151,18 +152,26 @@ func (t *qrelsTopic) buildTable(q *Qrels) {
 	t.keys = make([]string, 0, n)
 	t.kgrade = make([]int, 0, n)
 	mask := uint64(size - 1)
-	for doc, g := range t.docs {
+lines:
+	for li, doc := range t.lines {
 		h := q.docHash(unsafe.Slice(unsafe.StringData(doc), len(doc)))
+		hv := h | 1
 		i := h & mask
-		for t.tab[i] != 0 {
-			i = (i + 1) & mask
+		for ; t.tab[i] != 0; i = (i + 1) & mask {
+			if t.tab[i] == hv && t.keys[t.tidx[i]] == doc {
+				if !t.hasDup || doc < t.dup {
+					t.dup = doc
+				}
+				t.hasDup = true
+				continue lines
+			}
 		}
-		t.tab[i] = h | 1
+		t.tab[i] = hv
 		t.tidx[i] = int32(len(t.keys))
 		t.keys = append(t.keys, doc)
-		t.kgrade = append(t.kgrade, g)
+		t.kgrade = append(t.kgrade, t.grades[li])
 	}
-	t.docs = nil
+	t.lines = nil
 }
 
 // lookup returns the grade of doc (whose docHash is h).
@@ -200,6 +209,10 @@ func ParseQrels(data []byte, name string) (*Qrels, error) {
 		data = append(data[:len(data):len(data)], '\n')
 	}
 	q := &Qrels{index: map[string]int{}}
+	// The qids and docnos are cut from one copy of the file rather than
+	// allocated line by line.
+	text := unsafe.String(unsafe.SliceData(bytes.Clone(data)), len(data))
+	var t *qrelsTopic
 	line := 0
 	p := 0
 	n := len(data)
@@ -226,7 +239,7 @@ func ParseQrels(data []byte, name string) (*Qrels, error) {
 		if data[p] == '\n' {
 			return nil, bad()
 		}
-		qid := data[s:p]
+		qid, qidAt := data[s:p], s
 		p++
 		for data[p] != '\n' && isSpace(data[p]) {
 			p++
@@ -248,7 +261,7 @@ func ParseQrels(data []byte, name string) (*Qrels, error) {
 		if data[p] == '\n' {
 			return nil, bad()
 		}
-		doc := data[s:p]
+		doc, docAt := data[s:p], s
 		p++
 		for data[p] != '\n' && isSpace(data[p]) {
 			p++
@@ -271,21 +284,16 @@ func ParseQrels(data []byte, name string) (*Qrels, error) {
 			}
 		}
 		p++
-		ti, ok := q.index[string(qid)]
-		if !ok {
-			ti = len(q.topics)
-			q.index[string(qid)] = ti
-			q.topics = append(q.topics, &qrelsTopic{qid: string(qid), docs: map[string]int{}})
-		}
-		t := q.topics[ti]
-		if _, dup := t.docs[string(doc)]; dup {
-			if !t.hasDup || string(doc) < t.dup {
-				t.dup = string(doc)
+		if t == nil || t.qid != string(qid) {
+			ti, ok := q.index[string(qid)]
+			if !ok {
+				ti = len(q.topics)
+				q.index[string(qid)] = ti
+				q.topics = append(q.topics, &qrelsTopic{qid: text[qidAt : qidAt+len(qid)]})
 			}
-			t.hasDup = true
-		} else {
-			t.docs[string(doc)] = rel
+			t = q.topics[ti]
 		}
+		t.lines = append(t.lines, text[docAt:docAt+len(doc)])
 		t.grades = append(t.grades, rel)
 		if rel > 0 {
 			t.pos++
