@@ -658,7 +658,7 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 	if variant != nil {
 		vname = gate.VariantName(variant)
 	}
-	tout, err := openTrecOutputs(f, run.RunID, vname)
+	tout, err := openTrecOutputs(f, run.RunID, vname, s.RecallOver)
 	if err != nil {
 		return nil, gate.Verdict{}, inputError(err)
 	}
@@ -787,6 +787,9 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 	run.Measures = res.Measures
 	warnings = append(warnings, res.Warnings...)
 	warnings = append(warnings, cacheNote()...)
+	if w := tout.binaryWarning(s.Path); w != "" {
+		warnings = append(warnings, w)
+	}
 	run.Summary = agg.Summary()
 	run.Segments = agg.Segments()
 	if run.Shard == nil { // a shard's coverage is warned about by its merge
