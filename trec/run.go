@@ -17,8 +17,8 @@ func sortByQid(ts []*qrelsTopic) {
 	slices.SortFunc(ts, func(a, b *qrelsTopic) int { return strings.Compare(a.qid, b.qid) })
 }
 
-// entry is one run line kept for ranking: its score and its docno, stored
-// in the arena of the chunk it came from.
+// entry is one run line kept for ranking: its score and where its docno
+// is in the chunk it came from.
 type entry struct {
 	score float64
 	off   uint32
@@ -30,20 +30,20 @@ type entry struct {
 type segment struct {
 	topic int // index of the qrels topic
 	ents  []entry
-	arena []byte
+	arena []byte    // the chunk's bytes, which ents point into
 	recs  []byte    // collecting: the lines as topicStore records instead
-	mem   *chunkMem // eager: what ents and arena are cut from
+	mem   *chunkMem // eager: what ents and arena are
 }
 
-// chunkMem is the entries and docno arena of one eagerly read chunk,
-// shared by its segments and recycled once every segment's topic has been
-// evaluated, so that a grouped run of any size is parsed into the same few
+// chunkMem is one eagerly read chunk, its bytes and its entries, shared by
+// its segments and recycled once every segment's topic has been evaluated,
+// so that a grouped run of any size is read and parsed into the same few
 // buffers instead of fresh ones for every chunk (less garbage to collect,
-// fewer pages to fault in).
+// fewer pages to fault in), and no docno is copied.
 type chunkMem struct {
-	ents  []entry
-	arena []byte
-	refs  atomic.Int32 // segments not yet evaluated
+	ents []entry
+	data []byte       // the chunk, given back to bufPool
+	refs atomic.Int32 // segments not yet evaluated
 }
 
 var memPool = sync.Pool{New: func() any { return new(chunkMem) }}
@@ -51,8 +51,14 @@ var memPool = sync.Pool{New: func() any { return new(chunkMem) }}
 // release drops one segment's hold on m; the last gives m back.
 func (m *chunkMem) release() {
 	if m != nil && m.refs.Add(-1) == 0 {
-		memPool.Put(m)
+		m.put()
 	}
+}
+
+func (m *chunkMem) put() {
+	putBuf(m.data)
+	m.data = nil
+	memPool.Put(m)
 }
 
 type chunk struct {
@@ -95,8 +101,9 @@ var errFragmented = errors.New("trec: run topics are not contiguous")
 //
 // With reuse set (collecting), the segments of the result carry their
 // lines as topicStore records (recs) held in the scratch, valid until the
-// scratch parses another chunk; otherwise each result owns fresh entries
-// and arena.
+// scratch parses another chunk; otherwise the segments of each result
+// share a chunkMem holding the chunk and its entries (the position and
+// length of each docno in it, and the score).
 type parseScratch struct {
 	segOf       []int32
 	parts, part int // keep only topics with index%parts == part (parts 0: all)
@@ -132,11 +139,9 @@ func parseChunk(c chunk, q *Qrels, sc *parseScratch) chunkResult {
 		ents, res.segs = sc.ents[:0], sc.segs[:0]
 	} else {
 		mem = memPool.Get().(*chunkMem)
-		ents, arena = mem.ents[:0], mem.arena[:0]
+		ents, arena = mem.ents[:0], data
 		if ents == nil {
-			// A first chunk: about 37 bytes a line, docnos a fifth of it.
-			ents = make([]entry, 0, n/32+16)
-			arena = make([]byte, 0, n/4+64)
+			ents = make([]entry, 0, n/32+16) // about 37 bytes a line
 		}
 	}
 	// Lines are grouped by qid within the chunk: segOf[i] is the segment of
@@ -280,12 +285,7 @@ func parseChunk(c chunk, q *Qrels, sc *parseScratch) chunkResult {
 		}
 		counts[cur]++
 		segOf = append(segOf, int32(cur))
-		if sc.reuse {
-			ents = append(ents, entry{score: score, off: uint32(docAt), n: uint32(len(doc))})
-		} else {
-			ents = append(ents, entry{score: score, off: uint32(len(arena)), n: uint32(len(doc))})
-			arena = append(arena, doc...)
-		}
+		ents = append(ents, entry{score: score, off: uint32(docAt), n: uint32(len(doc))})
 	}
 	sc.lineSeg, sc.counts = segOf, counts
 	if sc.reuse {
@@ -299,10 +299,10 @@ func parseChunk(c chunk, q *Qrels, sc *parseScratch) chunkResult {
 		}
 		return res
 	}
-	mem.ents, mem.arena = ents, arena
+	mem.ents, mem.data = ents, data
 	mem.refs.Store(int32(len(res.segs)))
 	if len(res.segs) == 0 {
-		memPool.Put(mem)
+		mem.put()
 	}
 	if regroup {
 		// Counting sort of the entries by segment: pos[k] is where the next
@@ -610,9 +610,7 @@ func (rr *runReader) read(r io.Reader, name string) error {
 					return
 				}
 				res := parseChunk(c, rr.q, sc)
-				if rr.eager {
-					putBuf(c.data)
-				} else {
+				if !rr.eager { // eager, the chunk is its segments' (chunkMem)
 					res.sc, res.data = sc, c.data
 				}
 				select {
