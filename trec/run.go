@@ -148,6 +148,8 @@ func parseChunk(c chunk, q *Qrels, sc *parseScratch) chunkResult {
 	// line i; segments stay contiguous unless a qid comes back.
 	cur := -1 // segment of the previous line; -2: a topic not in the qrels
 	var lastQid []byte
+	var lastW uint64 // lastQid's word when lastShort
+	lastShort := false
 	segOf := sc.lineSeg[:0]
 	counts := sc.counts[:0]
 	regroup := false
@@ -177,6 +179,13 @@ func parseChunk(c chunk, q *Qrels, sc *parseScratch) chunkResult {
 			return res
 		}
 		qid := data[s:p]
+		// A qid of at most 8 bytes is compared with the previous line's
+		// as one word (the line's first bytes, the rest masked off).
+		var qw uint64
+		short := len(qid) <= 8 && s+8 <= n
+		if short {
+			qw = binary.LittleEndian.Uint64(data[s:]) & (^uint64(0) >> (64 - 8*len(qid)))
+		}
 		p++
 		// iter
 		for data[p] != '\n' && isSpace(data[p]) {
@@ -253,8 +262,14 @@ func parseChunk(c chunk, q *Qrels, sc *parseScratch) chunkResult {
 		}
 		p++
 
-		if cur == -1 || !bytes.Equal(qid, lastQid) {
-			lastQid = qid
+		var same bool
+		if short && lastShort {
+			same = qw == lastW && len(qid) == len(lastQid)
+		} else {
+			same = bytes.Equal(qid, lastQid)
+		}
+		if cur == -1 || !same {
+			lastQid, lastW, lastShort = qid, qw, short
 			ti, ok := q.topicOf(qid)
 			switch {
 			case !ok || sc.parts > 1 && ti%sc.parts != sc.part:
