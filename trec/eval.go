@@ -3,6 +3,8 @@ package trec
 import (
 	"bufio"
 	"bytes"
+	"cmp"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"math"
@@ -91,7 +93,34 @@ func cmpItems(a, b item) int {
 		}
 		return -1
 	}
-	return bytes.Compare(b.doc, a.doc)
+	return compareDocs(b.doc, a.doc)
+}
+
+// compareDocs is bytes.Compare; docnos of up to 8 bytes (ties in a
+// ranking are ordered by them) compare as two big-endian words.
+func compareDocs(a, b []byte) int {
+	if len(a) > 8 || len(b) > 8 {
+		return bytes.Compare(a, b)
+	}
+	if wa, wb := docWord(a), docWord(b); wa != wb {
+		if wa < wb {
+			return -1
+		}
+		return 1
+	}
+	return cmp.Compare(len(a), len(b)) // one is a prefix of the other
+}
+
+// docWord is b (at most 8 bytes) as a big-endian word, zero padded.
+func docWord(b []byte) uint64 {
+	if cap(b) >= 8 { // one load, the bytes past b masked off
+		return binary.BigEndian.Uint64(b[:8]) &^ (^uint64(0) >> (8 * len(b)))
+	}
+	var w uint64
+	for i, c := range b {
+		w |= uint64(c) << (56 - 8*i)
+	}
+	return w
 }
 
 // scoreKey maps a score to a key whose ascending order is cmpItems' score

@@ -421,3 +421,33 @@ func TestPlainDecimal8MatchesAtof(t *testing.T) {
 		}
 	}
 }
+
+// compareDocs, the tie order of a ranking, is bytes.Compare for docnos of
+// any length, prefixes, NUL and high bytes, whether or not the bytes after
+// a docno can be loaded with it.
+func TestCompareDocsIsBytesCompare(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	alphabet := []byte("ab\x00\xff09")
+	gen := func() []byte {
+		b := make([]byte, rng.IntN(11), 16)
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		if rng.IntN(2) == 0 {
+			return b[:len(b):len(b)] // no room past the docno
+		}
+		return append(b, "zzzzzzzz"...)[:len(b)] // bytes after it
+	}
+	for range 200000 {
+		a, b := gen(), gen()
+		if rng.IntN(4) == 0 {
+			b = append([]byte(nil), a...)
+			if len(b) > 0 && rng.IntN(2) == 0 {
+				b = b[:rng.IntN(len(b))]
+			}
+		}
+		if got, want := compareDocs(a, b), bytes.Compare(a, b); got != want {
+			t.Fatalf("compareDocs(%q, %q) = %d, want %d", a, b, got, want)
+		}
+	}
+}
