@@ -17,6 +17,13 @@ var spaceTab = [256]bool{' ': true, '\t': true, '\n': true, '\v': true, '\f': tr
 // isSpace is C isspace in the "C" locale.
 func isSpace(c byte) bool { return spaceTab[c] }
 
+// notSpace is !isSpace(c), without a table load for a byte above ' ' (most
+// bytes of a line): the per-byte test of the readers' field loops.
+func notSpace(c byte) bool { return c > ' ' || !spaceTab[c] }
+
+// isBlank is a space that is not '\n': what separates fields of a line.
+func isBlank(c byte) bool { return c <= ' ' && c != '\n' && spaceTab[c] }
+
 // pow10 holds the powers of ten that float64 represents exactly.
 var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
@@ -229,11 +236,11 @@ func ParseQrels(data []byte, name string) (*Qrels, error) {
 		bad := func() error {
 			return inputFail("trec_eval.get_qrels: Malformed line %d\ntrec_eval: Quit in file '%s'\n", line, name)
 		}
-		for data[p] != '\n' && isSpace(data[p]) {
+		for isBlank(data[p]) {
 			p++
 		}
 		s := p
-		for !isSpace(data[p]) {
+		for notSpace(data[p]) {
 			p++
 		}
 		if data[p] == '\n' {
@@ -241,21 +248,21 @@ func ParseQrels(data []byte, name string) (*Qrels, error) {
 		}
 		qid, qidAt := data[s:p], s
 		p++
-		for data[p] != '\n' && isSpace(data[p]) {
+		for isBlank(data[p]) {
 			p++
 		}
-		for !isSpace(data[p]) {
+		for notSpace(data[p]) {
 			p++
 		}
 		if data[p] == '\n' {
 			return nil, bad()
 		}
 		p++
-		for data[p] != '\n' && isSpace(data[p]) {
+		for isBlank(data[p]) {
 			p++
 		}
 		s = p
-		for !isSpace(data[p]) {
+		for notSpace(data[p]) {
 			p++
 		}
 		if data[p] == '\n' {
@@ -263,20 +270,20 @@ func ParseQrels(data []byte, name string) (*Qrels, error) {
 		}
 		doc, docAt := data[s:p], s
 		p++
-		for data[p] != '\n' && isSpace(data[p]) {
+		for isBlank(data[p]) {
 			p++
 		}
 		if data[p] == '\n' {
 			return nil, bad()
 		}
 		s = p
-		for !isSpace(data[p]) {
+		for notSpace(data[p]) {
 			p++
 		}
 		rel := atol(string(data[s:p]))
 		if data[p] != '\n' {
 			p++
-			for data[p] != '\n' && isSpace(data[p]) {
+			for isBlank(data[p]) {
 				p++
 			}
 			if data[p] != '\n' {

@@ -96,6 +96,10 @@ func putBuf(b []byte) {
 
 var errFragmented = errors.New("trec: run topics are not contiguous")
 
+// parseHook, when set (by tests), is called by a parser before it parses
+// the chunk of index idx.
+var parseHook func(idx int)
+
 // parseScratch is a parser goroutine's reusable state: segOf[ti] is 1 + the
 // segment of qrels topic ti in the current chunk (0: none yet).
 //
@@ -156,7 +160,7 @@ func parseChunk(c chunk, q *Qrels, sc *parseScratch) chunkResult {
 	var tagS, tagE int
 	p := 0
 	for p < n {
-		for data[p] != '\n' && isSpace(data[p]) {
+		for isBlank(data[p]) {
 			p++
 		}
 		if data[p] == '\n' {
@@ -170,7 +174,7 @@ func parseChunk(c chunk, q *Qrels, sc *parseScratch) chunkResult {
 		res.lines++
 		// qid
 		s := p
-		for !isSpace(data[p]) {
+		for notSpace(data[p]) {
 			p++
 		}
 		if data[p] == '\n' {
@@ -188,10 +192,10 @@ func parseChunk(c chunk, q *Qrels, sc *parseScratch) chunkResult {
 		}
 		p++
 		// iter
-		for data[p] != '\n' && isSpace(data[p]) {
+		for isBlank(data[p]) {
 			p++
 		}
-		for !isSpace(data[p]) {
+		for notSpace(data[p]) {
 			p++
 		}
 		if data[p] == '\n' {
@@ -201,11 +205,11 @@ func parseChunk(c chunk, q *Qrels, sc *parseScratch) chunkResult {
 		}
 		p++
 		// docno
-		for data[p] != '\n' && isSpace(data[p]) {
+		for isBlank(data[p]) {
 			p++
 		}
 		s = p
-		for !isSpace(data[p]) {
+		for notSpace(data[p]) {
 			p++
 		}
 		if data[p] == '\n' {
@@ -216,10 +220,10 @@ func parseChunk(c chunk, q *Qrels, sc *parseScratch) chunkResult {
 		doc, docAt := data[s:p], s
 		p++
 		// rank
-		for data[p] != '\n' && isSpace(data[p]) {
+		for isBlank(data[p]) {
 			p++
 		}
-		for !isSpace(data[p]) {
+		for notSpace(data[p]) {
 			p++
 		}
 		if data[p] == '\n' {
@@ -229,11 +233,11 @@ func parseChunk(c chunk, q *Qrels, sc *parseScratch) chunkResult {
 		}
 		p++
 		// score
-		for data[p] != '\n' && isSpace(data[p]) {
+		for isBlank(data[p]) {
 			p++
 		}
 		s = p
-		for !isSpace(data[p]) {
+		for notSpace(data[p]) {
 			p++
 		}
 		if data[p] == '\n' {
@@ -244,7 +248,7 @@ func parseChunk(c chunk, q *Qrels, sc *parseScratch) chunkResult {
 		scoreTok, scoreAt := data[s:p], s
 		p++
 		// tag
-		for data[p] != '\n' && isSpace(data[p]) {
+		for isBlank(data[p]) {
 			p++
 		}
 		if data[p] == '\n' {
@@ -253,7 +257,7 @@ func parseChunk(c chunk, q *Qrels, sc *parseScratch) chunkResult {
 			return res
 		}
 		tagS = p
-		for !isSpace(data[p]) {
+		for notSpace(data[p]) {
 			p++
 		}
 		tagE = p
@@ -595,14 +599,19 @@ func (rr *runReader) read(r io.Reader, name string) error {
 			idx++
 		}
 	}()
-	// Parsers. Collecting, a parser takes a scratch from free before it
-	// takes a chunk, and the in-order loop stores the chunk's segments and
-	// gives the scratch back: the chunk every later one waits for always
-	// has its scratch, and the store has a single writer.
-	var free chan *parseScratch
-	if !rr.eager {
-		free = make(chan *parseScratch, workers+2)
-		for range cap(free) {
+	// Parsers. A parser takes a scratch from free before it takes a chunk,
+	// and the in-order loop gives it back once it has used the chunk's
+	// result: at most cap(free) chunks are between the reader and that
+	// loop, however far a descheduled parser lets the others run ahead (the
+	// results waiting for it held 100 MiB of the 7M-line pair once), and
+	// the chunk every later one waits for always has its scratch.
+	// Collecting, the scratch holds the chunk's records until the loop
+	// has stored them, so the store has a single writer.
+	free := make(chan *parseScratch, workers+2)
+	for range cap(free) {
+		if rr.eager {
+			free <- &parseScratch{parts: 1}
+		} else {
 			free <- &parseScratch{parts: rr.parts, part: rr.part, reuse: true}
 		}
 	}
@@ -610,23 +619,24 @@ func (rr *runReader) read(r io.Reader, name string) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			own := &parseScratch{parts: 1}
 			for {
-				sc := own
-				if !rr.eager {
-					select {
-					case sc = <-free:
-					case <-done:
-						return
-					}
+				var sc *parseScratch
+				select {
+				case sc = <-free:
+				case <-done:
+					return
 				}
 				c, ok := <-chunks
 				if !ok {
 					return
 				}
+				if parseHook != nil {
+					parseHook(c.idx)
+				}
 				res := parseChunk(c, rr.q, sc)
+				res.sc = sc
 				if !rr.eager { // eager, the chunk is its segments' (chunkMem)
-					res.sc, res.data = sc, c.data
+					res.data = c.data
 				}
 				select {
 				case results <- res:
@@ -691,6 +701,7 @@ func (rr *runReader) read(r io.Reader, name string) error {
 				}
 				rr.acc[ti] = append(rr.acc[ti], s)
 			}
+			free <- c.sc
 		}
 	}
 	if readErr != nil {
