@@ -100,10 +100,11 @@ type Plan struct {
 	// time).
 	OnEvent func(Event)
 	// OnRun, when set, is called as each run (each variant of a matrix)
-	// begins, with its record (id, variant): the Sink it returns (nil:
-	// none) is given the run's results as they are made. An error fails
-	// the run before any case (Input).
-	OnRun func(run *assay.Run) (Sink, error)
+	// begins, with the suite (its header: the cases are streamed, so
+	// Cases may be empty) and the run's record (id, variant): the Sink it
+	// returns (nil: none) is given the run's results as they are made. An
+	// error fails the run before any case (Input).
+	OnRun func(s *assay.Suite, run *assay.Run) (Sink, error)
 	// Names names the plan's fields ({Field}) in the warnings and notes
 	// a run records, as a caller presents them (a CLI: its flags); nil:
 	// the Go names. PlanError.Text does the same for errors.
@@ -126,6 +127,13 @@ type Sink interface {
 	// Close is called once when the run is over: ok when it was stored
 	// whole. An error then fails the run (Input).
 	Close(ok bool) error
+}
+
+// SinkWarner is a Sink with warnings about what it wrote (files that
+// other tools will read differently, say): they join the run's warnings
+// when its cases are over.
+type SinkWarner interface {
+	Warnings() []string
 }
 
 // EventKind says what an Event reports.
@@ -568,7 +576,11 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 		b.rw.Finish(run)
 		return nil, gate.Verdict{}, inputError(err)
 	}
-	verdict, err := ss.finish(ctx, run, st, base, cacheNote(), jdg)
+	notes := cacheNote()
+	if w, ok := b.sink.(SinkWarner); ok {
+		notes = append(notes, w.Warnings()...)
+	}
+	verdict, err := ss.finish(ctx, run, st, base, notes, jdg)
 	if err != nil {
 		return nil, gate.Verdict{}, err
 	}
@@ -667,7 +679,7 @@ func (ss *session) begin(ctx context.Context, run *assay.Run) (*begun, error) {
 		b.recordErr = "temporary directory for the case results: %w"
 	}
 	if f.OnRun != nil {
-		sink, err := f.OnRun(run)
+		sink, err := f.OnRun(ss.s, run)
 		if err != nil {
 			return nil, inputError(err)
 		}

@@ -38,7 +38,7 @@ func TestRunSinkAndClock(t *testing.T) {
 	var runID string
 	res, err := harness.Run(context.Background(), plan(harness.Plan{
 		Now: func() time.Time { return at },
-		OnRun: func(run *assay.Run) (harness.Sink, error) {
+		OnRun: func(_ *assay.Suite, run *assay.Run) (harness.Sink, error) {
 			runID = run.RunID
 			return sink, nil
 		},

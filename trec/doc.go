@@ -19,9 +19,12 @@
 //  3. The run ("qid iter docno rank score tag ...") is streamed in 1 MiB
 //     chunks cut at line ends and parsed by GOMAXPROCS goroutines: blank
 //     and '#' lines are skipped, score is C atof, iter and rank are ignored,
-//     the runid is the tag of the last data line. Only the docno bytes and
-//     the score of each line are kept, in a per-chunk arena; the raw file is
-//     not kept.
+//     the runid is the tag of the last data line. Each line keeps its score
+//     and where its docno is in the chunk; a chunk is kept until the topics
+//     it holds have been evaluated, then its buffers are reused, and at
+//     most GOMAXPROCS+2 chunks are between the reader and the in-order
+//     loop, so a run of contiguous topics is read with a few chunks'
+//     memory however the parsers are scheduled.
 //  4. A topic whose lines have all been read is handed to an evaluation
 //     goroutine while parsing goes on: its lines are sorted by score
 //     descending, then docno descending (byte order); cut at -M; checked for

@@ -3,8 +3,9 @@ package trec
 import (
 	"bufio"
 	"bytes"
+	"cmp"
+	"encoding/binary"
 	"fmt"
-	"hash/maphash"
 	"io"
 	"math"
 	"math/bits"
@@ -61,7 +62,8 @@ type worker struct {
 	labels []int
 	topic  metric.Topic
 	ctx    evalCtx
-	table  []int32
+	table  []uint64 // findDup's hashes (low bit set; 0 empty)
+	tidx   []int32  // and the item of each
 	hashes []uint64
 	sorter sorter
 }
@@ -91,7 +93,34 @@ func cmpItems(a, b item) int {
 		}
 		return -1
 	}
-	return bytes.Compare(b.doc, a.doc)
+	return compareDocs(b.doc, a.doc)
+}
+
+// compareDocs is bytes.Compare; docnos of up to 8 bytes (ties in a
+// ranking are ordered by them) compare as two big-endian words.
+func compareDocs(a, b []byte) int {
+	if len(a) > 8 || len(b) > 8 {
+		return bytes.Compare(a, b)
+	}
+	if wa, wb := docWord(a), docWord(b); wa != wb {
+		if wa < wb {
+			return -1
+		}
+		return 1
+	}
+	return cmp.Compare(len(a), len(b)) // one is a prefix of the other
+}
+
+// docWord is b (at most 8 bytes) as a big-endian word, zero padded.
+func docWord(b []byte) uint64 {
+	if cap(b) >= 8 { // one load, the bytes past b masked off
+		return binary.BigEndian.Uint64(b[:8]) &^ (^uint64(0) >> (8 * len(b)))
+	}
+	var w uint64
+	for i, c := range b {
+		w |= uint64(c) << (56 - 8*i)
+	}
+	return w
 }
 
 // scoreKey maps a score to a key whose ascending order is cmpItems' score
@@ -209,23 +238,25 @@ func (w *worker) findDup(items []item, hashes []uint64) ([]byte, bool) {
 		size *= 2
 	}
 	if cap(w.table) < size {
-		w.table = make([]int32, size)
+		w.table = make([]uint64, size)
+		w.tidx = make([]int32, size)
 	}
-	tab := w.table[:size]
+	tab, tidx := w.table[:size], w.tidx[:size]
 	clear(tab)
 	mask := uint64(size - 1)
 	var dup []byte
 	found := false
 	for i := range items {
 		d := items[i].doc
-		hv := hashes[i]
-		for h := hv & mask; ; h = (h + 1) & mask {
+		hv := hashes[i] | 1
+		for h := hashes[i] & mask; ; h = (h + 1) & mask {
 			v := tab[h]
 			if v == 0 {
-				tab[h] = int32(i + 1)
+				tab[h] = hv
+				tidx[h] = int32(i)
 				break
 			}
-			if hashes[v-1] == hv && bytes.Equal(items[v-1].doc, d) {
+			if v == hv && bytes.Equal(items[tidx[h]].doc, d) {
 				if !found || bytes.Compare(d, dup) < 0 {
 					dup = d
 				}
@@ -247,6 +278,9 @@ func sortItems(items []item) { new(sorter).sort(items) }
 func (s *sorter) sort(items []item) {
 	inv := 0
 	for i := 1; i < len(items); i++ {
+		if items[i-1].score > items[i].score {
+			continue // in order: the usual case, without a call
+		}
 		if cmpItems(items[i-1], items[i]) > 0 {
 			inv++
 		}
@@ -260,7 +294,7 @@ func (s *sorter) sort(items []item) {
 	}
 	budget := 8*len(items) + 64 // element moves before giving up on insertion
 	for i := 1; i < len(items); i++ {
-		if cmpItems(items[i-1], items[i]) <= 0 {
+		if items[i-1].score > items[i].score || cmpItems(items[i-1], items[i]) <= 0 {
 			continue
 		}
 		v := items[i]
@@ -295,7 +329,7 @@ func (w *worker) evalTopic(j job) topicResult {
 	}
 	hashes := w.hashes[:0]
 	for i := range items {
-		hashes = append(hashes, maphash.Bytes(ev.q.seed, items[i].doc))
+		hashes = append(hashes, ev.q.docHash(items[i].doc))
 	}
 	w.hashes = hashes
 	if ev.plan.calcName == "" {
@@ -375,6 +409,9 @@ func (ev *evaluator) startPool() *pool {
 			w := ev.newWorker()
 			for j := range p.jobs {
 				ev.results[j.ti] = w.evalTopic(j)
+				for _, s := range j.segs {
+					s.mem.release()
+				}
 			}
 		}()
 	}

@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/assay-eval/assay/internal/trecgen"
 )
@@ -130,5 +133,37 @@ func TestGeneratedMalformedLineWhileCollecting(t *testing.T) {
 		if code != 2 || out != "" || errs != want {
 			t.Errorf("%s: exit %d, stdout %d bytes, stderr %q; want 2, none, %q", runName, code, len(out), errs, want)
 		}
+	}
+}
+
+// A parser that is descheduled on a chunk does not let the others run
+// ahead of it: the chunks parsed meanwhile wait, with their bytes, for the
+// in-order loop, and at most a few may (one scratch each). Before, they
+// ran to the end of the file, and on a loaded machine the results waiting
+// for one stalled parser held 100 MiB of the 7M-line pair.
+func TestStalledParserBoundsChunksAhead(t *testing.T) {
+	workers := runtime.GOMAXPROCS(0)
+	if workers < 2 {
+		t.Skip("one parser: nothing can run ahead")
+	}
+	files := generated(t, 1000, 300*max(workers, 2), false) // about 10 chunks a parser
+	var parsed, ahead atomic.Int32
+	parseHook = func(idx int) {
+		if idx == 0 {
+			time.Sleep(300 * time.Millisecond)
+			ahead.Store(parsed.Load())
+			return
+		}
+		parsed.Add(1)
+	}
+	defer func() { parseHook = nil }()
+	if chunks := len(files["r"]) / chunkSize; chunks < 4*(workers+2) {
+		t.Fatalf("the run has %d chunks, want at least %d", chunks, 4*(workers+2))
+	}
+	if code, _, errs := run(t, files, "q r"); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if limit := int32(workers + 1); ahead.Load() > limit {
+		t.Errorf("%d chunks were parsed while chunk 0 was held, want at most %d", ahead.Load(), limit)
 	}
 }

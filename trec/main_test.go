@@ -2,6 +2,7 @@ package trec
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"io/fs"
@@ -72,6 +73,8 @@ func TestErrors(t *testing.T) {
 			"trec_eval.form_res_qrels: duplicate docs atrec_eval: Can't calculate measure 'num_ret'\n"},
 		{"duplicate docno in the qrels", map[string]string{"q": "1 0 a 1\n1 0 a 0\n", "r": "1 Q0 a 1 3 t\n"}, "-m map q r", 4,
 			"trec_eval.form_res_rels: duplicate docs a\ntrec_eval: Can't calculate measure 'map'\n"},
+		{"duplicate docnos in the qrels: the smallest is named", map[string]string{"q": "1 0 z 1\n1 0 b 1\n1 0 c 1\n1 0 z 0\n1 0 b 2\n", "r": "1 Q0 a 1 3 t\n"}, "-m map q r", 4,
+			"trec_eval.form_res_rels: duplicate docs b\ntrec_eval: Can't calculate measure 'map'\n"},
 		{"unknown measure", map[string]string{"q": qrels3, "r": "1 Q0 a 1 1 t\n"}, "-m bogus q r", 1,
 			"trec_eval: illegal measure 'bogus'\n"},
 		{"empty parameters", map[string]string{"q": qrels3, "r": "1 Q0 a 1 1 t\n"}, "-m P. q r", 1,
@@ -385,5 +388,66 @@ func TestSkippedTopicsNote(t *testing.T) {
 	code, _, errs = run(t, map[string]string{"q": "t1 0 a 1\nt2 0 a 1\n", "r": "t2 Q0 a 1 1 x\n"}, "q r")
 	if want := "assay trec: skipped 1 qrels topic not in the run (t1); trec_eval v10.0 would stop, -c scores them\n"; code != 0 || errs != want {
 		t.Errorf("one topic: exit %d, stderr %q, want %q", code, errs, want)
+	}
+}
+
+// plainDecimal8, the eight-bytes-at-once path for scores such as 32.1805,
+// gives exactly parseFloatPrefix's value for every token it accepts, and
+// accepts every plain decimal of up to 8 bytes; tokens are checked over
+// an alphabet with signs, exponents, a second '.', and bytes around the
+// digits.
+func TestPlainDecimal8MatchesAtof(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	alphabet := []byte("0123456789..+-e/:x \x00\xff")
+	for range 300000 {
+		n := 1 + rng.IntN(8)
+		tok := make([]byte, n, 8)
+		for i := range tok {
+			if rng.IntN(4) == 0 {
+				tok[i] = alphabet[rng.IntN(len(alphabet))]
+			} else {
+				tok[i] = byte('0' + rng.IntN(10))
+			}
+		}
+		// Bytes after the token (another field) must not matter.
+		word := append(tok[:n:n], []byte("9.9.9.9.")[:8-n]...)
+		got, ok := plainDecimal8(binary.LittleEndian.Uint64(word), n)
+		plain := bytes.Count(tok, []byte(".")) <= 1 && len(bytes.Trim(tok, "0123456789.")) == 0 && bytes.ContainsAny(tok, "0123456789")
+		if ok != plain {
+			t.Fatalf("%q: ok %v, want %v", tok, ok, plain)
+		}
+		if want := parseFloatPrefix(tok); ok && math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("%q: %v, parseFloatPrefix %v", tok, got, want)
+		}
+	}
+}
+
+// compareDocs, the tie order of a ranking, is bytes.Compare for docnos of
+// any length, prefixes, NUL and high bytes, whether or not the bytes after
+// a docno can be loaded with it.
+func TestCompareDocsIsBytesCompare(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	alphabet := []byte("ab\x00\xff09")
+	gen := func() []byte {
+		b := make([]byte, rng.IntN(11), 16)
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		if rng.IntN(2) == 0 {
+			return b[:len(b):len(b)] // no room past the docno
+		}
+		return append(b, "zzzzzzzz"...)[:len(b)] // bytes after it
+	}
+	for range 200000 {
+		a, b := gen(), gen()
+		if rng.IntN(4) == 0 {
+			b = append([]byte(nil), a...)
+			if len(b) > 0 && rng.IntN(2) == 0 {
+				b = b[:rng.IntN(len(b))]
+			}
+		}
+		if got, want := compareDocs(a, b), bytes.Compare(a, b); got != want {
+			t.Fatalf("compareDocs(%q, %q) = %d, want %d", a, b, got, want)
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"math"
+	"math/bits"
 	"strconv"
 	"unsafe"
 )
@@ -16,6 +17,13 @@ var spaceTab = [256]bool{' ': true, '\t': true, '\n': true, '\v': true, '\f': tr
 // isSpace is C isspace in the "C" locale.
 func isSpace(c byte) bool { return spaceTab[c] }
 
+// notSpace is !isSpace(c), without a table load for a byte above ' ' (most
+// bytes of a line): the per-byte test of the readers' field loops.
+func notSpace(c byte) bool { return c > ' ' || !spaceTab[c] }
+
+// isBlank is a space that is not '\n': what separates fields of a line.
+func isBlank(c byte) bool { return c <= ' ' && c != '\n' && spaceTab[c] }
+
 // pow10 holds the powers of ten that float64 represents exactly.
 var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
@@ -23,16 +31,18 @@ var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 // Judgments of one qrels topic.
 type qrelsTopic struct {
 	qid    string
-	docs   map[string]int // docno -> grade
-	grades []int          // every grade, one per qrels line
-	dup    string         // smallest duplicated docno ("" when none)
+	lines  []string // each line's docno, in file order (dropped by buildTable)
+	grades []int    // every grade, one per qrels line
+	dup    string   // smallest duplicated docno ("" when none)
 
 	// An open-addressing table over the judged docnos, keyed by the
-	// Qrels seed's hash, for the run-side lookups (see lookup).
+	// Qrels' docHash, for the run-side lookups (see lookup): tab holds each
+	// key's hash (with its low bit set; 0 is an empty slot), tidx its index
+	// in keys and kgrade, so that a probe reads one word.
 	keys   []string
 	kgrade []int
-	khash  []uint64
-	slots  []int32
+	tab    []uint64
+	tidx   []int32
 	hasDup bool
 	pos    int // lines with grade > 0 (the -c summary num_rel)
 }
@@ -42,6 +52,7 @@ type Qrels struct {
 	topics []*qrelsTopic
 	index  map[string]int // qid to topic while parsing; then qidSlots
 	seed   maphash.Seed
+	wseed  uint64 // docHash's seed for docnos of at most 8 bytes
 
 	// qidSlots is an open-addressing table of the qids for topicOf.
 	qidSlots []qidSlot
@@ -118,42 +129,71 @@ func (q *Qrels) topicOf(b []byte) (int, bool) {
 	}
 }
 
-// buildTable builds the lookup table of a topic and drops its map.
-func (t *qrelsTopic) buildTable(seed maphash.Seed) {
-	n := len(t.docs)
-	size := 8
-	for size < 2*n {
-		size *= 2
+// docHash is the hash of a docno in the lookup tables: a mix of the
+// packed bytes for a docno of at most 8 bytes (most collections' ids),
+// maphash for longer ones; both seeded per process.
+func (q *Qrels) docHash(b []byte) uint64 {
+	if len(b) > 8 {
+		return maphash.Bytes(q.seed, b)
 	}
-	t.slots = make([]int32, size)
-	t.keys = make([]string, 0, n)
-	t.kgrade = make([]int, 0, n)
-	t.khash = make([]uint64, 0, n)
-	mask := uint64(size - 1)
-	for doc, g := range t.docs {
-		h := maphash.String(seed, doc)
-		t.keys = append(t.keys, doc)
-		t.kgrade = append(t.kgrade, g)
-		t.khash = append(t.khash, h)
-		i := h & mask
-		for t.slots[i] != 0 {
-			i = (i + 1) & mask
-		}
-		t.slots[i] = int32(len(t.keys))
-	}
-	t.docs = nil
+	h := packQid(b) ^ q.wseed ^ uint64(len(b))<<59
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	h *= 0xc4ceb9fe1a85ec53
+	return h ^ h>>33
 }
 
-// lookup returns the grade of doc (whose hash under the Qrels seed is h).
+// buildTable builds the lookup table of a topic from its lines: a docno
+// judged twice keeps its first grade and is a duplicate (dup is the
+// smallest). Most lookups are of documents the topic has not judged, so the
+// table is kept at most a quarter full.
+func (t *qrelsTopic) buildTable(q *Qrels) {
+	n := len(t.lines)
+	size := 8
+	for size < 4*n {
+		size *= 2
+	}
+	t.tab = make([]uint64, size)
+	t.tidx = make([]int32, size)
+	t.keys = make([]string, 0, n)
+	t.kgrade = make([]int, 0, n)
+	mask := uint64(size - 1)
+lines:
+	for li, doc := range t.lines {
+		h := q.docHash(unsafe.Slice(unsafe.StringData(doc), len(doc)))
+		hv := h | 1
+		i := h & mask
+		for ; t.tab[i] != 0; i = (i + 1) & mask {
+			if t.tab[i] == hv && t.keys[t.tidx[i]] == doc {
+				if !t.hasDup || doc < t.dup {
+					t.dup = doc
+				}
+				t.hasDup = true
+				continue lines
+			}
+		}
+		t.tab[i] = hv
+		t.tidx[i] = int32(len(t.keys))
+		t.keys = append(t.keys, doc)
+		t.kgrade = append(t.kgrade, t.grades[li])
+	}
+	t.lines = nil
+}
+
+// lookup returns the grade of doc (whose docHash is h).
 func (t *qrelsTopic) lookup(h uint64, doc []byte) (int, bool) {
-	mask := uint64(len(t.slots) - 1)
+	mask := uint64(len(t.tab) - 1)
+	hv := h | 1
 	for i := h & mask; ; i = (i + 1) & mask {
-		s := t.slots[i]
+		s := t.tab[i]
 		if s == 0 {
 			return 0, false
 		}
-		if k := s - 1; t.khash[k] == h && t.keys[k] == string(doc) {
-			return t.kgrade[k], true
+		if s == hv {
+			if k := t.tidx[i]; t.keys[k] == string(doc) {
+				return t.kgrade[k], true
+			}
 		}
 	}
 }
@@ -176,6 +216,10 @@ func ParseQrels(data []byte, name string) (*Qrels, error) {
 		data = append(data[:len(data):len(data)], '\n')
 	}
 	q := &Qrels{index: map[string]int{}}
+	// The qids and docnos are cut from one copy of the file rather than
+	// allocated line by line.
+	text := unsafe.String(unsafe.SliceData(bytes.Clone(data)), len(data))
+	var t *qrelsTopic
 	line := 0
 	p := 0
 	n := len(data)
@@ -192,54 +236,54 @@ func ParseQrels(data []byte, name string) (*Qrels, error) {
 		bad := func() error {
 			return inputFail("trec_eval.get_qrels: Malformed line %d\ntrec_eval: Quit in file '%s'\n", line, name)
 		}
-		for data[p] != '\n' && isSpace(data[p]) {
+		for isBlank(data[p]) {
 			p++
 		}
 		s := p
-		for !isSpace(data[p]) {
+		for notSpace(data[p]) {
 			p++
 		}
 		if data[p] == '\n' {
 			return nil, bad()
 		}
-		qid := data[s:p]
+		qid, qidAt := data[s:p], s
 		p++
-		for data[p] != '\n' && isSpace(data[p]) {
+		for isBlank(data[p]) {
 			p++
 		}
-		for !isSpace(data[p]) {
+		for notSpace(data[p]) {
 			p++
 		}
 		if data[p] == '\n' {
 			return nil, bad()
 		}
 		p++
-		for data[p] != '\n' && isSpace(data[p]) {
+		for isBlank(data[p]) {
 			p++
 		}
 		s = p
-		for !isSpace(data[p]) {
+		for notSpace(data[p]) {
 			p++
 		}
 		if data[p] == '\n' {
 			return nil, bad()
 		}
-		doc := data[s:p]
+		doc, docAt := data[s:p], s
 		p++
-		for data[p] != '\n' && isSpace(data[p]) {
+		for isBlank(data[p]) {
 			p++
 		}
 		if data[p] == '\n' {
 			return nil, bad()
 		}
 		s = p
-		for !isSpace(data[p]) {
+		for notSpace(data[p]) {
 			p++
 		}
 		rel := atol(string(data[s:p]))
 		if data[p] != '\n' {
 			p++
-			for data[p] != '\n' && isSpace(data[p]) {
+			for isBlank(data[p]) {
 				p++
 			}
 			if data[p] != '\n' {
@@ -247,21 +291,16 @@ func ParseQrels(data []byte, name string) (*Qrels, error) {
 			}
 		}
 		p++
-		ti, ok := q.index[string(qid)]
-		if !ok {
-			ti = len(q.topics)
-			q.index[string(qid)] = ti
-			q.topics = append(q.topics, &qrelsTopic{qid: string(qid), docs: map[string]int{}})
-		}
-		t := q.topics[ti]
-		if _, dup := t.docs[string(doc)]; dup {
-			if !t.hasDup || string(doc) < t.dup {
-				t.dup = string(doc)
+		if t == nil || t.qid != string(qid) {
+			ti, ok := q.index[string(qid)]
+			if !ok {
+				ti = len(q.topics)
+				q.index[string(qid)] = ti
+				q.topics = append(q.topics, &qrelsTopic{qid: text[qidAt : qidAt+len(qid)]})
 			}
-			t.hasDup = true
-		} else {
-			t.docs[string(doc)] = rel
+			t = q.topics[ti]
 		}
+		t.lines = append(t.lines, text[docAt:docAt+len(doc)])
 		t.grades = append(t.grades, rel)
 		if rel > 0 {
 			t.pos++
@@ -270,8 +309,9 @@ func ParseQrels(data []byte, name string) (*Qrels, error) {
 	// Byte order of qid.
 	sortTopics(q)
 	q.seed = maphash.MakeSeed()
+	q.wseed = maphash.Comparable(q.seed, 0)
 	for _, t := range q.topics {
-		t.buildTable(q.seed)
+		t.buildTable(q)
 	}
 	q.buildQidTable()
 	return q, nil
@@ -284,6 +324,45 @@ func sortTopics(q *Qrels) {
 	for i, t := range ts {
 		q.index[t.qid] = i
 	}
+}
+
+// lo8 and hi8 are the low and high bit of every byte of a word.
+const (
+	lo8 = 0x0101010101010101
+	hi8 = 0x8080808080808080
+)
+
+// plainDecimal8 converts a score token of n <= 8 bytes held in the low
+// bytes of w (little endian, as loaded from the line) when it is a plain
+// decimal: digits and at most one '.', at least one digit. It gives the
+// value parseFloatPrefix gives (the same exact m / 10^k), eight bytes at a
+// time instead of a loop over them; ok is false for any other token.
+func plainDecimal8(w uint64, n int) (v float64, ok bool) {
+	if n < 1 || n > 8 {
+		return 0, false
+	}
+	w &= ^uint64(0) >> (64 - 8*n)
+	digits, frac := n, 0
+	d := w ^ '.'*lo8 // a zero byte where w has a '.'
+	if z := (d - lo8) &^ d & hi8; z != 0 {
+		// The lowest zero byte is found exactly; close the gap of the '.'.
+		p := bits.TrailingZeros64(z) >> 3
+		keep := uint64(1)<<(8*p) - 1
+		w = w&keep | w>>8&^keep
+		digits, frac = n-1, n-1-p
+		if digits == 0 {
+			return 0, false
+		}
+	}
+	// Left-pad to eight digits with '0'; then every byte must be a digit.
+	w = w<<(8*(8-digits)) | '0'*lo8>>(8*digits)
+	if ((w+0x46*lo8)|(w-'0'*lo8))&hi8 != 0 {
+		return 0, false
+	}
+	w -= '0' * lo8
+	w = w*10 + w>>8 // pairs of digits
+	w = ((w&0x000000ff000000ff)*(100+1000000<<32) + (w>>16&0x000000ff000000ff)*(1+10000<<32)) >> 32
+	return float64(w) / pow10[frac], true
 }
 
 // parseFloatPrefix is C atof: the longest prefix of b that strtod accepts

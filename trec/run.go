@@ -10,14 +10,15 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 func sortByQid(ts []*qrelsTopic) {
 	slices.SortFunc(ts, func(a, b *qrelsTopic) int { return strings.Compare(a.qid, b.qid) })
 }
 
-// entry is one run line kept for ranking: its score and its docno, stored
-// in the arena of the chunk it came from.
+// entry is one run line kept for ranking: its score and where its docno
+// is in the chunk it came from.
 type entry struct {
 	score float64
 	off   uint32
@@ -29,8 +30,35 @@ type entry struct {
 type segment struct {
 	topic int // index of the qrels topic
 	ents  []entry
-	arena []byte
-	recs  []byte // collecting: the lines as topicStore records instead
+	arena []byte    // the chunk's bytes, which ents point into
+	recs  []byte    // collecting: the lines as topicStore records instead
+	mem   *chunkMem // eager: what ents and arena are
+}
+
+// chunkMem is one eagerly read chunk, its bytes and its entries, shared by
+// its segments and recycled once every segment's topic has been evaluated,
+// so that a grouped run of any size is read and parsed into the same few
+// buffers instead of fresh ones for every chunk (less garbage to collect,
+// fewer pages to fault in), and no docno is copied.
+type chunkMem struct {
+	ents []entry
+	data []byte       // the chunk, given back to bufPool
+	refs atomic.Int32 // segments not yet evaluated
+}
+
+var memPool = sync.Pool{New: func() any { return new(chunkMem) }}
+
+// release drops one segment's hold on m; the last gives m back.
+func (m *chunkMem) release() {
+	if m != nil && m.refs.Add(-1) == 0 {
+		m.put()
+	}
+}
+
+func (m *chunkMem) put() {
+	putBuf(m.data)
+	m.data = nil
+	memPool.Put(m)
 }
 
 type chunk struct {
@@ -68,13 +96,18 @@ func putBuf(b []byte) {
 
 var errFragmented = errors.New("trec: run topics are not contiguous")
 
+// parseHook, when set (by tests), is called by a parser before it parses
+// the chunk of index idx.
+var parseHook func(idx int)
+
 // parseScratch is a parser goroutine's reusable state: segOf[ti] is 1 + the
 // segment of qrels topic ti in the current chunk (0: none yet).
 //
 // With reuse set (collecting), the segments of the result carry their
 // lines as topicStore records (recs) held in the scratch, valid until the
-// scratch parses another chunk; otherwise each result owns fresh entries
-// and arena.
+// scratch parses another chunk; otherwise the segments of each result
+// share a chunkMem holding the chunk and its entries (the position and
+// length of each docno in it, and the score).
 type parseScratch struct {
 	segOf       []int32
 	parts, part int // keep only topics with index%parts == part (parts 0: all)
@@ -105,24 +138,29 @@ func parseChunk(c chunk, q *Qrels, sc *parseScratch) chunkResult {
 	n := len(data)
 	var ents []entry
 	var arena []byte
+	var mem *chunkMem
 	if sc.reuse {
 		ents, res.segs = sc.ents[:0], sc.segs[:0]
 	} else {
-		// Pre-size the arena and entries from the chunk size: lines are ~30+ bytes.
-		ents = make([]entry, 0, bytes.Count(data, []byte{'\n'}))
-		arena = make([]byte, 0, n/4+64)
+		mem = memPool.Get().(*chunkMem)
+		ents, arena = mem.ents[:0], data
+		if ents == nil {
+			ents = make([]entry, 0, n/32+16) // about 37 bytes a line
+		}
 	}
 	// Lines are grouped by qid within the chunk: segOf[i] is the segment of
 	// line i; segments stay contiguous unless a qid comes back.
 	cur := -1 // segment of the previous line; -2: a topic not in the qrels
 	var lastQid []byte
+	var lastW uint64 // lastQid's word when lastShort
+	lastShort := false
 	segOf := sc.lineSeg[:0]
 	counts := sc.counts[:0]
 	regroup := false
 	var tagS, tagE int
 	p := 0
 	for p < n {
-		for data[p] != '\n' && isSpace(data[p]) {
+		for isBlank(data[p]) {
 			p++
 		}
 		if data[p] == '\n' {
@@ -136,7 +174,7 @@ func parseChunk(c chunk, q *Qrels, sc *parseScratch) chunkResult {
 		res.lines++
 		// qid
 		s := p
-		for !isSpace(data[p]) {
+		for notSpace(data[p]) {
 			p++
 		}
 		if data[p] == '\n' {
@@ -145,12 +183,19 @@ func parseChunk(c chunk, q *Qrels, sc *parseScratch) chunkResult {
 			return res
 		}
 		qid := data[s:p]
+		// A qid of at most 8 bytes is compared with the previous line's
+		// as one word (the line's first bytes, the rest masked off).
+		var qw uint64
+		short := len(qid) <= 8 && s+8 <= n
+		if short {
+			qw = binary.LittleEndian.Uint64(data[s:]) & (^uint64(0) >> (64 - 8*len(qid)))
+		}
 		p++
 		// iter
-		for data[p] != '\n' && isSpace(data[p]) {
+		for isBlank(data[p]) {
 			p++
 		}
-		for !isSpace(data[p]) {
+		for notSpace(data[p]) {
 			p++
 		}
 		if data[p] == '\n' {
@@ -160,11 +205,11 @@ func parseChunk(c chunk, q *Qrels, sc *parseScratch) chunkResult {
 		}
 		p++
 		// docno
-		for data[p] != '\n' && isSpace(data[p]) {
+		for isBlank(data[p]) {
 			p++
 		}
 		s = p
-		for !isSpace(data[p]) {
+		for notSpace(data[p]) {
 			p++
 		}
 		if data[p] == '\n' {
@@ -175,10 +220,10 @@ func parseChunk(c chunk, q *Qrels, sc *parseScratch) chunkResult {
 		doc, docAt := data[s:p], s
 		p++
 		// rank
-		for data[p] != '\n' && isSpace(data[p]) {
+		for isBlank(data[p]) {
 			p++
 		}
-		for !isSpace(data[p]) {
+		for notSpace(data[p]) {
 			p++
 		}
 		if data[p] == '\n' {
@@ -188,11 +233,11 @@ func parseChunk(c chunk, q *Qrels, sc *parseScratch) chunkResult {
 		}
 		p++
 		// score
-		for data[p] != '\n' && isSpace(data[p]) {
+		for isBlank(data[p]) {
 			p++
 		}
 		s = p
-		for !isSpace(data[p]) {
+		for notSpace(data[p]) {
 			p++
 		}
 		if data[p] == '\n' {
@@ -200,10 +245,10 @@ func parseChunk(c chunk, q *Qrels, sc *parseScratch) chunkResult {
 			sc.reset(res.segs)
 			return res
 		}
-		scoreTok := data[s:p]
+		scoreTok, scoreAt := data[s:p], s
 		p++
 		// tag
-		for data[p] != '\n' && isSpace(data[p]) {
+		for isBlank(data[p]) {
 			p++
 		}
 		if data[p] == '\n' {
@@ -212,7 +257,7 @@ func parseChunk(c chunk, q *Qrels, sc *parseScratch) chunkResult {
 			return res
 		}
 		tagS = p
-		for !isSpace(data[p]) {
+		for notSpace(data[p]) {
 			p++
 		}
 		tagE = p
@@ -221,8 +266,14 @@ func parseChunk(c chunk, q *Qrels, sc *parseScratch) chunkResult {
 		}
 		p++
 
-		if cur == -1 || !bytes.Equal(qid, lastQid) {
-			lastQid = qid
+		var same bool
+		if short && lastShort {
+			same = qw == lastW && len(qid) == len(lastQid)
+		} else {
+			same = bytes.Equal(qid, lastQid)
+		}
+		if cur == -1 || !same {
+			lastQid, lastW, lastShort = qid, qw, short
 			ti, ok := q.topicOf(qid)
 			switch {
 			case !ok || sc.parts > 1 && ti%sc.parts != sc.part:
@@ -243,15 +294,17 @@ func parseChunk(c chunk, q *Qrels, sc *parseScratch) chunkResult {
 		if cur == -2 {
 			continue
 		}
-		score := parseFloatPrefix(scoreTok)
+		var score float64
+		if ok := false; len(scoreTok) <= 8 && scoreAt+8 <= n {
+			if score, ok = plainDecimal8(binary.LittleEndian.Uint64(data[scoreAt:]), len(scoreTok)); !ok {
+				score = parseFloatPrefix(scoreTok)
+			}
+		} else {
+			score = parseFloatPrefix(scoreTok)
+		}
 		counts[cur]++
 		segOf = append(segOf, int32(cur))
-		if sc.reuse {
-			ents = append(ents, entry{score: score, off: uint32(docAt), n: uint32(len(doc))})
-		} else {
-			ents = append(ents, entry{score: score, off: uint32(len(arena)), n: uint32(len(doc))})
-			arena = append(arena, doc...)
-		}
+		ents = append(ents, entry{score: score, off: uint32(docAt), n: uint32(len(doc))})
 	}
 	sc.lineSeg, sc.counts = segOf, counts
 	if sc.reuse {
@@ -265,9 +318,14 @@ func parseChunk(c chunk, q *Qrels, sc *parseScratch) chunkResult {
 		}
 		return res
 	}
+	mem.ents, mem.data = ents, data
+	mem.refs.Store(int32(len(res.segs)))
+	if len(res.segs) == 0 {
+		mem.put()
+	}
 	if regroup {
 		// Counting sort of the entries by segment: pos[k] is where the next
-		// entry of segment k goes.
+		// entry of segment k goes. (Rare: the sorted copy is not recycled.)
 		pos := append(sc.pos[:0], 0)
 		for _, c := range counts {
 			pos = append(pos, pos[len(pos)-1]+c)
@@ -294,6 +352,7 @@ func parseChunk(c chunk, q *Qrels, sc *parseScratch) chunkResult {
 	}
 	for i := range res.segs {
 		res.segs[i].arena = arena
+		res.segs[i].mem = mem
 		sc.segOf[res.segs[i].topic] = 0
 	}
 	if res.lines > 0 {
@@ -540,14 +599,19 @@ func (rr *runReader) read(r io.Reader, name string) error {
 			idx++
 		}
 	}()
-	// Parsers. Collecting, a parser takes a scratch from free before it
-	// takes a chunk, and the in-order loop stores the chunk's segments and
-	// gives the scratch back: the chunk every later one waits for always
-	// has its scratch, and the store has a single writer.
-	var free chan *parseScratch
-	if !rr.eager {
-		free = make(chan *parseScratch, workers+2)
-		for range cap(free) {
+	// Parsers. A parser takes a scratch from free before it takes a chunk,
+	// and the in-order loop gives it back once it has used the chunk's
+	// result: at most cap(free) chunks are between the reader and that
+	// loop, however far a descheduled parser lets the others run ahead (the
+	// results waiting for it held 100 MiB of the 7M-line pair once), and
+	// the chunk every later one waits for always has its scratch.
+	// Collecting, the scratch holds the chunk's records until the loop
+	// has stored them, so the store has a single writer.
+	free := make(chan *parseScratch, workers+2)
+	for range cap(free) {
+		if rr.eager {
+			free <- &parseScratch{parts: 1}
+		} else {
 			free <- &parseScratch{parts: rr.parts, part: rr.part, reuse: true}
 		}
 	}
@@ -555,25 +619,24 @@ func (rr *runReader) read(r io.Reader, name string) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			own := &parseScratch{parts: 1}
 			for {
-				sc := own
-				if !rr.eager {
-					select {
-					case sc = <-free:
-					case <-done:
-						return
-					}
+				var sc *parseScratch
+				select {
+				case sc = <-free:
+				case <-done:
+					return
 				}
 				c, ok := <-chunks
 				if !ok {
 					return
 				}
+				if parseHook != nil {
+					parseHook(c.idx)
+				}
 				res := parseChunk(c, rr.q, sc)
-				if rr.eager {
-					putBuf(c.data)
-				} else {
-					res.sc, res.data = sc, c.data
+				res.sc = sc
+				if !rr.eager { // eager, the chunk is its segments' (chunkMem)
+					res.data = c.data
 				}
 				select {
 				case results <- res:
@@ -638,6 +701,7 @@ func (rr *runReader) read(r io.Reader, name string) error {
 				}
 				rr.acc[ti] = append(rr.acc[ti], s)
 			}
+			free <- c.sc
 		}
 	}
 	if readErr != nil {

@@ -131,8 +131,8 @@ func headLines(src, dst string, n int) error {
 
 // recordTo writes the observations of a run to the trace at path, as
 // assay run --record does.
-func recordTo(path string) func(*assay.Run) (harness.Sink, error) {
-	return func(*assay.Run) (harness.Sink, error) {
+func recordTo(path string) func(*assay.Suite, *assay.Run) (harness.Sink, error) {
+	return func(*assay.Suite, *assay.Run) (harness.Sink, error) {
 		rec, err := target.NewRecorder(path)
 		if err != nil {
 			return nil, err

@@ -10,6 +10,7 @@ import (
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/compare"
 	"github.com/assay-eval/assay/internal/atomicfile"
+	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/store"
 	"github.com/assay-eval/assay/suite"
 	"github.com/assay-eval/assay/trec"
@@ -148,19 +149,14 @@ func export(ctx context.Context, f ExportPlan, st store.Store) error {
 		return inputError(fmt.Errorf("--trec-qrels: suite %s has changed since run %s (fingerprint %s, the run's %s): give --suite the suite the run used", sp, shortID(run.RunID), ss.Fingerprint, run.Suite.Fingerprint))
 	}
 	relevantOnly := ss.Suite.RecallOver == assay.RecallOverRelevant
-	differ, exported := 0, 0
+	bin := binaryCheck{relevantOnly: relevantOnly}
 	err = atomicfile.Replace(f.TrecQrels, func(w io.Writer) error {
 		qw := trec.NewQrelsWriter(w)
 		err := ss.Cases(func(c assay.Case) error {
 			if !inRun[c.ID] {
 				return nil
 			}
-			if relevantOnly && c.Judged() {
-				exported++
-				if !maps.Equal(binaryJudgments(c), binaryOf(c.Judgments)) {
-					differ++
-				}
-			}
+			bin.add(c)
 			return qw.Add(c.ID, c.Judgments)
 		})
 		if err != nil {
@@ -191,10 +187,39 @@ func export(ctx context.Context, f ExportPlan, st store.Store) error {
 		if err != nil {
 			return inputError(fmt.Errorf("--trec-qrels-binary %w", err))
 		}
-	} else if differ > 0 && f.Stderr != nil {
-		fmt.Fprintf(f.Stderr, "assay: warning: --trec-qrels: suite %s has recall_over: relevant, and in %d of %d exported cases a document graded 1 or more is not on the case's relevant list (or one on it is graded 0): trec_eval's binary measures (recall, P, map, recip_rank, success, Rprec, bpref) count other documents than assay's; add --trec-qrels-binary FILE for qrels that give assay's (each case's relevant list at grade 1, its other judgments at 0), and keep --trec-qrels for ndcg\n", sp, differ, exported)
+	} else if w := bin.warning(sp, "add --trec-qrels-binary FILE"); w != "" && f.Stderr != nil {
+		report.Warnings(f.Stderr, []string{w})
 	}
 	return nil
+}
+
+// binaryCheck counts, for a suite with recall_over: relevant, the cases
+// written to a qrels file whose grades make trec_eval's binary measures
+// count other documents than assay's (its relevant list): the one check
+// behind the warning of runs export --trec-qrels and run --trec-qrels.
+type binaryCheck struct {
+	relevantOnly     bool
+	differ, exported int
+}
+
+// add counts a case whose judgments are written.
+func (b *binaryCheck) add(c assay.Case) {
+	if !b.relevantOnly || !c.Judged() {
+		return
+	}
+	b.exported++
+	if !maps.Equal(binaryJudgments(c), binaryOf(c.Judgments)) {
+		b.differ++
+	}
+}
+
+// warning is the warning to give when some written case differs ("" when
+// none); fix says how to get the binary qrels.
+func (b *binaryCheck) warning(suitePath, fix string) string {
+	if b.differ == 0 {
+		return ""
+	}
+	return fmt.Sprintf("--trec-qrels: suite %s has recall_over: relevant, and in %d of %d exported cases a document graded 1 or more is not on the case's relevant list (or one on it is graded 0): trec_eval's binary measures (recall, P, map, recip_rank, success, Rprec, bpref) count other documents than assay's; %s for qrels that give assay's (each case's relevant list at grade 1, its other judgments at 0), and keep --trec-qrels for ndcg", suitePath, b.differ, b.exported, fix)
 }
 
 // binaryJudgments are a case's judgments as its binary measures see them

@@ -167,37 +167,47 @@ func (p *RunPlan) checkInputs() error {
 // runSink writes one run's results to the --record trace and the TREC
 // files as they are made.
 type runSink struct {
-	rec     *target.Recorder
-	recFlag string
-	tout    *trecOutputs
+	rec       *target.Recorder
+	recFlag   string
+	tout      *trecOutputs
+	suitePath string
+}
+
+// Warnings is the TREC qrels' warning (binaryWarning), if any
+// (harness.SinkWarner).
+func (s *runSink) Warnings() []string {
+	if w := s.tout.binaryWarning(s.suitePath); w != "" {
+		return []string{w}
+	}
+	return nil
 }
 
 // onRun opens the trace and TREC files of a run (a variant's get the
 // variant's name before their extension).
-func (p *RunPlan) onRun(run *assay.Run) (harness.Sink, error) {
+func (p *RunPlan) onRun(s *assay.Suite, run *assay.Run) (harness.Sink, error) {
 	var vname string
 	if run.Variant != nil {
 		vname = gate.VariantName(run.Variant)
 	}
-	tout, err := openTrecOutputs(p, run.RunID, vname)
+	tout, err := openTrecOutputs(p, run.RunID, vname, s.RecallOver)
 	if err != nil {
 		return nil, err
 	}
-	s := &runSink{tout: tout, recFlag: p.Record}
+	rs := &runSink{tout: tout, recFlag: p.Record, suitePath: s.Path}
 	if p.Record != "" {
 		path := p.Record
 		if vname != "" {
 			path = variantPath(path, vname)
 		}
-		if s.rec, err = target.NewRecorder(path); err != nil {
+		if rs.rec, err = target.NewRecorder(path); err != nil {
 			tout.close()
 			return nil, err
 		}
 	}
-	if s.rec == nil && s.tout == nil {
+	if rs.rec == nil && rs.tout == nil {
 		return nil, nil
 	}
-	return s, nil
+	return rs, nil
 }
 
 func (s *runSink) Add(c assay.Case, r assay.CaseResult) error {

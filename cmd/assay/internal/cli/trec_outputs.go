@@ -74,18 +74,20 @@ type trecOutputs struct {
 	run, qrels *trecOutput
 	rw         *trec.RunWriter
 	qw         *trec.QrelsWriter
+	bin        binaryCheck // the qrels written, for a recall_over: relevant suite
 	// err is the first case that could not be written: the run goes on,
 	// and finish reports it instead of writing a partial file.
 	err error
 }
 
 // openTrecOutputs starts the files of one run; nil when neither is asked
-// for. variant names the matrix variant (its files get variantPath names).
-func openTrecOutputs(f *RunPlan, runID, variant string) (*trecOutputs, error) {
+// for. variant names the matrix variant (its files get variantPath names);
+// recallOver is the suite's (see binaryWarning).
+func openTrecOutputs(f *RunPlan, runID, variant, recallOver string) (*trecOutputs, error) {
 	if f.TrecRun == "" && f.TrecQrels == "" {
 		return nil, nil
 	}
-	t := &trecOutputs{}
+	t := &trecOutputs{bin: binaryCheck{relevantOnly: recallOver == assay.RecallOverRelevant}}
 	path := func(p string) string {
 		if variant != "" {
 			return variantPath(p, variant)
@@ -132,10 +134,22 @@ func (t *trecOutputs) add(c assay.Case, r assay.CaseResult) {
 		}
 	}
 	if t.qw != nil {
+		t.bin.add(c)
 		if err := t.qw.Add(c.ID, c.Judgments); err != nil {
 			t.err = fmt.Errorf("--trec-qrels %s: %w", t.qrels.path, err)
 		}
 	}
+}
+
+// binaryWarning is runs export's warning for the qrels written (see
+// binaryCheck), "" when there is none: for a suite with recall_over:
+// relevant, trec_eval's binary measures on them can count other documents
+// than the run's. runs export writes the qrels that match.
+func (t *trecOutputs) binaryWarning(suitePath string) string {
+	if t == nil || t.qw == nil {
+		return ""
+	}
+	return t.bin.warning(suitePath, "store the run and export it with assay runs export REF --trec-qrels FILE --trec-qrels-binary FILE")
 }
 
 // finish writes the files to their paths, or neither when a case could not
