@@ -60,6 +60,10 @@ type CaseResult struct {
 	Stages map[string]float64 `json:"stages,omitempty"`
 	// Judge is what the judge said of the case (nil: no judge ran).
 	Judge *JudgeResult `json:"judge,omitempty"`
+	// Attribution labels each answer sentence supported, unsupported or
+	// uncited (package grade's Attribute); nil when the answer cites
+	// nothing at sentence level.
+	Attribution *Attribution `json:"attribution,omitempty"`
 	// Unjudged is the judged coverage of a judged case: per cutoff
 	// ("unj@10"), the share of the top k ranks whose document has no
 	// judgment, trec_eval's unj (docs/metrics.md#judged-coverage). The

@@ -19,6 +19,10 @@ type Options struct {
 	CaseSensitive  bool          // suite default for the substring kinds
 	K              int           // suite default k (assay.DefaultK when 0)
 	Schemas        *SchemaCache  // compiled JSON Schemas, keyed by resolved path
+	// Nuggets, when set, gives the nugget tests of a case for attribution
+	// (Attribute): a cited passage supports a sentence when one of them
+	// finds its nugget in both. Nil: the lexical overlap rule alone.
+	Nuggets func(c assay.Case) []NuggetTest
 }
 
 // Markers are the refusal markers that judge case c: o.RefusalMarkers
@@ -191,6 +195,19 @@ func Case(c assay.Case, obs assay.Observation, o Options) assay.CaseResult {
 			r.Metrics[spec.Name] = spec.Eval(ranking, j, mo)
 		}
 		coverage(&r, ranking, binary, c.Judgments, o, mo)
+	}
+	var nuggets []NuggetTest
+	if o.Nuggets != nil {
+		nuggets = o.Nuggets(c)
+	}
+	if a, m := Attribute(obs, c.Tags["lang"], nuggets); a != nil {
+		r.Attribution = a
+		if r.Metrics == nil {
+			r.Metrics = make(map[string]float64, len(m))
+		}
+		for k, v := range m {
+			r.Metrics[k] = v
+		}
 	}
 	return r
 }
