@@ -36,6 +36,9 @@ type CitedPassage struct {
 	// Passage is the text the sentence is checked against: the retrieved
 	// hit's text, else the citation's quote ("" when neither is known).
 	Passage string
+	// Beyond marks a marker [n] whose n is beyond the ranking: it names
+	// no document.
+	Beyond bool
 }
 
 // CitedSentence is one sentence of an answer and what it cites.
@@ -77,7 +80,7 @@ func CitedSentences(obs assay.Observation) []CitedSentence {
 				h := hits[n-1]
 				out[i].add(CitedPassage{Key: HitID(h), Rank: n, Passage: h.Text})
 			} else {
-				out[i].add(CitedPassage{Key: "[" + strconv.Itoa(n) + "]"})
+				out[i].add(CitedPassage{Key: "[" + strconv.Itoa(n) + "]", Beyond: true})
 			}
 		}
 	}

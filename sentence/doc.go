@@ -17,8 +17,9 @@
 //     Tolkien").
 //   - Decimals and versions ("3.5", "v1.2") never split, since no space
 //     follows their point.
-//   - The CJK full stops '。', '！' and '？' always
-//     end a sentence, with no space after them.
+//   - The CJK full stops '。', '！' and '？' always end a sentence, with no
+//     space after them, with the closing quotes and brackets (also 」』）】)
+//     and citation markers right after them.
 //
 // Each span is trimmed of surrounding white space and never empty. The rule
 // is language-aware only as far as punctuation tells: it does not know

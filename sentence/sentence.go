@@ -70,23 +70,12 @@ func appendLine(out []Span, text string, lo, hi int) []Span {
 		end := i + n
 		switch r {
 		case '。', '！', '？':
-			out = appendSpan(out, text, lo+start, lo+end)
-			start = end
+			j := closers(u, end)
+			out = appendSpan(out, text, lo+start, lo+j)
+			start = j
+			end = j
 		case '.', '!', '?':
-			// Swallow closing quotes and brackets after the mark, and
-			// citation markers ("hashed.[1] Next").
-			j := end
-			for j < len(u) {
-				if strings.IndexByte(`"')]`, u[j]) >= 0 {
-					j++
-					continue
-				}
-				if _, after, ok := Marker(u, j); ok {
-					j = after
-					continue
-				}
-				break
-			}
+			j := closers(u, end)
 			if j < len(u) && u[j] != ' ' && u[j] != '\t' {
 				break
 			}
@@ -110,6 +99,28 @@ func appendLine(out []Span, text string, lo, hi int) []Span {
 		i = end
 	}
 	return appendSpan(out, text, lo+start, hi)
+}
+
+// closers returns the offset after the closing quotes and brackets
+// (ASCII and CJK) and the citation markers ("hashed.[1] Next") that follow
+// a sentence mark ending at u[j].
+func closers(u string, j int) int {
+	for j < len(u) {
+		if strings.IndexByte(`"')]`, u[j]) >= 0 {
+			j++
+			continue
+		}
+		if r, n := utf8.DecodeRuneInString(u[j:]); strings.ContainsRune("」』）】〉》”’", r) {
+			j += n
+			continue
+		}
+		if _, after, ok := Marker(u, j); ok {
+			j = after
+			continue
+		}
+		break
+	}
+	return j
 }
 
 // appendSpan appends text[s:e] trimmed of white space, unless nothing is

@@ -24,6 +24,7 @@ func TestSplit(t *testing.T) {
 		{"marker before the mark", "Tokens are hashed [1]. They expire [2].", []string{"Tokens are hashed [1].", "They expire [2]."}},
 		{"a line break ends a sentence", "First line\nsecond line\n\nThird.", []string{"First line", "second line", "Third."}},
 		{"cjk ends need no space", "東京は日本の首都です。大阪は大きい！本当？", []string{"東京は日本の首都です。", "大阪は大きい！", "本当？"}},
+		{"cjk closers and markers stay", "彼は「東京です。」と言った。[1]次です。", []string{"彼は「東京です。」", "と言った。[1]", "次です。"}},
 		{"mixed cjk and latin", "SHA-256 を使います。Tokens expire.", []string{"SHA-256 を使います。", "Tokens expire."}},
 		{"no mark runs to the end", "  no final mark  ", []string{"no final mark"}},
 		{"empty", "", nil},
