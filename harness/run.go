@@ -87,10 +87,12 @@ type Plan struct {
 	// Outputs, written when the run is over ("-": to Stdout): the
 	// assay.run/v1 JSON, JUnit XML, markdown (also appended to
 	// $GITHUB_STEP_SUMMARY), a badge, a report directory, the trace of
-	// every observation (Record), TREC run and qrels files.
+	// every observation (Record), TREC run and qrels files, and the
+	// answers in the TREC RAG format (TrecRAG).
 	JSON, JUnit, Markdown, Badge, ReportDir string
 	Record                                  string
 	TrecRun, TrecQrels, TrecTag             string
+	TrecRAG                                 string
 	Stdout                                  io.Writer
 	// Getenv is the only way the harness reads the environment (target
 	// secrets, GITHUB_STEP_SUMMARY); nil reads nothing.
@@ -483,14 +485,14 @@ func (f *Plan) check() error {
 	if f.Record == "-" {
 		return usageError("", "--record writes a file: give a path, not -")
 	}
-	if err := DistinctOutputs([]output{{"--json", f.JSON}, {"--markdown", f.Markdown}, {"--junit", f.JUnit}, {"--badge", f.Badge}, {"--record", f.Record}, {"--trec-run", f.TrecRun}, {"--trec-qrels", f.TrecQrels}}); err != nil {
+	if err := DistinctOutputs([]output{{"--json", f.JSON}, {"--markdown", f.Markdown}, {"--junit", f.JUnit}, {"--badge", f.Badge}, {"--record", f.Record}, {"--trec-run", f.TrecRun}, {"--trec-qrels", f.TrecQrels}, {"--trec-rag", f.TrecRAG}}); err != nil {
 		return err
 	}
 	if err := f.checkTrec(); err != nil {
 		return err
 	}
 	// An output that cannot be written fails now, not after the run.
-	for _, o := range []Output{{"--json", f.JSON}, {"--markdown", f.Markdown}, {"--junit", f.JUnit}, {"--badge", f.Badge}, {"--record", f.Record}, {"--trec-run", f.TrecRun}, {"--trec-qrels", f.TrecQrels}, {"--report-dir", f.ReportDir}} {
+	for _, o := range []Output{{"--json", f.JSON}, {"--markdown", f.Markdown}, {"--junit", f.JUnit}, {"--badge", f.Badge}, {"--record", f.Record}, {"--trec-run", f.TrecRun}, {"--trec-qrels", f.TrecQrels}, {"--trec-rag", f.TrecRAG}, {"--report-dir", f.ReportDir}} {
 		if o.Path == "" || o.Path == "-" {
 			continue
 		}
@@ -520,7 +522,10 @@ func (f *Plan) checkInputs(suitePath, corpus, spec string) error {
 	if isReplay {
 		inputs = append(inputs, input{"the replay trace", trace})
 	}
-	for _, o := range []output{{"--json", f.JSON}, {"--markdown", f.Markdown}, {"--junit", f.JUnit}, {"--badge", f.Badge}, {"--record", f.Record}, {"--trec-run", f.TrecRun}, {"--trec-qrels", f.TrecQrels}} {
+	if answers, ok := strings.CutPrefix(spec, "trecrag:"); ok {
+		inputs = append(inputs, input{"the TREC RAG answer file", answers})
+	}
+	for _, o := range []output{{"--json", f.JSON}, {"--markdown", f.Markdown}, {"--junit", f.JUnit}, {"--badge", f.Badge}, {"--record", f.Record}, {"--trec-run", f.TrecRun}, {"--trec-qrels", f.TrecQrels}, {"--trec-rag", f.TrecRAG}} {
 		if o.Path == "" || o.Path == "-" {
 			continue
 		}

@@ -217,7 +217,7 @@ type stamp struct {
 
 // outputs are the files a run of p writes.
 func (p Plan) outputs() []string {
-	return []string{p.JSON, p.JUnit, p.Markdown, p.Badge, p.Record, p.TrecRun, p.TrecQrels}
+	return []string{p.JSON, p.JUnit, p.Markdown, p.Badge, p.Record, p.TrecRun, p.TrecQrels, p.TrecRAG}
 }
 
 // stampInputs stats every input, walking directories but not the run

@@ -188,7 +188,7 @@ func (s *acc) add(r *assay.CaseResult, want map[string]bool) {
 		}
 		m.sum += v
 		m.n++
-		if r.Unjudged != nil {
+		if r.Unjudged != nil && !assay.IsAttributionMetric(name) {
 			if u, ok := r.Upper[name]; ok {
 				v = u
 			}

@@ -69,11 +69,7 @@ func Open(spec string, o Options) (assay.Target, error) {
 	case strings.HasPrefix(spec, "trec:"):
 		return newTrecRun(strings.TrimPrefix(spec, "trec:"), o)
 	case strings.HasPrefix(spec, "trecrag:"):
-		r, err := OpenTrecRAG(strings.TrimPrefix(spec, "trecrag:"))
-		if err != nil {
-			return nil, err
-		}
-		return r, nil
+		return newTrecRAG(strings.TrimPrefix(spec, "trecrag:"), o)
 	case IsFile(spec):
 		return openFile(spec, o)
 	}

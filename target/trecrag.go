@@ -27,12 +27,33 @@ import (
 // topic_id gets an observation whose ranking is the references (in order),
 // whose answer is the sentences, one a line, and whose citations place
 // each cited reference on its sentence (Citation.Start and End), so that
-// sentence-level attribution reads the file's own sentences. A case
-// without a line gets an error of class missing.
+// sentence-level attribution reads the file's own sentences. The file
+// holds no passage text: opened for a suite with a corpus, each reference
+// gets the title and text of the corpus document of its id, which
+// attribution checks the sentences against. A case without a line gets an
+// error of class missing.
 type TrecRAG struct {
 	path  string
 	runID string
 	obs   map[string]assay.Observation
+	docs  map[string]*assay.Document // the suite's corpus by id
+}
+
+// newTrecRAG opens the file for Open: the suite's corpus, when it has one,
+// gives each reference its title and text.
+func newTrecRAG(path string, o Options) (assay.Target, error) {
+	r, err := OpenTrecRAG(path)
+	if err != nil {
+		return nil, err
+	}
+	if o.Suite != nil && len(o.Suite.Corpus) > 0 {
+		r.docs = make(map[string]*assay.Document, len(o.Suite.Corpus))
+		for i := range o.Suite.Corpus {
+			d := &o.Suite.Corpus[i]
+			r.docs[d.ID] = d
+		}
+	}
+	return r, nil
 }
 
 var _ assay.Target = (*TrecRAG)(nil)
@@ -209,6 +230,16 @@ func (r *TrecRAG) Observe(ctx context.Context, c assay.Case) (assay.Observation,
 		return assay.Observation{}, assay.Errorf(assay.ErrMissing, "%s has no answer for topic %q", r.path, c.ID)
 	}
 	o.Trial = assay.TrialFrom(ctx)
+	if r.docs != nil {
+		hits := make([]assay.Hit, len(o.Retrieved))
+		for i, h := range o.Retrieved {
+			if d := r.docs[h.ID]; d != nil {
+				h.Title, h.Text = d.Title, d.Text
+			}
+			hits[i] = h
+		}
+		o.Retrieved = hits
+	}
 	return o, nil
 }
 
