@@ -606,6 +606,9 @@ func lookup(v *view, name string) (float64, string) {
 		return *p, ""
 	}
 	m, ok := s.Metrics[name]
+	if (!ok || m.N == 0) && assay.IsAttributionMetric(name) {
+		return 0, fmt.Sprintf("%s is undefined: no answer cites a passage at sentence level ([n] markers or citations with offsets)", name)
+	}
 	if !ok || m.N == 0 {
 		return 0, fmt.Sprintf("metric %s was not computed (no judged cases)", name)
 	}
