@@ -1,6 +1,7 @@
 package grade
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -48,6 +49,7 @@ type CitedSentence struct {
 	Span  sentence.Span
 	Text  string
 	Cites []CitedPassage
+	seen  map[string]bool // the keys of Cites, once there are many
 }
 
 // CitedSentences splits the answer into sentences (package sentence) and
@@ -85,62 +87,100 @@ func CitedSentences(obs assay.Observation) []CitedSentence {
 		}
 	}
 	var offs []int // byte offset of each code point, built on first use
+	var idx hitIndex
 	for _, c := range obs.Citations {
 		if c.Start == nil {
 			continue
 		}
 		if offs == nil {
 			offs = runeOffsets(obs.Answer)
+			idx = newHitIndex(hits)
 		}
 		s := byteAt(offs, *c.Start)
 		e := s
 		if c.End != nil {
 			e = byteAt(offs, *c.End)
 		}
-		cited := citedPassage(c, hits)
+		cited := idx.passage(c)
 		if e > s {
-			for i := range out {
-				if sp := out[i].Span; sp.Start < e && sp.End > s {
-					out[i].add(cited)
-				}
+			// The sentences are in order and do not overlap: from the
+			// first that ends after s, while they start before e.
+			for i := sort.Search(len(out), func(i int) bool { return out[i].Span.End > s }); i < len(out) && out[i].Span.Start < e; i++ {
+				out[i].add(cited)
 			}
 			continue
 		}
-		at := 0
-		for i := range out {
-			if out[i].Span.Start <= s {
-				at = i
-			}
-		}
+		at := max(sort.Search(len(out), func(i int) bool { return out[i].Span.Start > s })-1, 0)
 		out[at].add(cited)
 	}
 	return out
 }
 
 func (s *CitedSentence) add(c CitedPassage) {
-	for _, d := range s.Cites {
-		if d.Key == c.Key {
+	if s.seen == nil && len(s.Cites) >= 8 {
+		s.seen = make(map[string]bool, 2*len(s.Cites))
+		for _, d := range s.Cites {
+			s.seen[d.Key] = true
+		}
+	}
+	if s.seen != nil {
+		if s.seen[c.Key] {
 			return
+		}
+		s.seen[c.Key] = true
+	} else {
+		for _, d := range s.Cites {
+			if d.Key == c.Key {
+				return
+			}
 		}
 	}
 	s.Cites = append(s.Cites, c)
 }
 
-// citedPassage is the passage a citation names: the retrieved hit that
-// surfaces it (Surfaced's rule), else the citation alone with its quote.
-func citedPassage(c assay.Citation, hits []assay.Hit) CitedPassage {
+// hitIndex finds the first ranked hit by its key (HitID), and by any of
+// its id, path and title.
+type hitIndex struct {
+	hits          []assay.Hit
+	byKey, byName map[string]int
+}
+
+func newHitIndex(hits []assay.Hit) hitIndex {
+	x := hitIndex{hits: hits, byKey: make(map[string]int, len(hits)), byName: make(map[string]int, 3*len(hits))}
 	for i, h := range hits {
-		match := c.ID != "" && HitID(h) == c.ID
-		if c.ID == "" {
-			match = (c.Path != "" && hitMatches(h, c.Path)) || (c.Title != "" && hitMatches(h, c.Title))
-		}
-		if match {
-			text := h.Text
-			if text == "" {
-				text = c.Quote
+		if k := HitID(h); k != "" {
+			if _, ok := x.byKey[k]; !ok {
+				x.byKey[k] = i
 			}
-			return CitedPassage{Key: HitID(h), Rank: i + 1, Passage: text}
 		}
+		for _, v := range [3]string{h.ID, h.Path, h.Title} {
+			if _, ok := x.byName[v]; v != "" && !ok {
+				x.byName[v] = i
+			}
+		}
+	}
+	return x
+}
+
+// passage is the passage a citation names: the retrieved hit that
+// surfaces it (Surfaced's rule: by id when the citation has one, else by
+// its path or title against any name of a hit), else the citation alone
+// with its quote.
+func (x hitIndex) passage(c assay.Citation) CitedPassage {
+	i, ok := x.byKey[c.ID]
+	if c.ID == "" {
+		if i, ok = x.byName[c.Path]; c.Path == "" || !ok {
+			i, ok = x.byName[c.Title]
+			ok = ok && c.Title != ""
+		}
+	}
+	if ok {
+		h := x.hits[i]
+		text := h.Text
+		if text == "" {
+			text = c.Quote
+		}
+		return CitedPassage{Key: HitID(h), Rank: i + 1, Passage: text}
 	}
 	key := c.ID
 	if key == "" {

@@ -2,8 +2,10 @@ package grade
 
 import (
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/assay-eval/assay"
 )
@@ -175,5 +177,64 @@ func TestCaseAttributionMetrics(t *testing.T) {
 	r = Case(c, assay.Observation{Answer: "No citation here."}, Options{})
 	if r.Attribution != nil || len(r.Metrics) != 0 {
 		t.Fatalf("uncited answer: attribution %+v, metrics %v", r.Attribution, r.Metrics)
+	}
+}
+
+// FuzzAttribute: any answer with any citation offsets attributes without
+// panicking; labels agree with what each sentence cites and the metrics
+// stay within [0, 1].
+func FuzzAttribute(f *testing.F) {
+	f.Add("Tokens are hashed with SHA-256 [1]. 東京です。[2] Ask.", 0, 12)
+	f.Add("[1][2, 3]\n\n.[999999]", -5, 1<<40)
+	f.Fuzz(func(t *testing.T, answer string, start, end int) {
+		obs := assay.Observation{Retrieved: attribHits, Answer: answer, Citations: []assay.Citation{{ID: "sec", Start: &start, End: &end}, {Title: "none", Start: &end}}}
+		a, m := Attribute(obs, "ja", nil)
+		if a == nil {
+			if m != nil {
+				t.Fatalf("metrics %v without attribution", m)
+			}
+			return
+		}
+		for _, s := range a.Sentences {
+			if (s.Label == assay.Uncited) != (len(s.Cites) == 0) || (s.Label == assay.Supported) != (len(s.Supporting) > 0) {
+				t.Fatalf("sentence %+v", s)
+			}
+		}
+		for k, v := range m {
+			if !(v >= 0 && v <= 1) {
+				t.Fatalf("%s = %v", k, v)
+			}
+		}
+	})
+}
+
+// TestAttributeManyCitationsIsLinear: an answer of 20,000 sentences, each
+// cited by an offset citation and a marker, and a last sentence citing
+// 200,000 distinct markers attributes in well under the time a quadratic
+// pass over its citations would take.
+func TestAttributeManyCitationsIsLinear(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	var cites []assay.Citation
+	at := 0
+	for i := 0; i < 20000; i++ {
+		s := "Tokens are hashed [1][" + strconv.Itoa(i+5) + "]. "
+		st, en := at, at+5
+		cites = append(cites, assay.Citation{ID: "sec", Start: &st, End: &en})
+		b.WriteString(s)
+		at += len(s)
+	}
+	var many strings.Builder
+	for i := 0; i < 200000; i++ {
+		many.WriteString("[" + strconv.Itoa(i+1) + "]")
+	}
+	obs := assay.Observation{Retrieved: attribHits, Answer: b.String() + "Last " + many.String() + ".", Citations: cites}
+	start := time.Now()
+	a, m := Attribute(obs, "", nil)
+	if a == nil || len(a.Sentences) != 20001 || m[assay.MetricSupportRate] == 0 {
+		t.Fatalf("attribution of %d sentences, metrics %v", len(a.Sentences), m)
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Fatalf("took %v", d)
 	}
 }
