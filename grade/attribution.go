@@ -62,9 +62,14 @@ type CitedSentence struct {
 //     Offsets count Unicode code points of the answer, from 0.
 //   - a marker [n], [n, m] or [n][m] in the sentence cites the document at
 //     rank n of the ranking (1-based); a rank beyond it is a citation of a
-//     passage that supports nothing.
+//     passage that supports nothing. Markers are read only when every
+//     citation of obs.Citations has offsets (or there is none): a target
+//     that lists its citations without offsets has said what the answer
+//     cites, and bracketed numbers in its answer may be a quoted
+//     document's own references.
 //
-// A passage cited twice by one sentence counts once. Sentences are
+// A passage cited twice by one sentence counts once; every sentence keeps
+// its text without markers, read or not. Sentences are
 // returned whether they cite anything or not.
 func CitedSentences(obs assay.Observation) []CitedSentence {
 	spans := sentence.Split(obs.Answer)
@@ -72,11 +77,20 @@ func CitedSentences(obs assay.Observation) []CitedSentence {
 		return nil
 	}
 	hits := rankedHits(obs)
+	markers := true
+	for _, c := range obs.Citations {
+		if c.Start == nil {
+			markers = false
+		}
+	}
 	out := make([]CitedSentence, len(spans))
 	for i, sp := range spans {
 		raw := sp.Text(obs.Answer)
 		text, ranks := stripMarkers(raw)
 		out[i] = CitedSentence{Span: sp, Text: text}
+		if !markers {
+			continue
+		}
 		for _, n := range ranks {
 			if n >= 1 && n <= len(hits) {
 				h := hits[n-1]

@@ -238,3 +238,18 @@ func TestAttributeManyCitationsIsLinear(t *testing.T) {
 		t.Fatalf("took %v", d)
 	}
 }
+
+// TestMarkersOffWhenCitationsHaveNoOffsets: a target that lists its
+// citations without offsets (the built-in answerer quoting a paper's "[12]")
+// gets no attribution from the bracketed numbers of its answer.
+func TestMarkersOffWhenCitationsHaveNoOffsets(t *testing.T) {
+	t.Parallel()
+	obs := assay.Observation{Retrieved: attribHits, Answer: "Tokens are hashed with SHA-256 [1].", Citations: []assay.Citation{{ID: "sec"}}}
+	if a, m := Attribute(obs, "", nil); a != nil || m != nil {
+		t.Fatalf("attribution %+v, metrics %v", a, m)
+	}
+	obs.Citations[0].Start = new(int)
+	if a, _ := Attribute(obs, "", nil); a == nil || len(a.Sentences[0].Cites) != 1 {
+		t.Fatalf("with offsets: %+v", a)
+	}
+}
