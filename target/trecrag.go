@@ -187,7 +187,16 @@ func ragID(raw json.RawMessage) (string, error) {
 	}
 	for _, c := range raw {
 		if c < '0' || c > '9' {
-			return "", fmt.Errorf("want a string or an integer, got %s", diag.OneLine(string(raw)))
+			kind := "a number"
+			switch raw[0] {
+			case '{':
+				kind = "an object"
+			case '[':
+				kind = "a list"
+			case 't', 'f':
+				kind = "true or false"
+			}
+			return "", fmt.Errorf("want a string or an integer, got %s", kind)
 		}
 	}
 	return string(raw), nil

@@ -66,7 +66,7 @@ func TestTrecRAGErrorsArePositioned(t *testing.T) {
 		{"no topic", `{"references": []}`, "a.jsonl:1: answer line has no topic_id"},
 		{"citation out of range", `{"topic_id": "1", "references": ["d"], "answer": [{"text": "x", "citations": [1]}]}`, `a.jsonl:1: topic "1": answer[0] cites 1, which is not an index into the 1 references (0 to 0)`},
 		{"wrong type", `{"topic_id": "1", "references": "d"}`, "a.jsonl:1:"},
-		{"bad id", `{"topic_id": 1.5}`, "a.jsonl:1: topic_id: want a string or an integer, got 1.5"},
+		{"bad id", `{"topic_id": 1.5}`, "a.jsonl:1: topic_id: want a string or an integer, got a number"},
 		{"repeated topic", "{\"topic_id\": \"1\"}\n{\"topic_id\": 1}\n", `a.jsonl:2: topic_id "1" already has an answer at line 1`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
