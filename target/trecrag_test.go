@@ -9,6 +9,7 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/grade"
+	"github.com/assay-eval/assay/target/targettest"
 	"github.com/assay-eval/assay/trec"
 )
 
@@ -171,4 +172,26 @@ func FuzzReadTrecRAG(f *testing.F) {
 			return nil
 		})
 	})
+}
+
+// TestConformanceTrecRAG: a TREC RAG answer file written (RAGAnswerOf,
+// RAGWriter) from the reference system's answers passes the target
+// conformance suite.
+func TestConformanceTrecRAG(t *testing.T) {
+	t.Parallel()
+	s := targettest.Suite()
+	var b strings.Builder
+	w := trec.NewRAGWriter(&b)
+	for _, c := range s.Cases {
+		if err := w.Add(RAGAnswerOf(c.ID, c.Query, "conformance", targettest.Answer(s, c.Query, 3))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	p := writeFile(t, "answers.jsonl", b.String())
+	targettest.Run(t, func(t *testing.T, s *assay.Suite) assay.Target {
+		return mustOpen(t, "trecrag:"+p, Options{Suite: s})
+	}, targettest.Config{})
 }
