@@ -27,6 +27,9 @@ type JudgeConfig struct {
 	ResponseFormat string           `json:"response_format,omitempty"`
 	Rubric         []JudgeCriterion `json:"rubric,omitempty"`
 	Budget         JudgeBudget      `json:"budget,omitzero"`
+	// Probes are the bias probes asked of every judged case (position,
+	// verbosity, consistency; --judge-probes adds to them).
+	Probes []string `json:"probes,omitempty"`
 	// Source is "file:line" of the definition, for messages.
 	Source string `json:"-"`
 }
@@ -37,13 +40,17 @@ type JudgeCriterion struct {
 	Description string  `json:"description,omitempty"`
 	Min         float64 `json:"min"`
 	Max         float64 `json:"max"`
+	// Passages marks a criterion graded against the retrieved passages'
+	// text (groundedness): a case whose passages have no text is not
+	// judged on it.
+	Passages bool `json:"passages,omitempty"`
 }
 
 // DefaultJudgeRubric is GNO's rubric, the judge's default: relevance,
 // groundedness and completeness, each from 0 to 1.
 var DefaultJudgeRubric = []JudgeCriterion{
 	{Name: "relevance", Description: "Does the answer address the question that was asked?", Min: 0, Max: 1},
-	{Name: "groundedness", Description: "Is every claim of the answer supported by the retrieved passages?", Min: 0, Max: 1},
+	{Name: "groundedness", Description: "Is every claim of the answer supported by the retrieved passages?", Min: 0, Max: 1, Passages: true},
 	{Name: "completeness", Description: "Does the answer cover everything the question asks for?", Min: 0, Max: 1},
 }
 
@@ -80,6 +87,40 @@ type JudgeResult struct {
 	// Unstable names the criteria whose repeats straddle the bound the
 	// case states (some repeats pass it, some do not).
 	Unstable []string `json:"unstable,omitempty"`
+	// CriteriaNotJudged says, per criterion of the rubric that was not
+	// asked, why (a criterion that needs passages when they have no
+	// text: "no passage text"); the other criteria are scored.
+	CriteriaNotJudged map[string]string `json:"criteria_not_judged,omitempty"`
+	// Probes are the bias probes' scores of the case, per probe and
+	// criterion (docs/judge.md); a probe whose request failed is left out.
+	Probes []JudgeProbeScores `json:"probes,omitempty"`
+}
+
+// JudgeProbes are the bias probes a judge definition may name (probes:,
+// --judge-probes): position (the passages in reverse order), verbosity
+// (the answer padded with a neutral sentence) and consistency (the same
+// prompt asked again with another seed).
+var JudgeProbes = []string{"position", "verbosity", "consistency"}
+
+// JudgeProbeScores is what the judge scored a case under one bias probe.
+type JudgeProbeScores struct {
+	Probe  string             `json:"probe"`
+	Scores map[string]float64 `json:"scores"`
+}
+
+// JudgeProbe is a probe's effect over a run on one criterion: the mean of
+// the paired differences (score under the probe − score without it) over
+// the N cases scored both ways, its 95 % bootstrap interval, and whether
+// |Effect| exceeds the threshold (a share of the criterion's scale).
+type JudgeProbe struct {
+	Probe     string  `json:"probe"`
+	Criterion string  `json:"criterion"`
+	N         int     `json:"n"`
+	Effect    float64 `json:"effect"`
+	Lo        float64 `json:"lo"`
+	Hi        float64 `json:"hi"`
+	Threshold float64 `json:"threshold"`
+	Flagged   bool    `json:"flagged"`
 }
 
 // Judged reports whether the judge scored the case.
@@ -129,4 +170,9 @@ type JudgeSummary struct {
 	Unstable  []string           `json:"unstable,omitempty"`
 	// UnstableCases counts them all (Unstable lists the first 100).
 	UnstableCases int `json:"unstable_cases,omitempty"`
+	// Probes are the bias probes' effects, per probe and criterion.
+	Probes []JudgeProbe `json:"probes,omitempty"`
+	// PartlyJudged counts the results some criteria of which were not
+	// asked (JudgeResult.CriteriaNotJudged: passages without text).
+	PartlyJudged int `json:"partly_judged,omitempty"`
 }

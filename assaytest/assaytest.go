@@ -10,7 +10,6 @@ import (
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/gate"
 	"github.com/assay-eval/assay/harness"
-	"github.com/assay-eval/assay/runner"
 )
 
 // Option adjusts Run.
@@ -52,7 +51,7 @@ func Subtests() Option { return func(c *config) { c.subtests = true } }
 // it could not make a run (the test has failed).
 func Run(t testing.TB, suitePath string, tgt assay.Target, opts ...Option) *assay.Run {
 	t.Helper()
-	c := config{trials: 1, concurrency: runner.DefaultConcurrency}
+	var c config // zero: harness.Plan's defaults
 	for _, o := range opts {
 		o(&c)
 	}
@@ -79,7 +78,7 @@ func Run(t testing.TB, suitePath string, tgt assay.Target, opts ...Option) *assa
 	}
 	res, err := harness.Run(context.Background(), harness.Plan{
 		SuitePath: suitePath, System: tgt, Target: "go:" + fmt.Sprintf("%T", tgt),
-		Cases: cases, Trials: c.trials, Concurrency: c.concurrency, Timeout: runner.DefaultTimeout,
+		Cases: cases, Trials: c.trials, Concurrency: c.concurrency,
 		Gates: c.gates, StoreDir: c.storeDir,
 	})
 	if res == nil {

@@ -47,7 +47,7 @@ func CaseViews(ctx context.Context, st store.Store, run *assay.Run, path, id str
 	}
 	err := RefCases(ctx, st, run, path, true, take)
 	if errors.Is(err, fs.ErrNotExist) || err == nil && lines == 0 {
-		// A run.json written by --json alone has no cases.jsonl beside
+		// A run.json written alone (assay run --json) has no cases.jsonl beside
 		// it (nor its copy in a store, any case line): its cases, without
 		// observations, are all there is.
 		err = nil

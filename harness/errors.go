@@ -3,6 +3,7 @@ package harness
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Kind classifies the errors Run returns, so that a caller maps each to
@@ -71,6 +72,55 @@ func InputError(err error) error { return &Error{Kind: Input, Err: err} }
 
 func usageError(hint string, format string, args ...any) error {
 	return UsageError(hint, format, args...)
+}
+
+// PlanError is a Usage error about a field of a plan (Plan, MergePlan),
+// named as Go spells it ("Trials"). Its message and hint name fields as
+// {Field}; Error writes them as the field names, and a caller that
+// presents the fields otherwise (the CLI, as flags) writes them its own
+// way with Text.
+type PlanError struct {
+	Field  string
+	Format string // a fmt format; {Name} marks a field's name
+	Args   []any
+	Hint   string // a remedy, "" for none; {Name} as in Format
+}
+
+func (e *PlanError) Error() string { msg, _ := e.Text(nil); return msg }
+
+// Text is the message and the hint with each {Name} written as name(Name)
+// (nil: Name itself).
+func (e *PlanError) Text(name func(field string) string) (msg, hint string) {
+	return fmt.Sprintf(fill(e.Format, name), e.Args...), fill(e.Hint, name)
+}
+
+// fill writes each {Name} of s as name(Name) (nil: Name), a % in a name
+// doubled so that s stays a format.
+func fill(s string, name func(string) string) string {
+	if name == nil {
+		name = func(f string) string { return f }
+	}
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(s, '{')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(s[i+1:], '}')
+		if j < 0 {
+			break
+		}
+		b.WriteString(s[:i])
+		b.WriteString(strings.ReplaceAll(name(s[i+1:i+1+j]), "%", "%%"))
+		s = s[i+2+j:]
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
+// planError is a Usage error of a PlanError.
+func planError(field, hint, format string, args ...any) error {
+	return &Error{Kind: Usage, Err: &PlanError{Field: field, Format: format, Args: args, Hint: hint}}
 }
 
 func inputError(err error) error { return InputError(err) }

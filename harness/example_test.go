@@ -2,33 +2,38 @@ package harness_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/harness"
+	"github.com/assay-eval/assay/suite"
 )
 
-// Run the quickstart golden set against the built-in BM25 engine, with
-// no store: the run is made, graded, gated and returned.
+// Run the quickstart golden set against the built-in BM25 engine: nothing
+// but the suite and the target is set, so there is no store, one trial,
+// runner.DefaultConcurrency cases in flight and the default timeout. The
+// run is made, graded, gated and returned.
 func ExampleRun() {
-	res, err := harness.Run(context.Background(), harness.Plan{
-		SuitePath:   "../examples/quickstart/suite.yaml",
-		Trials:      1,
-		Concurrency: 4,
-	})
+	s, err := suite.Load("../examples/quickstart/suite.yaml")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	res, err := harness.Run(context.Background(), harness.Plan{Suite: s, Target: "builtin"})
 	if res == nil {
 		fmt.Println(err)
 		return
 	}
 	defer res.Close()
 	run := res.Runs[0]
-	fmt.Println(run.Suite.Name, run.Status, run.Summary.Cases, "cases")
+	fmt.Println(run.Suite.Name, run.Status, run.Summary.Cases, "cases", run.Options.Trials, "trial")
 	for _, g := range run.Gates {
 		fmt.Println(g.Expr, g.Pass)
 	}
 	fmt.Println("outcome:", err)
 	// Output:
-	// quickstart complete 24 cases
+	// quickstart complete 24 cases 1 trial
 	// pass_rate >= 0.8 true
 	// ndcg@10 >= 0.7 true
 	// error_rate <= 0 true
@@ -46,7 +51,6 @@ func ExampleRun_system() {
 	res, err := harness.Run(context.Background(), harness.Plan{
 		SuitePath: "../examples/quickstart/suite.yaml",
 		System:    silent,
-		Trials:    1, Concurrency: 4,
 	})
 	if res == nil {
 		fmt.Println(err)
@@ -58,13 +62,17 @@ func ExampleRun_system() {
 	// true 0
 }
 
-// A plan that cannot work is a Usage error, before anything runs.
+// A plan that cannot work is a Usage error naming the field, before
+// anything runs.
 func ExampleRun_usage() {
 	_, err := harness.Run(context.Background(), harness.Plan{
 		SuitePath: "../examples/quickstart/suite.yaml",
-		Trials:    0, Concurrency: 4,
+		Trials:    -1,
 	})
-	fmt.Println(harness.KindOf(err) == harness.Usage, err)
+	var pe *harness.PlanError
+	fmt.Println(harness.KindOf(err) == harness.Usage, errors.As(err, &pe) && pe.Field == "Trials")
+	fmt.Println(err)
 	// Output:
-	// true --trials must be >= 1, got 0
+	// true true
+	// Trials must be >= 1, got -1
 }

@@ -2,13 +2,9 @@ package harness
 
 import (
 	"context"
-	"math"
-	"strconv"
-	"strings"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/compare"
-	"github.com/assay-eval/assay/metric"
 	"github.com/assay-eval/assay/store"
 )
 
@@ -54,35 +50,4 @@ func History(ctx context.Context, st store.Store, base, cand *assay.Run, limit i
 		out = append(out, r)
 	}
 	return out
-}
-
-// ParseMargins reads equivalence margins written NAME=VALUE (--margin
-// ndcg@10=0.01): NAME is pass_rate or a metric (any spelling
-// metric.Parse accepts, kept in its canonical form), VALUE a number >= 0.
-func ParseMargins(specs []string) (map[string]float64, error) {
-	if len(specs) == 0 {
-		return nil, nil
-	}
-	out := map[string]float64{}
-	for _, s := range specs {
-		name, val, ok := strings.Cut(s, "=")
-		name = strings.TrimSpace(name)
-		if !ok || name == "" {
-			return nil, usageError("write it as MEASURE=VALUE, for example --margin ndcg@10=0.01", "--margin %q: want MEASURE=VALUE", s)
-		}
-		v, err := strconv.ParseFloat(strings.TrimSpace(val), 64)
-		if err != nil || v < 0 || math.IsInf(v, 0) || math.IsNaN(v) {
-			return nil, usageError("a margin is a number >= 0 in the measure's units, for example --margin ndcg@10=0.01", "--margin %q: %q is not a margin", s, val)
-		}
-		key := strings.ToLower(name)
-		if key != "pass_rate" {
-			spec, err := metric.Parse(name)
-			if err != nil {
-				return nil, usageError("name pass_rate or a metric such as ndcg@10", "--margin %q: %v", s, err)
-			}
-			key = spec.String()
-		}
-		out[key] = v
-	}
-	return out, nil
 }

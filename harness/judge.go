@@ -8,17 +8,21 @@ import (
 	"github.com/assay-eval/assay/cache"
 	"github.com/assay-eval/assay/judge"
 	"github.com/assay-eval/assay/redact"
+	"github.com/assay-eval/assay/store"
 	"github.com/assay-eval/assay/suite"
 )
 
 // JudgeOptions are the judge's part of a Plan (docs/judge.md).
 type JudgeOptions struct {
-	// File is a judge definition file (--judge FILE) that replaces the
-	// suite's `judge:`; Off turns the judge off (--no-judge); Repeats
-	// asks each case that many times (--judge-repeats; 0: once).
+	// File is a judge definition file that replaces the suite's
+	// `judge:`; Off turns the judge off; Repeats asks each case that many
+	// times (0: once).
 	File    string
 	Off     bool
 	Repeats int
+	// Probes are bias probes asked besides the definition's own
+	// (assay.JudgeProbes; --judge-probes).
+	Probes []string
 	// Config, when set, is the definition itself (a library caller's),
 	// used instead of File and the suite's.
 	Config *assay.JudgeConfig
@@ -40,9 +44,9 @@ func (f *Plan) openJudge(s *assay.Suite) (*judgeSetup, error) {
 	jo := f.Judge
 	switch {
 	case jo.Off && jo.File != "":
-		return nil, usageError("", "--no-judge and --judge turn the judge off and on: give one")
+		return nil, planError("Judge", "", "{JudgeOff} and {Judge} turn the judge off and on: give one")
 	case jo.Repeats < 0 || jo.Repeats > judge.MaxRepeats:
-		return nil, usageError("", "--judge-repeats must be from 1 to %d, got %d", judge.MaxRepeats, jo.Repeats)
+		return nil, planError("JudgeRepeats", "", "{JudgeRepeats} must be from 1 to %d, got %d", judge.MaxRepeats, jo.Repeats)
 	case jo.Off:
 		return nil, nil
 	}
@@ -58,11 +62,14 @@ func (f *Plan) openJudge(s *assay.Suite) (*judgeSetup, error) {
 	}
 	if cfg == nil {
 		if jo.Repeats > 0 {
-			return nil, usageError("define a judge: in the suite, or give --judge FILE", "--judge-repeats: the suite defines no judge")
+			return nil, planError("JudgeRepeats", "define a judge: in the suite, or give {Judge} FILE", "{JudgeRepeats}: the suite defines no judge")
+		}
+		if len(jo.Probes) > 0 {
+			return nil, planError("JudgeProbes", "define a judge: in the suite, or give {Judge} FILE", "bias probes of the judge were asked for, but the suite defines no judge")
 		}
 		return nil, nil
 	}
-	js := &judgeSetup{cfg: *cfg, opts: judge.Options{Getenv: f.Getenv, Secrets: f.Secrets, Repeats: jo.Repeats, AllowLiteralSecrets: f.AllowLiteralSecrets}}
+	js := &judgeSetup{cfg: *cfg, opts: judge.Options{Getenv: f.Getenv, Secrets: f.Secrets, Repeats: jo.Repeats, AllowLiteralSecrets: f.AllowLiteralSecrets, Corpus: s.Corpus, Probes: jo.Probes}}
 	if _, err := judge.New(js.cfg, js.opts); err != nil {
 		return nil, inputError(err)
 	}
@@ -119,6 +126,14 @@ func judgeWarnings(s *assay.JudgeSummary) []string {
 	if s.Errors > 0 {
 		out = append(out, fmt.Sprintf("judge: %d %s got a judge error (class judge): see each case's judge.error", s.Errors, plural(s.Errors, "result", "results")))
 	}
+	if s.PartlyJudged > 0 {
+		out = append(out, fmt.Sprintf("judge: %d %s judged without the criteria that read the passages (no passage text in the observation or the corpus): return each passage's text from the target, or give the suite the corpus it searches", s.PartlyJudged, plural(s.PartlyJudged, "result was", "results were")))
+	}
+	for _, p := range s.Probes {
+		if p.Flagged {
+			out = append(out, fmt.Sprintf("judge: the %s probe moves %s by %+.4f on average (more than %g): the judge's %s scores are biased by it; keep them out of gates, or use another judge model", p.Probe, p.Criterion, p.Effect, p.Threshold, p.Criterion))
+		}
+	}
 	if s.UnstableCases > 0 {
 		out = append(out, fmt.Sprintf("judge: %d %s a bound across %d repeats: the judge disagrees with itself there", s.UnstableCases, plural(s.UnstableCases, "result straddles", "results straddle"), s.Repeats))
 	}
@@ -130,4 +145,15 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// cacheDir is the cache directory of a run's store: under a store
+// directory; "" with no store or a database store (store.IsURL), which
+// keeps no files. The judge, Plan.Cache and builtin:hybrid's vectors all
+// use it.
+func cacheDir(storeDir string) string {
+	if storeDir == "" || store.IsURL(storeDir) {
+		return ""
+	}
+	return cache.StoreDir(storeDir)
 }

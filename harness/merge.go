@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
+
 	"iter"
-	"os"
+
 	"reflect"
 	"slices"
 	"strings"
@@ -15,7 +15,7 @@ import (
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/compare"
 	"github.com/assay-eval/assay/gate"
-	"github.com/assay-eval/assay/report"
+
 	"github.com/assay-eval/assay/runner"
 	"github.com/assay-eval/assay/store"
 )
@@ -30,19 +30,18 @@ type MergePlan struct {
 	// ratio and no_new_failures gates the shards recorded are checked
 	// against it.
 	Baseline string
-	// JSON writes the merged run's assay.run/v1 document ("-": Stdout).
-	JSON   string
-	Stdout io.Writer
-	// StoreDir is the store the shards are read from and the merged run
-	// is stored in.
-	StoreDir     string
-	StoreOptions store.OpenOptions
+	// Store is where the shards are read from and the merged run is
+	// stored; the caller opens and closes it.
+	Store store.Store
 	// Version is the assay version recorded (default assay.Version).
 	Version string
 	// AllowNoBaseline lets a merge without Baseline whose every recorded
-	// gate compares with a baseline pass (--allow-no-baseline); otherwise
+	// gate compares with a baseline pass; otherwise
 	// it fails, since no gate was checked.
 	AllowNoBaseline bool
+	// Names names the plan's fields in the warnings of the merged run
+	// (Plan.Names; nil: the Go names).
+	Names func(field string) string
 }
 
 // shardRun is the run picked for one slice of the group.
@@ -71,25 +70,17 @@ type shardRun struct {
 // gates the shards recorded (Run.Shard.Gates) are checked on the merged
 // run; those that compare with a baseline need Baseline.
 func Merge(ctx context.Context, p MergePlan) (*Result, error) {
-	if p.Stdout == nil {
-		p.Stdout = io.Discard
-	}
 	if p.Version == "" {
 		p.Version = assay.Version
 	}
 	if len(p.Refs) == 0 {
 		return nil, usageError("usage: assay merge GROUP | assay merge RUN...", "give a shard group or the shard runs to merge")
 	}
-	if p.JSON != "" && p.JSON != "-" {
-		if fi, err := os.Stat(p.JSON); err == nil && fi.IsDir() {
-			return nil, usageError("", "--json %s: is a directory, want a file", p.JSON)
-		}
+	st := p.Store
+	if st == nil {
+		return nil, planError("Store", "", "{Store}: no store to merge in")
 	}
-	st, err := OpenExistingStore(p.StoreDir, p.StoreOptions)
-	if err != nil {
-		return nil, err
-	}
-	res := &Result{closers: []func(){func() { st.Close() }}}
+	res := &Result{}
 	var unchecked error
 	run, verdict, base, cmp, err := merge(ctx, st, p, &unchecked)
 	if err != nil {
@@ -102,18 +93,13 @@ func Merge(ctx context.Context, p MergePlan) (*Result, error) {
 	if p.AllowNoBaseline {
 		unchecked = nil
 	}
-	if p.JSON != "" {
-		if err := WriteTo(p.Stdout, nil, p.JSON, func(w io.Writer) error { return report.JSON(w, run) }); err != nil {
-			return res, inputError(err)
-		}
-	}
 	switch {
 	case run.Status != assay.StatusComplete:
 		return res, &Error{Kind: Incomplete, Err: errors.New(mergeIncomplete(run))}
 	case len(verdict.Errors) > 0:
 		return res, gateErrors(verdict.Errors)
-	case allErrored(run) != nil:
-		return res, allErrored(run)
+	case AllErrored(run) != nil:
+		return res, AllErrored(run)
 	case !verdict.Pass:
 		return res, &Error{Kind: GateFailed}
 	case cmp != nil && cmp.Verdict == compare.Regressed:
@@ -183,14 +169,14 @@ func merge(ctx context.Context, st store.Store, p MergePlan, unchecked *error) (
 	for i, s := range shards {
 		if s == nil {
 			complete = false
-			warn(fmt.Sprintf("shard %d/%d is missing: no run of it in group %s (run it with --shard %d/%d --group %s)", i, count, group, i, count, group))
+			warn(fmt.Sprintf(fill("shard %d/%d is missing: no run of it in group %s (run it with {Shard} %d/%d {Group} %s)", p.Names), i, count, group, i, count, group))
 			continue
 		}
 		r := s.run
 		run.Merged.Runs[i] = r.RunID
 		if r.Status != assay.StatusComplete {
 			complete = false
-			warn(fmt.Sprintf("shard %d/%d is incomplete: its run %s stopped before it finished (run it again with --shard %d/%d --group %s)", i, count, ShortID(r.RunID), i, count, r.Shard.Group))
+			warn(fmt.Sprintf(fill("shard %d/%d is incomplete: its run %s stopped before it finished (run it again with {Shard} %d/%d {Group} %s)", p.Names), i, count, ShortID(r.RunID), i, count, r.Shard.Group))
 		}
 		if s.others > 0 {
 			warn(fmt.Sprintf("shard %d/%d: merged its newest %s run %s; %d other run(s) of it left out", i, count, r.Status, ShortID(r.RunID), s.others))
@@ -230,7 +216,7 @@ func merge(ctx context.Context, st store.Store, p MergePlan, unchecked *error) (
 			exprs = append(exprs, e)
 		}
 		*unchecked = baselineOnly(exprs)
-		_, skipped, err := WithoutBaseline(exprs, true)
+		_, skipped, err := WithoutBaseline(exprs, "", p.Names)
 		if err != nil {
 			return nil, gate.Verdict{}, nil, nil, err
 		}
@@ -385,7 +371,7 @@ func mergeCases(ctx context.Context, st store.Store, shards []*shardRun, fn func
 			return false, err
 		}
 		if r.Position < 1 {
-			return false, fmt.Errorf("run %s: case %q has no position: it was not recorded by a shard run (assay run --shard)", ShortID(h.run), r.ID)
+			return false, fmt.Errorf("run %s: case %q has no position: it was not recorded by a shard run", ShortID(h.run), r.ID)
 		}
 		if prev.ID != "" && (r.Position < prev.Position || r.Position == prev.Position && r.Trial <= prev.Trial) {
 			return false, fmt.Errorf("run %s: case %q (position %d, trial %d) comes after position %d, trial %d: the shard's cases are out of order", ShortID(h.run), r.ID, r.Position, r.Trial, prev.Position, prev.Trial)
@@ -464,7 +450,7 @@ func pickShards(ctx context.Context, st store.Store, refs []string) ([]*shardRun
 			return nil, "", inputError(err)
 		}
 		if run.Shard == nil {
-			return nil, "", usageError("merge shard runs (assay run --shard I/N)", "run %s (%s) is not a shard run", ShortID(run.RunID), ref)
+			return nil, "", planError("Refs", "merge shard runs ({RunShard} I/N)", "run %s (%s) is not a shard run", ShortID(run.RunID), ref)
 		}
 		if shards == nil {
 			shards = make([]*shardRun, run.Shard.Count)

@@ -51,9 +51,10 @@ func BenchmarkMerge4Shards10000(b *testing.B) {
 		}
 	}
 	st.Close()
+	mst := openStore(b, dir)
 	b.ResetTimer()
 	for b.Loop() {
-		res, err := harness.Merge(context.Background(), harness.MergePlan{Refs: []string{"bench"}, StoreDir: dir})
+		res, err := harness.Merge(context.Background(), harness.MergePlan{Refs: []string{"bench"}, Store: mst})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -140,7 +140,7 @@ func TestMergeOfShardsEqualsUnshardedRun(t *testing.T) {
 					if total != whole.Runs[0].Summary.Cases {
 						t.Fatalf("the shards ran %d cases, the whole suite %d", total, whole.Runs[0].Summary.Cases)
 					}
-					res, err := harness.Merge(context.Background(), harness.MergePlan{Refs: []string{"nightly-1"}, StoreDir: st.dir})
+					res, err := harness.Merge(context.Background(), harness.MergePlan{Refs: []string{"nightly-1"}, Store: openStore(t, st.dir)})
 					if harness.KindOf(err) != harness.GateFailed {
 						t.Fatalf("merge: %v; want the recall gate to fail as it did unsharded", err)
 					}
@@ -180,7 +180,7 @@ func testStores(t *testing.T) []testStore {
 
 func openStore(t testing.TB, dir string) store.Store {
 	t.Helper()
-	st, err := harness.OpenStore(dir, store.OpenOptions{})
+	st, err := store.Open(dir, store.OpenOptions{Backends: backends})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +200,7 @@ func TestMergeWithAMissingShardIsIncomplete(t *testing.T) {
 		}
 		res.Close()
 	}
-	res, err := harness.Merge(context.Background(), harness.MergePlan{Refs: []string{"g"}, StoreDir: dir})
+	res, err := harness.Merge(context.Background(), harness.MergePlan{Refs: []string{"g"}, Store: openStore(t, dir)})
 	if harness.KindOf(err) != harness.Incomplete || !strings.Contains(err.Error(), "shard 1/3 is missing") {
 		t.Fatalf("merge: %v; want an incomplete run naming shard 1/3", err)
 	}
@@ -241,7 +241,7 @@ func TestMergeRefusesShardsOfAnotherSuiteOrOptions(t *testing.T) {
 				}
 				res.Close()
 			}
-			res, err := harness.Merge(context.Background(), harness.MergePlan{Refs: []string{"g"}, StoreDir: dir})
+			res, err := harness.Merge(context.Background(), harness.MergePlan{Refs: []string{"g"}, Store: openStore(t, dir)})
 			if err == nil {
 				res.Close()
 			}
@@ -263,7 +263,7 @@ func TestMergeTakesTheNewestCompleteRunOfASlice(t *testing.T) {
 	}
 	rerun := res2.Runs[0].RunID
 	res2.Close()
-	m, err := harness.Merge(context.Background(), harness.MergePlan{Refs: []string{"g"}, StoreDir: dir})
+	m, err := harness.Merge(context.Background(), harness.MergePlan{Refs: []string{"g"}, Store: openStore(t, dir)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -279,7 +279,7 @@ func TestMergeRuns(t *testing.T) {
 	suitePath := shardSuite(t, 20)
 	dir := t.TempDir()
 	shards := runShards(t, suitePath, dir, "", 2, 1)
-	res, err := harness.Merge(context.Background(), harness.MergePlan{Refs: []string{shards[1].RunID, shards[0].RunID}, StoreDir: dir})
+	res, err := harness.Merge(context.Background(), harness.MergePlan{Refs: []string{shards[1].RunID, shards[0].RunID}, Store: openStore(t, dir)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,7 +287,7 @@ func TestMergeRuns(t *testing.T) {
 		t.Errorf("merged group %q; want the default group %q", g, shards[0].Shard.Group)
 	}
 	res.Close()
-	_, err = harness.Merge(context.Background(), harness.MergePlan{Refs: []string{shards[0].RunID, shards[0].RunID}, StoreDir: dir})
+	_, err = harness.Merge(context.Background(), harness.MergePlan{Refs: []string{shards[0].RunID, shards[0].RunID}, Store: openStore(t, dir)})
 	if harness.KindOf(err) != harness.Usage || !strings.Contains(err.Error(), "are both shard 0/2") {
 		t.Errorf("merge of one shard twice: %v", err)
 	}
@@ -296,7 +296,7 @@ func TestMergeRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	whole.Close()
-	_, err = harness.Merge(context.Background(), harness.MergePlan{Refs: []string{shards[0].RunID, whole.Runs[0].RunID}, StoreDir: dir})
+	_, err = harness.Merge(context.Background(), harness.MergePlan{Refs: []string{shards[0].RunID, whole.Runs[0].RunID}, Store: openStore(t, dir)})
 	if harness.KindOf(err) != harness.Usage || !strings.Contains(err.Error(), "is not a shard run") {
 		t.Errorf("merge with a run that is no shard: %v", err)
 	}

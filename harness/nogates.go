@@ -2,58 +2,16 @@ package harness
 
 import (
 	"fmt"
-	"math"
-	"strings"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/gate"
 )
 
-// NoGates is the one line a run prints when nothing but errors decides its
-// exit status: a single run (not a matrix) with no gate, no --baseline and
-// no Strict (nor gates all left unchecked for want of a baseline: that
-// run fails, or passes by --allow-no-baseline, saying so). It names a gate the run would have held, from what it
-// achieved: pass_rate rounded down to two decimals when cases were graded,
-// else the first metric of the run. Empty when the exit status checks
-// something.
-func (r *Result) NoGates(p Plan) string {
-	if r == nil || r.Matrix || len(r.Runs) != 1 || p.Strict || p.Baseline != "" || r.NoBaseline {
-		return ""
-	}
-	if len(r.Verdicts) == 1 && (len(r.Verdicts[0].Results) > 0 || len(r.Verdicts[0].Errors) > 0) {
-		return ""
-	}
-	run := r.Runs[0]
-	if sh := run.Shard; sh != nil {
-		return fmt.Sprintf("shard %d/%d of group %s: its %d gate(s) are checked on the whole run by 'assay merge %s'", sh.Index, sh.Count, sh.Group, len(sh.Gates), sh.Group)
-	}
-	suggest := ""
-	switch {
-	case run.Summary.PassRate != nil:
-		suggest = fmt.Sprintf("pass_rate >= %s", gate.FormatValue(math.Floor(*run.Summary.PassRate*100)/100))
-	default:
-		for _, m := range run.Options.Metrics {
-			if agg, ok := run.Summary.Metrics[m]; ok && agg.N > 0 {
-				suggest = fmt.Sprintf("%s >= %s", m, gate.FormatValue(math.Floor(agg.Mean*100)/100))
-				break
-			}
-		}
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "no gates: the exit status checks nothing (%d of %d graded cases failed)", run.Summary.Graded-run.Summary.Passed, run.Summary.Graded)
-	if suggest != "" {
-		fmt.Fprintf(&b, "; add one, e.g. --gate '%s' or gates: in the suite, or use --strict", suggest)
-	} else {
-		b.WriteString("; add a gate (--gate or gates: in the suite), or use --strict")
-	}
-	return b.String()
-}
-
 // baselineOnly is the failure of a plan without a baseline whose every
 // gate compares with one (delta, ratio, no_new_failures): no gate would
 // be checked, so the run cannot pass on its gates. nil when a gate is
 // checked or when there is no gate (NoGates says so). The caller lets it
-// pass with --allow-no-baseline (a first run, before there is a baseline).
+// pass with AllowNoBaseline (a first run, before there is a baseline).
 func baselineOnly(exprs []gate.Expr) error {
 	if len(exprs) == 0 {
 		return nil
@@ -63,16 +21,16 @@ func baselineOnly(exprs []gate.Expr) error {
 			return nil
 		}
 	}
-	return &Error{Kind: GateFailed,
-		Err:  fmt.Errorf("no gate was checked: all %d gate(s) compare with a baseline run, and none was given", len(exprs)),
-		Hint: "pass --baseline REF (for example --baseline latest), or --allow-no-baseline to accept a run that no gate checked (a first run)"}
+	return &Error{Kind: GateFailed, Err: &PlanError{Field: "Baseline",
+		Format: "no gate was checked: all %d gate(s) compare with a baseline run, and none was given", Args: []any{len(exprs)},
+		Hint: "pass {Baseline} REF (for example {Baseline} latest), or {AllowNoBaseline} to accept a run that no gate checked (a first run)"}}
 }
 
-// allErrored is the failure of a run in which every case errored: it
+// AllErrored is the failure of a run in which every case errored: it
 // observed nothing, so it never passes, whatever its gates say (nil
 // otherwise). A shard is left to assay merge, which decides on the whole
 // run, as it checks the gates.
-func allErrored(run *assay.Run) error {
+func AllErrored(run *assay.Run) error {
 	s := run.Summary
 	if run.Shard != nil || s.Cases == 0 || s.Errors < s.Cases {
 		return nil

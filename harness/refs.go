@@ -3,48 +3,13 @@ package harness
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/runner"
 	"github.com/assay-eval/assay/store"
-	"github.com/assay-eval/assay/store/postgres"
 	"github.com/assay-eval/assay/suite"
 )
-
-// OpenStore opens the run store spec (store.Open) with every backend of
-// the module: a directory, or a postgres:// URL (store/postgres).
-func OpenStore(spec string, o store.OpenOptions) (store.Store, error) {
-	if o.Backends == nil {
-		o.Backends = Backends
-	}
-	return store.Open(spec, o)
-}
-
-// Backends are the store backends OpenStore knows, by URL scheme: the one
-// explicit list (no registration).
-var Backends = map[string]store.Opener{
-	"postgres":   postgres.Open,
-	"postgresql": postgres.Open,
-}
-
-// OpenRefStore opens the run store at dir for reading when one of refs
-// needs it (store.NeedsIndex: anything but a path); paths work with no
-// store at all, and the store is then nil. A missing store is an error
-// that says how to make one.
-func OpenRefStore(dir string, o store.OpenOptions, refs ...string) (store.Store, error) {
-	if !store.NeedsIndex(refs...) {
-		return nil, nil
-	}
-	if !store.IsURL(dir) {
-		if _, err := os.Stat(dir); err != nil {
-			return nil, fmt.Errorf("no run store at %s: run 'assay run SUITE' first, give a run.json path, or pass --store DIR", dir)
-		}
-	}
-	o.ForReading = true
-	return OpenStore(dir, o) // its errors name the store
-}
 
 // LoadRef resolves a run REF (store.ResolveRef; st may be nil when ref
 // is a path) and loads the run (st.Load for a REF that is not a path),

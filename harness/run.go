@@ -3,9 +3,7 @@ package harness
 import (
 	"context"
 	"fmt"
-	"io"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -27,10 +25,11 @@ import (
 	"github.com/assay-eval/assay/target"
 )
 
-// Plan is everything one Run needs. The zero value of a field is "not
-// given" where that makes sense (no store, no baseline, no outputs); the
-// numbers (Trials, Concurrency) must be set (see the CLI's defaults:
-// Trials 1, Concurrency runner.DefaultConcurrency).
+// Plan is everything one Run needs. Its zero value works but for the
+// suite: no store, no baseline, one trial, runner.DefaultConcurrency cases
+// in flight, runner.DefaultTimeout per case. Run writes the store only;
+// what else a caller writes (reports, traces) it takes from the Result and
+// from the results as they come (OnRun).
 type Plan struct {
 	// SuitePath is the suite file or directory (any format package suite
 	// reads); Split is the qrels split of a BEIR directory. Suite, when
@@ -49,8 +48,10 @@ type Plan struct {
 	Cases []string
 	Tags  []string
 	K     int
-	// Trials per case, cases in flight, the per-case timeout (0: none),
-	// and the errored observations after which the run stops (0: never).
+	// Trials per case (0: one), cases in flight (0:
+	// runner.DefaultConcurrency), the per-case timeout (0:
+	// runner.DefaultTimeout; negative: none), and the errored observations
+	// after which the run stops (0: never).
 	Trials      int
 	Concurrency int
 	Timeout     time.Duration
@@ -59,7 +60,8 @@ type Plan struct {
 	// literal Authorization or Cookie values in a target file.
 	Keep                bool
 	AllowLiteralSecrets bool
-	// StoreDir is the run store (store.Open); empty: no store.
+	// StoreDir is the run store (store.Open with StoreOptions, whose
+	// Backends open a URL); empty: no store.
 	StoreDir     string
 	StoreOptions store.OpenOptions
 	// Cache answers http and command targets from the response cache
@@ -72,7 +74,8 @@ type Plan struct {
 	// records the run as a shard of Group (empty: shard.DefaultGroup); see
 	// shard.go. Empty: the whole suite.
 	Shard, Group string
-	// Gates are gate expressions added to the suite's (source "--gate").
+	// Gates are gate expressions added to the suite's (their source is
+	// Names("Gates")).
 	Gates []string
 	// MaxFailures bounds the failing cases whose query the result keeps
 	// for a summary (Result.FailQueries; 0: all).
@@ -81,24 +84,14 @@ type Plan struct {
 	// gates or not: without gates, a run's exit status checks nothing.
 	Strict bool
 	// AllowNoBaseline lets a run without Baseline whose every gate
-	// compares with a baseline pass (--allow-no-baseline); otherwise it
-	// fails (GateFailed), since no gate was checked.
+	// compares with a baseline pass; otherwise it fails (GateFailed),
+	// since no gate was checked.
 	AllowNoBaseline bool
-	// Outputs, written when the run is over ("-": to Stdout): the
-	// assay.run/v1 JSON, JUnit XML, markdown (also appended to
-	// $GITHUB_STEP_SUMMARY), a badge, a report directory, the trace of
-	// every observation (Record), TREC run and qrels files, and the
-	// answers in the TREC RAG format (TrecRAG).
-	JSON, JUnit, Markdown, Badge, ReportDir string
-	Record                                  string
-	TrecRun, TrecQrels, TrecTag             string
-	TrecRAG                                 string
-	Stdout                                  io.Writer
 	// Getenv is the only way the harness reads the environment (target
-	// secrets, GITHUB_STEP_SUMMARY); nil reads nothing.
+	// secrets, the CI run id of a shard group); nil reads nothing.
 	Getenv func(string) string
-	// TempDir is where temporary files go (a run's results with no store,
-	// the TREC outputs while they are written); empty: os.TempDir().
+	// TempDir is where temporary files go (a run's results with no
+	// store); empty: os.TempDir().
 	TempDir string
 	// Secrets collects the secret values of the targets opened; every
 	// result, record and output is redacted with it. Nil: a new one.
@@ -106,11 +99,33 @@ type Plan struct {
 	// OnEvent, when set, is called with the run's progress (one call at a
 	// time).
 	OnEvent func(Event)
+	// OnRun, when set, is called as each run (each variant of a matrix)
+	// begins, with its record (id, variant): the Sink it returns (nil:
+	// none) is given the run's results as they are made. An error fails
+	// the run before any case (Input).
+	OnRun func(run *assay.Run) (Sink, error)
+	// Names names the plan's fields ({Field}) in the warnings and notes
+	// a run records, as a caller presents them (a CLI: its flags); nil:
+	// the Go names. PlanError.Text does the same for errors.
+	Names func(field string) string
+	// Now is the clock of the records (nil: time.Now).
+	Now func() time.Time
 	// Version is the assay version recorded (default assay.Version).
 	Version string
 	// Judge configures the model judge (JudgeOptions); the zero value
 	// uses the suite's judge: definition, if any.
 	Judge JudgeOptions
+}
+
+// A Sink takes the results of one run as they are made (Plan.OnRun).
+type Sink interface {
+	// Add is given each result, graded and redacted, with its
+	// observation, one call at a time, before it is stored; an error
+	// stops the run (Input).
+	Add(c assay.Case, r assay.CaseResult) error
+	// Close is called once when the run is over: ok when it was stored
+	// whole. An error then fails the run (Input).
+	Close(ok bool) error
 }
 
 // EventKind says what an Event reports.
@@ -188,8 +203,20 @@ func Run(ctx context.Context, p Plan) (*Result, error) {
 	if p.Version == "" {
 		p.Version = assay.Version
 	}
-	if p.Stdout == nil {
-		p.Stdout = io.Discard
+	if p.Trials == 0 {
+		p.Trials = 1
+	}
+	if p.Concurrency == 0 {
+		p.Concurrency = runner.DefaultConcurrency
+	}
+	if p.Timeout == 0 {
+		p.Timeout = runner.DefaultTimeout
+	}
+	if p.Names == nil {
+		p.Names = func(f string) string { return f }
+	}
+	if p.Now == nil {
+		p.Now = time.Now
 	}
 	f := &p
 	ss, err := prepareRun(ctx, f)
@@ -212,13 +239,7 @@ func Run(ctx context.Context, p Plan) (*Result, error) {
 	if len(matrix.Variants) > 0 {
 		if ss.shard != nil {
 			res.Close()
-			return nil, usageError("shard a target file without variants:, one per variant", "--shard: the target file %s declares variants", ss.spec)
-		}
-		if f.Badge == "-" && len(matrix.Variants) > 1 {
-			// One badge per variant: several JSON documents on stdout
-			// would make none of them a valid endpoint badge.
-			res.Close()
-			return nil, usageError("give --badge a file: badge.json writes badge.VARIANT.json per variant", "--badge - writes one badge, and the matrix has %d variants", len(matrix.Variants))
+			return nil, planError("Shard", "shard a target file without variants:, one per variant", "{Shard}: the target file %s declares variants", ss.spec)
 		}
 		err := ss.runMatrix(ctx, matrix, res)
 		if len(res.Runs) == 0 {
@@ -240,17 +261,9 @@ func Run(ctx context.Context, p Plan) (*Result, error) {
 		cmp = &rep
 	}
 	res.Comparisons = []*compare.Report{cmp}
-	if f.JSON != "" {
-		if err := writeTo(f, f.JSON, func(w io.Writer) error { return report.JSON(w, run) }); err != nil {
-			return res, inputError(err)
-		}
-	}
-	if err := writeCIOutputs(f, run, verdict, cmp); err != nil {
-		return res, inputError(err)
-	}
 	regressed := cmp != nil && cmp.Verdict == compare.Regressed
 	if cmp != nil && cmp.PairedCases == 0 && run.Status == assay.StatusComplete {
-		return res, usageError("give a --baseline run of the same suite", "--baseline %s shares no case with this run: nothing was compared", f.Baseline)
+		return res, noCaseShared(f.Baseline)
 	}
 
 	switch {
@@ -258,8 +271,8 @@ func Run(ctx context.Context, p Plan) (*Result, error) {
 		return res, &Error{Kind: Incomplete}
 	case len(verdict.Errors) > 0:
 		return res, gateErrors(verdict.Errors)
-	case allErrored(run) != nil:
-		return res, allErrored(run)
+	case AllErrored(run) != nil:
+		return res, AllErrored(run)
 	case !verdict.Pass:
 		return res, &Error{Kind: GateFailed}
 	case regressed:
@@ -268,9 +281,15 @@ func Run(ctx context.Context, p Plan) (*Result, error) {
 		return res, ss.noBaseline
 	case f.Strict && run.Summary.Graded > run.Summary.Passed:
 		n := run.Summary.Graded - run.Summary.Passed
-		return res, &Error{Kind: GateFailed, Err: fmt.Errorf("--strict: %d of %d graded cases did not pass", n, run.Summary.Graded)}
+		return res, &Error{Kind: GateFailed, Err: &PlanError{Field: "Strict", Format: "{Strict}: %d of %d graded cases did not pass", Args: []any{n, run.Summary.Graded}}}
 	}
 	return res, nil
+}
+
+// noCaseShared is the error of a run compared with a baseline that shares
+// no case with it.
+func noCaseShared(baseline string) error {
+	return planError("Baseline", "give a {Baseline} run of the same suite", "{Baseline} %s shares no case with this run: nothing was compared", baseline)
 }
 
 // session is what every run of one plan shares: the loaded suite, the
@@ -320,13 +339,9 @@ type session struct {
 // prepareRun loads and checks everything a run needs before any case is
 // sent, so a bad suite, gate, target or store fails with exit 2 up front.
 func prepareRun(ctx context.Context, f *Plan) (*session, error) {
-	path := f.SuitePath
 	st, err := loadSuite(f)
 	if err != nil {
 		return nil, inputError(err)
-	}
-	if f.Suite != nil {
-		path = f.Suite.Path
 	}
 	s := st.Suite
 	ss := &session{f: f, s: s, total: st.N, fingerprint: st.Fingerprint, git: store.GitInfo(s.Dir), failQueries: map[string]string{}}
@@ -364,7 +379,7 @@ func prepareRun(ctx context.Context, f *Plan) (*session, error) {
 	}
 	ss.gates = append([]assay.Gate(nil), s.Gates...)
 	for _, g := range f.Gates {
-		ss.gates = append(ss.gates, assay.Gate{Expr: g, Source: "--gate"})
+		ss.gates = append(ss.gates, assay.Gate{Expr: g, Source: f.Names("Gates")})
 	}
 	exprs := make([]gate.Expr, 0, len(ss.gates))
 	for _, g := range ss.gates {
@@ -375,7 +390,7 @@ func prepareRun(ctx context.Context, f *Plan) (*session, error) {
 		exprs = append(exprs, e)
 	}
 	if f.Baseline == "" && ss.shard == nil {
-		keep, skipped, err := WithoutBaseline(exprs, false)
+		keep, skipped, err := WithoutBaseline(exprs, f.Names("Gates"), f.Names)
 		if err != nil {
 			return nil, err
 		}
@@ -404,38 +419,35 @@ func prepareRun(ctx context.Context, f *Plan) (*session, error) {
 	}
 	if ss.spec == "" {
 		if len(s.Corpus) == 0 && s.CorpusSource != "" {
-			return nil, usageError("add documents to it, or give --target", "the corpus of suite %s (%s) holds no documents, so the built-in target has nothing to search", s.Name, s.CorpusSource)
+			return nil, planError("Target", "add documents to it, or give {Target}", "the corpus of suite %s (%s) holds no documents, so the built-in target has nothing to search", s.Name, s.CorpusSource)
 		}
 		if len(s.Corpus) == 0 {
-			return nil, usageError("give --target (for example --target replay:trace.jsonl or --target http://127.0.0.1:8080/ask)",
+			return nil, planError("Target", "give {Target} (for example {Target} replay:trace.jsonl or {Target} http://127.0.0.1:8080/ask)",
 				"suite %s has no corpus, so the built-in target has nothing to search", s.Name)
 		}
 		ss.spec = "builtin"
 	}
-	if err := f.checkInputs(path, s.CorpusSource, ss.spec); err != nil {
-		return nil, err
-	}
 	if f.Cache {
 		if f.StoreDir == "" {
-			return nil, usageError("drop --no-store, or give --store DIR", "--cache keeps its entries under the store, and this run has none")
+			return nil, planError("Cache", "drop {NoStore}, or give {StoreDir} DIR", "{Cache} keeps its entries under the store, and this run has none")
 		}
 		dir := cacheDir(f.StoreDir)
 		if dir == "" {
-			return nil, usageError("give --store DIR for the cache's files", "--cache keeps its entries in files under a store directory, and a database store is not one")
+			return nil, planError("Cache", "give {StoreDir} DIR for the cache's files", "{Cache} keeps its entries in files under a store directory, and a database store is not one")
 		}
 		if ss.cache, err = cache.Open(dir); err != nil {
 			return nil, inputError(err)
 		}
 	}
 	if f.StoreDir != "" {
-		if ss.st, err = OpenStore(f.StoreDir, f.StoreOptions); err != nil {
+		if ss.st, err = store.Open(f.StoreDir, f.StoreOptions); err != nil {
 			return nil, inputError(err) // store.Open's errors name the store
 		}
 	}
 	if f.Baseline != "" && ss.st == nil && !store.IsPathRef(f.Baseline) {
 		// latest, latest~N and run ids are looked up in a store; with
 		// none, LoadRef would take the REF for a file name.
-		return nil, usageError("give the baseline's run.json path, or drop --no-store to find it in the store", "--baseline %s: no run store to look it up in (--no-store)", f.Baseline)
+		return nil, planError("Baseline", "give the baseline's run.json path, or drop {NoStore} to find it in the store", "{Baseline} %s: no run store to look it up in ({NoStore})", f.Baseline)
 	}
 	if f.Baseline != "" {
 		if ss.base, _, err = LoadRef(ctx, ss.st, f.Baseline); err != nil {
@@ -459,107 +471,32 @@ func loadSuite(f *Plan) (*suite.Streamed, error) {
 	return &suite.Streamed{Suite: &s, N: len(cases), Fingerprint: suite.Fingerprint(f.Suite), Cases: suite.CaseSeq(assay.SliceSeq(cases))}, nil
 }
 
-// maxTrials bounds --trials: every observation is kept for the run record,
-// so --trials 100000000 ran the process out of memory before the first case.
+// maxTrials bounds Trials: every observation is kept for the run record,
+// so 100,000,000 trials ran the process out of memory before the first case.
 const maxTrials = 10000
 
-// check rejects flag values out of range, and two outputs both sent to
-// stdout ("-"), before anything runs.
+// check rejects numbers out of range before anything runs.
 func (f *Plan) check() error {
 	switch {
 	case f.K < 0:
-		return usageError("", "-k must be >= 0 (0: the suite's), got %d", f.K)
+		return planError("K", "", "{K} must be >= 0 (0: the suite's), got %d", f.K)
 	case f.Trials < 1:
-		return usageError("", "--trials must be >= 1, got %d", f.Trials)
+		return planError("Trials", "", "{Trials} must be >= 1, got %d", f.Trials)
 	case f.Trials > maxTrials:
-		return usageError("", "--trials must be <= %d, got %d", maxTrials, f.Trials)
+		return planError("Trials", "", "{Trials} must be <= %d, got %d", maxTrials, f.Trials)
 	case f.Concurrency < 1:
-		return usageError("", "-j must be >= 1, got %d", f.Concurrency)
-	case f.Timeout < 0:
-		return usageError("", "--timeout must be >= 0 (0: none), got %s", f.Timeout)
+		return planError("Concurrency", "", "{Concurrency} must be >= 1, got %d", f.Concurrency)
 	case f.MaxErrors < 0:
-		return usageError("", "--max-errors must be >= 0 (0: never stop), got %d", f.MaxErrors)
+		return planError("MaxErrors", "", "{MaxErrors} must be >= 0 (0: never stop), got %d", f.MaxErrors)
 	case f.MaxFailures < 0:
-		return usageError("", "--max-failures must be >= 0 (0: all), got %d", f.MaxFailures)
-	}
-	if f.Record == "-" {
-		return usageError("", "--record writes a file: give a path, not -")
-	}
-	if err := DistinctOutputs([]output{{"--json", f.JSON}, {"--markdown", f.Markdown}, {"--junit", f.JUnit}, {"--badge", f.Badge}, {"--record", f.Record}, {"--trec-run", f.TrecRun}, {"--trec-qrels", f.TrecQrels}, {"--trec-rag", f.TrecRAG}}); err != nil {
-		return err
-	}
-	if err := f.checkTrec(); err != nil {
-		return err
-	}
-	// An output that cannot be written fails now, not after the run.
-	for _, o := range []Output{{"--json", f.JSON}, {"--markdown", f.Markdown}, {"--junit", f.JUnit}, {"--badge", f.Badge}, {"--record", f.Record}, {"--trec-run", f.TrecRun}, {"--trec-qrels", f.TrecQrels}, {"--trec-rag", f.TrecRAG}, {"--report-dir", f.ReportDir}} {
-		if o.Path == "" || o.Path == "-" {
-			continue
-		}
-		dir := filepath.Dir(o.Path)
-		if o.Flag == "--report-dir" {
-			dir = o.Path
-		} else if fi, err := os.Stat(o.Path); err == nil && fi.IsDir() {
-			return usageError("", "%s %s: is a directory, want a file", o.Flag, o.Path)
-		}
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return usageError("", "%s %s: %v", o.Flag, o.Path, err)
-		}
+		return planError("MaxFailures", "", "{MaxFailures} must be >= 0 (0: all), got %d", f.MaxFailures)
 	}
 	return nil
 }
 
-// checkInputs rejects an output that names one of the run's inputs: --json
-// suite.yaml replaced the golden set with the run's JSON. --record may name
-// the replay trace it reads (it writes the same observations back).
-func (f *Plan) checkInputs(suitePath, corpus, spec string) error {
-	type input struct{ what, path string }
-	inputs := []input{{"the suite", suitePath}, {"the corpus", corpus}}
-	if target.IsFile(spec) {
-		inputs = append(inputs, input{"the target file", spec})
-	}
-	trace, isReplay := strings.CutPrefix(spec, "replay:")
-	if isReplay {
-		inputs = append(inputs, input{"the replay trace", trace})
-	}
-	if answers, ok := strings.CutPrefix(spec, "trecrag:"); ok {
-		inputs = append(inputs, input{"the TREC RAG answer file", answers})
-	}
-	for _, o := range []output{{"--json", f.JSON}, {"--markdown", f.Markdown}, {"--junit", f.JUnit}, {"--badge", f.Badge}, {"--record", f.Record}, {"--trec-run", f.TrecRun}, {"--trec-qrels", f.TrecQrels}, {"--trec-rag", f.TrecRAG}} {
-		if o.Path == "" || o.Path == "-" {
-			continue
-		}
-		for _, in := range inputs {
-			if in.path == "" || (o.Flag == "--record" && in.what == "the replay trace") {
-				continue
-			}
-			if fi, err := os.Stat(in.path); err != nil || !fi.Mode().IsRegular() {
-				continue
-			}
-			if sameFile(o.Path, in.path) {
-				return usageError("write it to another file", "%s %s would overwrite %s", o.Flag, o.Path, in.what)
-			}
-		}
-	}
-	return nil
-}
-
-// sameFile reports whether a (which may not exist yet) is the file b.
-func sameFile(a, b string) bool {
-	ai, err := os.Stat(a)
-	if err != nil {
-		return false
-	}
-	bi, err := os.Stat(b)
-	return err == nil && os.SameFile(ai, bi)
-}
-
-// runnerTimeout maps --timeout to the runner's: 0 means no timeout.
-func (f *Plan) runnerTimeout() time.Duration {
-	if f.Timeout == 0 {
-		return -1
-	}
-	return f.Timeout
+// recordedTimeout is the timeout as a run records it: "0s" for none.
+func (f *Plan) recordedTimeout() string {
+	return max(f.Timeout, 0).String()
 }
 
 func (ss *session) closeSpills() {
@@ -593,40 +530,72 @@ func failing(r assay.CaseResult) bool {
 	return (r.Pass != nil && !*r.Pass) || (r.Pass == nil && r.Error != nil)
 }
 
-// runOne opens the target (for a variant, when given), runs every case,
-// aggregates, evaluates the gates and stores the run.
+// runOne is one run (of a variant, when given): open the target, make
+// the run's record, begin it in the store, stream the cases through the
+// runner, then summarize, check the gates and finish the record.
 func (ss *session) runOne(ctx context.Context, variant map[string]string, group string, base *assay.Run) (*assay.Run, gate.Verdict, error) {
-	f, s := ss.f, ss.s
-	now := time.Now
-	tgt := f.System
-	if tgt == nil {
-		var err error
-		// builtin:hybrid keeps document vectors in the store's cache.
-		tgt, err = target.Open(ss.spec, target.Options{Suite: s, Getenv: f.Getenv, AllowLiteralSecrets: f.AllowLiteralSecrets, Keep: f.Keep, Variant: variant, CacheDir: cacheDir(f.StoreDir)})
-		if err != nil {
-			return nil, gate.Verdict{}, inputError(err)
-		}
-		defer target.Close(tgt)
+	tgt, closeTarget, err := ss.openTarget(variant)
+	if err != nil {
+		return nil, gate.Verdict{}, inputError(err)
 	}
-	// From here on, the target's secrets are redacted from every result,
-	// record, output and line printed.
-	f.Secrets.Add(target.Secrets(tgt)...)
+	defer closeTarget()
 	tgt, cacheNote := ss.withCache(tgt, variant)
-	var err error
-	// More workers than observations would only idle (and -j 1000000 would
-	// start a million of them).
-	conc := max(1, min(f.Concurrency, ss.n*f.Trials))
 	jdg, err := ss.judge.newJudge()
 	if err != nil {
 		return nil, gate.Verdict{}, inputError(err)
 	}
+	run := ss.newRecord(tgt, variant, group, jdg)
+	b, err := ss.begin(ctx, run)
+	if err != nil {
+		return nil, gate.Verdict{}, err
+	}
+	defer b.abandon()
+	st, err := ss.stream(ctx, tgt, run, b, jdg)
+	if err != nil {
+		run.FinishedAt = ss.f.Now().UTC()
+		*run = redact.Value(ss.f.Secrets, *run)
+		b.rw.Finish(run)
+		return nil, gate.Verdict{}, inputError(err)
+	}
+	verdict, err := ss.finish(ctx, run, st, base, cacheNote(), jdg)
+	if err != nil {
+		return nil, gate.Verdict{}, err
+	}
+	if err := b.rw.Finish(run); err != nil {
+		return nil, gate.Verdict{}, inputError(fmt.Errorf(b.recordErr, err))
+	}
+	if err := b.close(true); err != nil {
+		return nil, gate.Verdict{}, inputError(err)
+	}
+	return run, verdict, nil
+}
+
+// openTarget opens the plan's target (builtin:hybrid keeps document
+// vectors in the store's cache), or takes the plan's System, and
+// registers its secrets: from here on they are redacted from every
+// result, record and output.
+func (ss *session) openTarget(variant map[string]string) (assay.Target, func(), error) {
+	f := ss.f
+	tgt, closeTarget := f.System, func() {}
+	if tgt == nil {
+		var err error
+		tgt, err = target.Open(ss.spec, target.Options{Suite: ss.s, Getenv: f.Getenv, AllowLiteralSecrets: f.AllowLiteralSecrets, Keep: f.Keep, Variant: variant, CacheDir: cacheDir(f.StoreDir)})
+		if err != nil {
+			return nil, nil, err
+		}
+		closeTarget = func() { target.Close(tgt) }
+	}
+	f.Secrets.Add(target.Secrets(tgt)...)
+	return tgt, closeTarget, nil
+}
+
+// newRecord is the record of a run about to start (incomplete).
+func (ss *session) newRecord(tgt assay.Target, variant map[string]string, group string, jdg *judge.Judge) *assay.Run {
+	f, s := ss.f, ss.s
 	metricNames := specNames(ss.gopts.Metrics)
-	var tally *judge.Tally
 	if jdg != nil {
 		metricNames = append(metricNames, jdg.MetricNames()...)
-		tally = jdg.NewTally(f.Trials > 1)
 	}
-
 	run := &assay.Run{
 		Schema:         assay.RunSchema,
 		RunID:          store.NewRunID(),
@@ -640,139 +609,170 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 		Variant:        variant,
 		Shard:          ss.shard,
 		Options: assay.RunOptions{
-			K: s.Defaults.K, Trials: f.Trials, Concurrency: conc, Timeout: f.Timeout.String(),
+			// More workers than observations would only idle (and a
+			// million of them would start a million goroutines).
+			K: s.Defaults.K, Trials: f.Trials, Concurrency: max(1, min(f.Concurrency, ss.n*f.Trials)), Timeout: f.recordedTimeout(),
 			Cases: f.Cases, Tags: tagMap(f.Tags), Metrics: metricNames,
 			Cache: ss.cache != nil, Margins: s.Margins,
 		},
-		StartedAt: now().UTC(),
+		StartedAt: f.Now().UTC(),
 		Gain:      ss.gopts.Gain,
 		TieRule:   report.TieRule,
 	}
 	if run.Gain == "" {
 		run.Gain = assay.GainLinear
 	}
+	return run
+}
 
-	// With no store, the run's directory is a temporary one: made first,
-	// so that a run that cannot have one fails before any case.
+// begun is a run begun: its writer in the store (or in a scratch
+// directory) and the caller's sink.
+type begun struct {
+	rw        store.RunWriter
+	recordErr string // how a failure of rw is reported
+	sink      Sink
+	closed    bool
+}
+
+// begin makes the run's directory (the store's, or a scratch one when
+// there is none: made first, so that a run that cannot have one fails
+// before any case), asks the caller for its sink and begins the record.
+func (ss *session) begin(ctx context.Context, run *assay.Run) (*begun, error) {
+	f := ss.f
+	tmpErr := func(err error) error {
+		return planError("TempDir", "set TMPDIR to a directory assay can write to, or give {StoreDir} DIR", "temporary directory for the case results: %v", err)
+	}
 	if ss.st == nil && ss.tmp == nil {
+		var err error
 		if ss.tmp, err = store.NewScratchDir(f.TempDir); err != nil {
-			return nil, gate.Verdict{}, usageError("set TMPDIR to a directory assay can write to, or give --store DIR", "temporary directory for the case results: %v", err)
+			return nil, tmpErr(err)
 		}
 	}
-	var vname string
-	if variant != nil {
-		vname = gate.VariantName(variant)
+	b := &begun{recordErr: "store: %w"}
+	if ss.st == nil {
+		b.recordErr = "temporary directory for the case results: %w"
 	}
-	tout, err := openTrecOutputs(f, run.RunID, vname)
-	if err != nil {
-		return nil, gate.Verdict{}, inputError(err)
+	if f.OnRun != nil {
+		sink, err := f.OnRun(run)
+		if err != nil {
+			return nil, inputError(err)
+		}
+		b.sink = sink
 	}
-	defer tout.close()
-
 	if ctx.Err() != nil {
 		// Ctrl-C while the suite was read or the target opened: no case
 		// ran, so nothing is stored.
-		return nil, gate.Verdict{}, usageError("", "interrupted before the first case: nothing was run or stored")
+		b.abandon()
+		return nil, usageError("", "interrupted before the first case: nothing was run or stored")
 	}
 	*run = redact.Value(f.Secrets, *run)
-	var rw store.RunWriter
+	var err error
 	if ss.st != nil {
-		if rw, err = ss.st.Begin(ctx, run); err != nil {
-			return nil, gate.Verdict{}, inputError(fmt.Errorf("store: %w", err))
+		if b.rw, err = ss.st.Begin(ctx, run); err != nil {
+			b.abandon()
+			return nil, inputError(fmt.Errorf("store: %w", err))
 		}
-	} else if rw, err = store.BeginScratch(filepath.Join(ss.tmp.Path, run.RunID)); err != nil {
-		return nil, gate.Verdict{}, usageError("set TMPDIR to a directory assay can write to, or give --store DIR", "temporary directory for the case results: %v", err)
+	} else if b.rw, err = store.BeginScratch(filepath.Join(ss.tmp.Path, run.RunID)); err != nil {
+		b.abandon()
+		return nil, tmpErr(err)
 	}
-	runDir := rw.Dir()
-	recordErr := "store: %w"
-	if ss.st == nil {
-		recordErr = "temporary directory for the case results: %w"
-	}
-	var rec *target.Recorder
-	if f.Record != "" {
-		path := f.Record
-		if variant != nil {
-			path = variantPath(path, gate.VariantName(variant))
-		}
-		if rec, err = target.NewRecorder(path); err != nil {
-			return nil, gate.Verdict{}, inputError(err)
-		}
-	}
+	return b, nil
+}
 
+// close closes the sink once.
+func (b *begun) close(ok bool) error {
+	if b.closed || b.sink == nil {
+		return nil
+	}
+	b.closed = true
+	return b.sink.Close(ok)
+}
+
+// abandon closes the sink of a run that was not stored whole.
+func (b *begun) abandon() { b.close(false) }
+
+// streamed is what the stream of a run's cases leaves.
+type streamed struct {
+	res   runner.Result
+	agg   *runner.Aggregator
+	tally *judge.Tally
+	kept  []assay.CaseResult // when keepCases
+	dir   string             // the run's directory ("" for a store without files)
+}
+
+// stream runs every case through the runner: each result goes to the
+// caller's sink, the run's directory and the aggregator (and is kept
+// when keepCases).
+func (ss *session) stream(ctx context.Context, tgt assay.Target, run *assay.Run, b *begun, jdg *judge.Judge) (*streamed, error) {
+	f := ss.f
 	keep := ss.keepCases()
-	var kept []assay.CaseResult
-	agg := runner.NewAggregator(run.Options.Metrics)
+	out := &streamed{agg: runner.NewAggregator(run.Options.Metrics), dir: b.rw.Dir()}
+	if jdg != nil {
+		out.tally = jdg.NewTally(f.Trials > 1)
+	}
 	listed := 0 // failing cases whose query is kept for the summary
-
 	emit := func(Event) {}
 	if f.OnEvent != nil {
 		emit = f.OnEvent
 	}
-	emit(Event{Kind: Started, Total: ss.n * f.Trials})
+	total := ss.n * f.Trials
+	emit(Event{Kind: Started, Total: total})
 	var mu sync.Mutex
 	res, err := runner.Stream(ctx, tgt, ss.src, runner.Options{
-		Concurrency: conc,
+		Concurrency: run.Options.Concurrency,
 		Trials:      f.Trials,
-		Timeout:     f.runnerTimeout(),
+		Timeout:     f.Timeout,
 		Grade:       ss.gopts,
 		MaxErrors:   f.MaxErrors,
 		Keep:        f.Keep,
 		Redactor:    f.Secrets,
-		Judge:       judgeHook(jdg, s.Defaults.Judge),
+		Judge:       judgeHook(jdg, ss.s.Defaults.Judge),
 		// r is graded on the raw observation and redacted by the runner.
 		OnResult: func(c assay.Case, r assay.CaseResult) error {
 			mu.Lock()
 			defer mu.Unlock()
 			r.Position = c.Position
-			emit(Event{Kind: Observed, Total: ss.n * f.Trials, Result: &r})
-			if rec != nil && r.Observation != nil {
-				if err := rec.Write(*r.Observation); err != nil {
-					return fmt.Errorf("record %s: %w", f.Record, err)
+			emit(Event{Kind: Observed, Total: total, Result: &r})
+			if b.sink != nil {
+				if err := b.sink.Add(c, r); err != nil {
+					return err
 				}
 			}
-			if tout != nil {
-				tout.add(c, r)
-			}
-			if err := rw.Append(r); err != nil {
-				return fmt.Errorf(recordErr, err)
+			if err := b.rw.Append(r); err != nil {
+				return fmt.Errorf(b.recordErr, err)
 			}
 			r.Observation = nil
-			agg.Add(&r)
-			if tally != nil {
-				tally.Add(&r)
+			out.agg.Add(&r)
+			if out.tally != nil {
+				out.tally.Add(&r)
 			}
 			if failing(r) && (f.MaxFailures == 0 || listed < f.MaxFailures) {
 				listed++
 				ss.failQueries[r.ID] = f.Secrets.String(c.Query)
 			}
 			if keep {
-				kept = append(kept, r)
+				out.kept = append(out.kept, r)
 			}
 			return nil
 		},
 	})
-	emit(Event{Kind: Finished, Total: ss.n * f.Trials})
+	emit(Event{Kind: Finished, Total: total})
 	if err != nil && !res.Complete && res.Stopped == err.Error() {
 		// The suite could not be read to the end (it changed during the
-		// run): the run stopped early, like --max-errors, and is reported
+		// run): the run stopped early, as at MaxErrors, and is reported
 		// and stored as incomplete with what it observed.
 		err = nil
 	}
-	if rec != nil {
-		if cerr := rec.Close(); cerr != nil && err == nil {
-			err = fmt.Errorf("record %s: %w", f.Record, cerr)
-		}
-	}
-	if err != nil {
-		if rw != nil {
-			run.FinishedAt = now().UTC()
-			*run = redact.Value(f.Secrets, *run)
-			rw.Finish(run)
-		}
-		return nil, gate.Verdict{}, inputError(err)
-	}
+	out.res = res
+	return out, err
+}
 
-	run.FinishedAt = now().UTC()
+// finish completes the record of a streamed run: status, versions,
+// measures, warnings, summary and segments, judge totals, where its cases
+// are read from, trial statistics and the gates; then redacts it.
+func (ss *session) finish(ctx context.Context, run *assay.Run, st *streamed, base *assay.Run, cacheNotes []string, jdg *judge.Judge) (gate.Verdict, error) {
+	f, res := ss.f, st.res
+	run.FinishedAt = f.Now().UTC()
 	warnings := append([]string(nil), ss.warnings...)
 	if res.Complete {
 		run.Status = assay.StatusComplete
@@ -791,25 +791,26 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 	}
 	run.Measures = res.Measures
 	warnings = append(warnings, res.Warnings...)
-	warnings = append(warnings, cacheNote()...)
-	run.Summary = agg.Summary()
-	run.Segments = agg.Segments()
+	warnings = append(warnings, cacheNotes...)
+	run.Summary = st.agg.Summary()
+	run.Segments = st.agg.Segments()
 	if run.Shard == nil { // a shard's coverage is warned about by its merge
 		warnings = append(warnings, runner.CoverageWarnings(run.Summary, run.Options.Metrics, ss.gopts.K)...)
 	}
-	if tally != nil {
-		run.Summary.Judge = tally.Summary()
+	if st.tally != nil {
+		run.Summary.Judge = st.tally.Summary()
 		warnings = append(warnings, judgeWarnings(run.Summary.Judge)...)
 		warnings = append(warnings, jdg.Warnings()...)
 	}
-	if keep {
-		run.Cases = kept
+	if ss.keepCases() {
+		run.Cases = st.kept
 	} else {
+		runDir := st.dir
 		run.CaseStream = func(yield func(assay.CaseResult) error) error { return store.ReadResults(runDir, yield) }
 		if runDir == "" { // a store without files: read the results back from it
-			st, id := ss.st, run.RunID
+			s, id := ss.st, run.RunID
 			run.CaseStream = func(yield func(assay.CaseResult) error) error {
-				return st.Cases(context.WithoutCancel(ctx), id, false, yield)
+				return s.Cases(context.WithoutCancel(ctx), id, false, yield)
 			}
 		}
 	}
@@ -818,7 +819,7 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 	}
 	exprs, err := gate.ParseAll(ss.runGates())
 	if err != nil {
-		return nil, gate.Verdict{}, inputError(err)
+		return gate.Verdict{}, inputError(err)
 	}
 	var hist []*assay.Run
 	if base != nil {
@@ -831,16 +832,7 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 	// The run as kept and shown: everything in it is redacted (results
 	// were already, by the runner).
 	*run = redact.Value(f.Secrets, *run)
-
-	if err := rw.Finish(run); err != nil {
-		return nil, gate.Verdict{}, inputError(fmt.Errorf(recordErr, err))
-	}
-	if tout != nil {
-		if err := tout.finish(); err != nil {
-			return nil, gate.Verdict{}, inputError(err)
-		}
-	}
-	return run, verdict, nil
+	return verdict, nil
 }
 
 // withCache wraps tgt in the response cache when the plan has one and the
@@ -852,7 +844,7 @@ func (ss *session) withCache(tgt assay.Target, variant map[string]string) (assay
 	}
 	info := target.Describe(tgt, ss.spec)
 	if !target.Cacheable(info.Kind) || info.Fingerprint == "" {
-		msg := fmt.Sprintf("--cache: a %s target is not cached (only http and command targets are)", info.Kind)
+		msg := fmt.Sprintf(fill("{Cache}: a %s target is not cached (only http and command targets are)", ss.f.Names), info.Kind)
 		return tgt, func() []string { return []string{msg} }
 	}
 	// Stored means redacted: the target's secrets (and any the plan
@@ -863,12 +855,12 @@ func (ss *session) withCache(tgt assay.Target, variant map[string]string) (assay
 }
 
 // baselineFor returns the run a variant's run is compared with. When
-// --baseline names a run of a variant matrix (it has a group and a
+// Plan.Baseline names a run of a variant matrix (it has a group and a
 // variant), that is the complete run of the same variant in that matrix,
 // found in the store: comparing variant bm25 with the baseline's rm3 would
 // report the difference between two systems as a regression. A variant the
 // baseline's matrix has no run of is not compared, and note says so.
-// Otherwise every variant is compared with the --baseline run.
+// Otherwise every variant is compared with the Plan.Baseline run.
 func (ss *session) baselineFor(ctx context.Context, variant map[string]string) (base *assay.Run, note string, err error) {
 	base = ss.base
 	if base == nil || base.Group == "" || len(base.Variant) == 0 || len(variant) == 0 {
@@ -901,14 +893,7 @@ func (ss *session) baselineFor(ctx context.Context, variant map[string]string) (
 			return run, "", nil
 		}
 	}
-	return nil, fmt.Sprintf("variant %s: not compared: the matrix of --baseline %s (group %s) has no complete run of it", name, ss.f.Baseline, shortID(base.Group)), nil
-}
-
-// variantPath inserts a variant name before a file's extension:
-// t.jsonl -> t.rm3.jsonl.
-func variantPath(path, name string) string {
-	ext := filepath.Ext(path)
-	return strings.TrimSuffix(path, ext) + "." + strings.ReplaceAll(name, "/", "-") + ext
+	return nil, fmt.Sprintf(fill("variant %s: not compared: the matrix of {Baseline} %s (group %s) has no complete run of it", ss.f.Names), name, ss.f.Baseline, shortID(base.Group)), nil
 }
 
 // runMatrix runs every variant of a target file's matrix as its own run of
@@ -939,7 +924,7 @@ func (ss *session) runMatrix(ctx context.Context, m target.Matrix, res *Result) 
 			}
 		}
 	}
-	// Each variant's --record file and --report-dir subdirectory must be
+	// Each variant's files (a caller's trace, report directory) must be
 	// its own: "a-b/c" and "a/b-c" would both write t.a-b-c.jsonl.
 	files := map[string]string{}
 	for _, n := range names {
@@ -1018,50 +1003,9 @@ func (ss *session) runMatrix(ctx context.Context, m target.Matrix, res *Result) 
 		cmp := compare.Runs(bases[i], run, compare.Options{})
 		res.Comparisons[i] = &cmp
 		if cmp.PairedCases == 0 && run.Status == assay.StatusComplete {
-			return usageError("give a --baseline run of the same suite", "--baseline %s shares no case with this run: nothing was compared", f.Baseline)
+			return noCaseShared(f.Baseline)
 		}
 		regressed = regressed || cmp.Verdict == compare.Regressed
-	}
-	if f.JSON != "" {
-		if err := writeTo(f, f.JSON, func(w io.Writer) error { return report.MatrixJSON(w, group, runs, ord) }); err != nil {
-			return inputError(err)
-		}
-	}
-	if f.JUnit != "" {
-		if err := writeTo(f, f.JUnit, func(w io.Writer) error { return report.JUnitMatrix(w, runs, ord) }); err != nil {
-			return inputError(err)
-		}
-	}
-	md := func(w io.Writer) error { return report.MarkdownMatrix(w, runs, ord) }
-	if f.Markdown != "" {
-		if err := writeTo(f, f.Markdown, md); err != nil {
-			return inputError(err)
-		}
-	}
-	if p := f.Getenv("GITHUB_STEP_SUMMARY"); p != "" && (f.Markdown != "" || f.ReportDir != "") {
-		if err := appendTo(p, md); err != nil {
-			return inputError(fmt.Errorf("GITHUB_STEP_SUMMARY: %w", err))
-		}
-	}
-	// The badge and the report directory describe one run: one per variant
-	// (badge.json -> badge.rm3.json; DIR/rm3/).
-	for i, run := range runs {
-		name := gate.VariantName(run.Variant)
-		if f.Badge != "" {
-			path := f.Badge
-			if path != "-" {
-				path = variantPath(path, name)
-			}
-			if err := writeTo(f, path, func(w io.Writer) error { return report.Badge(w, run, verdicts[i]) }); err != nil {
-				return inputError(err)
-			}
-		}
-		if f.ReportDir != "" {
-			dir := filepath.Join(f.ReportDir, strings.ReplaceAll(name, "/", "-"))
-			if _, err := report.WriteReportDir(dir, run, nil, verdicts[i], run.StartedAt); err != nil {
-				return inputError(fmt.Errorf("--report-dir %s: %w", dir, err))
-			}
-		}
 	}
 	switch {
 	case !complete:
@@ -1070,7 +1014,7 @@ func (ss *session) runMatrix(ctx context.Context, m target.Matrix, res *Result) 
 		return gateErrors(invalid)
 	}
 	for _, run := range runs {
-		if err := allErrored(run); err != nil {
+		if err := AllErrored(run); err != nil {
 			return err
 		}
 	}
@@ -1085,9 +1029,9 @@ func (ss *session) runMatrix(ctx context.Context, m target.Matrix, res *Result) 
 	return nil
 }
 
-// selectCases applies --case and --tag filters and -k (when > 0) to the
+// selectCases applies the Cases and Tags filters and K (when > 0) to the
 // suite's cases, in suite order, and counts them. With filters it reads
-// the cases once to count them and to check that every --case exists.
+// the cases once to count them and to check that every case named exists.
 func selectCases(st *suite.Streamed, ids, tags []string, k int) (assay.Seq[assay.Case], int, error) {
 	want := map[string]bool{}
 	for _, id := range ids {
@@ -1097,7 +1041,7 @@ func selectCases(st *suite.Streamed, ids, tags []string, k int) (assay.Seq[assay
 	for _, t := range tags {
 		key, v, ok := strings.Cut(t, "=")
 		if !ok || key == "" {
-			return nil, 0, usageError("write --tag key=value, e.g. --tag lang=en", "bad --tag %q", t)
+			return nil, 0, planError("Tags", "write {Tags} key=value, e.g. {Tags} lang=en", "bad {Tags} %q", t)
 		}
 		tm[key] = v
 	}
@@ -1145,7 +1089,7 @@ func selectCases(st *suite.Streamed, ids, tags []string, k int) (assay.Seq[assay
 	}
 	for _, id := range ids {
 		if !found[id] {
-			return nil, 0, usageError("", "--case %q: no such case in the suite", id)
+			return nil, 0, planError("Cases", "", "{Cases} %q: no such case in the suite", id)
 		}
 	}
 	if n == 0 {
@@ -1172,35 +1116,6 @@ func specNames(specs []metric.Spec) []string {
 		out[i] = s.Name
 	}
 	return out
-}
-
-// writeTo writes to a file, or to the plan's Stdout for "-".
-func writeTo(f *Plan, path string, fn func(io.Writer) error) error {
-	fn = redacting(f, fn)
-	if path == "-" {
-		return fn(f.Stdout)
-	}
-	if dir := filepath.Dir(path); dir != "." {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
-	}
-	return replaceFile(path, fn)
-}
-
-// redacting returns fn writing through the one redaction rule.
-func redacting(f *Plan, fn func(io.Writer) error) func(io.Writer) error {
-	if f.Secrets.Empty() {
-		return fn
-	}
-	return func(w io.Writer) error {
-		rw := redact.NewWriter(w, f.Secrets)
-		err := fn(rw)
-		if ferr := rw.Flush(); err == nil {
-			err = ferr
-		}
-		return err
-	}
 }
 
 // ShortID is the first 13 characters of a run or group id, as the reports

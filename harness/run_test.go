@@ -6,53 +6,70 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/harness"
+	"github.com/assay-eval/assay/store"
+	"github.com/assay-eval/assay/store/postgres"
 )
 
 const quickstart = "../examples/quickstart/suite.yaml"
+
+// backends open the Postgres stores of the tests (the CLI's map).
+var backends = map[string]store.Opener{"postgres": postgres.Open, "postgresql": postgres.Open}
 
 func plan(p harness.Plan) harness.Plan {
 	if p.SuitePath == "" {
 		p.SuitePath = quickstart
 	}
-	if p.Trials == 0 {
-		p.Trials = 1
-	}
-	if p.Concurrency == 0 {
-		p.Concurrency = 2
+	if p.StoreOptions.Backends == nil {
+		p.StoreOptions.Backends = backends
 	}
 	return p
 }
 
-// The harness reads the environment only through Plan.Getenv:
-// $GITHUB_STEP_SUMMARY of the process is not looked at.
-func TestRunReadsTheEnvironmentOnlyThroughGetenv(t *testing.T) {
-	dir := t.TempDir()
-	fromProcess := filepath.Join(dir, "process.md")
-	fromPlan := filepath.Join(dir, "plan.md")
-	t.Setenv("GITHUB_STEP_SUMMARY", fromProcess)
+// Outputs attach through Plan.OnRun: the sink of each run gets every
+// result with its observation and is closed once, ok, after the run is
+// stored; the clock of the record is Plan.Now.
+func TestRunSinkAndClock(t *testing.T) {
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	sink := &countSink{}
+	var runID string
 	res, err := harness.Run(context.Background(), plan(harness.Plan{
-		Markdown: filepath.Join(dir, "out.md"),
-		Getenv: func(k string) string {
-			if k == "GITHUB_STEP_SUMMARY" {
-				return fromPlan
-			}
-			return ""
+		Now: func() time.Time { return at },
+		OnRun: func(run *assay.Run) (harness.Sink, error) {
+			runID = run.RunID
+			return sink, nil
 		},
 	}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	res.Close()
-	if _, err := os.Stat(fromProcess); err == nil {
-		t.Errorf("the process environment's GITHUB_STEP_SUMMARY was written")
+	defer res.Close()
+	run := res.Runs[0]
+	if sink.added != 24 || sink.observed != 24 || sink.closed != 1 || !sink.ok || runID != run.RunID {
+		t.Errorf("sink %+v of run %s; want 24 results with observations, closed once ok, of run %s", sink, runID, run.RunID)
 	}
-	if b, err := os.ReadFile(fromPlan); err != nil || !strings.Contains(string(b), "quickstart") {
-		t.Errorf("the plan's GITHUB_STEP_SUMMARY: %q, %v", b, err)
+	if !run.StartedAt.Equal(at) || !run.FinishedAt.Equal(at) {
+		t.Errorf("run started %v finished %v; want %v (Plan.Now)", run.StartedAt, run.FinishedAt, at)
 	}
 }
+
+type countSink struct {
+	added, observed, closed int
+	ok                      bool
+}
+
+func (s *countSink) Add(_ assay.Case, r assay.CaseResult) error {
+	s.added++
+	if r.Observation != nil {
+		s.observed++
+	}
+	return nil
+}
+
+func (s *countSink) Close(ok bool) error { s.closed++; s.ok = ok; return nil }
 
 // Progress is data: one Started with the total, one Observed per
 // observation, one Finished.

@@ -17,7 +17,7 @@ func (ss *session) selectShard() error {
 	f := ss.f
 	if f.Shard == "" {
 		if f.Group != "" {
-			return usageError("give --shard I/N with --group", "--group %s names the group of a shard run, and no --shard was given", f.Group)
+			return planError("Group", "give {Shard} I/N with {Group}", "{Group} %s names the group of a shard run, and no {Shard} was given", f.Group)
 		}
 		return nil
 	}
@@ -26,7 +26,7 @@ func (ss *session) selectShard() error {
 		return usageError("", "%v", err)
 	}
 	if f.Baseline != "" {
-		return usageError("give --baseline to assay merge, which gates the merged run", "--baseline: a shard run checks no gate and compares with nothing")
+		return planError("Baseline", "give {Baseline} to assay merge, which gates the merged run", "{Baseline}: a shard run checks no gate and compares with nothing")
 	}
 	group := f.Group
 	if group == "" {

@@ -35,13 +35,27 @@
 //     miss and a warning (Warnings). Within a run (one Judge) a key is
 //     asked once: later askers of the same key wait for the first and
 //     share its answer.
-//   - Budget: a case's cache misses are booked together against max_calls
-//     (all or none), and each retry is booked before it is sent (one that
-//     would pass max_calls is not); max_tokens and max_cost are compared
-//     with what was spent before the case's requests, so requests in
-//     flight may pass them; a cache hit is always served. Tokens count the
-//     larger of an answer's total and the sum of its parts; every sum
-//     saturates at math.MaxInt. The first bound reached is Judge.Stopped.
+//   - Passages: a passage shown without text in the observation gets the
+//     text of the corpus document (Options.Corpus) with its id, else its
+//     path, redacted and cut to MaxPassage. When one still has none, the
+//     criteria marked Passages (groundedness) are not asked for the case
+//     (JudgeResult.CriteriaNotJudged): never graded on titles.
+//   - Budget: every request is reserved before it is sent at its worst case
+//     (one call; the prompt's bytes as tokens plus the answer's max_tokens,
+//     DefaultAnswerTokens sent when the budget bounds tokens or cost and
+//     the definition sets none; their price), and settled with its usage
+//     when answered (a request not sent gives its reservation back). A
+//     case's cache misses are reserved together (all or none); a case
+//     whose reservation only the requests in flight stand in the way of
+//     waits for them; each retry is reserved before it is sent. So spent +
+//     held never passes a bound at any concurrency. The first bound that
+//     refuses a case stops the judging (Judge.Stopped); a cache hit is
+//     always served. Tokens count the larger of an answer's total and the
+//     sum of its parts; every sum saturates at math.MaxInt.
+//   - Probes: each judged case is asked again under each bias probe
+//     (position, verbosity, consistency); a Tally gives each probe's mean
+//     paired effect per criterion with a percentile bootstrap interval,
+//     flagged past ProbeThreshold of the scale.
 //   - Circuit breaker: after BreakerFailures requests in a row fail, the
 //     judge abandons the requests in flight and judges no more
 //     (Judge.Broken says why); every later result is not judged.

@@ -70,6 +70,13 @@ type Options struct {
 	// AllowLiteralSecrets lets a credential written in the url's query
 	// (?api_key=...) through, as a secret (--allow-literal-secrets).
 	AllowLiteralSecrets bool
+	// Corpus is the suite's documents: the text of a retrieved passage
+	// the observation does not carry is looked up there by id (else by
+	// path).
+	Corpus []assay.Document
+	// Probes are bias probes asked besides the definition's own
+	// (assay.JudgeProbes; --judge-probes).
+	Probes []string
 }
 
 // redactURL is a url as shown in messages: user info and credential query
@@ -94,6 +101,13 @@ type Judge struct {
 	schema  json.RawMessage
 	budget  *budget
 	secrets *redact.Redactor // what answers are redacted of before a cut
+	// maxTokens is the completion limit sent (the definition's, else
+	// DefaultAnswerTokens when the budget bounds tokens or cost).
+	maxTokens int
+	// docs finds a passage's text by id, then by path.
+	docs   map[string]*assay.Document
+	paths  map[string]*assay.Document
+	probes []string // in assay.JudgeProbes order
 
 	// dead is done when the circuit breaker opens (kill opens it).
 	dead context.Context
@@ -194,7 +208,32 @@ func New(cfg assay.JudgeConfig, o Options) (*Judge, error) {
 		conc = DefaultConcurrency
 	}
 	repeats := max(o.Repeats, 1)
-	j := &Judge{cfg: cfg, rubric: rubric, ep: ep, cache: o.Cache, repeats: repeats, sem: make(chan struct{}, conc), budget: &budget{b: cfg.Budget}, secrets: o.Secrets, flights: map[string]*flight{}}
+	var probes []string
+	for _, p := range append(slices.Clone(cfg.Probes), o.Probes...) {
+		if !slices.Contains(assay.JudgeProbes, p) {
+			return nil, fmt.Errorf("%s: unknown probe %q (want %s)", where, p, strings.Join(assay.JudgeProbes, ", "))
+		}
+	}
+	for _, p := range assay.JudgeProbes {
+		if slices.Contains(cfg.Probes, p) || slices.Contains(o.Probes, p) {
+			probes = append(probes, p)
+		}
+	}
+	maxTokens := cfg.MaxTokens
+	if maxTokens <= 0 && (cfg.Budget.MaxTokens > 0 || cfg.Budget.MaxCost > 0) {
+		maxTokens = DefaultAnswerTokens
+	}
+	j := &Judge{cfg: cfg, rubric: rubric, ep: ep, cache: o.Cache, repeats: repeats, sem: make(chan struct{}, conc), budget: &budget{b: cfg.Budget, answer: maxTokens}, secrets: o.Secrets, flights: map[string]*flight{}, maxTokens: maxTokens, probes: probes}
+	if len(o.Corpus) > 0 {
+		j.docs, j.paths = make(map[string]*assay.Document, len(o.Corpus)), map[string]*assay.Document{}
+		for i := range o.Corpus {
+			d := &o.Corpus[i]
+			j.docs[d.ID] = d
+			if d.Path != "" {
+				j.paths[d.Path] = d
+			}
+		}
+	}
 	j.dead, j.kill = context.WithCancel(context.Background())
 	if cfg.Temperature != nil {
 		j.temp = *cfg.Temperature
@@ -244,6 +283,8 @@ type call struct {
 	answer *entry  // from the cache or an earlier identical prompt, or nil
 	lead   *flight // the flight this case asks for (a cache miss), or nil
 	wait   *flight // the flight of another case asking the same, or nil
+	// reserved: the budget holds a request for it not yet sent.
+	reserved bool
 }
 
 // flight is one prompt asked in a run: its first asker (the lead) fills it,
@@ -309,13 +350,40 @@ func (j *Judge) Grade(ctx context.Context, c assay.Case, obs *assay.Observation,
 		j.check(r, bounds)
 		return
 	}
-	system, user := Prompt(j.rubric, c, *obs)
+	o, missing := j.passages(*obs)
+	rubric := j.rubric
+	if missing != "" {
+		// A criterion graded against the passages is not asked when they
+		// have no text: it would be judged on titles.
+		rubric = nil
+		for _, cr := range j.rubric {
+			if cr.Passages {
+				if jr.CriteriaNotJudged == nil {
+					jr.CriteriaNotJudged = map[string]string{}
+				}
+				jr.CriteriaNotJudged[cr.Name] = missing
+			} else {
+				rubric = append(rubric, cr)
+			}
+		}
+		if len(rubric) == 0 {
+			jr.NotJudged = missing
+			j.check(r, bounds)
+			return
+		}
+	}
+	system, user := Prompt(rubric, c, o)
 	calls := make([]call, j.repeats)
 	misses := 0
+	var h hold
 	// Whatever happens below, the flights this case leads are landed, so
-	// that no other case waits for them forever.
+	// that no other case waits for them forever, and the requests
+	// reserved but never sent give their reservation back.
 	defer func() {
 		for i := range calls {
+			if calls[i].reserved {
+				j.budget.settle(h, 1, 0, llm.Usage{})
+			}
 			if f := calls[i].lead; f != nil {
 				if f.answer == nil && f.err == nil && f.notJudged == "" {
 					f.err, f.notJudged = jr.Error, jr.NotJudged
@@ -333,15 +401,16 @@ func (j *Judge) Grade(ctx context.Context, c assay.Case, obs *assay.Observation,
 		if cl.lead == nil {
 			continue // asked by another case of this run
 		}
-		cl.answer = j.cached(cl.key)
+		cl.answer = j.cached(cl.key, rubric)
 		if cl.answer == nil {
 			misses++
 		} else {
 			cl.lead.answer = cl.answer
 		}
 	}
-	if why := j.budget.reserve(misses); why != "" {
-		jr.NotJudged = "budget: " + why
+	h, why := j.budget.reserve(ctx, misses, len(system)+len(user))
+	if why != "" {
+		jr.NotJudged = why
 		for i := range calls {
 			if f := calls[i].lead; f != nil && f.answer == nil {
 				f.notJudged = jr.NotJudged
@@ -349,6 +418,9 @@ func (j *Judge) Grade(ctx context.Context, c assay.Case, obs *assay.Observation,
 		}
 		j.check(r, bounds)
 		return
+	}
+	for i := range calls {
+		calls[i].reserved = calls[i].lead != nil && calls[i].answer == nil
 	}
 	verdicts := make([]Verdict, len(calls))
 	models := make([]string, len(calls))
@@ -379,14 +451,15 @@ func (j *Judge) Grade(ctx context.Context, c assay.Case, obs *assay.Observation,
 					continue
 				}
 			case e == nil:
-				e = j.ask(ctx, system, user, cl.seed, jr)
+				cl.reserved = false // ask settles it
+				e = j.ask(ctx, system, user, cl.seed, h, jr)
 				asked = true
 				if e == nil {
 					cl.lead.err, cl.lead.notJudged = jr.Error, jr.NotJudged
 					continue
 				}
 			}
-			v, err := ParseRedacted(j.secrets, j.rubric, e.Content)
+			v, err := ParseRedacted(j.secrets, rubric, e.Content)
 			if err != nil {
 				jr.Error = &assay.Error{Class: assay.ErrJudge, Message: "judge answer: " + err.Error()}
 				if cl.lead != nil {
@@ -398,15 +471,9 @@ func (j *Judge) Grade(ctx context.Context, c assay.Case, obs *assay.Observation,
 				// What is kept (for the run and in the cache) is the answer
 				// as read: the scores and the reasoning as cut, not the
 				// endpoint's whole text.
-				e = &entry{Content: v.canonical(j.rubric), Model: e.Model, Usage: e.Usage}
+				e = &entry{Content: v.canonical(rubric), Model: e.Model, Usage: e.Usage}
 				cl.lead.answer = e
-				if j.cache != nil {
-					if b, err := json.Marshal(e); err == nil {
-						if err := j.cache.Put(CacheKind, cl.key, b); err != nil {
-							j.warn("judge cache: " + err.Error() + ": the answer is asked again next run")
-						}
-					}
-				}
+				j.keep(cl.key, e)
 			}
 			verdicts[i], models[i] = v, e.Model
 		}
@@ -422,9 +489,9 @@ func (j *Judge) Grade(ctx context.Context, c assay.Case, obs *assay.Observation,
 	}
 	jr.Model = model
 	if r.Metrics == nil {
-		r.Metrics = make(map[string]float64, len(j.rubric))
+		r.Metrics = make(map[string]float64, len(rubric))
 	}
-	for _, cr := range j.rubric {
+	for _, cr := range rubric {
 		sc := assay.JudgeScore{Criterion: cr.Name, Reason: verdicts[0].Reasoning, Model: model, Cached: jr.Cached}
 		lo, hi, sum := math.Inf(1), math.Inf(-1), 0.0
 		for _, v := range verdicts {
@@ -446,13 +513,26 @@ func (j *Judge) Grade(ctx context.Context, c assay.Case, obs *assay.Observation,
 		jr.Scores = append(jr.Scores, sc)
 		r.Metrics[assay.JudgeMetricPrefix+cr.Name] = sc.Score
 	}
+	j.runProbes(ctx, c, o, rubric, r.Trial, jr)
 	j.check(r, bounds)
+}
+
+// keep puts an answer as read in the cache (a failure is a warning).
+func (j *Judge) keep(key string, e *entry) {
+	if j.cache == nil {
+		return
+	}
+	if b, err := json.Marshal(e); err == nil {
+		if err := j.cache.Put(CacheKind, key, b); err != nil {
+			j.warn("judge cache: " + err.Error() + ": the answer is asked again next run")
+		}
+	}
 }
 
 // cached is the cache's answer for key, or nil. An entry that cannot be
 // read, or that is not an answer the rubric accepts, is a miss and a
 // warning of the run.
-func (j *Judge) cached(key string) *entry {
+func (j *Judge) cached(key string, rubric []assay.JudgeCriterion) *entry {
 	if j.cache == nil {
 		return nil
 	}
@@ -469,23 +549,24 @@ func (j *Judge) cached(key string) *entry {
 		j.warn(fmt.Sprintf("judge cache: the entry %s is not a judge answer (%s): asked the judge again and replaced it", key, jsonErrLine(err)))
 		return nil
 	}
-	if _, err := ParseRedacted(j.secrets, j.rubric, e.Content); err != nil {
+	if _, err := ParseRedacted(j.secrets, rubric, e.Content); err != nil {
 		j.warn(fmt.Sprintf("judge cache: the entry %s holds an answer the rubric refuses (%s): asked the judge again and replaced it", key, err))
 		return nil
 	}
 	return &e
 }
 
-// ask sends one request (its retries booked against the budget, its
-// failures counted by the circuit breaker) and returns the answer, or nil
-// with jr.Error or jr.NotJudged set.
-func (j *Judge) ask(ctx context.Context, system, user string, seed *int, jr *assay.JudgeResult) *entry {
+// ask sends one request, reserved as h (its retries reserved as well, its
+// failures counted by the circuit breaker), settles it with the budget and
+// returns the answer, or nil with jr.Error or jr.NotJudged set.
+func (j *Judge) ask(ctx context.Context, system, user string, seed *int, h hold, jr *assay.JudgeResult) *entry {
 	// A breaker that opens stops the requests in flight too.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	stop := context.AfterFunc(j.dead, cancel)
 	defer stop()
 	noRetry := ""
+	held := 1
 	got, err := j.chat(ctx, system, user, seed, func(err error, retry bool) bool {
 		if err == nil {
 			j.succeeded()
@@ -499,17 +580,18 @@ func (j *Judge) ask(ctx context.Context, system, user string, seed *int, jr *ass
 			return false
 		}
 		if retry {
-			if why := j.budget.retry(); why != "" {
+			if why := j.budget.retry(h); why != "" {
 				noRetry = why
 				return false
 			}
+			held++
 		}
 		return true
 	})
 	jr.Calls = addInt(jr.Calls, got.Attempts)
 	jr.PromptTokens = addInt(jr.PromptTokens, got.Usage.PromptTokens)
 	jr.CompletionTokens = addInt(jr.CompletionTokens, got.Usage.CompletionTokens)
-	if cost, ok := j.budget.spend(got.Usage); ok {
+	if cost, ok := j.budget.settle(h, held, got.Attempts, got.Usage); ok {
 		jr.Cost = addCost(jr.Cost, cost)
 	}
 	if err != nil {
@@ -537,7 +619,7 @@ func (j *Judge) ask(ctx context.Context, system, user string, seed *int, jr *ass
 // params are the decoding parameters of repeat i: the definition's seed
 // (0 when it sets none and there are repeats) plus i.
 func (j *Judge) params(i int) params {
-	p := params{Temperature: j.temp, MaxTokens: j.cfg.MaxTokens, Format: j.cfg.ResponseFormat, Schema: j.schema}
+	p := params{Temperature: j.temp, MaxTokens: j.maxTokens, Format: j.cfg.ResponseFormat, Schema: j.schema}
 	if p.Format == "" {
 		p.Format = "json_schema"
 	}
@@ -567,7 +649,7 @@ func (j *Judge) chat(ctx context.Context, system, user string, seed *int, attemp
 	}
 	req := llm.ChatRequest{
 		Messages:    []llm.Message{{Role: "system", Content: system}, {Role: "user", Content: user}},
-		Temperature: j.temp, Seed: seed, MaxTokens: j.cfg.MaxTokens,
+		Temperature: j.temp, Seed: seed, MaxTokens: j.maxTokens,
 		JSONSchema: j.schema, SchemaName: "judgement", JSONMode: j.cfg.ResponseFormat == "json_object",
 		Attempted: attempted,
 	}
@@ -602,6 +684,8 @@ func (j *Judge) check(r *assay.CaseResult, bounds map[string]float64) {
 			ch.Detail = "not judged: " + jr.Error.Error()
 		case jr.NotJudged != "":
 			ch.Detail = "not judged: " + jr.NotJudged
+		case jr.CriteriaNotJudged[name] != "":
+			ch.Detail = "not judged: " + jr.CriteriaNotJudged[name]
 		default:
 			s := scores[name]
 			ch.Pass = s.Score >= b

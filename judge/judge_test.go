@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -157,17 +158,74 @@ func TestBudgetMaxCalls(t *testing.T) {
 func TestBudgetMaxCostWithPrices(t *testing.T) {
 	srv := standIn(t)
 	cfg := config(srv.URL)
-	cfg.Budget = assay.JudgeBudget{MaxCost: 0.0001, PromptPrice: 0.000001, CompletionPrice: 0.000002}
+	cfg.Budget = assay.JudgeBudget{MaxCost: 0.004, PromptPrice: 0.000001, CompletionPrice: 0.000002}
 	j := newJudge(t, cfg, judge.Options{})
 	tally := j.NewTally(false)
-	for i := range 4 {
+	for i := range 20 {
 		tally.Add(grade(j, fmt.Sprintf("q%d", i), fmt.Sprintf("answer %d", i), nil))
 	}
 	s := tally.Summary()
-	// One call costs more than 0.0001 (about 200 prompt tokens): the first
-	// is judged, then the cost bound stops the judging.
-	if s.Judged != 1 || s.NotJudged != 3 || s.Budget != "max_cost 0.0001 reached" || s.Cost == nil || *s.Cost <= 0.0001 || s.PromptTokens == 0 {
-		t.Errorf("summary %+v", s)
+	// A request's worst case (about 1500 prompt bytes and 512 answer
+	// tokens) costs about 0.0026; each answer costs about 0.0003: a few
+	// are judged, then the next worst case would pass max_cost.
+	if s.Judged < 1 || s.NotJudged < 1 || s.Budget != "max_cost 0.004 reached" || s.Cost == nil || *s.Cost > 0.004 || s.PromptTokens == 0 {
+		t.Errorf("summary %+v cost %v", s, *s.Cost)
+	}
+	// The request carried the answer limit the worst case assumed.
+	if !strings.Contains(string(srv.Requests()[0].Body), `"max_tokens":512`) {
+		t.Errorf("request without max_tokens 512: %s", srv.Requests()[0].Body)
+	}
+}
+
+// TestMaxCostHoldsAtAnyConcurrency: twenty runs of 60 cases graded by 8
+// goroutines at once, each case asked 3 times, with the judge's own
+// concurrency 8, never spend more than max_cost (what the endpoint
+// reported, priced), and a run whose budget refused a case says so.
+func TestMaxCostHoldsAtAnyConcurrency(t *testing.T) {
+	srv := standIn(t)
+	cfg := config(srv.URL)
+	cfg.Concurrency = 8
+	cfg.Budget = assay.JudgeBudget{MaxCost: 0.05, PromptPrice: 0.000002, CompletionPrice: 0.000008}
+	for run := range 20 {
+		j := newJudge(t, cfg, judge.Options{Repeats: 3})
+		results := make([]*assay.CaseResult, 60)
+		work := make(chan int)
+		var wg sync.WaitGroup
+		for range 8 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range work {
+					results[i] = grade(j, fmt.Sprintf("q%d", i), fmt.Sprintf("answer %d of run %d", i, run), nil)
+				}
+			}()
+		}
+		for i := range results {
+			work <- i
+		}
+		close(work)
+		wg.Wait()
+		tally := j.NewTally(false)
+		spent := 0.0
+		for _, r := range results {
+			tally.Add(r)
+			if r.Judge.Cost != nil {
+				spent += *r.Judge.Cost
+			}
+		}
+		s := tally.Summary()
+		if spent > cfg.Budget.MaxCost*(1+1e-9) || s.Cost == nil || *s.Cost > cfg.Budget.MaxCost*(1+1e-9) {
+			t.Fatalf("run %d spent %v (summary %v), over max_cost %v", run, spent, *s.Cost, cfg.Budget.MaxCost)
+		}
+		if s.Judged == 0 || s.NotJudged == 0 || s.Budget != "max_cost 0.05 reached" {
+			t.Fatalf("run %d: judged %d, not judged %d, budget %q: want some of each, stopped by max_cost", run, s.Judged, s.NotJudged, s.Budget)
+		}
+		if s.Calls != 3*s.Judged {
+			t.Fatalf("run %d: %d calls for %d judged cases of 3 repeats", run, s.Calls, s.Judged)
+		}
+		if run == 0 {
+			t.Logf("run 0: judged %d, not judged %d, spent %.4f of %g", s.Judged, s.NotJudged, spent, cfg.Budget.MaxCost)
+		}
 	}
 }
 

@@ -142,13 +142,16 @@ func TestMaxTokensCountsTheSumOfParts(t *testing.T) {
 		return c, llm.Usage{PromptTokens: 1000, CompletionTokens: 1000, TotalTokens: 1}
 	}})
 	cfg := config(srv.URL)
-	cfg.Budget.MaxTokens = 1500
+	// A request's worst case is its prompt's bytes and the answer's 512
+	// tokens, about 1500: the first fits in 3000, and once it has spent
+	// 2000 (not 1) no second one does.
+	cfg.Budget.MaxTokens = 3000
 	j := newJudge(t, cfg, judge.Options{})
 	tally := j.NewTally(false)
 	for i := range 4 {
 		tally.Add(grade(j, fmt.Sprintf("q%d", i), fmt.Sprintf("answer %d", i), nil))
 	}
-	if s := tally.Summary(); s.Judged != 1 || s.NotJudged != 3 || s.Budget != "max_tokens 1500 reached" || srv.Count("") != 1 {
+	if s := tally.Summary(); s.Judged != 1 || s.NotJudged != 3 || s.Budget != "max_tokens 3000 reached" || srv.Count("") != 1 {
 		t.Errorf("summary %+v, %d requests", s, srv.Count(""))
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/assay-eval/assay"
@@ -177,3 +178,40 @@ func bound(s string, n int) string {
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 func num(f float64) string { return fmt.Sprintf("%g", f) }
+
+// passages is obs with the text of each passage shown (the first
+// MaxPassages) that the observation does not carry filled in from the
+// suite's corpus (by id, else by path), redacted of the run's secrets and
+// cut to MaxPassage characters; missing says which passages have no text
+// from either ("" when every one has), as a case's not_judged.
+func (j *Judge) passages(obs assay.Observation) (out assay.Observation, missing string) {
+	shown := obs.Retrieved[:min(len(obs.Retrieved), MaxPassages)]
+	var without []string
+	filled := false
+	for i, h := range shown {
+		if strings.TrimSpace(h.Text) != "" {
+			continue
+		}
+		d := j.docs[h.ID]
+		if d == nil && h.Path != "" {
+			d = j.paths[h.Path]
+		}
+		if d != nil && strings.TrimSpace(d.Text) != "" {
+			if !filled {
+				obs.Retrieved = slices.Clone(obs.Retrieved)
+				filled = true
+			}
+			obs.Retrieved[i].Text = j.secrets.Clip(strings.TrimSpace(d.Text), MaxPassage)
+			continue
+		}
+		without = append(without, fmt.Sprintf("[%d] %s", i+1, h.Key()))
+	}
+	if len(without) > 0 {
+		more := ""
+		if len(without) > 3 {
+			more = fmt.Sprintf(" and %d more", len(without)-3)
+		}
+		missing = fmt.Sprintf("no passage text: %d of %d passages have none in the observation or the corpus (%s%s)", len(without), len(shown), strings.Join(without[:min(len(without), 3)], ", "), more)
+	}
+	return obs, missing
+}

@@ -17,13 +17,14 @@ type Tally struct {
 	spreadSum map[string]float64
 	spreadN   map[string]int
 	trials    bool
+	probes    probeTally
 }
 
 // NewTally returns an empty tally for the judge's results; trials says
 // whether the run makes more than one trial per case (unstable results
 // are then named "id#trial").
 func (j *Judge) NewTally(trials bool) *Tally {
-	return &Tally{j: j, s: assay.JudgeSummary{Model: j.cfg.Model, Prompt: PromptVersion}, spreadSum: map[string]float64{}, spreadN: map[string]int{}, trials: trials}
+	return &Tally{j: j, s: assay.JudgeSummary{Model: j.cfg.Model, Prompt: PromptVersion}, spreadSum: map[string]float64{}, spreadN: map[string]int{}, trials: trials, probes: probeTally{}}
 }
 
 // Add counts one result.
@@ -58,6 +59,10 @@ func (t *Tally) Add(r *assay.CaseResult) {
 			t.spreadSum[sc.Criterion] += *sc.Spread
 			t.spreadN[sc.Criterion]++
 		}
+	}
+	t.probes.add(jr)
+	if len(jr.CriteriaNotJudged) > 0 && jr.Judged() {
+		s.PartlyJudged++
 	}
 	if len(jr.Unstable) > 0 {
 		s.UnstableCases++
@@ -100,5 +105,6 @@ func (t *Tally) Summary() *assay.JudgeSummary {
 		}
 	}
 	s.Unstable = append([]string(nil), s.Unstable...)
+	s.Probes = t.probes.summary(t.j.probes, t.j.rubric)
 	return &s
 }

@@ -20,6 +20,9 @@ func judgeLines(s *assay.JudgeSummary) []string {
 	total := s.Judged + s.NotJudged + s.Errors
 	line := fmt.Sprintf("%s (prompt %s): judged %d of %d  not judged %d  judge errors %d  cached %d", Escape(s.Model), s.Prompt, s.Judged, total, s.NotJudged, s.Errors, s.Cached)
 	out := []string{line}
+	if s.PartlyJudged > 0 {
+		out = append(out, fmt.Sprintf("partly judged %d: no passage text for the criteria that read the passages", s.PartlyJudged))
+	}
 	if s.Budget != "" {
 		out = append(out, "judging stopped: budget "+s.Budget)
 	}
@@ -44,6 +47,13 @@ func judgeLines(s *assay.JudgeSummary) []string {
 			}
 			out = append(out, u)
 		}
+	}
+	for _, p := range s.Probes {
+		line := fmt.Sprintf("probe %s on %s: effect %+.4f [%+.4f, %+.4f] n=%d", p.Probe, p.Criterion, p.Effect, p.Lo, p.Hi, p.N)
+		if p.Flagged {
+			line += fmt.Sprintf("  FLAGGED: |effect| > %s", trimFloat(p.Threshold))
+		}
+		out = append(out, line)
 	}
 	return out
 }

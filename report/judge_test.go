@@ -21,6 +21,11 @@ func judgedRun() *assay.Run {
 		Repeats: 2, Spread: map[string]float64{"relevance": 0.1, "groundedness": 0.3},
 		Agreement: map[string]float64{"relevance": 0.9, "groundedness": 0.7},
 		Unstable:  []string{"q002"}, UnstableCases: 1,
+		PartlyJudged: 1,
+		Probes: []assay.JudgeProbe{
+			{Probe: "position", Criterion: "groundedness", N: 3, Effect: -0.02, Lo: -0.05, Hi: 0.01, Threshold: 0.1},
+			{Probe: "verbosity", Criterion: "relevance", N: 3, Effect: 0.15, Lo: 0.1, Hi: 0.2, Threshold: 0.1, Flagged: true},
+		},
 	}
 	for i := range r.Cases {
 		c := &r.Cases[i]
@@ -34,8 +39,9 @@ func judgedRun() *assay.Run {
 
 // TestJudgeRenderersGolden: the text, markdown and JSON reports show the
 // judge's totals (model, judged / not judged / errors / cached, budget,
-// usage and cost, agreement, unstable cases), its metrics with n, and a
-// failed judge bound as a case's fact.
+// usage and cost, agreement, unstable cases, results judged without the
+// passage criteria, the probes' effects, one flagged), its metrics with n,
+// and a failed judge bound as a case's fact.
 func TestJudgeRenderersGolden(t *testing.T) {
 	t.Parallel()
 	r := judgedRun()

@@ -121,7 +121,7 @@
 // Store is a small interface with two implementations: SQLiteStore (files
 // and the SQLite index, above) and store/postgres (runs, cases and the
 // index in PostgreSQL). Open picks one from the spec: a directory, or a
-// URL whose scheme OpenOptions.Backends knows (harness.OpenStore knows
+// URL whose scheme OpenOptions.Backends knows (the assay command knows
 // them all). Readers go through the interface: Load (a REF to the run
 // record), Cases (the case lines, with or without observations), Trend and
 // Delete, so a command works the same on either. A path REF (a run.json)

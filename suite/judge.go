@@ -15,8 +15,8 @@ import (
 
 // Field names of a judge definition (docs/judge.md).
 var (
-	judgeFields     = []string{"url", "model", "api_key", "temperature", "seed", "max_tokens", "timeout", "retries", "concurrency", "response_format", "rubric", "budget", "max_calls", "max_cost", "prompt_price", "completion_price"}
-	criterionFields = []string{"name", "description", "scale"}
+	judgeFields     = []string{"url", "model", "api_key", "temperature", "seed", "max_tokens", "timeout", "retries", "concurrency", "response_format", "rubric", "budget", "max_calls", "max_cost", "prompt_price", "completion_price", "probes"}
+	criterionFields = []string{"name", "description", "scale", "passages"}
 	budgetFields    = []string{"max_calls", "max_tokens", "max_cost", "prompt_price", "completion_price"}
 	// ResponseFormats are the values of a judge's response_format.
 	ResponseFormats = []string{"json_schema", "json_object", "none"}
@@ -153,6 +153,15 @@ func (d *nativeDecoder) judgeDef(f yfield) (*assay.JudgeConfig, error) {
 			cfg.Rubric, err = d.rubric(jf)
 		case "budget":
 			err = d.budget(jf, &cfg.Budget)
+		case "probes":
+			var nodes []ast.Node
+			if cfg.Probes, nodes, err = r.strList(jf); err == nil {
+				for i, p := range cfg.Probes {
+					if !slices.Contains(assay.JudgeProbes, p) {
+						d.prob(nodes[i], "judge.probes: unknown probe %q (want position, verbosity or consistency)", p)
+					}
+				}
+			}
 		case "max_calls", "max_cost", "prompt_price", "completion_price":
 			// The budget's limits may be written beside the other fields
 			// (max_calls: 3) as well as in budget: (max_tokens there is the
@@ -218,6 +227,8 @@ func (d *nativeDecoder) rubric(f yfield) ([]assay.JudgeCriterion, error) {
 				lo, hi, serr := d.scale(cf)
 				err = serr
 				c.Min, c.Max = lo, hi
+			case "passages":
+				c.Passages, err = r.boolean("judge.rubric.passages", cf.val)
 			}
 			if err != nil {
 				return nil, err

@@ -21,8 +21,9 @@ judge:
   retries: 2
   concurrency: 3
   rubric:
-    - {name: faith, description: Every claim is supported, scale: [1, 5]}
+    - {name: faith, description: Every claim is supported, scale: [1, 5], passages: true}
     - {name: groundedness}
+  probes: [verbosity, position]
   budget: {max_calls: 3, max_tokens: 1000, max_cost: 0.5, prompt_price: 0.000001, completion_price: 0.000002}
 cases:
   - id: a
@@ -47,8 +48,11 @@ func TestLoadJudgeDefinition(t *testing.T) {
 	if j.URL != "http://127.0.0.1:8080/v1" || j.Model != "grader" || j.APIKey != "${JUDGE_KEY}" || *j.Seed != 7 || j.MaxTokens != 300 || *j.Retries != 2 || j.Concurrency != 3 {
 		t.Errorf("judge = %+v", j)
 	}
-	if len(j.Rubric) != 2 || j.Rubric[0].Name != "faith" || j.Rubric[0].Min != 1 || j.Rubric[0].Max != 5 || j.Rubric[1].Max != 1 {
+	if len(j.Rubric) != 2 || j.Rubric[0].Name != "faith" || j.Rubric[0].Min != 1 || j.Rubric[0].Max != 5 || !j.Rubric[0].Passages || j.Rubric[1].Max != 1 || j.Rubric[1].Passages {
 		t.Errorf("rubric = %+v", j.Rubric)
+	}
+	if len(j.Probes) != 2 || j.Probes[0] != "verbosity" || j.Probes[1] != "position" {
+		t.Errorf("probes = %v", j.Probes)
 	}
 	if j.Budget.MaxCalls != 3 || j.Budget.MaxTokens != 1000 || j.Budget.MaxCost != 0.5 || j.Budget.CompletionPrice != 0.000002 {
 		t.Errorf("budget = %+v", j.Budget)
@@ -92,6 +96,8 @@ func TestParseJudgeErrors(t *testing.T) {
 		{"url: http://x/v1\nmodel: m\nmax_calls: 0\n", "j.yaml:3:12: judge.max_calls"},
 		{"url: http://x/v1\nmodel: m\ntimeout: soon\n", "j.yaml:3:10: judge.timeout: want a positive Go duration"},
 		{"url: http://x/v1\nmodel: m\nresponse_format: xml\n", "j.yaml:3:18: judge.response_format: unknown value \"xml\""},
+		{"url: http://x/v1\nmodel: m\nprobes: [position, length]\n", "j.yaml:3:20: judge.probes: unknown probe \"length\" (want position, verbosity or consistency)"},
+		{"url: http://x/v1\nmodel: m\nrubric:\n  - {name: a, passages: maybe}\n", "j.yaml:4:"},
 		{"", "j.yaml:1:1: empty judge file"},
 		{"- a\n", "j.yaml:1:1: judge: want"},
 	} {

@@ -16,9 +16,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/harness"
 	"github.com/assay-eval/assay/internal/shareddata"
+	"github.com/assay-eval/assay/llm/llmtest"
 	"github.com/assay-eval/assay/report"
+	"github.com/assay-eval/assay/store"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 )
@@ -189,7 +192,7 @@ func TestBrowserCompareFromRunsPage(t *testing.T) {
 	if _, err := chromedp.RunResponse(ctx, chromedp.Click(chromedp.CSS(`button.compare`))); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := harness.CompareRefs(context.Background(), f.st, f.qsCand, f.qsBase)
+	rep, err := harness.CompareRefs(context.Background(), f.st, f.qsCand, f.qsBase, harness.CompareOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -333,5 +336,71 @@ func TestBrowserForeignHostAndPathRef(t *testing.T) {
 		if strings.Contains(text, "quickstart") || strings.Contains(text, f.dir) || strings.Contains(text, "no such file") {
 			t.Errorf("%s: the page says %q", u, text)
 		}
+	}
+}
+
+// TestBrowserJudge opens the judged runs of the static report: the run
+// page says the budget stopped the judging, and a case page shows each
+// criterion's score (and the one not judged, with why), the judge's
+// reasoning, its tokens and its cost.
+func TestBrowserJudge(t *testing.T) {
+	st, base, cand := hostilePair(t)
+	out := t.TempDir()
+	if _, err := WriteStatic(context.Background(), out, st, cand, base); err != nil {
+		t.Fatal(err)
+	}
+	ctx, _ := browser(t)
+	do(t, ctx, chromedp.Navigate("file://"+filepath.ToSlash(filepath.Join(out, "index.html"))))
+	if got := run(t, ctx, chromedp.Text(chromedp.ID("judge-budget"))); !strings.HasPrefix(got, "Judging stopped: budget max_calls 2 reached.") {
+		t.Errorf("run page: budget notice %q", got)
+	}
+	if got := run(t, ctx, chromedp.Text(chromedp.ID("judge"))); !strings.Contains(got, "grader-1") || !strings.Contains(got, "cost") {
+		t.Errorf("run page: judge summary %q", got)
+	}
+	if _, err := chromedp.RunResponse(ctx, chromedp.Click(chromedp.CSS(`a.case-link`))); err != nil {
+		t.Fatal(err)
+	}
+	scores := run(t, ctx, chromedp.Text(chromedp.CSS(".judge-scores")))
+	for _, want := range []string{"relevance", "0.8000", "groundedness", "not judged", "no passage text"} {
+		if !strings.Contains(scores, want) {
+			t.Errorf("case page: the judge's scores %q lack %q", scores, want)
+		}
+	}
+	if got := run(t, ctx, chromedp.Text(chromedp.CSS(".judge-reason"))); got != "reasoning: stand-in rule: no marker" {
+		t.Errorf("case page: reasoning %q", got)
+	}
+	usage := run(t, ctx, chromedp.Text(chromedp.CSS(".judge-usage")))
+	if !regexp.MustCompile(`calls 1 · tokens [1-9][0-9]* prompt \+ [1-9][0-9]* completion · cost 0\.0[0-9]+`).MatchString(usage) {
+		t.Errorf("case page: judge usage %q", usage)
+	}
+}
+
+// TestBrowserJudgeBreaker: a run whose judge endpoint failed five requests
+// in a row shows, on its run page, that the circuit breaker stopped the
+// judging and why.
+func TestBrowserJudgeBreaker(t *testing.T) {
+	srv := llmtest.New(t, llmtest.Handlers{})
+	srv.Inject(1000, llmtest.Fault{Status: 503})
+	retries := 0
+	dir := filepath.Join(t.TempDir(), "store")
+	res, err := harness.Run(context.Background(), harness.Plan{SuitePath: quickstart, StoreDir: dir, Trials: 1, Concurrency: 1, Timeout: time.Minute,
+		Judge: harness.JudgeOptions{Config: &assay.JudgeConfig{URL: srv.URL, Model: "grader-1", Retries: &retries}}})
+	if res == nil {
+		t.Fatal(err)
+	}
+	id := res.Runs[0].RunID
+	res.Close()
+	st, err := store.Open(dir, store.OpenOptions{ForReading: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ts := httptest.NewServer(New(st, Options{}))
+	defer ts.Close()
+	ctx, _ := browser(t)
+	do(t, ctx, chromedp.Navigate(ts.URL+serverLinks{}.Run(id)))
+	got := run(t, ctx, chromedp.Text(chromedp.ID("judge-breaker")))
+	if !strings.HasPrefix(got, "Judging stopped: the judge endpoint is down (5 requests in a row failed") {
+		t.Errorf("run page: breaker notice %q", got)
 	}
 }

@@ -1,6 +1,6 @@
 // Package ui is assay's browser UI: a read-only web server over a run
 // store (New, Serve; `assay ui`) and the same pages written as static
-// files (WriteStatic, WriteResult; `assay report --html`, `assay run
+// files (WriteStatic; `assay report --html`, `assay run
 // --html`). Pages are html/template templates embedded with go:embed, with
 // one embedded stylesheet and no script at all: the filters are plain GET
 // forms, the trend charts and the span waterfall inline SVG drawn on the

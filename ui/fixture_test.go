@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"github.com/assay-eval/assay/target"
 	"os"
 	"path/filepath"
 	"sync"
@@ -78,7 +79,7 @@ func makeFixture() (*fixture, error) {
 		defer res.Close()
 		return res.Runs[0], nil
 	}
-	r, err := run(harness.Plan{SuitePath: quickstart, Record: trace})
+	r, err := run(harness.Plan{SuitePath: quickstart, OnRun: recordTo(trace)})
 	if r == nil {
 		return nil, err
 	}
@@ -127,3 +128,26 @@ func headLines(src, dst string, n int) error {
 	}
 	return out.Close()
 }
+
+// recordTo writes the observations of a run to the trace at path, as
+// assay run --record does.
+func recordTo(path string) func(*assay.Run) (harness.Sink, error) {
+	return func(*assay.Run) (harness.Sink, error) {
+		rec, err := target.NewRecorder(path)
+		if err != nil {
+			return nil, err
+		}
+		return recSink{rec}, nil
+	}
+}
+
+type recSink struct{ rec *target.Recorder }
+
+func (s recSink) Add(_ assay.Case, r assay.CaseResult) error {
+	if r.Observation == nil {
+		return nil
+	}
+	return s.rec.Write(*r.Observation)
+}
+
+func (s recSink) Close(bool) error { return s.rec.Close() }

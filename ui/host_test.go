@@ -3,6 +3,7 @@ package ui
 import (
 	"bytes"
 	"context"
+	"github.com/assay-eval/assay/internal/httpserve"
 	"io"
 	"net"
 	"net/http"
@@ -13,7 +14,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/assay-eval/assay/harness"
 	"github.com/assay-eval/assay/store"
 )
 
@@ -25,7 +25,7 @@ func serveUI(t *testing.T, st store.Store, o Options) string {
 	addrc := make(chan net.Addr, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- Serve(ctx, "127.0.0.1:0", New(st, o), harness.DefaultServeLimits, func(a net.Addr) { addrc <- a })
+		done <- Serve(ctx, "127.0.0.1:0", New(st, o), httpserve.DefaultServeLimits, func(a net.Addr) { addrc <- a })
 	}()
 	t.Cleanup(func() { cancel(); <-done })
 	select {

@@ -2,13 +2,13 @@ package ui
 
 import (
 	"context"
+	"github.com/assay-eval/assay/store/postgres"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
-	"github.com/assay-eval/assay/harness"
 	"github.com/assay-eval/assay/store"
 	"github.com/assay-eval/assay/store/postgres/pgtest"
 )
@@ -19,7 +19,7 @@ func pgCopy(t *testing.T) (*fixture, store.Store, string) {
 	t.Helper()
 	u := pgtest.URL(t)
 	f := getFixture(t)
-	pg, err := harness.OpenStore(u, store.OpenOptions{})
+	pg, err := store.Open(u, store.OpenOptions{Backends: map[string]store.Opener{"postgres": postgres.Open}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -142,9 +142,12 @@ type view struct {
 }
 
 var funcs = template.FuncMap{
-	"pct":    report.Percent,
-	"pctv":   report.PercentOf,
-	"f4":     func(v float64) string { return fmt.Sprintf("%.4f", v) },
+	"pct":  report.Percent,
+	"pctv": report.PercentOf,
+	"f4":   func(v float64) string { return fmt.Sprintf("%.4f", v) },
+	"cost": func(v *float64) string {
+		return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.6f", *v), "0"), ".")
+	},
 	"signed": func(v float64) string { return fmt.Sprintf("%+.4f", v) },
 	"ms":     report.Millis,
 	"msp": func(v *float64) string {

@@ -202,7 +202,7 @@ func TestFiguresMatchTheCLI(t *testing.T) {
 		}
 	}
 	for _, pair := range [][2]string{{f.qsBase, f.qsCand}, {f.hBase, f.hCand}} {
-		rep, err := harness.CompareRefs(context.Background(), f.st, pair[0], pair[1])
+		rep, err := harness.CompareRefs(context.Background(), f.st, pair[0], pair[1], harness.CompareOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -600,7 +600,7 @@ func (s *source) compare(ctx context.Context, base, cand string) (compare.Report
 		}
 		base, cand = bk.ref(), ck.ref()
 	}
-	return harness.CompareRefs(ctx, s.st, base, cand)
+	return harness.CompareRefs(ctx, s.st, base, cand, harness.CompareOptions{})
 }
 
 // maxRefLen bounds a REF of the UI: a run id is 36 characters.

@@ -18,6 +18,8 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/harness"
+	"github.com/assay-eval/assay/judge/judgetest"
+	"github.com/assay-eval/assay/llm/llmtest"
 	"github.com/assay-eval/assay/runner"
 	"github.com/assay-eval/assay/store"
 )
@@ -25,13 +27,22 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files (and, with ASSAY_UI_SCREENSHOTS=1, docs/ui-*.png)")
 
 // hostilePair stores the two runs of the hostile suite in a fresh store
-// and returns it with the base and candidate run ids.
+// and returns it with the base and candidate run ids. Both are judged by
+// a stand-in judge (package judgetest's rule) with prices and max_calls
+// 2, so the first two cases of each show their scores, reasoning, tokens
+// and cost (groundedness not judged: the passages have no text), and the
+// budget stops the judging before the third.
 func hostilePair(t *testing.T) (store.Store, string, string) {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "store")
+	srv := llmtest.New(t, llmtest.Handlers{Chat: judgetest.Rule})
+	retries := 0
+	jcfg := &assay.JudgeConfig{URL: srv.URL, Model: "grader-1", Retries: &retries,
+		Budget: assay.JudgeBudget{MaxCalls: 2, PromptPrice: 0.000001, CompletionPrice: 0.000002}}
 	var ids []string
 	for _, trace := range []string{"base", "cand"} {
-		res, err := harness.Run(context.Background(), harness.Plan{SuitePath: "testdata/hostile/suite.yaml", Target: "replay:testdata/hostile/" + trace + ".jsonl", StoreDir: dir, Trials: 1, Concurrency: 1})
+		p := harness.Plan{SuitePath: "testdata/hostile/suite.yaml", Target: "replay:testdata/hostile/" + trace + ".jsonl", StoreDir: dir, Trials: 1, Concurrency: 1, Judge: harness.JudgeOptions{Config: jcfg}}
+		res, err := harness.Run(context.Background(), p)
 		if res == nil {
 			t.Fatal(err)
 		}

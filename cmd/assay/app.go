@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/assay-eval/assay/cmd/assay/internal/cli"
 	"io"
 	"net/url"
 	"os"
@@ -11,8 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/assay-eval/assay/cmd/assay/internal/complete"
 	"github.com/assay-eval/assay/harness"
-	"github.com/assay-eval/assay/internal/complete"
 	"github.com/assay-eval/assay/redact"
 	"github.com/assay-eval/assay/report"
 	"github.com/spf13/cobra"
@@ -113,11 +114,19 @@ func run(ctx context.Context, args []string, env *Env) int {
 	}
 	var he *harness.Error
 	if errors.As(err, &he) {
-		if he.Err != nil {
-			printError(env.Stderr, he.Err)
+		msg, hint := he.Err, he.Hint
+		// A plan's field is named as the flag that sets it.
+		var pe *harness.PlanError
+		if errors.As(err, &pe) {
+			var m string
+			m, hint = pe.Text(cli.FlagName)
+			msg = errors.New(m)
 		}
-		if he.Hint != "" {
-			fmt.Fprintf(env.Stderr, "assay: hint: %s\n", report.Escape(he.Hint))
+		if msg != nil {
+			printError(env.Stderr, msg)
+		}
+		if hint != "" {
+			fmt.Fprintf(env.Stderr, "assay: hint: %s\n", report.Escape(hint))
 		}
 		return exitCode(he.Kind)
 	}
@@ -204,7 +213,7 @@ func newRootCmd(env *Env) *cobra.Command {
 		Short:         "A deterministic evaluation harness for search and RAG systems",
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Version:       harness.Build().Version,
+		Version:       cli.Build().Version,
 	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError("run '"+c.CommandPath()+" --help' for usage", "%s", err.Error())

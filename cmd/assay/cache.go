@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/assay-eval/assay/harness"
+	"github.com/assay-eval/assay/cmd/assay/internal/cli"
 	"github.com/spf13/cobra"
 )
 
@@ -21,7 +21,7 @@ func newCacheCmd(env *Env) *cobra.Command {
 		Short:   "Entries and bytes per kind",
 		Example: "  assay cache stats --store .assay",
 		Args:    noArgs("assay cache stats"),
-		RunE:    func(*cobra.Command, []string) error { return harness.CacheStats(env.Stdout, store()) },
+		RunE:    func(*cobra.Command, []string) error { return cli.CacheStats(env.Stdout, store()) },
 	}
 	clearCmd := &cobra.Command{
 		Use:     "clear [KIND]",
@@ -29,7 +29,7 @@ func newCacheCmd(env *Env) *cobra.Command {
 		Example: "  assay cache clear judge",
 		Args:    cobra.MaximumNArgs(1),
 		RunE: func(_ *cobra.Command, a []string) error {
-			return harness.CacheClear(env.Stdout, store(), append(a, "")[0])
+			return cli.CacheClear(env.Stdout, store(), append(a, "")[0])
 		},
 	}
 	cmd.AddCommand(stats, clearCmd)

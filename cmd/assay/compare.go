@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/assay-eval/assay/cmd/assay/internal/cli"
 	"strings"
 
 	"github.com/assay-eval/assay/harness"
@@ -76,7 +77,7 @@ func runCompare(env *Env, baseRef, candRef string, f *compareFlags) error {
 	if err != nil {
 		return err
 	}
-	return harness.Compare(env.Ctx, harness.ComparePlan{Base: baseRef, Cand: candRef, Case: f.caseID, JSON: f.jsonOut, Markdown: f.markdownOut,
+	return cli.Compare(env.Ctx, cli.ComparePlan{Base: baseRef, Cand: candRef, Case: f.caseID, JSON: f.jsonOut, Markdown: f.markdownOut,
 		StoreDir: dir, StoreOptions: o, Stdout: env.Stdout, Stderr: env.Stderr, Secrets: env.Secrets,
 		Options: co, FailOnInconclusive: failInc})
 }
@@ -84,7 +85,7 @@ func runCompare(env *Env, baseRef, candRef string, f *compareFlags) error {
 // verdictFlags reads --margin, --multiplicity, --fail-on and --history.
 func verdictFlags(margins []string, multiplicity, failOn string, history int) (harness.CompareOptions, bool, error) {
 	var co harness.CompareOptions
-	m, err := harness.ParseMargins(margins)
+	m, err := cli.ParseMargins(margins)
 	if err != nil {
 		return co, false, err
 	}

@@ -1,15 +1,15 @@
 package main
 
 import (
+	"github.com/assay-eval/assay/cmd/assay/internal/cli"
 	"time"
 
 	"github.com/assay-eval/assay/gate"
-	"github.com/assay-eval/assay/harness"
 	"github.com/spf13/cobra"
 )
 
 func newGateCmd(env *Env) *cobra.Command {
-	p := harness.GatePlan{}
+	p := cli.GatePlan{}
 	var storeDir string
 	cmd := &cobra.Command{
 		Use:   "gate RUN",
@@ -56,7 +56,7 @@ e.g. {"mode": "fast"}) and --ordering 'ndcg@10: fast <= balanced <= thorough'
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p.Refs, p.MarginSet, p.Stdout, p.Stderr = args, cmd.Flags().Changed("margin"), env.Stdout, env.Stderr
 			p.StoreDir, p.StoreOptions = storeFlag(env, storeDir)
-			return harness.RunGate(env.Ctx, p, time.Now().UTC())
+			return cli.RunGate(env.Ctx, p, time.Now().UTC())
 		},
 	}
 	fl := cmd.Flags()

@@ -1,9 +1,9 @@
 package main
 
 import (
+	"github.com/assay-eval/assay/cmd/assay/internal/cli"
 	"strings"
 
-	"github.com/assay-eval/assay/harness"
 	"github.com/assay-eval/assay/suite"
 	"github.com/spf13/cobra"
 )
@@ -44,7 +44,7 @@ is described in docs/suite.md.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return harness.Import(harness.ImportPlan{Format: args[0], Src: args[1], Out: out, JSONL: jsonl, Split: split, Stdout: env.Stdout, Stderr: env.Stderr})
+			return cli.Import(cli.ImportPlan{Format: args[0], Src: args[1], Out: out, JSONL: jsonl, Split: split, Stdout: env.Stdout, Stderr: env.Stderr})
 		},
 	}
 	cmd.Flags().StringVarP(&out, "output", "o", "", "write the native suite to `FILE` (default: print it)")

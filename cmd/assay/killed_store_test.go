@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/assay-eval/assay/cmd/assay/internal/cli"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -13,7 +14,6 @@ import (
 	"time"
 
 	"github.com/assay-eval/assay"
-	"github.com/assay-eval/assay/harness"
 	"github.com/assay-eval/assay/store"
 	"github.com/assay-eval/assay/store/postgres/pgtest"
 	"github.com/assay-eval/assay/store/storetest"
@@ -95,7 +95,7 @@ func startKilled(t *testing.T, most time.Duration, args ...string) (finished boo
 // It returns how many runs it lists.
 func checkIntact(t *testing.T, spec string, want map[string]store.RunDigest) int {
 	t.Helper()
-	s, err := harness.OpenStore(spec, store.OpenOptions{})
+	s, err := cli.OpenStore(spec, store.OpenOptions{})
 	if err != nil {
 		t.Fatalf("the store does not open after the kill: %v", err)
 	}
@@ -169,7 +169,7 @@ func TestKilledCopyAndPruneLoseNoRun(t *testing.T) {
 			if n := checkIntact(t, dst, want); n != len(want) {
 				t.Errorf("the destination lists %d runs after the last copy; want %d\n%s", n, len(want), out)
 			}
-			s, err := harness.OpenStore(dst, store.OpenOptions{})
+			s, err := cli.OpenStore(dst, store.OpenOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}

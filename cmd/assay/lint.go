@@ -1,12 +1,12 @@
 package main
 
 import (
-	"github.com/assay-eval/assay/harness"
+	"github.com/assay-eval/assay/cmd/assay/internal/cli"
 	"github.com/spf13/cobra"
 )
 
 func newLintCmd(env *Env) *cobra.Command {
-	p := harness.LintPlan{}
+	p := cli.LintPlan{}
 	cmd := &cobra.Command{
 		Use:   "lint SUITE",
 		Short: "Check a suite without running it",
@@ -49,7 +49,7 @@ any finding is an error, 0 otherwise (warnings and notes only).`,
 		Args: exactArgs(1, "assay lint SUITE [--target FILE] [--write-manifest]"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p.SuitePath, p.Stdout, p.Stderr, p.Secrets = args[0], env.Stdout, env.Stderr, env.Secrets
-			return harness.Lint(p)
+			return cli.Lint(p)
 		},
 	}
 	cmd.Flags().BoolVar(&p.WriteManifest, "write-manifest", false, "record the sha256 of the suite's files in assay.manifest.json beside it")

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"github.com/assay-eval/assay/cmd/assay/internal/cli"
 	"github.com/assay-eval/assay/harness"
 	"github.com/assay-eval/assay/report"
 	"github.com/spf13/cobra"
+	"io"
+	"os"
 )
 
 func newMergeCmd(env *Env) *cobra.Command {
@@ -18,18 +21,33 @@ incomplete (exit 2) when a shard is missing or incomplete. Exit status as run.`,
 		Example: "  assay merge nightly-42\n  assay merge 0193a1b2 0193a1c4 0193a1d9 --baseline latest",
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			p := harness.MergePlan{Refs: args, Baseline: baseline, JSON: jsonOut, Stdout: env.Stdout, Version: harness.Build().Version, AllowNoBaseline: allowNoBaseline}
-			p.StoreDir, p.StoreOptions = storeFlag(env, storeDir)
+			if jsonOut != "" && jsonOut != "-" {
+				if fi, err := os.Stat(jsonOut); err == nil && fi.IsDir() {
+					return usageError("", "--json %s: is a directory, want a file", jsonOut)
+				}
+			}
+			st, err := cli.OpenExistingStore(storeFlag(env, storeDir))
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			p := harness.MergePlan{Refs: args, Baseline: baseline, Store: st, Version: cli.Build().Version, AllowNoBaseline: allowNoBaseline, Names: cli.FlagName}
 			res, err := harness.Merge(env.Ctx, p)
 			if res == nil {
 				return err
 			}
 			defer res.Close()
+			if jsonOut != "" {
+				run := res.Runs[0]
+				if jerr := cli.WriteTo(env.Stdout, nil, jsonOut, func(w io.Writer) error { return report.JSON(w, run) }); jerr != nil {
+					return inputError(jerr)
+				}
+			}
 			out := env.Stdout
 			if jsonOut == "-" {
 				out = env.Stderr
 			}
-			if rerr := res.WriteText(out, harness.Plan{Baseline: baseline}, report.TextOptions{MaxFailures: 20}); rerr != nil {
+			if rerr := cli.WriteText(out, res, harness.Plan{Baseline: baseline}, report.TextOptions{MaxFailures: 20}); rerr != nil {
 				return inputError(rerr)
 			}
 			return err

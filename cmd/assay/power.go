@@ -1,12 +1,12 @@
 package main
 
 import (
-	"github.com/assay-eval/assay/harness"
+	"github.com/assay-eval/assay/cmd/assay/internal/cli"
 	"github.com/spf13/cobra"
 )
 
 func newPowerCmd(env *Env) *cobra.Command {
-	p := harness.PowerPlan{}
+	p := cli.PowerPlan{}
 	var storeDir string
 	cmd := &cobra.Command{
 		Use:   "power SUITE",
@@ -35,7 +35,7 @@ says which, per measure.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p.Suite, p.Stdout, p.Stderr = args[0], env.Stdout, env.Stderr
 			p.StoreDir, p.StoreOptions = storeFlag(env, storeDir)
-			return harness.Power(env.Ctx, p)
+			return cli.Power(env.Ctx, p)
 		},
 	}
 	fl := cmd.Flags()

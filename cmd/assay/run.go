@@ -2,14 +2,15 @@ package main
 
 import (
 	"context"
+	"github.com/assay-eval/assay/cmd/assay/internal/cli"
 	"io"
+	"slices"
 	"strings"
 
-	"github.com/assay-eval/assay/harness"
+	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/runner"
 	"github.com/assay-eval/assay/target"
-	"github.com/assay-eval/assay/ui"
 	"github.com/spf13/cobra"
 )
 
@@ -22,7 +23,7 @@ type runFlags struct {
 }
 
 func newRunCmd(env *Env) *cobra.Command {
-	f, p := &runFlags{}, &harness.Plan{}
+	f, p := &runFlags{}, &cli.RunPlan{}
 	cmd := &cobra.Command{
 		Use:   "run SUITE",
 		Short: "Run a golden set against a target, grade it, store it and check its gates",
@@ -79,6 +80,7 @@ incomplete run.`,
 	fl.StringVar(&p.Judge.File, "judge", "", "judge the answers with the model judge defined in `FILE` (replaces the suite's judge:)")
 	fl.BoolVar(&p.Judge.Off, "no-judge", false, "do not run the suite's judge")
 	fl.IntVar(&p.Judge.Repeats, "judge-repeats", 0, "ask the judge `N` times per case (different seeds) and report its agreement")
+	fl.StringSliceVar(&p.Judge.Probes, "judge-probes", nil, "ask the judge again under bias `PROBES` (position, verbosity, consistency, or all; comma-separated) and report each one's effect")
 	fl.StringVar(&p.Shard, "shard", "", "run slice `I/N` (0-based) of the cases, as a shard of --group; assay merge checks the gates")
 	fl.StringVar(&p.Group, "group", "", "shard group `NAME` (default from the suite fingerprint, git commit and CI run id)")
 	return cmd
@@ -94,37 +96,42 @@ func exactArgs(n int, usage string) cobra.PositionalArgs {
 	}
 }
 
-func runRun(env *Env, path string, f *runFlags, plan *harness.Plan) error {
+func runRun(env *Env, path string, f *runFlags, plan *cli.RunPlan) error {
 	ctx := env.Ctx
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	p := *plan
+	probes, err := judgeProbes(p.Judge.Probes)
+	if err != nil {
+		return err
+	}
+	p.Judge.Probes = probes
 	p.SuitePath, p.Stdout, p.Getenv, p.TempDir = path, env.Stdout, env.Getenv, env.Getenv("TMPDIR")
-	p.Secrets, p.Version = env.Secrets, harness.Build().Version
+	p.Secrets, p.Version = env.Secrets, cli.Build().Version
 	if !f.noStore {
 		p.StoreDir, p.StoreOptions = storeFlag(env, f.storeDir)
 	}
 	// A bar on a terminal, plain lines elsewhere (a CI log).
-	progress := harness.NewProgress(env.Stderr, isTerminal(env.Stderr), env.now)
+	progress := cli.NewProgress(env.Stderr, isTerminal(env.Stderr), env.now)
 	defer progress.Stop()
 	p.OnEvent = progress.OnEvent
 	if f.html != "" && (f.noStore || f.watch) {
 		return usageError("leave out --no-store and --watch", "--html writes the report of the stored run: it cannot go with --no-store or --watch")
 	}
 	if f.watch {
-		return (&harness.Watch{Plan: p, Out: textOut(env, p), Text: report.TextOptions{MaxFailures: p.MaxFailures}, OnError: func(err error) { printError(env.Stderr, err) }}).Run(ctx)
+		return (&cli.Watch{Plan: p, Out: textOut(env, p), Text: report.TextOptions{MaxFailures: p.MaxFailures}, OnError: func(err error) { printError(env.Stderr, err) }}).Run(ctx)
 	}
-	res, err := harness.Run(ctx, p)
+	res, err := cli.Run(ctx, p)
 	if res == nil {
 		return err
 	}
 	defer res.Close()
 	opts := report.TextOptions{MaxFailures: p.MaxFailures, Queries: res.FailQueries}
-	if rerr := res.WriteText(textOut(env, p), p, opts); rerr != nil {
+	if rerr := cli.WriteText(textOut(env, p), res, p.Plan, opts); rerr != nil {
 		return inputError(rerr)
 	}
-	if _, herr := ui.WriteResult(ctx, f.html, p, res, p.Baseline); herr != nil {
+	if _, herr := cli.WriteResult(ctx, f.html, p.StoreDir, p.StoreOptions, res, p.Baseline); herr != nil {
 		return inputError(herr)
 	}
 	return err
@@ -132,11 +139,29 @@ func runRun(env *Env, path string, f *runFlags, plan *harness.Plan) error {
 
 // textOut is where the terminal summary goes: stderr when an output is
 // written to stdout ("-"), so that stdout holds that document alone.
-func textOut(env *Env, p harness.Plan) io.Writer {
+func textOut(env *Env, p cli.RunPlan) io.Writer {
 	for _, o := range []string{p.JSON, p.Markdown, p.JUnit, p.Badge} {
 		if o == "-" {
 			return env.Stderr
 		}
 	}
 	return env.Stdout
+}
+
+// judgeProbes checks the values of --judge-probes: assay.JudgeProbes, or
+// all of them.
+func judgeProbes(names []string) ([]string, error) {
+	var out []string
+	for _, n := range names {
+		n = strings.TrimSpace(n)
+		switch {
+		case n == "all":
+			out = append(out, assay.JudgeProbes...)
+		case slices.Contains(assay.JudgeProbes, n):
+			out = append(out, n)
+		default:
+			return nil, usageError("valid probes: "+strings.Join(assay.JudgeProbes, ", ")+", all", "--judge-probes: unknown probe %q", n)
+		}
+	}
+	return out, nil
 }

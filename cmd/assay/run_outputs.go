@@ -1,12 +1,11 @@
 package main
 
 import (
+	"github.com/assay-eval/assay/cmd/assay/internal/cli"
 	"io"
-
-	"github.com/assay-eval/assay/harness"
 )
 
 // writeTo writes to a file, or stdout for "-", redacted.
 func writeTo(env *Env, path string, fn func(io.Writer) error) error {
-	return harness.WriteTo(env.Stdout, env.Secrets, path, fn)
+	return cli.WriteTo(env.Stdout, env.Secrets, path, fn)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/assay-eval/assay/cmd/assay/internal/cli"
 	"io"
 
 	"github.com/assay-eval/assay/harness"
@@ -78,7 +79,7 @@ func noArgs(usage string) cobra.PositionalArgs {
 
 func runsList(env *Env, f *runsFlags) error {
 	dir, explicit := storeRoot(env, f.storeDir)
-	return harness.ListRuns(env.Ctx, harness.ListPlan{StoreDir: dir, Explicit: explicit, StoreOptions: storeOptions(env, dir),
+	return cli.ListRuns(env.Ctx, cli.ListPlan{StoreDir: dir, Explicit: explicit, StoreOptions: storeOptions(env, dir),
 		Suite: f.suite, Status: f.status, Limit: f.limit, JSON: f.json, Stdout: env.Stdout, Stderr: env.Stderr, Secrets: env.Secrets})
 }
 
@@ -89,7 +90,7 @@ func runsShow(env *Env, ref string, f *runsFlags) error {
 	}
 	defer closeStore()
 	if f.caseID != "" {
-		return harness.WriteCase(env.Ctx, env.Stdout, st, ref, f.caseID, "")
+		return cli.WriteCase(env.Ctx, env.Stdout, st, ref, f.caseID, "")
 	}
 	run, path, err := harness.LoadRef(env.Ctx, st, ref)
 	if err != nil {
@@ -98,5 +99,5 @@ func runsShow(env *Env, ref string, f *runsFlags) error {
 	if f.json != "" {
 		return writeTo(env, f.json, func(w io.Writer) error { return report.JSON(w, run) })
 	}
-	return harness.WriteRun(env.Stdout, run, path)
+	return cli.WriteRun(env.Stdout, run, path)
 }

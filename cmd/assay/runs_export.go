@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/assay-eval/assay/harness"
+	"github.com/assay-eval/assay/cmd/assay/internal/cli"
 	"github.com/spf13/cobra"
 )
 
@@ -47,7 +47,7 @@ measures assay's documents. Without it, a warning says when they differ.`,
 }
 
 func runsExport(env *Env, ref string, rf *runsFlags, f *exportFlags) error {
-	p := harness.ExportPlan{Ref: ref, TrecRun: f.trecRun, TrecQrels: f.trecQrels, TrecQrelsBinary: f.trecQrelsBinary, TrecTag: f.trecTag, Suite: f.suite, Stderr: env.Stderr}
+	p := cli.ExportPlan{Ref: ref, TrecRun: f.trecRun, TrecQrels: f.trecQrels, TrecQrelsBinary: f.trecQrelsBinary, TrecTag: f.trecTag, Suite: f.suite, Stderr: env.Stderr}
 	if err := p.Check(); err != nil {
 		return err
 	}
@@ -58,5 +58,5 @@ func runsExport(env *Env, ref string, rf *runsFlags, f *exportFlags) error {
 	}
 	defer closeStore()
 	p.Store = st
-	return harness.Export(env.Ctx, p)
+	return cli.Export(env.Ctx, p)
 }

@@ -1,9 +1,9 @@
 package main
 
 import (
+	"github.com/assay-eval/assay/cmd/assay/internal/cli"
 	"time"
 
-	"github.com/assay-eval/assay/harness"
 	"github.com/spf13/cobra"
 )
 
@@ -23,12 +23,12 @@ func newRunsTrendCmd(env *Env, rf *runsFlags) *cobra.Command {
 				return inputError(err)
 			}
 			defer closeStore()
-			t, err := harness.SuiteTrend(env.Ctx, st, args[0], metrics, limit)
+			t, err := cli.SuiteTrend(env.Ctx, st, args[0], metrics, limit)
 			if err != nil {
 				return err
 			}
 			if rf.json != "" {
-				return harness.WriteJSON(env.Stdout, env.Secrets, rf.json, t)
+				return cli.WriteJSON(env.Stdout, env.Secrets, rf.json, t)
 			}
 			return t.WriteText(env.Stdout)
 		},
@@ -41,7 +41,7 @@ func newRunsTrendCmd(env *Env, rf *runsFlags) *cobra.Command {
 // newRunsPruneCmd is `assay runs prune`: delete old runs, never the latest
 // complete run of a suite nor one a floors file names.
 func newRunsPruneCmd(env *Env, rf *runsFlags) *cobra.Command {
-	p := harness.PrunePlan{}
+	p := cli.PrunePlan{}
 	var age string
 	cmd := &cobra.Command{
 		Use:   "prune --keep N | --older-than D",
@@ -55,7 +55,7 @@ never deletes the latest complete run of a suite, nor a run that a floors file
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir, o := storeFlag(env, rf.storeDir)
 			p.Now = time.Now()
-			return harness.PruneStore(env.Ctx, env.Stdout, dir, o, age, p)
+			return cli.PruneStore(env.Ctx, env.Stdout, dir, o, age, p)
 		},
 	}
 	fl := cmd.Flags()

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/assay-eval/assay/cmd/assay/internal/cli"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -19,7 +20,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/assay-eval/assay/harness"
 	"github.com/assay-eval/assay/store"
 	"github.com/assay-eval/assay/store/postgres/pgtest"
 	"github.com/assay-eval/assay/ui"
@@ -305,7 +305,7 @@ func checkNoModelLeak(t *testing.T, dirs []string, texts map[string]string) {
 // its front page lead to (at most 400), keyed by path.
 func crawlUI(t *testing.T, st string) map[string]string {
 	t.Helper()
-	s, err := harness.OpenStore(st, store.OpenOptions{})
+	s, err := cli.OpenStore(st, store.OpenOptions{})
 	if err != nil {
 		t.Fatalf("ui store: %v", err)
 	}

@@ -2,11 +2,12 @@ package main
 
 import (
 	"context"
+	"github.com/assay-eval/assay/cmd/assay/internal/cli"
+	"github.com/assay-eval/assay/internal/httpserve"
 	"os"
 	"os/signal"
 	"syscall"
 
-	"github.com/assay-eval/assay/harness"
 	"github.com/spf13/cobra"
 )
 
@@ -63,11 +64,11 @@ func runServe(env *Env, path string, f *serveFlags) error {
 	// when its caller's context does not carry them.
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return harness.ServeBuiltin(ctx, harness.ServePlan{SuitePath: path, Split: f.split, Target: f.target, Addr: f.addr, Limits: serveBounds, Log: env.Stderr})
+	return cli.ServeBuiltin(ctx, cli.ServePlan{SuitePath: path, Split: f.split, Target: f.target, Addr: f.addr, Limits: serveBounds, Log: env.Stderr})
 }
 
-// serveLimits bound each connection of assay serve (harness.ServeLimits).
-type serveLimits = harness.ServeLimits
+// serveLimits bound each connection of assay serve (httpserve.ServeLimits).
+type serveLimits = httpserve.ServeLimits
 
 // serveBounds are the bounds of assay serve (tests shrink them).
-var serveBounds = harness.DefaultServeLimits
+var serveBounds = httpserve.DefaultServeLimits

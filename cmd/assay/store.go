@@ -2,9 +2,9 @@ package main
 
 import (
 	"fmt"
+	"github.com/assay-eval/assay/cmd/assay/internal/cli"
 	"path/filepath"
 
-	"github.com/assay-eval/assay/harness"
 	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/store"
 	"github.com/spf13/cobra"
@@ -12,7 +12,7 @@ import (
 )
 
 // The one way commands find and open the run store: a --store flag
-// (storeFlagVar), resolved by harness.StoreRoot, opened with storeOptions.
+// (storeFlagVar), resolved by cli.StoreRoot, opened with storeOptions.
 
 // storeFlagVar registers the --store flag of a command that reads or
 // writes the run store.
@@ -20,9 +20,9 @@ func storeFlagVar(fs *pflag.FlagSet, p *string) {
 	fs.StringVar(p, "store", "", "run store `DIR` (default $ASSAY_STORE, else .assay)")
 }
 
-// storeRoot is the store of a --store value (harness.StoreRoot).
+// storeRoot is the store of a --store value (cli.StoreRoot).
 func storeRoot(env *Env, flag string) (dir string, explicit bool) {
-	return harness.StoreRoot(flag, env.Getenv)
+	return cli.StoreRoot(flag, env.Getenv)
 }
 
 // storeFlag is the store of a --store value and its options: what a
@@ -41,11 +41,11 @@ func storeOptions(env *Env, dir string) store.OpenOptions {
 }
 
 // openRefStore opens the run store when one of refs needs it (anything
-// but a path; harness.OpenRefStore); paths work with no store at all. It
+// but a path; cli.OpenRefStore); paths work with no store at all. It
 // prints what the store had to repair.
 func openRefStore(env *Env, flag string, refs ...string) (store.Store, func(), error) {
 	dir, o := storeFlag(env, flag)
-	st, err := harness.OpenRefStore(dir, o, refs...)
+	st, err := cli.OpenRefStore(dir, o, refs...)
 	if err != nil || st == nil {
 		return nil, func() {}, err
 	}
@@ -67,7 +67,7 @@ func newStoreCmd(env *Env) *cobra.Command {
 		Example: "  assay store migrate --store 'postgres://assay@db:5432/assay?sslmode=require'",
 		Args:    noArgs("assay store migrate [--store DIR|URL]"),
 		RunE: func(*cobra.Command, []string) error {
-			m, err := harness.MigrateStore(storeFlag(env, dir))
+			m, err := cli.MigrateStore(storeFlag(env, dir))
 			if err != nil {
 				return err
 			}
@@ -81,11 +81,11 @@ func newStoreCmd(env *Env) *cobra.Command {
 		Example: "  assay store copy .assay 'postgres://assay:${PGPASS}@db:5432/assay'",
 		Args:    exactArgs(2, "assay store copy FROM TO (each a store directory or a postgres:// URL)"),
 		RunE: func(_ *cobra.Command, args []string) error {
-			res, err := harness.CopyStores(env.Ctx, args[0], args[1], storeOptions(env, args[1]))
+			res, err := cli.CopyStores(env.Ctx, args[0], args[1], storeOptions(env, args[1]))
 			if err != nil {
 				return err
 			}
-			return harness.WriteCopied(env.Stdout, args[0], args[1], res)
+			return cli.WriteCopied(env.Stdout, args[0], args[1], res)
 		},
 	}
 	cmd.AddCommand(migrate, cp)

@@ -5,7 +5,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/assay-eval/assay/ui"
+	"github.com/assay-eval/assay/cmd/assay/internal/cli"
 	"github.com/spf13/cobra"
 )
 
@@ -19,7 +19,7 @@ func newUICmd(env *Env) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, stop := signal.NotifyContext(env.Ctx, os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			return ui.ServeStore(ctx, uiStore(env, storeDir), addr, serveBounds)
+			return cli.ServeStore(ctx, uiStore(env, storeDir), addr, serveBounds)
 		},
 	}
 	storeFlagVar(cmd.Flags(), &storeDir)
@@ -38,7 +38,7 @@ func newReportCmd(env *Env) *cobra.Command {
 			if html == "" {
 				return usageError("assay report --html DIR RUN [BASE]", "report needs --html DIR")
 			}
-			return ui.WriteReport(env.Ctx, uiStore(env, storeDir), html, args[0], append(args[1:], "")[0])
+			return cli.WriteReport(env.Ctx, uiStore(env, storeDir), html, args[0], append(args[1:], "")[0])
 		},
 	}
 	cmd.Flags().StringVar(&html, "html", "", "write the static report into `DIR`")
@@ -47,7 +47,7 @@ func newReportCmd(env *Env) *cobra.Command {
 }
 
 // uiStore is the store of assay ui and assay report, logging on stderr.
-func uiStore(env *Env, flag string) ui.StorePlan {
+func uiStore(env *Env, flag string) cli.StorePlan {
 	dir, o := storeFlag(env, flag)
-	return ui.StorePlan{StoreDir: dir, StoreOptions: o, Log: env.Stderr}
+	return cli.StorePlan{StoreDir: dir, StoreOptions: o, Log: env.Stderr}
 }

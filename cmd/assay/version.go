@@ -2,8 +2,8 @@ package main
 
 import (
 	"fmt"
+	"github.com/assay-eval/assay/cmd/assay/internal/cli"
 
-	"github.com/assay-eval/assay/harness"
 	"github.com/assay-eval/assay/suite/schema"
 	"github.com/spf13/cobra"
 )
@@ -17,7 +17,7 @@ func newVersionCmd(env *Env) *cobra.Command {
 		Example: "  assay version",
 		Args:    exactArgs(0, "assay version"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			_, err := fmt.Fprint(env.Stdout, harness.Build().Text())
+			_, err := fmt.Fprint(env.Stdout, cli.Build().Text())
 			return err
 		},
 	}
@@ -31,6 +31,6 @@ func newSchemaCmd(env *Env) *cobra.Command {
 		Example:   "  assay schema suite > suite.schema.json",
 		Args:      exactArgs(1, "assay schema NAME"),
 		ValidArgs: schema.Names(),
-		RunE:      func(_ *cobra.Command, args []string) error { return harness.WriteSchema(env.Stdout, args[0]) },
+		RunE:      func(_ *cobra.Command, args []string) error { return cli.WriteSchema(env.Stdout, args[0]) },
 	}
 }

@@ -11,6 +11,8 @@
 //	[judge:bad]   the reply is not JSON
 //	[judge:range] every criterion scores 7 (out of any 0-1 scale)
 //	[judge:flaky] every criterion scores 0.6 with an even seed, 0.9 with an odd one
+//	[judge:verbose] every criterion scores 0.5, 0.9 when the answer ends with
+//	              judge.VerbosityPad (a judge that likes longer answers)
 //	[judge:echo]  0.8, and (Handler only) the reasoning quotes the Authorization
 //	              header received: a test that the key is redacted wherever
 //	              the judge's words go
@@ -29,6 +31,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/assay-eval/assay/judge"
 	"github.com/assay-eval/assay/llm"
 	"github.com/assay-eval/assay/llm/llmtest"
 )
@@ -56,6 +59,11 @@ func Rule(req llmtest.ChatRequest) (string, llm.Usage) {
 			return "I would rate this answer highly.", llm.Usage{}
 		case "range":
 			score = 7
+		case "verbose":
+			score = 0.5
+			if strings.Contains(answer, judge.VerbosityPad) {
+				score = 0.9
+			}
 		case "flaky":
 			score = 0.6
 			if req.Seed != nil && *req.Seed%2 != 0 {
@@ -76,18 +84,22 @@ func Rule(req llmtest.ChatRequest) (string, llm.Usage) {
 }
 
 // Handler serves POST /v1/chat/completions with Rule and writes one line
-// per request to log ("chat <authorization header present>"), for scripts
-// that count the requests a run sent. Usage is counted as llmtest does (a
+// per request to log ("POST /v1/chat/completions auth=true passages=2
+// without_text=0": whether an Authorization header came, how many
+// passages the prompt lists and how many of them carry no text), for
+// scripts that count the requests a run sent and check what they held. Usage is counted as llmtest does (a
 // token per word).
 func Handler(log io.Writer) http.Handler {
 	var mu sync.Mutex
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(io.LimitReader(r.Body, 64<<20))
-		mu.Lock()
-		fmt.Fprintf(log, "%s %s auth=%t\n", r.Method, r.URL.Path, r.Header.Get("Authorization") != "")
-		mu.Unlock()
 		var req llmtest.ChatRequest
-		if r.URL.Path != "/v1/chat/completions" || json.Unmarshal(body, &req) != nil {
+		ok := r.URL.Path == "/v1/chat/completions" && json.Unmarshal(body, &req) == nil
+		n, texts := Passages(req.Prompt())
+		mu.Lock()
+		fmt.Fprintf(log, "%s %s auth=%t passages=%d without_text=%d\n", r.Method, r.URL.Path, r.Header.Get("Authorization") != "", n, n-texts)
+		mu.Unlock()
+		if !ok {
 			http.Error(w, `{"error": {"message": "want POST /v1/chat/completions"}}`, http.StatusBadRequest)
 			return
 		}
@@ -107,4 +119,34 @@ func Handler(log io.Writer) http.Handler {
 			"usage":   map[string]int{"prompt_tokens": pt, "completion_tokens": ct, "total_tokens": pt + ct},
 		})
 	})
+}
+
+var passageHead = regexp.MustCompile(`^\[[0-9]+\] `)
+
+// Passages counts the passages the prompt's "Retrieved passages" block
+// lists, and those of them followed by a line of text (package judge's
+// template: "[i] id (title)", then the text when there is one).
+func Passages(prompt string) (n, texts int) {
+	_, block, ok := strings.Cut(prompt, "Retrieved passages:\n")
+	if !ok {
+		return 0, 0
+	}
+	lines := strings.Split(block, "\n")
+	if len(lines) < 2 {
+		return 0, 0
+	}
+	end := strings.TrimPrefix(lines[0], "<<<") + ">>>"
+	lines = lines[1:]
+	for i, l := range lines {
+		if l == end {
+			break
+		}
+		if passageHead.MatchString(l) {
+			n++
+			if next := lines[min(i+1, len(lines)-1)]; i+1 < len(lines) && next != end && !passageHead.MatchString(next) && !strings.HasSuffix(next, " more not shown)") {
+				texts++
+			}
+		}
+	}
+	return n, texts
 }

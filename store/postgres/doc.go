@@ -1,7 +1,7 @@
 // Package postgres is the team store: runs, their case lines and the index
 // in one PostgreSQL database (github.com/jackc/pgx/v5), behind the same
 // store.Store interface as the files-and-SQLite store, passing the same
-// store/storetest conformance suite. store.Open (through harness.OpenStore,
+// store/storetest conformance suite. store.Open (through the assay command's backend map,
 // or with Open in OpenOptions.Backends) opens it for a URL
 //
 //	postgres://USER@HOST:PORT/DB?sslmode=disable

@@ -1,0 +1,27 @@
+package assaytest_test
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// A test that imports assaytest links the pipeline, not the command line:
+// no Postgres driver, no progress bar, no cobra (they are the assay
+// command's, in cmd/assay).
+func TestNoCommandLineDependencies(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	out, err := exec.Command("go", "list", "-deps", ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		for _, bad := range []string{"github.com/jackc/pgx", "github.com/schollz/progressbar", "github.com/spf13/cobra"} {
+			if strings.HasPrefix(dep, bad) {
+				t.Errorf("assaytest depends on %s", dep)
+			}
+		}
+	}
+}

@@ -1,0 +1,69 @@
+package cli
+
+import (
+	"runtime"
+	"runtime/debug"
+
+	"github.com/assay-eval/assay"
+)
+
+// BuildInfo is what a binary knows of its own build: what `assay version`
+// prints.
+type BuildInfo struct {
+	// Version is the version recorded in runs: the module version the
+	// binary was built at (go install ...@v1.2.3, or the pseudo-version Go
+	// stamps from the checkout), else assay.Version.
+	Version string
+	// Module and ModuleVersion are the main module's path and version as
+	// the go command recorded them ("(devel)" when it recorded none).
+	Module, ModuleVersion string
+	// Commit is the VCS revision of the checkout built, Modified whether it
+	// had uncommitted changes; Commit is empty when it was not recorded.
+	Commit   string
+	Modified bool
+	// CGO is the CGO_ENABLED setting of the build ("0" for a static
+	// binary); Go and Platform are the toolchain and GOOS/GOARCH.
+	CGO, Go, Platform string
+}
+
+// Build reads the running binary's build information.
+func Build() BuildInfo {
+	b := BuildInfo{Version: assay.Version, Go: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH}
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return b
+	}
+	b.Module, b.ModuleVersion = bi.Main.Path, bi.Main.Version
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		b.Version = v
+	}
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			b.Commit = s.Value
+		case "vcs.modified":
+			b.Modified = s.Value == "true"
+		case "CGO_ENABLED":
+			b.CGO = s.Value
+		}
+	}
+	return b
+}
+
+// Text is what `assay version` prints: the version, the module and its
+// version and the commit when the go command recorded them, and the Go
+// version and platform, one per line.
+func (b BuildInfo) Text() string {
+	s := "assay version " + b.Version + "\n"
+	if b.Module != "" {
+		s += "module " + b.Module + " " + b.ModuleVersion + "\n"
+	}
+	if b.Commit != "" {
+		s += "commit " + b.Commit
+		if b.Modified {
+			s += " (modified)"
+		}
+		s += "\n"
+	}
+	return s + "go " + b.Go + " " + b.Platform + "\n"
+}

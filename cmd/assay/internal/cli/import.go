@@ -1,0 +1,82 @@
+package cli
+
+import (
+	"fmt"
+	"github.com/assay-eval/assay/harness"
+	"io"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/assay-eval/assay/report"
+	"github.com/assay-eval/assay/suite"
+)
+
+// ImportPlan is `assay import FORMAT SRC`: a golden set of another format
+// converted to a native suite.
+type ImportPlan struct {
+	Format, Src string // one of suite.ImportFormats (or gno-adversarial)
+	// Out is the suite file written ("" or "-": the suite is written to
+	// Stdout); JSONL writes a JSONL suite (Out must end in .jsonl).
+	Out   string
+	JSONL bool
+	Split string
+	// Stdout gets the suite or the files written; Stderr the warnings.
+	Stdout, Stderr io.Writer
+}
+
+// Import converts p.Src (suite.LoadFormat, suite.Import). An unknown
+// format is a Usage error whose hint names the format SRC looks like; a
+// loader error too gets that hint when SRC looks like another format.
+func Import(p ImportPlan) error {
+	format, src, out := p.Format, p.Src, p.Out
+	if format == suite.FormatGNOAdversarial {
+		format = suite.FormatGNO
+	}
+	if !slices.Contains(suite.ImportFormats, format) {
+		hint := "FORMAT is one of " + strings.Join(suite.ImportFormats, ", ")
+		if got := suite.DetectFormat(src); got != "" {
+			hint = fmt.Sprintf("%s looks like %s: assay import %s %s", src, got, got, src)
+		}
+		return usageError(hint, "unknown format %q", format)
+	}
+	o := suite.LoadOptions{Split: p.Split}
+	if out == "" || out == "-" {
+		s, err := suite.LoadFormat(format, src, o)
+		if err != nil {
+			return importError(err, format, src)
+		}
+		report.Warnings(p.Stderr, s.Warnings)
+		comment := fmt.Sprintf("imported by `assay import %s %s`", format, filepath.ToSlash(src))
+		write := suite.WriteNative
+		if p.JSONL {
+			write = suite.WriteNativeJSONL
+		}
+		if err := write(p.Stdout, s, suite.ExportOptions{Dir: ".", Comment: comment}); err != nil {
+			return inputError(err)
+		}
+		return nil
+	}
+	if p.JSONL && !strings.HasSuffix(strings.ToLower(out), ".jsonl") {
+		return usageError("assay import "+format+" "+src+" -o "+strings.TrimSuffix(out, filepath.Ext(out))+".jsonl", "--jsonl: the output %s does not end in .jsonl", out)
+	}
+	s, written, err := suite.Import(format, src, out, o)
+	if err != nil {
+		return importError(err, format, src)
+	}
+	report.Warnings(p.Stderr, s.Warnings)
+	for _, w := range written[:len(written)-1] {
+		fmt.Fprintf(p.Stdout, "wrote %s (%d documents)\n", w, len(s.Corpus))
+	}
+	fmt.Fprintf(p.Stdout, "wrote %s (%s, %d cases, %d gates)\n", out, s.Format, len(s.Cases), len(s.Gates))
+	return nil
+}
+
+// importError is an Input error with the loader's error, and a hint when
+// SRC looks like another format than the one asked for.
+func importError(err error, format, src string) error {
+	if got := suite.DetectFormat(src); got != "" && got != format {
+		return &harness.Error{Kind: harness.Input, Err: err, Hint: fmt.Sprintf("%s looks like %s: assay import %s %s", src, got, got, src)}
+	}
+	return inputError(err)
+}
