@@ -54,6 +54,12 @@ type Citation struct {
 	Title string `json:"title,omitempty"`
 	Path  string `json:"path,omitempty"`
 	Quote string `json:"quote,omitempty"`
+	// Start and End, when set, place the citation in the answer: the
+	// characters (Unicode code points, 0-based, End exclusive) of the
+	// text it supports. Every answer sentence they overlap cites it
+	// (docs/observations.md#citations).
+	Start *int `json:"start,omitempty"`
+	End   *int `json:"end,omitempty"`
 }
 
 // ToolCall is one tool the system called.

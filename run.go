@@ -63,6 +63,10 @@ type CaseResult struct {
 	// Nuggets is the assignment of each of the case's expect.nuggets, in
 	// suite order; nil when the case has none.
 	Nuggets []NuggetResult `json:"nuggets,omitempty"`
+	// Attribution labels each answer sentence supported, unsupported or
+	// uncited (package grade's Attribute); nil when the answer cites
+	// nothing at sentence level.
+	Attribution *Attribution `json:"attribution,omitempty"`
 	// Unjudged is the judged coverage of a judged case: per cutoff
 	// ("unj@10"), the share of the top k ranks whose document has no
 	// judgment, trec_eval's unj (docs/metrics.md#judged-coverage). The

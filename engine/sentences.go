@@ -2,15 +2,9 @@ package engine
 
 import (
 	"strings"
-	"unicode"
-	"unicode/utf8"
-)
 
-// abbreviations end with a period that does not end a sentence (folded,
-// without the final period).
-var abbreviations = words(`e.g i.e etc vs cf al approx ca fig figs eq eqs ref refs no nos vol pp
-p dr mr mrs ms prof st jr sr inc ltd co corp dept resp u.s u.k e.u jan feb mar apr jun jul aug
-sep sept oct nov dec mt ft est min max z.b bzw usw ggf d.h evtl inkl ca. ecc ecc. p.ej art nr`)
+	"github.com/assay-eval/assay/sentence"
+)
 
 // SplitSentences splits text into sentences for the answerer. It reads
 // markdown: fenced code blocks are skipped, headings are dropped, every list
@@ -100,67 +94,8 @@ func listItem(s string) (string, bool) {
 	return s, false
 }
 
-// splitUnit splits one paragraph, list item or row into sentences.
+// splitUnit splits one paragraph, list item or row into sentences by
+// package sentence's rule.
 func splitUnit(u string) []string {
-	var out []string
-	start := 0
-	for i := 0; i < len(u); {
-		r, n := utf8.DecodeRuneInString(u[i:])
-		end := i + n
-		switch r {
-		case '。', '！', '？':
-			out = appendSentence(out, u[start:end])
-			start = end
-		case '.', '!', '?':
-			// Swallow closing quotes and brackets after the mark.
-			j := end
-			for j < len(u) && strings.ContainsRune(`"')]`, rune(u[j])) {
-				j++
-			}
-			if j < len(u) && u[j] != ' ' && u[j] != '\t' {
-				break
-			}
-			k := j
-			for k < len(u) && (u[k] == ' ' || u[k] == '\t') {
-				k++
-			}
-			if k < len(u) {
-				next, _ := utf8.DecodeRuneInString(u[k:])
-				if unicode.IsLower(next) {
-					break
-				}
-			}
-			if r == '.' && isAbbreviation(u[start:i]) {
-				break
-			}
-			out = appendSentence(out, u[start:j])
-			start = j
-			end = j
-		}
-		i = end
-	}
-	return appendSentence(out, u[start:])
-}
-
-func appendSentence(out []string, s string) []string {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return out
-	}
-	return append(out, s)
-}
-
-// isAbbreviation reports whether the text before a period ends with an
-// abbreviation or a single-letter initial.
-func isAbbreviation(before string) bool {
-	k := strings.LastIndexAny(before, " \t(\"'")
-	w := before[k+1:]
-	if w == "" {
-		return false
-	}
-	if utf8.RuneCountInString(w) == 1 {
-		r, _ := utf8.DecodeRuneInString(w)
-		return unicode.IsLetter(r)
-	}
-	return abbreviations[strings.ToLower(w)]
+	return sentence.Strings(u)
 }

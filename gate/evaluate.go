@@ -617,6 +617,9 @@ func lookup(v *view, name string) (float64, string) {
 		return *p, ""
 	}
 	m, ok := s.Metrics[name]
+	if (!ok || m.N == 0) && assay.IsAttributionMetric(name) {
+		return 0, fmt.Sprintf("%s is undefined: no answer cites a passage at sentence level ([n] markers or citations with offsets)", name)
+	}
 	if !ok || m.N == 0 {
 		if assay.IsNuggetMetric(name) {
 			return 0, fmt.Sprintf("metric %s is undefined: no case has nuggets it applies to (expect.nuggets; a vital score needs a vital nugget)", name)

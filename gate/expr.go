@@ -159,7 +159,7 @@ var runNames = []string{
 
 // metricFamilies are the per-case IR metric forms package metric accepts.
 var metricFamilies = []string{"ndcg@K", "ndcg", "recall@K", "precision@K", "mrr", "map", "hit@K", "rprec", "judge.CRITERION",
-	assay.MetricNuggetStrictVital, assay.MetricNuggetStrictAll, assay.MetricNuggetVital, assay.MetricNuggetAll}
+	assay.MetricNuggetStrictVital, assay.MetricNuggetStrictAll, assay.MetricNuggetVital, assay.MetricNuggetAll, "support_rate", "citation_precision", "citation_recall"}
 
 // KnownMetrics lists every name a gate may use, for messages ("@K" stands for
 // any cutoff).
@@ -198,7 +198,7 @@ func CanonicalMetric(name string) (string, error) {
 	if isRunName(lower) {
 		return lower, nil
 	}
-	if isJudgeMetric(lower) || assay.IsNuggetMetric(lower) {
+	if isJudgeMetric(lower) || assay.IsNuggetMetric(lower) || assay.IsAttributionMetric(lower) {
 		return lower, nil
 	}
 	if spec, err := metric.Parse(name); err == nil {

@@ -142,6 +142,21 @@
 // give the same result (schema failures are sorted, since the validator's
 // own order follows map iteration).
 //
+// # Attribution
+//
+// Case also grades the answer sentence by sentence (Attribute, the user's
+// contract is docs/metrics.md#attribution): the answer is split by package
+// sentence, each sentence cites the documents of its [n] markers (ranks of
+// the ranking) and the citations whose start/end offsets overlap it
+// (CitedSentences), and is supported when a cited passage (the hit's
+// text, else the citation's quote) contains a nugget the sentence states
+// (Options.Nuggets) or shares LexicalSupportMin of its content terms
+// (package engine's analysis for the case's tags.lang), unsupported when
+// it cites passages and none does, uncited otherwise. When some sentence
+// cites something, Attribution holds the labels and Metrics gains
+// support_rate, citation_precision and citation_recall (judged case or
+// not); otherwise neither is set: undefined, not 0.
+//
 // # Options
 //
 // NewOptions resolves the suite once per run: metric names through

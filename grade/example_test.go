@@ -61,3 +61,24 @@ func ExampleMatchNugget() {
 	fmt.Println(m.Assignment, m.Matched, m.At, m.Missing)
 	// Output: partial_support [sha256] 23 [salted]
 }
+
+func ExampleAttribute() {
+	obs := assay.Observation{
+		Retrieved: []assay.Hit{
+			{ID: "sec", Text: "Invitation tokens are hashed with SHA-256 before they are stored."},
+			{ID: "exp", Text: "An invitation expires after seven days."},
+		},
+		Answer: "Tokens are hashed with SHA-256 [1]. They never expire [2]. Ask an admin.",
+	}
+	a, m := grade.Attribute(obs, "en", nil)
+	for _, s := range a.Sentences {
+		fmt.Printf("%-11s %s %v\n", s.Label, s.Text, s.Cites)
+	}
+	fmt.Printf("support_rate %.2f, citation_precision %.2f, citation_recall %.2f\n",
+		m[assay.MetricSupportRate], m[assay.MetricCitationPrecision], m[assay.MetricCitationRecall])
+	// Output:
+	// supported   Tokens are hashed with SHA-256. [sec]
+	// unsupported They never expire. [exp]
+	// uncited     Ask an admin. []
+	// support_rate 0.50, citation_precision 0.50, citation_recall 0.33
+}

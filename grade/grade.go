@@ -23,6 +23,10 @@ type Options struct {
 	// vital nugget 0 (the suite's nugget_no_vital: zero) instead of
 	// leaving them undefined.
 	NuggetNoVitalZero bool
+	// Nuggets, when set, gives the nugget tests of a case for attribution
+	// (Attribute): a cited passage supports a sentence when one of them
+	// finds its nugget in both. Nil: the lexical overlap rule alone.
+	Nuggets func(c assay.Case) []NuggetTest
 }
 
 // Markers are the refusal markers that judge case c: o.RefusalMarkers
@@ -214,6 +218,21 @@ func Case(c assay.Case, obs assay.Observation, o Options) assay.CaseResult {
 	if len(c.Expect.Nuggets) > 0 {
 		r.Nuggets = Nuggets(c, obs, caseSensitive(c, o))
 		ScoreNuggets(&r, o.NuggetNoVitalZero)
+	}
+	var nuggets []NuggetTest
+	if o.Nuggets != nil {
+		nuggets = o.Nuggets(c)
+	} else {
+		nuggets = nuggetTests(c, caseSensitive(c, o))
+	}
+	if a, m := Attribute(obs, c.Tags["lang"], nuggets); a != nil {
+		r.Attribution = a
+		if r.Metrics == nil {
+			r.Metrics = make(map[string]float64, len(m))
+		}
+		for k, v := range m {
+			r.Metrics[k] = v
+		}
 	}
 	return r
 }

@@ -8,6 +8,9 @@
 //	replay:FILE       recorded observations, one JSON object per line, keyed by case and trial;
 //	                  a case without a line is an observation with an error of class missing
 //	trec:RUNFILE      a TREC run file: rankings only, ordered as trec_eval orders them
+//	trecrag:FILE      a TREC RAG answer file (TrecRAG): references as the ranking, sentences
+//	                  as the answer, each citation placed on its sentence; RAGAnswerOf
+//	                  writes an observation back in that format (run --trec-rag)
 //	http://HOST/PATH  POST {"query", "k"}; the response is read in the observation shape
 //	command:'CMD ARGS'  one process per case; stdout is the observation
 //	FILE.yaml|.yml|.json  a target file: builtin:, http: or command: with templated

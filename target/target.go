@@ -33,12 +33,12 @@ type Options struct {
 }
 
 // Kinds lists the target spec forms, for messages.
-var Kinds = []string{"builtin", "builtin:rm3", "builtin:hybrid", "replay:FILE", "http://HOST/PATH", "https://HOST/PATH", "command:'CMD ARGS'", "trec:RUNFILE", "FILE.yaml"}
+var Kinds = []string{"builtin", "builtin:rm3", "builtin:hybrid", "replay:FILE", "http://HOST/PATH", "https://HOST/PATH", "command:'CMD ARGS'", "trec:RUNFILE", "trecrag:ANSWERS.jsonl", "FILE.yaml"}
 
 // IsFile reports whether spec names a target file: a path ending in .yaml,
 // .yml or .json that is none of the prefixed forms (replay:, trec:, ...).
 func IsFile(spec string) bool {
-	for _, p := range []string{"builtin:", "builtin?", "replay:", "trec:", "command:", "http://", "https://"} {
+	for _, p := range []string{"builtin:", "builtin?", "replay:", "trec:", "trecrag:", "command:", "http://", "https://"} {
 		if strings.HasPrefix(spec, p) {
 			return false
 		}
@@ -54,7 +54,7 @@ func Open(spec string, o Options) (assay.Target, error) {
 			spec = "builtin"
 		}
 		return newBuiltin(spec, o)
-	case spec == "replay:" || spec == "trec:":
+	case spec == "replay:" || spec == "trec:" || spec == "trecrag:":
 		return nil, fmt.Errorf("target %q needs a file, as %sFILE", spec, spec)
 	case strings.HasPrefix(spec, "replay:"):
 		r, err := OpenReplay(strings.TrimPrefix(spec, "replay:"))
@@ -68,6 +68,8 @@ func Open(spec string, o Options) (assay.Target, error) {
 		return newCommandShorthand(strings.TrimPrefix(spec, "command:"), o)
 	case strings.HasPrefix(spec, "trec:"):
 		return newTrecRun(strings.TrimPrefix(spec, "trec:"), o)
+	case strings.HasPrefix(spec, "trecrag:"):
+		return newTrecRAG(strings.TrimPrefix(spec, "trecrag:"), o)
 	case IsFile(spec):
 		return openFile(spec, o)
 	}
@@ -82,7 +84,7 @@ func Open(spec string, o Options) (assay.Target, error) {
 // localhost:8080/ask -> http://localhost:8080/ask), or "".
 func suggestSpec(spec string) string {
 	schemes := []string{"http", "https"}
-	kinds := []string{"builtin", "replay", "command", "trec"}
+	kinds := []string{"builtin", "replay", "command", "trec", "trecrag"}
 	if scheme, rest, ok := strings.Cut(spec, "://"); ok {
 		if s := closest(strings.ToLower(scheme), schemes); s != "" {
 			return s + "://" + rest
@@ -116,6 +118,8 @@ func suggestSpec(spec string) string {
 		return "command:'CMD ARGS'"
 	case "trec":
 		return "trec:RUNFILE"
+	case "trecrag":
+		return "trecrag:ANSWERS.jsonl"
 	default:
 		return k + ":FILE"
 	}

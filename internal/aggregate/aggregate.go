@@ -149,7 +149,7 @@ func (s *acc) add(r *assay.CaseResult, want map[string]bool) {
 		s.stages[name] = append(s.stages[name], micros(ms))
 	}
 	for name, v := range r.Metrics {
-		if want != nil && !want[name] {
+		if want != nil && !want[name] && !assay.IsAttributionMetric(name) {
 			continue
 		}
 		if s.sums == nil {
@@ -162,7 +162,7 @@ func (s *acc) add(r *assay.CaseResult, want map[string]bool) {
 		}
 		m.sum += v
 		m.n++
-		if r.Unjudged != nil {
+		if r.Unjudged != nil && !assay.IsAttributionMetric(name) {
 			if u, ok := r.Upper[name]; ok {
 				v = u
 			}
@@ -204,6 +204,10 @@ func (s *acc) summary(metrics []string) assay.Summary {
 			metrics = append(metrics, name)
 		}
 		sort.Strings(metrics)
+	} else {
+		// The attribution metrics are summarized whenever a case has
+		// them, named in the run's metrics or not.
+		metrics = append(metrics[:len(metrics):len(metrics)], assay.AttributionMetrics...)
 	}
 	for _, name := range metrics {
 		if m, ok := s.sums[name]; ok && m.n > 0 {

@@ -46,6 +46,7 @@ var (
 	Trace      = Limit{What: "replay trace", Max: 8 * GiB}
 	Qrels      = Limit{What: "qrels file", Max: 4 * GiB}
 	RunFile    = Limit{What: "run file", Max: 4 * GiB}
+	RAGAnswers = Limit{What: "TREC RAG answer file", Max: 4 * GiB}
 	TargetFile = Limit{What: "target file", Max: 16 * MiB}
 )
 

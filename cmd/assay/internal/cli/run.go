@@ -21,12 +21,14 @@ import (
 // writes besides the store ("-": Stdout): the assay.run/v1 JSON, JUnit
 // XML, markdown (also appended to $GITHUB_STEP_SUMMARY), a badge, a report
 // directory, the trace of every observation (Record), TREC run and qrels
-// files. Timeout 0 is no timeout (--timeout 0).
+// files, and the answers in the TREC RAG format (TrecRAG). Timeout 0 is no
+// timeout (--timeout 0).
 type RunPlan struct {
 	harness.Plan
 	JSON, JUnit, Markdown, Badge, ReportDir string
 	Record                                  string
 	TrecRun, TrecQrels, TrecTag             string
+	TrecRAG                                 string
 	Stdout                                  io.Writer
 }
 
@@ -116,7 +118,7 @@ func (p *RunPlan) check() error {
 
 // outputs are the files of p, by flag.
 func (p *RunPlan) outputs() []Output {
-	return []Output{{"--json", p.JSON}, {"--markdown", p.Markdown}, {"--junit", p.JUnit}, {"--badge", p.Badge}, {"--record", p.Record}, {"--trec-run", p.TrecRun}, {"--trec-qrels", p.TrecQrels}}
+	return []Output{{"--json", p.JSON}, {"--markdown", p.Markdown}, {"--junit", p.JUnit}, {"--badge", p.Badge}, {"--record", p.Record}, {"--trec-run", p.TrecRun}, {"--trec-qrels", p.TrecQrels}, {"--trec-rag", p.TrecRAG}}
 }
 
 // checkInputs rejects an output that names one of the run's inputs: --json
@@ -147,6 +149,9 @@ func (p *RunPlan) checkInputs() error {
 	}
 	if trace, ok := strings.CutPrefix(p.Target, "replay:"); ok {
 		inputs = append(inputs, input{"the replay trace", trace})
+	}
+	if answers, ok := strings.CutPrefix(p.Target, "trecrag:"); ok {
+		inputs = append(inputs, input{"the TREC RAG answer file", answers})
 	}
 	for _, o := range outs {
 		for _, in := range inputs {

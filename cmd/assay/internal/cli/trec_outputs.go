@@ -7,13 +7,15 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/internal/atomicfile"
+	"github.com/assay-eval/assay/redact"
+	"github.com/assay-eval/assay/target"
 	"github.com/assay-eval/assay/trec"
 )
 
-// checkTrec rejects --trec-run/--trec-qrels values that cannot work, before
-// anything runs (check lists them for distinctOutputs).
+// checkTrec rejects --trec-run/--trec-qrels/--trec-rag values that cannot
+// work, before anything runs (check lists them for distinctOutputs).
 func (f *RunPlan) checkTrec() error {
-	for _, o := range []Output{{"--trec-run", f.TrecRun}, {"--trec-qrels", f.TrecQrels}} {
+	for _, o := range []Output{{"--trec-run", f.TrecRun}, {"--trec-qrels", f.TrecQrels}, {"--trec-rag", f.TrecRAG}} {
 		if o.Path == "-" {
 			return usageError("", "%s writes a file: give a path, not -", o.Flag)
 		}
@@ -21,8 +23,11 @@ func (f *RunPlan) checkTrec() error {
 	if f.TrecRun != "" && f.Trials > 1 {
 		return usageError("run with --trials 1, or store the run and export one", "--trec-run writes one ranking per case, and --trials %d makes %d", f.Trials, f.Trials)
 	}
-	if f.TrecTag != "" && f.TrecRun == "" {
-		return usageError("", "--trec-tag names the run of --trec-run, which is not given")
+	if f.TrecRAG != "" && f.Trials > 1 {
+		return usageError("run with --trials 1, or store the run and export one", "--trec-rag writes one answer per case, and --trials %d makes %d", f.Trials, f.Trials)
+	}
+	if f.TrecTag != "" && f.TrecRun == "" && f.TrecRAG == "" {
+		return usageError("", "--trec-tag names the run of --trec-run or --trec-rag, neither of which is given")
 	}
 	if f.TrecTag != "" {
 		if _, err := trec.NewRunWriter(io.Discard, f.TrecTag); err != nil {
@@ -68,13 +73,17 @@ func (o *trecOutput) close() {
 }
 
 // trecOutputs writes --trec-run (each case's ranking as returned, tagged
-// with the run id or --trec-tag) and --trec-qrels (each judged case's
-// judgments) for one run.
+// with the run id or --trec-tag), --trec-qrels (each judged case's
+// judgments) and --trec-rag (each case's answer in the TREC RAG format,
+// run_id the run id or --trec-tag) for one run.
 type trecOutputs struct {
-	run, qrels *trecOutput
-	rw         *trec.RunWriter
-	qw         *trec.QrelsWriter
-	bin        binaryCheck // the qrels written, for a recall_over: relevant suite
+	run, qrels, rag *trecOutput
+	rw              *trec.RunWriter
+	qw              *trec.QrelsWriter
+	aw              *trec.RAGWriter
+	bin             binaryCheck // the qrels written, for a recall_over: relevant suite
+	tag             string
+	secrets         *redact.Redactor
 	// err is the first case that could not be written: the run goes on,
 	// and finish reports it instead of writing a partial file.
 	err error
@@ -84,10 +93,13 @@ type trecOutputs struct {
 // for. variant names the matrix variant (its files get variantPath names);
 // recallOver is the suite's (see binaryWarning).
 func openTrecOutputs(f *RunPlan, runID, variant, recallOver string) (*trecOutputs, error) {
-	if f.TrecRun == "" && f.TrecQrels == "" {
+	if f.TrecRun == "" && f.TrecQrels == "" && f.TrecRAG == "" {
 		return nil, nil
 	}
-	t := &trecOutputs{bin: binaryCheck{relevantOnly: recallOver == assay.RecallOverRelevant}}
+	t := &trecOutputs{bin: binaryCheck{relevantOnly: recallOver == assay.RecallOverRelevant}, tag: f.TrecTag, secrets: f.Secrets}
+	if t.tag == "" {
+		t.tag = runID
+	}
 	path := func(p string) string {
 		if variant != "" {
 			return variantPath(p, variant)
@@ -118,6 +130,15 @@ func openTrecOutputs(f *RunPlan, runID, variant, recallOver string) (*trecOutput
 		t.qrels = o
 		t.qw = trec.NewQrelsWriter(o.tmp)
 	}
+	if f.TrecRAG != "" {
+		o, err := newTrecOutput(f.TempDir, "--trec-rag", path(f.TrecRAG))
+		if err != nil {
+			t.close()
+			return nil, err
+		}
+		t.rag = o
+		t.aw = trec.NewRAGWriter(o.tmp)
+	}
 	return t, nil
 }
 
@@ -137,6 +158,16 @@ func (t *trecOutputs) add(c assay.Case, r assay.CaseResult) {
 		t.bin.add(c)
 		if err := t.qw.Add(c.ID, c.Judgments); err != nil {
 			t.err = fmt.Errorf("--trec-qrels %s: %w", t.qrels.path, err)
+			return
+		}
+	}
+	if t.aw != nil && r.Error == nil && r.Observation != nil {
+		topic := c.Query
+		if t.secrets != nil {
+			topic = t.secrets.String(topic)
+		}
+		if err := t.aw.Add(target.RAGAnswerOf(c.ID, topic, t.tag, *r.Observation)); err != nil {
+			t.err = fmt.Errorf("--trec-rag %s: %w", t.rag.path, err)
 		}
 	}
 }
@@ -175,6 +206,14 @@ func (t *trecOutputs) finish() error {
 			return err
 		}
 	}
+	if t.aw != nil {
+		if err := t.aw.Flush(); err != nil {
+			return fmt.Errorf("--trec-rag %s: %w", t.rag.path, err)
+		}
+		if err := t.rag.commit(); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -183,7 +222,7 @@ func (t *trecOutputs) close() {
 	if t == nil {
 		return
 	}
-	for _, o := range []*trecOutput{t.run, t.qrels} {
+	for _, o := range []*trecOutput{t.run, t.qrels, t.rag} {
 		if o != nil {
 			o.close()
 		}

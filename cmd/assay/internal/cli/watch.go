@@ -218,7 +218,7 @@ type stamp struct {
 
 // planOutputs are the files a run of p writes.
 func planOutputs(p RunPlan) []string {
-	return []string{p.JSON, p.JUnit, p.Markdown, p.Badge, p.Record, p.TrecRun, p.TrecQrels}
+	return []string{p.JSON, p.JUnit, p.Markdown, p.Badge, p.Record, p.TrecRun, p.TrecQrels, p.TrecRAG}
 }
 
 // stampInputs stats every input, walking directories but not the run
