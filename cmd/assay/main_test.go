@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
@@ -14,15 +13,14 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/assay-eval/assay/examples/http-knowlex/kb"
+	"github.com/assay-eval/assay/internal/largetest"
 	"github.com/assay-eval/assay/internal/shareddata"
 	"github.com/assay-eval/assay/llm/llmtest"
 	"github.com/assay-eval/assay/store/postgres/pgtest"
@@ -41,18 +39,8 @@ func TestMain(m *testing.M) {
 		"judgestub": func() { os.Exit(judgeStub(os.Args[1:])) },
 		// llmtest is the OpenAI-compatible stand-in (llm/llmtest.Main).
 		"llmtest": func() { os.Exit(llmtest.Main(os.Args[1:], os.Stdout, os.Stderr, os.Environ())) },
-		// assay behaves as the real binary does, signals included.
-		"assay": func() {
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-			code := run(ctx, os.Args[1:], &Env{
-				Stdin:  os.Stdin,
-				Stdout: os.Stdout,
-				Stderr: os.Stderr,
-				Getenv: os.Getenv,
-			})
-			stop()
-			os.Exit(code)
-		},
+		// assay is the real binary's main, signals included.
+		"assay": main,
 	})
 }
 
@@ -70,7 +58,10 @@ func repoRoot(t testing.TB) string {
 // $SHARED the shared data directory beside it. A script that reads $SHARED
 // starts with `[!shared] skip 'REASON'`: the condition is false when
 // ../shared is missing (the script is skipped), and an error under CI (the
-// script fails), as internal/shareddata decides for Go tests.
+// script fails), as internal/shareddata decides for Go tests. The part of a
+// script that generates 100,000 cases or hundreds of megabytes runs under
+// the [large] condition, true when ASSAY_TEST_LARGE=1 (internal/largetest),
+// and a smaller form of the same check under [!large].
 func TestScripts(t *testing.T) {
 	t.Parallel()
 	root := repoRoot(t)
@@ -93,6 +84,11 @@ func TestScripts(t *testing.T) {
 					return false, fmt.Errorf("%s is not set: CI must start PostgreSQL and set it (see .ci/run)", pgtest.EnvVar)
 				}
 				return os.Getenv(pgtest.EnvVar) != "", nil
+			}
+			if cond == "large" {
+				// [large] CMD: CMD generates or reads 100,000 cases or
+				// hundreds of megabytes (package largetest).
+				return largetest.Enabled(), nil
 			}
 			if cond != "shared" {
 				return false, fmt.Errorf("unknown condition %q", cond)
@@ -318,8 +314,9 @@ func TestScripts(t *testing.T) {
 			// exits with status N having used under SECONDS of CPU time (user
 			// and system, all threads: on an idle machine it bounds the wall
 			// time too, and it does not grow when other tests share the
-			// cores) with a peak resident set under MIB MiB; its output goes
-			// to the log only. CMD runs with GOMEMLIMIT at 3/4 of MIB (unless
+			// cores) with a peak resident set under MIB MiB; its stdout and
+			// stderr stay for stdout/stderr checks, as exitcode's do (so a
+			// script need not run a large input twice). CMD runs with GOMEMLIMIT at 3/4 of MIB (unless
 			// the script sets one), so that the peak measures what the
 			// program holds rather than how late a collector starved of CPU
 			// by parallel tests ran: a program that holds more than the
@@ -354,21 +351,13 @@ func TestScripts(t *testing.T) {
 					env = append(env, fmt.Sprintf("GOMEMLIMIT=%dMiB", mib*3/4))
 				}
 				cmd.Env = env
-				var out bytes.Buffer
-				cmd.Stdout, cmd.Stderr = &out, &out
-				start := time.Now()
-				err := cmd.Run()
-				took := time.Since(start)
-				got := 0
-				var ee *exec.ExitError
-				if errors.As(err, &ee) {
-					got = ee.ExitCode()
-				} else if err != nil {
+				cmd.Stdout, cmd.Stderr = ts.Stdout(), ts.Stderr()
+				m, err := runMeasured(cmd)
+				if err != nil {
 					ts.Fatalf("within: %v", err)
 				}
-				rss := maxRSSMiB(cmd.ProcessState)
-				cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
-				ts.Logf("%s: exit %d in %v (CPU %v), peak RSS %d MiB\n%s", args[3], got, took.Round(time.Millisecond), cpu.Round(time.Millisecond), rss, firstLines(out.String(), 5))
+				got, cpu, rss := m.code, m.cpu, m.rssMiB
+				ts.Logf("%s: exit %d in %v (CPU %v), peak RSS %d MiB", args[3], got, m.took.Round(time.Millisecond), cpu.Round(time.Millisecond), rss)
 				if got != want {
 					ts.Fatalf("exit status %d, want %d", got, want)
 				}
@@ -400,23 +389,34 @@ func TestScripts(t *testing.T) {
 	})
 }
 
+// measured is how a finished command went: its exit status, CPU time
+// (user and system, all its threads), wall time and peak resident set.
+type measured struct {
+	code      int
+	cpu, took time.Duration
+	rssMiB    int
+}
+
+// runMeasured runs cmd to its end and measures it. The error is one that
+// kept cmd from running or finishing, not a non-zero exit status.
+func runMeasured(cmd *exec.Cmd) (measured, error) {
+	start := time.Now()
+	err := cmd.Run()
+	m := measured{took: time.Since(start)}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		m.code = ee.ExitCode()
+	} else if err != nil {
+		return m, err
+	}
+	m.cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	m.rssMiB = maxRSSMiB(cmd.ProcessState)
+	return m, nil
+}
+
 func fileExists(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && !fi.IsDir()
-}
-
-// firstLines is the first n lines of s, each cut at 200 bytes.
-func firstLines(s string, n int) string {
-	ls := strings.SplitN(s, "\n", n+1)
-	if len(ls) > n {
-		ls = ls[:n]
-	}
-	for i, l := range ls {
-		if len(l) > 200 {
-			ls[i] = l[:200] + "..."
-		}
-	}
-	return strings.Join(ls, "\n")
 }
 
 // TestScriptsThatReadSharedSayFirst: every script that reads $SHARED skips
