@@ -14,6 +14,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -279,6 +281,53 @@ func TestScripts(t *testing.T) {
 				b, _ := json.MarshalIndent(part, "", "  ")
 				ts.Stdout().Write(append(b, '\n'))
 			},
+			// jsonfacts FILE prints the graded facts of a run JSON, one line
+			// each, for cmp against values worked out by hand: every case
+			// (in order), then the summary and each segment, as JSON with
+			// sorted keys and numbers at 12 significant digits. Left out: a
+			// case's tags and source and the engine's top_score, and the
+			// unjudged shares and upper bounds at every level (facts of
+			// their own, pinned elsewhere); a case's hash must be a sha256
+			// and is left out too.
+			"jsonfacts": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 1 {
+					ts.Fatalf("usage: jsonfacts FILE")
+				}
+				d := json.NewDecoder(strings.NewReader(ts.ReadFile(args[0])))
+				d.UseNumber()
+				var doc struct {
+					Cases    []map[string]any          `json:"cases"`
+					Summary  map[string]any            `json:"summary"`
+					Segments map[string]map[string]any `json:"segments"`
+				}
+				if err := d.Decode(&doc); err != nil {
+					ts.Fatalf("%s: %v", args[0], err)
+				}
+				hash := regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+				line := func(prefix string, v any) {
+					b, err := json.Marshal(factsOf(v))
+					ts.Check(err)
+					fmt.Fprintf(ts.Stdout(), "%s%s\n", prefix, b)
+				}
+				for _, c := range doc.Cases {
+					if h, _ := c["hash"].(string); !hash.MatchString(h) {
+						ts.Fatalf("case %v: hash %q is not a sha256", c["id"], h)
+					}
+					for _, k := range []string{"hash", "tags", "source", "top_score"} {
+						delete(c, k)
+					}
+					line("", c)
+				}
+				line("summary ", doc.Summary)
+				names := make([]string, 0, len(doc.Segments))
+				for name := range doc.Segments {
+					names = append(names, name)
+				}
+				sort.Strings(names)
+				for _, name := range names {
+					line("segment "+name+" ", doc.Segments[name])
+				}
+			},
 			// gen FILE HEAD ITEM N [TAIL] writes FILE: HEAD, then ITEM N
 			// times with {i} replaced by 0, 1, ..., then TAIL; \n in them is
 			// a newline. Scripts make large inputs with it.
@@ -412,6 +461,34 @@ func runMeasured(cmd *exec.Cmd) (measured, error) {
 	m.cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	m.rssMiB = maxRSSMiB(cmd.ProcessState)
 	return m, nil
+}
+
+// factsOf is v without its "upper" and "unjudged" fields, numbers at 12
+// significant digits (what jsonfacts prints).
+func factsOf(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, x := range v {
+			if k != "upper" && k != "unjudged" {
+				out[k] = factsOf(x)
+			}
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = factsOf(x)
+		}
+		return out
+	case json.Number:
+		f, err := v.Float64()
+		if err != nil {
+			return v
+		}
+		return json.Number(strconv.FormatFloat(f, 'g', 12, 64))
+	}
+	return v
 }
 
 func fileExists(p string) bool {

@@ -166,8 +166,10 @@ func TestRunStopsWhenTheSuiteChanges(t *testing.T) {
 // 25.0-26.0 MiB for 50,000 against the built-in engine (what remains per
 // case is 8 bytes of latency and 8 of id hash while the suite is checked).
 // Keeping each result (about 0.5 KiB) or each case would add 20 MiB or
-// more; the bound, 4 MiB for 45,000 more cases, catches 128 bytes kept per
-// case (36 MiB against 26). A run of the larger suite past the bound is
+// more; the bound, 6 MiB for 45,000 more cases, catches 128 bytes kept per
+// case (36 MiB against 26) and leaves room for the 2-3 MiB the larger run
+// adds under a loaded machine (its peak in the test binary, 26-28 MiB
+// against 24-25, over 20 runs at load average 20 on 2 cores). A run of the larger suite past the bound is
 // measured again (at most three times, the least peak counts): a starved
 // consumer's reorder window only ever adds to a peak, memory kept per case
 // is in every run's. docs/benchmarks.md has the 100,000-case figures.
@@ -211,14 +213,14 @@ func TestRunMemoryDoesNotGrowWithCases(t *testing.T) {
 	s := peak(write(5000))
 	large := write(50000)
 	l := peak(large)
-	for i := 1; i < 3 && l > s+4; i++ {
+	for i := 1; i < 3 && l > s+6; i++ {
 		l = min(l, peak(large))
 	}
 	t.Logf("peak RSS: %d MiB for 5,000 cases, %d MiB for 50,000", s, l)
 	if s == 0 {
 		t.Skip("the peak resident set is not known on " + runtime.GOOS)
 	}
-	if l > s+4 {
+	if l > s+6 {
 		t.Errorf("peak RSS grows with the cases: %d MiB for 5,000, %d MiB for 50,000", s, l)
 	}
 }
