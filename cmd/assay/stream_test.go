@@ -225,7 +225,7 @@ func TestRunMemoryDoesNotGrowWithCases(t *testing.T) {
 	}
 }
 
-// The stored run.json and the --json output are one document (§7): the
+// The stored run.json and the --json output are one document: the
 // same fields and values, [] and {} where a list or a map is empty, only
 // the layout differs.
 func TestStoredRunJSONIsTheJSONOutput(t *testing.T) {
