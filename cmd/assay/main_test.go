@@ -282,6 +282,7 @@ func TestScripts(t *testing.T) {
 				ts.Stdout().Write(append(b, '\n'))
 			},
 			// jsonfacts FILE prints the graded facts of a run JSON, one line
+			// each (of an assay.compare/v1 document: see compareFacts)
 			// each, for cmp against values worked out by hand: every case
 			// (in order), then the summary and each segment, as JSON with
 			// sorted keys and numbers at 12 significant digits. Left out: a
@@ -293,7 +294,12 @@ func TestScripts(t *testing.T) {
 				if neg || len(args) != 1 {
 					ts.Fatalf("usage: jsonfacts FILE")
 				}
-				d := json.NewDecoder(strings.NewReader(ts.ReadFile(args[0])))
+				src := ts.ReadFile(args[0])
+				if strings.Contains(src, `"schema": "assay.compare/v1"`) {
+					compareFacts(ts, args[0], src)
+					return
+				}
+				d := json.NewDecoder(strings.NewReader(src))
 				d.UseNumber()
 				var doc struct {
 					Cases    []map[string]any          `json:"cases"`
@@ -461,6 +467,52 @@ func runMeasured(cmd *exec.Cmd) (measured, error) {
 	m.cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	m.rssMiB = maxRSSMiB(cmd.ProcessState)
 	return m, nil
+}
+
+// compareFacts prints what jsonfacts prints of an assay.compare/v1
+// document: the verdict, the paired cases and values, the flips, each
+// measure's n, exact p, significance and change, and the warnings, one line
+// each. The run ids must be ids (36 characters) and are left out, as are
+// what the text table pins (deltas, intervals, the verdict's reasons) and
+// what no hand works out (effect sizes, power, cases to decide).
+func compareFacts(ts *testscript.TestScript, name, src string) {
+	d := json.NewDecoder(strings.NewReader(src))
+	d.UseNumber()
+	var doc struct {
+		Verdict      string `json:"verdict"`
+		Baseline     string `json:"baseline"`
+		Candidate    string `json:"candidate"`
+		PairedCases  int    `json:"paired_cases"`
+		PairedValues int    `json:"paired_values"`
+		Flips        struct {
+			PassToFail []string `json:"pass_to_fail"`
+			FailToPass []string `json:"fail_to_pass"`
+		} `json:"flips"`
+		Metrics []struct {
+			Name        string      `json:"name"`
+			N           int         `json:"n"`
+			P           json.Number `json:"p"`
+			Significant bool        `json:"significant"`
+			Change      string      `json:"change"`
+		} `json:"metrics"`
+		Warnings []string `json:"warnings"`
+	}
+	if err := d.Decode(&doc); err != nil {
+		ts.Fatalf("%s: %v", name, err)
+	}
+	id := regexp.MustCompile(`^[0-9a-f-]{36}$`)
+	if !id.MatchString(doc.Baseline) || !id.MatchString(doc.Candidate) {
+		ts.Fatalf("%s: baseline %q and candidate %q are not run ids", name, doc.Baseline, doc.Candidate)
+	}
+	out := ts.Stdout()
+	j := func(v any) string { b, _ := json.Marshal(factsOf(v)); return string(b) }
+	fmt.Fprintf(out, "verdict %s\n", doc.Verdict)
+	fmt.Fprintf(out, "paired cases %d, values %d\n", doc.PairedCases, doc.PairedValues)
+	fmt.Fprintf(out, "pass to fail %s, fail to pass %s\n", j(doc.Flips.PassToFail), j(doc.Flips.FailToPass))
+	for _, m := range doc.Metrics {
+		fmt.Fprintf(out, "%s n %d p %s significant %v %s\n", m.Name, m.N, j(m.P), m.Significant, m.Change)
+	}
+	fmt.Fprintf(out, "warnings %s\n", j(doc.Warnings))
 }
 
 // factsOf is v without its "upper" and "unjudged" fields, numbers at 12
