@@ -18,7 +18,6 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/harness"
-	"github.com/assay-eval/assay/internal/largetest"
 	"github.com/assay-eval/assay/runner"
 	"github.com/assay-eval/assay/store"
 )
@@ -271,7 +270,7 @@ func peakHeap(f func()) uint64 {
 // 40 MiB of live heap (holding the run alone takes more than 50). Only
 // with ASSAY_TEST_LARGE=1: it writes 100 MiB of case lines.
 func TestStaticReportStreamsLargeRun(t *testing.T) {
-	largetest.Skip(t, "writes 100 MiB of case lines")
+	skipUnlessLarge(t, "writes 100 MiB of case lines")
 	st := benchStore(t)
 	base := bigObsRun(t, st, 100, 512, 0)
 	cand := bigObsRun(t, st, 100, 512, 1)
