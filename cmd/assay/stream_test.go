@@ -162,17 +162,16 @@ func TestRunStopsWhenTheSuiteChanges(t *testing.T) {
 // test binary as assay), and its peak resident set is what is measured: a
 // sample of the test process's heap counted what other tests and the
 // collector's timing left there, and failed 1 run in 5. With GOGC=20 the
-// peak follows what the run holds closely: 24.3-24.4 MiB for 5,000 cases,
-// 25.0-26.0 MiB for 50,000 against the built-in engine (what remains per
-// case is 8 bytes of latency and 8 of id hash while the suite is checked).
-// Keeping each result (about 0.5 KiB) or each case would add 20 MiB or
-// more; the bound, 6 MiB for 45,000 more cases, catches 128 bytes kept per
-// case (36 MiB against 26) and leaves room for the 2-3 MiB the larger run
-// adds under a loaded machine (its peak in the test binary, 26-28 MiB
-// against 24-25, over 20 runs at load average 20 on 2 cores). A run of the larger suite past the bound is
-// measured again (at most three times, the least peak counts): a starved
-// consumer's reorder window only ever adds to a peak, memory kept per case
-// is in every run's. docs/benchmarks.md has the 100,000-case figures.
+// peak follows what the run holds closely (what remains per case is 8
+// bytes of latency and 8 of id hash while the suite is checked): 24-25 MiB
+// for 5,000 cases against the built-in engine, 26-28 MiB for 50,000, over
+// 20 runs at load average 20 on 2 cores. Keeping each result (about 0.5
+// KiB) or each case would add 20 MiB or more; the bound, 6 MiB for 45,000
+// more cases, catches 128 bytes kept per case (36 MiB against 26). A run
+// of the larger suite past the bound is measured again (at most three
+// times, the least peak counts): a starved consumer's reorder window only
+// ever adds to a peak, memory kept per case is in every run's.
+// docs/benchmarks.md has the 100,000-case figures.
 func TestRunMemoryDoesNotGrowWithCases(t *testing.T) {
 	if raceEnabled {
 		t.Skip("runs 55,000 cases through a race-instrumented binary")
