@@ -174,7 +174,7 @@ func looksLikePos(s string) bool {
 	return true
 }
 
-// lintSuite runs the checks that do not stop a run.
+// lintSuite runs the checks that do not stop a run (issue 7).
 // surfaces, when not nil, are the target file's surfaces (name → tools;
 // "" is its default target; nil tools: nothing to check).
 func lintSuite(l *loaded, surfaces map[string][]string) []Finding {
