@@ -61,6 +61,55 @@ func TestNoDocumentationOutsideTheRepository(t *testing.T) {
 	}
 }
 
+// TestNoIssueOrSectionReferences fails when a comment, a package doc, a
+// page of docs/, a testscript or a script cites an issue by its number or a
+// numbered section of a design document (the section sign): readers have
+// neither. Say what the rule or the reason is, or point at docs/.
+// Test files and testscripts are read too: they are documentation of what
+// they check.
+func TestNoIssueOrSectionReferences(t *testing.T) {
+	t.Parallel()
+	bad := regexp.MustCompile(`(?i)\bissues? #?[0-9]+|\x{00A7}`)
+	var files []string
+	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if p != "." && strings.HasPrefix(d.Name(), ".") && d.Name() != ".ci" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		switch filepath.Ext(p) {
+		case ".go", ".md", ".txtar", ".sh", ".yaml", ".yml":
+			files = append(files, p)
+		default:
+			if filepath.ToSlash(p) == ".ci/run" {
+				files = append(files, p)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 100 {
+		t.Fatalf("only %d files read", len(files))
+	}
+	for _, p := range files {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			if m := bad.FindString(line); m != "" {
+				t.Errorf("%s:%d: cites %q; say the rule or point at docs/ instead", filepath.ToSlash(p), i+1, m)
+			}
+		}
+	}
+}
+
 // anchors returns the fragment ids GitHub gives the headings of a markdown
 // page: the heading text lower-cased, letters, digits, '-' and '_' kept,
 // spaces turned into '-', everything else dropped.

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Wall time and peak RSS of `assay lint` / `assay run` on generated inputs of
-# the classes of issue 12 (points 8 and 9): deep nesting, a 40,000-key
+# these classes: deep nesting, a 40,000-key
 # mapping, 20,000 judgments, a 100 MB query or comment. Prints, for each
 # input, the median wall time of RUNS runs and the largest peak RSS, with the
 # exit status and the first line of stderr.

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Peak RSS of `assay run` against an instant HTTP stub as the suite grows
-# (issue 6: "a 100,000-case suite runs in memory that does not grow with the
+# ("a 100,000-case suite runs in memory that does not grow with the
 # number of cases"). For each size: a run with no outputs (--no-store), and
 # a run that also writes the store and --json, -j 4.
 # A JSONL suite streams; a YAML suite is parsed whole (its memory grows with

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Harness overhead of assay against an HTTP system under test (issue 6):
+# Harness overhead of assay against an HTTP system under test:
 #   1. 1,000 cases against a stub that answers at once, -j 4: wall per case
 #      and peak RSS of the assay process;
 #   2. the same against a stub with 20 ms latency: wall against the ideal

@@ -441,7 +441,7 @@ func buildSeries(base, cand *assay.Run, pairs []pair) []series {
 // define it in neither is left out. With one trial per case these are the
 // per-trial values; with several, each case counts once, so the interval
 // and the sign-flip test treat cases, not trials, as the independent units
-// (issue 8: "assay compare pairs cases over their trial means").
+// ("assay compare pairs cases over their trial means").
 func caseMeans(pairs []pair, value func(pair) (b, c float64, ok bool)) (bs, cs []float64) {
 	for i := 0; i < len(pairs); {
 		j := i

@@ -305,7 +305,7 @@ func trialRun(id string, n, trials int, f func(i, t int, c *assay.CaseResult)) *
 	return r
 }
 
-// Issue 8: with several trials, compare pairs cases over their trial means.
+// With several trials, compare pairs cases over their trial means.
 // Four of 12 cases drop in all 3 trials: as 12 independent case trials the
 // exact p would be 2/2^12 (significant); over 4 case means it is 2/2^4 =
 // 0.125 (not significant), and n is 12 cases, not 36 case trials.

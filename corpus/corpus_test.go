@@ -179,7 +179,7 @@ func TestFingerprint(t *testing.T) {
 	if Fingerprint(a) == Fingerprint(d) {
 		t.Error("editing a text kept the fingerprint")
 	}
-	// Golden value: the canonical bytes are a contract (§7 run fingerprints).
+	// Golden value: the canonical bytes are a contract.
 	if got, want := Fingerprint(nil), "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"; got != want {
 		t.Errorf("empty corpus fingerprint = %s, want %s", got, want)
 	}

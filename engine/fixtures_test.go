@@ -12,7 +12,7 @@ import (
 )
 
 // TestKnowlexPassRate measures the answerer on the Knowlex fixture with a
-// test-only reader of golden_qa.json and the §4 mapping (answer_includes
+// test-only reader of golden_qa.json and the Knowlex mapping (answer_includes
 // and answer_includes_any case-insensitive, refusal, and the expected title
 // among the top-k results). The rules were not tuned to these questions;
 // the figure is logged for docs/benchmarks.md, and the floor is the

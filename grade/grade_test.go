@@ -344,7 +344,7 @@ func TestCaseIsDeterministic(t *testing.T) {
 
 // TestCaseCarriesSource pins that a case result keeps the case's position
 // in its suite, graded or not, answered or not, so reports point at it
-// (JUnit's file and line, issue 14 point 2).
+// (JUnit's file and line).
 func TestCaseCarriesSource(t *testing.T) {
 	t.Parallel()
 	o := mustOptions(t, &assay.Suite{})

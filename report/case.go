@@ -210,7 +210,7 @@ func citationName(c assay.Citation) string {
 	return c.Title
 }
 
-// surfaced is the grader's rule (ARCHITECTURE §3): a citation matches a
+// surfaced is the grader's rule (docs/expectations.md): a citation matches a
 // retrieved document by id, path or title.
 func surfaced(c assay.Citation, hits []assay.Hit) bool {
 	for _, h := range hits {

@@ -79,7 +79,7 @@ func TestCompareJSONGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "TestCompareJSON.golden.json", b.Bytes())
-	// The §7 contract fields are present under their names.
+	// The assay.compare/v1 fields (docs/json.md) are present under their names.
 	var doc map[string]any
 	if err := json.Unmarshal(b.Bytes(), &doc); err != nil {
 		t.Fatal(err)

@@ -5,8 +5,9 @@
 // The JSON documents are described in docs/json.md, the escaping of
 // untrusted text in docs/operations.md.
 //
-// Renderers never decide exit codes and never read the environment; NoColor
-// and similar choices come in through options.
+// Renderers never decide exit codes and never read the environment: what
+// they show comes in through their arguments and options. They write plain
+// text, without color or other terminal escapes.
 //
 // Untrusted strings (case ids, answers, check facts, a target's stderr, a
 // server's messages, tags, warnings) never reach the output raw: every

@@ -361,8 +361,8 @@ func FuzzJUnit(f *testing.F) {
 	})
 }
 
-// TestJUnitCasePositions pins where a case's position in the suite goes
-// (issue 14 point 2): no file or line attribute (Ant's junit-4.xsd allows
+// TestJUnitCasePositions pins where a case's position in the suite goes:
+// no file or line attribute (Ant's junit-4.xsd allows
 // neither), and "at FILE:LINE" as the last line of a failure or error,
 // where stack-trace readers look. A case without a position, or with one
 // that is not "file:line", has no such line.

@@ -49,7 +49,7 @@ func TestJSONGolden(t *testing.T) {
 	golden(t, "TestJSON.golden.json", b.Bytes())
 }
 
-// TestJSONCarriesEveryContractField checks the §7 assay.run/v1 fields by
+// TestJSONCarriesEveryContractField checks the assay.run/v1 fields (docs/json.md) by
 // name, so a renamed field fails even if the golden file is rewritten.
 func TestJSONCarriesEveryContractField(t *testing.T) {
 	t.Parallel()

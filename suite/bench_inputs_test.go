@@ -8,7 +8,7 @@ import (
 )
 
 // Generated inputs of the classes whose cost once grew faster than their
-// size (issue 12): a mapping of many keys, many judgments, a very long
+// size: a mapping of many keys, many judgments, a very long
 // query or comment, deep nesting. The benchmarks below and the tests in
 // limits_test.go use them; docs/benchmarks.md has the figures.
 

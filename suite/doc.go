@@ -57,16 +57,13 @@
 // is refused as a native suite without its version.
 //
 // When to use it: a YAML or JSON suite is parsed whole, and goccy/go-yaml's
-// tree costs about 9 KB of memory a case while the file is parsed. Loading
-// (`assay lint`) measured on a shared 2-core machine (docs/benchmarks.md,
-// bench/suite_load.sh): 1,000 cases 0.04 s and 26 MiB of peak RSS as YAML,
-// 0.03 s and 22 MiB as JSONL; 10,000 cases 0.5-0.65 s and 105-112 MiB as
-// YAML, 0.3 s and 24-29 MiB as JSONL; 100,000 cases 10-12 s and
-// 860-980 MiB as YAML, 3-7 s and 27-43 MiB as JSONL. So: up to a few
-// thousand cases either is fine and YAML is easier to read and review;
-// above about 5,000 cases (half a megabyte of YAML), write JSONL: a run or
-// a lint of it takes the same memory at 100,000 cases as at 1,000. `assay
-// import ... -o suite.jsonl` writes it.
+// tree holds memory for every case while the file is parsed, so a YAML
+// suite's load time and memory grow with its cases; a JSONL suite is
+// streamed, and a run or a lint of it takes about the same memory at
+// 100,000 cases as at 1,000 (docs/benchmarks.md has the figures). So: up
+// to a few thousand cases either is fine and YAML is easier to read and
+// review; above about 5,000 cases (half a megabyte of YAML), write JSONL
+// (`assay import ... -o suite.jsonl` writes it).
 //
 // # Streaming
 //

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/largetest"
 )
 
 // sameCheck runs Check on the suite at path streamed (when Stream streams
@@ -315,8 +316,9 @@ func liveAfterLint(t *testing.T, path string, n int) uint64 {
 // a case that Stream's validating pass keeps to find duplicates: 0.7 MiB
 // more for 90,000 more cases; holding the cases would add about 40 MiB).
 func TestCheckStreamedMemory(t *testing.T) {
-	if testing.Short() || raceEnabled {
-		t.Skip("writes and lints a 100,000-case suite (not under -short or -race)")
+	largetest.Skip(t, "writes and lints a 100,000-case suite")
+	if raceEnabled {
+		t.Skip("writes and lints a 100,000-case suite (not under -race)")
 	}
 	small := largeSuite(t, 10000, "jsonl")
 	large := largeSuite(t, 100000, "jsonl")

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/largetest"
 )
 
 // streamAll is every case st.Cases yields.
@@ -356,8 +357,9 @@ func liveAfterCases(t *testing.T, path string, n int) uint64 {
 // with a 2 MiB bound fails on anything kept above 23 bytes a case, as
 // 20,000 against 200,000 with 4 MiB did, at half the cost.
 func TestStreamMemory(t *testing.T) {
-	if testing.Short() || raceEnabled {
-		t.Skip("writes and reads a 100,000-case suite (not under -short or -race)")
+	largetest.Skip(t, "writes and reads a 100,000-case suite")
+	if raceEnabled {
+		t.Skip("writes and reads a 100,000-case suite (not under -race)")
 	}
 	small := largeSuite(t, 10000, "jsonl")
 	large := largeSuite(t, 100000, "jsonl")

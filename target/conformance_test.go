@@ -102,13 +102,8 @@ func TestConformanceCommandServe(t *testing.T) {
 	}, targettest.Config{})
 }
 
-// The builtin and replay targets are built elsewhere; their conformance
-// runs here as soon as they exist.
 func TestConformanceBuiltin(t *testing.T) {
 	t.Parallel()
-	if _, err := Open("builtin", Options{Suite: targettest.Suite()}); err != nil && strings.Contains(err.Error(), "not built yet") {
-		t.Skip("builtin target not built yet")
-	}
 	targettest.Run(t, func(t *testing.T, s *assay.Suite) assay.Target {
 		return mustOpen(t, "builtin", Options{Suite: s})
 	}, targettest.Config{})
@@ -126,9 +121,6 @@ func TestConformanceReplay(t *testing.T) {
 		b.WriteByte('\n')
 	}
 	p := writeFile(t, "trace.jsonl", b.String())
-	if _, err := Open("replay:"+p, Options{Suite: s}); err != nil && strings.Contains(err.Error(), "not built yet") {
-		t.Skip("replay target not built yet")
-	}
 	targettest.Run(t, func(t *testing.T, s *assay.Suite) assay.Target {
 		return mustOpen(t, "replay:"+p, Options{Suite: s})
 	}, targettest.Config{NoTrials: true})

@@ -39,8 +39,8 @@
 //     passBytes (256 MiB) is collected in that one pass; a larger one in
 //     size/passBytes + 1 passes, each keeping the topics whose index is the
 //     pass number modulo the number of passes. Standard input is collected
-//     in one pass. The 7M-line MS MARCO-scale run, shuffled, takes about
-//     1.4 times the CPU of its grouped form and 161 MiB (docs/benchmarks.md).
+//     in one pass (docs/benchmarks.md has what a shuffled run costs
+//     against its grouped form).
 //     The ranking is a total order (NaN scores rank last), so it does not
 //     depend on the order of the lines either.
 //  5. The report walks the qrels topics in byte order of qid, printing

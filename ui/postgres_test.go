@@ -56,7 +56,7 @@ func pgPageURLs(t *testing.T, f *fixture) []string {
 }
 
 // TestUIOnPostgres: every page over the Postgres store serves the same
-// HTML as over the file store the runs were copied from (issue 17: `assay
+// HTML as over the file store the runs were copied from (`assay
 // ui` works against the Postgres store exactly as against the file store).
 func TestUIOnPostgres(t *testing.T) {
 	f, pg, _ := pgCopy(t)

@@ -278,11 +278,10 @@ func peakHeap(f func()) uint64 {
 // lines: it holds about one case at a time, not the run. Two runs of 100
 // cases with 512 KiB of observation each (100 MiB of case lines); the
 // report with a base, whose changed cases get diff pages, peaks under
-// 40 MiB of live heap (holding the run alone takes more than 50).
+// 40 MiB of live heap (holding the run alone takes more than 50). Only
+// with ASSAY_TEST_LARGE=1: it writes 100 MiB of case lines.
 func TestStaticReportStreamsLargeRun(t *testing.T) {
-	if testing.Short() {
-		t.Skip("writes 100 MiB of case lines")
-	}
+	skipUnlessLarge(t, "writes 100 MiB of case lines")
 	st := benchStore(t)
 	base := bigObsRun(t, st, 100, 512, 0)
 	cand := bigObsRun(t, st, 100, 512, 1)

@@ -56,7 +56,7 @@ func runBinaryWithin(t *testing.T, limit time.Duration, dir string, stdin *os.Fi
 
 // Every file assay reads, given /dev/zero, a symlink to it or a FIFO with
 // no writer, is refused at once: exit 2, one line naming the file, in
-// under 5 s and 256 MiB (issue 12, point 7). Before the bounded reads a
+// under 5 s and 256 MiB. Before the bounded reads a
 // suite or run.json on /dev/zero grew memory until killed, and a FIFO
 // blocked for ever.
 func TestBadInputFilesAreRefusedAtOnce(t *testing.T) {

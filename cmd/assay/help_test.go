@@ -18,7 +18,7 @@ var pathFlags = map[string]string{
 
 // Every command's help has an Examples section, the flags that take a path
 // say FILE, DIR or REF, and --json is the same flag on every command: a
-// FILE, - for stdout (issue 14 point 7).
+// FILE, - for stdout.
 func TestHelpExamplesAndPlaceholders(t *testing.T) {
 	t.Parallel()
 	var walk func(c *cobra.Command)

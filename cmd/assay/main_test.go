@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
@@ -14,15 +13,16 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
+	"regexp"
+	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/assay-eval/assay/examples/http-knowlex/kb"
+	"github.com/assay-eval/assay/internal/largetest"
 	"github.com/assay-eval/assay/internal/shareddata"
 	"github.com/assay-eval/assay/llm/llmtest"
 	"github.com/assay-eval/assay/store/postgres/pgtest"
@@ -41,18 +41,8 @@ func TestMain(m *testing.M) {
 		"judgestub": func() { os.Exit(judgeStub(os.Args[1:])) },
 		// llmtest is the OpenAI-compatible stand-in (llm/llmtest.Main).
 		"llmtest": func() { os.Exit(llmtest.Main(os.Args[1:], os.Stdout, os.Stderr, os.Environ())) },
-		// assay behaves as the real binary does, signals included.
-		"assay": func() {
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-			code := run(ctx, os.Args[1:], &Env{
-				Stdin:  os.Stdin,
-				Stdout: os.Stdout,
-				Stderr: os.Stderr,
-				Getenv: os.Getenv,
-			})
-			stop()
-			os.Exit(code)
-		},
+		// assay is the real binary's main, signals included.
+		"assay": main,
 	})
 }
 
@@ -70,7 +60,10 @@ func repoRoot(t testing.TB) string {
 // $SHARED the shared data directory beside it. A script that reads $SHARED
 // starts with `[!shared] skip 'REASON'`: the condition is false when
 // ../shared is missing (the script is skipped), and an error under CI (the
-// script fails), as internal/shareddata decides for Go tests.
+// script fails), as internal/shareddata decides for Go tests. The part of a
+// script that generates 100,000 cases or hundreds of megabytes runs under
+// the [large] condition, true when ASSAY_TEST_LARGE=1 (internal/largetest),
+// and a smaller form of the same check under [!large].
 func TestScripts(t *testing.T) {
 	t.Parallel()
 	root := repoRoot(t)
@@ -93,6 +86,11 @@ func TestScripts(t *testing.T) {
 					return false, fmt.Errorf("%s is not set: CI must start PostgreSQL and set it (see .ci/run)", pgtest.EnvVar)
 				}
 				return os.Getenv(pgtest.EnvVar) != "", nil
+			}
+			if cond == "large" {
+				// [large] CMD: CMD generates or reads 100,000 cases or
+				// hundreds of megabytes (package largetest).
+				return largetest.Enabled(), nil
 			}
 			if cond != "shared" {
 				return false, fmt.Errorf("unknown condition %q", cond)
@@ -283,6 +281,59 @@ func TestScripts(t *testing.T) {
 				b, _ := json.MarshalIndent(part, "", "  ")
 				ts.Stdout().Write(append(b, '\n'))
 			},
+			// jsonfacts FILE prints the graded facts of a run JSON, one line
+			// each (of an assay.compare/v1 document: see compareFacts)
+			// each, for cmp against values worked out by hand: every case
+			// (in order), then the summary and each segment, as JSON with
+			// sorted keys and numbers at 12 significant digits. Left out: a
+			// case's tags and source and the engine's top_score, and the
+			// unjudged shares and upper bounds at every level (facts of
+			// their own, pinned elsewhere); a case's hash must be a sha256
+			// and is left out too.
+			"jsonfacts": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 1 {
+					ts.Fatalf("usage: jsonfacts FILE")
+				}
+				src := ts.ReadFile(args[0])
+				if strings.Contains(src, `"schema": "assay.compare/v1"`) {
+					compareFacts(ts, args[0], src)
+					return
+				}
+				d := json.NewDecoder(strings.NewReader(src))
+				d.UseNumber()
+				var doc struct {
+					Cases    []map[string]any          `json:"cases"`
+					Summary  map[string]any            `json:"summary"`
+					Segments map[string]map[string]any `json:"segments"`
+				}
+				if err := d.Decode(&doc); err != nil {
+					ts.Fatalf("%s: %v", args[0], err)
+				}
+				hash := regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+				line := func(prefix string, v any) {
+					b, err := json.Marshal(factsOf(v))
+					ts.Check(err)
+					fmt.Fprintf(ts.Stdout(), "%s%s\n", prefix, b)
+				}
+				for _, c := range doc.Cases {
+					if h, _ := c["hash"].(string); !hash.MatchString(h) {
+						ts.Fatalf("case %v: hash %q is not a sha256", c["id"], h)
+					}
+					for _, k := range []string{"hash", "tags", "source", "top_score"} {
+						delete(c, k)
+					}
+					line("", c)
+				}
+				line("summary ", doc.Summary)
+				names := make([]string, 0, len(doc.Segments))
+				for name := range doc.Segments {
+					names = append(names, name)
+				}
+				sort.Strings(names)
+				for _, name := range names {
+					line("segment "+name+" ", doc.Segments[name])
+				}
+			},
 			// gen FILE HEAD ITEM N [TAIL] writes FILE: HEAD, then ITEM N
 			// times with {i} replaced by 0, 1, ..., then TAIL; \n in them is
 			// a newline. Scripts make large inputs with it.
@@ -318,8 +369,9 @@ func TestScripts(t *testing.T) {
 			// exits with status N having used under SECONDS of CPU time (user
 			// and system, all threads: on an idle machine it bounds the wall
 			// time too, and it does not grow when other tests share the
-			// cores) with a peak resident set under MIB MiB; its output goes
-			// to the log only. CMD runs with GOMEMLIMIT at 3/4 of MIB (unless
+			// cores) with a peak resident set under MIB MiB; its stdout and
+			// stderr stay for stdout/stderr checks, as exitcode's do (so a
+			// script need not run a large input twice). CMD runs with GOMEMLIMIT at 3/4 of MIB (unless
 			// the script sets one), so that the peak measures what the
 			// program holds rather than how late a collector starved of CPU
 			// by parallel tests ran: a program that holds more than the
@@ -354,21 +406,13 @@ func TestScripts(t *testing.T) {
 					env = append(env, fmt.Sprintf("GOMEMLIMIT=%dMiB", mib*3/4))
 				}
 				cmd.Env = env
-				var out bytes.Buffer
-				cmd.Stdout, cmd.Stderr = &out, &out
-				start := time.Now()
-				err := cmd.Run()
-				took := time.Since(start)
-				got := 0
-				var ee *exec.ExitError
-				if errors.As(err, &ee) {
-					got = ee.ExitCode()
-				} else if err != nil {
+				cmd.Stdout, cmd.Stderr = ts.Stdout(), ts.Stderr()
+				m, err := runMeasured(cmd)
+				if err != nil {
 					ts.Fatalf("within: %v", err)
 				}
-				rss := maxRSSMiB(cmd.ProcessState)
-				cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
-				ts.Logf("%s: exit %d in %v (CPU %v), peak RSS %d MiB\n%s", args[3], got, took.Round(time.Millisecond), cpu.Round(time.Millisecond), rss, firstLines(out.String(), 5))
+				got, cpu, rss := m.code, m.cpu, m.rssMiB
+				ts.Logf("%s: exit %d in %v (CPU %v), peak RSS %d MiB", args[3], got, m.took.Round(time.Millisecond), cpu.Round(time.Millisecond), rss)
 				if got != want {
 					ts.Fatalf("exit status %d, want %d", got, want)
 				}
@@ -400,23 +444,108 @@ func TestScripts(t *testing.T) {
 	})
 }
 
+// measured is how a finished command went: its exit status, CPU time
+// (user and system, all its threads), wall time and peak resident set.
+type measured struct {
+	code      int
+	cpu, took time.Duration
+	rssMiB    int
+}
+
+// runMeasured runs cmd to its end and measures it. The error is one that
+// kept cmd from running or finishing, not a non-zero exit status.
+func runMeasured(cmd *exec.Cmd) (measured, error) {
+	start := time.Now()
+	err := cmd.Run()
+	m := measured{took: time.Since(start)}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		m.code = ee.ExitCode()
+	} else if err != nil {
+		return m, err
+	}
+	m.cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	m.rssMiB = maxRSSMiB(cmd.ProcessState)
+	return m, nil
+}
+
+// compareFacts prints what jsonfacts prints of an assay.compare/v1
+// document: the verdict, the paired cases and values, the flips, each
+// measure's n, exact p, significance and change, and the warnings, one line
+// each. The run ids must be ids (36 characters) and are left out, as are
+// what the text table pins (deltas, intervals, the verdict's reasons) and
+// what no hand works out (effect sizes, power, cases to decide).
+func compareFacts(ts *testscript.TestScript, name, src string) {
+	d := json.NewDecoder(strings.NewReader(src))
+	d.UseNumber()
+	var doc struct {
+		Verdict      string `json:"verdict"`
+		Baseline     string `json:"baseline"`
+		Candidate    string `json:"candidate"`
+		PairedCases  int    `json:"paired_cases"`
+		PairedValues int    `json:"paired_values"`
+		Flips        struct {
+			PassToFail []string `json:"pass_to_fail"`
+			FailToPass []string `json:"fail_to_pass"`
+		} `json:"flips"`
+		Metrics []struct {
+			Name        string      `json:"name"`
+			N           int         `json:"n"`
+			P           json.Number `json:"p"`
+			Significant bool        `json:"significant"`
+			Change      string      `json:"change"`
+		} `json:"metrics"`
+		Warnings []string `json:"warnings"`
+	}
+	if err := d.Decode(&doc); err != nil {
+		ts.Fatalf("%s: %v", name, err)
+	}
+	id := regexp.MustCompile(`^[0-9a-f-]{36}$`)
+	if !id.MatchString(doc.Baseline) || !id.MatchString(doc.Candidate) {
+		ts.Fatalf("%s: baseline %q and candidate %q are not run ids", name, doc.Baseline, doc.Candidate)
+	}
+	out := ts.Stdout()
+	j := func(v any) string { b, _ := json.Marshal(factsOf(v)); return string(b) }
+	fmt.Fprintf(out, "verdict %s\n", doc.Verdict)
+	fmt.Fprintf(out, "paired cases %d, values %d\n", doc.PairedCases, doc.PairedValues)
+	fmt.Fprintf(out, "pass to fail %s, fail to pass %s\n", j(doc.Flips.PassToFail), j(doc.Flips.FailToPass))
+	for _, m := range doc.Metrics {
+		fmt.Fprintf(out, "%s n %d p %s significant %v %s\n", m.Name, m.N, j(m.P), m.Significant, m.Change)
+	}
+	fmt.Fprintf(out, "warnings %s\n", j(doc.Warnings))
+}
+
+// factsOf is v without its "upper" and "unjudged" fields, numbers at 12
+// significant digits (what jsonfacts prints).
+func factsOf(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, x := range v {
+			if k != "upper" && k != "unjudged" {
+				out[k] = factsOf(x)
+			}
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = factsOf(x)
+		}
+		return out
+	case json.Number:
+		f, err := v.Float64()
+		if err != nil {
+			return v
+		}
+		return json.Number(strconv.FormatFloat(f, 'g', 12, 64))
+	}
+	return v
+}
+
 func fileExists(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && !fi.IsDir()
-}
-
-// firstLines is the first n lines of s, each cut at 200 bytes.
-func firstLines(s string, n int) string {
-	ls := strings.SplitN(s, "\n", n+1)
-	if len(ls) > n {
-		ls = ls[:n]
-	}
-	for i, l := range ls {
-		if len(l) > 200 {
-			ls[i] = l[:200] + "..."
-		}
-	}
-	return strings.Join(ls, "\n")
 }
 
 // TestScriptsThatReadSharedSayFirst: every script that reads $SHARED skips

@@ -61,7 +61,10 @@ var modeRe = regexp.MustCompile(`\b(ok|jr|je|jn|ee|re)-([0-9]+)\b`)
 //	jr-N  the judge's reasoning: N bytes, then the key (the 500-character cut)
 //	je-N  the judge answers 400 with N bytes, then the key (the 200-byte snippet)
 //	jn-N  the judge's answer is not JSON: N bytes, then the key (the 80-character quote)
-//	ee-N  the query's embedding answers 500 with N bytes, then the key
+//	ee-N  the query's embedding answers 400 with N bytes, then the key (a
+//	      status the hybrid target does not retry: a 5xx would wait out two
+//	      backoffs for each of these cases, 30 s of the test's time, and
+//	      the error it keeps is the same one)
 //	re-N  the rerank answers 400 with N bytes, then the key
 //	ok-0  every endpoint answers, the judge's reasoning holding the key whole
 func modelServer(t *testing.T) *httptest.Server {
@@ -99,7 +102,7 @@ func modelServer(t *testing.T) *httptest.Server {
 			var req struct{ Input []string }
 			json.Unmarshal(body, &req)
 			if mode == "ee" && len(req.Input) == 1 {
-				fail(http.StatusInternalServerError)
+				fail(http.StatusBadRequest)
 				return
 			}
 			var data []any

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -17,7 +18,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 )
 
 // runIn runs the CLI in-process and returns its exit code and outputs.
@@ -157,45 +157,28 @@ func TestRunStopsWhenTheSuiteChanges(t *testing.T) {
 	}
 }
 
-// peakHeap runs fn while sampling the heap every millisecond and returns
-// the largest HeapAlloc seen.
-func peakHeap(fn func()) uint64 {
-	runtime.GC()
-	done := make(chan struct{})
-	var peak uint64
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		var ms runtime.MemStats
-		for {
-			runtime.ReadMemStats(&ms)
-			peak = max(peak, ms.HeapAlloc)
-			select {
-			case <-done:
-				return
-			case <-time.After(time.Millisecond):
-			}
-		}
-	}()
-	fn()
-	close(done)
-	wg.Wait()
-	return peak
-}
-
-// Issue 6: a run's memory does not grow with the number of cases of a JSONL
-// suite (a YAML suite is parsed whole). A run of 50,000 cases against the
-// built-in engine peaks within a few MiB of a run of 5,000 (what remains per
-// case is 8 bytes of latency, and 8 of id hash
-// while the suite is checked); keeping each result (about 0.5 KiB) or each
-// case would add 20 MiB or more. The bound, 6 MiB for 45,000 more cases,
-// catches anything kept per case above 140 bytes (10 MiB for 100,000
-// against 10,000 caught 116) at half the cost; the peak itself varies by
-// 1-3.5 MiB between runs. docs/benchmarks.md has the 100,000-case figures.
+// A run's memory does not grow with the number of cases of a JSONL suite
+// (a YAML suite is parsed whole). The CLI runs as a process of its own (the
+// test binary as assay), and its peak resident set is what is measured: a
+// sample of the test process's heap counted what other tests and the
+// collector's timing left there, and failed 1 run in 5. With GOGC=20 the
+// peak follows what the run holds closely (what remains per case is 8
+// bytes of latency and 8 of id hash while the suite is checked): 24-25 MiB
+// for 5,000 cases against the built-in engine, 26-28 MiB for 50,000, over
+// 20 runs at load average 20 on 2 cores. Keeping each result (about 0.5
+// KiB) or each case would add 20 MiB or more; the bound, 6 MiB for 45,000
+// more cases, catches 128 bytes kept per case (36 MiB against 26). A run
+// of the larger suite past the bound is measured again (at most three
+// times, the least peak counts): a starved consumer's reorder window only
+// ever adds to a peak, memory kept per case is in every run's.
+// docs/benchmarks.md has the 100,000-case figures.
 func TestRunMemoryDoesNotGrowWithCases(t *testing.T) {
-	if testing.Short() || raceEnabled {
-		t.Skip("runs 55,000 cases (not under -short or -race)")
+	if raceEnabled {
+		t.Skip("runs 55,000 cases through a race-instrumented binary")
+	}
+	bin, err := exec.LookPath("assay") // the test binary as assay (testscript.Main)
+	if err != nil {
+		t.Fatal(err)
 	}
 	dir := t.TempDir()
 	write := func(n int) string {
@@ -215,32 +198,33 @@ func TestRunMemoryDoesNotGrowWithCases(t *testing.T) {
 		f.Close()
 		return p
 	}
-	small, large := write(5000), write(50000)
-	// The least of three peaks: what the collector has not yet reclaimed
-	// only ever adds to a peak (by up to 8 MiB under load), while memory
-	// kept per case is in every run's peak.
-	measure := func(p string) uint64 {
-		least := uint64(0)
-		for i := 0; i < 3; i++ {
-			peak := peakHeap(func() {
-				if code, _, stderr := runIn(t, "run", p, "--no-store"); code != 0 {
-					t.Fatalf("%s: exit %d: %s", p, code, stderr)
-				}
-			})
-			if i == 0 || peak < least {
-				least = peak
-			}
+	peak := func(p string) int {
+		var stderr bytes.Buffer
+		cmd := exec.Command(bin, "run", p, "--no-store")
+		cmd.Env = append(os.Environ(), "GOGC=20", "GOMEMLIMIT=off", "NO_COLOR=1")
+		cmd.Stderr = &stderr
+		m, err := runMeasured(cmd)
+		if err != nil || m.code != 0 {
+			t.Fatalf("%s: exit %d, %v: %s", p, m.code, err, stderr.Bytes())
 		}
-		return least
+		return m.rssMiB
 	}
-	s, l := measure(small), measure(large)
-	t.Logf("peak heap: %d KiB for 5,000 cases, %d KiB for 50,000", s>>10, l>>10)
-	if l > s+6<<20 {
-		t.Errorf("peak heap grows with the cases: %d KiB for 5,000, %d KiB for 50,000", s>>10, l>>10)
+	s := peak(write(5000))
+	large := write(50000)
+	l := peak(large)
+	for i := 1; i < 3 && l > s+6; i++ {
+		l = min(l, peak(large))
+	}
+	t.Logf("peak RSS: %d MiB for 5,000 cases, %d MiB for 50,000", s, l)
+	if s == 0 {
+		t.Skip("the peak resident set is not known on " + runtime.GOOS)
+	}
+	if l > s+6 {
+		t.Errorf("peak RSS grows with the cases: %d MiB for 5,000, %d MiB for 50,000", s, l)
 	}
 }
 
-// The stored run.json and the --json output are one document (§7): the
+// The stored run.json and the --json output are one document: the
 // same fields and values, [] and {} where a list or a map is empty, only
 // the layout differs.
 func TestStoredRunJSONIsTheJSONOutput(t *testing.T) {
