@@ -34,11 +34,12 @@ func storeFlag(env *Env, flag string) (string, store.OpenOptions) {
 }
 
 // storeOptions are the store options of every command: a directory is
-// the run files with their SQLite index (store/sqlite), and one line goes
+// the run files with their SQLite index (store/sqlite), a postgres:// URL
+// is the Postgres store (cli.Backends), and one line goes
 // to stderr when the index has been locked by another process for about
 // a second.
 func storeOptions(env *Env, dir string) store.OpenOptions {
-	return store.OpenOptions{Getenv: env.Getenv, Directory: sqlite.Open, Waiting: func() {
+	return store.OpenOptions{Getenv: env.Getenv, Directory: sqlite.Open, Backends: cli.Backends, Waiting: func() {
 		fmt.Fprintf(env.Stderr, "assay: waiting for the lock on %s (another assay process is writing to the store)\n", filepath.Join(dir, sqlite.DBFile))
 	}}
 }

@@ -48,7 +48,7 @@ func Register(root *cobra.Command, storeFor StoreFunc) {
 			if fl := c.Flag("store"); w == cli.CompleteRef && fl != nil {
 				dir = storeFor(fl.Value.String())
 			}
-			cands, more := cli.Complete(c.Context(), w, s, dir, store.OpenOptions{Directory: sqlite.Open})
+			cands, more := cli.Complete(c.Context(), w, s, dir, store.OpenOptions{Directory: sqlite.Open, Backends: cli.Backends})
 			if more {
 				return cands, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
 			}
