@@ -253,3 +253,39 @@ func TestMarkersOffWhenCitationsHaveNoOffsets(t *testing.T) {
 		t.Fatalf("with offsets: %+v", a)
 	}
 }
+
+// TestCaseAttributionUsesTheCaseNuggets: with no Options.Nuggets, Case
+// attributes with the case's own expect.nuggets. The sentence shares too
+// few terms with the passage for the overlap rule, but both state the
+// nugget (by one of its alternatives), so the sentence is supported by it;
+// a nugget only partly stated in the passage supports nothing.
+func TestCaseAttributionUsesTheCaseNuggets(t *testing.T) {
+	t.Parallel()
+	obs := assay.Observation{
+		Retrieved: []assay.Hit{
+			{ID: "a", Text: "Release notes: the retention window for audit logs became 400 days in version 7, after a long review by many teams."},
+			{ID: "b", Text: "Audit logs are kept for a while."},
+		},
+		Answer: "Our compliance officer confirmed it is 400 days [1]. Our compliance officer confirmed it is 400 days [2].",
+	}
+	c := assay.Case{ID: "c", Query: "how long are audit logs kept?", Expect: assay.Expect{
+		Nuggets: []assay.Nugget{{Text: "audit logs are kept 400 days", Importance: assay.NuggetVital, Match: []string{"400 days"}}},
+	}}
+	r := Case(c, obs, Options{})
+	if r.Attribution == nil || len(r.Attribution.Sentences) != 2 {
+		t.Fatalf("attribution %+v, want two sentences", r.Attribution)
+	}
+	first, second := r.Attribution.Sentences[0], r.Attribution.Sentences[1]
+	if first.Label != assay.Supported || first.By != "nugget" {
+		t.Errorf("sentence citing the passage with the nugget: %s by %q, want supported by nugget", first.Label, first.By)
+	}
+	if second.Label != assay.Unsupported {
+		t.Errorf("sentence citing a passage without the nugget: %s, want unsupported", second.Label)
+	}
+	// Without the nugget the first sentence is not supported by overlap.
+	c.Expect.Nuggets = nil
+	c.Expect.AnswerIncludes = []string{"400"}
+	if r := Case(c, obs, Options{}); r.Attribution == nil || r.Attribution.Sentences[0].Label != assay.Unsupported {
+		t.Errorf("without the case's nugget the sentence is %+v, want unsupported (the overlap rule alone)", r.Attribution)
+	}
+}
