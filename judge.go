@@ -217,6 +217,12 @@ type JudgeAgreement struct {
 	// (prediction-powered) mean with its 95 % interval.
 	JudgeMean *float64       `json:"judge_mean,omitempty"`
 	PPI       *JudgeInterval `json:"ppi,omitempty"`
+	// Spearman is the rank correlation of the judge's scores with the
+	// people's, when the people gave scores rather than pass/fail labels.
+	Spearman *JudgeInterval `json:"spearman,omitempty"`
+	// Disagreements are the ids of the labelled cases where the judge's
+	// score and the people's differ most, the largest difference first.
+	Disagreements []string `json:"disagreements,omitempty"`
 	// Undefined says why the judge's gates on this criterion are
 	// undefined (min_kappa not met); "" when they are defined.
 	Undefined string `json:"undefined,omitempty"`

@@ -27,9 +27,9 @@ func labelsLines(l *assay.JudgeLabels) []string {
 			}
 			continue
 		}
-		line := fmt.Sprintf("%s: n %d  kappa %s  AC1 %s  accuracy %s  TPR %s  TNR %s", a.Criterion, a.N, interval4(a.Kappa), interval4(a.AC1), opt4(a.Accuracy), opt4(a.TPR), opt4(a.TNR))
+		line := fmt.Sprintf("%s: n %d  kappa %s  AC1 %s  accuracy %s  TPR %s  TNR %s", a.Criterion, a.N, Interval(a.Kappa), Interval(a.AC1), Fixed4(a.Accuracy), Fixed4(a.TPR), Fixed4(a.TNR))
 		if a.JudgeMean != nil {
-			line += fmt.Sprintf("  mean %.4f, corrected %s", *a.JudgeMean, interval4(a.PPI))
+			line += fmt.Sprintf("  mean %.4f, corrected %s", *a.JudgeMean, Interval(a.PPI))
 		}
 		out = append(out, line)
 		if a.Undefined != "" {
@@ -39,14 +39,19 @@ func labelsLines(l *assay.JudgeLabels) []string {
 	return out
 }
 
-func opt4(p *float64) string {
+// Fixed4 is an agreement statistic as the reports show it: four decimals,
+// "undefined" when nil.
+func Fixed4(p *float64) string {
 	if p == nil {
 		return "undefined"
 	}
 	return fmt.Sprintf("%.4f", *p)
 }
 
-func interval4(e *assay.JudgeInterval) string {
+// Interval is an agreement estimate as the reports show it: four
+// decimals and its 95 % interval in brackets when it has one, "undefined"
+// when nil.
+func Interval(e *assay.JudgeInterval) string {
 	if e == nil {
 		return "undefined"
 	}

@@ -13,8 +13,9 @@
 // Every page has a stable URL that can be pasted into a pull request:
 //
 //	/                          runs of every suite, newest first, with trends (?suite=NAME: one suite)
-//	/run/REF                   a run: summary, metrics, rates, latency (and by stage), segments,
-//	                           gates, warnings, the case table (?status=failing|errored|ungraded|
+//	/run/REF                   a run: summary, metrics, rates, latency (and by stage), the judge
+//	                           (with its agreement with people's labels), segments, gates,
+//	                           warnings, the case table (?status=failing|errored|ungraded|
 //	                           flaky|passing, ?tag=KEY=VALUE, ?q=TEXT, ?page=N)
 //	/run/REF/case/ID           one case whole, its trials side by side
 //	/compare?base=REF&cand=REF the comparison (without them: the latest two complete runs,

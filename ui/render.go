@@ -148,8 +148,10 @@ var funcs = template.FuncMap{
 	"cost": func(v *float64) string {
 		return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.6f", *v), "0"), ".")
 	},
-	"signed": func(v float64) string { return fmt.Sprintf("%+.4f", v) },
-	"ms":     report.Millis,
+	"signed":   func(v float64) string { return fmt.Sprintf("%+.4f", v) },
+	"fixed4":   report.Fixed4,
+	"interval": report.Interval,
+	"ms":       report.Millis,
 	"msp": func(v *float64) string {
 		if v == nil {
 			return "-"

@@ -130,6 +130,10 @@ func (r *Report) Summary(rubric []assay.JudgeCriterion, minKappa *float64) *assa
 			if c := r.Criterion(rc.Name); c != nil {
 				a.N, a.Kappa, a.AC1 = c.N, interval(c.Kappa), interval(c.AC1)
 				a.Accuracy, a.TPR, a.TNR = c.Accuracy, c.TPR, c.TNR
+				a.Spearman = interval(c.Spearman)
+				for _, d := range c.Disagreements {
+					a.Disagreements = append(a.Disagreements, d.Case)
+				}
 				if p := c.PPI; p != nil {
 					m := p.JudgeMean
 					a.JudgeMean, a.PPI = &m, &assay.JudgeInterval{Value: p.Estimate, Lo: p.Lo, Hi: p.Hi}
