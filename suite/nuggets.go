@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"reflect"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/internal/boundedfile"
+	"github.com/assay-eval/assay/internal/diag"
 )
 
 // FormatNuggets is nuggetizer's assignments JSONL (the TREC RAG track's
@@ -301,14 +301,15 @@ func nuggetizerCase(path string, ln int, line []byte) (assay.Case, error) {
 	var rec nuggetizerRecord
 	dec := json.NewDecoder(bytes.NewReader(line))
 	if err := dec.Decode(&rec); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			col, msg := diag.JSON(err)
+			return assay.Case{}, Errorf(path, ln, col, "%s", msg)
+		}
 		col := 1
 		var se *json.SyntaxError
-		var te *json.UnmarshalTypeError
-		switch {
-		case errors.As(err, &se):
+		if errors.As(err, &se) {
 			col = int(se.Offset)
-		case errors.As(err, &te):
-			return assay.Case{}, Errorf(path, ln, max(int(te.Offset), 1), "%s: want %s, got %s", te.Field, jsonKind(te.Type.Kind()), te.Value)
 		}
 		return assay.Case{}, Errorf(path, ln, max(col, 1), "not a JSON object: %v", err)
 	}
@@ -362,17 +363,4 @@ func qidString(raw json.RawMessage) string {
 		return n.String()
 	}
 	return ""
-}
-
-// jsonKind names what a Go kind is in JSON, for messages.
-func jsonKind(k reflect.Kind) string {
-	switch k {
-	case reflect.Slice, reflect.Array:
-		return "a list"
-	case reflect.Struct, reflect.Map:
-		return "an object"
-	case reflect.String:
-		return "a string"
-	}
-	return "a " + k.String()
 }

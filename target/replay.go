@@ -5,12 +5,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"os"
-	"reflect"
-	"strings"
 	"sync"
 
 	"github.com/assay-eval/assay"
@@ -66,7 +63,7 @@ func OpenReplay(path string) (*Replay, error) {
 		var o assay.Observation
 		dec := json.NewDecoder(bytes.NewReader(b))
 		if err := dec.Decode(&o); err != nil {
-			col, msg := jsonErr(err)
+			col, msg := diag.JSON(err)
 			return nil, diag.Errorf(path, line, col, "malformed trace line: %s", msg)
 		}
 		if o.Case == "" {
@@ -95,38 +92,6 @@ func OpenReplay(path string) (*Replay, error) {
 		return nil, diag.Errorf(path, line+1, 0, "%v", boundedfile.ScanErr(err, boundedfile.MaxLine))
 	}
 	return r, nil
-}
-
-// jsonErr gives the column of a JSON decoding error in its line (1 when it
-// is not known) and what went wrong, in JSON words: "retrieved.score: want
-// a number, got string", not Go's "Go struct field Hit.retrieved.score of
-// type float64".
-func jsonErr(err error) (int, string) {
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &se):
-		return int(max(se.Offset, 1)), se.Error()
-	case errors.As(err, &te):
-		want := "an object"
-		switch te.Type.Kind() {
-		case reflect.Float32, reflect.Float64:
-			want = "a number"
-		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-			want = "an integer"
-		case reflect.String:
-			want = "a string"
-		case reflect.Bool:
-			want = "true or false"
-		case reflect.Slice, reflect.Array:
-			want = "a list"
-		}
-		if te.Field == "" {
-			return int(max(te.Offset, 1)), fmt.Sprintf("want %s, got %s", want, te.Value)
-		}
-		return int(max(te.Offset, 1)), fmt.Sprintf("%s: want %s, got %s", te.Field, want, te.Value)
-	}
-	return 1, strings.TrimPrefix(err.Error(), "json: ")
 }
 
 // Observe returns the recorded observation for the case and the trial in ctx.

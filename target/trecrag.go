@@ -128,7 +128,7 @@ func ReadTrecRAG(r io.Reader, name string, yield func(line int, a trec.RAGAnswer
 		}
 		var l ragLine
 		if err := json.Unmarshal(b, &l); err != nil {
-			col, msg := jsonErr(err)
+			col, msg := diag.JSON(err)
 			return diag.Errorf(name, line, col, "malformed answer line: %s", msg)
 		}
 		a := trec.RAGAnswer{RunID: l.RunID, Topic: l.Topic, References: l.References, ResponseLength: l.ResponseLength, Answer: l.Answer}
