@@ -3,12 +3,13 @@ package harness
 import (
 	"context"
 	"maps"
-	"os"
+
 	"slices"
 	"sync"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/compare"
+	"github.com/assay-eval/assay/internal/atomicfile"
 	"github.com/assay-eval/assay/store"
 )
 
@@ -55,7 +56,7 @@ func CompareRefs(ctx context.Context, st store.Reader, baseRef, candRef string, 
 	for _, name := range slices.Sorted(maps.Keys(co.Outputs)) {
 		out := co.Outputs[name]
 		for _, p := range paths {
-			if p != "" && out != "" && out != "-" && sameFile(out, p) {
+			if p != "" && out != "" && out != "-" && atomicfile.SameFile(out, p) {
 				return compare.Report{}, planError(name, "write it to another file", "{"+name+"} %s would overwrite the run record %s", out, p)
 			}
 		}
@@ -80,14 +81,4 @@ func CompareRefs(ctx context.Context, st store.Reader, baseRef, candRef string, 
 	}
 	hist := History(ctx, st, runs[0], runs[1], co.History)
 	return compare.Runs(runs[0], runs[1], compare.Options{Margins: co.Margins, Multiplicity: co.Multiplicity, History: hist}), nil
-}
-
-// sameFile reports whether a (which may not exist yet) is the file b.
-func sameFile(a, b string) bool {
-	ai, err := os.Stat(a)
-	if err != nil {
-		return false
-	}
-	bi, err := os.Stat(b)
-	return err == nil && os.SameFile(ai, bi)
 }

@@ -210,3 +210,15 @@ func reason(err error) error {
 	}
 	return err
 }
+
+// SameFile reports whether the file a (which may not exist yet) is the
+// file b: an output about to replace it would overwrite b, whatever path
+// names them.
+func SameFile(a, b string) bool {
+	ai, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	bi, err := os.Stat(b)
+	return err == nil && os.SameFile(ai, bi)
+}

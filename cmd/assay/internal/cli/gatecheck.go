@@ -100,7 +100,7 @@ func CheckGate(ctx context.Context, p GatePlan) (*GateCheck, error) {
 	if store.IsPathRef(ref) {
 		if path, err := store.ResolvePath(ref); err == nil {
 			for _, o := range outs {
-				if o.Path != "" && o.Path != "-" && sameFile(o.Path, path) {
+				if o.Path != "" && o.Path != "-" && atomicfile.SameFile(o.Path, path) {
 					return nil, usageError("write it to another file", "%s %s would overwrite the run record %s", o.Flag, o.Path, path)
 				}
 			}

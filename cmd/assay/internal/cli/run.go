@@ -11,6 +11,7 @@ import (
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/gate"
 	"github.com/assay-eval/assay/harness"
+	"github.com/assay-eval/assay/internal/atomicfile"
 	"github.com/assay-eval/assay/redact"
 	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/suite"
@@ -161,7 +162,7 @@ func (p *RunPlan) checkInputs() error {
 			if fi, err := os.Stat(in.path); err != nil || !fi.Mode().IsRegular() {
 				continue
 			}
-			if sameFile(o.Path, in.path) {
+			if atomicfile.SameFile(o.Path, in.path) {
 				return usageError("write it to another file", "%s %s would overwrite %s", o.Flag, o.Path, in.what)
 			}
 		}

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"github.com/assay-eval/assay/harness"
+	"github.com/assay-eval/assay/internal/atomicfile"
 	"io"
 	"io/fs"
 	"os"
@@ -239,7 +240,7 @@ func stampInputs(paths []string, p RunPlan) map[string]stamp {
 			if err != nil {
 				return nil
 			}
-			if d.IsDir() && path != root && (sameFile(path, p.StoreDir) || sameFile(path, p.ReportDir)) {
+			if d.IsDir() && path != root && (atomicfile.SameFile(path, p.StoreDir) || atomicfile.SameFile(path, p.ReportDir)) {
 				return fs.SkipDir
 			}
 			if len(out) >= maxWatchedFiles {
