@@ -1,60 +1,18 @@
 package report
 
 import (
-	"flag"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/assay-eval/assay"
+	goldenfile "github.com/assay-eval/assay/internal/golden"
 )
 
-// update rewrites golden files: go test ./report -update
-var update = flag.Bool("update", false, "rewrite golden files")
+// golden compares got with testdata/<name> (go test ./report -update
+// rewrites it). Every renderer test in this package uses it.
+func golden(t *testing.T, name string, got []byte) { t.Helper(); goldenfile.Check(t, name, got) }
 
-// golden compares got with testdata/<name> (rewritten with -update) and
-// prints a line diff on mismatch. Every renderer test in this package uses it.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./report -update to create it)", err)
-	}
-	if string(want) != string(got) {
-		t.Errorf("%s differs from the output (-want +got):\n%s", path, lineDiff(string(want), string(got)))
-	}
-}
-
-func lineDiff(a, b string) string {
-	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
-	var out strings.Builder
-	n := max(len(al), len(bl))
-	for i := 0; i < n; i++ {
-		var x, y string
-		if i < len(al) {
-			x = al[i]
-		}
-		if i < len(bl) {
-			y = bl[i]
-		}
-		if x != y {
-			out.WriteString("-" + x + "\n+" + y + "\n")
-		}
-	}
-	return out.String()
-}
+func lineDiff(a, b string) string { return goldenfile.LineDiff(a, b) }
 
 func ptr[T any](v T) *T { return &v }
 
