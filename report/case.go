@@ -171,10 +171,44 @@ func CaseDetail(w io.Writer, v CaseView) error {
 	if len(r.Metrics) > 0 {
 		ew.printf("\nmetrics\n")
 		for _, k := range slices.Sorted(maps.Keys(r.Metrics)) {
-			ew.printf("  %-12s %.4f\n", Escape(k), r.Metrics[k])
+			line := fmt.Sprintf("  %-12s %.4f", Escape(k), r.Metrics[k])
+			if u, ok := r.Upper[k]; ok {
+				line += fmt.Sprintf("  (%.4f with the unjudged documents relevant)", u)
+			}
+			ew.printf("%s\n", line)
+		}
+	}
+	if HasUnjudged(r) {
+		ew.printf("\nunjudged share of the top k\n")
+		for _, k := range UnjudgedCutoffs(r.Unjudged) {
+			ew.printf("  %-12s %.4f\n", Escape(k), r.Unjudged[k])
 		}
 	}
 	return ew.err
+}
+
+// UnjudgedCutoffs are the names of unj, "unj@5" before "unj@10": by
+// cutoff, increasing.
+func UnjudgedCutoffs(unj map[string]float64) []string {
+	return slices.SortedFunc(maps.Keys(unj), func(a, b string) int {
+		if len(a) != len(b) {
+			return len(a) - len(b)
+		}
+		return strings.Compare(a, b)
+	})
+}
+
+// HasUnjudged reports whether a case's ranking has an unjudged document in
+// the top k of some cutoff (CaseResult.Unjudged above 0): the case detail
+// and the UI's case page then show each unj@k. A fully judged top k shows
+// nothing (the JSON records the zeros).
+func HasUnjudged(r assay.CaseResult) bool {
+	for _, v := range r.Unjudged {
+		if v > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func refusedText(reported *bool, graded bool) string {

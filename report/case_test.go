@@ -38,3 +38,40 @@ func TestCaseDetail(t *testing.T) {
 	}
 	golden(t, "TestCaseDetail.golden.txt", buf.Bytes())
 }
+
+// TestCaseDetailUnjudged pins the judged coverage of one case in runs show
+// --case: each unj@k when the top k holds an unjudged document, and each
+// metric's value with the unjudged documents counted relevant beside it.
+func TestCaseDetailUnjudged(t *testing.T) {
+	t.Parallel()
+	v := CaseView{
+		Query:     "d2 and d4 are not judged",
+		Judgments: map[string]int{"d1": 3, "d3": 0, "d5": 1},
+		Result: assay.CaseResult{
+			ID: "q1", Pass: ptr(true),
+			Metrics:  map[string]float64{"ndcg@5": 0.8601, "precision@5": 0.4, "mrr": 1},
+			Upper:    map[string]float64{"ndcg@5": 0.93, "precision@5": 0.8},
+			Unjudged: map[string]float64{"unj@5": 0.4, "unj@10": 0.2},
+			Observation: &assay.Observation{
+				Case:      "q1",
+				Retrieved: []assay.Hit{{ID: "d1"}, {ID: "d2"}, {ID: "d3"}, {ID: "d4"}, {ID: "d5"}},
+			},
+		},
+	}
+	var buf bytes.Buffer
+	if err := CaseDetail(&buf, v); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "TestCaseDetailUnjudged.golden.txt", buf.Bytes())
+
+	// A fully judged top k shows no coverage block.
+	v.Result.Unjudged = map[string]float64{"unj@5": 0, "unj@10": 0}
+	v.Result.Upper = nil
+	buf.Reset()
+	if err := CaseDetail(&buf, v); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(buf.Bytes(), []byte("unjudged")) {
+		t.Errorf("fully judged case shows coverage:\n%s", buf.Bytes())
+	}
+}

@@ -414,8 +414,11 @@ type trialView struct {
 	Tools     []assay.ToolCall
 	Spans     *waterfall
 	Metrics   []metricValue
-	Raw       template.HTML // the observation JSON, escaped as text
-	NoObs     bool
+	// Unjudged is the case's unj@k by cutoff, only when its top k holds an
+	// unjudged document (report.HasUnjudged).
+	Unjudged []metricValue
+	Raw      template.HTML // the observation JSON, escaped as text
+	NoObs    bool
 }
 
 type segment struct {
@@ -442,6 +445,9 @@ type citeRow struct {
 type metricValue struct {
 	Name  string
 	Value float64
+	// Upper is the value with the unjudged documents counted relevant,
+	// when it differs (CaseResult.Upper).
+	Upper *float64
 }
 
 func (s *server) casePage(ctx context.Context, r *http.Request) (string, any, error) {
@@ -479,7 +485,16 @@ func trialOf(v report.CaseView, e assay.Expect, cs bool) trialView {
 	r := v.Result
 	t := trialView{R: r, Status: status(r)}
 	for _, k := range slices.Sorted(maps.Keys(r.Metrics)) {
-		t.Metrics = append(t.Metrics, metricValue{k, r.Metrics[k]})
+		mv := metricValue{Name: k, Value: r.Metrics[k]}
+		if u, ok := r.Upper[k]; ok {
+			mv.Upper = &u
+		}
+		t.Metrics = append(t.Metrics, mv)
+	}
+	if report.HasUnjudged(r) {
+		for _, k := range report.UnjudgedCutoffs(r.Unjudged) {
+			t.Unjudged = append(t.Unjudged, metricValue{Name: k, Value: r.Unjudged[k]})
+		}
 	}
 	o := r.Observation
 	if o == nil {

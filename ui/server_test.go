@@ -322,6 +322,29 @@ func TestCasePageShowsTheCase(t *testing.T) {
 	}
 }
 
+// TestJudgedCoverageShows checks the judged coverage on the pages of a
+// run whose rankings hold unjudged documents (the quickstart under RM3):
+// the run page's warning with each metric's range, and a case's unj@k and
+// its metrics with the unjudged documents counted relevant.
+func TestJudgedCoverageShows(t *testing.T) {
+	f := getFixture(t)
+	h := New(f.st, Options{})
+	run := body(t, h, serverLinks{}.Run(f.qsCand))
+	if !strings.Contains(run, "of the top-10 documents are unjudged (more than 5 %) and count as non-relevant: ndcg@10 is a lower bound, between") {
+		t.Errorf("run page lacks the judged-coverage warning")
+	}
+	b := body(t, h, serverLinks{}.Case(f.qsCand, "attachment-size"))
+	for _, want := range []string{
+		`<h3>Unjudged share of the top k</h3><table class="metrics" id="unjudged"><tbody><tr><td>unj@5<td class="num">`,
+		`<tr><td>unj@10<td class="num">`,
+		`with the unjudged documents relevant`,
+	} {
+		if !strings.Contains(b, want) {
+			t.Errorf("case page lacks %q", want)
+		}
+	}
+}
+
 func TestHistoryGrid(t *testing.T) {
 	f := getFixture(t)
 	b := body(t, New(f.st, Options{}), "/history?suite=hostile")
