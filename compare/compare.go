@@ -303,6 +303,85 @@ type series struct {
 // verdict rule. Runs never fails: what limits the comparison is reported in
 // Warnings.
 func Runs(base, cand *assay.Run, o Options) Report {
+	c := prepare(base, cand, o)
+	c.decide(nil, 1, 0)
+	return c.rep
+}
+
+// Pair is one comparison of a variant matrix: a variant's run (Cand) and
+// its baseline (Base), with the earlier runs of its system (History,
+// as Options.History).
+type Pair struct {
+	Base, Cand *assay.Run
+	History    []*assay.Run
+}
+
+// Matrix compares the pairs of a variant matrix as Runs compares one, but
+// as one family: the tests of every pair (each pair's gated measures, its
+// flips and the cases whose own test joined) are adjusted together by
+// Holm's step-down procedure, so the chance of a false alarm anywhere in
+// the matrix stays at alpha. Each report's Family lists its own members
+// with their matrix-adjusted p and says how many comparisons and tests the
+// family held. o.History is ignored (each Pair carries its own). With
+// Multiplicity NoAdjustment each pair is decided on its raw p-values. One
+// pair is the same as Runs.
+func Matrix(pairs []Pair, o Options) []Report {
+	cs := make([]*comparison, len(pairs))
+	var ps []float64
+	for i, p := range pairs {
+		po := o
+		po.History = p.History
+		cs[i] = prepare(p.Base, p.Cand, po)
+		ps = append(ps, cs[i].members()...)
+	}
+	adj := ps
+	if o.withDefaults().Multiplicity != NoAdjustment {
+		adj = Holm(ps)
+	}
+	out := make([]Report, len(cs))
+	at := 0
+	for i, c := range cs {
+		n := len(c.members())
+		c.decide(adj[at:at+n], len(cs), len(ps))
+		at += n
+		out[i] = c.rep
+	}
+	return out
+}
+
+// comparison is one pair compared up to its verdict (prepare), which
+// decide then reaches from the family's adjusted p-values.
+type comparison struct {
+	rep Report
+	sds []float64
+	ff  FlipFamily
+	o   Options
+}
+
+// members are the raw p-values of the comparison's family: its gated
+// measures in report order, then the flips' (FlipFamily.Members).
+func (c *comparison) members() []float64 {
+	var ps []float64
+	for _, m := range c.rep.Metrics {
+		if m.Gated {
+			ps = append(ps, m.P)
+		}
+	}
+	return append(ps, c.ff.Members()...)
+}
+
+// decide reaches the verdict. adj are the adjusted p-values of members
+// (nil: adjust them here, the comparison its own family); comparisons and
+// tests size the family they were adjusted in (1 and 0 for its own).
+func (c *comparison) decide(adj []float64, comparisons, tests int) {
+	decide(&c.rep, c.sds, &c.ff, c.o, adj)
+	if comparisons > 1 {
+		c.rep.Family.Comparisons, c.rep.Family.Tests = comparisons, tests
+		c.rep.Method = methodLine(&c.rep, c.o)
+	}
+}
+
+func prepare(base, cand *assay.Run, o Options) *comparison {
 	o = o.withDefaults()
 	rep := Report{
 		Schema:          assay.CompareSchema,
@@ -355,8 +434,7 @@ func Runs(base, cand *assay.Run, o Options) Report {
 		sds[i] = sdOf(s)
 	}
 	ff := AssessFlips(FlipInput{Base: base, Cand: cand, History: o.History, PassToFail: rep.Flips.PassToFail, FailToPass: rep.Flips.FailToPass}, countGated(rep.Metrics), o.Alpha)
-	decide(&rep, sds, &ff, o)
-	return rep
+	return &comparison{rep: rep, sds: sds, ff: ff, o: o}
 }
 
 func countGated(ms []MetricDelta) int {

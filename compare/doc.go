@@ -145,7 +145,9 @@
 // joins (below), they form one family whose p-values are adjusted by Holm's
 // step-down procedure (Options.Multiplicity; NoAdjustment keeps the raw p).
 // MetricDelta.PAdjusted and Report.Family hold the adjusted values; the
-// marks of Change stay each measure's own test.
+// marks of Change stay each measure's own test. Matrix compares the
+// variants of a matrix with their baselines as one family: the tests of
+// every comparison are adjusted together.
 //
 //	regressed     a gated measure significantly worse after adjustment; the
 //	              flips significantly more pass -> fail than fail -> pass after

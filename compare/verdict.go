@@ -74,6 +74,11 @@ func margins(base, cand *assay.Run, own map[string]float64) map[string]float64 {
 type Family struct {
 	Method  Multiplicity `json:"method"`
 	Members []Member     `json:"members"`
+	// Comparisons is the number of comparisons of a variant matrix whose
+	// tests were adjusted together (Matrix), and Tests the number of tests
+	// across them; both 0 for a comparison that is its own family.
+	Comparisons int `json:"comparisons,omitempty"`
+	Tests       int `json:"tests,omitempty"`
 }
 
 // Member is one test of the family, with its raw and adjusted p.
@@ -85,7 +90,7 @@ type Member struct {
 
 // decide adjusts the family, sets each gated measure's margin and adjusted
 // p, and returns the verdict with its reasons.
-func decide(rep *Report, sds []float64, ff *FlipFamily, o Options) {
+func decide(rep *Report, sds []float64, ff *FlipFamily, o Options, given []float64) {
 	var ps []float64
 	var gated []int
 	for i, m := range rep.Metrics {
@@ -97,7 +102,10 @@ func decide(rep *Report, sds []float64, ff *FlipFamily, o Options) {
 	flipMembers := ff.Members()
 	ps = append(ps, flipMembers...)
 	adj := ps
-	if o.Multiplicity != NoAdjustment {
+	switch {
+	case given != nil:
+		adj = given
+	case o.Multiplicity != NoAdjustment:
 		adj = Holm(ps)
 	}
 	fam := Family{Method: o.Multiplicity, Members: []Member{}}
@@ -231,6 +239,9 @@ func methodLine(rep *Report, o Options) string {
 	adj := fmt.Sprintf("Holm over %d %s + flips", n, plural(n, "measure", "measures"))
 	if ev := rep.FlipEvidence; ev != nil && ev.CasesTested > 0 {
 		adj = fmt.Sprintf("Holm over %d %s + flips + %d %s", n, plural(n, "measure", "measures"), ev.CasesTested, plural(ev.CasesTested, "case", "cases"))
+	}
+	if f := rep.Family; f.Comparisons > 1 {
+		adj += fmt.Sprintf(", in one family with the other %d %s of the matrix (%d tests)", f.Comparisons-1, plural(f.Comparisons-1, "comparison", "comparisons"), f.Tests)
 	}
 	if o.Multiplicity == NoAdjustment {
 		adj = "no multiplicity adjustment"

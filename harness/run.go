@@ -1028,16 +1028,24 @@ func (ss *session) runMatrix(ctx context.Context, m target.Matrix, res *Result) 
 	res.Runs, res.Verdicts, res.Baselines, res.Notes = runs, verdicts, bases, notes
 	res.Comparisons = make([]*compare.Report, len(runs))
 	// A baseline: each variant's run is compared with its baseline
-	// (baselineFor), as a single run is; a regression of any variant fails
-	// the run.
-	regressed := false
+	// (baselineFor), as a single run is, with the earlier runs of its
+	// system, and the comparisons are one family (compare.Matrix): a
+	// regression of any variant fails the run, and the chance of a false
+	// one across the matrix stays at alpha.
+	var pairs []compare.Pair
+	var compared []int
 	for i, run := range runs {
 		if bases[i] == nil {
 			continue
 		}
-		cmp := compare.Runs(bases[i], run, compare.Options{})
+		pairs = append(pairs, compare.Pair{Base: bases[i], Cand: run, History: History(ctx, ss.st, bases[i], run, 0)})
+		compared = append(compared, i)
+	}
+	regressed := false
+	for j, cmp := range compare.Matrix(pairs, compare.Options{}) {
+		i := compared[j]
 		res.Comparisons[i] = &cmp
-		if cmp.PairedCases == 0 && run.Status == assay.StatusComplete {
+		if cmp.PairedCases == 0 && runs[i].Status == assay.StatusComplete {
 			return noCaseShared(f.Baseline)
 		}
 		regressed = regressed || cmp.Verdict == compare.Regressed
