@@ -30,7 +30,7 @@ func CompareText(w io.Writer, rep compare.Report) error {
 	if rep.PairedValues != rep.PairedCases {
 		p.f(" (%s)", count(rep.PairedValues, "case trial", "case trials"))
 	}
-	p.f("%s", clusterNote(rep))
+	p.f("%s", ClusterNote(rep))
 	p.f("\n\n")
 	if len(rep.Metrics) > 0 {
 		nameW := len("latency p95")
@@ -121,7 +121,7 @@ func CompareMarkdown(w io.Writer, rep compare.Report) error {
 	icon := map[compare.Verdict]string{compare.Regressed: "❌", compare.Better: "✅", compare.Same: "➖", compare.Inconclusive: "❔"}[rep.Verdict]
 	p.f("## %s assay compare · %s — %s\n\n", icon, mdEscape(nonEmpty(rep.Suite, "suite")), rep.Verdict)
 	p.f("baseline `%s` (%s) → candidate `%s` (%s) · %s\n\n",
-		mdCode(shortID(rep.Baseline)), rep.BaselineStatus, mdCode(shortID(rep.Candidate)), rep.CandidateStatus, count(rep.PairedCases, "paired case", "paired cases")+mdEscape(clusterNote(rep)))
+		mdCode(shortID(rep.Baseline)), rep.BaselineStatus, mdCode(shortID(rep.Candidate)), rep.CandidateStatus, count(rep.PairedCases, "paired case", "paired cases")+mdEscape(ClusterNote(rep)))
 	if len(rep.Reasons) > 0 {
 		p.f("**%s**\n\n", mdEscape(strings.Join(rep.Reasons, "; ")))
 	}

@@ -61,6 +61,12 @@ func mde(p *float64) string {
 	return fmt.Sprintf("%.4f", *p)
 }
 
+// EffectCells are a measure's effect-size cells as the reports print them:
+// d_z, wins/ties/losses and the MDE ("—" when undefined).
+func EffectCells(m compare.MetricDelta) [3]string {
+	return [3]string{dz(m.DZ), wtl(m), mde(m.MDE)}
+}
+
 // wtl prints wins/ties/losses.
 func wtl(m compare.MetricDelta) string { return fmt.Sprintf("%d/%d/%d", m.Wins, m.Ties, m.Losses) }
 
@@ -144,10 +150,10 @@ func compareEffectMarkdown(p *printer, rep compare.Report) {
 	p.f("\nMDE: the smallest true change this pair detects %.0f%% of the time at α %s, from the paired deltas' spread.\n\n</details>\n\n", 100*rep.Power, alphaText(rep.Alpha))
 }
 
-// clusterNote says how many clusters decided a clustered comparison:
+// ClusterNote says how many clusters decided a clustered comparison:
 // " · tested as 8 clusters by doc" (the most any measure had), "" when the
 // cases were the units.
-func clusterNote(rep compare.Report) string {
+func ClusterNote(rep compare.Report) string {
 	if rep.Cluster == "" {
 		return ""
 	}

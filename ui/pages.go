@@ -659,12 +659,16 @@ func highlight(answer string, expected, forbidden []string, cs bool) []segment {
 // ---- compare page ----
 
 type compareData struct {
-	Rep       compare.Report
-	Base      string
-	Cand      string
-	Diffs     []diffRow
-	DiffTotal int
-	Head      string
+	Rep  compare.Report
+	Base string
+	Cand string
+	// Sensitivity and ClusterNote are the text report's lines
+	// (report.Sensitivity, report.ClusterNote).
+	Sensitivity string
+	ClusterNote string
+	Diffs       []diffRow
+	DiffTotal   int
+	Head        string
 }
 
 type diffRow struct {
@@ -758,7 +762,7 @@ func (s *server) defaultPair(ctx context.Context, suite string) (string, string,
 }
 
 func buildCompare(rep compare.Report, base, cand *assay.Run, limit int) *compareData {
-	d := &compareData{Rep: rep, Base: base.RunID, Cand: cand.RunID}
+	d := &compareData{Rep: rep, Base: base.RunID, Cand: cand.RunID, Sensitivity: report.Sensitivity(rep), ClusterNote: report.ClusterNote(rep)}
 	if names := report.MetricOrder(cand); len(names) > 0 {
 		d.Head = names[0]
 	}

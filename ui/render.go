@@ -188,6 +188,7 @@ var funcs = template.FuncMap{
 	"add":      func(a, b int) int { return a + b },
 	"pair":     func(v view, s string) pairArg { return pairArg{v, s} },
 	"sigrule":  report.SignificanceRule,
+	"effect":   report.EffectCells,
 	"statuses": func() []string { return statusFilters },
 	"cellmark": func(class string) string {
 		return map[string]string{"pass": "✓", "fail": "✗", "error": "!", "ungraded": "·", "flaky": "~"}[class]
