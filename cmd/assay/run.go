@@ -20,6 +20,7 @@ type runFlags struct {
 	noStore  bool
 	watch    bool
 	html     string
+	failOn   string
 }
 
 func newRunCmd(env *Env) *cobra.Command {
@@ -71,6 +72,7 @@ incomplete run.`,
 	fl.StringVar(&p.TrecRun, "trec-run", "", "write each case's ranking to `FILE` as a TREC run (qid Q0 docno rank score tag), for trec_eval, ranx or ir_measures")
 	fl.StringVar(&p.TrecQrels, "trec-qrels", "", "write the judgments of the cases run to `FILE` as TREC qrels (qid 0 docno grade)")
 	fl.BoolVar(&p.Strict, "strict", false, "exit 1 when any graded case does not pass, gates or not")
+	fl.StringVar(&f.failOn, "fail-on", "", "with --baseline, also exit 1 on `VERDICT` (inconclusive)")
 	fl.BoolVar(&p.AllowNoBaseline, "allow-no-baseline", false, "pass a run without --baseline whose every gate compares with a baseline (a first run): no gate is checked")
 	fl.BoolVar(&f.watch, "watch", false, "run again whenever the suite, its corpus, schema files, the target file or trace change; Ctrl-C stops, with the last run's exit status")
 	fl.StringVar(&f.html, "html", "", "write the static HTML report of the run into `DIR` (assay report --html)")
@@ -116,6 +118,17 @@ func runRun(env *Env, path string, f *runFlags, plan *cli.RunPlan) error {
 	progress := cli.NewProgress(env.Stderr, isTerminal(env.Stderr), env.now)
 	defer progress.Stop()
 	p.OnEvent = progress.OnEvent
+	failInc := false
+	switch strings.ToLower(f.failOn) {
+	case "":
+	case "inconclusive":
+		failInc = true
+	default:
+		return usageError("use --fail-on inconclusive (regressed always exits 1)", "--fail-on %q: want inconclusive", f.failOn)
+	}
+	if failInc && p.Baseline == "" {
+		return usageError("give --baseline REF to compare with", "--fail-on inconclusive needs --baseline: without one nothing is compared")
+	}
 	if f.html != "" && (f.noStore || f.watch) {
 		return usageError("leave out --no-store and --watch", "--html writes the report of the stored run: it cannot go with --no-store or --watch")
 	}
@@ -133,6 +146,9 @@ func runRun(env *Env, path string, f *runFlags, plan *cli.RunPlan) error {
 	}
 	if _, herr := cli.WriteResult(ctx, f.html, p.StoreDir, p.StoreOptions, res, p.Baseline); herr != nil {
 		return inputError(herr)
+	}
+	if verr := cli.RunComparisonsOutcome(env.Stderr, res, failInc); err == nil {
+		err = verr
 	}
 	return err
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/compare"
+	"github.com/assay-eval/assay/gate"
 	"github.com/assay-eval/assay/internal/atomicfile"
 	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/store"
@@ -267,6 +268,39 @@ func CompareOutcome(rep compare.Report, failOnInconclusive bool) error {
 	if rep.Verdict == compare.Inconclusive && failOnInconclusive {
 		return &harness.Error{Kind: harness.Regressed, Err: fmt.Errorf("the comparison is inconclusive (--fail-on inconclusive)")}
 	}
+	return nil
+}
+
+// RunComparisonsOutcome is what the comparisons of `assay run --baseline`
+// add to its exit status: with failOnInconclusive, an inconclusive
+// comparison (of any variant) fails as a regression does; otherwise each
+// inconclusive comparison gets its one-line warning on stderr (naming the
+// variant of a matrix), and nil is returned. A regression is already the
+// run's outcome (harness.Run).
+func RunComparisonsOutcome(stderr io.Writer, res *harness.Result, failOnInconclusive bool) error {
+	var warns []string
+	for i, rep := range res.Comparisons {
+		if rep == nil || rep.Verdict != compare.Inconclusive {
+			continue
+		}
+		name := ""
+		if res.Matrix && i < len(res.Runs) {
+			name = gate.VariantName(res.Runs[i].Variant)
+		}
+		if failOnInconclusive {
+			what := "the comparison is inconclusive"
+			if name != "" {
+				what = "the comparison of variant " + name + " is inconclusive"
+			}
+			return &harness.Error{Kind: harness.Regressed, Err: fmt.Errorf("%s (--fail-on inconclusive)", what)}
+		}
+		w := InconclusiveWarning(*rep)
+		if name != "" {
+			w = "variant " + name + ": " + w
+		}
+		warns = append(warns, w)
+	}
+	report.Warnings(stderr, warns)
 	return nil
 }
 
