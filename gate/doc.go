@@ -171,8 +171,9 @@
 // paired difference in the ordering's direction against -tolerance, by
 // package compare's sign-flip test), adjusts the steps' p-values by Holm
 // (compare.Holm), and calls a step shown, reversed or not shown: a
-// reversed step fails the ordering, all steps shown make it hold, and
-// otherwise the point comparison decides. The evidence is in Detail.
+// reversed step fails the ordering; otherwise it holds, even when a step
+// that is not shown has its means out of order (noise is not a regression).
+// The evidence is in Detail.
 //
 // Gates evaluate whatever the run holds; whether an incomplete run can pass
 // is the caller's decision (the CLI never lets one pass).

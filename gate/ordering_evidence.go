@@ -98,20 +98,22 @@ func formatP(p float64) string {
 }
 
 // applyEvidence sets the result of an ordering from its steps' evidence:
-// a step significantly reversed fails it, every step shown makes it hold,
-// and otherwise (not shown) the point rule already in res stands; the
-// evidence is appended to the detail either way.
+// a step significantly reversed fails it; otherwise it holds, whether every
+// step is shown or some are not shown. A step whose means are out of order
+// but whose reversal is not significant is noise as far as the data can tell,
+// so it does not fail the ordering (a point rule would cry wolf on every
+// noisy pair); the detail says the means are out of order and which steps
+// are not shown. The evidence is appended to the detail either way.
 func applyEvidence(res *assay.GateResult, steps []stepEvidence) {
-	reversed, shown := false, true
+	reversed := false
 	for _, s := range steps {
 		reversed = reversed || s.state == StepReversed
-		shown = shown && s.state == StepShown
 	}
-	switch {
-	case reversed:
-		res.Pass = false
-	case shown:
-		res.Pass = true
+	res.Pass = !reversed
+	if !reversed {
+		if rest, ok := strings.CutPrefix(res.Detail, "broken: "); ok {
+			res.Detail = "means out of order, no step significantly reversed: " + rest
+		}
 	}
 	res.Detail += "; " + evidenceText(steps)
 }

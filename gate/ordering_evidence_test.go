@@ -41,8 +41,8 @@ func TestOrderingEvidence(t *testing.T) {
 			[]string{"fast <= balanced shown (+0.03 over 30 cases, Holm p <0.001)", "balanced <= thorough shown (+0.03 over 30 cases"}},
 		{"a step significantly reversed fails", plus(0.01), "ndcg@10: fast <= balanced <= thorough", false,
 			[]string{"balanced <= thorough reversed (-0.02 over 30 cases"}},
-		{"a noisy step is not shown: the point decides", noisy, "ndcg@10: fast <= balanced <= thorough", false,
-			[]string{"broken: balanced", "balanced <= thorough not shown"}},
+		{"a noisy reversed step is not shown and does not fail", noisy, "ndcg@10: fast <= balanced <= thorough", true,
+			[]string{"means out of order, no step significantly reversed: balanced", "balanced <= thorough not shown"}},
 		{"equivalence within the tolerance is shown", plus(0.029), "ndcg@10: fast <= balanced <= thorough tolerance 0.01", true,
 			[]string{"balanced <= thorough shown (-0.001 over 30 cases"}},
 	}
