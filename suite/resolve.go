@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/corpus"
 )
 
 // Judgments resolve like every other reference. A judgment (or relevant:
@@ -18,29 +19,24 @@ import (
 
 // refResolver resolves judgment keys against a corpus.
 type refResolver struct {
-	ids map[string]bool
-	ix  docIndex
+	names *corpus.Names
 }
 
 func newRefResolver(docs []assay.Document) *refResolver {
 	if len(docs) == 0 {
 		return nil
 	}
-	r := &refResolver{ids: make(map[string]bool, len(docs)), ix: newDocIndex(docs)}
-	for _, d := range docs {
-		r.ids[d.ID] = true
-	}
-	return r
+	return &refResolver{names: corpus.NewNames(docs)}
 }
 
 // target is the id that ref resolves to, or "" when ref is an id itself,
 // or names no document or several.
 func (r *refResolver) target(ref string) string {
-	if r == nil || r.ids[ref] {
+	if r == nil {
 		return ""
 	}
-	if e := r.ix[ref]; e.n == 1 {
-		return e.first
+	if id, err := r.names.Resolve(ref); err == nil && id != ref {
+		return id
 	}
 	return ""
 }
