@@ -167,7 +167,8 @@ func readLabelsTSV(name string, r io.Reader) ([]Label, int, error) {
 		if err != nil && err != io.EOF {
 			return nil, 0, diag.Errorf(name, line, 0, "%v", err)
 		}
-		s := strings.TrimRight(string(b), "\r\n")
+		// Invalid UTF-8 reads as U+FFFD, as it does in JSON.
+		s := strings.ToValidUTF8(strings.TrimRight(string(b), "\r\n"), "\uFFFD")
 		switch {
 		case strings.TrimSpace(s) == "":
 		case len(col) == 0:
