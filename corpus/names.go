@@ -25,6 +25,8 @@ type Names struct {
 	ids   map[string]int // id -> index in docs
 	names map[string]named
 	docs  []assay.Document
+	// anchors resolves content anchors (Anchored), built on first use.
+	anchors anchorIndex
 }
 
 // named are the documents one reference names: the first two ids and how
@@ -239,4 +241,3 @@ func (x *Names) Observation(obs *assay.Observation) ([]Resolved, error) {
 	}
 	return out, nil
 }
-

@@ -376,6 +376,15 @@ func (ln *linter) lintCase(c assay.Case, lines fieldLines) {
 				}
 				continue
 			}
+			if corpus.IsAnchor(id) {
+				// a content anchor that no document (no chunk) contains any more
+				sev := SeverityWarning
+				if c.Judgments[id] > 0 {
+					sev = SeverityError
+				}
+				add(where("judgments", "relevant"), sev, "%s: judgments: content anchor %q matches no document of the corpus (re-chunked or edited?): anchor it to text the corpus has, or remove it", name, id)
+				continue
+			}
 			if c.Judgments[id] > 0 {
 				add(where("judgments", "relevant"), SeverityError, "%s: judgments: no document %q in the corpus", name, id)
 			} else {
