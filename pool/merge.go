@@ -79,6 +79,10 @@ type MergeResult struct {
 	Resolved []corpus.Resolved
 }
 
+// SuiteJudgments is Conflict.HaveFrom for a grade of the suite's own
+// judgments: (not its judgments file).
+const SuiteJudgments = "the suite's judgments"
+
 // Conflict is a label whose grade disagrees with the one already known.
 type Conflict struct {
 	Case, Doc          string
@@ -189,7 +193,7 @@ func Merge(s *assay.Suite, existingFile string, existing []suite.Label, file str
 				case o.OnConflict == ConflictKeep || (o.OnConflict == ConflictMax && g > l.Grade) || (o.OnConflict == ConflictMin && g < l.Grade):
 					res.Kept++
 				default:
-					conflicts = append(conflicts, Conflict{l.Case, l.Doc, g, l.Grade, "the suite's judgments", from(file, l)})
+					conflicts = append(conflicts, Conflict{l.Case, l.Doc, g, l.Grade, SuiteJudgments, from(file, l)})
 				}
 				continue
 			}

@@ -132,7 +132,8 @@ func (p *Pool) Add(run int, r assay.CaseResult) {
 }
 
 // Entries returns the unjudged documents of the pool, in the order of the
-// package doc, and what the pool held.
+// package doc, and what the pool held. It empties the pool: call it once,
+// after the last Add.
 func (p *Pool) Entries(s *assay.Suite) ([]Entry, Stats) {
 	names := corpus.NewNames(s.Corpus)
 	var out []Entry

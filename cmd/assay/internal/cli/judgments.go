@@ -52,11 +52,18 @@ func JudgmentsImport(p JudgmentsImportPlan) error {
 		unlabelled += skipped
 		r, err := pool.Merge(s, s.JudgmentsFile, res.Labels, f, incoming, pool.MergeOptions{OnConflict: p.OnConflict, Labeller: p.Labeller, Now: p.Now})
 		var missing *pool.MissingLabellerError
+		var conflicts *pool.ConflictsError
 		switch {
 		case errors.As(err, &missing):
 			return usageError("give --labeller NAME, or a \"labeller\" on each line", "%v", err)
-		case errors.As(err, new(*pool.ConflictsError)):
-			return usageError("settle them in the file, or give --on-conflict keep, replace, max or min", "%s: %v", f, err)
+		case errors.As(err, &conflicts):
+			hint := "settle them in the file, or give --on-conflict keep, replace, max or min"
+			for _, c := range conflicts.Conflicts {
+				if c.HaveFrom == pool.SuiteJudgments {
+					hint = "a grade of the suite's own judgments: is changed in the suite file; settle the labels in the file, or give --on-conflict keep"
+				}
+			}
+			return usageError(hint, "%s: %v", f, err)
 		case err != nil:
 			return inputError(err)
 		}
