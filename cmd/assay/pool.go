@@ -65,6 +65,8 @@ func newJudgmentsCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "judgments import FILE... --suite SUITE",
 		Short: "Merge labels people made into a suite's judgments file",
+		Example: `  assay pool latest latest~1 --depth 10 -o pool.jsonl
+  assay judgments import pool.jsonl --suite suite.yaml --labeller ana`,
 	}
 	p := cli.JudgmentsImportPlan{}
 	var onConflict string
