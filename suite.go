@@ -16,6 +16,10 @@ type Suite struct {
 
 	// Corpus is the suite's documents, in a stable order (by id).
 	Corpus []Document `json:"corpus,omitempty"`
+	// JudgmentsFile is the judgments file the suite names
+	// (judgments_file:), resolved against Dir; "" for none. Its labels are
+	// merged into the cases' judgments when the suite loads.
+	JudgmentsFile string `json:"-"`
 	// CorpusSource says where the corpus came from (a path, or "inline").
 	CorpusSource string `json:"corpus_source,omitempty"`
 

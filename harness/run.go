@@ -13,6 +13,7 @@ import (
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/cache"
 	"github.com/assay-eval/assay/compare"
+	"github.com/assay-eval/assay/corpus"
 	"github.com/assay-eval/assay/gate"
 	"github.com/assay-eval/assay/grade"
 	"github.com/assay-eval/assay/judge"
@@ -755,6 +756,7 @@ func (ss *session) stream(ctx context.Context, tgt assay.Target, run *assay.Run,
 		Keep:        f.Keep,
 		Redactor:    f.Secrets,
 		Judge:       judgeHook(jdg, ss.s.Defaults.Judge, ss.gopts.NuggetNoVitalZero),
+		Names:       corpus.NewNames(ss.s.Corpus),
 		// r is graded on the raw observation and redacted by the runner.
 		OnResult: func(c assay.Case, r assay.CaseResult) error {
 			mu.Lock()

@@ -6,10 +6,13 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/corpus"
 	"github.com/assay-eval/assay/grade"
 	"github.com/assay-eval/assay/redact"
 )
@@ -52,6 +55,13 @@ type Options struct {
 	// was graded on: it adds the judge's verdict, metrics and checks
 	// (package judge), which are redacted in turn.
 	Judge func(ctx context.Context, c assay.Case, obs *assay.Observation, r *assay.CaseResult)
+	// Names, when set (the suite's corpus), resolves each observation's
+	// retrieved documents and citations named by a path or title to the
+	// corpus id before grading (corpus.Names.Observation), so a ranking of
+	// titles scores against judgments keyed by id. What was resolved is
+	// told once in the result's warnings; a name of several documents
+	// fails its observation (class malformed) naming them.
+	Names *corpus.Names
 }
 
 // RedactorFor returns a Redactor of t's secrets (empty when it has none).
@@ -173,6 +183,9 @@ func stream(ctx context.Context, t assay.Target, src assay.Seq[assay.Case], o Op
 		c   assay.Case
 		res assay.CaseResult
 		ok  bool
+		// resolved are the names the observation's ranking and
+		// citations gave that Options.Names resolved to ids.
+		resolved []corpus.Resolved
 	}
 	out := make(chan done, o.Concurrency)
 
@@ -182,8 +195,8 @@ func stream(ctx context.Context, t assay.Target, src assay.Seq[assay.Case], o Op
 		go func() {
 			defer wg.Done()
 			for j := range jobs {
-				res, ok := observe(runCtx, t, j.c, j.trial, o)
-				out <- done{j.seq, j.c, res, ok}
+				res, resolved, ok := observe(runCtx, t, j.c, j.trial, o)
+				out <- done{j.seq, j.c, res, ok, resolved}
 			}
 		}()
 	}
@@ -233,6 +246,7 @@ func stream(ctx context.Context, t assay.Target, src assay.Seq[assay.Case], o Op
 		// caseMeasures are the measures observations reported: per name,
 		// the last in suite order.
 		caseMeasures map[string]float64
+		names        resolvedNames
 	)
 	emit := func(d done) {
 		if maxedOut {
@@ -242,6 +256,7 @@ func stream(ctx context.Context, t assay.Target, src assay.Seq[assay.Case], o Op
 			return
 		}
 		res.Observed++
+		names.add(d.resolved)
 		if d.res.Error != nil {
 			errCount++
 		}
@@ -295,6 +310,9 @@ func stream(ctx context.Context, t assay.Target, src assay.Seq[assay.Case], o Op
 		caseMeasures = collectMeasures(caseMeasures, m.Measures())
 	}
 	res.Measures, res.Warnings = finiteMeasures(caseMeasures, res.Warnings)
+	if w := names.warning(); w != "" {
+		res.Warnings = append(res.Warnings, w)
+	}
 	if more := cleanups - maxCleanupWarnings; more > 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the cleanup of %d more %s failed (see their cleanup checks)", more, plural(more, "case", "cases")))
 	}
@@ -373,9 +391,9 @@ const maxCleanupWarnings = 5
 
 // observe makes and grades one observation. ok is false when the run was
 // interrupted before the observation finished.
-func observe(ctx context.Context, t assay.Target, c assay.Case, trial int, o Options) (assay.CaseResult, bool) {
+func observe(ctx context.Context, t assay.Target, c assay.Case, trial int, o Options) (assay.CaseResult, []corpus.Resolved, bool) {
 	if ctx.Err() != nil {
-		return assay.CaseResult{}, false
+		return assay.CaseResult{}, nil, false
 	}
 	cctx := assay.WithTrial(ctx, trial)
 	var cancel context.CancelFunc = func() {}
@@ -386,7 +404,7 @@ func observe(ctx context.Context, t assay.Target, c assay.Case, trial int, o Opt
 	timedOut := errors.Is(cctx.Err(), context.DeadlineExceeded)
 	cancel()
 	if ctx.Err() != nil {
-		return assay.CaseResult{}, false
+		return assay.CaseResult{}, nil, false
 	}
 	if err != nil {
 		e := assay.AsError(err)
@@ -400,6 +418,13 @@ func observe(ctx context.Context, t assay.Target, c assay.Case, trial int, o Opt
 	}
 	obs.Case = c.ID
 	obs.Trial = trial
+	var resolved []corpus.Resolved
+	if o.Names != nil && obs.Error == nil {
+		var rerr error
+		if resolved, rerr = o.Names.Observation(&obs); rerr != nil {
+			obs.Error = assay.Errorf(assay.ErrMalformed, "%v: return the document's id", rerr)
+		}
+	}
 	r := grade.Case(c, obs, o.Grade)
 	if cl, ok := t.(assay.Cleaner); ok && !o.Keep {
 		if err := cl.Cleanup(context.WithoutCancel(ctx), c, obs); err != nil {
@@ -418,7 +443,62 @@ func observe(ctx context.Context, t assay.Target, c assay.Case, trial int, o Opt
 		o.Judge(ctx, c, r.Observation, &r)
 		r.Judge, r.Checks = redact.Value(o.Redactor, r.Judge), redact.Value(o.Redactor, r.Checks)
 	}
-	return r, true
+	return r, resolved, true
+}
+
+// resolvedNames gathers the names Options.Names resolved across a run,
+// each once, for one warning.
+type resolvedNames struct {
+	seen   map[string]bool
+	first  []corpus.Resolved
+	n      int
+	capped bool // more names than maxResolvedSeen: n is a lower bound
+}
+
+// maxResolvedSeen bounds the memory of the names counted.
+const maxResolvedSeen = 10000
+
+// maxResolvedNamed is how many resolved names the warning spells out.
+const maxResolvedNamed = 5
+
+func (rn *resolvedNames) add(rs []corpus.Resolved) {
+	for _, r := range rs {
+		if rn.seen == nil {
+			rn.seen = map[string]bool{}
+		}
+		if rn.seen[r.Name] {
+			continue
+		}
+		if len(rn.seen) >= maxResolvedSeen {
+			rn.capped = true
+			continue
+		}
+		rn.seen[r.Name] = true
+		rn.n++
+		if len(rn.first) < maxResolvedNamed {
+			rn.first = append(rn.first, r)
+		}
+	}
+}
+
+// warning names what was resolved; "" when nothing was.
+func (rn *resolvedNames) warning() string {
+	if rn.n == 0 {
+		return ""
+	}
+	parts := make([]string, len(rn.first))
+	for i, r := range rn.first {
+		parts[i] = strconv.Quote(r.Name) + " -> " + strconv.Quote(r.ID)
+	}
+	s := strings.Join(parts, ", ")
+	if more := rn.n - len(rn.first); more > 0 {
+		s += fmt.Sprintf(" and %d more", more)
+	}
+	at := ""
+	if rn.capped {
+		at = "at least "
+	}
+	return fmt.Sprintf("the target named %s%d retrieved or cited %s by path or title, not by corpus id: resolved %s; return ids to skip this step", at, rn.n, plural(rn.n, "document", "documents"), s)
 }
 
 // safeObserve turns a target's panic into an error of class exec so one bad

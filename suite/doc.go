@@ -220,4 +220,22 @@
 // naming no document or several is left for lint (an error). A TREC suite's
 // corpus directory of DOCNO.txt files has DOCNO (the base name without
 // ".txt") as each document's id, which is what its qrels name.
+//
+// The resolver is corpus.Names, the one used for rankings too (package
+// runner). A key written as a content anchor, "quote:TEXT" or "sha256:HEX"
+// (a passage hash, corpus.PassageHash), gives its grade to every document
+// that contains it, so that judgments survive a re-chunk; a document
+// judged by id keeps its own grade, the higher of two anchors wins, and an
+// anchor no document contains is left for lint, which lists it.
+//
+// # Judgments people made: judgments_file
+//
+// `judgments_file: FILE` names a JSONL file of labels ({case, doc, grade,
+// labeller, time} per line, ReadLabels) that Load merges into the cases'
+// judgments before they are resolved; `assay judgments import` writes it,
+// so the suite file itself is never rewritten (its comments and layout
+// stay). A file not there yet holds no labels (a warning). A label of an
+// unknown case, a document labelled twice, or a grade contradicting the
+// case's own judgments is a problem at the label's line. Such a suite is
+// loaded whole, not streamed.
 package suite

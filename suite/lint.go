@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/corpus"
 )
 
 // Severities of a Finding.
@@ -375,6 +376,15 @@ func (ln *linter) lintCase(c assay.Case, lines fieldLines) {
 				}
 				continue
 			}
+			if corpus.IsAnchor(id) {
+				// a content anchor that no document (no chunk) contains any more
+				sev := SeverityWarning
+				if c.Judgments[id] > 0 {
+					sev = SeverityError
+				}
+				add(where("judgments", "relevant"), sev, "%s: judgments: content anchor %q matches no document of the corpus (re-chunked or edited?): anchor it to text the corpus has, or remove it", name, id)
+				continue
+			}
 			if c.Judgments[id] > 0 {
 				add(where("judgments", "relevant"), SeverityError, "%s: judgments: no document %q in the corpus", name, id)
 			} else {
@@ -713,37 +723,12 @@ func longestWordRun(s string) (string, int) {
 // docIndex answers "does the corpus have a document with this id, path or
 // title", and "how many": a reference that names two documents (a title
 // or path they share, or one's id that is another's title) is ambiguous.
-type docIndex map[string]docNames
+// It is corpus.Names, the one resolver of document references.
+type docIndex struct{ *corpus.Names }
 
-// docNames are the documents one reference names: the first two ids and
-// how many in all.
-type docNames struct {
-	first, second string
-	n             int
-}
+func newDocIndex(docs []assay.Document) docIndex { return docIndex{corpus.NewNames(docs)} }
 
-func newDocIndex(docs []assay.Document) docIndex {
-	ix := docIndex{}
-	for _, d := range docs {
-		for i, ref := range [3]string{d.ID, d.Path, d.Title} {
-			if ref == "" || (i > 0 && ref == d.ID) || (i == 2 && ref == d.Path) {
-				continue // one document named twice by itself
-			}
-			e := ix[ref]
-			switch e.n {
-			case 0:
-				e.first = d.ID
-			case 1:
-				e.second = d.ID
-			}
-			e.n++
-			ix[ref] = e
-		}
-	}
-	return ix
-}
-
-func (ix docIndex) has(ref string) bool { return ix[ref].n > 0 }
+func (ix docIndex) has(ref string) bool { return ix.Count(ref) > 0 }
 
 // nameLeaks reports, through leak, each relevant judged document of c
 // whose file stem or title stands in the lowered query lq as whole words.
@@ -834,15 +819,11 @@ func (ln *linter) isID(ref string) bool {
 // "names 2 documents of the corpus (a.md, b.md)"; "" when it names one or
 // none.
 func (ix docIndex) ambiguous(ref string) string {
-	e := ix[ref]
-	if e.n < 2 {
+	e := ix.Ambiguity(ref)
+	if e == nil {
 		return ""
 	}
-	docs := quoteList([]string{e.first, e.second})
-	if e.n > 2 {
-		docs += fmt.Sprintf(" and %d more", e.n-2)
-	}
-	return fmt.Sprintf("names %d documents of the corpus (%s): it passes for any of them; use the document's id", e.n, docs)
+	return "names " + e.Documents() + ": it passes for any of them; use the document's id"
 }
 
 // englishMarkersFor reports whether a case tagged lang, in a language

@@ -124,6 +124,11 @@ func loadParsed(path string, p *parsed) (*loaded, error) {
 		}
 	}
 	p.probs = append(p.probs, checkSchemas(s, p)...)
+	if p.judgmentsFile != "" {
+		if err := mergeJudgmentsFile(s, p); err != nil {
+			return nil, err
+		}
+	}
 	oneLineProblems(p.probs)
 	resolveJudgments(s)
 	fillDefaults(s)

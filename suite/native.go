@@ -26,7 +26,7 @@ import (
 // Field names of the native format (docs/suite.md), in the order the docs
 // list them.
 var (
-	suiteFields    = []string{"assay", "name", "description", "corpus", "defaults", "metrics", "gain", "margins", "recall_over", "cluster", "refusal_markers", "tools", "analyzer", "embeddings", "rerank", "gates", "judge", "nugget_no_vital", "cases"}
+	suiteFields    = []string{"assay", "name", "description", "corpus", "defaults", "metrics", "gain", "margins", "recall_over", "cluster", "refusal_markers", "tools", "analyzer", "embeddings", "rerank", "gates", "judge", "nugget_no_vital", "judgments_file", "cases"}
 	defaultsFields = []string{"k", "case_sensitive", "judge"}
 	caseFields     = []string{"id", "query", "tags", "guards", "k", "relevant", "judgments", "expect", "surface", "vars"}
 	expectFields   = []string{"answer_includes", "answer_includes_any", "answer_excludes", "answer_matches", "case_sensitive",
@@ -53,6 +53,10 @@ type parsed struct {
 	// written, relative to the suite file), and casesLine/casesCol where.
 	casesFile           string
 	casesLine, casesCol int
+	// judgmentsFile is the judgments_file: value as written, and
+	// judgmentsLine its line.
+	judgmentsFile string
+	judgmentsLine int
 }
 
 // parseNative reads the native format from src; file names the file in
@@ -316,6 +320,15 @@ func (d *nativeDecoder) top(body ast.Node) error {
 			s.Judge, err = d.judgeDef(f)
 		case "nugget_no_vital":
 			err = d.nuggetNoVital(f)
+		case "judgments_file":
+			var v string
+			if v, err = d.r.str(f); err == nil {
+				if strings.TrimSpace(v) == "" {
+					d.prob(f.val, "judgments_file: empty path; leave the field out, or name a .jsonl file")
+				} else {
+					d.p.judgmentsFile, d.p.judgmentsLine = v, f.line
+				}
+			}
 		case "cases":
 			casesField = &fs[i]
 		}

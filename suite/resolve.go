@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/corpus"
 )
 
 // Judgments resolve like every other reference. A judgment (or relevant:
@@ -15,49 +16,61 @@ import (
 // matches by id, path or title, passed. A key that names no document, or
 // several, is left as it is for lint to report as an error. A suite without
 // a corpus is left alone.
+//
+// A key written as a content anchor ("quote:TEXT", "sha256:HEX"; see
+// package corpus) gives its grade to every document that contains it, so a
+// judgment survives a re-chunk; a document judged by id keeps its own
+// grade, and of two anchors in one document the higher grade wins. No
+// warning is given: this is what an anchor is for. An anchor that no
+// document contains is left as it is, and lint lists it.
 
 // refResolver resolves judgment keys against a corpus.
 type refResolver struct {
-	ids map[string]bool
-	ix  docIndex
+	names *corpus.Names
 }
 
 func newRefResolver(docs []assay.Document) *refResolver {
 	if len(docs) == 0 {
 		return nil
 	}
-	r := &refResolver{ids: make(map[string]bool, len(docs)), ix: newDocIndex(docs)}
-	for _, d := range docs {
-		r.ids[d.ID] = true
-	}
-	return r
+	return &refResolver{names: corpus.NewNames(docs)}
 }
 
 // target is the id that ref resolves to, or "" when ref is an id itself,
 // or names no document or several.
 func (r *refResolver) target(ref string) string {
-	if r == nil || r.ids[ref] {
+	if r == nil {
 		return ""
 	}
-	if e := r.ix[ref]; e.n == 1 {
-		return e.first
+	if id, err := r.names.Resolve(ref); err == nil && id != ref {
+		return id
 	}
 	return ""
 }
 
-// needs reports whether any of c's judgment keys resolves to another id.
+// needs reports whether any of c's judgment keys resolves to another id,
+// or is a content anchor that some document contains.
 func (r *refResolver) needs(c *assay.Case) bool {
 	for id := range c.Judgments {
-		if r.target(id) != "" {
+		if r.target(id) != "" || len(r.anchored(id)) > 0 {
 			return true
 		}
 	}
 	for _, id := range c.Relevant {
-		if r.target(id) != "" {
+		if r.target(id) != "" || len(r.anchored(id)) > 0 {
 			return true
 		}
 	}
 	return false
+}
+
+// anchored are the ids of the documents that contain the content anchor
+// ref (corpus.Names.Anchored); nil when it is no anchor or matches none.
+func (r *refResolver) anchored(ref string) []string {
+	if r == nil {
+		return nil
+	}
+	return r.names.Anchored(ref)
 }
 
 // resolve rewrites c's judgments and relevant list in place and returns a
@@ -68,7 +81,21 @@ func (r *refResolver) resolve(c *assay.Case) []string {
 	}
 	var warns []string
 	j := make(map[string]int, len(c.Judgments))
+	// Content anchors first give their grade to every document that
+	// contains them; a document judged by id (or path or title) keeps that
+	// judgment, and of two anchors in one document the higher grade wins.
+	anchoredGrade := map[string]int{}
 	for _, id := range sortedJudged(c.Judgments) {
+		for _, to := range r.anchored(id) {
+			if g, ok := anchoredGrade[to]; !ok || c.Judgments[id] > g {
+				anchoredGrade[to] = c.Judgments[id]
+			}
+		}
+	}
+	for _, id := range sortedJudged(c.Judgments) {
+		if len(r.anchored(id)) > 0 {
+			continue
+		}
 		to := r.target(id)
 		if to == "" {
 			if _, dup := j[id]; !dup {
@@ -84,10 +111,23 @@ func (r *refResolver) resolve(c *assay.Case) []string {
 		warns = append(warns, fmt.Sprintf("%s: case %q: judgments: %q is the path or title of document %q: resolved to its id", at, c.ID, id, to))
 		j[to] = c.Judgments[id]
 	}
+	for to, g := range anchoredGrade {
+		if _, judged := j[to]; !judged {
+			j[to] = g
+		}
+	}
 	c.Judgments = j
 	if len(c.Relevant) > 0 {
 		rel := make([]string, 0, len(c.Relevant))
 		for _, id := range c.Relevant {
+			if ids := r.anchored(id); len(ids) > 0 {
+				for _, to := range ids {
+					if !slices.Contains(rel, to) {
+						rel = append(rel, to)
+					}
+				}
+				continue
+			}
 			if to := r.target(id); to != "" {
 				if _, judged := c.Judgments[id]; !judged { // a judged one was told above
 					warns = append(warns, fmt.Sprintf("%s: case %q: relevant: %q is the path or title of document %q: resolved to its id", caseAt(c), c.ID, id, to))

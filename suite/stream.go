@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"errors"
 	"fmt"
 	"hash/maphash"
 	"maps"
@@ -74,6 +75,10 @@ func Stream(path string, o LoadOptions) (*Streamed, error) {
 	return wholeStreamed(l.suite), nil
 }
 
+// errJudgmentsFileWhole stops streaming a suite that names a
+// judgments_file: such a suite is loaded whole.
+var errJudgmentsFileWhole = errors.New("a suite with a judgments_file is loaded whole")
+
 // wholeStreamed is the Streamed of a suite loaded whole.
 func wholeStreamed(s *assay.Suite) *Streamed {
 	st := &Streamed{Suite: s, N: len(s.Cases), Fingerprint: Fingerprint(s), Cases: func(yield func(assay.Case) error) error {
@@ -145,6 +150,10 @@ func streamNativeWith(path string, o LoadOptions, each func(s *assay.Suite, p *p
 	var nug Streamed // what the cases' nuggets need
 	header := func(p *parsed) error {
 		headerRead = true
+		if p.judgmentsFile != "" {
+			// Its labels are merged into the cases: loaded whole.
+			return errJudgmentsFileWhole
+		}
 		s := p.suite
 		hs = s
 		s.Path, s.Dir = path, dir

@@ -230,6 +230,7 @@ func newRootCmd(env *Env) *cobra.Command {
 		newRunsCmd, newMergeCmd,
 		newServeCmd, newUICmd, newReportCmd,
 		newVersionCmd, newSchemaCmd, newCacheCmd, newStoreCmd, newJudgeCmd,
+		newPoolCmd, newJudgmentsCmd,
 	} {
 		root.AddCommand(mk(env))
 	}

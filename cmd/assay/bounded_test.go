@@ -160,6 +160,15 @@ func TestBadInputFilesAreRefusedAtOnce(t *testing.T) {
 		{"target file", func(k string) []string {
 			return []string{"run", "suite.yaml", "--no-store", "--target", bad(k, ".yaml")}
 		}, 1},
+		{"judgments_file", func(k string) []string {
+			name := "j-" + k + ".yaml"
+			write(name, "judgments_file: "+bad(k, ".jsonl")+"\n"+suite("docs/", "answer_includes: [hello]"))
+			return []string{"lint", name}
+		}, 1},
+		{"labels import", func(k string) []string {
+			write("js.yaml", "judgments_file: judgments.jsonl\n"+suite("docs/", "answer_includes: [hello]"))
+			return []string{"judgments", "import", bad(k, ".jsonl"), "--suite", "js.yaml"}
+		}, 1},
 	}
 	check := func(t *testing.T, stdin *os.File, args []string, maxLines int) {
 		t.Helper()

@@ -48,6 +48,7 @@ var (
 	RunFile    = Limit{What: "run file", Max: 4 * GiB}
 	RAGAnswers = Limit{What: "TREC RAG answer file", Max: 4 * GiB}
 	TargetFile = Limit{What: "target file", Max: 16 * MiB}
+	Labels     = Limit{What: "labels file", Max: 1 * GiB} // judgments people made: a suite's judgments_file, a file for assay judgments import
 )
 
 // MaxBody is the largest max_body a target file may set: the most of one
