@@ -27,53 +27,63 @@ func RefCaseViews(ctx context.Context, st store.Reader, ref, id string) (*assay.
 var errStop = errors.New("stop")
 
 // CaseViews returns every trial of the case id in the run as LoadRef
-// returned it (from st, or the files beside path: RefCases), observations included, with the query and
-// judgments read again from the suite the run recorded. When that suite
-// cannot be read, or its fingerprint is no longer the run's, the views say
-// so (CaseView.SuiteNote) rather than show a query the run did not ask.
-// An id the run lacks is an error naming a few of the ids it has.
+// returned it (from st, or the files beside path: RefCase, which reads
+// that case alone where the run has a case index), observations included,
+// with the query and judgments read again from the suite the run
+// recorded. When that suite cannot be read, or its fingerprint is no
+// longer the run's, the views say so (CaseView.SuiteNote) rather than show
+// a query the run did not ask. An id the run lacks is an error naming a
+// few of the ids it has.
 func CaseViews(ctx context.Context, st store.Reader, run *assay.Run, path, id string) ([]report.CaseView, error) {
-	var views []report.CaseView
-	var some []string
-	lines := 0
-	take := func(r assay.CaseResult) error {
-		lines++
-		if r.ID == id {
-			views = append(views, report.CaseView{Result: r})
-		} else if len(some) < 5 && (len(some) == 0 || some[len(some)-1] != r.ID) {
-			some = append(some, r.ID)
-		}
-		return nil
-	}
-	err := RefCases(ctx, st, run, path, true, take)
-	if errors.Is(err, fs.ErrNotExist) || err == nil && lines == 0 {
-		// A run.json written alone (assay run --json) has no cases.jsonl beside
-		// it (nor its copy in a store, any case line): its cases, without
-		// observations, are all there is.
-		err = nil
-		for _, r := range run.Cases {
-			take(r)
-		}
-	}
-	if err != nil {
-		return nil, err
-	}
-	if len(views) == 0 {
-		return nil, fmt.Errorf("case %q: not in run %s (its cases include %s)", id, ShortID(run.RunID), strings.Join(some, ", "))
-	}
-	query, judgments, note := suiteCase(run.Suite, id)
-	for i := range views {
-		views[i].Query, views[i].Judgments, views[i].SuiteNote = query, judgments, note
-	}
-	return views, nil
+	views, _, _, err := CaseDetail(ctx, st, run, path, id)
+	return views, err
 }
 
-func suiteCase(ref assay.SuiteRef, id string) (string, map[string]int, string) {
-	c, _, note := SuiteCase(ref, id)
-	if c == nil {
-		return "", nil, note
+// CaseDetail is CaseViews with the case as the suite states it (nil when
+// it could not be read: the views' SuiteNote says why) and the suite's
+// default case sensitivity, the suite file read once.
+func CaseDetail(ctx context.Context, st store.Reader, run *assay.Run, path, id string) ([]report.CaseView, *assay.Case, bool, error) {
+	var views []report.CaseView
+	err := RefCase(ctx, st, run, path, id, true, func(r assay.CaseResult) error {
+		views = append(views, report.CaseView{Result: r})
+		return nil
+	})
+	if errors.Is(err, fs.ErrNotExist) {
+		err = nil
 	}
-	return c.Query, c.Judgments, ""
+	if err != nil {
+		return nil, nil, false, err
+	}
+	if len(views) == 0 {
+		// A run.json written alone (assay run --json) has no cases.jsonl
+		// beside it (nor its copy in a store, any case line): its cases,
+		// without observations, are all there is.
+		for _, r := range run.Cases {
+			if r.ID == id {
+				views = append(views, report.CaseView{Result: r})
+			}
+		}
+	}
+	if len(views) == 0 {
+		var some []string
+		for _, r := range run.Cases {
+			if len(some) == 5 {
+				break
+			}
+			if len(some) == 0 || some[len(some)-1] != r.ID {
+				some = append(some, r.ID)
+			}
+		}
+		return nil, nil, false, fmt.Errorf("case %q: not in run %s (its cases include %s)", id, ShortID(run.RunID), strings.Join(some, ", "))
+	}
+	c, cs, note := SuiteCase(run.Suite, id)
+	for i := range views {
+		views[i].SuiteNote = note
+		if c != nil {
+			views[i].Query, views[i].Judgments = c.Query, c.Judgments
+		}
+	}
+	return views, c, cs, nil
 }
 
 // SuiteCase reads the case id again from the suite file a run recorded

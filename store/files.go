@@ -244,38 +244,6 @@ func readCases(path string, decode func([]byte, *assay.CaseResult) error, fn fun
 	}
 }
 
-// compressCases gzips dir/cases.jsonl into dir/cases.jsonl.gz (through a
-// synced temporary file and a rename) and removes the plain file.
-func compressCases(dir string) error {
-	plain := filepath.Join(dir, CasesFile)
-	in, err := os.Open(plain)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := atomicfile.Create(filepath.Join(dir, CasesGzFile), atomicfile.Options{Sync: true, Locked: true})
-	if err != nil {
-		return err
-	}
-	zw, _ := gzip.NewWriterLevel(out, gzip.BestCompression)
-	_, err = io.Copy(zw, in)
-	if cerr := zw.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		out.Abort()
-		return err
-	}
-	if err := out.Commit(); err != nil {
-		return err
-	}
-	if err := os.Remove(plain); err != nil {
-		return err
-	}
-	atomicfile.SyncDir(dir)
-	return nil
-}
-
 func fileErr(file string, err error) error {
 	err = boundedfile.Reason(err)
 	var pe *fs.PathError

@@ -393,18 +393,15 @@ func (s *source) putHead(k string, h *cachedHead) {
 }
 
 // caseViews returns every trial of case id of the run (path as LoadRef
-// returned it), whole (harness.CaseViews), and the case as the suite states it (nil, with a
-// note, when the suite file is gone or changed).
+// returned it), whole, and the case as the suite states it (nil, with a
+// note, when the suite file is gone or changed): harness.CaseDetail, which
+// reads that case's lines alone when the run has a case index, and the
+// suite file once.
 func (s *source) caseViews(run *assay.Run, path, id string) ([]report.CaseView, *assay.Case, bool, error) {
 	if !slices.ContainsFunc(run.Cases, func(r assay.CaseResult) bool { return r.ID == id }) {
 		return nil, nil, false, notFound("case %q: not in run %s", id, harness.ShortID(run.RunID))
 	}
-	views, err := harness.CaseViews(context.Background(), s.st, run, path, id)
-	if err != nil {
-		return nil, nil, false, err
-	}
-	c, cs, _ := harness.SuiteCase(run.Suite, id)
-	return views, c, cs, nil
+	return harness.CaseDetail(context.Background(), s.st, run, path, id)
 }
 
 // streamCases writes the case pages of the run c (casePage, one per case
