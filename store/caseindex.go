@@ -185,10 +185,12 @@ func writeMembers(w *countWriter, in io.Reader) ([]caseIndexEntry, error) {
 				indexed = false
 			}
 		}
-		if _, err := zw.Write(frag); err != nil {
-			return nil, err
+		if len(frag) > 0 {
+			if _, err := zw.Write(frag); err != nil {
+				return nil, err
+			}
+			size += len(frag)
 		}
-		size += len(frag)
 		atStart = bytes.HasSuffix(frag, []byte{'\n'}) || atStart && len(bytes.TrimSpace(frag)) == 0
 		if rerr == io.EOF {
 			break
