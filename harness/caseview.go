@@ -13,14 +13,61 @@ import (
 	"github.com/assay-eval/assay/suite"
 )
 
-// RefCaseViews is CaseViews of the run REF (LoadRef).
+// RefCaseViews is CaseViews of the run REF, read by its header
+// (LoadRefHead) and the case's lines: a run's other cases are not read
+// when it has a case index, nor is its record decoded whole.
 func RefCaseViews(ctx context.Context, st store.Reader, ref, id string) (*assay.Run, []report.CaseView, error) {
-	run, path, err := LoadRef(ctx, st, ref)
+	run, path, err := LoadRefHead(ctx, st, ref)
 	if err != nil {
 		return nil, nil, err
 	}
 	views, err := CaseViews(ctx, st, run, path, id)
 	return run, views, err
+}
+
+// LoadRefHead is LoadRef without the run's cases where it can be read so
+// (run.Cases nil): the header of its run.json (store.PeekRun) when it has
+// one, else the store's store.HeadLoader; else the run whole, as LoadRef.
+func LoadRefHead(ctx context.Context, st store.Reader, ref string) (*assay.Run, string, error) {
+	var path string
+	if st == nil || store.IsPathRef(ref) {
+		p, err := store.ResolveRef(ctx, nil, ref)
+		if err != nil {
+			return nil, "", err
+		}
+		path = p
+	} else if _, ok := st.(store.RunFiler); ok {
+		id, err := st.Resolve(ctx, ref)
+		if err != nil {
+			return nil, "", err
+		}
+		path = runFile(st, id)
+	} else if hl, ok := st.(store.HeadLoader); ok {
+		id, err := st.Resolve(ctx, ref)
+		if err != nil {
+			return nil, "", err
+		}
+		run, err := hl.LoadHead(ctx, id)
+		return run, "", err
+	} else {
+		return LoadRef(ctx, st, ref)
+	}
+	run, err := store.PeekRun(path)
+	if err != nil {
+		return nil, "", err
+	}
+	return run, path, nil
+}
+
+// NoCaseError is the error of CaseViews and CaseDetail for a case id the
+// run lacks; it names a few of the ids it has.
+type NoCaseError struct {
+	ID, RunID string
+	Some      []string
+}
+
+func (e *NoCaseError) Error() string {
+	return fmt.Sprintf("case %q: not in run %s (its cases include %s)", e.ID, ShortID(e.RunID), strings.Join(e.Some, ", "))
 }
 
 // errStop ends a case scan early.
@@ -32,8 +79,9 @@ var errStop = errors.New("stop")
 // with the query and judgments read again from the suite the run
 // recorded. When that suite cannot be read, or its fingerprint is no
 // longer the run's, the views say so (CaseView.SuiteNote) rather than show
-// a query the run did not ask. An id the run lacks is an error naming a
-// few of the ids it has.
+// a query the run did not ask. An id the run lacks is a *NoCaseError.
+// run may be a header without cases (LoadRefHead): it is loaded whole
+// only when the case has no lines.
 func CaseViews(ctx context.Context, st store.Reader, run *assay.Run, path, id string) ([]report.CaseView, error) {
 	views, _, _, err := CaseDetail(ctx, st, run, path, id)
 	return views, err
@@ -53,6 +101,21 @@ func CaseDetail(ctx context.Context, st store.Reader, run *assay.Run, path, id s
 	}
 	if err != nil {
 		return nil, nil, false, err
+	}
+	if len(views) == 0 && run.Cases == nil {
+		// A header (LoadRefHead): the run's case rows are wanted.
+		var full *assay.Run
+		if path != "" {
+			full, err = store.LoadRun(path)
+		} else if st != nil {
+			full, err = st.Load(ctx, run.RunID)
+		}
+		if err != nil {
+			return nil, nil, false, err
+		}
+		if full != nil {
+			run = full
+		}
 	}
 	if len(views) == 0 {
 		// A run.json written alone (assay run --json) has no cases.jsonl
@@ -74,7 +137,7 @@ func CaseDetail(ctx context.Context, st store.Reader, run *assay.Run, path, id s
 				some = append(some, r.ID)
 			}
 		}
-		return nil, nil, false, fmt.Errorf("case %q: not in run %s (its cases include %s)", id, ShortID(run.RunID), strings.Join(some, ", "))
+		return nil, nil, false, &NoCaseError{ID: id, RunID: run.RunID, Some: some}
 	}
 	c, cs, note := SuiteCase(run.Suite, id)
 	for i := range views {
