@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/largetest"
 	"github.com/assay-eval/assay/store"
 	"github.com/assay-eval/assay/store/storetest"
 )
@@ -321,4 +322,32 @@ func FuzzCaseIndex(f *testing.F) {
 			return nil
 		})
 	})
+}
+
+// BenchmarkReadCase reads one case of a 10,000-case run through its case
+// index; BenchmarkReadCaseStreamed the same case by streaming every line
+// (a run without the index).
+func BenchmarkReadCase(b *testing.B)         { benchReadCase(b, 10_000, true) }
+func BenchmarkReadCaseStreamed(b *testing.B) { benchReadCase(b, 10_000, false) }
+
+// BenchmarkReadCase100k is BenchmarkReadCase on a 100,000-case run.
+func BenchmarkReadCase100k(b *testing.B) {
+	largetest.Skip(b, "stores a 100,000-case run")
+	benchReadCase(b, 100_000, true)
+}
+
+func benchReadCase(b *testing.B, n int, indexed bool) {
+	dir := indexedRun(b, n, 1, 1)
+	if !indexed {
+		if err := os.Remove(filepath.Join(dir, store.CaseIndexFile)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	id := fmt.Sprintf("q%05d", n*3/4)
+	b.ReportAllocs()
+	for b.Loop() {
+		if got := readCase(b, dir, id); len(got) != 1 {
+			b.Fatalf("%s: %d trials", id, len(got))
+		}
+	}
 }
