@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path/filepath"
 	"strings"
 
 	"github.com/assay-eval/assay"
@@ -76,8 +77,9 @@ var errStop = errors.New("stop")
 // CaseViews returns every trial of the case id in the run as LoadRef
 // returned it (from st, or the files beside path: RefCase, which reads
 // that case alone where the run has a case index), observations included,
-// with the query and judgments read again from the suite the run
-// recorded. When that suite cannot be read, or its fingerprint is no
+// with the query and judgments as the run keeps them (a run of a files
+// store keeps its suite's cases: store.ReadSuiteCase), else read again
+// from the suite the run recorded. When that suite cannot be read, or its fingerprint is no
 // longer the run's, the views say so (CaseView.SuiteNote) rather than show
 // a query the run did not ask. An id the run lacks is a *NoCaseError.
 // run may be a header without cases (LoadRefHead): it is loaded whole
@@ -139,7 +141,7 @@ func CaseDetail(ctx context.Context, st store.Reader, run *assay.Run, path, id s
 		}
 		return nil, nil, false, &NoCaseError{ID: id, RunID: run.RunID, Some: some}
 	}
-	c, cs, note := SuiteCase(run.Suite, id)
+	c, cs, note := runSuiteCase(run, path, id)
 	for i := range views {
 		views[i].SuiteNote = note
 		if c != nil {
@@ -147,6 +149,22 @@ func CaseDetail(ctx context.Context, st store.Reader, run *assay.Run, path, id s
 		}
 	}
 	return views, c, cs, nil
+}
+
+// runSuiteCase is the case id as the run asked it: kept with the run
+// when it was (store.ReadSuiteCase: one read, no suite file), else read
+// again from the suite file (SuiteCase).
+func runSuiteCase(run *assay.Run, path, id string) (*assay.Case, bool, string) {
+	if path != "" {
+		if c, err := store.ReadSuiteCase(filepath.Dir(path), id); err == nil && c != nil {
+			cs := false
+			if c.Expect.CaseSensitive != nil {
+				cs = *c.Expect.CaseSensitive
+			}
+			return c, cs, ""
+		}
+	}
+	return SuiteCase(run.Suite, id)
 }
 
 // SuiteCase reads the case id again from the suite file a run recorded

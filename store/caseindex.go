@@ -105,13 +105,19 @@ func (c *countWriter) Write(p []byte) (int, error) {
 // file. A line whose id cannot be read (not one caseLine wrote) leaves
 // the run without an index: its cases are read by streaming.
 func compressCases(dir string) error {
-	plain := filepath.Join(dir, CasesFile)
+	return compressIndexed(dir, CasesFile, CasesGzFile, CaseIndexFile)
+}
+
+// compressIndexed is compressCases of the lines of dir/plain (each a JSON
+// object whose first field is "id") into dir/gz and dir/idx.
+func compressIndexed(dir, plainName, gzName, idxName string) error {
+	plain := filepath.Join(dir, plainName)
 	in, err := os.Open(plain)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	gzPath := filepath.Join(dir, CasesGzFile)
+	gzPath := filepath.Join(dir, gzName)
 	out, err := atomicfile.Create(gzPath, atomicfile.Options{Sync: true, Locked: true})
 	if err != nil {
 		return err
@@ -129,7 +135,7 @@ func compressCases(dir string) error {
 	if err := out.Commit(); err != nil {
 		return err
 	}
-	idxPath := filepath.Join(dir, CaseIndexFile)
+	idxPath := filepath.Join(dir, idxName)
 	if entries != nil {
 		if err := writeFileAtomic(idxPath, func(w io.Writer) error { return writeCaseIndex(w, cw.n, entries) }); err != nil {
 			return err
@@ -329,7 +335,24 @@ func decoder(withObservations bool) func([]byte, *assay.CaseResult) error {
 // readIndexedCase is ReadCase through the case index; errNoIndex when
 // there is none it may use.
 func readIndexedCase(dir, id string, withObservations bool, fn func(assay.CaseResult) error) error {
-	idx, err := os.Open(filepath.Join(dir, CaseIndexFile))
+	decode := decoder(withObservations)
+	return readIndexed(dir, CasesGzFile, CaseIndexFile, id, func(path string, off uint64, n int, t []byte) error {
+		if e := nesting.JSON(t); e != nil {
+			return fmt.Errorf("%s: block at byte %d, line %d:%d: %s", path, off, n, e.Col, e.Msg)
+		}
+		var r assay.CaseResult
+		if err := decode(t, &r); err != nil {
+			return fmt.Errorf("%s: block at byte %d, line %d: %v", path, off, n, err)
+		}
+		return fn(r)
+	})
+}
+
+// readIndexed calls fn with each line of id in dir/gzName through the
+// index dir/idxName (the member's offset and the line's number in it,
+// for messages); errNoIndex when there is no index it may use.
+func readIndexed(dir, gzName, idxName, id string, fn func(path string, off uint64, n int, line []byte) error) error {
+	idx, err := os.Open(filepath.Join(dir, idxName))
 	if err != nil {
 		return errNoIndex
 	}
@@ -338,7 +361,7 @@ func readIndexedCase(dir, id string, withObservations bool, fn func(assay.CaseRe
 	if err != nil || !ifi.Mode().IsRegular() {
 		return errNoIndex
 	}
-	gzPath := filepath.Join(dir, CasesGzFile)
+	gzPath := filepath.Join(dir, gzName)
 	gfi, err := boundedfile.Check(gzPath, boundedfile.Cases)
 	if err != nil || !gfi.Mode().IsRegular() {
 		return errNoIndex
@@ -355,18 +378,17 @@ func readIndexedCase(dir, id string, withObservations bool, fn func(assay.CaseRe
 	if err != nil {
 		return err
 	}
-	decode := decoder(withObservations)
 	for _, m := range members {
-		if err := readMember(gzPath, gz, m, id, decode, fn); err != nil {
+		if err := readMember(gzPath, gz, m, id, fn); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// readMember calls fn with the lines of case id in the gzip member m of
-// the file path.
-func readMember(path string, ra io.ReaderAt, m caseIndexEntry, id string, decode func([]byte, *assay.CaseResult) error, fn func(assay.CaseResult) error) error {
+// readMember calls fn with the lines of id in the gzip member m of the
+// file path.
+func readMember(path string, ra io.ReaderAt, m caseIndexEntry, id string, fn func(path string, off uint64, n int, line []byte) error) error {
 	sr := io.NewSectionReader(ra, int64(m.off), int64(m.n))
 	zr, err := gzip.NewReader(sr)
 	if err != nil {
@@ -382,14 +404,7 @@ func readMember(path string, ra io.ReaderAt, m caseIndexEntry, id string, decode
 		}
 		if t := bytes.TrimSpace(b); len(t) > 0 {
 			if lid, ok := lineID(t); ok && lid == id {
-				if e := nesting.JSON(t); e != nil {
-					return fmt.Errorf("%s: block at byte %d, line %d:%d: %s", path, m.off, n, e.Col, e.Msg)
-				}
-				var r assay.CaseResult
-				if err := decode(t, &r); err != nil {
-					return fmt.Errorf("%s: block at byte %d, line %d: %v", path, m.off, n, err)
-				}
-				if err := fn(r); err != nil {
+				if err := fn(path, m.off, n, t); err != nil {
 					return err
 				}
 			}

@@ -307,6 +307,7 @@ type fileRun struct {
 	dir      string
 	lock     *os.File // the run directory, locked from Begin to Finish
 	cases    casesFile
+	suite    *os.File // suite-cases.jsonl, once a case was appended to it
 	finished bool
 	lastSync time.Time
 	index    func(run *assay.Run) error
@@ -494,7 +495,7 @@ func (w *fileRun) Release() error {
 	defer w.lock.Close()
 	serr := w.cases.Sync()
 	cerr := w.cases.Close()
-	if err := errors.Join(serr, cerr); err != nil {
+	if err := errors.Join(serr, cerr, w.finishSuiteCases(false)); err != nil {
 		return w.explain(fmt.Errorf("%s: %w", w.cases.Name(), err))
 	}
 	return nil
@@ -520,6 +521,9 @@ func (w *fileRun) Finish(run *assay.Run) error {
 	}
 	if err := compressCases(w.dir); err != nil {
 		return w.explain(fmt.Errorf("%s: %w", filepath.Join(w.dir, CasesFile), err))
+	}
+	if err := w.finishSuiteCases(true); err != nil {
+		return w.explain(fmt.Errorf("%s: %w", filepath.Join(w.dir, SuiteCasesFile), err))
 	}
 	if w.index != nil {
 		if err := w.index(run); err != nil {
