@@ -351,3 +351,49 @@ func benchReadCase(b *testing.B, n int, indexed bool) {
 		}
 	}
 }
+
+// A run keeps each case as its suite stated it; ReadSuiteCase reads one
+// back through its index, and a run without them gives nil.
+func TestReadSuiteCase(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	run := storetest.NewRun("kb", time.Now())
+	w, err := store.BeginFiles(dir, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sw, ok := w.(store.SuiteCaseWriter)
+	if !ok {
+		t.Fatal("the files run writer does not keep suite cases")
+	}
+	yes := true
+	for i := range 2000 {
+		id := fmt.Sprintf("q%05d", i)
+		if err := w.Append(storetest.Case(id, true, 1)); err != nil {
+			t.Fatal(err)
+		}
+		c := assay.Case{ID: id, Query: "query of " + id + strings.Repeat(" padding", 20), Judgments: map[string]int{"d" + id: 2}}
+		c.Expect.CaseSensitive = &yes
+		if err := sw.AppendSuiteCase(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Finish(run); err != nil {
+		t.Fatal(err)
+	}
+	if n := gzMembers(t, filepath.Join(dir, store.SuiteCasesGzFile)); n < 2 {
+		t.Fatalf("suite-cases.jsonl.gz has %d members", n)
+	}
+	c, err := store.ReadSuiteCase(dir, "q01234")
+	if err != nil || c == nil {
+		t.Fatalf("ReadSuiteCase(q01234) = %v, %v", c, err)
+	}
+	if !strings.HasPrefix(c.Query, "query of q01234 ") || c.Judgments["dq01234"] != 2 || c.Expect.CaseSensitive == nil || !*c.Expect.CaseSensitive {
+		t.Errorf("ReadSuiteCase(q01234) = %+v", c)
+	}
+	if c, err := store.ReadSuiteCase(dir, "nope"); c != nil || err != nil {
+		t.Errorf("ReadSuiteCase(nope) = %v, %v; want nil, nil", c, err)
+	}
+	if c, err := store.ReadSuiteCase(indexedRun(t, 3, 1, 1), "q00001"); c != nil || err != nil {
+		t.Errorf("ReadSuiteCase of a run without suite cases = %v, %v; want nil, nil", c, err)
+	}
+}
