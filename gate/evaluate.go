@@ -210,7 +210,7 @@ func evalOne(e Expr, run, baseline *assay.Run, history []*assay.Run, vc viewCach
 		if e.Strict {
 			n := float64(len(flips))
 			res.Value = &n
-			res.Detail = "pass -> fail: " + strings.Join(flips, ", ")
+			res.Detail = "pass -> fail: " + caseList(flips)
 			return res, warn
 		}
 		return weighNewFailures(res, run, baseline, history, e.Scope, flips), warn

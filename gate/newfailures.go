@@ -44,7 +44,7 @@ func weighNewFailures(res assay.GateResult, run, baseline *assay.Run, history []
 	res.Pass = n == 0
 	var parts []string
 	if len(confirmed) > 0 {
-		parts = append(parts, "pass -> fail: "+strings.Join(confirmed, ", "))
+		parts = append(parts, "pass -> fail: "+caseList(confirmed))
 	}
 	if aggregate {
 		parts = append(parts, fmt.Sprintf("%d pass -> fail vs %d fail -> pass (McNemar p %.3g)", ev.PassToFail, ev.FailToPass, ev.PAdjusted))
@@ -55,7 +55,7 @@ func weighNewFailures(res assay.GateResult, run, baseline *assay.Run, history []
 	}
 	if len(open) > 0 {
 		slices.Sort(open)
-		parts = append(parts, fmt.Sprintf("not confirmed (%s): %s; no_new_failures(strict) fails on any flip", ev.Advice, strings.Join(open, ", ")))
+		parts = append(parts, fmt.Sprintf("not confirmed (%s): %s; no_new_failures(strict) fails on any flip", ev.Advice, caseList(open)))
 	}
 	res.Detail = strings.Join(parts, "; ")
 	return res

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path/filepath"
 	"strings"
 
 	"github.com/assay-eval/assay"
@@ -13,9 +14,11 @@ import (
 	"github.com/assay-eval/assay/suite"
 )
 
-// RefCaseViews is CaseViews of the run REF (LoadRef).
+// RefCaseViews is CaseViews of the run REF, read by its header
+// (LoadRefHead) and the case's lines: a run's other cases are not read
+// when it has a case index, nor is its record decoded whole.
 func RefCaseViews(ctx context.Context, st store.Reader, ref, id string) (*assay.Run, []report.CaseView, error) {
-	run, path, err := LoadRef(ctx, st, ref)
+	run, path, err := LoadRefHead(ctx, st, ref)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -23,57 +26,145 @@ func RefCaseViews(ctx context.Context, st store.Reader, ref, id string) (*assay.
 	return run, views, err
 }
 
+// LoadRefHead is LoadRef without the run's cases where it can be read so
+// (run.Cases nil): the header of its run.json (store.PeekRun) when it has
+// one, else the store's store.HeadLoader; else the run whole, as LoadRef.
+func LoadRefHead(ctx context.Context, st store.Reader, ref string) (*assay.Run, string, error) {
+	var path string
+	if st == nil || store.IsPathRef(ref) {
+		p, err := store.ResolveRef(ctx, nil, ref)
+		if err != nil {
+			return nil, "", err
+		}
+		path = p
+	} else if _, ok := st.(store.RunFiler); ok {
+		id, err := st.Resolve(ctx, ref)
+		if err != nil {
+			return nil, "", err
+		}
+		path = runFile(st, id)
+	} else if hl, ok := st.(store.HeadLoader); ok {
+		id, err := st.Resolve(ctx, ref)
+		if err != nil {
+			return nil, "", err
+		}
+		run, err := hl.LoadHead(ctx, id)
+		return run, "", err
+	} else {
+		return LoadRef(ctx, st, ref)
+	}
+	run, err := store.PeekRun(path)
+	if err != nil {
+		return nil, "", err
+	}
+	return run, path, nil
+}
+
+// NoCaseError is the error of CaseViews and CaseDetail for a case id the
+// run lacks; it names a few of the ids it has.
+type NoCaseError struct {
+	ID, RunID string
+	Some      []string
+}
+
+func (e *NoCaseError) Error() string {
+	return fmt.Sprintf("case %q: not in run %s (its cases include %s)", e.ID, ShortID(e.RunID), strings.Join(e.Some, ", "))
+}
+
 // errStop ends a case scan early.
 var errStop = errors.New("stop")
 
 // CaseViews returns every trial of the case id in the run as LoadRef
-// returned it (from st, or the files beside path: RefCases), observations included, with the query and
-// judgments read again from the suite the run recorded. When that suite
-// cannot be read, or its fingerprint is no longer the run's, the views say
-// so (CaseView.SuiteNote) rather than show a query the run did not ask.
-// An id the run lacks is an error naming a few of the ids it has.
+// returned it (from st, or the files beside path: RefCase, which reads
+// that case alone where the run has a case index), observations included,
+// with the query and judgments as the run keeps them (a run of a files
+// store keeps its suite's cases: store.ReadSuiteCase), else read again
+// from the suite the run recorded. When that suite cannot be read, or its fingerprint is no
+// longer the run's, the views say so (CaseView.SuiteNote) rather than show
+// a query the run did not ask. An id the run lacks is a *NoCaseError.
+// run may be a header without cases (LoadRefHead): it is loaded whole
+// only when the case has no lines.
 func CaseViews(ctx context.Context, st store.Reader, run *assay.Run, path, id string) ([]report.CaseView, error) {
-	var views []report.CaseView
-	var some []string
-	lines := 0
-	take := func(r assay.CaseResult) error {
-		lines++
-		if r.ID == id {
-			views = append(views, report.CaseView{Result: r})
-		} else if len(some) < 5 && (len(some) == 0 || some[len(some)-1] != r.ID) {
-			some = append(some, r.ID)
-		}
-		return nil
-	}
-	err := RefCases(ctx, st, run, path, true, take)
-	if errors.Is(err, fs.ErrNotExist) || err == nil && lines == 0 {
-		// A run.json written alone (assay run --json) has no cases.jsonl beside
-		// it (nor its copy in a store, any case line): its cases, without
-		// observations, are all there is.
-		err = nil
-		for _, r := range run.Cases {
-			take(r)
-		}
-	}
-	if err != nil {
-		return nil, err
-	}
-	if len(views) == 0 {
-		return nil, fmt.Errorf("case %q: not in run %s (its cases include %s)", id, ShortID(run.RunID), strings.Join(some, ", "))
-	}
-	query, judgments, note := suiteCase(run.Suite, id)
-	for i := range views {
-		views[i].Query, views[i].Judgments, views[i].SuiteNote = query, judgments, note
-	}
-	return views, nil
+	views, _, _, err := CaseDetail(ctx, st, run, path, id)
+	return views, err
 }
 
-func suiteCase(ref assay.SuiteRef, id string) (string, map[string]int, string) {
-	c, _, note := SuiteCase(ref, id)
-	if c == nil {
-		return "", nil, note
+// CaseDetail is CaseViews with the case as the suite states it (nil when
+// it could not be read: the views' SuiteNote says why) and the suite's
+// default case sensitivity, the suite file read once.
+func CaseDetail(ctx context.Context, st store.Reader, run *assay.Run, path, id string) ([]report.CaseView, *assay.Case, bool, error) {
+	var views []report.CaseView
+	err := RefCase(ctx, st, run, path, id, true, func(r assay.CaseResult) error {
+		views = append(views, report.CaseView{Result: r})
+		return nil
+	})
+	if errors.Is(err, fs.ErrNotExist) {
+		err = nil
 	}
-	return c.Query, c.Judgments, ""
+	if err != nil {
+		return nil, nil, false, err
+	}
+	if len(views) == 0 && run.Cases == nil {
+		// A header (LoadRefHead): the run's case rows are wanted.
+		var full *assay.Run
+		if path != "" {
+			full, err = store.LoadRun(path)
+		} else if st != nil {
+			full, err = st.Load(ctx, run.RunID)
+		}
+		if err != nil {
+			return nil, nil, false, err
+		}
+		if full != nil {
+			run = full
+		}
+	}
+	if len(views) == 0 {
+		// A run.json written alone (assay run --json) has no cases.jsonl
+		// beside it (nor its copy in a store, any case line): its cases,
+		// without observations, are all there is.
+		for _, r := range run.Cases {
+			if r.ID == id {
+				views = append(views, report.CaseView{Result: r})
+			}
+		}
+	}
+	if len(views) == 0 {
+		var some []string
+		for _, r := range run.Cases {
+			if len(some) == 5 {
+				break
+			}
+			if len(some) == 0 || some[len(some)-1] != r.ID {
+				some = append(some, r.ID)
+			}
+		}
+		return nil, nil, false, &NoCaseError{ID: id, RunID: run.RunID, Some: some}
+	}
+	c, cs, note := runSuiteCase(run, path, id)
+	for i := range views {
+		views[i].SuiteNote = note
+		if c != nil {
+			views[i].Query, views[i].Judgments = c.Query, c.Judgments
+		}
+	}
+	return views, c, cs, nil
+}
+
+// runSuiteCase is the case id as the run asked it: kept with the run
+// when it was (store.ReadSuiteCase: one read, no suite file), else read
+// again from the suite file (SuiteCase).
+func runSuiteCase(run *assay.Run, path, id string) (*assay.Case, bool, string) {
+	if path != "" {
+		if c, err := store.ReadSuiteCase(filepath.Dir(path), id); err == nil && c != nil {
+			cs := false
+			if c.Expect.CaseSensitive != nil {
+				cs = *c.Expect.CaseSensitive
+			}
+			return c, cs, ""
+		}
+	}
+	return SuiteCase(run.Suite, id)
 }
 
 // SuiteCase reads the case id again from the suite file a run recorded

@@ -62,6 +62,28 @@ func RefCases(ctx context.Context, st store.Reader, run *assay.Run, path string,
 	return st.Cases(ctx, run.RunID, withObservations, fn)
 }
 
+// RefCase calls fn for each recorded trial of the case id of run as
+// LoadRef returned it, reading that case alone where the run allows it:
+// from the files beside path (store.ReadCase: the blocks of
+// cases.jsonl.gz that its case index names; a run without one is
+// streamed), else with the store's store.CaseReader, else from every
+// line the store has (Store.Cases), filtered. A run without the case
+// calls fn never.
+func RefCase(ctx context.Context, st store.Reader, run *assay.Run, path, id string, withObservations bool, fn func(assay.CaseResult) error) error {
+	if path != "" {
+		return store.ReadCase(filepath.Dir(path), id, withObservations, fn)
+	}
+	if cr, ok := st.(store.CaseReader); ok {
+		return cr.CaseTrials(ctx, run.RunID, id, withObservations, fn)
+	}
+	return RefCases(ctx, st, run, path, withObservations, func(r assay.CaseResult) error {
+		if r.ID != id {
+			return nil
+		}
+		return fn(r)
+	})
+}
+
 // Summarized fills in the summary of a stopped run (one whose run.json
 // lists cases but no summary) from the cases it recorded, and reports
 // whether it did.

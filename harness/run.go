@@ -771,6 +771,11 @@ func (ss *session) stream(ctx context.Context, tgt assay.Target, run *assay.Run,
 			if err := b.rw.Append(r); err != nil {
 				return fmt.Errorf(b.recordErr, err)
 			}
+			if sw, ok := b.rw.(store.SuiteCaseWriter); ok && r.Trial == 0 {
+				if err := sw.AppendSuiteCase(storedCase(c, ss.s.Defaults.CaseSensitive, f.Secrets)); err != nil {
+					return fmt.Errorf(b.recordErr, err)
+				}
+			}
 			r.Observation = nil
 			out.agg.Add(&r)
 			if out.tally != nil {
@@ -1173,3 +1178,15 @@ func ShortID(id string) string {
 }
 
 func shortID(id string) string { return ShortID(id) }
+
+// storedCase is c as a run keeps it beside its results
+// (store.SuiteCaseWriter): its query redacted, and its case sensitivity
+// made explicit from the suite's default, so a view of the case needs
+// nothing of the suite.
+func storedCase(c assay.Case, caseSensitive bool, secrets *redact.Redactor) assay.Case {
+	c.Query = secrets.String(c.Query)
+	if c.Expect.CaseSensitive == nil {
+		c.Expect.CaseSensitive = &caseSensitive
+	}
+	return c
+}

@@ -244,38 +244,6 @@ func readCases(path string, decode func([]byte, *assay.CaseResult) error, fn fun
 	}
 }
 
-// compressCases gzips dir/cases.jsonl into dir/cases.jsonl.gz (through a
-// synced temporary file and a rename) and removes the plain file.
-func compressCases(dir string) error {
-	plain := filepath.Join(dir, CasesFile)
-	in, err := os.Open(plain)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := atomicfile.Create(filepath.Join(dir, CasesGzFile), atomicfile.Options{Sync: true, Locked: true})
-	if err != nil {
-		return err
-	}
-	zw, _ := gzip.NewWriterLevel(out, gzip.BestCompression)
-	_, err = io.Copy(zw, in)
-	if cerr := zw.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		out.Abort()
-		return err
-	}
-	if err := out.Commit(); err != nil {
-		return err
-	}
-	if err := os.Remove(plain); err != nil {
-		return err
-	}
-	atomicfile.SyncDir(dir)
-	return nil
-}
-
 func fileErr(file string, err error) error {
 	err = boundedfile.Reason(err)
 	var pe *fs.PathError
@@ -339,6 +307,7 @@ type fileRun struct {
 	dir      string
 	lock     *os.File // the run directory, locked from Begin to Finish
 	cases    casesFile
+	suite    *os.File // suite-cases.jsonl, once a case was appended to it
 	finished bool
 	lastSync time.Time
 	index    func(run *assay.Run) error
@@ -526,7 +495,7 @@ func (w *fileRun) Release() error {
 	defer w.lock.Close()
 	serr := w.cases.Sync()
 	cerr := w.cases.Close()
-	if err := errors.Join(serr, cerr); err != nil {
+	if err := errors.Join(serr, cerr, w.finishSuiteCases(false)); err != nil {
 		return w.explain(fmt.Errorf("%s: %w", w.cases.Name(), err))
 	}
 	return nil
@@ -552,6 +521,9 @@ func (w *fileRun) Finish(run *assay.Run) error {
 	}
 	if err := compressCases(w.dir); err != nil {
 		return w.explain(fmt.Errorf("%s: %w", filepath.Join(w.dir, CasesFile), err))
+	}
+	if err := w.finishSuiteCases(true); err != nil {
+		return w.explain(fmt.Errorf("%s: %w", filepath.Join(w.dir, SuiteCasesFile), err))
 	}
 	if w.index != nil {
 		if err := w.index(run); err != nil {

@@ -170,6 +170,7 @@ var (
 	_ Store            = (*Files)(nil)
 	_ RunFiler         = (*Files)(nil)
 	_ ProgressReporter = (*Files)(nil)
+	_ CaseReader       = (*Files)(nil)
 )
 
 // OpenFiles opens (creating dir/runs/ when needed) the files store rooted
@@ -323,6 +324,11 @@ func (s *Files) RunFile(runID string) string {
 // Cases implements Store (RunCases).
 func (s *Files) Cases(ctx context.Context, runID string, withObservations bool, fn func(assay.CaseResult) error) error {
 	return RunCases(ctx, s.root, runID, withObservations, fn)
+}
+
+// CaseTrials implements CaseReader (RunCase).
+func (s *Files) CaseTrials(ctx context.Context, runID, id string, withObservations bool, fn func(assay.CaseResult) error) error {
+	return RunCase(ctx, s.root, runID, id, withObservations, fn)
 }
 
 // Trend implements Store from the runs' headers: a metric's mean and n

@@ -65,6 +65,17 @@ type RunFiler interface {
 	RunFile(runID string) string
 }
 
+// CaseReader is the optional capability of a store that reads the trials
+// of one case of a run without reading its other cases: what a case page,
+// a case diff and `assay runs show --case` read. It calls fn as Cases
+// would for the lines of case id only, in the same order; a run without
+// the case calls fn never. An unknown run wraps ErrNotFound. The files
+// stores (Files, store/sqlite) read the members of cases.jsonl.gz that
+// CaseIndexFile names; a store without it is read with Cases, filtered.
+type CaseReader interface {
+	CaseTrials(ctx context.Context, runID, id string, withObservations bool, fn func(assay.CaseResult) error) error
+}
+
 // HeadLoader is the optional capability of a store that reads a run's
 // record without its cases (summary, gates, git, warnings) for less than
 // Load costs: what a list of runs shows for each (the UI's runs page).

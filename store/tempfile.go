@@ -23,7 +23,7 @@ import (
 
 // isStoreTemp reports whether name is one of the store's temporary files.
 func isStoreTemp(name string) bool {
-	return atomicfile.IsTemp(name, RunFile, CasesGzFile)
+	return atomicfile.IsTemp(name, RunFile, CasesGzFile, CaseIndexFile, SuiteCasesGzFile, SuiteCaseIndexFile)
 }
 
 // SweepTemp removes the temporary files in a run directory that no live

@@ -39,9 +39,10 @@
 // runs are listed with Store.List, loaded with harness.LoadRef (the run
 // `assay runs show` prints; a stopped run gets harness.Summarized's
 // summary), compared with harness.CompareRefs (what `assay compare`
-// prints), and cases are read whole with harness.CaseViews and
-// harness.RefCases, the suite's case with harness.SuiteCase (for the
-// expected and forbidden strings the answer highlights). The runs page
+// prints), and a case is read whole with harness.CaseDetail (its lines
+// alone, through the run's case index when it has one, and the suite's
+// case, read once, for the expected and forbidden strings the answer
+// highlights), a run's cases with harness.RefCases. The runs page
 // reads each run's header (summary, gates, git) with store.HeadLoader when
 // the store has it (Postgres: one row), from run.json when the store keeps
 // files, else with Store.Load. The

@@ -41,19 +41,19 @@ func (s *server) compareCasePage(ctx context.Context, r *http.Request) (string, 
 	if base == "" || cand == "" || id == "" {
 		return "", nil, badRequest("compare/case needs base, cand and id")
 	}
-	bc, err := s.src.load(ctx, base)
+	bc, err := s.src.caseRun(ctx, base)
 	if err != nil {
 		return "", nil, err
 	}
-	cc, err := s.src.load(ctx, cand)
+	cc, err := s.src.caseRun(ctx, cand)
 	if err != nil {
 		return "", nil, err
 	}
-	bv, bs, bcs, err := s.src.caseViews(bc.run, bc.path, id)
+	bv, bs, bcs, err := s.src.caseViews(bc, id)
 	if err != nil {
 		return "", nil, err
 	}
-	cv, cs, ccs, err := s.src.caseViews(cc.run, cc.path, id)
+	cv, cs, ccs, err := s.src.caseViews(cc, id)
 	if err != nil {
 		return "", nil, err
 	}

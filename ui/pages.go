@@ -451,12 +451,12 @@ type metricValue struct {
 }
 
 func (s *server) casePage(ctx context.Context, r *http.Request) (string, any, error) {
-	c, err := s.src.load(ctx, r.PathValue("id"))
+	c, err := s.src.caseRun(ctx, r.PathValue("id"))
 	if err != nil {
 		return "", nil, err
 	}
 	id := r.PathValue("case")
-	views, sc, cs, err := s.src.caseViews(c.run, c.path, id)
+	views, sc, cs, err := s.src.caseViews(c, id)
 	if err != nil {
 		return "", nil, err
 	}

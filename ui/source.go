@@ -392,19 +392,75 @@ func (s *source) putHead(k string, h *cachedHead) {
 	s.mu.Unlock()
 }
 
+// caseRun is the run REF as a case page needs it: the run with its case
+// rows when it is loaded already, else its header alone (its run.json's,
+// cached by fileHead, or the store's store.HeadLoader), so that a case
+// page of a large run not yet loaded reads the header and the case, not
+// the whole run.
+func (s *source) caseRun(ctx context.Context, ref string) (*cachedRun, error) {
+	key, err := s.resolve(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	for _, c := range s.runs {
+		if c.key == key && fresh(key, c.at) {
+			select {
+			case <-c.ready:
+				if c.err == nil {
+					s.mu.Unlock()
+					return c, nil
+				}
+			default:
+			}
+		}
+	}
+	s.mu.Unlock()
+	var run *assay.Run
+	switch _, hl := s.st.(store.HeadLoader); {
+	case key.path != "":
+		run, err = s.fileHead(key.path)
+	case hl:
+		run, err = s.head(ctx, store.Entry{RunID: key.id, Status: key.status, FinishedAt: key.finished})
+	default:
+		return s.loadKey(ctx, key)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if run.Status == assay.StatusIncomplete && run.Summary.Cases == 0 {
+		// A stopped run: its header has no summary; load it (Summarized).
+		return s.loadKey(ctx, key)
+	}
+	h := *run
+	h.Cases = nil
+	return &cachedRun{key: key, path: key.path, run: &h}, nil
+}
+
 // caseViews returns every trial of case id of the run (path as LoadRef
-// returned it), whole (harness.CaseViews), and the case as the suite states it (nil, with a
-// note, when the suite file is gone or changed).
-func (s *source) caseViews(run *assay.Run, path, id string) ([]report.CaseView, *assay.Case, bool, error) {
-	if !slices.ContainsFunc(run.Cases, func(r assay.CaseResult) bool { return r.ID == id }) {
+// returned it), whole, and the case as the suite states it (nil, with a
+// note, when the suite file is gone or changed): harness.CaseDetail, which
+// reads that case's lines alone when the run has a case index, and the
+// suite file once. run may be a header (caseRun). A case the run lacks is
+// a 404.
+func (s *source) caseViews(c *cachedRun, id string) ([]report.CaseView, *assay.Case, bool, error) {
+	run := c.run
+	if run.Cases != nil && !slices.ContainsFunc(run.Cases, func(r assay.CaseResult) bool { return r.ID == id }) {
 		return nil, nil, false, notFound("case %q: not in run %s", id, harness.ShortID(run.RunID))
 	}
-	views, err := harness.CaseViews(context.Background(), s.st, run, path, id)
-	if err != nil {
-		return nil, nil, false, err
+	views, sc, cs, err := harness.CaseDetail(context.Background(), s.st, run, c.path, id)
+	var nc *harness.NoCaseError
+	if errors.As(err, &nc) {
+		return nil, nil, false, notFound("case %q: not in run %s", id, harness.ShortID(nc.RunID))
 	}
-	c, cs, _ := harness.SuiteCase(run.Suite, id)
-	return views, c, cs, nil
+	if err != nil && run.Cases == nil {
+		// The case lines could not be read: a case the run's rows lack
+		// is still the UI's 404, not that error.
+		if full, lerr := s.loadKey(context.Background(), c.key); lerr == nil && !slices.ContainsFunc(full.run.Cases, func(r assay.CaseResult) bool { return r.ID == id }) {
+			return nil, nil, false, notFound("case %q: not in run %s", id, harness.ShortID(run.RunID))
+		}
+	}
+	return views, sc, cs, err
 }
 
 // streamCases writes the case pages of the run c (casePage, one per case

@@ -617,6 +617,11 @@ func (s *Store) Cases(ctx context.Context, runID string, withObservations bool, 
 	return store.RunCases(ctx, s.root, runID, withObservations, fn)
 }
 
+// CaseTrials implements store.CaseReader (store.RunCase).
+func (s *Store) CaseTrials(ctx context.Context, runID, id string, withObservations bool, fn func(assay.CaseResult) error) error {
+	return store.RunCase(ctx, s.root, runID, id, withObservations, fn)
+}
+
 // Delete implements store.Store (store.RemoveRun): the index rows go
 // first (in one transaction), then the run's directory, so a run is never
 // listed without its files. A run whose directory a live writer has
@@ -643,6 +648,7 @@ func (s *Store) Delete(ctx context.Context, runID string) error {
 }
 
 var _ store.ProgressReporter = (*Store)(nil)
+var _ store.CaseReader = (*Store)(nil)
 
 // InProgress implements store.ProgressReporter (store.RunInProgress).
 func (s *Store) InProgress(_ context.Context, runID string) bool {

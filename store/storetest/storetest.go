@@ -713,7 +713,7 @@ func testFinishStreamError(t *testing.T, open Opener) {
 				t.Fatal(err)
 			}
 			for _, e := range ents {
-				if e.Name() != store.RunFile && e.Name() != store.CasesFile && e.Name() != store.CasesGzFile {
+				if e.Name() != store.RunFile && e.Name() != store.CasesFile && e.Name() != store.CasesGzFile && e.Name() != store.CaseIndexFile && e.Name() != store.SuiteCasesFile {
 					t.Errorf("%s left in the run directory", e.Name())
 				}
 			}

@@ -1,0 +1,439 @@
+package store
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"compress/gzip"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/atomicfile"
+	"github.com/assay-eval/assay/internal/boundedfile"
+	"github.com/assay-eval/assay/internal/nesting"
+)
+
+// A finished run's cases.jsonl.gz is a series of gzip members, each
+// holding whole case lines (a new member starts once caseBlock bytes of
+// lines are in the current one), and CaseIndexFile beside it says which
+// members hold the lines of each case id. Any gzip reader reads the
+// members one after the other as one stream (ReadCases does), so the
+// file is what it was before the index; ReadCase reads only the members
+// of one case.
+//
+// CaseIndexFile is binary, little-endian:
+//
+//	header  8 bytes  "ASSAYCX1"
+//	        8 bytes  the size of cases.jsonl.gz it indexes
+//	        8 bytes  the number of entries
+//	entry   8 bytes  FNV-1a 64 of the case id
+//	        8 bytes  offset of a member in cases.jsonl.gz
+//	        4 bytes  the member's length
+//
+// Entries are sorted by hash, then offset; a case whose trials lie in
+// several members has an entry per member. Ids whose hashes collide share
+// entries: the lines read are filtered by id, so a collision costs a read,
+// never a wrong case. An index that does not match (another size of
+// cases.jsonl.gz, a size that is not its entries', an entry outside the
+// file) is not used: the case is read by streaming every line, as for a
+// run written before the index existed.
+const CaseIndexFile = "cases.idx"
+
+const (
+	caseIndexMagic     = "ASSAYCX1"
+	caseIndexHeader    = 24
+	caseIndexEntrySize = 20
+	// caseBlock is the size of case lines after which a member ends.
+	caseBlock = 64 << 10
+	// maxMember bounds the compressed length of a member the index may
+	// name: a block plus a longest line, with room for incompressible data.
+	maxMember = caseBlock + boundedfile.MaxLine + boundedfile.MaxLine/8
+)
+
+type caseIndexEntry struct {
+	hash uint64
+	off  uint64
+	n    uint32
+}
+
+func caseHash(id string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(id))
+	return h.Sum64()
+}
+
+// lineID is the id of a case line as caseLine writes it: the value of
+// its first field, "id". ok is false for any other line.
+func lineID(line []byte) (string, bool) {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return "", false
+	}
+	if t, err := dec.Token(); err != nil || t != "id" {
+		return "", false
+	}
+	t, err := dec.Token()
+	id, ok := t.(string)
+	return id, err == nil && ok
+}
+
+// countWriter counts the bytes written through it.
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// compressCases gzips dir/cases.jsonl into dir/cases.jsonl.gz, a member
+// per block of lines, and writes dir/cases.idx (CaseIndexFile), each
+// through a synced temporary file and a rename; then it removes the plain
+// file. A line whose id cannot be read (not one caseLine wrote) leaves
+// the run without an index: its cases are read by streaming.
+func compressCases(dir string) error {
+	return compressIndexed(dir, CasesFile, CasesGzFile, CaseIndexFile)
+}
+
+// compressIndexed is compressCases of the lines of dir/plain (each a JSON
+// object whose first field is "id") into dir/gz and dir/idx.
+func compressIndexed(dir, plainName, gzName, idxName string) error {
+	plain := filepath.Join(dir, plainName)
+	in, err := os.Open(plain)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	gzPath := filepath.Join(dir, gzName)
+	out, err := atomicfile.Create(gzPath, atomicfile.Options{Sync: true, Locked: true})
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(out, 64<<10)
+	cw := &countWriter{w: bw}
+	entries, err := writeMembers(cw, in)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err != nil {
+		out.Abort()
+		return err
+	}
+	if err := out.Commit(); err != nil {
+		return err
+	}
+	idxPath := filepath.Join(dir, idxName)
+	if entries != nil {
+		if err := writeFileAtomic(idxPath, func(w io.Writer) error { return writeCaseIndex(w, cw.n, entries) }); err != nil {
+			return err
+		}
+	} else {
+		os.Remove(idxPath)
+	}
+	if err := os.Remove(plain); err != nil {
+		return err
+	}
+	atomicfile.SyncDir(dir)
+	return nil
+}
+
+// writeMembers copies the lines of in to w as gzip members of about
+// caseBlock bytes of lines each, and returns the index entries of the
+// members (nil when a line's id could not be read).
+func writeMembers(w *countWriter, in io.Reader) ([]caseIndexEntry, error) {
+	var entries []caseIndexEntry
+	indexed := true
+	zw, _ := gzip.NewWriterLevel(w, gzip.BestCompression)
+	br := bufio.NewReaderSize(in, 64<<10)
+	start, size := w.n, 0
+	var hashes []uint64 // of the current member's lines
+	end := func() error {
+		if err := zw.Close(); err != nil {
+			return err
+		}
+		n := w.n - start
+		slices.Sort(hashes)
+		for _, h := range slices.Compact(hashes) {
+			entries = append(entries, caseIndexEntry{h, uint64(start), uint32(n)})
+		}
+		if n > maxMember {
+			indexed = false
+		}
+		hashes, start, size = hashes[:0], w.n, 0
+		zw.Reset(w)
+		return nil
+	}
+	atStart := true // the next fragment begins a line
+	for {
+		frag, rerr := br.ReadSlice('\n')
+		if rerr != nil && rerr != io.EOF && rerr != bufio.ErrBufferFull {
+			return nil, rerr
+		}
+		if atStart && len(bytes.TrimSpace(frag)) > 0 {
+			// A line longer than the buffer comes in fragments; its id
+			// is in the first.
+			if id, ok := lineID(frag); ok {
+				hashes = append(hashes, caseHash(id))
+			} else {
+				indexed = false
+			}
+		}
+		if len(frag) > 0 {
+			if _, err := zw.Write(frag); err != nil {
+				return nil, err
+			}
+			size += len(frag)
+		}
+		atStart = bytes.HasSuffix(frag, []byte{'\n'}) || atStart && len(bytes.TrimSpace(frag)) == 0
+		if rerr == io.EOF {
+			break
+		}
+		if atStart && size >= caseBlock {
+			if err := end(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if size > 0 || w.n == start && len(entries) == 0 {
+		// The last member (an empty one for a run without cases, so the
+		// file is still gzip).
+		if err := end(); err != nil {
+			return nil, err
+		}
+	}
+	if !indexed {
+		return nil, nil
+	}
+	slices.SortFunc(entries, func(a, b caseIndexEntry) int {
+		return cmp.Or(cmp.Compare(a.hash, b.hash), cmp.Compare(a.off, b.off))
+	})
+	if entries == nil {
+		entries = []caseIndexEntry{}
+	}
+	return entries, nil
+}
+
+func writeCaseIndex(w io.Writer, gzSize int64, entries []caseIndexEntry) error {
+	var b [caseIndexHeader]byte
+	copy(b[:8], caseIndexMagic)
+	binary.LittleEndian.PutUint64(b[8:], uint64(gzSize))
+	binary.LittleEndian.PutUint64(b[16:], uint64(len(entries)))
+	if _, err := w.Write(b[:]); err != nil {
+		return err
+	}
+	var e [caseIndexEntrySize]byte
+	for _, x := range entries {
+		binary.LittleEndian.PutUint64(e[0:], x.hash)
+		binary.LittleEndian.PutUint64(e[8:], x.off)
+		binary.LittleEndian.PutUint32(e[16:], x.n)
+		if _, err := w.Write(e[:]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// errNoIndex: the run has no case index it may use.
+var errNoIndex = errors.New("no usable case index")
+
+// caseMembers returns the members of gz (its size gzSize) that the
+// index idx names for the hash h, in file order; errNoIndex when the
+// index does not match gz.
+func caseMembers(idx io.ReaderAt, idxSize, gzSize int64, h uint64) ([]caseIndexEntry, error) {
+	var head [caseIndexHeader]byte
+	if idxSize < caseIndexHeader {
+		return nil, errNoIndex
+	}
+	if _, err := idx.ReadAt(head[:], 0); err != nil {
+		return nil, errNoIndex
+	}
+	if string(head[:8]) != caseIndexMagic || int64(binary.LittleEndian.Uint64(head[8:])) != gzSize {
+		return nil, errNoIndex
+	}
+	n := binary.LittleEndian.Uint64(head[16:])
+	if n > uint64(idxSize) || caseIndexHeader+n*caseIndexEntrySize != uint64(idxSize) {
+		return nil, errNoIndex
+	}
+	var buf [caseIndexEntrySize]byte
+	var rerr error
+	entry := func(i uint64) caseIndexEntry {
+		if _, err := idx.ReadAt(buf[:], caseIndexHeader+int64(i)*caseIndexEntrySize); err != nil {
+			rerr = err
+			return caseIndexEntry{}
+		}
+		return caseIndexEntry{binary.LittleEndian.Uint64(buf[0:]), binary.LittleEndian.Uint64(buf[8:]), binary.LittleEndian.Uint32(buf[16:])}
+	}
+	// The first entry whose hash is >= h.
+	lo, hi := uint64(0), n
+	for lo < hi && rerr == nil {
+		mid := lo + (hi-lo)/2
+		if entry(mid).hash < h {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	var out []caseIndexEntry
+	for i := lo; i < n && rerr == nil; i++ {
+		e := entry(i)
+		if rerr != nil || e.hash != h {
+			break
+		}
+		if e.off >= uint64(gzSize) || uint64(e.n) > uint64(gzSize)-e.off || e.n == 0 || e.n > maxMember ||
+			len(out) > 0 && e.off <= out[len(out)-1].off {
+			return nil, errNoIndex
+		}
+		out = append(out, e)
+	}
+	if rerr != nil {
+		return nil, errNoIndex
+	}
+	return out, nil
+}
+
+// ReadCase calls fn with each trial of the case id of a run, in the order
+// ReadCases gives them, observations decoded only withObservations. dir
+// is the run's directory. A finished run with a case index
+// (CaseIndexFile) that matches its cases.jsonl.gz is read in the members
+// that hold the case and nothing else; any other run (one written before
+// the index existed, one still being written, an index that does not
+// match) is read by streaming all its lines (ReadCases) and keeping the
+// case's. A case the run lacks calls fn never and is not an error.
+func ReadCase(dir, id string, withObservations bool, fn func(assay.CaseResult) error) error {
+	err := readIndexedCase(dir, id, withObservations, fn)
+	if !errors.Is(err, errNoIndex) {
+		return err
+	}
+	return readCases(dir, decoder(withObservations), func(r assay.CaseResult) error {
+		if r.ID != id {
+			return nil
+		}
+		return fn(r)
+	})
+}
+
+func decoder(withObservations bool) func([]byte, *assay.CaseResult) error {
+	if withObservations {
+		return decodeWithObservation
+	}
+	return decodeResult
+}
+
+// readIndexedCase is ReadCase through the case index; errNoIndex when
+// there is none it may use.
+func readIndexedCase(dir, id string, withObservations bool, fn func(assay.CaseResult) error) error {
+	decode := decoder(withObservations)
+	return readIndexed(dir, CasesGzFile, CaseIndexFile, id, func(path string, off uint64, n int, t []byte) error {
+		if e := nesting.JSON(t); e != nil {
+			return fmt.Errorf("%s: block at byte %d, line %d:%d: %s", path, off, n, e.Col, e.Msg)
+		}
+		var r assay.CaseResult
+		if err := decode(t, &r); err != nil {
+			return fmt.Errorf("%s: block at byte %d, line %d: %v", path, off, n, err)
+		}
+		return fn(r)
+	})
+}
+
+// readIndexed calls fn with each line of id in dir/gzName through the
+// index dir/idxName (the member's offset and the line's number in it,
+// for messages); errNoIndex when there is no index it may use.
+func readIndexed(dir, gzName, idxName, id string, fn func(path string, off uint64, n int, line []byte) error) error {
+	idx, err := os.Open(filepath.Join(dir, idxName))
+	if err != nil {
+		return errNoIndex
+	}
+	defer idx.Close()
+	ifi, err := idx.Stat()
+	if err != nil || !ifi.Mode().IsRegular() {
+		return errNoIndex
+	}
+	gzPath := filepath.Join(dir, gzName)
+	gfi, err := boundedfile.Check(gzPath, boundedfile.Cases)
+	if err != nil || !gfi.Mode().IsRegular() {
+		return errNoIndex
+	}
+	gz, err := os.Open(gzPath)
+	if err != nil {
+		return errNoIndex
+	}
+	defer gz.Close()
+	if fi, err := gz.Stat(); err != nil || fi.Size() != gfi.Size() {
+		return errNoIndex
+	}
+	members, err := caseMembers(idx, ifi.Size(), gfi.Size(), caseHash(id))
+	if err != nil {
+		return err
+	}
+	for _, m := range members {
+		if err := readMember(gzPath, gz, m, id, fn); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readMember calls fn with the lines of id in the gzip member m of the
+// file path.
+func readMember(path string, ra io.ReaderAt, m caseIndexEntry, id string, fn func(path string, off uint64, n int, line []byte) error) error {
+	sr := io.NewSectionReader(ra, int64(m.off), int64(m.n))
+	zr, err := gzip.NewReader(sr)
+	if err != nil {
+		return fmt.Errorf("%s: block at byte %d: %v", path, m.off, err)
+	}
+	defer zr.Close()
+	zr.Multistream(false)
+	br := bufio.NewReaderSize(boundedfile.Reader(zr, boundedfile.CasesGzip), 64<<10)
+	for n := 1; ; n++ {
+		b, rerr := boundedfile.ReadLine(br, boundedfile.MaxLine)
+		if rerr != nil && rerr != io.EOF {
+			return fmt.Errorf("%s: block at byte %d, line %d: %v", path, m.off, n, rerr)
+		}
+		if t := bytes.TrimSpace(b); len(t) > 0 {
+			if lid, ok := lineID(t); ok && lid == id {
+				if err := fn(path, m.off, n, t); err != nil {
+					return err
+				}
+			}
+		}
+		if rerr == io.EOF {
+			return nil
+		}
+	}
+}
+
+// RunCase calls fn with each trial of the case id of the run runID under
+// root (ReadCase of its directory). An unknown run wraps ErrNotFound; a
+// run without the case calls fn never.
+func RunCase(ctx context.Context, root, runID, id string, withObservations bool, fn func(assay.CaseResult) error) error {
+	if !ValidRunID(runID) {
+		return fmt.Errorf("run id %q: %w", runID, ErrNotFound)
+	}
+	dir := filepath.Join(root, "runs", runID)
+	if _, err := os.Stat(dir); err != nil {
+		return fmt.Errorf("run %s: not in the store %s: %w", runID, root, ErrNotFound)
+	}
+	each := func(r assay.CaseResult) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return fn(r)
+	}
+	if err := ReadCase(dir, id, withObservations, each); !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}

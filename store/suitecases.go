@@ -1,0 +1,102 @@
+package store
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/nesting"
+)
+
+// A run of a files store keeps, beside its case lines, each case as the
+// suite stated it when the run asked it (its query, judgments,
+// expectations, guards, tags), so that a view of one case needs neither
+// the suite file nor a pass over it: SuiteCasesFile while the run goes,
+// gzipped with its index (SuiteCasesGzFile, SuiteCaseIndexFile, the format
+// of cases.jsonl.gz and cases.idx) by Finish. A run without them (written
+// before they existed, copied from another store, a store without files)
+// is shown from its suite file, as before.
+const (
+	SuiteCasesFile     = "suite-cases.jsonl"
+	SuiteCasesGzFile   = "suite-cases.jsonl.gz"
+	SuiteCaseIndexFile = "suite-cases.idx"
+)
+
+// SuiteCaseWriter is the optional capability of a RunWriter that keeps
+// the suite's cases with the run (the files stores): AppendSuiteCase
+// records c, once per case id (a caller writes it with the case's first
+// trial), already redacted by the caller. Safe for concurrent use.
+type SuiteCaseWriter interface {
+	AppendSuiteCase(c assay.Case) error
+}
+
+var _ SuiteCaseWriter = (*fileRun)(nil)
+
+// AppendSuiteCase implements SuiteCaseWriter: one line of
+// suite-cases.jsonl, its id first.
+func (w *fileRun) AppendSuiteCase(c assay.Case) error {
+	b, err := json.Marshal(&c)
+	if err != nil {
+		return fmt.Errorf("case %s: %w", c.ID, err)
+	}
+	b = append(b, '\n')
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.finished {
+		return ErrFinished
+	}
+	if w.suite == nil {
+		f, err := os.OpenFile(filepath.Join(w.dir, SuiteCasesFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+		if err != nil {
+			return w.explain(err)
+		}
+		w.suite = f
+	}
+	if _, err := w.suite.Write(b); err != nil {
+		return w.explain(fmt.Errorf("%s: %w", w.suite.Name(), err))
+	}
+	return nil
+}
+
+// finishSuiteCases closes suite-cases.jsonl and, when compress, gzips it
+// with its index.
+func (w *fileRun) finishSuiteCases(compress bool) error {
+	if w.suite == nil {
+		return nil
+	}
+	err := w.suite.Close()
+	w.suite = nil
+	if err != nil || !compress {
+		return err
+	}
+	return compressIndexed(w.dir, SuiteCasesFile, SuiteCasesGzFile, SuiteCaseIndexFile)
+}
+
+// ReadSuiteCase returns the case id as the suite stated it when the run in
+// dir asked it (SuiteCasesFile), read through its index; nil, with no
+// error, when the run does not keep it (the caller reads the suite file).
+func ReadSuiteCase(dir, id string) (*assay.Case, error) {
+	var c *assay.Case
+	err := readIndexed(dir, SuiteCasesGzFile, SuiteCaseIndexFile, id, func(path string, off uint64, n int, t []byte) error {
+		if c != nil {
+			return nil
+		}
+		if e := nesting.JSON(t); e != nil {
+			return fmt.Errorf("%s: block at byte %d, line %d:%d: %s", path, off, n, e.Col, e.Msg)
+		}
+		var x assay.Case
+		if err := json.Unmarshal(t, &x); err != nil {
+			return fmt.Errorf("%s: block at byte %d, line %d: %v", path, off, n, err)
+		}
+		c = &x
+		return nil
+	})
+	if errors.Is(err, errNoIndex) || errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	return c, err
+}
