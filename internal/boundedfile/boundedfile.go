@@ -44,10 +44,13 @@ var (
 	Cases      = Limit{What: "cases file", Max: 8 * GiB}
 	CasesGzip  = Limit{What: "decompressed cases file", Max: 8 * GiB}
 	Trace      = Limit{What: "replay trace", Max: 8 * GiB}
-	Qrels      = Limit{What: "qrels file", Max: 4 * GiB}
-	RunFile    = Limit{What: "run file", Max: 4 * GiB}
-	RAGAnswers = Limit{What: "TREC RAG answer file", Max: 4 * GiB}
-	TargetFile = Limit{What: "target file", Max: 16 * MiB}
+	// TraceExport is an OpenTelemetry trace export (assay traces import),
+	// read whole: its spans are joined into traces across files.
+	TraceExport = Limit{What: "trace export", Max: 1 * GiB, Pipe: true}
+	Qrels       = Limit{What: "qrels file", Max: 4 * GiB}
+	RunFile     = Limit{What: "run file", Max: 4 * GiB}
+	RAGAnswers  = Limit{What: "TREC RAG answer file", Max: 4 * GiB}
+	TargetFile  = Limit{What: "target file", Max: 16 * MiB}
 )
 
 // MaxBody is the largest max_body a target file may set: the most of one
