@@ -156,7 +156,7 @@ func FromData(paths []string, docs [][]TracesData) *Result {
 		obs = append(obs, made{o, r})
 	}
 	for _, k := range sortedKeys(secrets) {
-		res.Secrets = append(res.Secrets, redact.Secret{Name: k, Value: secrets[k]})
+		res.Secrets = append(res.Secrets, redact.Secret{Name: secrets[k], Value: k})
 	}
 	red := redact.New(res.Secrets...)
 	for _, m := range obs {
@@ -242,18 +242,18 @@ var mapped = map[string]bool{
 }
 
 // collectSecrets adds the values of the tree's attributes named like a
-// credential (span, event and resource attributes).
+// credential (span, event and resource attributes), value -> name.
 func collectSecrets(tree []*node, into map[string]string) {
 	add := func(kvs []KeyValue) {
 		for _, kv := range kvs {
 			if !mapped[kv.Key] && !strings.HasPrefix(kv.Key, "llm.token_count.") && redact.IsSecretName(kv.Key) {
 				v := kv.Value.Text()
 				if len(v) >= redact.MinLen {
-					into[kv.Key] = v
+					into[v] = kv.Key
 				}
 				// "Bearer TOKEN": the token alone is the secret too.
 				if scheme, tok, ok := strings.Cut(v, " "); ok && len(tok) >= redact.MinLen && (strings.EqualFold(scheme, "bearer") || strings.EqualFold(scheme, "basic")) {
-					into[kv.Key+" token"] = tok
+					into[tok] = kv.Key
 				}
 			}
 		}
