@@ -37,18 +37,29 @@ const ScopeName = "github.com/assay-eval/assay"
 //
 // Span ids are derived from the run id, the case and the trial, so the
 // same run gives the same document.
-func Evaluations(runs ...*assay.Run) TracesData {
+//
+// The cases are read with Run.EachCase (a run whose cases stay on disk
+// is read from there); its error is returned.
+func Evaluations(runs ...*assay.Run) (TracesData, error) {
 	td := TracesData{ResourceSpans: []ResourceSpans{}}
 	for _, run := range runs {
-		td.ResourceSpans = append(td.ResourceSpans, runSpans(run))
+		rs, err := runSpans(run)
+		if err != nil {
+			return td, err
+		}
+		td.ResourceSpans = append(td.ResourceSpans, rs)
 	}
-	return td
+	return td, nil
 }
 
 // WriteEvaluations writes Evaluations(runs...) as one line of OTLP/JSON
 // (the collector's file exporter format).
 func WriteEvaluations(w io.Writer, runs ...*assay.Run) error {
-	b, err := json.Marshal(Evaluations(runs...))
+	td, err := Evaluations(runs...)
+	if err != nil {
+		return err
+	}
+	b, err := json.Marshal(td)
 	if err != nil {
 		return err
 	}
@@ -56,7 +67,7 @@ func WriteEvaluations(w io.Writer, runs ...*assay.Run) error {
 	return err
 }
 
-func runSpans(run *assay.Run) ResourceSpans {
+func runSpans(run *assay.Run) (ResourceSpans, error) {
 	traceID := strings.ReplaceAll(run.RunID, "-", "")
 	if !isHexID(traceID, 16) {
 		traceID = derivedID(32, "trace", run.RunID)
@@ -93,7 +104,7 @@ func runSpans(run *assay.Run) ResourceSpans {
 		root.Events = append(root.Events, evalEvent(end, name, &mean, "", "mean over "+strconv.Itoa(m.N)+" judged case(s)", suiteAttrs))
 	}
 	spans := []Span{root}
-	for _, c := range run.Cases {
+	err := run.EachCase(func(c assay.CaseResult) error {
 		trial := strconv.Itoa(c.Trial)
 		cs := Span{TraceID: traceID, SpanID: derivedID(16, "case", run.RunID, c.ID, trial), ParentSpanID: rootID,
 			Name: "assay case " + c.ID, Kind: 1, StartTimeUnixNano: start, EndTimeUnixNano: start,
@@ -123,8 +134,9 @@ func runSpans(run *assay.Run) ResourceSpans {
 			cs.Events = append(cs.Events, evalEvent(end, name, &v, "", "", caseAttrs))
 		}
 		spans = append(spans, cs)
-	}
-	return ResourceSpans{Resource: res, ScopeSpans: []ScopeSpans{{Scope: Scope{Name: ScopeName, Version: run.AssayVersion}, Spans: spans}}}
+		return nil
+	})
+	return ResourceSpans{Resource: res, ScopeSpans: []ScopeSpans{{Scope: Scope{Name: ScopeName, Version: run.AssayVersion}, Spans: spans}}}, err
 }
 
 func evalEvent(t Uint, name string, score *float64, label, explanation string, extra []KeyValue) Event {
