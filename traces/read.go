@@ -40,13 +40,13 @@ func Parse(name string, src []byte) ([]TracesData, error) {
 			break
 		}
 		if err != nil {
-			col, msg := diag.JSON(err)
-			off := int(start) + col - 1
+			_, msg := diag.JSON(err)
+			var off int
 			var se *json.SyntaxError
 			var te *json.UnmarshalTypeError
 			switch {
 			case errors.As(err, &se):
-				off = int(se.Offset)
+				off = int(se.Offset) - 1 // the offending byte
 			case errors.As(err, &te):
 				off = int(te.Offset)
 			default:
