@@ -20,9 +20,10 @@ func minArgs(n int, usage string) cobra.PositionalArgs {
 
 func newTracesCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "traces",
-		Short: "Read production traces (OpenTelemetry) into observations",
-		Args:  cobra.NoArgs,
+		Use:     "traces",
+		Short:   "Read production traces (OpenTelemetry) into observations",
+		Example: `  assay traces import export.json -o replay.jsonl`,
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return usageError("assay traces import FILE... -o replay.jsonl", "traces needs a subcommand: import")
 		},
