@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/boundedfile"
 	"github.com/assay-eval/assay/traces"
 )
 
@@ -161,5 +162,17 @@ func TestReadFileRefusesWhatIsNotAFile(t *testing.T) {
 	b, _ := os.ReadFile("testdata/genai.jsonl")
 	if _, err := traces.Parse("genai.jsonl", b); err != nil {
 		t.Errorf("JSONL export: %v", err)
+	}
+}
+
+// An export over the size limit is refused, naming the limit (not
+// parallel: it lowers the package-wide limit).
+func TestReadFileSizeLimit(t *testing.T) {
+	old := boundedfile.TraceExport
+	defer func() { boundedfile.TraceExport = old }()
+	boundedfile.TraceExport.Max = 100
+	_, err := traces.ReadFile("testdata/genai.jsonl")
+	if err == nil || !strings.Contains(err.Error(), "trace export") {
+		t.Errorf("err = %v, want the trace export's limit", err)
 	}
 }

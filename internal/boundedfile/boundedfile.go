@@ -46,7 +46,7 @@ var (
 	Trace      = Limit{What: "replay trace", Max: 8 * GiB}
 	// TraceExport is an OpenTelemetry trace export (assay traces import),
 	// read whole: its spans are joined into traces across files.
-	TraceExport = Limit{What: "trace export", Max: 1 * GiB, Pipe: true}
+	TraceExport = Limit{What: "trace export", Max: 256 * MiB, Pipe: true}
 	Qrels       = Limit{What: "qrels file", Max: 4 * GiB}
 	RunFile     = Limit{What: "run file", Max: 4 * GiB}
 	RAGAnswers  = Limit{What: "TREC RAG answer file", Max: 4 * GiB}
