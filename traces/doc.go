@@ -7,7 +7,9 @@
 // of each root span whose tree holds a retrieval or an answer, reading the
 // OpenTelemetry GenAI semantic conventions (gen_ai.*), OpenInference
 // (openinference.span.kind, retrieval.documents.N.document.*, llm.*) and
-// the Langfuse input/output attributes. Spans are joined into traces across
+// the Langfuse input/output attributes; a file may also hold Langfuse's
+// own trace objects (its public API's, with observations and scores),
+// which become observations too. Spans are joined into traces across
 // files and services. Each observation carries an assay.Provenance: trace
 // and span ids, service, time, session, the question, the user's feedback,
 // evaluations. What is read, attribute by attribute, is docs/traces.md;

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/boundedfile"
 	"github.com/assay-eval/assay/redact"
 )
 
@@ -69,19 +70,60 @@ type node struct {
 // observation of each root span (a span without a parent in the files)
 // whose trace holds a retrieval or an answer (docs/traces.md has the
 // mapping). Spans of one trace are joined across files and services.
+//
+// A file may also hold Langfuse traces (its public API's trace objects,
+// with their observations and scores): each trace with a retrieval or an
+// answer is an observation too, after those of the OTLP spans.
 func Import(paths []string) (*Result, error) {
 	var docs [][]TracesData
+	var lf [][]LangfuseTrace
 	for _, p := range paths {
-		d, err := ReadFile(p)
+		b, err := boundedfile.ReadFile(p, boundedfile.TraceExport)
 		if err != nil {
 			return nil, err
 		}
-		docs = append(docs, d)
+		d, l, err := parseAll(p, b, true)
+		if err != nil {
+			return nil, err
+		}
+		docs, lf = append(docs, d), append(lf, l)
 	}
-	return FromData(paths, docs), nil
+	res := FromData(paths, docs)
+	for i, traces := range lf {
+		for _, tr := range traces {
+			res.Files[i].Spans += len(tr.Observations)
+			if tr.ID == "" {
+				res.Skipped = append(res.Skipped, Skipped{File: paths[i], Name: tr.Name, Reason: "Langfuse trace without an id"})
+				continue
+			}
+			o, ok := langfuseObservation(tr)
+			if !ok {
+				res.Skipped = append(res.Skipped, Skipped{File: paths[i], TraceID: tr.ID, Name: tr.Name,
+					Reason: fmt.Sprintf("no retrieval and no answer in the Langfuse trace (%d observation(s))", len(tr.Observations))})
+				continue
+			}
+			res.Observations = append(res.Observations, o)
+			res.Found = append(res.Found, found(o, "", tr.Name))
+		}
+	}
+	return res, nil
 }
 
-// FromData is Import over documents already read: docs[i] from paths[i].
+// found is the report line of an observation.
+func found(o assay.Observation, spanID, service string) Found {
+	f := Found{Case: o.Case, TraceID: o.Provenance.TraceID, SpanID: spanID, Service: service,
+		Retrieved: len(o.Retrieved), Answer: o.Answer != "", Tools: len(o.Tools)}
+	if fb := o.Provenance.Feedback; fb != nil {
+		f.Feedback = fb.Label
+		if f.Feedback == "" && fb.Score != nil {
+			f.Feedback = "score " + strconv.FormatFloat(*fb.Score, 'g', -1, 64)
+		}
+	}
+	return f
+}
+
+// FromData is Import over OTLP documents already read: docs[i] from
+// paths[i].
 func FromData(paths []string, docs [][]TracesData) *Result {
 	res := &Result{Found: []Found{}, Skipped: []Skipped{}}
 	byID := map[string]*node{} // traceId/spanId
@@ -169,15 +211,7 @@ func FromData(paths []string, docs [][]TracesData) *Result {
 			o = redact.Value(red, o)
 		}
 		res.Observations = append(res.Observations, o)
-		f := Found{Case: o.Case, TraceID: m.root.TraceID, SpanID: m.root.SpanID, Service: m.root.service,
-			Retrieved: len(o.Retrieved), Answer: o.Answer != "", Tools: len(o.Tools)}
-		if fb := o.Provenance.Feedback; fb != nil {
-			f.Feedback = fb.Label
-			if f.Feedback == "" && fb.Score != nil {
-				f.Feedback = "score " + strconv.FormatFloat(*fb.Score, 'g', -1, 64)
-			}
-		}
-		res.Found = append(res.Found, f)
+		res.Found = append(res.Found, found(o, m.root.SpanID, m.root.service))
 	}
 	return res
 }

@@ -27,15 +27,35 @@ func ReadFile(path string) ([]TracesData, error) {
 // Parse reads the OTLP/JSON documents of src (see ReadFile); name is the
 // file named in errors.
 func Parse(name string, src []byte) ([]TracesData, error) {
+	td, _, err := parseAll(name, src, false)
+	return td, err
+}
+
+// parseAll reads src as OTLP/JSON documents, and, with langfuse, a value
+// that is Langfuse traces (langfuseTraces) as those.
+func parseAll(name string, src []byte, langfuse bool) ([]TracesData, []LangfuseTrace, error) {
 	if e := nesting.JSON(src); e != nil {
-		return nil, diag.Errorf(name, e.Line, e.Col, "malformed trace export: %s", e.Msg)
+		return nil, nil, diag.Errorf(name, e.Line, e.Col, "malformed trace export: %s", e.Msg)
 	}
 	dec := json.NewDecoder(bytes.NewReader(src))
 	var out []TracesData
+	var lf []LangfuseTrace
 	for {
 		start := dec.InputOffset()
+		var raw json.RawMessage
+		err := dec.Decode(&raw)
 		var td TracesData
-		err := dec.Decode(&td)
+		if err == nil {
+			if !bytes.Contains(raw, []byte(`"resourceSpans"`)) && langfuse && looksLangfuse(raw) {
+				var ts []LangfuseTrace
+				if ts, err = langfuseTraces(raw); err == nil {
+					lf = append(lf, ts...)
+					continue
+				}
+			} else {
+				err = json.Unmarshal(raw, &td)
+			}
+		}
 		if errors.Is(err, io.EOF) {
 			break
 		}
@@ -44,24 +64,31 @@ func Parse(name string, src []byte) ([]TracesData, error) {
 			var off int
 			var se *json.SyntaxError
 			var te *json.UnmarshalTypeError
+			// Offsets of a syntax error count from the stream's start;
+			// those of a value decoded again, from the value's.
+			vstart := int(start) + leadingSpace(src[start:])
 			switch {
-			case errors.As(err, &se):
+			case errors.As(err, &se) && raw == nil:
 				off = int(se.Offset) - 1 // the offending byte
 			case errors.As(err, &te):
-				off = int(te.Offset)
+				off = vstart + int(te.Offset)
 			default:
-				off = int(dec.InputOffset())
+				off = vstart
 			}
 			line, c := position(src, off)
-			return nil, diag.Errorf(name, line, c, "malformed trace export: %s", msg)
+			return nil, nil, diag.Errorf(name, line, c, "malformed trace export: %s", msg)
 		}
-		if len(td.ResourceSpans) == 0 && !bytes.Contains(src[start:dec.InputOffset()], []byte(`"resourceSpans"`)) {
+		if len(td.ResourceSpans) == 0 && !bytes.Contains(raw, []byte(`"resourceSpans"`)) {
 			line, c := position(src, int(start)+leadingSpace(src[start:]))
-			return nil, diag.Errorf(name, line, c, "not an OTLP/JSON trace export: want an object with \"resourceSpans\"")
+			msg := "not an OTLP/JSON trace export: want an object with \"resourceSpans\""
+			if langfuse {
+				msg += ", or Langfuse traces (objects with \"id\" and \"observations\")"
+			}
+			return nil, nil, diag.Errorf(name, line, c, "%s", msg)
 		}
 		out = append(out, td)
 	}
-	return out, nil
+	return out, lf, nil
 }
 
 func leadingSpace(b []byte) int {

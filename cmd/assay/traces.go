@@ -45,7 +45,8 @@ one observation per root span whose trace holds a retrieval or an answer:
 the ranking, the answer, tool calls, spans, latency, tokens, the model, and
 its provenance (trace id, service, time, session, the question, the user's
 feedback, evaluations). Spans of one trace are joined across files and
-services. The observation's case is the trace id.
+services. The observation's case is the trace id. A file may also hold
+Langfuse's own trace export (the trace objects of its public API).
 
 The replay file is what --target replay:FILE reads, and what assay propose
 picks candidate cases from. Values of attributes named like a credential
