@@ -14,9 +14,11 @@ import (
 //
 //   - credential: a credential written in the text itself, which no
 //     secret list can know: "Bearer <token>", a key=value or key: value
-//     whose key reads like a credential (IsSecretName: password, api_key,
-//     token, secret ...), and tokens of a well-known shape (sk-..., ghp_...,
-//     xox?-..., AKIA...), shown as "[credential]";
+//     whose key reads like a credential (IsSecretName:
+//     password, api_key, token, secret ...), and tokens of a well-known
+//     shape (sk-..., ghp_..., xox?-..., AKIA..., a JWT), shown as
+//     "[credential]"; "password is VALUE" (or passwd, pwd, passphrase,
+//     secret) too, but not "the key is rotated";
 //   - email: an e-mail address (local@domain.tld), shown as "[email]";
 //   - phone: a phone number, digits in groups of 2 to 4 separated by
 //     spaces, dots or hyphens, with at least 9 digits, or at least 7 after
@@ -45,8 +47,8 @@ var (
 	emailRE  = regexp.MustCompile(`[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}`)
 	phoneRE  = regexp.MustCompile(`(?:\+\d{1,3}[ .-]?)?(?:\(\d{1,4}\)[ .-]?)?\d{2,4}(?:[ .-]\d{2,4}){1,4}`)
 	bearerRE = regexp.MustCompile(`(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,}`)
-	keyValRE = regexp.MustCompile(`([A-Za-z][A-Za-z0-9_.-]*)(\s*[:=]\s*)("[^"]*"|'[^']*'|[^\s,;&"']+)`)
-	shapeRE  = regexp.MustCompile(`\b(?:sk-[A-Za-z0-9_-]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|xox[abprs]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16})`)
+	keyValRE = regexp.MustCompile(`([A-Za-z][A-Za-z0-9_.-]*)(\s*[:=]\s*|\s+is\s+)("[^"]*"|'[^']*'|[^\s,;&"']+)`)
+	shapeRE  = regexp.MustCompile(`\b(?:sk-[A-Za-z0-9_-]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|xox[abprs]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})`)
 )
 
 // Check reports a kind in Keep that is not one of PIIKinds, or a negative
@@ -75,6 +77,11 @@ func (p PII) String(s string) string {
 		s = keyValRE.ReplaceAllStringFunc(s, func(m string) string {
 			sub := keyValRE.FindStringSubmatch(m)
 			if !IsSecretName(sub[1]) || sub[3] == "[credential]" {
+				return m
+			}
+			// "the key is rotated" is prose: "KEY is VALUE" only for a
+			// password or a secret.
+			if strings.TrimSpace(sub[2]) == "is" && !isWord(sub[1], "password", "passwd", "pwd", "passphrase", "secret") {
 				return m
 			}
 			return sub[1] + sub[2] + "[credential]"
@@ -135,4 +142,8 @@ func digitRuns(s string, n int) string {
 	}
 	flush(len(s))
 	return b.String()
+}
+
+func isWord(s string, words ...string) bool {
+	return slices.Contains(words, strings.ToLower(s))
 }

@@ -28,6 +28,9 @@ func TestPII(t *testing.T) {
 		{"key=value", redact.PII{}, "my api_key=s3cr3tvalue and password: hunter22", "my api_key=[credential] and password: [credential]"},
 		{"shape", redact.PII{}, "use sk-proj-ABCDEFGHIJKLMNOPqrst or AKIAABCDEFGHIJKLMNOP", "use [credential] or [credential]"},
 		{"ordinary key words", redact.PII{}, "the keyword: search", "the keyword: search"},
+		{"password is", redact.PII{}, "my password is hunter22, help", "my password is [credential], help"},
+		{"key is prose", redact.PII{}, "where the key is stored", "where the key is stored"},
+		{"jwt", redact.PII{}, "token eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N", "token [credential]"},
 		{"keep email", redact.PII{Keep: []string{"email"}}, "ops@example.com 4111111111111111", "ops@example.com [number]"},
 		{"keep all", redact.PII{Keep: redact.PIIKinds}, "ops@example.com +1 415 555 0134", "ops@example.com +1 415 555 0134"},
 	} {

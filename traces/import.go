@@ -362,6 +362,9 @@ func observe(r *node, tree []*node) (assay.Observation, bool) {
 	}
 	if k := kindOf(r); k != "LLM" {
 		o.Answer = textOf(firstAttr(r, "output.value", "langfuse.trace.output", "langfuse.observation.output"), answerKeys)
+		if o.Answer == "" && hasMessages(r, "gen_ai.output.messages", "llm.output_messages") {
+			o.Answer = llmOutput(r) // an agent span that records its own output
+		}
 	}
 	if o.Answer == "" && lastLLM != nil {
 		o.Answer = llmOutput(lastLLM)
@@ -556,7 +559,11 @@ func hitsOfValue(v AnyValue) []assay.Hit {
 		if d, ok := m["document"].(map[string]any); ok {
 			m = d
 		}
-		out = append(out, hitOf(m))
+		flat := make(map[string]any, len(m))
+		for k, v := range m {
+			flat[strings.TrimPrefix(k, "document.")] = v
+		}
+		out = append(out, hitOf(flat))
 	}
 	return out
 }
@@ -635,6 +642,11 @@ func queryOf(r *node, tree []*node) string {
 			}
 		}
 	}
+	if hasMessages(r, "gen_ai.input.messages", "llm.input_messages") {
+		if q := llmInput(r); q != "" {
+			return q
+		}
+	}
 	for _, n := range tree {
 		if kindOf(n) == "LLM" {
 			if q := llmInput(n); q != "" {
@@ -643,6 +655,40 @@ func queryOf(r *node, tree []*node) string {
 		}
 	}
 	return ""
+}
+
+// hasMessages reports whether a span records chat messages under one of
+// the names (an attribute, an indexed attribute, or an event attribute).
+func hasMessages(n *node, names ...string) bool {
+	for _, name := range names {
+		if _, ok := n.attrs[name]; ok {
+			return true
+		}
+		if len(indexed(n, name)) > 0 {
+			return true
+		}
+		for _, e := range n.Events {
+			for _, kv := range e.Attributes {
+				if kv.Key == name {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// eventAttr is the value of the attribute key on the span's last event
+// that has it.
+func eventAttr(n *node, key string) (AnyValue, bool) {
+	for _, e := range slices.Backward(n.Events) {
+		for _, kv := range e.Attributes {
+			if kv.Key == key {
+				return kv.Value, true
+			}
+		}
+	}
+	return AnyValue{}, false
 }
 
 // textOf reads text that may be JSON: a JSON string is its value; an
@@ -731,11 +777,14 @@ func llmInput(n *node) string {
 			}
 		}
 	}
-	if v, ok := n.attrs["gen_ai.input.messages"]; ok {
-		if msgs, ok := v.Go().([]any); ok {
-			if q := lastMessage(msgs, "user"); q != "" {
-				return q
-			}
+	for _, v := range messageValues(n, "gen_ai.input.messages") {
+		if q := lastMessage(v, "user"); q != "" {
+			return q
+		}
+	}
+	if v, ok := eventAttr(n, "gen_ai.prompt"); ok { // gen_ai.content.prompt events
+		if q := textOf(v.Text(), queryKeys); q != "" {
+			return q
 		}
 	}
 	for _, e := range slices.Backward(n.Events) {
@@ -748,14 +797,19 @@ func llmInput(n *node) string {
 	return textOf(firstAttr(n, "gen_ai.prompt", "input.value"), queryKeys)
 }
 
-// llmOutput is the answer an LLM span returned.
-func llmOutput(n *node) string {
-	for _, row := range slices.Backward(indexed(n, "llm.output_messages")) {
-		if s := row["message.content"].Text(); s != "" {
-			return s
-		}
+// messageValues are the chat message lists recorded under name: the
+// span's attribute, then its events' (a list, or the list as a JSON
+// string).
+func messageValues(n *node, name string) [][]any {
+	var vals []AnyValue
+	if v, ok := n.attrs[name]; ok {
+		vals = append(vals, v)
 	}
-	if v, ok := n.attrs["gen_ai.output.messages"]; ok {
+	if v, ok := eventAttr(n, name); ok {
+		vals = append(vals, v)
+	}
+	var out [][]any
+	for _, v := range vals {
 		var msgs []any
 		switch x := v.Go().(type) {
 		case []any:
@@ -763,7 +817,27 @@ func llmOutput(n *node) string {
 		case string:
 			_ = json.Unmarshal([]byte(x), &msgs)
 		}
+		if len(msgs) > 0 {
+			out = append(out, msgs)
+		}
+	}
+	return out
+}
+
+// llmOutput is the answer an LLM span returned.
+func llmOutput(n *node) string {
+	for _, row := range slices.Backward(indexed(n, "llm.output_messages")) {
+		if s := row["message.content"].Text(); s != "" {
+			return s
+		}
+	}
+	for _, msgs := range messageValues(n, "gen_ai.output.messages") {
 		if s := lastMessage(msgs, ""); s != "" {
+			return s
+		}
+	}
+	if v, ok := eventAttr(n, "gen_ai.completion"); ok { // gen_ai.content.completion events
+		if s := textOf(v.Text(), answerKeys); s != "" {
 			return s
 		}
 	}
@@ -825,7 +899,7 @@ var (
 // feedbackEvents, else span attributes feedback.* / user.feedback*.
 func feedbackOf(n *node) *assay.Feedback {
 	for _, e := range n.Events {
-		if !slices.Contains(feedbackEvents, e.Name) {
+		if !slices.Contains(feedbackEvents, e.Name) && !strings.Contains(strings.ToLower(e.Name), "feedback") {
 			continue
 		}
 		m := map[string]AnyValue{}
@@ -838,7 +912,7 @@ func feedbackOf(n *node) *assay.Feedback {
 	}
 	m := map[string]AnyValue{}
 	for k, v := range n.attrs {
-		if strings.HasPrefix(k, "feedback.") || strings.HasPrefix(k, "user.feedback") || k == "user_feedback" {
+		if strings.HasPrefix(k, "feedback.") || strings.HasPrefix(k, "user.feedback") || k == "user_feedback" || k == "feedback" || strings.HasPrefix(k, "gen_ai.user.feedback") {
 			m[k] = v
 		}
 	}
