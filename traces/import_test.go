@@ -176,3 +176,40 @@ func TestReadFileSizeLimit(t *testing.T) {
 		t.Errorf("err = %v, want the trace export's limit", err)
 	}
 }
+
+// GenAI messages recorded on an event of the span (the newest
+// conventions), an agent root that records its own input and output, a
+// structured retrieval.documents list, and feedback on an event whose
+// name holds "feedback".
+func TestImportMessagesOnEvents(t *testing.T) {
+	t.Parallel()
+	doc := `{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"bot"}}]},"scopeSpans":[{"scope":{},"spans":[
+{"traceId":"0102030405060708090a0b0c0d0e0f10","spanId":"0000000000000001","name":"invoke_agent","startTimeUnixNano":"1000000","endTimeUnixNano":"9000000",
+ "attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"invoke_agent"}}],
+ "events":[{"timeUnixNano":"9000000","name":"gen_ai.client.inference.operation.details","attributes":[
+   {"key":"gen_ai.input.messages","value":{"arrayValue":{"values":[{"kvlistValue":{"values":[{"key":"role","value":{"stringValue":"user"}},{"key":"parts","value":{"arrayValue":{"values":[{"kvlistValue":{"values":[{"key":"type","value":{"stringValue":"text"}},{"key":"content","value":{"stringValue":"where is my order?"}}]}}]}}}]}}]}}},
+   {"key":"gen_ai.output.messages","value":{"stringValue":"[{\"role\":\"assistant\",\"parts\":[{\"type\":\"text\",\"content\":\"It ships today.\"}]}]"}}]},
+  {"timeUnixNano":"9500000","name":"app.user_feedback","attributes":[{"key":"rating","value":{"stringValue":"x"}},{"key":"label","value":{"stringValue":"thumbs-down"}}]}],
+ "status":{}},
+{"traceId":"0102030405060708090a0b0c0d0e0f10","spanId":"0000000000000002","parentSpanId":"0000000000000001","name":"retrieve","startTimeUnixNano":"2000000","endTimeUnixNano":"3000000",
+ "attributes":[{"key":"openinference.span.kind","value":{"stringValue":"RETRIEVER"}},{"key":"retrieval.documents","value":{"arrayValue":{"values":[
+   {"kvlistValue":{"values":[{"key":"document.id","value":{"stringValue":"orders.md"}},{"key":"document.score","value":{"doubleValue":2.5}}]}}]}}}],"status":{}}]}]}]}`
+	td, err := traces.Parse("x.json", []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := traces.FromData([]string{"x.json"}, [][]traces.TracesData{td})
+	if len(res.Observations) != 1 {
+		t.Fatalf("%d observations, want 1 (skipped %+v)", len(res.Observations), res.Skipped)
+	}
+	o := res.Observations[0]
+	if o.Provenance.Query != "where is my order?" || o.Answer != "It ships today." {
+		t.Errorf("query %q answer %q", o.Provenance.Query, o.Answer)
+	}
+	if len(o.Retrieved) != 1 || o.Retrieved[0].ID != "orders.md" || o.Retrieved[0].Score != 2.5 {
+		t.Errorf("retrieved %+v", o.Retrieved)
+	}
+	if fb := o.Provenance.Feedback; fb == nil || fb.Label != "thumbs_down" {
+		t.Errorf("feedback %+v, want thumbs_down", fb)
+	}
+}
