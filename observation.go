@@ -36,7 +36,10 @@ type Observation struct {
 	// Fields holds extra mapped values (for example a JSON field that
 	// json_schema validates instead of the answer).
 	Fields map[string]any `json:"fields,omitempty"`
-	Error  *Error         `json:"error"`
+	// Provenance is where an observation imported from traces came from
+	// (assay traces import); nil for observations a run made.
+	Provenance *Provenance `json:"provenance,omitempty"`
+	Error      *Error      `json:"error"`
 }
 
 // Hit is one retrieved document.

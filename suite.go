@@ -218,6 +218,13 @@ type Case struct {
 	Expect   Expect            `json:"expect"`
 	Surface  string            `json:"surface,omitempty"`
 	Vars     map[string]string `json:"vars,omitempty"`
+	// Review is ReviewPending for a case proposed from traces that no
+	// person has checked yet (assay lint reports it); empty for an active
+	// case.
+	Review string `json:"review,omitempty"`
+	// Provenance is where a proposed case came from: trace_id, span_id,
+	// service, time, session, feedback, reason (docs/traces.md).
+	Provenance map[string]string `json:"provenance,omitempty"`
 
 	// Source is "file:line" of the case in its suite file, for messages.
 	Source string `json:"-"`

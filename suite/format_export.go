@@ -67,16 +67,18 @@ type exportExpect struct {
 }
 
 type exportCase struct {
-	ID        string            `yaml:"id"`
-	Query     string            `yaml:"query"`
-	Tags      yaml.MapSlice     `yaml:"tags,omitempty,flow"`
-	Guards    string            `yaml:"guards,omitempty"`
-	K         int               `yaml:"k,omitempty"`
-	Relevant  []string          `yaml:"relevant,omitempty,flow"`
-	Judgments yaml.MapSlice     `yaml:"judgments,omitempty,flow"`
-	Expect    *exportExpect     `yaml:"expect,omitempty"`
-	Surface   string            `yaml:"surface,omitempty"`
-	Vars      map[string]string `yaml:"vars,omitempty"`
+	ID         string            `yaml:"id"`
+	Query      string            `yaml:"query"`
+	Tags       yaml.MapSlice     `yaml:"tags,omitempty,flow"`
+	Guards     string            `yaml:"guards,omitempty"`
+	K          int               `yaml:"k,omitempty"`
+	Relevant   []string          `yaml:"relevant,omitempty,flow"`
+	Judgments  yaml.MapSlice     `yaml:"judgments,omitempty,flow"`
+	Expect     *exportExpect     `yaml:"expect,omitempty"`
+	Surface    string            `yaml:"surface,omitempty"`
+	Vars       map[string]string `yaml:"vars,omitempty"`
+	Review     string            `yaml:"review,omitempty"`
+	Provenance yaml.MapSlice     `yaml:"provenance,omitempty,flow"`
 }
 
 type exportFile struct {
@@ -270,7 +272,10 @@ func exportOf(s *assay.Suite, o ExportOptions) exportFile {
 	}
 	f.Cases = make([]exportCase, 0, len(s.Cases))
 	for _, c := range s.Cases {
-		nc := exportCase{ID: c.ID, Query: c.Query, Guards: c.Guards, K: c.K, Surface: c.Surface, Vars: c.Vars}
+		nc := exportCase{ID: c.ID, Query: c.Query, Guards: c.Guards, K: c.K, Surface: c.Surface, Vars: c.Vars, Review: c.Review}
+		for _, k := range keysSorted(c.Provenance) {
+			nc.Provenance = append(nc.Provenance, yaml.MapItem{Key: k, Value: c.Provenance[k]})
+		}
 		for _, k := range keysSorted(c.Tags) {
 			nc.Tags = append(nc.Tags, yaml.MapItem{Key: k, Value: c.Tags[k]})
 		}

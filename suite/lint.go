@@ -318,6 +318,11 @@ func (ln *linter) lintCase(c assay.Case, lines fieldLines) {
 	e := c.Expect
 	ln.addTags(c.Tags)
 
+	// Proposed from traces and not yet checked by a person.
+	if c.Review == assay.ReviewPending {
+		add(where("review"), SeverityError, "%s is pending review: check its query, add what it expects, then remove \"review\" to make it active", name)
+	}
+
 	// Nothing to check.
 	if e.Empty() && len(e.Judge) == 0 && len(e.Nuggets) == 0 && !c.Judged() {
 		add(where(), SeverityError, "%s has nothing to check: add expectations under \"expect:\" or judgments", name)

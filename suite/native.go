@@ -28,7 +28,7 @@ import (
 var (
 	suiteFields    = []string{"assay", "name", "description", "corpus", "defaults", "metrics", "gain", "margins", "recall_over", "cluster", "refusal_markers", "tools", "analyzer", "embeddings", "rerank", "gates", "judge", "nugget_no_vital", "judgments_file", "cases"}
 	defaultsFields = []string{"k", "case_sensitive", "judge"}
-	caseFields     = []string{"id", "query", "tags", "guards", "k", "relevant", "judgments", "expect", "surface", "vars"}
+	caseFields     = []string{"id", "query", "tags", "guards", "k", "relevant", "judgments", "expect", "surface", "vars", "review", "provenance"}
 	expectFields   = []string{"answer_includes", "answer_includes_any", "answer_excludes", "answer_matches", "case_sensitive",
 		"retrieves", "cites", "cites_any", "cited", "cited_any", "cites_only_surfaced", "no_citations", "refusal",
 		"calls_tool", "calls_any_tool", "never_calls", "stops_at_approval", "outcome", "json_schema", "max_latency_ms", "judge", "nuggets"}
@@ -804,6 +804,13 @@ func (d *nativeDecoder) oneCase(n ast.Node, index int) (assay.Case, fieldLines, 
 			c.Surface, err = r.str(f)
 		case "vars":
 			c.Vars, err = r.strMap(f)
+		case "review":
+			c.Review, err = r.str(f)
+			if err == nil && c.Review != assay.ReviewPending {
+				d.prob(f.val, "review: want %q (or no review field: the case is active), got %q", assay.ReviewPending, c.Review)
+			}
+		case "provenance":
+			c.Provenance, err = r.strMap(f)
 		}
 		if err != nil {
 			return c, nil, err

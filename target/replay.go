@@ -38,6 +38,20 @@ const maxLatencyMs = 7 * 24 * 3600 * 1000
 
 // OpenReplay reads a trace file.
 func OpenReplay(path string) (*Replay, error) {
+	obs, err := ReadTrace(path)
+	if err != nil {
+		return nil, err
+	}
+	r := &Replay{path: path, obs: make(map[replayKey]assay.Observation, len(obs))}
+	for _, o := range obs {
+		r.obs[replayKey{o.Case, o.Trial}] = o
+	}
+	return r, nil
+}
+
+// ReadTrace reads the observations of a trace file in file order (see
+// Replay for what is an error).
+func ReadTrace(path string) ([]assay.Observation, error) {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		return nil, fmt.Errorf("replay: %s is a directory, not a trace file (.jsonl)", path)
 	}
@@ -46,7 +60,7 @@ func OpenReplay(path string) (*Replay, error) {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
 	defer f.Close()
-	r := &Replay{path: path, obs: map[replayKey]assay.Observation{}}
+	var out []assay.Observation
 	first := map[replayKey]int{}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64*1024), boundedfile.MaxLine)
@@ -86,12 +100,12 @@ func OpenReplay(path string) (*Replay, error) {
 			return nil, diag.Errorf(path, line, 0, "case %q trial %d is already recorded at line %d", o.Case, o.Trial, at)
 		}
 		first[k] = line
-		r.obs[k] = o
+		out = append(out, o)
 	}
 	if err := sc.Err(); err != nil {
 		return nil, diag.Errorf(path, line+1, 0, "%v", boundedfile.ScanErr(err, boundedfile.MaxLine))
 	}
-	return r, nil
+	return out, nil
 }
 
 // Observe returns the recorded observation for the case and the trial in ctx.

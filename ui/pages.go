@@ -398,8 +398,16 @@ type caseData struct {
 	Query     string
 	Guards    string
 	SuiteNote string
-	Trials    []trialView
+	// Review is the suite case's review state ("pending": proposed from
+	// traces, not checked yet); Provenance where a case proposed from
+	// traces came from: the suite case's provenance, else that of the
+	// observation (imported from traces), by name.
+	Review     string
+	Provenance []provenanceRow
+	Trials     []trialView
 }
+
+type provenanceRow struct{ Name, Value string }
 
 type trialView struct {
 	R         assay.CaseResult
@@ -478,7 +486,56 @@ func buildCase(run *assay.Run, id string, views []report.CaseView, sc *assay.Cas
 	for _, v := range views {
 		d.Trials = append(d.Trials, trialOf(v, expect, cs))
 	}
+	d.Provenance = provenanceOf(sc, views)
+	if sc != nil {
+		d.Review = sc.Review
+	}
 	return d
+}
+
+// provenanceOf is the case's provenance (see caseData.Provenance).
+func provenanceOf(sc *assay.Case, views []report.CaseView) []provenanceRow {
+	var rows []provenanceRow
+	if sc != nil && len(sc.Provenance) > 0 {
+		for _, k := range slices.Sorted(maps.Keys(sc.Provenance)) {
+			rows = append(rows, provenanceRow{k, sc.Provenance[k]})
+		}
+		return rows
+	}
+	for _, v := range views {
+		o := v.Result.Observation
+		if o == nil || o.Provenance == nil {
+			continue
+		}
+		p := o.Provenance
+		add := func(k, v string) {
+			if v != "" {
+				rows = append(rows, provenanceRow{k, v})
+			}
+		}
+		add("trace_id", p.TraceID)
+		add("span_id", p.SpanID)
+		add("service", p.Service)
+		add("time", p.Time)
+		add("session", p.Session)
+		add("status", p.Status)
+		if f := p.Feedback; f != nil {
+			add("feedback", f.Label)
+			if f.Score != nil {
+				add("feedback_score", fmtFloat(*f.Score))
+			}
+			add("comment", f.Comment)
+		}
+		for _, e := range p.Evaluations {
+			val := e.Label
+			if e.Score != nil {
+				val = strings.TrimSpace(fmtFloat(*e.Score) + " " + e.Label)
+			}
+			add("evaluation "+e.Name, val)
+		}
+		return rows
+	}
+	return nil
 }
 
 func trialOf(v report.CaseView, e assay.Expect, cs bool) trialView {

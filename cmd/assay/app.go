@@ -223,6 +223,7 @@ func newRootCmd(env *Env) *cobra.Command {
 	for _, mk := range []func(*Env) *cobra.Command{
 		newRunCmd,
 		newLintCmd,
+		newTracesCmd, newProposeCmd,
 		newImportCmd,
 		newGateCmd,
 		newTrecCmd,

@@ -24,7 +24,8 @@ message", sorted by line:
             not in the suite's "tools:" list; gate expressions that do not parse;
             contradictory expectations (calls_tool and never_calls naming one
             tool, no_citations with cites, an answer_includes string containing
-            an answer_excludes one)
+            an answer_excludes one); cases pending review (review: pending,
+            proposed from traces by assay propose)
   warnings  members of a "group" tag that disagree on their judged documents;
             leakage (an expected answer string, or a judged document id, inside
             the case's own query); judged non-relevant documents the corpus

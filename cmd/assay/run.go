@@ -66,6 +66,7 @@ incomplete run.`,
 	fl.BoolVar(&p.AllowLiteralSecrets, "allow-literal-secrets", false, "accept literal Authorization or Cookie values in a target file")
 	fl.IntVar(&p.MaxFailures, "max-failures", 50, "`N` failing cases listed in the summary (0: all)")
 	fl.StringVar(&p.JUnit, "junit", "", "write a JUnit XML report to `FILE` (- for stdout)")
+	fl.StringVar(&p.OTel, "otel", "", "write the results as OTLP/JSON traces to `FILE` (- for stdout): one gen_ai.evaluation.result event per check and metric")
 	fl.StringVar(&p.Markdown, "markdown", "", "write a markdown summary to `FILE` (- for stdout; also appended to $GITHUB_STEP_SUMMARY)")
 	fl.StringVar(&p.Badge, "badge", "", "write a shields.io endpoint badge JSON to `FILE` (- for stdout; one per variant for a matrix)")
 	fl.StringVar(&p.ReportDir, "report-dir", "", "write `DIR`/YYYY-MM-DD.json, DIR/latest.md and DIR/badge.json (DIR/VARIANT/ for a matrix)")
@@ -156,7 +157,7 @@ func runRun(env *Env, path string, f *runFlags, plan *cli.RunPlan) error {
 // textOut is where the terminal summary goes: stderr when an output is
 // written to stdout ("-"), so that stdout holds that document alone.
 func textOut(env *Env, p cli.RunPlan) io.Writer {
-	for _, o := range []string{p.JSON, p.Markdown, p.JUnit, p.Badge} {
+	for _, o := range []string{p.JSON, p.Markdown, p.JUnit, p.Badge, p.OTel} {
 		if o == "-" {
 			return env.Stderr
 		}

@@ -44,11 +44,14 @@ var (
 	Cases      = Limit{What: "cases file", Max: 8 * GiB}
 	CasesGzip  = Limit{What: "decompressed cases file", Max: 8 * GiB}
 	Trace      = Limit{What: "replay trace", Max: 8 * GiB}
-	Qrels      = Limit{What: "qrels file", Max: 4 * GiB}
-	RunFile    = Limit{What: "run file", Max: 4 * GiB}
-	RAGAnswers = Limit{What: "TREC RAG answer file", Max: 4 * GiB}
-	TargetFile = Limit{What: "target file", Max: 16 * MiB}
-	Labels     = Limit{What: "labels file", Max: 1 * GiB} // judgments people made: a suite's judgments_file, a file for assay judgments import
+	// TraceExport is an OpenTelemetry trace export (assay traces import),
+	// read whole: its spans are joined into traces across files.
+	TraceExport = Limit{What: "trace export", Max: 256 * MiB, Pipe: true}
+	Qrels       = Limit{What: "qrels file", Max: 4 * GiB}
+	RunFile     = Limit{What: "run file", Max: 4 * GiB}
+	RAGAnswers  = Limit{What: "TREC RAG answer file", Max: 4 * GiB}
+	TargetFile  = Limit{What: "target file", Max: 16 * MiB}
+	Labels      = Limit{What: "labels file", Max: 1 * GiB} // judgments people made: a suite's judgments_file, a file for assay judgments import
 )
 
 // MaxBody is the largest max_body a target file may set: the most of one

@@ -13,7 +13,7 @@ var flagNames = map[string]string{
 	"StoreDir": "--store", "Store": "--store", "NoStore": "--no-store", "Cache": "--cache",
 	"Gates": "--gate", "Strict": "--strict", "AllowNoBaseline": "--allow-no-baseline",
 	"Judge": "--judge", "JudgeOff": "--no-judge", "JudgeRepeats": "--judge-repeats", "JudgeProbes": "--judge-probes",
-	"JSON": "--json", "Markdown": "--markdown", "JUnit": "--junit", "Badge": "--badge",
+	"JSON": "--json", "Markdown": "--markdown", "JUnit": "--junit", "Badge": "--badge", "OTel": "--otel",
 	"Record": "--record", "TrecRun": "--trec-run", "TrecQrels": "--trec-qrels",
 	"TrecTag": "--trec-tag", "ReportDir": "--report-dir",
 	"RunShard": "assay run --shard",

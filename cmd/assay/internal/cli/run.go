@@ -16,6 +16,7 @@ import (
 	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/suite"
 	"github.com/assay-eval/assay/target"
+	"github.com/assay-eval/assay/traces"
 )
 
 // RunPlan is `assay run`: the pipeline's plan and the files the command
@@ -27,10 +28,13 @@ import (
 type RunPlan struct {
 	harness.Plan
 	JSON, JUnit, Markdown, Badge, ReportDir string
-	Record                                  string
-	TrecRun, TrecQrels, TrecTag             string
-	TrecRAG                                 string
-	Stdout                                  io.Writer
+	// OTel is the OTLP/JSON file of the results (package traces'
+	// Evaluations).
+	OTel                        string
+	Record                      string
+	TrecRun, TrecQrels, TrecTag string
+	TrecRAG                     string
+	Stdout                      io.Writer
 }
 
 // Run checks the flags and outputs of p, runs its plan with the trace and
@@ -119,7 +123,7 @@ func (p *RunPlan) check() error {
 
 // outputs are the files of p, by flag.
 func (p *RunPlan) outputs() []Output {
-	return []Output{{"--json", p.JSON}, {"--markdown", p.Markdown}, {"--junit", p.JUnit}, {"--badge", p.Badge}, {"--record", p.Record}, {"--trec-run", p.TrecRun}, {"--trec-qrels", p.TrecQrels}, {"--trec-rag", p.TrecRAG}}
+	return []Output{{"--json", p.JSON}, {"--markdown", p.Markdown}, {"--junit", p.JUnit}, {"--badge", p.Badge}, {"--otel", p.OTel}, {"--record", p.Record}, {"--trec-run", p.TrecRun}, {"--trec-qrels", p.TrecQrels}, {"--trec-rag", p.TrecRAG}}
 }
 
 // checkInputs rejects an output that names one of the run's inputs: --json
@@ -248,6 +252,11 @@ func (s *runSink) Close(ok bool) error {
 // writeReports writes the JSON, JUnit, markdown ($GITHUB_STEP_SUMMARY),
 // badge and report directory of a result, redacted.
 func (p *RunPlan) writeReports(res *harness.Result) error {
+	if p.OTel != "" {
+		if err := writeTo(p, p.OTel, func(w io.Writer) error { return traces.WriteEvaluations(w, res.Runs...) }); err != nil {
+			return err
+		}
+	}
 	if !res.Matrix {
 		run := res.Runs[0]
 		if p.JSON != "" {
