@@ -16,6 +16,8 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/compare"
+	"github.com/assay-eval/assay/gate"
+	"github.com/assay-eval/assay/internal/aggregate"
 	"github.com/assay-eval/assay/redact"
 	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/store"
@@ -128,19 +130,50 @@ type runData struct {
 	Path     string
 	Stopped  bool
 	Trials   int
+	Verdict  runVerdict
+	Gates    []gateRow // failing gates first
 	Metrics  []metricRow
 	Segments []segRow
 	Head     string
+	Columns  []column // the case table's metric columns
 	Filter   caseFilter
 	Tags     []string
 	Rows     []caseRow
 	Total    int // rows matching the filter
-	All      int // case trials in the run
+	All      int // rows of the run (case trials; cases with several trials)
 	Page     int
 	Pages    int
 	Prev     string // URLs of the neighbour pages ("" none)
 	Next     string
 	Stages   []stageRow
+	TrialSum *trialSummary // several trials per case
+}
+
+// runVerdict is the run header: what the gates and the status say, in
+// words and as a class (good, bad, warn, none).
+type runVerdict struct {
+	Class string
+	Words string
+}
+
+// gateRow is one gate of the run and the query of the case table that
+// shows the cases breaking it ("" when none applies).
+type gateRow struct {
+	assay.GateResult
+	Cases string // e.g. "status=failing&tag=lang%3Dde"
+	What  string // what the link shows: "failing cases", "slowest cases"
+}
+
+type trialSummary struct {
+	N                int
+	PassAny, PassAll string
+	Flaky            int
+	Spread           []spreadRow
+}
+
+type spreadRow struct {
+	Name     string
+	Mean, SD float64
 }
 
 type metricRow struct {
@@ -156,30 +189,47 @@ type segRow struct {
 	Head     string
 }
 
+// column is a sortable column of the case table.
+type column struct {
+	Name string // the sort key ("latency", "status", a metric name)
+	Sort string // the URL that sorts by it (the other way when it is the current sort)
+	Aria string // aria-sort: "ascending", "descending" or ""
+}
+
 type caseRow struct {
 	ID      string
 	Trial   int
 	Status  string // pass, fail, error, ungraded
+	Trials  string // "2/3 pass" when the case ran several trials
 	Facts   []string
-	Latency *float64
-	Head    string
+	Latency *float64 // the mean over the case's trials that report one
+	Values  []string // one per runData.Columns' metrics
 	Tags    string
 	Flaky   bool
 	Source  string
+	Each    []trialRow // the trials, when the case ran several
 }
 
-// caseFilter is the case table's filter, from the URL.
+type trialRow struct {
+	Trial   int
+	Status  string
+	Latency *float64
+	Facts   []string
+}
+
+// caseFilter is the case table's filter and order, from the URL.
 type caseFilter struct {
 	Status string // "", failing, errored, ungraded, flaky, passing
 	Tag    string // k=v
-	Q      string // text search (case id, facts, error, tags)
+	Q      string // text search (case id, facts, error, tags, query, answer)
+	Sort   string // "", latency, status, a metric; "-" first: descending
 }
 
 var statusFilters = []string{"failing", "errored", "ungraded", "flaky", "passing"}
 
 func (s *server) runPage(ctx context.Context, r *http.Request) (string, any, error) {
 	q := r.URL.Query()
-	f := caseFilter{Status: q.Get("status"), Tag: q.Get("tag"), Q: q.Get("q")}
+	f := caseFilter{Status: q.Get("status"), Tag: q.Get("tag"), Q: q.Get("q"), Sort: q.Get("sort")}
 	if f.Status != "" && !slices.Contains(statusFilters, f.Status) {
 		return "", nil, badRequest("status=%q: want one of %s", f.Status, strings.Join(statusFilters, ", "))
 	}
@@ -194,8 +244,8 @@ func (s *server) runPage(ctx context.Context, r *http.Request) (string, any, err
 		if err != nil {
 			return "", nil, err
 		}
-		if ok {
-			d = buildRun(c, f, page, s.opts.PageSize)
+		if ok && c.run.Options.Trials <= 1 {
+			d = buildRun(c, f, nil, page, s.opts.PageSize)
 			d.All, d.Total = c.run.Summary.Cases, c.run.Summary.Cases
 			d.Pages = max(1, (d.Total+s.opts.PageSize-1)/s.opts.PageSize)
 		}
@@ -205,7 +255,16 @@ func (s *server) runPage(ctx context.Context, r *http.Request) (string, any, err
 		if err != nil {
 			return "", nil, err
 		}
-		d = buildRun(c, f, page, s.opts.PageSize)
+		if err := checkSort(c.run, f.Sort); err != nil {
+			return "", nil, err
+		}
+		var text map[string]bool
+		if f.Q != "" {
+			if text, err = s.src.textMatches(ctx, c, f.Q); err != nil {
+				return "", nil, err
+			}
+		}
+		d = buildRun(c, f, text, page, s.opts.PageSize)
 	}
 	if d.Page > 1 {
 		d.Prev = pageURL(r.URL, d.Page-1)
@@ -213,6 +272,7 @@ func (s *server) runPage(ctx context.Context, r *http.Request) (string, any, err
 	if d.Page < d.Pages {
 		d.Next = pageURL(r.URL, d.Page+1)
 	}
+	d.Columns = sortColumns(r.URL, d.Columns, f.Sort)
 	return "run", d, nil
 }
 
@@ -222,18 +282,139 @@ func pageURL(u *url.URL, page int) string {
 	return u.Path + "?" + q.Encode()
 }
 
+// sortKeys are the case table's sort keys besides the run's metrics.
+var sortKeys = []string{"latency", "status", "id"}
+
+func checkSort(run *assay.Run, key string) error {
+	k := strings.TrimPrefix(key, "-")
+	if k == "" || slices.Contains(sortKeys, k) {
+		return nil
+	}
+	if _, ok := run.Summary.Metrics[k]; ok {
+		return nil
+	}
+	return badRequest("sort=%q: want one of %s or a metric of the run (%s), with - first for descending", key, strings.Join(sortKeys, ", "), strings.Join(report.MetricOrder(run), ", "))
+}
+
+// sortColumns sets each column's sort link: ascending first, the other
+// way when the table is sorted by it already.
+func sortColumns(u *url.URL, cols []column, cur string) []column {
+	out := make([]column, len(cols))
+	for i, c := range cols {
+		q := u.Query()
+		q.Del("page")
+		next := c.Name
+		switch cur {
+		case c.Name:
+			next, c.Aria = "-"+c.Name, "ascending"
+		case "-" + c.Name:
+			c.Aria = "descending"
+		}
+		q.Set("sort", next)
+		c.Sort = u.Path + "?" + q.Encode()
+		out[i] = c
+	}
+	return out
+}
+
+// verdictOf is the run header: failed gates first, then an incomplete
+// run, then passed gates.
+func verdictOf(run *assay.Run) runVerdict {
+	failed := 0
+	for _, g := range run.Gates {
+		if !g.Pass {
+			failed++
+		}
+	}
+	n := len(run.Gates)
+	incomplete := run.Status != assay.StatusComplete
+	switch {
+	case failed > 0 && incomplete:
+		return runVerdict{"bad", fmt.Sprintf("✗ %d of %d gates failed · run %s", failed, n, run.Status)}
+	case failed > 0:
+		return runVerdict{"bad", fmt.Sprintf("✗ %d of %d gates failed", failed, n)}
+	case incomplete:
+		return runVerdict{"warn", fmt.Sprintf("run %s: not every case was observed", run.Status)}
+	case n > 0:
+		return runVerdict{"good", fmt.Sprintf("✓ all %d gates passed", n)}
+	}
+	return runVerdict{"none", "no gates · pass rate " + report.Percent(run.Summary.PassRate)}
+}
+
+// latencyGates are the gate metrics that the slowest cases break.
+var latencyGates = []string{"p50_latency_ms", "p95_latency_ms", "p99_latency_ms", "max_latency_ms"}
+
+// gateRows are the run's gates, failing first, each with the query of
+// the case table that shows what breaks it: the failing cases (of the
+// gate's tag, when it has one), the errored ones for the error rate, the
+// slowest first for a latency gate, the lowest first for a metric. A
+// no_new_failures gate links to the failing cases: the run does not
+// record its baseline, and the flipped cases are among them (the compare
+// page lists the flips themselves).
+func gateRows(run *assay.Run) []gateRow {
+	var out []gateRow
+	for _, g := range run.Gates {
+		row := gateRow{GateResult: g}
+		if e, err := gate.Parse(g.Expr, g.Source); err == nil {
+			q := url.Values{}
+			if e.Scope != nil {
+				if _, ok := run.Segments[e.Scope.String()]; ok {
+					q.Set("tag", e.Scope.String())
+				}
+			}
+			switch {
+			case e.Kind == gate.NoNewFailures:
+				q.Set("status", "failing")
+				row.What = "failing cases"
+			case slices.Contains(latencyGates, e.Metric):
+				q.Set("sort", "-latency")
+				row.What = "slowest cases"
+			case e.Metric == "error_rate" || e.Metric == "errors":
+				q.Set("status", "errored")
+				row.What = "errored cases"
+			case e.Metric == "flaky_cases":
+				q.Set("status", "flaky")
+				row.What = "flaky cases"
+			case e.Measure:
+				q = nil
+			default:
+				if _, ok := run.Summary.Metrics[e.Metric]; ok {
+					q.Set("sort", e.Metric)
+					row.What = "lowest " + e.Metric
+				} else {
+					q.Set("status", "failing")
+					row.What = "failing cases"
+				}
+			}
+			if q != nil {
+				row.Cases = q.Encode()
+			}
+		}
+		out = append(out, row)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return !out[i].Pass && out[j].Pass })
+	return out
+}
+
 // buildRun makes the run page: the summary, and the page of the case
-// table that the filter selects (pageSize rows; 0: every row).
-func buildRun(c *cachedRun, f caseFilter, page, pageSize int) *runData {
+// table that the filter selects (pageSize rows; 0: every row). text holds
+// the ids whose query or answer matched f.Q (nil: match on the rows only).
+func buildRun(c *cachedRun, f caseFilter, text map[string]bool, page, pageSize int) *runData {
 	run := c.run
-	d := &runData{Run: run, Path: c.path, Stopped: c.stopped, Filter: f, Trials: max(run.Options.Trials, 1), All: len(run.Cases)}
+	d := &runData{Run: run, Path: c.path, Stopped: c.stopped, Filter: f, Trials: max(run.Options.Trials, 1)}
+	d.Verdict, d.Gates = verdictOf(run), gateRows(run)
 	d.Stages = stages(run)
-	for _, n := range report.MetricOrder(run) {
+	names := report.MetricOrder(run)
+	for _, n := range names {
 		m := run.Summary.Metrics[n]
 		d.Metrics = append(d.Metrics, metricRow{n, m.Mean, m.N})
 	}
 	if len(d.Metrics) > 0 {
 		d.Head = d.Metrics[0].Name
+	}
+	d.Columns = []column{{Name: "status"}, {Name: "latency"}}
+	for _, n := range names {
+		d.Columns = append(d.Columns, column{Name: n})
 	}
 	for _, k := range slices.Sorted(maps.Keys(run.Segments)) {
 		seg := run.Segments[k]
@@ -242,6 +423,16 @@ func buildRun(c *cachedRun, f caseFilter, page, pageSize int) *runData {
 			row.Head = fmt.Sprintf("%.4f", m.Mean)
 		}
 		d.Segments = append(d.Segments, row)
+	}
+	if d.Trials > 1 {
+		ts := aggregate.Trials(run.Cases)
+		sum := &trialSummary{N: ts.Trials, PassAny: report.Percent(ts.PassAny), PassAll: report.Percent(ts.PassAll), Flaky: len(ts.Flaky)}
+		for _, n := range names {
+			if m, ok := ts.Metrics[n]; ok {
+				sum.Spread = append(sum.Spread, spreadRow{n, m.Mean, m.SD})
+			}
+		}
+		d.TrialSum = sum
 	}
 	flaky := c.flakyCases()
 	for k := range run.Segments {
@@ -253,27 +444,53 @@ func buildRun(c *cachedRun, f caseFilter, page, pageSize int) *runData {
 		tagK, tagV, _ = strings.Cut(f.Tag, "=")
 	}
 	q := strings.ToLower(f.Q)
+	keep := func(cr assay.CaseResult) bool {
+		if !matchStatus(cr, f.Status, flaky[cr.ID]) {
+			return false
+		}
+		if f.Tag != "" {
+			if v, ok := cr.Tags[tagK]; !ok || v != tagV {
+				return false
+			}
+		}
+		return q == "" || text[cr.ID] || matchText(cr, q)
+	}
 	start := 0
 	if pageSize > 0 {
 		start = (max(page, 1) - 1) * pageSize
 	}
-	for _, cr := range run.Cases {
-		if !matchStatus(cr, f.Status, flaky[cr.ID]) {
-			continue
-		}
-		if f.Tag != "" {
-			if v, ok := cr.Tags[tagK]; !ok || v != tagV {
+	inPage := func() bool { return d.Total > start && (pageSize == 0 || d.Total <= start+pageSize) }
+	if d.Trials <= 1 && f.Sort == "" {
+		// One row a case trial, in run order: no row is held but the page's.
+		d.All = len(run.Cases)
+		for _, cr := range run.Cases {
+			if !keep(cr) {
 				continue
 			}
+			d.Total++
+			if inPage() {
+				d.Rows = append(d.Rows, makeRow([]assay.CaseResult{cr}, names, flaky[cr.ID]))
+			}
 		}
-		if q != "" && !matchText(cr, q) {
-			continue
+	} else {
+		// One row a case (its trials grouped), sorted when asked.
+		groups := groupTrials(run.Cases)
+		d.All = len(groups)
+		var kept [][]assay.CaseResult
+		for _, g := range groups {
+			if slices.ContainsFunc(g, keep) {
+				kept = append(kept, g)
+			}
 		}
-		d.Total++
-		if d.Total <= start || (pageSize > 0 && d.Total > start+pageSize) {
-			continue
+		sortGroups(kept, f.Sort)
+		d.Total = len(kept)
+		lo, hi := min(start, len(kept)), len(kept)
+		if pageSize > 0 {
+			hi = min(start+pageSize, len(kept))
 		}
-		d.Rows = append(d.Rows, makeRow(cr, d.Head, flaky[cr.ID]))
+		for _, g := range kept[lo:hi] {
+			d.Rows = append(d.Rows, makeRow(g, names, flaky[g[0].ID]))
+		}
 	}
 	d.Page, d.Pages = max(page, 1), 1
 	if pageSize > 0 && d.Total > 0 {
@@ -282,19 +499,144 @@ func buildRun(c *cachedRun, f caseFilter, page, pageSize int) *runData {
 	return d
 }
 
-func makeRow(cr assay.CaseResult, head string, flaky bool) caseRow {
-	row := caseRow{ID: cr.ID, Trial: cr.Trial, Status: status(cr), Latency: cr.LatencyMs, Flaky: flaky, Source: cr.Source, Head: "-"}
-	if v, ok := cr.Metrics[head]; ok {
-		row.Head = fmt.Sprintf("%.4f", v)
-	}
-	if cr.Error != nil {
-		row.Facts = append(row.Facts, "error "+string(cr.Error.Class)+": "+cr.Error.Message)
-	} else {
-		for _, ch := range cr.Checks {
-			if !ch.Pass {
-				row.Facts = append(row.Facts, checkLine(ch))
-			}
+// groupTrials groups a run's rows by case id, in the order of each
+// case's first row.
+func groupTrials(cases []assay.CaseResult) [][]assay.CaseResult {
+	at := map[string]int{}
+	var out [][]assay.CaseResult
+	for _, cr := range cases {
+		i, ok := at[cr.ID]
+		if !ok {
+			i = len(out)
+			at[cr.ID] = i
+			out = append(out, nil)
 		}
+		out[i] = append(out[i], cr)
+	}
+	return out
+}
+
+// statusRank orders statuses for sorting: what needs a look first.
+var statusRank = map[string]int{"error": 0, "fail": 1, "ungraded": 2, "pass": 3}
+
+// sortGroups sorts the cases by key (a "-" first: descending); a case
+// with no value sorts last either way, and ties keep run order.
+func sortGroups(gs [][]assay.CaseResult, key string) {
+	if key == "" {
+		return
+	}
+	k, desc := strings.TrimPrefix(key, "-"), strings.HasPrefix(key, "-")
+	val := func(g []assay.CaseResult) (float64, bool) {
+		switch k {
+		case "latency":
+			return meanOf(g, func(cr assay.CaseResult) (float64, bool) {
+				if cr.LatencyMs == nil {
+					return 0, false
+				}
+				return *cr.LatencyMs, true
+			})
+		case "status":
+			return float64(statusRank[groupStatus(g)]), true
+		case "id":
+			return 0, true
+		}
+		return meanOf(g, func(cr assay.CaseResult) (float64, bool) { v, ok := cr.Metrics[k]; return v, ok })
+	}
+	type keyed struct {
+		v  float64
+		ok bool
+	}
+	ks := make(map[*assay.CaseResult]keyed, len(gs))
+	for _, g := range gs {
+		v, ok := val(g)
+		ks[&g[0]] = keyed{v, ok}
+	}
+	sort.SliceStable(gs, func(i, j int) bool {
+		a, b := ks[&gs[i][0]], ks[&gs[j][0]]
+		if a.ok != b.ok {
+			return a.ok
+		}
+		if k == "id" {
+			if desc {
+				return gs[i][0].ID > gs[j][0].ID
+			}
+			return gs[i][0].ID < gs[j][0].ID
+		}
+		if desc {
+			return a.v > b.v
+		}
+		return a.v < b.v
+	})
+}
+
+func meanOf(g []assay.CaseResult, f func(assay.CaseResult) (float64, bool)) (float64, bool) {
+	sum, n := 0.0, 0
+	for _, cr := range g {
+		if v, ok := f(cr); ok {
+			sum += v
+			n++
+		}
+	}
+	if n == 0 {
+		return 0, false
+	}
+	return sum / float64(n), true
+}
+
+// groupStatus is a case's status over its trials: pass when every trial
+// passed, else fail when one failed, else error when one errored, else
+// ungraded.
+func groupStatus(g []assay.CaseResult) string {
+	seen := map[string]bool{}
+	for _, cr := range g {
+		seen[status(cr)] = true
+	}
+	switch {
+	case len(seen) == 1:
+		return status(g[0])
+	case seen["fail"]:
+		return "fail"
+	case seen["error"]:
+		return "error"
+	}
+	return "ungraded"
+}
+
+// makeRow is one row of the case table: a case trial, or a case with
+// its trials (g holds them).
+func makeRow(g []assay.CaseResult, names []string, flaky bool) caseRow {
+	cr := g[0]
+	row := caseRow{ID: cr.ID, Trial: cr.Trial, Status: groupStatus(g), Flaky: flaky, Source: cr.Source}
+	if v, ok := meanOf(g, func(cr assay.CaseResult) (float64, bool) {
+		if cr.LatencyMs == nil {
+			return 0, false
+		}
+		return *cr.LatencyMs, true
+	}); ok {
+		row.Latency = &v
+	}
+	for _, n := range names {
+		if v, ok := meanOf(g, func(cr assay.CaseResult) (float64, bool) { v, ok := cr.Metrics[n]; return v, ok }); ok {
+			row.Values = append(row.Values, fmt.Sprintf("%.4f", v))
+		} else {
+			row.Values = append(row.Values, "-")
+		}
+	}
+	pass := 0
+	for _, t := range g {
+		if t.Passed() {
+			pass++
+		}
+		facts := factsOf(t)
+		if row.Facts == nil {
+			row.Facts = facts
+		}
+		if len(g) > 1 {
+			row.Each = append(row.Each, trialRow{Trial: t.Trial, Status: status(t), Latency: t.LatencyMs, Facts: facts})
+		}
+	}
+	if len(g) > 1 {
+		row.Trials = fmt.Sprintf("%d/%d pass", pass, len(g))
 	}
 	var tags []string
 	for _, k := range slices.Sorted(maps.Keys(cr.Tags)) {
@@ -302,6 +644,20 @@ func makeRow(cr assay.CaseResult, head string, flaky bool) caseRow {
 	}
 	row.Tags = strings.Join(tags, " ")
 	return row
+}
+
+// factsOf is what failed in a case trial: its error, or its failing checks.
+func factsOf(cr assay.CaseResult) []string {
+	if cr.Error != nil {
+		return []string{"error " + string(cr.Error.Class) + ": " + cr.Error.Message}
+	}
+	var out []string
+	for _, ch := range cr.Checks {
+		if !ch.Pass {
+			out = append(out, checkLine(ch))
+		}
+	}
+	return out
 }
 
 func checkLine(ch assay.Check) string {
