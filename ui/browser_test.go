@@ -366,7 +366,7 @@ func TestBrowserJudge(t *testing.T) {
 			t.Errorf("case page: the judge's scores %q lack %q", scores, want)
 		}
 	}
-	if got := run(t, ctx, chromedp.Text(chromedp.CSS(".judge-reason"))); got != "reasoning: stand-in rule: no marker" {
+	if got := run(t, ctx, chromedp.Text(chromedp.CSS(".judge-reason"))); got != "stand-in rule: no marker" {
 		t.Errorf("case page: reasoning %q", got)
 	}
 	usage := run(t, ctx, chromedp.Text(chromedp.CSS(".judge-usage")))

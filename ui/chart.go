@@ -1,9 +1,11 @@
 package ui
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/assay-eval/assay"
@@ -103,24 +105,41 @@ func (s *server) trendCharts(ctx context.Context, sr *suiteRuns) []chart {
 
 func round1(v float64) float64 { return math.Round(v*10) / 10 }
 
-// waterfall is an observation's spans as bars on one time axis.
+// waterfall is an observation's spans as bars on one time axis, from 0
+// to the case's latency (or the last span's end, when that is later), so
+// that a span that is a small part of a slow case is drawn small. It is
+// drawn in a viewBox and scales to its box; each bar carries its
+// duration, a span inside another is indented under it, and the time no
+// span covers is shaded.
 type waterfall struct {
-	W, H  int
-	Total string
-	Bars  []bar
+	W, H    int // the viewBox
+	Total   string
+	Latency string // the case's latency, "" when it reports none
+	Bars    []bar
+	Gaps    []gap
+	AxisX   float64 // where the time axis starts
+	Text    string  // the spans as a sentence, for screen readers
 }
 
 type bar struct {
 	Name       string
 	X, Y, W    float64
 	TextY      float64 // the label's baseline
-	Start, End string
 	LabelX     float64
+	Start, End string
+	Dur        string
+	DurX       float64 // the duration's label, after the bar
+	Depth      int     // the spans it lies inside
 }
 
-const waterW, waterRow = 480, 18
+type gap struct {
+	X, W       float64
+	Start, End string
+}
 
-func spanWaterfall(spans []assay.Span) *waterfall {
+const waterW, waterRow, waterLabel, waterRight = 640, 18, 160, 64
+
+func spanWaterfall(spans []assay.Span, latency *float64) *waterfall {
 	if len(spans) == 0 {
 		return nil
 	}
@@ -128,16 +147,57 @@ func spanWaterfall(spans []assay.Span) *waterfall {
 	for _, s := range spans {
 		end = math.Max(end, math.Max(s.EndMs, s.StartMs))
 	}
+	wf := &waterfall{W: waterW, H: len(spans)*waterRow + 6, AxisX: waterLabel}
+	if latency != nil {
+		wf.Latency = fmtFloat(*latency)
+		end = math.Max(end, *latency)
+	}
 	if end <= 0 {
 		end = 1
 	}
-	wf := &waterfall{W: waterW, H: len(spans)*waterRow + 4, Total: fmtFloat(end)}
-	const labelW = 140
-	scale := float64(waterW-labelW-4) / end
+	wf.Total = fmtFloat(end)
+	scale := float64(waterW-waterLabel-waterRight) / end
+	type iv struct{ a, b float64 }
+	var cover []iv
+	var text []string
 	for i, s := range spans {
 		st, en := math.Max(s.StartMs, 0), math.Max(s.EndMs, s.StartMs)
-		b := bar{Name: s.Name, X: round1(labelW + st*scale), Y: float64(i*waterRow + 2), TextY: float64(i*waterRow + 14), W: math.Max(round1((en-st)*scale), 1), Start: fmtFloat(s.StartMs), End: fmtFloat(s.EndMs)}
+		depth := 0
+		for j, o := range spans {
+			if j != i && o.StartMs <= s.StartMs && s.EndMs <= o.EndMs && (o.EndMs-o.StartMs > s.EndMs-s.StartMs || j < i) {
+				depth++
+			}
+		}
+		b := bar{Name: s.Name, X: round1(waterLabel + st*scale), Y: float64(i*waterRow + 3), TextY: float64(i*waterRow + 15),
+			LabelX: float64(2 + 10*depth), W: math.Max(round1((en-st)*scale), 1), Start: fmtFloat(s.StartMs), End: fmtFloat(s.EndMs),
+			Dur: fmtFloat(en - st), Depth: depth}
+		b.DurX = round1(b.X + b.W + 3)
+		cover = append(cover, iv{st, en})
+		text = append(text, fmt.Sprintf("%s %s–%s ms", s.Name, b.Start, b.End))
 		wf.Bars = append(wf.Bars, b)
+	}
+	// The time no span covers: the gaps of the spans' union in [0, end].
+	slices.SortFunc(cover, func(x, y iv) int { return cmp.Compare(x.a, y.a) })
+	at := 0.0
+	addGap := func(a, b float64) {
+		if b-a > end/1000 {
+			wf.Gaps = append(wf.Gaps, gap{X: round1(waterLabel + a*scale), W: math.Max(round1((b-a)*scale), 1), Start: fmtFloat(a), End: fmtFloat(b)})
+		}
+	}
+	for _, c := range cover {
+		if c.a > at {
+			addGap(at, c.a)
+		}
+		at = math.Max(at, c.b)
+	}
+	addGap(at, end)
+	wf.Text = "spans over 0–" + wf.Total + " ms: " + strings.Join(text, "; ")
+	if len(wf.Gaps) > 0 {
+		var g []string
+		for _, x := range wf.Gaps {
+			g = append(g, x.Start+"–"+x.End)
+		}
+		wf.Text += "; no span covers " + strings.Join(g, ", ") + " ms"
 	}
 	return wf
 }

@@ -762,16 +762,25 @@ type trialView struct {
 	Status    string
 	Answer    []segment
 	HasAnswer bool
-	Marked    bool // an expected or forbidden string is highlighted
+	Marked    bool   // an expected or forbidden string is highlighted
+	Lang      string // the case's lang tag, when it is a language tag
 	Refused   string
 	Ranking   []rankRow
 	Missed    []string
 	Citations []citeRow
-	Tools     []assay.ToolCall
+	Tools     []toolRow
+	Checks    []assay.Check // failing first
+	Failing   int
+	SameAs    int // the trial this one repeats (same status, checks, answer and ranking); 0 none
 	Spans     *waterfall
 	Metrics   []metricValue
 	Raw       template.HTML // the observation JSON, escaped as text
 	NoObs     bool
+}
+
+type toolRow struct {
+	assay.ToolCall
+	Forbidden bool // the case says it never calls this tool
 }
 
 type segment struct {
@@ -826,14 +835,71 @@ func buildCase(run *assay.Run, id string, views []report.CaseView, sc *assay.Cas
 		}
 	}
 	for _, v := range views {
-		d.Trials = append(d.Trials, trialOf(v, expect, cs))
+		t := trialOf(v, expect, cs)
+		for _, p := range d.Trials {
+			if p.SameAs == 0 && sameTrial(p.R, t.R) {
+				t.SameAs = p.R.Trial
+				break
+			}
+		}
+		d.Trials = append(d.Trials, t)
 	}
 	return d
+}
+
+// langTag is v when it can be an HTML lang attribute (a BCP 47 tag such
+// as "de" or "pt-BR"), else "".
+func langTag(v string) string {
+	if len(v) < 2 || len(v) > 35 {
+		return ""
+	}
+	for i, r := range v {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 1 && (r == '-' || r >= '0' && r <= '9')) {
+			return ""
+		}
+	}
+	return v
+}
+
+// sameTrial reports whether two trials of a case came out the same: the
+// same status, checks, answer and ranking (latency and spans may differ).
+func sameTrial(a, b assay.CaseResult) bool {
+	if status(a) != status(b) || !slices.Equal(a.Checks, b.Checks) || (a.Error == nil) != (b.Error == nil) {
+		return false
+	}
+	if a.Error != nil && *a.Error != *b.Error {
+		return false
+	}
+	oa, ob := a.Observation, b.Observation
+	if oa == nil || ob == nil {
+		return oa == ob
+	}
+	if oa.Answer != ob.Answer || len(oa.Retrieved) != len(ob.Retrieved) {
+		return false
+	}
+	for i := range oa.Retrieved {
+		if oa.Retrieved[i].ID != ob.Retrieved[i].ID {
+			return false
+		}
+	}
+	return true
 }
 
 func trialOf(v report.CaseView, e assay.Expect, cs bool) trialView {
 	r := v.Result
 	t := trialView{R: r, Status: status(r)}
+	for _, ch := range r.Checks {
+		if !ch.Pass {
+			t.Checks = append(t.Checks, ch)
+		}
+	}
+	t.Failing = len(t.Checks)
+	t.Lang = langTag(r.Tags["lang"])
+	for _, ch := range r.Checks {
+		if ch.Pass {
+			t.Checks = append(t.Checks, ch)
+		}
+	}
 	for _, k := range slices.Sorted(maps.Keys(r.Metrics)) {
 		t.Metrics = append(t.Metrics, metricValue{k, r.Metrics[k]})
 	}
@@ -880,8 +946,10 @@ func trialOf(v report.CaseView, e assay.Expect, cs bool) trialView {
 		}
 		t.Citations = append(t.Citations, row)
 	}
-	t.Tools = o.Tools
-	t.Spans = spanWaterfall(o.Spans)
+	for _, tc := range o.Tools {
+		t.Tools = append(t.Tools, toolRow{tc, slices.Contains(e.NeverCalls, tc.Name)})
+	}
+	t.Spans = spanWaterfall(o.Spans, r.LatencyMs)
 	if b, err := rawJSON(o); err == nil {
 		t.Raw = textHTML(string(b))
 	}
