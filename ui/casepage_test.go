@@ -22,8 +22,8 @@ func caseTrials() ([]report.CaseView, *assay.Case) {
 			Spans: []assay.Span{{Name: "retrieve", StartMs: 0, EndMs: 100}, {Name: "tool", StartMs: 20, EndMs: 60}, {Name: "generate", StartMs: 200, EndMs: 300}}}
 	}
 	fail := assay.CaseResult{ID: "c1", Trial: 1, Pass: ptr(false), LatencyMs: ptr(10000.0), Tags: map[string]string{"lang": "de"},
-		Checks: []assay.Check{{Kind: "answer_includes", Pass: true}, {Kind: "never_calls", Pass: false, Detail: "called delete_all"}},
-		Judge:  &assay.JudgeResult{Model: "m", Calls: 1, Scores: []assay.JudgeScore{{Criterion: "relevance", Score: 0.5, Reason: "half of it"}, {Criterion: "groundedness", Score: 1, Reason: "all cited"}}},
+		Checks:      []assay.Check{{Kind: "answer_includes", Pass: true}, {Kind: "never_calls", Pass: false, Detail: "called delete_all"}},
+		Judge:       &assay.JudgeResult{Model: "m", Calls: 1, Scores: []assay.JudgeScore{{Criterion: "relevance", Score: 0.5, Reason: "half of it"}, {Criterion: "groundedness", Score: 1, Reason: "all cited"}}},
 		Observation: obs("Die Antwort")}
 	pass := fail
 	pass.Trial, pass.Pass, pass.Observation = 2, ptr(true), obs("Eine andere Antwort")
@@ -104,7 +104,7 @@ func TestWaterfallScaledToLatency(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := buf.String()
-	if !regexp.MustCompile(`<svg viewBox="0 0 ` + strconv.Itoa(waterW) + ` \d+" class="waterfall"`).MatchString(page) || strings.Contains(page, `<svg width=`) {
+	if !regexp.MustCompile(`<svg viewBox="0 0 `+strconv.Itoa(waterW)+` \d+" class="waterfall"`).MatchString(page) || strings.Contains(page, `<svg width=`) {
 		t.Errorf("the waterfall has no viewBox, or a fixed width")
 	}
 	for _, want := range []string{`class="dur">100 ms`, `class="dur">40 ms`, `class="gap"><title>no span: 300 – 10000 ms`, `└ tool`, `aria-label="spans over 0–10000 ms: retrieve 0–100 ms; tool 20–60 ms; generate 200–300 ms; no span covers 100–200, 300–10000 ms"`} {
