@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"html/template"
 	"maps"
+	"math"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -1074,16 +1075,46 @@ type compareData struct {
 	Diffs     []diffRow
 	DiffTotal int
 	Head      string
+	Gates     []gateChange
+	Segments  []segChange
 }
 
 type diffRow struct {
 	ID         string
 	Base, Cand string // statuses (pass/fail/error/ungraded; several trials joined)
+	BaseTrials string // "2/3 pass" when the case ran several trials
+	CandTrials string
 	BaseHead   string
 	CandHead   string
 	Delta      string
 	Flip       string // "pass → fail", "fail → pass" or ""
+	Tags       string
+	Why        string // the candidate's first failing check (or error)
 	delta      float64
+}
+
+// gateChange is one gate as the baseline and the candidate evaluated it.
+type gateChange struct {
+	Expr       string
+	Base, Cand *assay.GateResult // nil: the run has no such gate
+	Change     string            // "✓ → ✗", "✗ → ✓", "" unchanged
+}
+
+// segChange is one tag's paired comparison: pass rate and the head
+// metric over the cases carrying it, each tested as assay compare tests a
+// measure (compare.PairMeasure, compare.DeltaInterval), the p-values of
+// a measure adjusted over the segments by Holm's method.
+type segChange struct {
+	Name     string
+	Measures []segMeasure
+}
+
+type segMeasure struct {
+	N          int
+	Base, Cand string
+	Delta      string
+	P, PAdj    float64
+	Change     string // "worse", "better" or "" (adjusted p at or above alpha)
 }
 
 // maxDiffs is the number of per-case diff rows the compare page lists.
@@ -1192,7 +1223,7 @@ func buildCompare(rep compare.Report, base, cand *assay.Run, limit int) *compare
 		if limit > 0 && len(d.Diffs) >= limit {
 			continue
 		}
-		row := diffRow{ID: id, Base: bo.status, Cand: co.status, BaseHead: "-", CandHead: "-", Flip: flip[id]}
+		row := diffRow{ID: id, Base: bo.status, Cand: co.status, BaseHead: "-", CandHead: "-", Flip: flip[id], BaseTrials: bo.trials(), CandTrials: co.trials()}
 		if bo.hasHead {
 			row.BaseHead = fmt.Sprintf("%.4f", bo.head)
 		}
@@ -1204,9 +1235,160 @@ func buildCompare(rep compare.Report, base, cand *assay.Run, limit int) *compare
 		}
 		d.Diffs = append(d.Diffs, row)
 	}
-	// Flips first, then the rest in suite order.
-	sort.SliceStable(d.Diffs, func(i, j int) bool { return d.Diffs[i].Flip != "" && d.Diffs[j].Flip == "" })
+	// pass → fail first, then fail → pass, then the rest in suite order.
+	rank := func(f string) int {
+		switch f {
+		case "pass → fail":
+			return 0
+		case "fail → pass":
+			return 1
+		}
+		return 2
+	}
+	sort.SliceStable(d.Diffs, func(i, j int) bool { return rank(d.Diffs[i].Flip) < rank(d.Diffs[j].Flip) })
+	listed := map[string]*diffRow{}
+	for i := range d.Diffs {
+		listed[d.Diffs[i].ID] = &d.Diffs[i]
+	}
+	for _, cr := range cand.Cases {
+		row := listed[cr.ID]
+		if row == nil {
+			continue
+		}
+		if row.Tags == "" {
+			var tags []string
+			for _, k := range slices.Sorted(maps.Keys(cr.Tags)) {
+				tags = append(tags, k+"="+cr.Tags[k])
+			}
+			row.Tags = strings.Join(tags, " ")
+		}
+		if f := factsOf(cr); row.Why == "" && len(f) > 0 {
+			row.Why = f[0]
+		}
+	}
+	d.Gates = gateChanges(base.Gates, cand.Gates)
+	d.Segments = segChanges(base, cand, d.Head, rep.Alpha)
 	return d
+}
+
+// gateChanges pairs the two runs' gates by expression, in the
+// candidate's order (then the baseline's gates it lacks), newly failing
+// first.
+func gateChanges(base, cand []assay.GateResult) []gateChange {
+	var out []gateChange
+	at := map[string]int{}
+	for i := range cand {
+		at[cand[i].Expr] = len(out)
+		out = append(out, gateChange{Expr: cand[i].Expr, Cand: &cand[i]})
+	}
+	for i := range base {
+		if j, ok := at[base[i].Expr]; ok {
+			out[j].Base = &base[i]
+		} else {
+			out = append(out, gateChange{Expr: base[i].Expr, Base: &base[i]})
+		}
+	}
+	mark := func(g *assay.GateResult) string {
+		switch {
+		case g == nil:
+			return "-"
+		case g.Pass:
+			return "✓"
+		}
+		return "✗"
+	}
+	for i := range out {
+		if b, c := mark(out[i].Base), mark(out[i].Cand); b != c {
+			out[i].Change = b + " → " + c
+		}
+	}
+	rank := func(g gateChange) int {
+		switch {
+		case g.Change == "✓ → ✗":
+			return 0
+		case g.Cand != nil && !g.Cand.Pass:
+			return 1
+		case g.Change != "":
+			return 2
+		}
+		return 3
+	}
+	sort.SliceStable(out, func(i, j int) bool { return rank(out[i]) < rank(out[j]) })
+	return out
+}
+
+// maxSegments bounds the segments the compare page tests.
+const maxSegments = 50
+
+// segChanges compares pass_rate and head over each segment (tag value)
+// both runs have.
+func segChanges(base, cand *assay.Run, head string, alpha float64) []segChange {
+	var names []string
+	for _, k := range slices.Sorted(maps.Keys(cand.Segments)) {
+		if _, ok := base.Segments[k]; ok && len(names) < maxSegments {
+			names = append(names, k)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	if alpha == 0 {
+		alpha = compare.Defaults.Alpha
+	}
+	measures := []string{"pass_rate"}
+	if head != "" {
+		measures = append(measures, head)
+	}
+	out := make([]segChange, len(names))
+	for i, n := range names {
+		out[i].Name = n
+	}
+	for _, m := range measures {
+		ps := make([]float64, len(names))
+		ms := make([]segMeasure, len(names))
+		for i, n := range names {
+			k, v, _ := strings.Cut(n, "=")
+			keep := func(r *assay.CaseResult) bool { x, ok := r.Tags[k]; return ok && x == v }
+			pm := compare.PairMeasure(base, cand, m, keep)
+			iv := compare.DeltaInterval(pm.Deltas, alpha, compare.Options{})
+			ms[i] = segMeasure{N: iv.N, P: iv.P, Base: "-", Cand: "-", Delta: "-"}
+			ps[i] = iv.P
+			if iv.N == 0 {
+				ps[i] = math.NaN()
+			} else {
+				ms[i].Delta = fmt.Sprintf("%+.4f", iv.Delta)
+			}
+			ms[i].Base, ms[i].Cand = segValue(base.Segments[n], m), segValue(cand.Segments[n], m)
+			if iv.N > 0 {
+				switch {
+				case pm.Direction == "higher" && iv.Delta < 0, pm.Direction == "lower" && iv.Delta > 0:
+					ms[i].Change = "worse"
+				case pm.Direction == "higher" && iv.Delta > 0, pm.Direction == "lower" && iv.Delta < 0:
+					ms[i].Change = "better"
+				}
+			}
+		}
+		adj := compare.Holm(ps)
+		for i := range ms {
+			ms[i].PAdj = adj[i]
+			if math.IsNaN(adj[i]) || adj[i] >= alpha {
+				ms[i].Change = ""
+			}
+			out[i].Measures = append(out[i].Measures, ms[i])
+		}
+	}
+	return out
+}
+
+// segValue is a segment's pass rate (a percentage) or mean of a metric.
+func segValue(s assay.Segment, m string) string {
+	if m == "pass_rate" {
+		return report.Percent(s.PassRate)
+	}
+	if a, ok := s.Metrics[m]; ok {
+		return fmt.Sprintf("%.4f", a.Mean)
+	}
+	return "-"
 }
 
 // outcome is one case of a run over its trials: the statuses joined
@@ -1217,6 +1399,16 @@ type outcome struct {
 	hasHead bool
 	n       int
 	order   int // 1 + the index of the case's first row in the run
+	rows    int // trials
+	passed  int // trials that passed
+}
+
+// trials is "2/3 pass" for a case of several trials, "" for one.
+func (o outcome) trials() string {
+	if o.rows <= 1 {
+		return ""
+	}
+	return fmt.Sprintf("%d/%d pass", o.passed, o.rows)
 }
 
 func outcomes(cases []assay.CaseResult, head string) map[string]outcome {
@@ -1227,6 +1419,10 @@ func outcomes(cases []assay.CaseResult, head string) map[string]outcome {
 		if o == nil {
 			o = &outcome{}
 			acc[c.ID] = o
+		}
+		o.rows++
+		if c.Passed() {
+			o.passed++
 		}
 		st := status(c)
 		if !slices.Contains(statuses[c.ID], st) {

@@ -197,6 +197,7 @@ var funcs = template.FuncMap{
 	},
 	"add":      func(a, b int) int { return a + b },
 	"pair":     func(v view, s string) pairArg { return pairArg{v, s} },
+	"list":     func(ts ...*trialView) []*trialView { return ts },
 	"sigrule":  report.SignificanceRule,
 	"statuses": func() []string { return statusFilters },
 	"cellmark": func(class string) string {
