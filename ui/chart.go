@@ -9,37 +9,81 @@ import (
 	"strings"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/gate"
 	"github.com/assay-eval/assay/report"
 )
 
-// chart is a trend line drawn as inline SVG (no script): one value per
-// run, oldest on the left; complete runs are the points of the line,
-// incomplete runs are marked on the axis and never drawn as a point.
+// chart is a trend drawn as inline SVG (no script): one value per run,
+// oldest on the left, a line per target so that runs of unlike systems
+// are not joined; complete runs are the points (each a link to its run),
+// incomplete runs are marked on the axis and never drawn as a point. The
+// newest run's threshold gate on the value, when it has one, is a dashed
+// line; the x axis carries the dates of the oldest and newest runs; the
+// values are also written out as text for screen readers.
 type chart struct {
 	Name       string
 	W, H       int
-	Line       string // polyline points
-	Points     []chartPoint
+	PlotH      int // the height of the plot, above the date axis
+	Lines      []chartLine
 	Incomplete []chartPoint
 	Min, Max   string
 	Last       string
+	Threshold  *chartRule
+	Ticks      []chartTick
+	Text       []string // one sentence a point
+}
+
+type chartLine struct {
+	Target string
+	Class  string // t0 … t5: the line's colour
+	Line   string // polyline points
+	Points []chartPoint
 }
 
 type chartPoint struct {
 	X, Y  float64
 	Title string
+	Run   string // the run's id
 }
 
-const chartW, chartH, chartPad = 320, 90, 8
+type chartRule struct {
+	Y     float64
+	Label string
+}
+
+type chartTick struct {
+	X      float64
+	Label  string
+	Anchor string
+}
+
+const chartW, chartH, chartPad, chartAxis = 320, 90, 8, 14
+
+// maxLines is the number of targets drawn in their own colour; the
+// others share the last.
+const maxLines = 6
 
 // trendCharts are the charts of the runs page: pass rate, then each of
 // the suite's listed metrics.
 func (s *server) trendCharts(ctx context.Context, sr *suiteRuns) []chart {
 	names := append([]string{"pass_rate"}, sr.Metrics...)
 	n := len(sr.Runs)
+	var newest *assay.Run // the newest complete run with a header
+	for i := range sr.Runs {
+		if sr.Runs[i].E.Status == assay.StatusComplete && sr.Runs[i].head != nil {
+			newest = sr.Runs[i].head
+			break
+		}
+	}
+	targets := map[string]int{}
+	for k := n - 1; k >= 0; k-- {
+		if _, ok := targets[sr.Runs[k].E.Target]; !ok {
+			targets[sr.Runs[k].E.Target] = len(targets)
+		}
+	}
 	var out []chart
 	for _, name := range names {
-		c := chart{Name: name, W: chartW, H: chartH}
+		c := chart{Name: name, W: chartW, H: chartH + chartAxis, PlotH: chartH}
 		type pt struct {
 			i int
 			v float64
@@ -60,12 +104,8 @@ func (s *server) trendCharts(ctx context.Context, sr *suiteRuns) []chart {
 				}
 				continue
 			}
-			h, err := s.src.head(ctx, row.E)
-			if err != nil {
-				continue
-			}
-			if m, ok := h.Summary.Metrics[name]; ok {
-				pts = append(pts, pt{i, m.Mean, row})
+			if v, ok := row.metric(name); ok {
+				pts = append(pts, pt{i, v, row})
 			}
 		}
 		if len(pts) == 0 {
@@ -74,6 +114,10 @@ func (s *server) trendCharts(ctx context.Context, sr *suiteRuns) []chart {
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for _, p := range pts {
 			lo, hi = math.Min(lo, p.v), math.Max(hi, p.v)
+		}
+		bound, hasBound := thresholdOf(newest, name)
+		if hasBound {
+			lo, hi = math.Min(lo, bound), math.Max(hi, bound)
 		}
 		if hi-lo < 1e-9 {
 			lo, hi = lo-0.05, hi+0.05
@@ -85,22 +129,65 @@ func (s *server) trendCharts(ctx context.Context, sr *suiteRuns) []chart {
 			return chartPad + float64(i)*(chartW-2*chartPad)/float64(n-1)
 		}
 		y := func(v float64) float64 { return chartPad + (hi-v)*(chartH-2*chartPad)/(hi-lo) }
-		var line []string
+		lines := map[string]*chartLine{}
+		var order []string
 		for _, p := range pts {
-			cp := chartPoint{X: round1(x(p.i)), Y: round1(y(p.v)), Title: fmt.Sprintf("%s %.4f · run %s · %s", name, p.v, shortID(p.e.E.RunID), p.e.E.StartedAt.UTC().Format("2006-01-02 15:04"))}
-			c.Points = append(c.Points, cp)
-			line = append(line, fmt.Sprintf("%g,%g", cp.X, cp.Y))
+			date := p.e.E.StartedAt.UTC().Format("2006-01-02 15:04")
+			cp := chartPoint{X: round1(x(p.i)), Y: round1(y(p.v)), Title: fmt.Sprintf("%s %.4f · run %s · %s · %s", name, p.v, shortID(p.e.E.RunID), date, p.e.E.Target), Run: p.e.E.RunID}
+			t := p.e.E.Target
+			l := lines[t]
+			if l == nil {
+				l = &chartLine{Target: t, Class: fmt.Sprintf("t%d", min(targets[t], maxLines-1))}
+				lines[t] = l
+				order = append(order, t)
+			}
+			l.Points = append(l.Points, cp)
+			c.Text = append(c.Text, fmt.Sprintf("run %s, %s, %s: %.4f", shortID(p.e.E.RunID), date, t, p.v))
+		}
+		for _, t := range order {
+			l := lines[t]
+			var pl []string
+			for _, p := range l.Points {
+				pl = append(pl, fmt.Sprintf("%g,%g", p.X, p.Y))
+			}
+			if len(pl) > 1 {
+				l.Line = strings.Join(pl, " ")
+			}
+			c.Lines = append(c.Lines, *l)
 		}
 		for _, i := range inc {
 			row := sr.Runs[n-1-i]
-			c.Incomplete = append(c.Incomplete, chartPoint{X: round1(x(i)), Y: chartH - 4, Title: "run " + shortID(row.E.RunID) + " incomplete: not drawn"})
+			c.Incomplete = append(c.Incomplete, chartPoint{X: round1(x(i)), Y: chartH - 4, Title: "run " + shortID(row.E.RunID) + " incomplete: not drawn", Run: row.E.RunID})
+			c.Text = append(c.Text, "run "+shortID(row.E.RunID)+" incomplete: no value")
 		}
-		c.Line = strings.Join(line, " ")
+		if hasBound {
+			c.Threshold = &chartRule{Y: round1(y(bound)), Label: fmt.Sprintf("gate %s", gate.FormatValue(bound))}
+		}
+		oldest, latest := sr.Runs[n-1].E.StartedAt, sr.Runs[0].E.StartedAt
+		c.Ticks = []chartTick{{X: 2, Label: oldest.UTC().Format("2006-01-02"), Anchor: "start"}}
+		if n > 1 {
+			c.Ticks = append(c.Ticks, chartTick{X: chartW - 2, Label: latest.UTC().Format("2006-01-02"), Anchor: "end"})
+		}
 		c.Min, c.Max = fmt.Sprintf("%.4f", lo), fmt.Sprintf("%.4f", hi)
 		c.Last = fmt.Sprintf("%.4f", pts[len(pts)-1].v)
 		out = append(out, c)
 	}
 	return out
+}
+
+// thresholdOf is the bound of the run's unscoped threshold gate on the
+// metric name, if it has one.
+func thresholdOf(run *assay.Run, name string) (float64, bool) {
+	if run == nil {
+		return 0, false
+	}
+	for _, g := range run.Gates {
+		e, err := gate.Parse(g.Expr, g.Source)
+		if err == nil && e.Kind == gate.Threshold && e.Scope == nil && e.Metric == name {
+			return e.Bound, true
+		}
+	}
+	return 0, false
 }
 
 func round1(v float64) float64 { return math.Round(v*10) / 10 }

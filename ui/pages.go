@@ -48,6 +48,16 @@ type runRow struct {
 	Commit  string
 	Dirty   bool
 	Checked string // "base" / "cand": the radio preselected
+	head    *assay.Run
+}
+
+// metric is the run's mean of the metric m.
+func (r *runRow) metric(m string) (float64, bool) {
+	if r.head == nil {
+		return 0, false
+	}
+	a, ok := r.head.Summary.Metrics[m]
+	return a.Mean, ok
 }
 
 // maxRuns is the number of runs of a suite the runs page lists and draws.
@@ -73,16 +83,7 @@ func (s *server) runsPage(ctx context.Context, r *http.Request) (string, any, er
 		}
 		row := runRow{E: e}
 		if h, err := s.src.head(ctx, e); err == nil {
-			if sr.Metrics == nil {
-				sr.Metrics = firstMetrics(h, 3)
-			}
-			for _, m := range sr.Metrics {
-				if a, ok := h.Summary.Metrics[m]; ok {
-					row.Values = append(row.Values, fmt.Sprintf("%.4f", a.Mean))
-				} else {
-					row.Values = append(row.Values, "-")
-				}
-			}
+			row.head = h
 			for _, g := range h.Gates {
 				row.Gates++
 				if !g.Pass {
@@ -96,6 +97,25 @@ func (s *server) runsPage(ctx context.Context, r *http.Request) (string, any, er
 		sr.Runs = append(sr.Runs, row)
 	}
 	for _, sr := range d.Suites {
+		// The metric columns are the newest run's that has metrics: a
+		// run still running, or stopped, has none yet and must not hide
+		// them.
+		for _, row := range sr.Runs {
+			if row.head != nil && len(row.head.Summary.Metrics) > 0 {
+				sr.Metrics = firstMetrics(row.head, 3)
+				break
+			}
+		}
+		for i := range sr.Runs {
+			row := &sr.Runs[i]
+			for _, m := range sr.Metrics {
+				if a, ok := row.metric(m); ok {
+					row.Values = append(row.Values, fmt.Sprintf("%.4f", a))
+				} else {
+					row.Values = append(row.Values, "-")
+				}
+			}
+		}
 		for i := range sr.Runs {
 			e := sr.Runs[i].E
 			if e.Status != assay.StatusComplete {
