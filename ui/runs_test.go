@@ -73,7 +73,7 @@ func TestTrendChartsPerTarget(t *testing.T) {
 		t.Errorf("%d targets in the legend, want 2", n)
 	}
 	for _, id := range []string{f.qsBase, f.qsCand} {
-		if !strings.Contains(chart, `<a href="`+serverLinks{}.Run(id)+`"><circle`) {
+		if !regexp.MustCompile(`<a href="` + regexp.QuoteMeta(serverLinks{}.Run(id)) + `" aria-label="pass_rate [^"]*"><circle`).MatchString(chart) {
 			t.Errorf("the point of run %s does not link to it", short(id))
 		}
 		if !regexp.MustCompile(`<li>run `+short(id)+`, \d{4}-\d\d-\d\d \d\d:\d\d, builtin[^:]*: 0\.\d{4}</li>`).MatchString(chart) && !strings.Contains(chart, "<li>run "+short(id)) {
