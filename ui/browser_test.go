@@ -26,7 +26,7 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-var screenshots = flag.Bool("screenshots", false, "write docs/ui-run.png and docs/ui-compare.png from the browser tests")
+var screenshots = flag.Bool("screenshots", false, "write docs/ui-run.png, docs/ui-compare.png and docs/ui-case.png from the browser tests")
 
 // chromium returns the path of a Chromium (Debian's chromium, which
 // .ci/run installs). When there is none the test is skipped, or fails
@@ -205,9 +205,44 @@ func TestBrowserCompareFromRunsPage(t *testing.T) {
 		t.Errorf("compare URL %s does not name the picked runs", loc)
 	}
 	if *screenshots {
-		shot(t, ctx, ts.URL+serverLinks{}.Compare(f.qsBase, f.qsCand), "ui-compare.png")
-		shot(t, ctx, ts.URL+serverLinks{}.Run(f.qsCand), "ui-run.png")
+		takeScreenshots(t, ctx)
 	}
+}
+
+// takeScreenshots writes the run, compare and case pages of docs/ from a
+// store of its own: the quickstart suite against builtin, then against
+// builtin:rm3 with a few more gates, some of which fail, so that the shots
+// show what a failing run looks like.
+func takeScreenshots(t *testing.T, ctx context.Context) {
+	dir := filepath.Join(t.TempDir(), "store")
+	mk := func(p harness.Plan) *assay.Run {
+		p.SuitePath, p.StoreDir, p.Trials, p.Concurrency, p.Timeout = quickstart, dir, 1, 4, time.Minute
+		res, err := harness.Run(context.Background(), p)
+		if res == nil {
+			t.Fatal(err)
+		}
+		defer res.Close()
+		return res.Runs[0]
+	}
+	base := mk(harness.Plan{})
+	cand := mk(harness.Plan{Target: "builtin:rm3", Baseline: base.RunID,
+		Gates: []string{"mrr >= 0.99", "[category=security] pass_rate >= 1", "no_new_failures", "p95_latency_ms <= 0.05"}})
+	st, err := store.Open(dir, store.OpenOptions{ForReading: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ts := httptest.NewServer(New(st, Options{}))
+	defer ts.Close()
+	shot(t, ctx, ts.URL+serverLinks{}.Compare(base.RunID, cand.RunID), "ui-compare.png")
+	shot(t, ctx, ts.URL+serverLinks{}.Run(cand.RunID), "ui-run.png")
+	for _, c := range cand.Cases {
+		if c.Pass != nil && !*c.Pass {
+			shot(t, ctx, ts.URL+serverLinks{}.Case(cand.RunID, c.ID), "ui-case.png")
+			return
+		}
+	}
+	t.Error("no failing case to show")
 }
 
 func shot(t *testing.T, ctx context.Context, url, name string) {
