@@ -196,16 +196,14 @@ func round1(v float64) float64 { return math.Round(v*10) / 10 }
 // to the case's latency (or the last span's end, when that is later), so
 // that a span that is a small part of a slow case is drawn small. It is
 // drawn in a viewBox and scales to its box; each bar carries its
-// duration, a span inside another is indented under it, and the time no
-// span covers is shaded.
+// duration as text (read by screen readers with the span's name), a span
+// inside another is indented under it, and the time no span covers is
+// shaded and listed under the chart.
 type waterfall struct {
-	W, H    int // the viewBox
-	Total   string
-	Latency string // the case's latency, "" when it reports none
-	Bars    []bar
-	Gaps    []gap
-	AxisX   float64 // where the time axis starts
-	Text    string  // the spans as a sentence, for screen readers
+	W, H  int // the viewBox
+	Total string
+	Bars  []bar
+	Gaps  []gap
 }
 
 type bar struct {
@@ -234,9 +232,8 @@ func spanWaterfall(spans []assay.Span, latency *float64) *waterfall {
 	for _, s := range spans {
 		end = math.Max(end, math.Max(s.EndMs, s.StartMs))
 	}
-	wf := &waterfall{W: waterW, H: len(spans)*waterRow + 6, AxisX: waterLabel}
+	wf := &waterfall{W: waterW, H: len(spans)*waterRow + 6}
 	if latency != nil {
-		wf.Latency = fmtFloat(*latency)
 		end = math.Max(end, *latency)
 	}
 	if end <= 0 {
@@ -246,7 +243,6 @@ func spanWaterfall(spans []assay.Span, latency *float64) *waterfall {
 	scale := float64(waterW-waterLabel-waterRight) / end
 	type iv struct{ a, b float64 }
 	var cover []iv
-	var text []string
 	for i, s := range spans {
 		st, en := math.Max(s.StartMs, 0), math.Max(s.EndMs, s.StartMs)
 		depth := 0
@@ -260,7 +256,6 @@ func spanWaterfall(spans []assay.Span, latency *float64) *waterfall {
 			Dur: fmtFloat(en - st), Depth: depth}
 		b.DurX = round1(b.X + b.W + 3)
 		cover = append(cover, iv{st, en})
-		text = append(text, fmt.Sprintf("%s %s–%s ms", s.Name, b.Start, b.End))
 		wf.Bars = append(wf.Bars, b)
 	}
 	// The time no span covers: the gaps of the spans' union in [0, end].
@@ -278,14 +273,6 @@ func spanWaterfall(spans []assay.Span, latency *float64) *waterfall {
 		at = math.Max(at, c.b)
 	}
 	addGap(at, end)
-	wf.Text = "spans over 0–" + wf.Total + " ms: " + strings.Join(text, "; ")
-	if len(wf.Gaps) > 0 {
-		var g []string
-		for _, x := range wf.Gaps {
-			g = append(g, x.Start+"–"+x.End)
-		}
-		wf.Text += "; no span covers " + strings.Join(g, ", ") + " ms"
-	}
 	return wf
 }
 

@@ -15,17 +15,20 @@ import (
 // ---- compare case page ----
 
 type compareCaseData struct {
-	Base, Cand   string
-	ID           string
-	Query        string
-	SuiteNote    string
-	BaseTrials   []trialView
-	CandTrials   []trialView
-	AnswerDiff   []segment  // of the first trials' answers; nil when not computed
-	BaseAnswer   *trialView // the first trials, their answers side by side
-	CandAnswer   *trialView
-	DiffNote     string
-	RankingPairs []rankPair
+	Base, Cand string
+	ID         string
+	Query      string
+	SuiteNote  string
+	BaseTrials []trialView
+	CandTrials []trialView
+	AnswerDiff []segment  // of the first trials' answers; nil when not computed
+	BaseAnswer *trialView // the first trials, their answers side by side
+	CandAnswer *trialView
+	// AnswersDiffer: the two answers are not the same (when they are, the
+	// diff shows the one answer, and nothing is side by side).
+	AnswersDiffer bool
+	DiffNote      string
+	RankingPairs  []rankPair
 	// SameRanking: both runs returned the same documents in the same
 	// order with the same grades (one column shows them).
 	SameRanking bool
@@ -73,6 +76,7 @@ func buildCompareCase(base, cand *assay.Run, id string, bv []report.CaseView, bs
 		d.BaseAnswer, d.CandAnswer = &b.Trials[0], &c.Trials[0]
 		ba, ca := answerOf(bt), answerOf(ct)
 		d.AnswerDiff, d.DiffNote = wordDiff(ba, ca)
+		d.AnswersDiffer = ba != ca
 		inBase := map[string]int{} // 1 + the rank in the baseline
 		for i, r := range bt.Ranking {
 			if inBase[r.ID] == 0 {
