@@ -2,6 +2,7 @@ package ui
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -521,18 +522,27 @@ func buildRun(c *cachedRun, f caseFilter, text map[string]bool, page, pageSize i
 }
 
 // groupTrials groups a run's rows by case id, in the order of each
-// case's first row.
+// case's first row. A case whose rows are adjacent (as a run writes
+// them) is a slice of cases, not a copy.
 func groupTrials(cases []assay.CaseResult) [][]assay.CaseResult {
 	at := map[string]int{}
 	var out [][]assay.CaseResult
-	for _, cr := range cases {
-		i, ok := at[cr.ID]
-		if !ok {
-			i = len(out)
-			at[cr.ID] = i
-			out = append(out, nil)
+	end := make([]int, 0, len(cases)) // per group: 1 + the index of its last row, while it is a slice of cases
+	for i, cr := range cases {
+		gi, ok := at[cr.ID]
+		switch {
+		case !ok:
+			at[cr.ID] = len(out)
+			out = append(out, cases[i:i+1:i+1])
+			end = append(end, i+1)
+		case end[gi] == i:
+			first := i - len(out[gi])
+			out[gi] = cases[first : i+1 : i+1]
+			end[gi] = i + 1
+		default:
+			out[gi] = append(out[gi], cr) // a copy (cap ended at its last row)
+			end[gi] = -1
 		}
-		out[i] = append(out[i], cr)
 	}
 	return out
 }
@@ -564,30 +574,36 @@ func sortGroups(gs [][]assay.CaseResult, key string) {
 		return meanOf(g, func(cr assay.CaseResult) (float64, bool) { v, ok := cr.Metrics[k]; return v, ok })
 	}
 	type keyed struct {
+		g  []assay.CaseResult
 		v  float64
 		ok bool
 	}
-	ks := make(map[*assay.CaseResult]keyed, len(gs))
-	for _, g := range gs {
+	ks := make([]keyed, len(gs))
+	for i, g := range gs {
 		v, ok := val(g)
-		ks[&g[0]] = keyed{v, ok}
+		ks[i] = keyed{g, v, ok}
 	}
-	sort.SliceStable(gs, func(i, j int) bool {
-		a, b := ks[&gs[i][0]], ks[&gs[j][0]]
+	slices.SortStableFunc(ks, func(a, b keyed) int {
 		if a.ok != b.ok {
-			return a.ok
-		}
-		if k == "id" {
-			if desc {
-				return gs[i][0].ID > gs[j][0].ID
+			if a.ok {
+				return -1
 			}
-			return gs[i][0].ID < gs[j][0].ID
+			return 1
+		}
+		var c int
+		if k == "id" {
+			c = strings.Compare(a.g[0].ID, b.g[0].ID)
+		} else {
+			c = cmp.Compare(a.v, b.v)
 		}
 		if desc {
-			return a.v > b.v
+			return -c
 		}
-		return a.v < b.v
+		return c
 	})
+	for i := range ks {
+		gs[i] = ks[i].g
+	}
 }
 
 func meanOf(g []assay.CaseResult, f func(assay.CaseResult) (float64, bool)) (float64, bool) {

@@ -199,3 +199,34 @@ func grep(s, sub string) string {
 	}
 	return ""
 }
+
+// TestCaseTableGroupsTrials: with several trials a case is one row,
+// "2/3 pass" and its trials under it, whether its rows are adjacent or
+// interleaved with other cases'.
+func TestCaseTableGroupsTrials(t *testing.T) {
+	_, cand := comparePair()
+	d := buildRun(&cachedRun{run: cand}, caseFilter{}, nil, 1, 0)
+	if d.All != 30 || len(d.Rows) != 30 {
+		t.Fatalf("%d rows of %d, want 30 of 30 cases", len(d.Rows), d.All)
+	}
+	for _, r := range d.Rows {
+		if r.ID == "en-1" && (r.Trials != "2/3 pass" || r.Status != "fail" || len(r.Each) != 3) {
+			t.Errorf("en-1: %q %s with %d trials, want 2/3 pass, fail, 3 trials", r.Trials, r.Status, len(r.Each))
+		}
+	}
+	rows := []assay.CaseResult{{ID: "a", Trial: 0}, {ID: "b", Trial: 0}, {ID: "a", Trial: 1}, {ID: "b", Trial: 1}, {ID: "c"}, {ID: "c", Trial: 1}}
+	var got []string
+	for _, g := range groupTrials(rows) {
+		var s []string
+		for _, r := range g {
+			s = append(s, r.ID+strconv.Itoa(r.Trial))
+		}
+		got = append(got, strings.Join(s, " "))
+	}
+	if want := "a0 a1|b0 b1|c0 c1"; strings.Join(got, "|") != want {
+		t.Errorf("groups %q, want %q", strings.Join(got, "|"), want)
+	}
+	if rows[1].ID != "b" || rows[2].ID != "a" {
+		t.Errorf("grouping changed the run's rows: %v", rows)
+	}
+}
