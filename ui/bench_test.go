@@ -118,6 +118,44 @@ func BenchmarkRunPage100kFiltered(b *testing.B) {
 	}
 }
 
+// BenchmarkRunPage100kSorted is the same run's case table sorted by
+// latency, slowest first (where a p95 gate links), on a server that has
+// read it once: the rows grouped by case and sorted on each request.
+func BenchmarkRunPage100kSorted(b *testing.B) {
+	st := benchStore(b)
+	id := synthRun(b, st, 100_000, 0, false)
+	h := New(st, Options{})
+	url := "/run/" + id + "?sort=-latency"
+	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", url, nil))
+	b.ResetTimer()
+	for b.Loop() {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", url, nil))
+		if rec.Code != 200 {
+			b.Fatal(rec.Code)
+		}
+	}
+}
+
+// BenchmarkRunPage100kSearch searches the same run's queries and answers
+// for a new text each time (no search cached): a read of its case lines.
+func BenchmarkRunPage100kSearch(b *testing.B) {
+	st := benchStore(b)
+	id := synthRun(b, st, 100_000, 0, true)
+	h := New(st, Options{})
+	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/run/"+id+"?status=failing", nil))
+	b.ResetTimer()
+	i := 0
+	for b.Loop() {
+		i++
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", fmt.Sprintf("/run/%s?q=leak+%d", id, i), nil))
+		if rec.Code != 200 {
+			b.Fatal(rec.Code)
+		}
+	}
+}
+
 // BenchmarkComparePage10k serves the compare page of two 10,000-case runs
 // with a new server each time. Goal: <= 1 s.
 func BenchmarkComparePage10k(b *testing.B) {

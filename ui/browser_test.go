@@ -26,7 +26,7 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-var screenshots = flag.Bool("screenshots", false, "write docs/ui-run.png and docs/ui-compare.png from the browser tests")
+var screenshots = flag.Bool("screenshots", false, "write docs/ui-run.png, docs/ui-compare.png and docs/ui-case.png from the browser tests")
 
 // chromium returns the path of a Chromium (Debian's chromium, which
 // .ci/run installs). When there is none the test is skipped, or fails
@@ -205,8 +205,93 @@ func TestBrowserCompareFromRunsPage(t *testing.T) {
 		t.Errorf("compare URL %s does not name the picked runs", loc)
 	}
 	if *screenshots {
-		shot(t, ctx, ts.URL+serverLinks{}.Compare(f.qsBase, f.qsCand), "ui-compare.png")
-		shot(t, ctx, ts.URL+serverLinks{}.Run(f.qsCand), "ui-run.png")
+		takeScreenshots(t, ctx)
+	}
+}
+
+// failingPair is a store of its own with two quickstart runs: against
+// builtin, then against builtin:rm3 compared with it and with a few more
+// gates, two of which fail (mrr >= 0.99, p95_latency_ms <= 0.05).
+func failingPair(t *testing.T) (st store.Store, base, cand *assay.Run) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "store")
+	mk := func(p harness.Plan) *assay.Run {
+		p.SuitePath, p.StoreDir, p.Trials, p.Concurrency, p.Timeout = quickstart, dir, 1, 4, time.Minute
+		res, err := harness.Run(context.Background(), p)
+		if res == nil {
+			t.Fatal(err)
+		}
+		defer res.Close()
+		return res.Runs[0]
+	}
+	base = mk(harness.Plan{})
+	cand = mk(harness.Plan{Target: "builtin:rm3", Baseline: base.RunID,
+		Gates: []string{"mrr >= 0.99", "[category=security] pass_rate >= 1", "no_new_failures", "p95_latency_ms <= 0.05"}})
+	st, err := store.Open(dir, store.OpenOptions{ForReading: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st, base, cand
+}
+
+// takeScreenshots writes the run, compare and case pages of docs/ from
+// failingPair, so that the shots show what a failing run looks like.
+func takeScreenshots(t *testing.T, ctx context.Context) {
+	st, base, cand := failingPair(t)
+	ts := httptest.NewServer(New(st, Options{}))
+	defer ts.Close()
+	shot(t, ctx, ts.URL+serverLinks{}.Compare(base.RunID, cand.RunID), "ui-compare.png")
+	shot(t, ctx, ts.URL+serverLinks{}.Run(cand.RunID), "ui-run.png")
+	for _, c := range cand.Cases {
+		if c.Pass != nil && !*c.Pass {
+			shot(t, ctx, ts.URL+serverLinks{}.Case(cand.RunID, c.ID), "ui-case.png")
+			return
+		}
+	}
+	t.Error("no failing case to show")
+}
+
+// TestBrowserGateToCase follows a failing gate to the cases that break
+// it, as a user would: the run's header says two gates failed, the first
+// gate listed is a failing one, its link opens the case table sorted or
+// filtered for it, a case opens from there, and from the comparison the
+// diff of a changed case.
+func TestBrowserGateToCase(t *testing.T) {
+	st, base, cand := failingPair(t)
+	ts := httptest.NewServer(New(st, Options{}))
+	defer ts.Close()
+	ctx, _ := browser(t)
+	do(t, ctx, chromedp.Navigate(ts.URL+serverLinks{}.Run(cand.RunID)))
+	if got := run(t, ctx, chromedp.Text(chromedp.ID("run-verdict"))); got != "✗ 2 of 8 gates failed" {
+		t.Errorf("run header %q", got)
+	}
+	first := run(t, ctx, chromedp.Text(chromedp.CSS(`#gates tbody tr:first-child`)))
+	if !strings.HasPrefix(first, "✗") {
+		t.Errorf("the first gate listed is not a failing one: %q", first)
+	}
+	if _, err := chromedp.RunResponse(ctx, chromedp.Click(chromedp.CSS(`#gates tbody tr:first-child a.gate-cases`))); err != nil {
+		t.Fatal(err)
+	}
+	loc := run(t, ctx, chromedp.Location())
+	if !strings.Contains(loc, "sort=") && !strings.Contains(loc, "status=") {
+		t.Errorf("the gate's link opened %s, not a filtered or sorted table", loc)
+	}
+	if got := run(t, ctx, chromedp.Text(chromedp.ID("case-count"))); !strings.Contains(got, "sorted by") && !strings.Contains(got, "of 24") {
+		t.Errorf("case count after following the gate: %q", got)
+	}
+	if _, err := chromedp.RunResponse(ctx, chromedp.Click(chromedp.CSS(`a.case-link`))); err != nil {
+		t.Fatal(err)
+	}
+	if h1 := run(t, ctx, chromedp.Text(chromedp.CSS("h1"))); !strings.HasPrefix(h1, "Case ") {
+		t.Errorf("the case link opened %q", h1)
+	}
+	do(t, ctx, chromedp.Navigate(ts.URL+serverLinks{}.Compare(base.RunID, cand.RunID)))
+	if _, err := chromedp.RunResponse(ctx, chromedp.Click(chromedp.CSS(`#diffs a.diff-link`))); err != nil {
+		t.Fatal(err)
+	}
+	if h1 := run(t, ctx, chromedp.Text(chromedp.CSS("h1"))); !strings.HasSuffix(h1, "baseline → candidate") {
+		t.Errorf("the diff link opened %q", h1)
 	}
 }
 
@@ -366,7 +451,7 @@ func TestBrowserJudge(t *testing.T) {
 			t.Errorf("case page: the judge's scores %q lack %q", scores, want)
 		}
 	}
-	if got := run(t, ctx, chromedp.Text(chromedp.CSS(".judge-reason"))); got != "reasoning: stand-in rule: no marker" {
+	if got := run(t, ctx, chromedp.Text(chromedp.CSS(".judge-reason"))); got != "stand-in rule: no marker" {
 		t.Errorf("case page: reasoning %q", got)
 	}
 	usage := run(t, ctx, chromedp.Text(chromedp.CSS(".judge-usage")))

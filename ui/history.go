@@ -15,15 +15,20 @@ import (
 // ---- compare case page ----
 
 type compareCaseData struct {
-	Base, Cand   string
-	ID           string
-	Query        string
-	SuiteNote    string
-	BaseTrials   []trialView
-	CandTrials   []trialView
-	AnswerDiff   []segment // of the first trials' answers; nil when not computed
-	DiffNote     string
-	RankingPairs []rankPair
+	Base, Cand string
+	ID         string
+	Query      string
+	SuiteNote  string
+	BaseTrials []trialView
+	CandTrials []trialView
+	AnswerDiff []segment  // of the first trials' answers; nil when not computed
+	BaseAnswer *trialView // the first trials, their answers side by side
+	CandAnswer *trialView
+	// AnswersDiffer: the two answers are not the same (when they are, the
+	// diff shows the one answer, and nothing is side by side).
+	AnswersDiffer bool
+	DiffNote      string
+	RankingPairs  []rankPair
 	// SameRanking: both runs returned the same documents in the same
 	// order with the same grades (one column shows them).
 	SameRanking bool
@@ -32,7 +37,7 @@ type compareCaseData struct {
 type rankPair struct {
 	Rank       int
 	Base, Cand *rankRow
-	Moved      string // "new", "gone" or "" (cand's doc relative to base)
+	Moved      string // "new", "↑ 2", "↓ 1" or "" (cand's doc relative to its rank in base)
 }
 
 func (s *server) compareCasePage(ctx context.Context, r *http.Request) (string, any, error) {
@@ -68,11 +73,15 @@ func buildCompareCase(base, cand *assay.Run, id string, bv []report.CaseView, bs
 	}
 	if len(b.Trials) > 0 && len(c.Trials) > 0 {
 		bt, ct := b.Trials[0], c.Trials[0]
+		d.BaseAnswer, d.CandAnswer = &b.Trials[0], &c.Trials[0]
 		ba, ca := answerOf(bt), answerOf(ct)
 		d.AnswerDiff, d.DiffNote = wordDiff(ba, ca)
-		inBase := map[string]bool{}
-		for _, r := range bt.Ranking {
-			inBase[r.ID] = true
+		d.AnswersDiffer = ba != ca
+		inBase := map[string]int{} // 1 + the rank in the baseline
+		for i, r := range bt.Ranking {
+			if inBase[r.ID] == 0 {
+				inBase[r.ID] = i + 1
+			}
 		}
 		inCand := map[string]bool{}
 		for _, r := range ct.Ranking {
@@ -85,8 +94,13 @@ func buildCompareCase(base, cand *assay.Run, id string, bv []report.CaseView, bs
 			}
 			if i < len(ct.Ranking) {
 				p.Cand = &ct.Ranking[i]
-				if !inBase[p.Cand.ID] {
+				switch was := inBase[p.Cand.ID]; {
+				case was == 0:
 					p.Moved = "new"
+				case was > i+1:
+					p.Moved = fmt.Sprintf("↑ %d", was-i-1)
+				case was < i+1:
+					p.Moved = fmt.Sprintf("↓ %d", i+1-was)
 				}
 			}
 			d.RankingPairs = append(d.RankingPairs, p)

@@ -2,11 +2,13 @@ package ui
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"html/template"
 	"maps"
+	"math"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -16,6 +18,8 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/compare"
+	"github.com/assay-eval/assay/gate"
+	"github.com/assay-eval/assay/internal/aggregate"
 	"github.com/assay-eval/assay/redact"
 	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/store"
@@ -45,6 +49,16 @@ type runRow struct {
 	Commit  string
 	Dirty   bool
 	Checked string // "base" / "cand": the radio preselected
+	head    *assay.Run
+}
+
+// metric is the run's mean of the metric m.
+func (r *runRow) metric(m string) (float64, bool) {
+	if r.head == nil {
+		return 0, false
+	}
+	a, ok := r.head.Summary.Metrics[m]
+	return a.Mean, ok
 }
 
 // maxRuns is the number of runs of a suite the runs page lists and draws.
@@ -70,16 +84,7 @@ func (s *server) runsPage(ctx context.Context, r *http.Request) (string, any, er
 		}
 		row := runRow{E: e}
 		if h, err := s.src.head(ctx, e); err == nil {
-			if sr.Metrics == nil {
-				sr.Metrics = firstMetrics(h, 3)
-			}
-			for _, m := range sr.Metrics {
-				if a, ok := h.Summary.Metrics[m]; ok {
-					row.Values = append(row.Values, fmt.Sprintf("%.4f", a.Mean))
-				} else {
-					row.Values = append(row.Values, "-")
-				}
-			}
+			row.head = h
 			for _, g := range h.Gates {
 				row.Gates++
 				if !g.Pass {
@@ -93,6 +98,25 @@ func (s *server) runsPage(ctx context.Context, r *http.Request) (string, any, er
 		sr.Runs = append(sr.Runs, row)
 	}
 	for _, sr := range d.Suites {
+		// The metric columns are the newest run's that has metrics: a
+		// run still running, or stopped, has none yet and must not hide
+		// them.
+		for _, row := range sr.Runs {
+			if row.head != nil && len(row.head.Summary.Metrics) > 0 {
+				sr.Metrics = firstMetrics(row.head, 3)
+				break
+			}
+		}
+		for i := range sr.Runs {
+			row := &sr.Runs[i]
+			for _, m := range sr.Metrics {
+				if a, ok := row.metric(m); ok {
+					row.Values = append(row.Values, fmt.Sprintf("%.4f", a))
+				} else {
+					row.Values = append(row.Values, "-")
+				}
+			}
+		}
 		for i := range sr.Runs {
 			e := sr.Runs[i].E
 			if e.Status != assay.StatusComplete {
@@ -128,19 +152,50 @@ type runData struct {
 	Path     string
 	Stopped  bool
 	Trials   int
+	Verdict  runVerdict
+	Gates    []gateRow // failing gates first
 	Metrics  []metricRow
 	Segments []segRow
 	Head     string
+	Columns  []column // the case table's metric columns
 	Filter   caseFilter
 	Tags     []string
 	Rows     []caseRow
 	Total    int // rows matching the filter
-	All      int // case trials in the run
+	All      int // rows of the run (case trials; cases with several trials)
 	Page     int
 	Pages    int
 	Prev     string // URLs of the neighbour pages ("" none)
 	Next     string
 	Stages   []stageRow
+	TrialSum *trialSummary // several trials per case
+}
+
+// runVerdict is the run header: what the gates and the status say, in
+// words and as a class (good, bad, warn, none).
+type runVerdict struct {
+	Class string
+	Words string
+}
+
+// gateRow is one gate of the run and the query of the case table that
+// shows the cases breaking it ("" when none applies).
+type gateRow struct {
+	assay.GateResult
+	Cases string // e.g. "status=failing&tag=lang%3Dde"
+	What  string // what the link shows: "failing cases", "slowest cases"
+}
+
+type trialSummary struct {
+	N                int
+	PassAny, PassAll string
+	Flaky            int
+	Spread           []spreadRow
+}
+
+type spreadRow struct {
+	Name     string
+	Mean, SD float64
 }
 
 type metricRow struct {
@@ -156,30 +211,47 @@ type segRow struct {
 	Head     string
 }
 
+// column is a sortable column of the case table.
+type column struct {
+	Name string // the sort key ("latency", "status", a metric name)
+	Sort string // the URL that sorts by it (the other way when it is the current sort)
+	Aria string // aria-sort: "ascending", "descending" or ""
+}
+
 type caseRow struct {
 	ID      string
 	Trial   int
 	Status  string // pass, fail, error, ungraded
+	Trials  string // "2/3 pass" when the case ran several trials
 	Facts   []string
-	Latency *float64
-	Head    string
+	Latency *float64 // the mean over the case's trials that report one
+	Values  []string // one per runData.Columns' metrics
 	Tags    string
 	Flaky   bool
 	Source  string
+	Each    []trialRow // the trials, when the case ran several
 }
 
-// caseFilter is the case table's filter, from the URL.
+type trialRow struct {
+	Trial   int
+	Status  string
+	Latency *float64
+	Facts   []string
+}
+
+// caseFilter is the case table's filter and order, from the URL.
 type caseFilter struct {
 	Status string // "", failing, errored, ungraded, flaky, passing
 	Tag    string // k=v
-	Q      string // text search (case id, facts, error, tags)
+	Q      string // text search (case id, facts, error, tags, query, answer)
+	Sort   string // "", latency, status, a metric; "-" first: descending
 }
 
 var statusFilters = []string{"failing", "errored", "ungraded", "flaky", "passing"}
 
 func (s *server) runPage(ctx context.Context, r *http.Request) (string, any, error) {
 	q := r.URL.Query()
-	f := caseFilter{Status: q.Get("status"), Tag: q.Get("tag"), Q: q.Get("q")}
+	f := caseFilter{Status: q.Get("status"), Tag: q.Get("tag"), Q: q.Get("q"), Sort: q.Get("sort")}
 	if f.Status != "" && !slices.Contains(statusFilters, f.Status) {
 		return "", nil, badRequest("status=%q: want one of %s", f.Status, strings.Join(statusFilters, ", "))
 	}
@@ -194,8 +266,8 @@ func (s *server) runPage(ctx context.Context, r *http.Request) (string, any, err
 		if err != nil {
 			return "", nil, err
 		}
-		if ok {
-			d = buildRun(c, f, page, s.opts.PageSize)
+		if ok && c.run.Options.Trials <= 1 {
+			d = buildRun(c, f, nil, page, s.opts.PageSize)
 			d.All, d.Total = c.run.Summary.Cases, c.run.Summary.Cases
 			d.Pages = max(1, (d.Total+s.opts.PageSize-1)/s.opts.PageSize)
 		}
@@ -205,7 +277,16 @@ func (s *server) runPage(ctx context.Context, r *http.Request) (string, any, err
 		if err != nil {
 			return "", nil, err
 		}
-		d = buildRun(c, f, page, s.opts.PageSize)
+		if err := checkSort(c.run, f.Sort); err != nil {
+			return "", nil, err
+		}
+		var text map[string]bool
+		if f.Q != "" {
+			if text, err = s.src.textMatches(ctx, c, f.Q); err != nil {
+				return "", nil, err
+			}
+		}
+		d = buildRun(c, f, text, page, s.opts.PageSize)
 	}
 	if d.Page > 1 {
 		d.Prev = pageURL(r.URL, d.Page-1)
@@ -213,6 +294,7 @@ func (s *server) runPage(ctx context.Context, r *http.Request) (string, any, err
 	if d.Page < d.Pages {
 		d.Next = pageURL(r.URL, d.Page+1)
 	}
+	d.Columns = sortColumns(r.URL, d.Columns, f.Sort)
 	return "run", d, nil
 }
 
@@ -222,18 +304,139 @@ func pageURL(u *url.URL, page int) string {
 	return u.Path + "?" + q.Encode()
 }
 
+// sortKeys are the case table's sort keys besides the run's metrics.
+var sortKeys = []string{"latency", "status", "id"}
+
+func checkSort(run *assay.Run, key string) error {
+	k := strings.TrimPrefix(key, "-")
+	if k == "" || slices.Contains(sortKeys, k) {
+		return nil
+	}
+	if _, ok := run.Summary.Metrics[k]; ok {
+		return nil
+	}
+	return badRequest("sort=%q: want one of %s or a metric of the run (%s), with - first for descending", key, strings.Join(sortKeys, ", "), strings.Join(report.MetricOrder(run), ", "))
+}
+
+// sortColumns sets each column's sort link: ascending first, the other
+// way when the table is sorted by it already.
+func sortColumns(u *url.URL, cols []column, cur string) []column {
+	out := make([]column, len(cols))
+	for i, c := range cols {
+		q := u.Query()
+		q.Del("page")
+		next := c.Name
+		switch cur {
+		case c.Name:
+			next, c.Aria = "-"+c.Name, "ascending"
+		case "-" + c.Name:
+			c.Aria = "descending"
+		}
+		q.Set("sort", next)
+		c.Sort = u.Path + "?" + q.Encode()
+		out[i] = c
+	}
+	return out
+}
+
+// verdictOf is the run header: failed gates first, then an incomplete
+// run, then passed gates.
+func verdictOf(run *assay.Run) runVerdict {
+	failed := 0
+	for _, g := range run.Gates {
+		if !g.Pass {
+			failed++
+		}
+	}
+	n := len(run.Gates)
+	incomplete := run.Status != assay.StatusComplete
+	switch {
+	case failed > 0 && incomplete:
+		return runVerdict{"bad", fmt.Sprintf("✗ %d of %d gates failed · run %s", failed, n, run.Status)}
+	case failed > 0:
+		return runVerdict{"bad", fmt.Sprintf("✗ %d of %d gates failed", failed, n)}
+	case incomplete:
+		return runVerdict{"warn", fmt.Sprintf("run %s: not every case was observed", run.Status)}
+	case n > 0:
+		return runVerdict{"good", fmt.Sprintf("✓ all %d gates passed", n)}
+	}
+	return runVerdict{"none", "no gates · pass rate " + report.Percent(run.Summary.PassRate)}
+}
+
+// latencyGates are the gate metrics that the slowest cases break.
+var latencyGates = []string{"p50_latency_ms", "p95_latency_ms", "p99_latency_ms", "max_latency_ms"}
+
+// gateRows are the run's gates, failing first, each with the query of
+// the case table that shows what breaks it: the failing cases (of the
+// gate's tag, when it has one), the errored ones for the error rate, the
+// slowest first for a latency gate, the lowest first for a metric. A
+// no_new_failures gate links to the failing cases: the run does not
+// record its baseline, and the flipped cases are among them (the compare
+// page lists the flips themselves).
+func gateRows(run *assay.Run) []gateRow {
+	var out []gateRow
+	for _, g := range run.Gates {
+		row := gateRow{GateResult: g}
+		if e, err := gate.Parse(g.Expr, g.Source); err == nil {
+			q := url.Values{}
+			if e.Scope != nil {
+				if _, ok := run.Segments[e.Scope.String()]; ok {
+					q.Set("tag", e.Scope.String())
+				}
+			}
+			switch {
+			case e.Kind == gate.NoNewFailures:
+				q.Set("status", "failing")
+				row.What = "failing cases"
+			case slices.Contains(latencyGates, e.Metric):
+				q.Set("sort", "-latency")
+				row.What = "slowest cases"
+			case e.Metric == "error_rate" || e.Metric == "errors":
+				q.Set("status", "errored")
+				row.What = "errored cases"
+			case e.Metric == "flaky_cases":
+				q.Set("status", "flaky")
+				row.What = "flaky cases"
+			case e.Measure:
+				q = nil
+			default:
+				if _, ok := run.Summary.Metrics[e.Metric]; ok {
+					q.Set("sort", e.Metric)
+					row.What = "lowest " + e.Metric
+				} else {
+					q.Set("status", "failing")
+					row.What = "failing cases"
+				}
+			}
+			if q != nil {
+				row.Cases = q.Encode()
+			}
+		}
+		out = append(out, row)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return !out[i].Pass && out[j].Pass })
+	return out
+}
+
 // buildRun makes the run page: the summary, and the page of the case
-// table that the filter selects (pageSize rows; 0: every row).
-func buildRun(c *cachedRun, f caseFilter, page, pageSize int) *runData {
+// table that the filter selects (pageSize rows; 0: every row). text holds
+// the ids whose query or answer matched f.Q (nil: match on the rows only).
+func buildRun(c *cachedRun, f caseFilter, text map[string]bool, page, pageSize int) *runData {
 	run := c.run
-	d := &runData{Run: run, Path: c.path, Stopped: c.stopped, Filter: f, Trials: max(run.Options.Trials, 1), All: len(run.Cases)}
+	d := &runData{Run: run, Path: c.path, Stopped: c.stopped, Filter: f, Trials: max(run.Options.Trials, 1)}
+	d.Verdict, d.Gates = verdictOf(run), gateRows(run)
 	d.Stages = stages(run)
-	for _, n := range report.MetricOrder(run) {
+	names := report.MetricOrder(run)
+	for _, n := range names {
 		m := run.Summary.Metrics[n]
 		d.Metrics = append(d.Metrics, metricRow{n, m.Mean, m.N})
 	}
 	if len(d.Metrics) > 0 {
 		d.Head = d.Metrics[0].Name
+	}
+	d.Columns = []column{{Name: "status"}, {Name: "latency"}}
+	for _, n := range names {
+		d.Columns = append(d.Columns, column{Name: n})
 	}
 	for _, k := range slices.Sorted(maps.Keys(run.Segments)) {
 		seg := run.Segments[k]
@@ -242,6 +445,16 @@ func buildRun(c *cachedRun, f caseFilter, page, pageSize int) *runData {
 			row.Head = fmt.Sprintf("%.4f", m.Mean)
 		}
 		d.Segments = append(d.Segments, row)
+	}
+	if d.Trials > 1 {
+		ts := aggregate.Trials(run.Cases)
+		sum := &trialSummary{N: ts.Trials, PassAny: report.Percent(ts.PassAny), PassAll: report.Percent(ts.PassAll), Flaky: len(ts.Flaky)}
+		for _, n := range names {
+			if m, ok := ts.Metrics[n]; ok {
+				sum.Spread = append(sum.Spread, spreadRow{n, m.Mean, m.SD})
+			}
+		}
+		d.TrialSum = sum
 	}
 	flaky := c.flakyCases()
 	for k := range run.Segments {
@@ -253,27 +466,53 @@ func buildRun(c *cachedRun, f caseFilter, page, pageSize int) *runData {
 		tagK, tagV, _ = strings.Cut(f.Tag, "=")
 	}
 	q := strings.ToLower(f.Q)
+	keep := func(cr assay.CaseResult) bool {
+		if !matchStatus(cr, f.Status, flaky[cr.ID]) {
+			return false
+		}
+		if f.Tag != "" {
+			if v, ok := cr.Tags[tagK]; !ok || v != tagV {
+				return false
+			}
+		}
+		return q == "" || text[cr.ID] || matchText(cr, q)
+	}
 	start := 0
 	if pageSize > 0 {
 		start = (max(page, 1) - 1) * pageSize
 	}
-	for _, cr := range run.Cases {
-		if !matchStatus(cr, f.Status, flaky[cr.ID]) {
-			continue
-		}
-		if f.Tag != "" {
-			if v, ok := cr.Tags[tagK]; !ok || v != tagV {
+	inPage := func() bool { return d.Total > start && (pageSize == 0 || d.Total <= start+pageSize) }
+	if d.Trials <= 1 && f.Sort == "" {
+		// One row a case trial, in run order: no row is held but the page's.
+		d.All = len(run.Cases)
+		for _, cr := range run.Cases {
+			if !keep(cr) {
 				continue
 			}
+			d.Total++
+			if inPage() {
+				d.Rows = append(d.Rows, makeRow([]assay.CaseResult{cr}, names, flaky[cr.ID]))
+			}
 		}
-		if q != "" && !matchText(cr, q) {
-			continue
+	} else {
+		// One row a case (its trials grouped), sorted when asked.
+		groups := groupTrials(run.Cases)
+		d.All = len(groups)
+		var kept [][]assay.CaseResult
+		for _, g := range groups {
+			if slices.ContainsFunc(g, keep) {
+				kept = append(kept, g)
+			}
 		}
-		d.Total++
-		if d.Total <= start || (pageSize > 0 && d.Total > start+pageSize) {
-			continue
+		sortGroups(kept, f.Sort)
+		d.Total = len(kept)
+		lo, hi := min(start, len(kept)), len(kept)
+		if pageSize > 0 {
+			hi = min(start+pageSize, len(kept))
 		}
-		d.Rows = append(d.Rows, makeRow(cr, d.Head, flaky[cr.ID]))
+		for _, g := range kept[lo:hi] {
+			d.Rows = append(d.Rows, makeRow(g, names, flaky[g[0].ID]))
+		}
 	}
 	d.Page, d.Pages = max(page, 1), 1
 	if pageSize > 0 && d.Total > 0 {
@@ -282,19 +521,159 @@ func buildRun(c *cachedRun, f caseFilter, page, pageSize int) *runData {
 	return d
 }
 
-func makeRow(cr assay.CaseResult, head string, flaky bool) caseRow {
-	row := caseRow{ID: cr.ID, Trial: cr.Trial, Status: status(cr), Latency: cr.LatencyMs, Flaky: flaky, Source: cr.Source, Head: "-"}
-	if v, ok := cr.Metrics[head]; ok {
-		row.Head = fmt.Sprintf("%.4f", v)
-	}
-	if cr.Error != nil {
-		row.Facts = append(row.Facts, "error "+string(cr.Error.Class)+": "+cr.Error.Message)
-	} else {
-		for _, ch := range cr.Checks {
-			if !ch.Pass {
-				row.Facts = append(row.Facts, checkLine(ch))
-			}
+// groupTrials groups a run's rows by case id, in the order of each
+// case's first row. A case whose rows are adjacent (as a run writes
+// them) is a slice of cases, not a copy.
+func groupTrials(cases []assay.CaseResult) [][]assay.CaseResult {
+	at := map[string]int{}
+	var out [][]assay.CaseResult
+	end := make([]int, 0, len(cases)) // per group: 1 + the index of its last row, while it is a slice of cases
+	for i, cr := range cases {
+		gi, ok := at[cr.ID]
+		switch {
+		case !ok:
+			at[cr.ID] = len(out)
+			out = append(out, cases[i:i+1:i+1])
+			end = append(end, i+1)
+		case end[gi] == i:
+			first := i - len(out[gi])
+			out[gi] = cases[first : i+1 : i+1]
+			end[gi] = i + 1
+		default:
+			out[gi] = append(out[gi], cr) // a copy (cap ended at its last row)
+			end[gi] = -1
 		}
+	}
+	return out
+}
+
+// statusRank orders statuses for sorting: what needs a look first.
+var statusRank = map[string]int{"error": 0, "fail": 1, "ungraded": 2, "pass": 3}
+
+// sortGroups sorts the cases by key (a "-" first: descending); a case
+// with no value sorts last either way, and ties keep run order.
+func sortGroups(gs [][]assay.CaseResult, key string) {
+	if key == "" {
+		return
+	}
+	k, desc := strings.TrimPrefix(key, "-"), strings.HasPrefix(key, "-")
+	val := func(g []assay.CaseResult) (float64, bool) {
+		switch k {
+		case "latency":
+			return meanOf(g, func(cr assay.CaseResult) (float64, bool) {
+				if cr.LatencyMs == nil {
+					return 0, false
+				}
+				return *cr.LatencyMs, true
+			})
+		case "status":
+			return float64(statusRank[groupStatus(g)]), true
+		case "id":
+			return 0, true
+		}
+		return meanOf(g, func(cr assay.CaseResult) (float64, bool) { v, ok := cr.Metrics[k]; return v, ok })
+	}
+	type keyed struct {
+		g  []assay.CaseResult
+		v  float64
+		ok bool
+	}
+	ks := make([]keyed, len(gs))
+	for i, g := range gs {
+		v, ok := val(g)
+		ks[i] = keyed{g, v, ok}
+	}
+	slices.SortStableFunc(ks, func(a, b keyed) int {
+		if a.ok != b.ok {
+			if a.ok {
+				return -1
+			}
+			return 1
+		}
+		var c int
+		if k == "id" {
+			c = strings.Compare(a.g[0].ID, b.g[0].ID)
+		} else {
+			c = cmp.Compare(a.v, b.v)
+		}
+		if desc {
+			return -c
+		}
+		return c
+	})
+	for i := range ks {
+		gs[i] = ks[i].g
+	}
+}
+
+func meanOf(g []assay.CaseResult, f func(assay.CaseResult) (float64, bool)) (float64, bool) {
+	sum, n := 0.0, 0
+	for _, cr := range g {
+		if v, ok := f(cr); ok {
+			sum += v
+			n++
+		}
+	}
+	if n == 0 {
+		return 0, false
+	}
+	return sum / float64(n), true
+}
+
+// groupStatus is a case's status over its trials: pass when every trial
+// passed, else fail when one failed, else error when one errored, else
+// ungraded.
+func groupStatus(g []assay.CaseResult) string {
+	seen := map[string]bool{}
+	for _, cr := range g {
+		seen[status(cr)] = true
+	}
+	switch {
+	case len(seen) == 1:
+		return status(g[0])
+	case seen["fail"]:
+		return "fail"
+	case seen["error"]:
+		return "error"
+	}
+	return "ungraded"
+}
+
+// makeRow is one row of the case table: a case trial, or a case with
+// its trials (g holds them).
+func makeRow(g []assay.CaseResult, names []string, flaky bool) caseRow {
+	cr := g[0]
+	row := caseRow{ID: cr.ID, Trial: cr.Trial, Status: groupStatus(g), Flaky: flaky, Source: cr.Source}
+	if v, ok := meanOf(g, func(cr assay.CaseResult) (float64, bool) {
+		if cr.LatencyMs == nil {
+			return 0, false
+		}
+		return *cr.LatencyMs, true
+	}); ok {
+		row.Latency = &v
+	}
+	for _, n := range names {
+		if v, ok := meanOf(g, func(cr assay.CaseResult) (float64, bool) { v, ok := cr.Metrics[n]; return v, ok }); ok {
+			row.Values = append(row.Values, fmt.Sprintf("%.4f", v))
+		} else {
+			row.Values = append(row.Values, "-")
+		}
+	}
+	pass := 0
+	for _, t := range g {
+		if t.Passed() {
+			pass++
+		}
+		facts := factsOf(t)
+		if row.Facts == nil {
+			row.Facts = facts
+		}
+		if len(g) > 1 {
+			row.Each = append(row.Each, trialRow{Trial: t.Trial, Status: status(t), Latency: t.LatencyMs, Facts: facts})
+		}
+	}
+	if len(g) > 1 {
+		row.Trials = fmt.Sprintf("%d/%d pass", pass, len(g))
 	}
 	var tags []string
 	for _, k := range slices.Sorted(maps.Keys(cr.Tags)) {
@@ -302,6 +681,20 @@ func makeRow(cr assay.CaseResult, head string, flaky bool) caseRow {
 	}
 	row.Tags = strings.Join(tags, " ")
 	return row
+}
+
+// factsOf is what failed in a case trial: its error, or its failing checks.
+func factsOf(cr assay.CaseResult) []string {
+	if cr.Error != nil {
+		return []string{"error " + string(cr.Error.Class) + ": " + cr.Error.Message}
+	}
+	var out []string
+	for _, ch := range cr.Checks {
+		if !ch.Pass {
+			out = append(out, checkLine(ch))
+		}
+	}
+	return out
 }
 
 func checkLine(ch assay.Check) string {
@@ -414,12 +807,16 @@ type trialView struct {
 	Status    string
 	Answer    []segment
 	HasAnswer bool
-	Marked    bool // an expected or forbidden string is highlighted
+	Marked    bool   // an expected or forbidden string is highlighted
+	Lang      string // the case's lang tag, when it is a language tag
 	Refused   string
 	Ranking   []rankRow
 	Missed    []string
 	Citations []citeRow
-	Tools     []assay.ToolCall
+	Tools     []toolRow
+	Checks    []assay.Check // failing first
+	Failing   int
+	SameAs    int // the trial this one repeats (same status, checks, answer and ranking); 0 none
 	Spans     *waterfall
 	Metrics   []metricValue
 	// Unjudged is the case's unj@k by cutoff, only when its top k holds an
@@ -427,6 +824,11 @@ type trialView struct {
 	Unjudged []metricValue
 	Raw      template.HTML // the observation JSON, escaped as text
 	NoObs    bool
+}
+
+type toolRow struct {
+	assay.ToolCall
+	Forbidden bool // the case says it never calls this tool
 }
 
 type segment struct {
@@ -484,7 +886,14 @@ func buildCase(run *assay.Run, id string, views []report.CaseView, sc *assay.Cas
 		}
 	}
 	for _, v := range views {
-		d.Trials = append(d.Trials, trialOf(v, expect, cs))
+		t := trialOf(v, expect, cs)
+		for _, p := range d.Trials {
+			if p.SameAs == 0 && sameTrial(p.R, t.R) {
+				t.SameAs = p.R.Trial
+				break
+			}
+		}
+		d.Trials = append(d.Trials, t)
 	}
 	d.Provenance = provenanceOf(sc, views)
 	if sc != nil {
@@ -538,9 +947,59 @@ func provenanceOf(sc *assay.Case, views []report.CaseView) []provenanceRow {
 	return nil
 }
 
+// langTag is v when it can be an HTML lang attribute (a BCP 47 tag such
+// as "de" or "pt-BR"), else "".
+func langTag(v string) string {
+	if len(v) < 2 || len(v) > 35 {
+		return ""
+	}
+	for i, r := range v {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 1 && (r == '-' || r >= '0' && r <= '9')) {
+			return ""
+		}
+	}
+	return v
+}
+
+// sameTrial reports whether two trials of a case came out the same: the
+// same status, checks, answer and ranking (latency and spans may differ).
+func sameTrial(a, b assay.CaseResult) bool {
+	if status(a) != status(b) || !slices.Equal(a.Checks, b.Checks) || (a.Error == nil) != (b.Error == nil) {
+		return false
+	}
+	if a.Error != nil && *a.Error != *b.Error {
+		return false
+	}
+	oa, ob := a.Observation, b.Observation
+	if oa == nil || ob == nil {
+		return oa == ob
+	}
+	if oa.Answer != ob.Answer || len(oa.Retrieved) != len(ob.Retrieved) {
+		return false
+	}
+	for i := range oa.Retrieved {
+		if oa.Retrieved[i].ID != ob.Retrieved[i].ID {
+			return false
+		}
+	}
+	return true
+}
+
 func trialOf(v report.CaseView, e assay.Expect, cs bool) trialView {
 	r := v.Result
 	t := trialView{R: r, Status: status(r)}
+	for _, ch := range r.Checks {
+		if !ch.Pass {
+			t.Checks = append(t.Checks, ch)
+		}
+	}
+	t.Failing = len(t.Checks)
+	t.Lang = langTag(r.Tags["lang"])
+	for _, ch := range r.Checks {
+		if ch.Pass {
+			t.Checks = append(t.Checks, ch)
+		}
+	}
 	for _, k := range slices.Sorted(maps.Keys(r.Metrics)) {
 		mv := metricValue{Name: k, Value: r.Metrics[k]}
 		if u, ok := r.Upper[k]; ok {
@@ -596,8 +1055,10 @@ func trialOf(v report.CaseView, e assay.Expect, cs bool) trialView {
 		}
 		t.Citations = append(t.Citations, row)
 	}
-	t.Tools = o.Tools
-	t.Spans = spanWaterfall(o.Spans)
+	for _, tc := range o.Tools {
+		t.Tools = append(t.Tools, toolRow{tc, slices.Contains(e.NeverCalls, tc.Name)})
+	}
+	t.Spans = spanWaterfall(o.Spans, r.LatencyMs)
 	if b, err := rawJSON(o); err == nil {
 		t.Raw = textHTML(string(b))
 	}
@@ -726,16 +1187,46 @@ type compareData struct {
 	Diffs       []diffRow
 	DiffTotal   int
 	Head        string
+	Gates       []gateChange
+	Segments    []segChange
 }
 
 type diffRow struct {
 	ID         string
 	Base, Cand string // statuses (pass/fail/error/ungraded; several trials joined)
+	BaseTrials string // "2/3 pass" when the case ran several trials
+	CandTrials string
 	BaseHead   string
 	CandHead   string
 	Delta      string
 	Flip       string // "pass → fail", "fail → pass" or ""
+	Tags       string
+	Why        string // the candidate's first failing check (or error)
 	delta      float64
+}
+
+// gateChange is one gate as the baseline and the candidate evaluated it.
+type gateChange struct {
+	Expr       string
+	Base, Cand *assay.GateResult // nil: the run has no such gate
+	Change     string            // "✓ → ✗", "✗ → ✓", "" unchanged
+}
+
+// segChange is one tag's paired comparison: pass rate and the head
+// metric over the cases carrying it, each tested as assay compare tests a
+// measure (compare.PairMeasure, compare.DeltaInterval), the p-values of
+// a measure adjusted over the segments by Holm's method.
+type segChange struct {
+	Name     string
+	Measures []segMeasure
+}
+
+type segMeasure struct {
+	N          int
+	Base, Cand string
+	Delta      string
+	P, PAdj    float64
+	Change     string // "worse", "better" or "" (adjusted p at or above alpha)
 }
 
 // maxDiffs is the number of per-case diff rows the compare page lists.
@@ -844,7 +1335,7 @@ func buildCompare(rep compare.Report, base, cand *assay.Run, limit int) *compare
 		if limit > 0 && len(d.Diffs) >= limit {
 			continue
 		}
-		row := diffRow{ID: id, Base: bo.status, Cand: co.status, BaseHead: "-", CandHead: "-", Flip: flip[id]}
+		row := diffRow{ID: id, Base: bo.status, Cand: co.status, BaseHead: "-", CandHead: "-", Flip: flip[id], BaseTrials: bo.trials(), CandTrials: co.trials()}
 		if bo.hasHead {
 			row.BaseHead = fmt.Sprintf("%.4f", bo.head)
 		}
@@ -856,9 +1347,160 @@ func buildCompare(rep compare.Report, base, cand *assay.Run, limit int) *compare
 		}
 		d.Diffs = append(d.Diffs, row)
 	}
-	// Flips first, then the rest in suite order.
-	sort.SliceStable(d.Diffs, func(i, j int) bool { return d.Diffs[i].Flip != "" && d.Diffs[j].Flip == "" })
+	// pass → fail first, then fail → pass, then the rest in suite order.
+	rank := func(f string) int {
+		switch f {
+		case "pass → fail":
+			return 0
+		case "fail → pass":
+			return 1
+		}
+		return 2
+	}
+	sort.SliceStable(d.Diffs, func(i, j int) bool { return rank(d.Diffs[i].Flip) < rank(d.Diffs[j].Flip) })
+	listed := map[string]*diffRow{}
+	for i := range d.Diffs {
+		listed[d.Diffs[i].ID] = &d.Diffs[i]
+	}
+	for _, cr := range cand.Cases {
+		row := listed[cr.ID]
+		if row == nil {
+			continue
+		}
+		if row.Tags == "" {
+			var tags []string
+			for _, k := range slices.Sorted(maps.Keys(cr.Tags)) {
+				tags = append(tags, k+"="+cr.Tags[k])
+			}
+			row.Tags = strings.Join(tags, " ")
+		}
+		if f := factsOf(cr); row.Why == "" && len(f) > 0 {
+			row.Why = f[0]
+		}
+	}
+	d.Gates = gateChanges(base.Gates, cand.Gates)
+	d.Segments = segChanges(base, cand, d.Head, rep.Alpha)
 	return d
+}
+
+// gateChanges pairs the two runs' gates by expression, in the
+// candidate's order (then the baseline's gates it lacks), newly failing
+// first.
+func gateChanges(base, cand []assay.GateResult) []gateChange {
+	var out []gateChange
+	at := map[string]int{}
+	for i := range cand {
+		at[cand[i].Expr] = len(out)
+		out = append(out, gateChange{Expr: cand[i].Expr, Cand: &cand[i]})
+	}
+	for i := range base {
+		if j, ok := at[base[i].Expr]; ok {
+			out[j].Base = &base[i]
+		} else {
+			out = append(out, gateChange{Expr: base[i].Expr, Base: &base[i]})
+		}
+	}
+	mark := func(g *assay.GateResult) string {
+		switch {
+		case g == nil:
+			return "-"
+		case g.Pass:
+			return "✓"
+		}
+		return "✗"
+	}
+	for i := range out {
+		if b, c := mark(out[i].Base), mark(out[i].Cand); b != c {
+			out[i].Change = b + " → " + c
+		}
+	}
+	rank := func(g gateChange) int {
+		switch {
+		case g.Change == "✓ → ✗":
+			return 0
+		case g.Cand != nil && !g.Cand.Pass:
+			return 1
+		case g.Change != "":
+			return 2
+		}
+		return 3
+	}
+	sort.SliceStable(out, func(i, j int) bool { return rank(out[i]) < rank(out[j]) })
+	return out
+}
+
+// maxSegments bounds the segments the compare page tests.
+const maxSegments = 50
+
+// segChanges compares pass_rate and head over each segment (tag value)
+// both runs have.
+func segChanges(base, cand *assay.Run, head string, alpha float64) []segChange {
+	var names []string
+	for _, k := range slices.Sorted(maps.Keys(cand.Segments)) {
+		if _, ok := base.Segments[k]; ok && len(names) < maxSegments {
+			names = append(names, k)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	if alpha == 0 {
+		alpha = compare.Defaults.Alpha
+	}
+	measures := []string{"pass_rate"}
+	if head != "" {
+		measures = append(measures, head)
+	}
+	out := make([]segChange, len(names))
+	for i, n := range names {
+		out[i].Name = n
+	}
+	for _, m := range measures {
+		ps := make([]float64, len(names))
+		ms := make([]segMeasure, len(names))
+		for i, n := range names {
+			k, v, _ := strings.Cut(n, "=")
+			keep := func(r *assay.CaseResult) bool { x, ok := r.Tags[k]; return ok && x == v }
+			pm := compare.PairMeasure(base, cand, m, keep)
+			iv := compare.DeltaInterval(pm.Deltas, alpha, compare.Options{})
+			ms[i] = segMeasure{N: iv.N, P: iv.P, Base: "-", Cand: "-", Delta: "-"}
+			ps[i] = iv.P
+			if iv.N == 0 {
+				ps[i] = math.NaN()
+			} else {
+				ms[i].Delta = fmt.Sprintf("%+.4f", iv.Delta)
+			}
+			ms[i].Base, ms[i].Cand = segValue(base.Segments[n], m), segValue(cand.Segments[n], m)
+			if iv.N > 0 {
+				switch {
+				case pm.Direction == "higher" && iv.Delta < 0, pm.Direction == "lower" && iv.Delta > 0:
+					ms[i].Change = "worse"
+				case pm.Direction == "higher" && iv.Delta > 0, pm.Direction == "lower" && iv.Delta < 0:
+					ms[i].Change = "better"
+				}
+			}
+		}
+		adj := compare.Holm(ps)
+		for i := range ms {
+			ms[i].PAdj = adj[i]
+			if math.IsNaN(adj[i]) || adj[i] >= alpha {
+				ms[i].Change = ""
+			}
+			out[i].Measures = append(out[i].Measures, ms[i])
+		}
+	}
+	return out
+}
+
+// segValue is a segment's pass rate (a percentage) or mean of a metric.
+func segValue(s assay.Segment, m string) string {
+	if m == "pass_rate" {
+		return report.Percent(s.PassRate)
+	}
+	if a, ok := s.Metrics[m]; ok {
+		return fmt.Sprintf("%.4f", a.Mean)
+	}
+	return "-"
 }
 
 // outcome is one case of a run over its trials: the statuses joined
@@ -869,6 +1511,16 @@ type outcome struct {
 	hasHead bool
 	n       int
 	order   int // 1 + the index of the case's first row in the run
+	rows    int // trials
+	passed  int // trials that passed
+}
+
+// trials is "2/3 pass" for a case of several trials, "" for one.
+func (o outcome) trials() string {
+	if o.rows <= 1 {
+		return ""
+	}
+	return fmt.Sprintf("%d/%d pass", o.passed, o.rows)
 }
 
 func outcomes(cases []assay.CaseResult, head string) map[string]outcome {
@@ -879,6 +1531,10 @@ func outcomes(cases []assay.CaseResult, head string) map[string]outcome {
 		if o == nil {
 			o = &outcome{}
 			acc[c.ID] = o
+		}
+		o.rows++
+		if c.Passed() {
+			o.passed++
 		}
 		st := status(c)
 		if !slices.Contains(statuses[c.ID], st) {

@@ -27,6 +27,9 @@ type linker interface {
 	CompareCase(base, cand, caseID string) string
 	History(suite, caseID string) string
 	Asset(name string) string
+	// Filter is the run page with its case table filtered or sorted by
+	// query (URL-encoded); "" where the pages have no filters.
+	Filter(runID, query string) string
 	// Static reports whether the pages are files (no filters, no server).
 	Static() bool
 }
@@ -57,7 +60,13 @@ func (serverLinks) History(suite, caseID string) string {
 	return u
 }
 func (serverLinks) Asset(name string) string { return "/assets/" + name }
-func (serverLinks) Static() bool             { return false }
+func (l serverLinks) Filter(runID, query string) string {
+	if query == "" {
+		return l.Run(runID)
+	}
+	return l.Run(runID) + "?" + query
+}
+func (serverLinks) Static() bool { return false }
 
 // staticLinks are the links of the static report: index.html is the run,
 // cases/NAME.html its cases, compare.html the comparison with the
@@ -97,6 +106,7 @@ func (l staticLinks) CompareCase(base, cand, caseID string) string {
 func (l staticLinks) History(string, string) string { return "" }
 func (l staticLinks) Asset(name string) string      { return l.root + "assets/" + name }
 func (l staticLinks) Static() bool                  { return true }
+func (l staticLinks) Filter(string, string) string  { return "" }
 
 // fileName is a case id as a file name: its letters, digits, '.', '-'
 // and '_' (at most 40), then 10 hex digits of its SHA-256, so that two
@@ -187,6 +197,7 @@ var funcs = template.FuncMap{
 	},
 	"add":      func(a, b int) int { return a + b },
 	"pair":     func(v view, s string) pairArg { return pairArg{v, s} },
+	"list":     func(ts ...*trialView) []*trialView { return ts },
 	"sigrule":  report.SignificanceRule,
 	"effect":   report.EffectCells,
 	"statuses": func() []string { return statusFilters },

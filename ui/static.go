@@ -66,7 +66,7 @@ func WriteStatic(ctx context.Context, dir string, st Store, runRef, baseRef stri
 	if err := atomicfile.Replace(filepath.Join(dir, "assets", "style.css"), func(w io.Writer) error { _, err := io.WriteString(w, styleCSS); return err }); err != nil {
 		return nil, err
 	}
-	if err := write("index.html", "run", links, buildRun(c, caseFilter{}, 1, 0)); err != nil {
+	if err := write("index.html", "run", links, buildRun(c, caseFilter{}, nil, 1, 0)); err != nil {
 		return written, err
 	}
 	if cmp != nil {

@@ -1,0 +1,89 @@
+package ui
+
+import (
+	"context"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/harness"
+	"github.com/assay-eval/assay/store"
+)
+
+// TestRunsPageKeepsMetricsWhenNewestIncomplete: while a suite's newest
+// run is incomplete (stopped, or still running), the runs page keeps the
+// metric columns and trends of the runs before it.
+func TestRunsPageKeepsMetricsWhenNewestIncomplete(t *testing.T) {
+	tmp := t.TempDir()
+	dir := filepath.Join(tmp, "store")
+	run := func(p harness.Plan) *assay.Run {
+		p.SuitePath, p.StoreDir, p.Trials, p.Concurrency, p.Timeout = quickstart, dir, 1, 1, time.Minute
+		res, err := harness.Run(context.Background(), p)
+		if res == nil {
+			t.Fatal(err)
+		}
+		defer res.Close()
+		return res.Runs[0]
+	}
+	done := run(harness.Plan{})
+	// A run still running: begun, no case recorded, no summary.
+	ws, err := store.Open(dir, store.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := ws.Begin(t.Context(), &assay.Run{Suite: done.Suite, Target: done.Target, Options: done.Options, StartedAt: time.Now().Add(time.Minute)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = w // never finished: the run stays running
+	ws.Close()
+	st, err := store.Open(dir, store.OpenOptions{ForReading: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	b := body(t, New(st, Options{}), "/")
+	if got := regexp.MustCompile(`<tr class="\w+">`).FindAllString(b, -1); len(got) != 2 || got[0] != `<tr class="incomplete">` {
+		t.Fatalf("runs listed %v, want the incomplete one first", got)
+	}
+	if !strings.Contains(b, `<th>ndcg@10</th>`) {
+		t.Errorf("the newest run is incomplete and the metric columns are gone:\n%s", grep(b, "<thead>"))
+	}
+	if !strings.Contains(b, `<figcaption>ndcg@10`) {
+		t.Errorf("the newest run is incomplete and the ndcg@10 trend is gone")
+	}
+}
+
+// TestTrendChartsPerTarget: the quickstart runs of two targets are two
+// lines (each a point here, not joined), each point links to its run, the
+// gate's bound is drawn, the x axis has dates, and each value is written
+// as text.
+func TestTrendChartsPerTarget(t *testing.T) {
+	f := getFixture(t)
+	b := body(t, New(f.st, Options{}), "/?suite=quickstart")
+	chart := b[strings.Index(b, `<figcaption>pass_rate`):]
+	chart = chart[:strings.Index(chart, "</figure>")]
+	if strings.Contains(chart, "<polyline") {
+		t.Errorf("runs of two targets are joined by a line")
+	}
+	if n := strings.Count(chart, `<span class="key `); n != 2 {
+		t.Errorf("%d targets in the legend, want 2", n)
+	}
+	for _, id := range []string{f.qsBase, f.qsCand} {
+		if !regexp.MustCompile(`<a href="` + regexp.QuoteMeta(serverLinks{}.Run(id)) + `" aria-label="pass_rate [^"]*"><circle`).MatchString(chart) {
+			t.Errorf("the point of run %s does not link to it", short(id))
+		}
+		if !regexp.MustCompile(`<li>run `+short(id)+`, \d{4}-\d\d-\d\d \d\d:\d\d, builtin[^:]*: 0\.\d{4}</li>`).MatchString(chart) && !strings.Contains(chart, "<li>run "+short(id)) {
+			t.Errorf("the value of run %s is not written as text", short(id))
+		}
+	}
+	if !strings.Contains(chart, `class="threshold"/><text`) || !strings.Contains(chart, ">gate 0.8</text>") {
+		t.Errorf("the pass_rate >= 0.8 gate is not drawn")
+	}
+	if !regexp.MustCompile(`text-anchor="start" class="axis">\d{4}-\d\d-\d\d</text>`).MatchString(chart) {
+		t.Errorf("the x axis has no date")
+	}
+}
