@@ -25,6 +25,7 @@ const (
 	KindCallsTool         = "calls_tool"
 	KindCallsAnyTool      = "calls_any_tool"
 	KindNeverCalls        = "never_calls"
+	KindMaxTurns          = "max_turns"
 	KindStopsAtApproval   = "stops_at_approval"
 	KindOutcome           = "outcome"
 	KindJSONSchema        = "json_schema"
@@ -35,8 +36,8 @@ const (
 var Kinds = []string{
 	KindAnswerIncludes, KindAnswerIncludesAny, KindAnswerExcludes, KindAnswerMatches,
 	KindRetrieves, KindCites, KindCitesAny, KindCited, KindCitedAny, KindCitesOnlySurfaced, KindNoCitations,
-	KindRefusal, KindCallsTool, KindCallsAnyTool, KindNeverCalls, KindStopsAtApproval,
-	KindOutcome, KindJSONSchema, KindMaxLatency,
+	KindRefusal, KindCallsTool, KindCallsAnyTool, KindNeverCalls, KindTools, KindStopsAtApproval,
+	KindOutcome, KindJSONSchema, KindMaxLatency, KindMaxTurns,
 }
 
 func pass(kind string) assay.Check { return assay.Check{Kind: kind, Pass: true} }

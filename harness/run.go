@@ -769,7 +769,7 @@ func (ss *session) stream(ctx context.Context, tgt assay.Target, run *assay.Run,
 			if err := b.rw.Append(r); err != nil {
 				return fmt.Errorf(b.recordErr, err)
 			}
-			r.Observation = nil
+			r = r.WithoutObservation()
 			out.agg.Add(&r)
 			if out.tally != nil {
 				out.tally.Add(&r)

@@ -109,7 +109,7 @@ func Run(ctx context.Context, t assay.Target, cases []assay.Case, o Options) (Re
 		if hook != nil {
 			err = hook(c, r)
 		}
-		r.Observation = nil
+		r = r.WithoutObservation()
 		results = append(results, r)
 		return err
 	}
@@ -377,30 +377,41 @@ func observe(ctx context.Context, t assay.Target, c assay.Case, trial int, o Opt
 	if ctx.Err() != nil {
 		return assay.CaseResult{}, false
 	}
-	cctx := assay.WithTrial(ctx, trial)
-	var cancel context.CancelFunc = func() {}
-	if o.Timeout > 0 {
-		cctx, cancel = context.WithTimeout(cctx, o.Timeout)
-	}
-	obs, err := safeObserve(cctx, t, c)
-	timedOut := errors.Is(cctx.Err(), context.DeadlineExceeded)
-	cancel()
-	if ctx.Err() != nil {
-		return assay.CaseResult{}, false
-	}
-	if err != nil {
-		e := assay.AsError(err)
-		switch {
-		case timedOut && e.Class != assay.ErrTimeout:
-			e = assay.Errorf(assay.ErrTimeout, "no observation after %s", o.Timeout)
-		case errors.Is(err, context.Canceled) && e.Class == assay.ErrTransport:
-			e = assay.Errorf(assay.ErrCanceled, "%s", err.Error())
+	var (
+		obs assay.Observation
+		r   assay.CaseResult
+		jc  = c // the case the judge reads
+	)
+	if c.IsConversation() {
+		// The turns one after another, each with the history so far;
+		// every turn is run and recorded, also after one failed.
+		turns := make([]assay.Observation, len(c.Turns))
+		var history []assay.Message
+		for i := range c.Turns {
+			tc := c.TurnCase(i, history)
+			tobs, ok := observeOnce(ctx, t, tc, trial, o)
+			if !ok {
+				return assay.CaseResult{}, false
+			}
+			turns[i] = tobs
+			history = grade.History(history, tc.Query, tobs)
+			jc = tc
 		}
-		obs = assay.Observation{Error: e, LatencyMs: obs.LatencyMs, Attempts: obs.Attempts, LatencyTotalMs: obs.LatencyTotalMs, Versions: obs.Versions}
+		r = grade.Conversation(c, turns, o.Grade)
+		obs = grade.ConversationObservation(turns)
+		obs.Case, obs.Trial = c.ID, trial
+		// The judge reads the last turn, with the history before it, and
+		// the conversation's bounds when it states any.
+		if c.Expect.Judge != nil {
+			jc.Expect.Judge = c.Expect.Judge
+		}
+	} else {
+		var ok bool
+		if obs, ok = observeOnce(ctx, t, c, trial, o); !ok {
+			return assay.CaseResult{}, false
+		}
+		r = grade.Case(c, obs, o.Grade)
 	}
-	obs.Case = c.ID
-	obs.Trial = trial
-	r := grade.Case(c, obs, o.Grade)
 	if cl, ok := t.(assay.Cleaner); ok && !o.Keep {
 		if err := cl.Cleanup(context.WithoutCancel(ctx), c, obs); err != nil {
 			// Recorded as a failed check, and told in the run's warnings;
@@ -415,10 +426,41 @@ func observe(ctx context.Context, t assay.Target, c assay.Case, trial int, o Opt
 	// Graded on the raw observation; what is kept or shown is redacted.
 	r = redact.Value(o.Redactor, r)
 	if o.Judge != nil {
-		o.Judge(ctx, c, r.Observation, &r)
+		o.Judge(ctx, jc, r.Observation, &r)
 		r.Judge, r.Checks = redact.Value(o.Redactor, r.Judge), redact.Value(o.Redactor, r.Checks)
 	}
 	return r, true
+}
+
+// observeOnce makes one observation of c (a case, or a turn of a
+// conversation) within the timeout, a failure recorded as its Error. ok
+// is false when the run was interrupted before it finished.
+func observeOnce(ctx context.Context, t assay.Target, c assay.Case, trial int, o Options) (assay.Observation, bool) {
+	cctx := assay.WithTrial(ctx, trial)
+	var cancel context.CancelFunc = func() {}
+	if o.Timeout > 0 {
+		cctx, cancel = context.WithTimeout(cctx, o.Timeout)
+	}
+	obs, err := safeObserve(cctx, t, c)
+	timedOut := errors.Is(cctx.Err(), context.DeadlineExceeded)
+	cancel()
+	if ctx.Err() != nil {
+		return assay.Observation{}, false
+	}
+	if err != nil {
+		e := assay.AsError(err)
+		switch {
+		case timedOut && e.Class != assay.ErrTimeout:
+			e = assay.Errorf(assay.ErrTimeout, "no observation after %s", o.Timeout)
+		case errors.Is(err, context.Canceled) && e.Class == assay.ErrTransport:
+			e = assay.Errorf(assay.ErrCanceled, "%s", err.Error())
+		}
+		obs = assay.Observation{Error: e, LatencyMs: obs.LatencyMs, Attempts: obs.Attempts, LatencyTotalMs: obs.LatencyTotalMs, Versions: obs.Versions}
+	}
+	obs.Case = c.ID
+	obs.Trial = trial
+	obs.Turn = c.Turn
+	return obs, true
 }
 
 // safeObserve turns a target's panic into an error of class exec so one bad
