@@ -101,7 +101,8 @@ func History(history []assay.Message, query string, obs assay.Observation) []ass
 // checked against: the last turn's observation (its answer, ranking,
 // citations, refusal, outcome, error) with the tool calls of every turn
 // in order, the latency the sum of the turns' latencies (nil when a turn
-// has none), the attempts summed, and cached only when every turn was.
+// has none), the attempts the most of a turn's (> 1: a turn was retried),
+// and cached only when every turn was.
 // Turn is 0. Nil turns give an empty observation.
 func ConversationObservation(turns []assay.Observation) assay.Observation {
 	if len(turns) == 0 {
@@ -122,7 +123,7 @@ func ConversationObservation(turns []assay.Observation) assay.Observation {
 		} else {
 			latency += *t.LatencyMs
 		}
-		obs.Attempts += t.Attempts
+		obs.Attempts = max(obs.Attempts, t.Attempts)
 		obs.Cached = obs.Cached && t.Cached
 	}
 	obs.LatencyMs = nil
