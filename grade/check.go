@@ -25,7 +25,9 @@ const (
 	KindCallsTool         = "calls_tool"
 	KindCallsAnyTool      = "calls_any_tool"
 	KindNeverCalls        = "never_calls"
-	KindMaxTurns          = "max_turns"
+	// KindMaxTurns is a conversation's own check (Conversation), after
+	// the kinds of Kinds.
+	KindMaxTurns = "max_turns"
 	KindStopsAtApproval   = "stops_at_approval"
 	KindOutcome           = "outcome"
 	KindJSONSchema        = "json_schema"
@@ -37,7 +39,7 @@ var Kinds = []string{
 	KindAnswerIncludes, KindAnswerIncludesAny, KindAnswerExcludes, KindAnswerMatches,
 	KindRetrieves, KindCites, KindCitesAny, KindCited, KindCitedAny, KindCitesOnlySurfaced, KindNoCitations,
 	KindRefusal, KindCallsTool, KindCallsAnyTool, KindNeverCalls, KindTools, KindStopsAtApproval,
-	KindOutcome, KindJSONSchema, KindMaxLatency, KindMaxTurns,
+	KindOutcome, KindJSONSchema, KindMaxLatency,
 }
 
 func pass(kind string) assay.Check { return assay.Check{Kind: kind, Pass: true} }

@@ -79,10 +79,14 @@ func missingDetail(e assay.ExpectedCall, got []assay.ToolCall, gotOf []int) stri
 		return fmt.Sprintf("expected %s, got no call", showExpected(e))
 	}
 	names := make([]string, len(got))
+	again := ""
 	for j, c := range got {
 		names[j] = c.Name
+		if c.Name == e.Name {
+			again = " once more" // each call of it matches another expected call
+		}
 	}
-	return fmt.Sprintf("expected %s, not called (calls: %s)", showExpected(e), nameList(names))
+	return fmt.Sprintf("expected %s%s, not called (calls: %s)", showExpected(e), again, nameList(names))
 }
 
 // matchCalls finds a largest one-to-one matching between n expected and m
