@@ -27,11 +27,11 @@ const (
 	KindNeverCalls        = "never_calls"
 	// KindMaxTurns is a conversation's own check (Conversation), after
 	// the kinds of Kinds.
-	KindMaxTurns = "max_turns"
-	KindStopsAtApproval   = "stops_at_approval"
-	KindOutcome           = "outcome"
-	KindJSONSchema        = "json_schema"
-	KindMaxLatency        = "max_latency_ms"
+	KindMaxTurns        = "max_turns"
+	KindStopsAtApproval = "stops_at_approval"
+	KindOutcome         = "outcome"
+	KindJSONSchema      = "json_schema"
+	KindMaxLatency      = "max_latency_ms"
 )
 
 // Kinds lists every expectation kind in the order Case reports them.

@@ -23,7 +23,6 @@ func answer(text string, ids ...string) assay.Observation {
 	return o
 }
 
-
 func recallOptions(t *testing.T) Options {
 	spec, err := metric.Parse("recall@5")
 	if err != nil {
