@@ -61,19 +61,14 @@ func CaseViews(ctx context.Context, st store.Reader, run *assay.Run, path, id st
 	if len(views) == 0 {
 		return nil, fmt.Errorf("case %q: not in run %s (its cases include %s)", id, ShortID(run.RunID), strings.Join(some, ", "))
 	}
-	query, judgments, note := suiteCase(run.Suite, id)
+	c, _, note := SuiteCase(run.Suite, id)
 	for i := range views {
-		views[i].Query, views[i].Judgments, views[i].SuiteNote = query, judgments, note
+		views[i].SuiteNote = note
+		if c != nil {
+			views[i].Query, views[i].Judgments, views[i].Turns = c.Query, c.Judgments, c.Turns
+		}
 	}
 	return views, nil
-}
-
-func suiteCase(ref assay.SuiteRef, id string) (string, map[string]int, string) {
-	c, _, note := SuiteCase(ref, id)
-	if c == nil {
-		return "", nil, note
-	}
-	return c.Query, c.Judgments, ""
 }
 
 // SuiteCase reads the case id again from the suite file a run recorded
