@@ -24,8 +24,8 @@ func TestConversationCasePage(t *testing.T) {
 		{Query: "Thanks"},
 	}, Expect: assay.Expect{CallsTool: []string{"search"}}}
 	r := assay.CaseResult{ID: "c1", Pass: &fail, FailedTurn: 2, LatencyMs: lat(30),
-		Checks:  []assay.Check{{Kind: "calls_tool", Pass: true}},
-		Metrics: map[string]float64{"recall@5": 1},
+		Checks:      []assay.Check{{Kind: "calls_tool", Pass: true}},
+		Metrics:     map[string]float64{"recall@5": 1},
 		Observation: &assay.Observation{Case: "c1", Answer: "You are welcome.", Tools: []assay.ToolCall{{Name: "search", Args: assay.RawJSON(`{"q":"pro"}`)}}},
 		Turns: []assay.CaseResult{
 			{ID: "c1", Turn: 1, Pass: &pass, LatencyMs: lat(10), Checks: []assay.Check{{Kind: "answer_includes", Pass: true}}, Metrics: map[string]float64{"recall@5": 1},
