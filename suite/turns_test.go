@@ -1,6 +1,9 @@
 package suite
 
 import (
+	"bytes"
+	"os"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -131,5 +134,40 @@ cases:
 	}
 	if !strings.Contains(out, `case "c1": tools: tool "delete" is not on`) {
 		t.Errorf("a trajectory naming a tool the target lacks was not found:\n%s", out)
+	}
+}
+
+// TestExportConversationRoundTrips: WriteNative and WriteNativeJSONL write
+// a conversation's turns, tools and max_turns, and loading them back gives
+// the same cases.
+func TestExportConversationRoundTrips(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"s.yaml": conversationSuite})
+	t.Chdir(dir)
+	s, err := Load("s.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, write := range map[string]func(*bytes.Buffer) error{
+		"out.yaml":  func(b *bytes.Buffer) error { return WriteNative(b, s, ExportOptions{Dir: dir}) },
+		"out.jsonl": func(b *bytes.Buffer) error { return WriteNativeJSONL(b, s, ExportOptions{Dir: dir}) },
+	} {
+		var b bytes.Buffer
+		if err := write(&b); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(name, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		back, err := Load(name)
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, b.String())
+		}
+		got, want := back.Cases[0], s.Cases[0]
+		for i := range want.Turns {
+			want.Turns[i].Source, got.Turns[i].Source = "", ""
+		}
+		if !reflect.DeepEqual(got.Turns, want.Turns) || !reflect.DeepEqual(got.Expect, want.Expect) || got.Query != "" {
+			t.Errorf("%s: the conversation changed:\n got %+v\nwant %+v\n%s", name, got, want, b.String())
+		}
 	}
 }
