@@ -127,3 +127,20 @@ func TestBuiltinSearchesWithTheEarlierUserMessages(t *testing.T) {
 		t.Fatalf("got %q", got)
 	}
 }
+
+// TestCacheKeyOfATurn: a turn's key covers its number and history, so the
+// same message after another history is not answered from the cache; a
+// case of one query keeps the key it had.
+func TestCacheKeyOfATurn(t *testing.T) {
+	t.Parallel()
+	plain := assay.Case{ID: "c", Query: "thanks"}
+	turn := assay.Case{ID: "c", Query: "thanks", Turn: 2, History: history}
+	other := assay.Case{ID: "c", Query: "thanks", Turn: 2, History: history[:1]}
+	kp, kt, ko := CacheKey("fp", CacheOptions{}, plain, 0), CacheKey("fp", CacheOptions{}, turn, 0), CacheKey("fp", CacheOptions{}, other, 0)
+	if kp == kt || kt == ko {
+		t.Fatalf("keys collide: plain %s turn %s other history %s", kp, kt, ko)
+	}
+	if again := CacheKey("fp", CacheOptions{}, assay.Case{ID: "c", Query: "thanks"}, 0); again != kp {
+		t.Fatal("the key of a case of one query is not stable")
+	}
+}
