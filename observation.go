@@ -8,8 +8,11 @@ import (
 // Observation is what a target did for one case and one trial. Its JSON form
 // is the trace format (docs/observations.md): one object per line in replay and --record files.
 type Observation struct {
-	Case            string     `json:"case"`
-	Trial           int        `json:"trial"`
+	Case  string `json:"case"`
+	Trial int    `json:"trial"`
+	// Turn is the 1-based turn of a conversation case the observation
+	// answers; 0 (omitted) for a case of one query.
+	Turn            int        `json:"turn,omitempty"`
 	Retrieved       []Hit      `json:"retrieved,omitempty"`
 	Answer          string     `json:"answer,omitempty"`
 	Citations       []Citation `json:"citations,omitempty"`

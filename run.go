@@ -84,8 +84,34 @@ type CaseResult struct {
 	// two results of a case only when their hashes match. Empty in runs
 	// made before assay recorded it.
 	Hash string `json:"hash,omitempty"`
+	// Turn is the 1-based turn of a conversation a result of Turns grades;
+	// 0 (omitted) on a case's own result.
+	Turn int `json:"turn,omitempty"`
+	// Turns holds, for a conversation case, the result of each turn in
+	// order (each graded as a case of its own, with its Turn); nil for a
+	// case of one query. The conversation's own fields sum or average
+	// them (package grade's Conversation).
+	Turns []CaseResult `json:"turns,omitempty"`
+	// FailedTurn is the first turn of a conversation that failed or
+	// errored (1-based); 0 (omitted) when none did.
+	FailedTurn int `json:"failed_turn,omitempty"`
 	// Observation is embedded in cases.jsonl, left out of run.json.
 	Observation *Observation `json:"observation,omitempty"`
+}
+
+// WithoutObservation returns the result without its Observation and
+// without those of its turns.
+func (c CaseResult) WithoutObservation() CaseResult {
+	c.Observation = nil
+	if c.Turns != nil {
+		turns := make([]CaseResult, len(c.Turns))
+		for i, t := range c.Turns {
+			t.Observation = nil
+			turns[i] = t
+		}
+		c.Turns = turns
+	}
+	return c
 }
 
 // Graded reports whether the case was graded (stated expectations).
@@ -366,7 +392,14 @@ func (s Summary) document() Summary {
 // Document is the case as the assay.run/v1 document lists it: no
 // observation, and [] and {} for no checks and no metrics.
 func (c CaseResult) Document() CaseResult {
-	c.Observation = nil
+	c = c.WithoutObservation()
+	if c.Turns != nil {
+		turns := make([]CaseResult, len(c.Turns))
+		for i, t := range c.Turns {
+			turns[i] = t.Document()
+		}
+		c.Turns = turns
+	}
 	if c.Checks == nil {
 		c.Checks = []Check{}
 	}

@@ -225,6 +225,20 @@ type Case struct {
 	// Provenance is where a proposed case came from: trace_id, span_id,
 	// service, time, session, feedback, reason (docs/traces.md).
 	Provenance map[string]string `json:"provenance,omitempty"`
+	// Turns, when not empty, make the case a conversation: the user
+	// messages it sends one after another, each with the expectations and
+	// judgments of its own answer. Query, Judgments and Relevant are then
+	// empty, and Expect holds the conversation's expectations
+	// (answer_includes and the other answer kinds over the last answer,
+	// calls_tool and tools over every turn's calls, max_turns).
+	Turns []Turn `json:"turns,omitempty"`
+
+	// History is the conversation so far when the case is a turn of a
+	// conversation, as the runner hands it to the target: the user
+	// messages and the answers of the earlier turns, oldest first. Turn is
+	// that turn's 1-based number; both are zero for a case of one query.
+	History []Message `json:"-"`
+	Turn    int       `json:"-"`
 
 	// Source is "file:line" of the case in its suite file, for messages.
 	Source string `json:"-"`
@@ -236,6 +250,96 @@ type Case struct {
 
 // Judged reports whether the case has relevance judgments.
 func (c Case) Judged() bool { return len(c.Judgments) > 0 }
+
+// IsConversation reports whether the case is a conversation (has turns).
+func (c Case) IsConversation() bool { return len(c.Turns) > 0 }
+
+// TurnCase is the case the target is asked for turn i (0-based) of a
+// conversation: the turn's query, judgments and expectations, the
+// conversation's id, tags, k, surface and variables, history as its
+// History and i+1 as its Turn.
+func (c Case) TurnCase(i int, history []Message) Case {
+	t := c.Turns[i]
+	tc := c
+	tc.Query = t.Query
+	tc.Judgments = t.Judgments
+	tc.Relevant = t.Relevant
+	tc.Expect = t.Expect
+	tc.Turns = nil
+	tc.History = history
+	tc.Turn = i + 1
+	if t.Source != "" {
+		tc.Source = t.Source
+	}
+	return tc
+}
+
+// Turn is one user message of a conversation case.
+type Turn struct {
+	Query     string         `json:"query"`
+	Judgments map[string]int `json:"judgments,omitempty"`
+	Relevant  []string       `json:"relevant,omitempty"`
+	Expect    Expect         `json:"expect"`
+	// Source is "file:line" of the turn in its suite file.
+	Source string `json:"-"`
+}
+
+// Message is one message of a conversation's history: Role is "user" or
+// "assistant" (the names of OpenAI-style chat APIs), Content its text.
+type Message struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+// Message roles.
+const (
+	RoleUser      = "user"
+	RoleAssistant = "assistant"
+)
+
+// ToolTrajectory is the tools expectation: the calls the system should
+// make, compared with the calls it made (Observation.Tools) by Mode, their
+// arguments by Args (package grade's Trajectory).
+type ToolTrajectory struct {
+	// Mode is TrajectoryStrict (also ""), TrajectoryUnordered,
+	// TrajectorySubset or TrajectorySuperset.
+	Mode string `json:"mode,omitempty"`
+	// Args is how the arguments of every call are compared unless the call
+	// says otherwise: ArgsExact (also ""), ArgsIgnore, ArgsSubset or
+	// ArgsSuperset.
+	Args  string         `json:"args,omitempty"`
+	Calls []ExpectedCall `json:"calls"`
+}
+
+// ExpectedCall is one call of a ToolTrajectory.
+type ExpectedCall struct {
+	Name string `json:"name"`
+	// Args are the expected arguments, as JSON values (numbers float64).
+	Args map[string]any `json:"args,omitempty"`
+	// ArgsMatch overrides the trajectory's Args for this call.
+	ArgsMatch string `json:"args_match,omitempty"`
+	// ArgsRegex holds, per argument, a regular expression its value must
+	// match (a string as is, any other value as its JSON text); such an
+	// argument must be present and is left out of the Args comparison.
+	ArgsRegex map[string]string `json:"args_regex,omitempty"`
+}
+
+// Trajectory match modes (ToolTrajectory.Mode), as LangChain's agentevals
+// name them.
+const (
+	TrajectoryStrict    = "strict"    // the same calls in the same order
+	TrajectoryUnordered = "unordered" // the same calls in any order
+	TrajectorySubset    = "subset"    // no call beyond the expected ones
+	TrajectorySuperset  = "superset"  // every expected call, others allowed
+)
+
+// Argument match modes (ToolTrajectory.Args, ExpectedCall.ArgsMatch).
+const (
+	ArgsExact    = "exact"    // the same arguments, no more, no fewer
+	ArgsIgnore   = "ignore"   // arguments are not compared
+	ArgsSubset   = "subset"   // every argument given is expected, with its value
+	ArgsSuperset = "superset" // every expected argument is given, with its value
+)
 
 // Expect holds every expectation kind (docs/expectations.md). A zero field states nothing.
 type Expect struct {
@@ -264,6 +368,12 @@ type Expect struct {
 	JSONSchema     string   `json:"json_schema,omitempty"`
 	JSONSchemaPath string   `json:"-"`
 	MaxLatencyMs   *float64 `json:"max_latency_ms,omitempty"`
+	// Tools is the expected tool trajectory (nil: none).
+	Tools *ToolTrajectory `json:"tools,omitempty"`
+	// MaxTurns, on a conversation, asks that its answer expectations be
+	// met by the answer of one of its first MaxTurns turns (resolved
+	// within N turns) instead of by the last answer; 0 states nothing.
+	MaxTurns int `json:"max_turns,omitempty"`
 	// Judge holds the least judge score per criterion (expect.judge); it
 	// is checked only when a judge runs (package judge), and Empty leaves
 	// it out.
@@ -282,5 +392,5 @@ func (e Expect) Empty() bool {
 		len(e.Cited) == 0 && len(e.CitedAny) == 0 &&
 		!e.CitesOnlySurfaced && !e.NoCitations && e.Refusal == nil && len(e.CallsTool) == 0 &&
 		!e.CallsAnyTool && len(e.NeverCalls) == 0 && !e.StopsAtApproval && e.Outcome == "" &&
-		e.JSONSchema == "" && e.MaxLatencyMs == nil
+		e.JSONSchema == "" && e.MaxLatencyMs == nil && e.Tools == nil && e.MaxTurns == 0
 }

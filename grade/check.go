@@ -25,17 +25,20 @@ const (
 	KindCallsTool         = "calls_tool"
 	KindCallsAnyTool      = "calls_any_tool"
 	KindNeverCalls        = "never_calls"
-	KindStopsAtApproval   = "stops_at_approval"
-	KindOutcome           = "outcome"
-	KindJSONSchema        = "json_schema"
-	KindMaxLatency        = "max_latency_ms"
+	// KindMaxTurns is a conversation's own check (Conversation), after
+	// the kinds of Kinds.
+	KindMaxTurns        = "max_turns"
+	KindStopsAtApproval = "stops_at_approval"
+	KindOutcome         = "outcome"
+	KindJSONSchema      = "json_schema"
+	KindMaxLatency      = "max_latency_ms"
 )
 
 // Kinds lists every expectation kind in the order Case reports them.
 var Kinds = []string{
 	KindAnswerIncludes, KindAnswerIncludesAny, KindAnswerExcludes, KindAnswerMatches,
 	KindRetrieves, KindCites, KindCitesAny, KindCited, KindCitedAny, KindCitesOnlySurfaced, KindNoCitations,
-	KindRefusal, KindCallsTool, KindCallsAnyTool, KindNeverCalls, KindStopsAtApproval,
+	KindRefusal, KindCallsTool, KindCallsAnyTool, KindNeverCalls, KindTools, KindStopsAtApproval,
 	KindOutcome, KindJSONSchema, KindMaxLatency,
 }
 

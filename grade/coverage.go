@@ -118,6 +118,7 @@ type hashed struct {
 	Surface       string            `json:"surface,omitempty"`
 	Vars          map[string]string `json:"vars,omitempty"`
 	NoVitalZero   bool              `json:"nugget_no_vital_zero,omitempty"`
+	Turns         []string          `json:"turns,omitempty"`
 }
 
 // CaseHash is the hash a case's results record (assay.CaseResult.Hash):
@@ -129,7 +130,8 @@ type hashed struct {
 // encoding/json writes map keys sorted, so the hash does not depend on map
 // order. The case id, tags, guards and source position are not part of it,
 // nor are the suite's metrics and gain (the suite fingerprint covers
-// them). A json_schema expectation enters by its path, not the schema's
+// them). A conversation adds the hash of each of its turns (each hashed as
+// a case). A json_schema expectation enters by its path, not the schema's
 // content. It is "" when the case cannot be encoded.
 func CaseHash(c assay.Case, o Options) string {
 	h := hashed{
@@ -159,6 +161,13 @@ func CaseHash(c assay.Case, o Options) string {
 	if len(c.Relevant) > 0 {
 		h.Relevant = slices.Clone(c.Relevant)
 		slices.Sort(h.Relevant)
+	}
+	for i := range c.Turns {
+		th := CaseHash(c.TurnCase(i, nil), o)
+		if th == "" {
+			return ""
+		}
+		h.Turns = append(h.Turns, th)
 	}
 	d := sha256.New()
 	if err := json.NewEncoder(d).Encode(h); err != nil {

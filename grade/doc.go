@@ -87,6 +87,8 @@
 //	calls_tool           each name called at least once without error not called search; get errored: MSG
 //	calls_any_tool       some call has an empty error                 no tool called | every call errored (2 calls)
 //	never_calls          no call has that name, errored or not        called delete_doc
+//	tools                the calls made match the expected calls by
+//	                     the trajectory's mode (Trajectory, below)     call 3: expected search(q≈'refund'), got get_doc(id='d7')
 //	stops_at_approval    approval_pending is true                     no approval pending
 //	outcome              outcome equals the value exactly             outcome "failed", want "completed"
 //	json_schema          the answer (or obs.Fields["json"] when the
@@ -156,6 +158,54 @@
 // cites something, Attribution holds the labels and Metrics gains
 // support_rate, citation_precision and citation_recall (judged case or
 // not); otherwise neither is set: undefined, not 0.
+//
+// # Trajectory matching
+//
+// Trajectory compares the calls of obs.Tools (errored calls included, in
+// order) with an expect.tools trajectory, as LangChain's agentevals define
+// the modes: strict (the expected calls, one for one, in order), unordered
+// (the same calls in any order), subset (every call made is an expected
+// one) and superset (every expected call is made). Two calls match when
+// their names are equal, every argument of ArgsRegex is present and its
+// value (a string, else its JSON text) matches the pattern, and the other
+// arguments compare by the call's ArgsMatch, else the trajectory's Args:
+// exact (equal argument objects), ignore, subset (each argument made is
+// expected with its value) or superset (each expected argument is made
+// with its value). JSON values compare as decoded by encoding/json
+// (numbers as float64); arguments written as a JSON string holding an
+// object are read as that object, and arguments that are no object match
+// only under ignore. The unordered modes use a largest one-to-one matching
+// (augmenting paths), so a call that fits two expected calls is not spent
+// on the wrong one. The detail names the first divergence: for strict,
+// the first position where the calls differ; otherwise the first expected
+// call left unmatched (with the first unmatched call of the same tool,
+// when there is one) or the first call made left unmatched. Values in
+// details are cut to 40 characters.
+//
+// # Conversations
+//
+// Conversation grades a conversation case (assay.Case.Turns) from one
+// observation per turn: each turn is graded by Case on c.TurnCase (its
+// query, judgments and expectations, with the history before it) into
+// the result's Turns (Turn set, Tags and Hash left to the conversation).
+// The conversation's own expectations are checked by Case against
+// ConversationObservation: the last turn's observation with every turn's
+// tool calls, the latency summed (nil when a turn has none), attempts the
+// most of a turn's, cached only when every turn was. With max_turns N,
+// they are checked after each turn k against ConversationObservation of
+// turns 1..k; the checks kept are those of the first k where all pass
+// (else the last turn's), followed by a max_turns check that passes when
+// that k is at most N. Pass is nil when neither a turn nor the
+// conversation is graded; otherwise true iff every graded turn passed, no
+// turn errored and the conversation's own checks passed. FailedTurn is the
+// first turn that failed or errored; Error the first turn error, its
+// message prefixed "turn N: ". Metrics, Unjudged and Upper are, per name,
+// the means over the turns that carry the name (Upper: a turn's Upper
+// value, else its metric, over the turns that recorded their judged
+// coverage, kept where it differs from the mean); Stages are summed. The
+// hash covers every turn's hash. History builds the history the next turn
+// is sent with: the earlier messages, the turn's user message and, when
+// it answered without error, its answer.
 //
 // # Options
 //

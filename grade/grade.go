@@ -108,6 +108,21 @@ func NewOptions(s *assay.Suite) (Options, error) {
 		o.Metrics = append(o.Metrics, spec)
 	}
 	for _, c := range s.Cases {
+		if err := checkExpect(c, c.Expect, ""); err != nil {
+			return Options{}, err
+		}
+		for i, t := range c.Turns {
+			if err := checkExpect(c, t.Expect, fmt.Sprintf("turns[%d].", i)); err != nil {
+				return Options{}, err
+			}
+			if t.Expect.JSONSchema == "" {
+				continue
+			}
+			tc := c.TurnCase(i, nil)
+			if err := o.Schemas.loadAs(schemaKey(tc.Expect), SchemaPath(s, tc)); err != nil {
+				return Options{}, fmt.Errorf("%scase %s: turns[%d].json_schema %s: %v", where(c), c.ID, i, t.Expect.JSONSchema, err)
+			}
+		}
 		if p := c.Expect.AnswerMatches; p != "" {
 			if _, err := regexp.Compile(p); err != nil {
 				return Options{}, fmt.Errorf("%scase %s: answer_matches: %s", where(c), c.ID, regexpError(err))
@@ -129,6 +144,26 @@ func NewOptions(s *assay.Suite) (Options, error) {
 		}
 	}
 	return o, nil
+}
+
+// checkExpect checks what the loaders may have let through in one set of
+// expectations of case c (a turn's when prefix names it): the tools
+// expectation and a turn's answer_matches.
+func checkExpect(c assay.Case, e assay.Expect, prefix string) error {
+	if e.Tools != nil {
+		if err := CheckTrajectory(e.Tools); err != nil {
+			return fmt.Errorf("%scase %s: %s%v", where(c), c.ID, prefix, err)
+		}
+	}
+	if prefix == "" {
+		return nil
+	}
+	if p := e.AnswerMatches; p != "" {
+		if _, err := regexp.Compile(p); err != nil {
+			return fmt.Errorf("%scase %s: %sanswer_matches: %s", where(c), c.ID, prefix, regexpError(err))
+		}
+	}
+	return nil
 }
 
 // SchemaPath is the file a case's json_schema names: Expect.JSONSchemaPath
@@ -274,6 +309,7 @@ func Checks(c assay.Case, obs assay.Observation, o Options) []assay.Check {
 	add(KindCallsTool, len(e.CallsTool) > 0, func() assay.Check { return CallsTool(obs, e.CallsTool) })
 	add(KindCallsAnyTool, e.CallsAnyTool, func() assay.Check { return CallsAnyTool(obs) })
 	add(KindNeverCalls, len(e.NeverCalls) > 0, func() assay.Check { return NeverCalls(obs, e.NeverCalls) })
+	add(KindTools, e.Tools != nil, func() assay.Check { return Trajectory(obs, *e.Tools) })
 	add(KindStopsAtApproval, e.StopsAtApproval, func() assay.Check { return StopsAtApproval(obs) })
 	add(KindOutcome, e.Outcome != "", func() assay.Check { return Outcome(obs, e.Outcome) })
 	add(KindJSONSchema, e.JSONSchema != "", func() assay.Check {

@@ -145,7 +145,7 @@ func CaseDetail(ctx context.Context, st store.Reader, run *assay.Run, path, id s
 	for i := range views {
 		views[i].SuiteNote = note
 		if c != nil {
-			views[i].Query, views[i].Judgments = c.Query, c.Judgments
+			views[i].Query, views[i].Judgments, views[i].Turns = c.Query, c.Judgments, c.Turns
 		}
 	}
 	return views, c, cs, nil

@@ -253,7 +253,7 @@ func merge(ctx context.Context, st store.Store, p MergePlan, unchecked *error) (
 		if err := rw.Append(r); err != nil {
 			return fmt.Errorf("store: %w", err)
 		}
-		r.Observation = nil
+		r = r.WithoutObservation()
 		agg.Add(&r)
 		if held && !keep && len(kept) >= mergeKeep {
 			held, kept = false, nil

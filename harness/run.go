@@ -776,7 +776,7 @@ func (ss *session) stream(ctx context.Context, tgt assay.Target, run *assay.Run,
 					return fmt.Errorf(b.recordErr, err)
 				}
 			}
-			r.Observation = nil
+			r = r.WithoutObservation()
 			out.agg.Add(&r)
 			if out.tally != nil {
 				out.tally.Add(&r)
@@ -1185,6 +1185,14 @@ func shortID(id string) string { return ShortID(id) }
 // nothing of the suite.
 func storedCase(c assay.Case, caseSensitive bool, secrets *redact.Redactor) assay.Case {
 	c.Query = secrets.String(c.Query)
+	if len(c.Turns) > 0 {
+		turns := make([]assay.Turn, len(c.Turns))
+		for i, t := range c.Turns {
+			t.Query = secrets.String(t.Query)
+			turns[i] = t
+		}
+		c.Turns = turns
+	}
 	if c.Expect.CaseSensitive == nil {
 		c.Expect.CaseSensitive = &caseSensitive
 	}

@@ -18,6 +18,10 @@ type CaseView struct {
 	Result    assay.CaseResult
 	Query     string
 	Judgments map[string]int
+	// Turns are the suite's turns of a conversation case (their queries
+	// and judgments); nil for a case of one query, or when the suite could
+	// not be read again.
+	Turns []assay.Turn
 	// SuiteNote says why Query and Judgments are missing (the suite file
 	// moved or changed since the run); empty when they were found.
 	SuiteNote string
@@ -60,6 +64,9 @@ func CaseDetail(w io.Writer, v CaseView) error {
 		status = "pass"
 	case r.Graded():
 		status = "fail"
+	}
+	if len(r.Turns) > 0 {
+		return conversationDetail(ew, v, status)
 	}
 	ew.printf("case %s  trial %d  %s\n", Escape(r.ID), r.Trial, Escape(status))
 	if v.SuiteNote != "" {
@@ -209,6 +216,127 @@ func HasUnjudged(r assay.CaseResult) bool {
 		}
 	}
 	return false
+}
+
+// conversationDetail writes a conversation case trial: each turn (its
+// message, answer, ranking, tool calls, checks and metrics), then the
+// conversation's own checks and its metrics (the means over its turns).
+func conversationDetail(ew *errWriter, v CaseView, status string) error {
+	r := v.Result
+	if r.FailedTurn > 0 && r.Error == nil {
+		status += fmt.Sprintf(" at turn %d", r.FailedTurn)
+	}
+	ew.printf("case %s  trial %d  %s\n", Escape(r.ID), r.Trial, Escape(status))
+	ew.printf("turns      %d\n", len(r.Turns))
+	if v.SuiteNote != "" {
+		ew.printf("query      (%s)\n", Escape(v.SuiteNote))
+	}
+	if len(r.Tags) > 0 {
+		keys := slices.Sorted(maps.Keys(r.Tags))
+		parts := make([]string, len(keys))
+		for i, k := range keys {
+			parts[i] = k + "=" + r.Tags[k]
+		}
+		ew.printf("tags       %s\n", Escape(strings.Join(parts, " ")))
+	}
+	if r.LatencyMs != nil {
+		ew.printf("latency    %s ms (the turns together)\n", fmtFloat(*r.LatencyMs))
+	}
+	for i, t := range r.Turns {
+		var st *assay.Turn
+		if i < len(v.Turns) {
+			st = &v.Turns[i]
+		}
+		tstatus := "not graded"
+		switch {
+		case t.Error != nil:
+			tstatus = "error " + string(t.Error.Class) + ": " + t.Error.Message
+		case t.Passed():
+			tstatus = "pass"
+		case t.Graded():
+			tstatus = "fail"
+		}
+		ew.printf("\nturn %d  %s", t.Turn, Escape(tstatus))
+		if t.LatencyMs != nil {
+			ew.printf("  latency %s ms", fmtFloat(*t.LatencyMs))
+		}
+		ew.printf("\n")
+		if st != nil {
+			ew.printf("  user     %s\n", Escape(st.Query))
+		}
+		o := t.Observation
+		if o == nil {
+			ew.printf("  (the run kept no observation for this turn)\n")
+		} else {
+			if o.Error == nil {
+				answer := strings.TrimRight(o.Answer, "\n")
+				if answer == "" {
+					answer = "(none)"
+				}
+				for j, line := range strings.Split(answer, "\n") {
+					label := "answer"
+					if j > 0 {
+						label = ""
+					}
+					ew.printf("  %-8s %s\n", label, Escape(line))
+				}
+			}
+			if len(o.Retrieved) > 0 {
+				parts := make([]string, len(o.Retrieved))
+				for j, h := range o.Retrieved {
+					grade := "-"
+					if st != nil {
+						if g, ok := st.Judgments[h.ID]; ok {
+							grade = fmt.Sprint(g)
+						}
+					}
+					parts[j] = h.ID + " (rel " + grade + ")"
+				}
+				ew.printf("  ranking  %s\n", Escape(strings.Join(parts, ", ")))
+			}
+			for _, c := range o.Tools {
+				line := c.Name
+				if len(c.Args) > 0 {
+					line += " " + string(c.Args)
+				}
+				if c.Error != "" {
+					line += "  error: " + c.Error
+				}
+				ew.printf("  tool     %s\n", Escape(line))
+			}
+		}
+		for _, c := range t.Checks {
+			ew.printf("  %s %s\n", checkMark(c), Escape(checkLine(c)))
+		}
+		for _, k := range slices.Sorted(maps.Keys(t.Metrics)) {
+			ew.printf("  %-12s %.4f\n", Escape(k), t.Metrics[k])
+		}
+	}
+	ew.printf("\nconversation checks (%d)\n", len(r.Checks))
+	for _, c := range r.Checks {
+		ew.printf("  %s %s\n", checkMark(c), Escape(checkLine(c)))
+	}
+	if len(r.Metrics) > 0 {
+		ew.printf("\nmetrics (means over the turns that have them)\n")
+		for _, k := range slices.Sorted(maps.Keys(r.Metrics)) {
+			ew.printf("  %-12s %.4f\n", Escape(k), r.Metrics[k])
+		}
+	}
+	return ew.err
+}
+
+func checkMark(c assay.Check) string {
+	if c.Pass {
+		return "✓"
+	}
+	return "✗"
+}
+
+func checkLine(c assay.Check) string {
+	if c.Detail != "" {
+		return c.Kind + ": " + c.Detail
+	}
+	return c.Kind
 }
 
 func refusedText(reported *bool, graded bool) string {

@@ -75,3 +75,38 @@ func TestCaseDetailUnjudged(t *testing.T) {
 		t.Errorf("fully judged case shows coverage:\n%s", buf.Bytes())
 	}
 }
+
+// TestCaseDetailConversation pins the conversation view of runs show
+// --case: each turn with its message, answer, ranking, tool calls, checks
+// and metrics; the conversation's own checks; its metric means.
+func TestCaseDetailConversation(t *testing.T) {
+	t.Parallel()
+	v := CaseView{
+		Turns: []assay.Turn{
+			{Query: "How much is the pro plan?", Judgments: map[string]int{"pro": 1}},
+			{Query: "And the team plan?", Judgments: map[string]int{"team": 1}},
+			{Query: "Thanks"},
+		},
+		Result: assay.CaseResult{
+			ID: "c1", Pass: ptr(false), LatencyMs: ptr(30.5), FailedTurn: 2,
+			Tags:    map[string]string{"lang": "en"},
+			Checks:  []assay.Check{{Kind: "calls_tool", Pass: true}, {Kind: "max_turns", Pass: true, Detail: "met at turn 1"}},
+			Metrics: map[string]float64{"recall@5": 0.5},
+			Turns: []assay.CaseResult{
+				{ID: "c1", Turn: 1, Pass: ptr(true), LatencyMs: ptr(10.0), Metrics: map[string]float64{"recall@5": 1},
+					Checks:      []assay.Check{{Kind: "answer_includes", Pass: true}},
+					Observation: &assay.Observation{Answer: "It costs 20 dollars.", Retrieved: []assay.Hit{{ID: "pro", Score: 1}, {ID: "faq"}}, Tools: []assay.ToolCall{{Name: "search", Args: assay.RawJSON(`{"q":"pro"}`)}}}},
+				{ID: "c1", Turn: 2, Pass: ptr(false), LatencyMs: ptr(20.5), Metrics: map[string]float64{"recall@5": 0},
+					Checks:      []assay.Check{{Kind: "answer_includes", Pass: false, Detail: `missing "50"`}},
+					Observation: &assay.Observation{Answer: "I don't know.\nSorry."}},
+				{ID: "c1", Turn: 3, Error: &assay.Error{Class: assay.ErrTimeout, Message: "no observation after 1s"},
+					Observation: &assay.Observation{Error: &assay.Error{Class: assay.ErrTimeout, Message: "no observation after 1s"}}},
+			},
+		},
+	}
+	var buf bytes.Buffer
+	if err := CaseDetail(&buf, v); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "TestCaseDetailConversation.golden.txt", buf.Bytes())
+}

@@ -384,7 +384,7 @@ func collectFailing(run *assay.Run, max int, failing func(assay.CaseResult) bool
 			fl.ungraded++
 		}
 		if max <= 0 || len(fl.shown) < max {
-			c.Observation = nil
+			c = c.WithoutObservation()
 			fl.shown = append(fl.shown, c)
 		}
 		return nil

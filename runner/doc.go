@@ -50,6 +50,17 @@
 // demo.md) from changing the grades; the redacted result may then show
 // that word as ${VAR} (the document as ${KB_TOKEN}.md), by design.
 //
+// A conversation case (assay.Case.Turns) is one job: its turns are
+// observed one after another by the worker that took it, each as the
+// case c.TurnCase gives (the turn's query and expectations, its Turn, and
+// its History: the earlier user messages and answers, grade.History), with
+// its own timeout, and every turn is observed even after one failed. The
+// conversation is graded by grade.Conversation; its Cleanup is called
+// once, after the last turn, with the conversation's observation
+// (grade.ConversationObservation); the judge, when set, reads the last
+// turn with the history before it (and the conversation's judge bounds
+// when it states any).
+//
 // Summarize and Segments implement the aggregation of docs/metrics.md; an Aggregator
 // computes the same one result at a time.
 package runner

@@ -119,7 +119,7 @@ func Run(ctx context.Context, t assay.Target, cases []assay.Case, o Options) (Re
 		if hook != nil {
 			err = hook(c, r)
 		}
-		r.Observation = nil
+		r = r.WithoutObservation()
 		results = append(results, r)
 		return err
 	}
@@ -395,37 +395,45 @@ func observe(ctx context.Context, t assay.Target, c assay.Case, trial int, o Opt
 	if ctx.Err() != nil {
 		return assay.CaseResult{}, nil, false
 	}
-	cctx := assay.WithTrial(ctx, trial)
-	var cancel context.CancelFunc = func() {}
-	if o.Timeout > 0 {
-		cctx, cancel = context.WithTimeout(cctx, o.Timeout)
-	}
-	obs, err := safeObserve(cctx, t, c)
-	timedOut := errors.Is(cctx.Err(), context.DeadlineExceeded)
-	cancel()
-	if ctx.Err() != nil {
-		return assay.CaseResult{}, nil, false
-	}
-	if err != nil {
-		e := assay.AsError(err)
-		switch {
-		case timedOut && e.Class != assay.ErrTimeout:
-			e = assay.Errorf(assay.ErrTimeout, "no observation after %s", o.Timeout)
-		case errors.Is(err, context.Canceled) && e.Class == assay.ErrTransport:
-			e = assay.Errorf(assay.ErrCanceled, "%s", err.Error())
+	var (
+		obs assay.Observation
+		r   assay.CaseResult
+		jc  = c // the case the judge reads
+		// resolved are the names Options.Names resolved to corpus ids,
+		// over every turn of a conversation.
+		resolved []corpus.Resolved
+	)
+	if c.IsConversation() {
+		// The turns one after another, each with the history so far;
+		// every turn is run and recorded, also after one failed.
+		turns := make([]assay.Observation, len(c.Turns))
+		var history []assay.Message
+		for i := range c.Turns {
+			tc := c.TurnCase(i, history)
+			tobs, rs, ok := observeOnce(ctx, t, tc, trial, o)
+			if !ok {
+				return assay.CaseResult{}, nil, false
+			}
+			resolved = append(resolved, rs...)
+			turns[i] = tobs
+			history = grade.History(history, tc.Query, tobs)
+			jc = tc
 		}
-		obs = assay.Observation{Error: e, LatencyMs: obs.LatencyMs, Attempts: obs.Attempts, LatencyTotalMs: obs.LatencyTotalMs, Versions: obs.Versions}
-	}
-	obs.Case = c.ID
-	obs.Trial = trial
-	var resolved []corpus.Resolved
-	if o.Names != nil && obs.Error == nil {
-		var rerr error
-		if resolved, rerr = o.Names.Observation(&obs); rerr != nil {
-			obs.Error = assay.Errorf(assay.ErrMalformed, "%v: return the document's id", rerr)
+		r = grade.Conversation(c, turns, o.Grade)
+		obs = grade.ConversationObservation(turns)
+		obs.Case, obs.Trial = c.ID, trial
+		// The judge reads the last turn, with the history before it, and
+		// the conversation's bounds when it states any.
+		if c.Expect.Judge != nil {
+			jc.Expect.Judge = c.Expect.Judge
 		}
+	} else {
+		var ok bool
+		if obs, resolved, ok = observeOnce(ctx, t, c, trial, o); !ok {
+			return assay.CaseResult{}, nil, false
+		}
+		r = grade.Case(c, obs, o.Grade)
 	}
-	r := grade.Case(c, obs, o.Grade)
 	if cl, ok := t.(assay.Cleaner); ok && !o.Keep {
 		if err := cl.Cleanup(context.WithoutCancel(ctx), c, obs); err != nil {
 			// Recorded as a failed check, and told in the run's warnings;
@@ -440,7 +448,7 @@ func observe(ctx context.Context, t assay.Target, c assay.Case, trial int, o Opt
 	// Graded on the raw observation; what is kept or shown is redacted.
 	r = redact.Value(o.Redactor, r)
 	if o.Judge != nil {
-		o.Judge(ctx, c, r.Observation, &r)
+		o.Judge(ctx, jc, r.Observation, &r)
 		r.Judge, r.Checks = redact.Value(o.Redactor, r.Judge), redact.Value(o.Redactor, r.Checks)
 	}
 	return r, resolved, true
@@ -499,6 +507,48 @@ func (rn *resolvedNames) warning() string {
 		at = "at least "
 	}
 	return fmt.Sprintf("the target named %s%d retrieved or cited %s by path or title, not by corpus id: resolved %s; return ids to skip this step", at, rn.n, plural(rn.n, "document", "documents"), s)
+}
+
+// observeOnce makes one observation of c (a case, or a turn of a
+// conversation) within the timeout, a failure recorded as its Error. ok
+// is false when the run was interrupted before it finished.
+//
+// With Options.Names, a ranking or citation that names documents by path
+// or title is resolved to corpus ids (what was resolved is returned); a
+// name that cannot be resolved makes the observation malformed.
+func observeOnce(ctx context.Context, t assay.Target, c assay.Case, trial int, o Options) (assay.Observation, []corpus.Resolved, bool) {
+	cctx := assay.WithTrial(ctx, trial)
+	var cancel context.CancelFunc = func() {}
+	if o.Timeout > 0 {
+		cctx, cancel = context.WithTimeout(cctx, o.Timeout)
+	}
+	obs, err := safeObserve(cctx, t, c)
+	timedOut := errors.Is(cctx.Err(), context.DeadlineExceeded)
+	cancel()
+	if ctx.Err() != nil {
+		return assay.Observation{}, nil, false
+	}
+	if err != nil {
+		e := assay.AsError(err)
+		switch {
+		case timedOut && e.Class != assay.ErrTimeout:
+			e = assay.Errorf(assay.ErrTimeout, "no observation after %s", o.Timeout)
+		case errors.Is(err, context.Canceled) && e.Class == assay.ErrTransport:
+			e = assay.Errorf(assay.ErrCanceled, "%s", err.Error())
+		}
+		obs = assay.Observation{Error: e, LatencyMs: obs.LatencyMs, Attempts: obs.Attempts, LatencyTotalMs: obs.LatencyTotalMs, Versions: obs.Versions}
+	}
+	obs.Case = c.ID
+	obs.Trial = trial
+	obs.Turn = c.Turn
+	var resolved []corpus.Resolved
+	if o.Names != nil && obs.Error == nil {
+		var rerr error
+		if resolved, rerr = o.Names.Observation(&obs); rerr != nil {
+			obs.Error = assay.Errorf(assay.ErrMalformed, "%v: return the document's id", rerr)
+		}
+	}
+	return obs, resolved, true
 }
 
 // safeObserve turns a target's panic into an error of class exec so one bad

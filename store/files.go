@@ -113,7 +113,7 @@ func LoadRun(path string) (*assay.Run, error) {
 	}
 	if run.Status == assay.StatusIncomplete && len(run.Cases) == 0 {
 		err := ReadCases(filepath.Dir(file), func(r assay.CaseResult) error {
-			r.Observation = nil
+			r = r.WithoutObservation()
 			run.Cases = append(run.Cases, r)
 			return nil
 		})
@@ -369,7 +369,7 @@ type scratchRun struct {
 func (w *scratchRun) Dir() string { return w.dir }
 
 func (w *scratchRun) Append(r assay.CaseResult) error {
-	r.Observation = nil
+	r = r.WithoutObservation()
 	b, err := caseLine(r)
 	if err != nil {
 		return err

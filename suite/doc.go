@@ -65,6 +65,27 @@
 // review; above about 5,000 cases (half a megabyte of YAML), write JSONL
 // (`assay import ... -o suite.jsonl` writes it).
 //
+// # Conversations
+//
+// A case's turns: list makes it a conversation (assay.Case.Turns): each
+// turn is a mapping of query, relevant, judgments and expect, read by the
+// rules of a case's fields (relevant merged into the judgments with grade
+// 1; with recall_over: relevant also the turn's Relevant), or a bare
+// string, its query with nothing to expect. A conversation has no query,
+// relevant or judgments of its own (a problem when it does), every turn
+// needs a query, and max_turns, an expectation of the conversation, is a
+// problem in a turn and on a case without turns. A conversation has at
+// most 1000 turns. The same decoder reads JSONL lines, so a JSONL case
+// writes turns as a JSON list.
+//
+// expect.tools (assay.ToolTrajectory, in a case or a turn) is a mapping of
+// mode, args and calls, or a list of calls (mode strict, args exact); a
+// call is a mapping of name, args (any values, kept as JSON values:
+// numbers float64), args_match and args_regex, or a bare tool name, whose
+// arguments are not compared (args_match ignore). Unknown modes, a call
+// without a name, a pattern that does not compile and superset of no call
+// are problems at their position.
+//
 // # Streaming
 //
 // Stream loads a suite like LoadWith, with the same checks and the same

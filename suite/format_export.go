@@ -43,32 +43,53 @@ type exportDefaults struct {
 }
 
 type exportExpect struct {
-	AnswerIncludes    []string `yaml:"answer_includes,omitempty,flow"`
-	AnswerIncludesAny []string `yaml:"answer_includes_any,omitempty,flow"`
-	AnswerExcludes    []string `yaml:"answer_excludes,omitempty,flow"`
-	AnswerMatches     string   `yaml:"answer_matches,omitempty"`
-	CaseSensitive     *bool    `yaml:"case_sensitive,omitempty"`
-	Retrieves         []string `yaml:"retrieves,omitempty,flow"`
-	Cites             []string `yaml:"cites,omitempty,flow"`
-	CitesAny          []string `yaml:"cites_any,omitempty,flow"`
-	Cited             []string `yaml:"cited,omitempty,flow"`
-	CitedAny          []string `yaml:"cited_any,omitempty,flow"`
-	CitesOnlySurfaced bool     `yaml:"cites_only_surfaced,omitempty"`
-	NoCitations       bool     `yaml:"no_citations,omitempty"`
-	Refusal           *bool    `yaml:"refusal,omitempty"`
-	CallsTool         []string `yaml:"calls_tool,omitempty,flow"`
-	CallsAnyTool      bool     `yaml:"calls_any_tool,omitempty"`
-	NeverCalls        []string `yaml:"never_calls,omitempty,flow"`
-	StopsAtApproval   bool     `yaml:"stops_at_approval,omitempty"`
-	Outcome           string   `yaml:"outcome,omitempty"`
-	JSONSchema        string   `yaml:"json_schema,omitempty"`
-	MaxLatencyMs      *float64 `yaml:"max_latency_ms,omitempty"`
-	Nuggets           []any    `yaml:"nuggets,omitempty"`
+	AnswerIncludes    []string          `yaml:"answer_includes,omitempty,flow"`
+	AnswerIncludesAny []string          `yaml:"answer_includes_any,omitempty,flow"`
+	AnswerExcludes    []string          `yaml:"answer_excludes,omitempty,flow"`
+	AnswerMatches     string            `yaml:"answer_matches,omitempty"`
+	CaseSensitive     *bool             `yaml:"case_sensitive,omitempty"`
+	Retrieves         []string          `yaml:"retrieves,omitempty,flow"`
+	Cites             []string          `yaml:"cites,omitempty,flow"`
+	CitesAny          []string          `yaml:"cites_any,omitempty,flow"`
+	Cited             []string          `yaml:"cited,omitempty,flow"`
+	CitedAny          []string          `yaml:"cited_any,omitempty,flow"`
+	CitesOnlySurfaced bool              `yaml:"cites_only_surfaced,omitempty"`
+	NoCitations       bool              `yaml:"no_citations,omitempty"`
+	Refusal           *bool             `yaml:"refusal,omitempty"`
+	CallsTool         []string          `yaml:"calls_tool,omitempty,flow"`
+	CallsAnyTool      bool              `yaml:"calls_any_tool,omitempty"`
+	NeverCalls        []string          `yaml:"never_calls,omitempty,flow"`
+	StopsAtApproval   bool              `yaml:"stops_at_approval,omitempty"`
+	Outcome           string            `yaml:"outcome,omitempty"`
+	JSONSchema        string            `yaml:"json_schema,omitempty"`
+	MaxLatencyMs      *float64          `yaml:"max_latency_ms,omitempty"`
+	Nuggets           []any             `yaml:"nuggets,omitempty"`
+	Tools             *exportTrajectory `yaml:"tools,omitempty"`
+	MaxTurns          int               `yaml:"max_turns,omitempty"`
+}
+
+type exportTrajectory struct {
+	Mode  string       `yaml:"mode,omitempty"`
+	Args  string       `yaml:"args,omitempty"`
+	Calls []exportCall `yaml:"calls"`
+}
+
+type exportCall struct {
+	Name      string            `yaml:"name"`
+	Args      map[string]any    `yaml:"args,omitempty,flow"`
+	ArgsMatch string            `yaml:"args_match,omitempty"`
+	ArgsRegex map[string]string `yaml:"args_regex,omitempty,flow"`
+}
+
+type exportTurn struct {
+	Query     string        `yaml:"query"`
+	Judgments yaml.MapSlice `yaml:"judgments,omitempty,flow"`
+	Expect    *exportExpect `yaml:"expect,omitempty"`
 }
 
 type exportCase struct {
 	ID         string            `yaml:"id"`
-	Query      string            `yaml:"query"`
+	Query      *string           `yaml:"query,omitempty"` // nil for a conversation
 	Tags       yaml.MapSlice     `yaml:"tags,omitempty,flow"`
 	Guards     string            `yaml:"guards,omitempty"`
 	K          int               `yaml:"k,omitempty"`
@@ -77,6 +98,7 @@ type exportCase struct {
 	Expect     *exportExpect     `yaml:"expect,omitempty"`
 	Surface    string            `yaml:"surface,omitempty"`
 	Vars       map[string]string `yaml:"vars,omitempty"`
+	Turns      []exportTurn      `yaml:"turns,omitempty"`
 	Review     string            `yaml:"review,omitempty"`
 	Provenance yaml.MapSlice     `yaml:"provenance,omitempty,flow"`
 }
@@ -272,9 +294,13 @@ func exportOf(s *assay.Suite, o ExportOptions) exportFile {
 	}
 	f.Cases = make([]exportCase, 0, len(s.Cases))
 	for _, c := range s.Cases {
-		nc := exportCase{ID: c.ID, Query: c.Query, Guards: c.Guards, K: c.K, Surface: c.Surface, Vars: c.Vars, Review: c.Review}
+		nc := exportCase{ID: c.ID, Guards: c.Guards, K: c.K, Surface: c.Surface, Vars: c.Vars, Review: c.Review}
 		for _, k := range keysSorted(c.Provenance) {
 			nc.Provenance = append(nc.Provenance, yaml.MapItem{Key: k, Value: c.Provenance[k]})
+		}
+		if !c.IsConversation() {
+			q := c.Query
+			nc.Query = &q
 		}
 		for _, k := range keysSorted(c.Tags) {
 			nc.Tags = append(nc.Tags, yaml.MapItem{Key: k, Value: c.Tags[k]})
@@ -293,28 +319,49 @@ func exportOf(s *assay.Suite, o ExportOptions) exportFile {
 				nc.Judgments = append(nc.Judgments, yaml.MapItem{Key: id, Value: c.Judgments[id]})
 			}
 		}
-		if !c.Expect.Empty() || len(c.Expect.Nuggets) > 0 {
-			e := c.Expect
-			nc.Expect = &exportExpect{
-				AnswerIncludes: e.AnswerIncludes, AnswerIncludesAny: e.AnswerIncludesAny,
-				AnswerExcludes: e.AnswerExcludes, AnswerMatches: e.AnswerMatches,
-				CaseSensitive: e.CaseSensitive, Retrieves: e.Retrieves, Cites: e.Cites,
-				CitesAny: e.CitesAny, Cited: e.Cited, CitedAny: e.CitedAny, CitesOnlySurfaced: e.CitesOnlySurfaced, NoCitations: e.NoCitations,
-				Refusal: e.Refusal, CallsTool: e.CallsTool, CallsAnyTool: e.CallsAnyTool,
-				NeverCalls: e.NeverCalls, StopsAtApproval: e.StopsAtApproval, Outcome: e.Outcome,
-				MaxLatencyMs: e.MaxLatencyMs, Nuggets: exportNuggets(e.Nuggets),
+		nc.Expect = exportExpectOf(c.Expect, o.Dir)
+		for _, t := range c.Turns {
+			nt := exportTurn{Query: t.Query, Expect: exportExpectOf(t.Expect, o.Dir)}
+			for _, id := range keysSorted(t.Judgments) {
+				nt.Judgments = append(nt.Judgments, yaml.MapItem{Key: id, Value: t.Judgments[id]})
 			}
-			if e.JSONSchemaPath != "" {
-				nc.Expect.JSONSchema = relSlash(o.Dir, e.JSONSchemaPath)
-			} else {
-				nc.Expect.JSONSchema = e.JSONSchema
-			}
-		} else if c.Expect.CaseSensitive != nil {
-			nc.Expect = &exportExpect{CaseSensitive: c.Expect.CaseSensitive}
+			nc.Turns = append(nc.Turns, nt)
 		}
 		f.Cases = append(f.Cases, nc)
 	}
 	return f
+}
+
+// exportExpectOf is the expect: mapping of e (nil when it states
+// nothing), its json_schema relative to dir.
+func exportExpectOf(e assay.Expect, dir string) *exportExpect {
+	if e.Empty() && len(e.Nuggets) == 0 {
+		if e.CaseSensitive != nil {
+			return &exportExpect{CaseSensitive: e.CaseSensitive}
+		}
+		return nil
+	}
+	x := &exportExpect{
+		AnswerIncludes: e.AnswerIncludes, AnswerIncludesAny: e.AnswerIncludesAny,
+		AnswerExcludes: e.AnswerExcludes, AnswerMatches: e.AnswerMatches,
+		CaseSensitive: e.CaseSensitive, Retrieves: e.Retrieves, Cites: e.Cites,
+		CitesAny: e.CitesAny, Cited: e.Cited, CitedAny: e.CitedAny, CitesOnlySurfaced: e.CitesOnlySurfaced, NoCitations: e.NoCitations,
+		Refusal: e.Refusal, CallsTool: e.CallsTool, CallsAnyTool: e.CallsAnyTool,
+		NeverCalls: e.NeverCalls, StopsAtApproval: e.StopsAtApproval, Outcome: e.Outcome,
+		MaxLatencyMs: e.MaxLatencyMs, Nuggets: exportNuggets(e.Nuggets), MaxTurns: e.MaxTurns,
+	}
+	if e.JSONSchemaPath != "" {
+		x.JSONSchema = relSlash(dir, e.JSONSchemaPath)
+	} else {
+		x.JSONSchema = e.JSONSchema
+	}
+	if t := e.Tools; t != nil {
+		x.Tools = &exportTrajectory{Mode: t.Mode, Args: t.Args, Calls: []exportCall{}}
+		for _, c := range t.Calls {
+			x.Tools.Calls = append(x.Tools.Calls, exportCall{Name: c.Name, Args: c.Args, ArgsMatch: c.ArgsMatch, ArgsRegex: c.ArgsRegex})
+		}
+	}
+	return x
 }
 
 // WriteCorpusJSONL writes docs as JSONL, one {"id","title","text"} object

@@ -17,6 +17,7 @@ func FuzzParseNative(f *testing.F) {
 	}
 	f.Add([]byte("assay: 1\ncases:\n  - id: a\n    query: q\n"))
 	f.Add([]byte("assay: 1\nnugget_no_vital: zero\ncases:\n  - id: a\n    query: q\n    expect:\n      nuggets: [x, {text: y, importance: okay, match: [a, b], regex: z, parts: [c, [d, e]], assign: judge}, {text: w, assignment: support}]\n"))
+	f.Add([]byte("assay: 1\ncases:\n  - id: c\n    turns:\n      - hi\n      - {query: q, relevant: [d], expect: {tools: [search]}}\n    expect:\n      max_turns: 2\n      tools: {mode: superset, args: subset, calls: [{name: s, args: {q: [1, {a: b}]}, args_match: exact, args_regex: {q: ^x}}]}\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		p, err := parseNative("f.yaml", src)
 		if err != nil {

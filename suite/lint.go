@@ -324,7 +324,11 @@ func (ln *linter) lintCase(c assay.Case, lines fieldLines) {
 	}
 
 	// Nothing to check.
-	if e.Empty() && len(e.Judge) == 0 && len(e.Nuggets) == 0 && !c.Judged() {
+	turnChecks := false
+	for _, t := range c.Turns {
+		turnChecks = turnChecks || !t.Expect.Empty() || len(t.Expect.Judge) > 0 || len(t.Expect.Nuggets) > 0 || len(t.Judgments) > 0
+	}
+	if e.Empty() && len(e.Judge) == 0 && len(e.Nuggets) == 0 && !c.Judged() && !turnChecks {
 		add(where(), SeverityError, "%s has nothing to check: add expectations under \"expect:\" or judgments", name)
 	}
 
@@ -504,6 +508,22 @@ func (ln *linter) lintCase(c assay.Case, lines fieldLines) {
 		for _, t := range e.NeverCalls {
 			if !on[t] {
 				add(where("expect.never_calls"), SeverityError, "%s: never_calls: tool %q is not on %s (tools: %s)", name, t, surfName, strings.Join(surfTools, ", "))
+			}
+		}
+		// The calls of tools expectations, the conversation's and its
+		// turns'.
+		trajectories := []*assay.ToolTrajectory{e.Tools}
+		for _, t := range c.Turns {
+			trajectories = append(trajectories, t.Expect.Tools)
+		}
+		for _, tr := range trajectories {
+			if tr == nil {
+				continue
+			}
+			for _, call := range tr.Calls {
+				if !on[call.Name] {
+					add(where("expect.tools", "expect"), SeverityError, "%s: tools: tool %q is not on %s (tools: %s)", name, call.Name, surfName, strings.Join(surfTools, ", "))
+				}
 			}
 		}
 	}

@@ -28,10 +28,10 @@ import (
 var (
 	suiteFields    = []string{"assay", "name", "description", "corpus", "defaults", "metrics", "gain", "margins", "recall_over", "cluster", "refusal_markers", "tools", "analyzer", "embeddings", "rerank", "gates", "judge", "nugget_no_vital", "judgments_file", "cases"}
 	defaultsFields = []string{"k", "case_sensitive", "judge"}
-	caseFields     = []string{"id", "query", "tags", "guards", "k", "relevant", "judgments", "expect", "surface", "vars", "review", "provenance"}
+	caseFields     = []string{"id", "query", "tags", "guards", "k", "relevant", "judgments", "expect", "surface", "vars", "review", "provenance", "turns"}
 	expectFields   = []string{"answer_includes", "answer_includes_any", "answer_excludes", "answer_matches", "case_sensitive",
 		"retrieves", "cites", "cites_any", "cited", "cited_any", "cites_only_surfaced", "no_citations", "refusal",
-		"calls_tool", "calls_any_tool", "never_calls", "stops_at_approval", "outcome", "json_schema", "max_latency_ms", "judge", "nuggets"}
+		"calls_tool", "calls_any_tool", "never_calls", "stops_at_approval", "outcome", "json_schema", "max_latency_ms", "judge", "nuggets", "tools", "max_turns"}
 	docFields = []string{"id", "title", "text", "path", "lang", "metadata"}
 )
 
@@ -811,6 +811,8 @@ func (d *nativeDecoder) oneCase(n ast.Node, index int) (assay.Case, fieldLines, 
 			}
 		case "provenance":
 			c.Provenance, err = r.strMap(f)
+		case "turns":
+			err = d.turns(f, &c)
 		}
 		if err != nil {
 			return c, nil, err
@@ -849,8 +851,14 @@ func (d *nativeDecoder) oneCase(n ast.Node, index int) (assay.Case, fieldLines, 
 		} else {
 			d.p.probs = append(d.p.probs, problem{line: line, col: col, msg: fmt.Sprintf("case %d has no \"id\"", index+1)})
 		}
-	case !hasQuery:
+	case hasQuery && c.IsConversation():
+		d.p.probs = append(d.p.probs, problem{line: line, col: col, msg: fmt.Sprintf("case %q has both \"query\" and \"turns\": a conversation's messages are its turns", c.ID)})
+	case c.IsConversation() && (len(relevant) > 0 || len(c.Judgments) > 0):
+		d.p.probs = append(d.p.probs, problem{line: line, col: col, msg: fmt.Sprintf("case %q: a conversation's judgments go in its turns (each turn's relevant: or judgments:)", c.ID)})
+	case !hasQuery && !c.IsConversation() && lines.at("turns") == 0:
 		d.p.probs = append(d.p.probs, problem{line: line, col: col, msg: fmt.Sprintf("case %q has no \"query\"", c.ID)})
+	case c.Expect.MaxTurns > 0 && !c.IsConversation():
+		d.p.probs = append(d.p.probs, problem{line: lines.at("expect.max_turns"), col: col, msg: fmt.Sprintf("case %q: max_turns needs a conversation (turns:)", c.ID)})
 	}
 	return c, lines, nil
 }
@@ -994,6 +1002,15 @@ func (d *nativeDecoder) expect(f yfield, c *assay.Case, lines *fieldLines) error
 			e.Judge, err = d.judgeBounds(yfield{key: "expect.judge", keyNode: f.keyNode, val: f.val})
 		case "nuggets":
 			e.Nuggets, err = d.nuggets(f)
+		case "tools":
+			e.Tools, err = d.trajectory(f)
+		case "max_turns":
+			if nodeIsNull(f.val) {
+				break
+			}
+			if e.MaxTurns, err = r.integer(f.key, f.val); err == nil && e.MaxTurns < 1 {
+				d.prob(f.val, "max_turns: must be at least 1, got %d", e.MaxTurns)
+			}
 		}
 		if err != nil {
 			return err

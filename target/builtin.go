@@ -343,8 +343,13 @@ func (b *Builtin) Index() *engine.Index { return b.ix }
 
 // Observe searches and answers one case. A case tagged collection: X
 // searches only the documents of collection X (engine.Collection); a
-// collection no document is in is an error of class missing.
+// collection no document is in is an error of class missing. A turn of a
+// conversation searches with its own message after the user messages of
+// the earlier turns (ConversationQuery), so a follow-up that leans on
+// them ("and for the team plan?") finds what they named; the answers of
+// the earlier turns are not searched with.
 func (b *Builtin) Observe(ctx context.Context, c assay.Case) (assay.Observation, error) {
+	c.Query = ConversationQuery(c)
 	if err := ctx.Err(); err != nil {
 		return assay.Observation{}, assay.Errorf(assay.ErrCanceled, "%v", err)
 	}
@@ -366,6 +371,24 @@ func (b *Builtin) Observe(ctx context.Context, c assay.Case) (assay.Observation,
 		return b.observeHybrid(ctx, c.ID, assay.TrialFrom(ctx), c.Query, k, c.Tags["lang"], keep)
 	}
 	return b.observeQuery(c.ID, assay.TrialFrom(ctx), c.Query, k, c.Tags["lang"], keep), nil
+}
+
+// ConversationQuery is what the built-in target searches with for case
+// c: its query, after the user messages of its history (a turn of a
+// conversation), each on its own line.
+func ConversationQuery(c assay.Case) string {
+	var b strings.Builder
+	for _, m := range c.History {
+		if m.Role == assay.RoleUser {
+			b.WriteString(m.Content)
+			b.WriteByte('\n')
+		}
+	}
+	if b.Len() == 0 {
+		return c.Query
+	}
+	b.WriteString(c.Query)
+	return b.String()
 }
 
 // ObserveQuery runs one query: analysis, BM25 retrieval of the k best

@@ -68,8 +68,8 @@ func NewCached(t assay.Target, info assay.TargetInfo, c *cache.Cache, o CacheOpt
 }
 
 // cacheCase is what of a case a target's request is built from: the
-// fields its templates and its stdin line see (id, query, k, tags, vars)
-// and the surface it is sent to. Expectations, judgments and guards are
+// fields its templates and its stdin line see (id, query, k, tags, vars,
+// and a turn's number and history) and the surface it is sent to. Expectations, judgments and guards are
 // not in it: changing how a case is graded keeps its cached response.
 type cacheCase struct {
 	ID      string            `json:"id"`
@@ -78,6 +78,10 @@ type cacheCase struct {
 	Tags    map[string]string `json:"tags,omitempty"`
 	Vars    map[string]string `json:"vars,omitempty"`
 	Surface string            `json:"surface,omitempty"`
+	// Turn and History, for a turn of a conversation: the same message
+	// after another history is another request.
+	Turn    int             `json:"turn,omitempty"`
+	History []assay.Message `json:"history,omitempty"`
 }
 
 // CacheKey is the key of a case's trial against a target of fingerprint
@@ -91,7 +95,7 @@ func CacheKey(fp string, o CacheOptions, c assay.Case, trial int) string {
 	if k <= 0 {
 		k = assay.DefaultK
 	}
-	return cache.Key("target/v1", fp, o.Variant, cacheCase{ID: c.ID, Query: c.Query, K: k, Tags: c.Tags, Vars: c.Vars, Surface: c.Surface}, trial)
+	return cache.Key("target/v1", fp, o.Variant, cacheCase{ID: c.ID, Query: c.Query, K: k, Tags: c.Tags, Vars: c.Vars, Surface: c.Surface, Turn: c.Turn, History: c.History}, trial)
 }
 
 // Observe answers from the cache, or observes live and stores the answer.

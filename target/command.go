@@ -25,8 +25,10 @@ import (
 // One-shot (command: [prog, args...] or the spec command:'prog args'): one
 // process per case. Arguments are templates over the case ({{.Query}}); the
 // process also gets the case as one JSON line on stdin
-// ({"id","query","k","trial","tags","vars"}) and in the environment
-// (ASSAY_CASE_ID, ASSAY_QUERY, ASSAY_K, ASSAY_TRIAL). Its stdout is the
+// ({"id","query","k","trial","tags","vars"}, and for a turn of a
+// conversation "turn" and "history", the earlier messages) and in the
+// environment (ASSAY_CASE_ID, ASSAY_QUERY, ASSAY_K, ASSAY_TRIAL, and
+// ASSAY_TURN for a turn). Its stdout is the
 // observation JSON (docs/observations.md), or is read with map:. The process runs in its
 // own process group; when the timeout passes (or the run is interrupted) the
 // whole group is killed, so a shell script's children die with it.
@@ -358,6 +360,9 @@ type caseLine struct {
 	Trial int               `json:"trial"`
 	Tags  map[string]string `json:"tags,omitempty"`
 	Vars  map[string]string `json:"vars,omitempty"`
+	// Turn and History are set for a turn of a conversation.
+	Turn    int             `json:"turn,omitempty"`
+	History []assay.Message `json:"history,omitempty"`
 }
 
 // Observe runs the case.
@@ -394,7 +399,7 @@ func (c *Command) args(d *tmplData) ([]string, error) {
 }
 
 func requestLine(d *tmplData) []byte {
-	b, _ := json.Marshal(caseLine{ID: d.ID, Query: d.Query, K: d.K, Trial: d.Trial, Tags: d.Tags, Vars: d.Vars})
+	b, _ := json.Marshal(caseLine{ID: d.ID, Query: d.Query, K: d.K, Trial: d.Trial, Tags: d.Tags, Vars: d.Vars, Turn: d.Turn, History: d.History})
 	return append(b, '\n')
 }
 
@@ -411,6 +416,9 @@ func (c *Command) runOnce(ctx context.Context, d *tmplData) ([]byte, error) {
 	cmd.Env = append(cmd.Environ(), c.env...)
 	cmd.Env = append(cmd.Env, "ASSAY_CASE_ID="+d.ID, "ASSAY_QUERY="+d.Query,
 		"ASSAY_K="+strconv.Itoa(d.K), "ASSAY_TRIAL="+strconv.Itoa(d.Trial))
+	if d.Turn > 0 {
+		cmd.Env = append(cmd.Env, "ASSAY_TURN="+strconv.Itoa(d.Turn))
+	}
 	cmd.Stdin = bytes.NewReader(requestLine(d))
 	stdout := &capWriter{max: c.maxOut}
 	stderr := &tailWriter{max: stderrTail, red: c.secrets.redactor()}

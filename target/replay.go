@@ -27,8 +27,9 @@ type Replay struct {
 }
 
 type replayKey struct {
-	c string
-	t int
+	c    string
+	t    int
+	turn int
 }
 
 var _ assay.Target = (*Replay)(nil)
@@ -44,7 +45,7 @@ func OpenReplay(path string) (*Replay, error) {
 	}
 	r := &Replay{path: path, obs: make(map[replayKey]assay.Observation, len(obs))}
 	for _, o := range obs {
-		r.obs[replayKey{o.Case, o.Trial}] = o
+		r.obs[replayKey{o.Case, o.Trial, o.Turn}] = o
 	}
 	return r, nil
 }
@@ -95,8 +96,14 @@ func ReadTrace(path string) ([]assay.Observation, error) {
 		if o.Attempts < 0 {
 			return nil, fmt.Errorf("%s:%d: negative attempts %d", path, line, o.Attempts)
 		}
-		k := replayKey{o.Case, o.Trial}
+		if o.Turn < 0 {
+			return nil, diag.Errorf(path, line, 0, "negative turn %d", o.Turn)
+		}
+		k := replayKey{o.Case, o.Trial, o.Turn}
 		if at, dup := first[k]; dup {
+			if o.Turn > 0 {
+				return nil, diag.Errorf(path, line, 0, "case %q trial %d turn %d is already recorded at line %d", o.Case, o.Trial, o.Turn, at)
+			}
 			return nil, diag.Errorf(path, line, 0, "case %q trial %d is already recorded at line %d", o.Case, o.Trial, at)
 		}
 		first[k] = line
@@ -108,11 +115,16 @@ func ReadTrace(path string) ([]assay.Observation, error) {
 	return out, nil
 }
 
-// Observe returns the recorded observation for the case and the trial in ctx.
+// Observe returns the recorded observation for the case and the trial in
+// ctx; for a turn of a conversation (c.Turn > 0), the line of that turn
+// (its "turn" number).
 func (r *Replay) Observe(ctx context.Context, c assay.Case) (assay.Observation, error) {
 	trial := assay.TrialFrom(ctx)
-	o, ok := r.obs[replayKey{c.ID, trial}]
+	o, ok := r.obs[replayKey{c.ID, trial, c.Turn}]
 	if !ok {
+		if c.Turn > 0 {
+			return assay.Observation{}, assay.Errorf(assay.ErrMissing, "%s has no line for case %q trial %d turn %d", r.path, c.ID, trial, c.Turn)
+		}
 		return assay.Observation{}, assay.Errorf(assay.ErrMissing, "%s has no line for case %q trial %d", r.path, c.ID, trial)
 	}
 	return o, nil

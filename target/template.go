@@ -19,13 +19,21 @@ import (
 // body are Go text/template templates over the case:
 //
 //	.ID .Query .K .Tags .Vars .Trial .Variant   (and .Doc in setup for_each: corpus)
+//	.Turn .History .Messages                    (conversations)
 //
 // .K is the case's k (or the suite default, or 10); .Vars holds the case's
 // vars and the values captured by earlier steps. A body string that is one
 // template action and nothing else ("{{.K}}", "{{.Tags}}") is replaced by the
 // JSON value of the action, keeping its type (k: "{{.K}}" sends a number); a
 // string with other text around the action is sent as a JSON string. A
-// missing map key renders empty. Templates are checked when the file is
+// missing map key renders empty.
+//
+// For a turn of a conversation case, .Turn is its 1-based number, .History
+// the earlier messages ({"role": "user"|"assistant", "content": ...},
+// oldest first) and .Messages the history followed by the turn's own user
+// message: body `messages: "{{.Messages}}"` is the OpenAI-style chat form.
+// For a case of one query .Turn is 0, .History empty and .Messages holds
+// the one user message. Templates are checked when the file is
 // opened, so a misspelt field (.Qeury) is an error at its line and column.
 
 // tmplData is what request templates see.
@@ -39,6 +47,10 @@ type tmplData struct {
 	Doc   assay.Document
 	// Variant is the matrix variant the target was opened for.
 	Variant map[string]string
+	// Turn, History and Messages describe a turn of a conversation.
+	Turn     int
+	History  []assay.Message
+	Messages []assay.Message
 }
 
 var tmplFuncs = template.FuncMap{
@@ -49,7 +61,8 @@ var tmplFuncs = template.FuncMap{
 }
 
 // sampleData is used to check templates when a file is opened.
-var sampleData = &tmplData{K: assay.DefaultK, Tags: map[string]string{}, Vars: map[string]string{}, Variant: map[string]string{}}
+var sampleData = &tmplData{K: assay.DefaultK, Tags: map[string]string{}, Vars: map[string]string{}, Variant: map[string]string{},
+	History: []assay.Message{}, Messages: []assay.Message{}}
 
 // strTmpl is a string that may hold template actions.
 type strTmpl struct {
@@ -98,7 +111,7 @@ func cleanTmplErr(err error) string {
 		}
 	}
 	if i := strings.Index(msg, " in type *target.tmplData"); i >= 0 {
-		msg = msg[:i] + " (fields: .ID .Query .K .Tags .Vars .Trial .Doc)" + msg[i+len(" in type *target.tmplData"):]
+		msg = msg[:i] + " (fields: .ID .Query .K .Tags .Vars .Trial .Turn .History .Messages .Doc)" + msg[i+len(" in type *target.tmplData"):]
 	}
 	return msg
 }
@@ -255,5 +268,11 @@ func caseData(c assay.Case, k, trial int, vars, variant map[string]string) *tmpl
 	if tags == nil {
 		tags = map[string]string{}
 	}
-	return &tmplData{ID: c.ID, Query: c.Query, K: k, Tags: tags, Vars: vars, Trial: trial, Variant: variant}
+	history := c.History
+	if history == nil {
+		history = []assay.Message{}
+	}
+	messages := append(append(make([]assay.Message, 0, len(history)+1), history...), assay.Message{Role: assay.RoleUser, Content: c.Query})
+	return &tmplData{ID: c.ID, Query: c.Query, K: k, Tags: tags, Vars: vars, Trial: trial, Variant: variant,
+		Turn: c.Turn, History: history, Messages: messages}
 }

@@ -797,7 +797,10 @@ type caseData struct {
 	// observation (imported from traces), by name.
 	Review     string
 	Provenance []provenanceRow
-	Trials     []trialView
+	// Turns is the number of turns of a conversation case (0: a case of
+	// one query, or the suite could not be read again).
+	Turns  int
+	Trials []trialView
 }
 
 type provenanceRow struct{ Name, Value string }
@@ -824,6 +827,17 @@ type trialView struct {
 	Unjudged []metricValue
 	Raw      template.HTML // the observation JSON, escaped as text
 	NoObs    bool
+	// Turns are the turns of a conversation, each shown as a small trial
+	// of its own; the trial's other fields are the conversation's.
+	Turns []turnView
+}
+
+// turnView is one turn of a conversation: its number, the user's message
+// (empty when the suite could not be read again) and its result.
+type turnView struct {
+	N     int
+	Query string
+	V     trialView
 }
 
 type toolRow struct {
@@ -880,7 +894,7 @@ func buildCase(run *assay.Run, id string, views []report.CaseView, sc *assay.Cas
 	}
 	var expect assay.Expect
 	if sc != nil {
-		expect, d.Guards = sc.Expect, sc.Guards
+		expect, d.Guards, d.Turns = sc.Expect, sc.Guards, len(sc.Turns)
 		if expect.CaseSensitive != nil {
 			cs = *expect.CaseSensitive
 		}
@@ -999,6 +1013,19 @@ func trialOf(v report.CaseView, e assay.Expect, cs bool) trialView {
 		if ch.Pass {
 			t.Checks = append(t.Checks, ch)
 		}
+	}
+	for i, tr := range r.Turns {
+		tv := report.CaseView{Result: tr}
+		te := assay.Expect{}
+		q := ""
+		if i < len(v.Turns) {
+			tv.Judgments, te, q = v.Turns[i].Judgments, v.Turns[i].Expect, v.Turns[i].Query
+		}
+		tcs := cs
+		if te.CaseSensitive != nil {
+			tcs = *te.CaseSensitive
+		}
+		t.Turns = append(t.Turns, turnView{N: tr.Turn, Query: q, V: trialOf(tv, te, tcs)})
 	}
 	for _, k := range slices.Sorted(maps.Keys(r.Metrics)) {
 		mv := metricValue{Name: k, Value: r.Metrics[k]}

@@ -92,7 +92,7 @@ func caseViewsOf(results []assay.CaseResult, c *assay.Case, note string) []repor
 		v := report.CaseView{Result: r, SuiteNote: note}
 		switch {
 		case c != nil:
-			v.Query, v.Judgments = c.Query, c.Judgments
+			v.Query, v.Judgments, v.Turns = c.Query, c.Judgments, c.Turns
 		case note == "":
 			v.SuiteNote = "the suite has no case " + r.ID
 		}

@@ -39,6 +39,9 @@ func TestMain(m *testing.M) {
 		},
 		// judgestub is a stand-in OpenAI-compatible judge (judgestub_test.go).
 		"judgestub": func() { os.Exit(judgeStub(os.Args[1:])) },
+		// convstub is a stand-in chat service that checks the history of
+		// a conversation's turns (convstub_test.go).
+		"convstub": func() { os.Exit(convStub(os.Args[1:])) },
 		// llmtest is the OpenAI-compatible stand-in (llm/llmtest.Main).
 		"llmtest": func() { os.Exit(llmtest.Main(os.Args[1:], os.Stdout, os.Stderr, os.Environ())) },
 		// assay is the real binary's main, signals included.

@@ -161,7 +161,7 @@ func newCaseSource(run *assay.Run) *caseSource {
 		defer close(c.rows)
 		ord := 0
 		err := run.EachCase(func(r assay.CaseResult) error {
-			r.Observation = nil
+			r = r.WithoutObservation()
 			b, err := json.Marshal(&r)
 			if err != nil {
 				return fmt.Errorf("case %s: %w", r.ID, err)

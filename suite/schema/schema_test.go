@@ -291,6 +291,13 @@ func TestSchemaFields(t *testing.T) {
 		{"nugget assignment", head + "cases: [{id: c1, query: q, expect: {nuggets: [{text: t, assignment: yes}]}}]\n", false},
 		{"nugget_no_vital", head + "nugget_no_vital: nan\ncases: [{id: c1, query: q}]\n", false},
 		{"refusal not bool", head + "cases: [{id: c1, query: q, expect: {refusal: yes please}}]\n", false},
+		{"conversation", head + "cases:\n  - id: c1\n    turns:\n      - hello\n      - {query: q, relevant: [d1], expect: {answer_includes: [a], tools: [search]}}\n    expect:\n      max_turns: 2\n      tools: {mode: superset, args: subset, calls: [{name: search, args: {q: x, k: 3}, args_match: exact, args_regex: {q: ^x}}]}\n", true},
+		{"conversation and query", head + "cases: [{id: c1, query: q, turns: [hello]}]\n", false},
+		{"conversation without turns", head + "cases: [{id: c1, turns: []}]\n", false},
+		{"turn expectation outside expect", head + "cases: [{id: c1, turns: [{query: q, cites: [d1]}]}]\n", false},
+		{"unknown trajectory mode", head + "cases: [{id: c1, query: q, expect: {tools: {mode: loose, calls: [search]}}}]\n", false},
+		{"unknown args mode", head + "cases: [{id: c1, query: q, expect: {tools: {calls: [{name: s, args_match: fuzzy}]}}}]\n", false},
+		{"max_turns zero", head + "cases: [{id: c1, turns: [hi], expect: {max_turns: 0}}]\n", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := validate(s, []byte(tc.src))

@@ -221,7 +221,18 @@ func (p *RunPlan) onRun(s *assay.Suite, run *assay.Run) (harness.Sink, error) {
 }
 
 func (s *runSink) Add(c assay.Case, r assay.CaseResult) error {
-	if s.rec != nil && r.Observation != nil {
+	if s.rec != nil && len(r.Turns) > 0 {
+		// A conversation is recorded turn by turn, each line with its
+		// turn number, as a replay reads it.
+		for _, t := range r.Turns {
+			if t.Observation == nil {
+				continue
+			}
+			if err := s.rec.Write(*t.Observation); err != nil {
+				return fmt.Errorf("record %s: %w", s.recFlag, err)
+			}
+		}
+	} else if s.rec != nil && r.Observation != nil {
 		if err := s.rec.Write(*r.Observation); err != nil {
 			return fmt.Errorf("record %s: %w", s.recFlag, err)
 		}
