@@ -16,7 +16,13 @@ func matrixRuns() ([]*assay.Run, gate.Verdict) {
 	thorough.Summary.Metrics = map[string]assay.MetricAgg{"ndcg@10": {Mean: 0.39, N: 8}, "mrr": {Mean: 0.5, N: 8}}
 	thorough.Gates = thorough.Gates[:1]
 	o, _ := gate.ParseOrdering("ndcg@10: fast <= thorough", "targets.yaml:9")
-	v := gate.CheckOrderings([]gate.Ordering{o}, map[string]*assay.Run{"fast": fast, "thorough": thorough})
+	// The ordering is checked on the runs' headers (no cases, so by their
+	// means alone): a broken ordering, which is what these renderers are
+	// tested on. With the cases, 4 paired cases could not show a reversal
+	// and the ordering would hold.
+	fastHead, thoroughHead := *fast, *thorough
+	fastHead.Cases, thoroughHead.Cases = nil, nil
+	v := gate.CheckOrderings([]gate.Ordering{o}, map[string]*assay.Run{"fast": &fastHead, "thorough": &thoroughHead})
 	return []*assay.Run{fast, thorough}, v
 }
 
