@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -52,6 +53,15 @@ type Options struct {
 	// was graded on: it adds the judge's verdict, metrics and checks
 	// (package judge), which are redacted in turn.
 	Judge func(ctx context.Context, c assay.Case, obs *assay.Observation, r *assay.CaseResult)
+	// Prices prices each observation's usage into CaseResult.Usage (nil:
+	// tokens only, no cost).
+	Prices assay.PriceTable
+	// MaxCost (US dollars) and MaxTokens (input + output) bound what the
+	// system under test may spend (0: no bound); see budget.go. The cases
+	// past a bound are recorded not run (error class not_run) and the run
+	// is incomplete.
+	MaxCost   float64
+	MaxTokens int64
 }
 
 // RedactorFor returns a Redactor of t's secrets (empty when it has none).
@@ -79,6 +89,9 @@ type Result struct {
 	// Measures are the run-level measures the target reported after the
 	// cases (its Measures method); nil when it has none.
 	Measures map[string]float64
+	// Budget says which bound of the system's budget stopped the run
+	// ("" when none did); the results past it are not run.
+	Budget string
 }
 
 // Cases is the case sequence of a slice (assay.SliceSeq).
@@ -176,14 +189,33 @@ func stream(ctx context.Context, t assay.Target, src assay.Seq[assay.Case], o Op
 	}
 	out := make(chan done, o.Concurrency)
 
+	bud := newBudget(o)
 	var wg sync.WaitGroup
 	for w := 0; w < o.Concurrency; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for j := range jobs {
-				res, ok := observe(runCtx, t, j.c, j.trial, o)
-				out <- done{j.seq, j.c, res, ok}
+				if bud == nil {
+					res, ok := observe(runCtx, t, j.c, j.trial, o)
+					out <- done{j.seq, j.c, res, ok}
+					continue
+				}
+				h, why, ok := bud.reserve(runCtx, j.seq)
+				switch {
+				case !ok:
+					out <- done{j.seq, j.c, assay.CaseResult{}, false}
+				case why != "":
+					out <- done{j.seq, j.c, notRun(j.c, j.trial, why, o), true}
+				default:
+					res, ok := observe(runCtx, t, j.c, j.trial, o)
+					if ok {
+						bud.settle(h, &res)
+					} else {
+						bud.release(h)
+					}
+					out <- done{j.seq, j.c, res, ok}
+				}
 			}
 		}()
 	}
@@ -242,7 +274,11 @@ func stream(ctx context.Context, t assay.Target, src assay.Seq[assay.Case], o Op
 			return
 		}
 		res.Observed++
-		if d.res.Error != nil {
+		if d.res.Error != nil && d.res.Error.Class == assay.ErrNotRun {
+			if res.Budget == "" {
+				res.Budget = fmt.Sprintf("%s at case %s (trial %d), after %d observations; the rest are recorded not run", strings.TrimPrefix(d.res.Error.Message, "budget: "), d.res.ID, d.res.Trial, res.Observed-1)
+			}
+		} else if d.res.Error != nil {
 			errCount++
 		}
 		for _, ch := range d.res.Checks {
@@ -297,6 +333,10 @@ func stream(ctx context.Context, t assay.Target, src assay.Seq[assay.Case], o Op
 	res.Measures, res.Warnings = finiteMeasures(caseMeasures, res.Warnings)
 	if more := cleanups - maxCleanupWarnings; more > 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the cleanup of %d more %s failed (see their cleanup checks)", more, plural(more, "case", "cases")))
+	}
+	if res.Budget != "" && res.Complete {
+		res.Complete = false
+		res.Stopped = "budget " + res.Budget
 	}
 	// jobs is closed (the workers are done), so the feeder has finished.
 	if srcErr != nil {
@@ -401,6 +441,10 @@ func observe(ctx context.Context, t assay.Target, c assay.Case, trial int, o Opt
 	obs.Case = c.ID
 	obs.Trial = trial
 	r := grade.Case(c, obs, o.Grade)
+	if u, ok, err := assay.UsageOf(&obs); ok && err == nil {
+		u = o.Prices.Cost(u)
+		r.Usage = &u
+	}
 	if cl, ok := t.(assay.Cleaner); ok && !o.Keep {
 		if err := cl.Cleanup(context.WithoutCancel(ctx), c, obs); err != nil {
 			// Recorded as a failed check, and told in the run's warnings;
@@ -419,6 +463,16 @@ func observe(ctx context.Context, t assay.Target, c assay.Case, trial int, o Opt
 		r.Judge, r.Checks = redact.Value(o.Redactor, r.Judge), redact.Value(o.Redactor, r.Checks)
 	}
 	return r, true
+}
+
+// notRun is the result of a case the budget did not let be sent: an
+// error of class not_run (graded: never a pass), nothing observed.
+func notRun(c assay.Case, trial int, why string, o Options) assay.CaseResult {
+	obs := assay.Observation{Case: c.ID, Trial: trial, Error: assay.Errorf(assay.ErrNotRun, "budget: %s", why)}
+	r := grade.Case(c, obs, o.Grade)
+	cp := obs
+	r.Observation = &cp
+	return redact.Value(o.Redactor, r)
 }
 
 // safeObserve turns a target's panic into an error of class exec so one bad
