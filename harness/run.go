@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -68,6 +69,16 @@ type Plan struct {
 	// under the store (cache.Open(cache.StoreDir(StoreDir))), and stores
 	// what they answer live; it needs StoreDir (docs/cache.md).
 	Cache bool
+	// CacheTrials answers every trial from the cache too; without it a
+	// run of more than one trial asks the system each time (trials
+	// measure how its answers vary, which a cache would hide).
+	CacheTrials bool
+	// MaxCost (US dollars) and MaxTokens (input + output) bound what the
+	// system under test may spend (0: no bound): the cases past a bound
+	// are recorded not run and the run is incomplete (docs/cost.md). Its
+	// costs are priced by the suite's price table.
+	MaxCost   float64
+	MaxTokens int64
 	// Baseline is the run REF to compare with (store.ResolveRef).
 	Baseline string
 	// Shard, "I/N", runs slice I (0-based) of N of the selected cases and
@@ -509,6 +520,10 @@ func (f *Plan) check() error {
 		return planError("MaxErrors", "", "{MaxErrors} must be >= 0 (0: never stop), got %d", f.MaxErrors)
 	case f.MaxFailures < 0:
 		return planError("MaxFailures", "", "{MaxFailures} must be >= 0 (0: all), got %d", f.MaxFailures)
+	case f.MaxCost < 0 || math.IsNaN(f.MaxCost) || math.IsInf(f.MaxCost, 0):
+		return planError("MaxCost", "", "{MaxCost} must be a number of US dollars >= 0 (0: no bound), got %v", f.MaxCost)
+	case f.MaxTokens < 0:
+		return planError("MaxTokens", "", "{MaxTokens} must be >= 0 (0: no bound), got %d", f.MaxTokens)
 	}
 	return nil
 }
@@ -640,6 +655,7 @@ func (ss *session) newRecord(tgt assay.Target, variant map[string]string, group 
 			K: s.Defaults.K, Trials: f.Trials, Concurrency: max(1, min(f.Concurrency, ss.n*f.Trials)), Timeout: f.recordedTimeout(),
 			Cases: f.Cases, Tags: tagMap(f.Tags), Metrics: metricNames,
 			Cache: ss.cache != nil, Margins: s.Margins,
+			MaxCost: f.MaxCost, MaxTokens: f.MaxTokens,
 		},
 		StartedAt: f.Now().UTC(),
 		Gain:      ss.gopts.Gain,
@@ -755,6 +771,9 @@ func (ss *session) stream(ctx context.Context, tgt assay.Target, run *assay.Run,
 		Keep:        f.Keep,
 		Redactor:    f.Secrets,
 		Judge:       judgeHook(jdg, ss.s.Defaults.Judge, ss.gopts.NuggetNoVitalZero),
+		Prices:      ss.s.Prices,
+		MaxCost:     f.MaxCost,
+		MaxTokens:   f.MaxTokens,
 		// r is graded on the raw observation and redacted by the runner.
 		OnResult: func(c assay.Case, r assay.CaseResult) error {
 			mu.Lock()
@@ -880,6 +899,10 @@ func (ss *session) withCache(tgt assay.Target, variant map[string]string) (assay
 	info := target.Describe(tgt, ss.spec)
 	if !target.Cacheable(info.Kind) || info.Fingerprint == "" {
 		msg := fmt.Sprintf(fill("{Cache}: a %s target is not cached (only http and command targets are)", ss.f.Names), info.Kind)
+		return tgt, func() []string { return []string{msg} }
+	}
+	if ss.f.Trials > 1 && !ss.f.CacheTrials {
+		msg := fmt.Sprintf(fill("{Cache}: the cache was not used: each of the %d trials asks the system, since trials measure how its answers vary (give {CacheTrials} to answer them from the cache)", ss.f.Names), ss.f.Trials)
 		return tgt, func() []string { return []string{msg} }
 	}
 	// Stored means redacted: the target's secrets (and any the plan

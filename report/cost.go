@@ -1,0 +1,48 @@
+package report
+
+import (
+	"fmt"
+
+	"github.com/assay-eval/assay"
+)
+
+// CostLine is the system's usage and cost in one line (docs/cost.md):
+// `$0.0123 total, $0.00123 per case (10 cases)  tokens 1200 in (200
+// cached) + 300 out`, with the judge's cost apart when it has one; a cost
+// that is undefined says why. "" when no result reported usage and no
+// judge cost is known.
+func CostLine(s assay.Summary) string { return costLine(s, Escape) }
+
+// costLine is CostLine with the system's text (a model name) escaped by
+// esc.
+func costLine(s assay.Summary, esc func(string) string) string {
+	c := s.Cost
+	if c == nil {
+		return ""
+	}
+	line := ""
+	{
+		if c.CostUSD != nil && c.CostPerCaseUSD != nil {
+			line = fmt.Sprintf("system $%s total, $%s per case (%d cases)", trimFloat(*c.CostUSD), trimFloat(*c.CostPerCaseUSD), c.Priced)
+		} else {
+			line = fmt.Sprintf("system cost undefined: %s (%d of %d answered cases priced)", esc(c.Unpriced), c.Priced, c.Answered)
+		}
+		line += fmt.Sprintf("  tokens %d in", c.InputTokens)
+		if c.CachedTokens > 0 {
+			line += fmt.Sprintf(" (%d cached)", c.CachedTokens)
+		}
+		line += fmt.Sprintf(" + %d out", c.OutputTokens)
+	}
+	if s.Judge != nil && s.Judge.Cost != nil {
+		line += "  ·  " + fmt.Sprintf("judge $%s (apart)", trimFloat(*s.Judge.Cost))
+	}
+	return line
+}
+
+// NotRunLine says how many results a budget left not run ("" when none).
+func NotRunLine(s assay.Summary) string {
+	if s.NotRun == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d of %d cases: the budget for the system under test was reached (never a pass; the run is incomplete)", s.NotRun, s.Cases)
+}
