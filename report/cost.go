@@ -46,3 +46,12 @@ func NotRunLine(s assay.Summary) string {
 	}
 	return fmt.Sprintf("%d of %d cases: the budget for the system under test was reached (never a pass; the run is incomplete)", s.NotRun, s.Cases)
 }
+
+// RelativeText prints a relative change as a signed percentage, "+12.0 %";
+// "undefined" when it has none (the baseline was 0).
+func RelativeText(r *float64) string {
+	if r == nil {
+		return "undefined"
+	}
+	return fmt.Sprintf("%+.1f %%", *r*100)
+}
