@@ -34,7 +34,7 @@ func CompareText(w io.Writer, rep compare.Report) error {
 	p.f("\n\n")
 	if len(rep.Metrics) == 0 && rep.Cost != nil {
 		c := rep.Cost
-		p.f("cost per case %s ($%s -> $%s, n=%d)  tokens per case %s (%.1f -> %.1f)\n\n", RelativeText(c.Relative), trimFloat(c.Baseline), trimFloat(c.Candidate), c.N, RelativeText(c.RelativeTokens), c.BaselineTokens, c.CandidateTokens)
+		p.f("cost per case %s ($%s -> $%s, n=%d)  tokens per case %s (%.1f -> %.1f)\n\n", RelativeText(c.Relative), USD(c.Baseline), USD(c.Candidate), c.N, RelativeText(c.RelativeTokens), c.BaselineTokens, c.CandidateTokens)
 	}
 	if len(rep.Metrics) > 0 {
 		nameW := len("latency p95")
@@ -56,7 +56,7 @@ func CompareText(w io.Writer, rep compare.Report) error {
 		}
 		if c := rep.Cost; c != nil {
 			rows = append(rows, nil,
-				[]string{"cost per case", "$" + trimFloat(c.Baseline), "$" + trimFloat(c.Candidate), RelativeText(c.Relative), fmt.Sprintf("n=%d", c.N), "", "", ""},
+				[]string{"cost per case", "$" + USD(c.Baseline), "$" + USD(c.Candidate), RelativeText(c.Relative), fmt.Sprintf("n=%d", c.N), "", "", ""},
 				[]string{"tokens per case", fmt.Sprintf("%.1f", c.BaselineTokens), fmt.Sprintf("%.1f", c.CandidateTokens), RelativeText(c.RelativeTokens), "", "", "", ""})
 		}
 		widths := make([]int, 8)
@@ -155,7 +155,7 @@ func CompareMarkdown(w io.Writer, rep compare.Report) error {
 			p.f("| latency p95 | %sms | %sms | %s | | | | |\n", Millis(l.Baseline.P95), Millis(l.Candidate.P95), SignedMillis(l.DeltaP95))
 		}
 		if c := rep.Cost; c != nil {
-			p.f("| cost per case | $%s | $%s | %s | n=%d | | | |\n", trimFloat(c.Baseline), trimFloat(c.Candidate), RelativeText(c.Relative), c.N)
+			p.f("| cost per case | $%s | $%s | %s | n=%d | | | |\n", USD(c.Baseline), USD(c.Candidate), RelativeText(c.Relative), c.N)
 			p.f("| tokens per case | %.1f | %.1f | %s | | | | |\n", c.BaselineTokens, c.CandidateTokens, RelativeText(c.RelativeTokens))
 		}
 		p.f("\n`~`: %s\n\n", mdEscape(SignificanceRule(rep.Alpha)))

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/assay-eval/assay"
 )
@@ -23,7 +24,7 @@ func costLine(s assay.Summary, esc func(string) string) string {
 	line := ""
 	{
 		if c.CostUSD != nil && c.CostPerCaseUSD != nil {
-			line = fmt.Sprintf("system $%s total, $%s per case (%d cases)", trimFloat(*c.CostUSD), trimFloat(*c.CostPerCaseUSD), c.Priced)
+			line = fmt.Sprintf("system $%s total, $%s per case (%d cases)", USD(*c.CostUSD), USD(*c.CostPerCaseUSD), c.Priced)
 		} else {
 			line = fmt.Sprintf("system cost undefined: %s (%d of %d answered cases priced)", esc(c.Unpriced), c.Priced, c.Answered)
 		}
@@ -34,7 +35,7 @@ func costLine(s assay.Summary, esc func(string) string) string {
 		line += fmt.Sprintf(" + %d out", c.OutputTokens)
 	}
 	if s.Judge != nil && s.Judge.Cost != nil {
-		line += "  ·  " + fmt.Sprintf("judge $%s (apart)", trimFloat(*s.Judge.Cost))
+		line += "  ·  " + fmt.Sprintf("judge $%s (apart)", USD(*s.Judge.Cost))
 	}
 	return line
 }
@@ -54,4 +55,11 @@ func RelativeText(r *float64) string {
 		return "undefined"
 	}
 	return fmt.Sprintf("%+.1f %%", *r*100)
+}
+
+// USD prints US dollars with up to 8 decimals (a case may cost a
+// fraction of a cent), trailing zeros trimmed: 0.0005775.
+func USD(v float64) string {
+	s := strings.TrimRight(fmt.Sprintf("%.8f", v), "0")
+	return strings.TrimSuffix(s, ".")
 }

@@ -39,6 +39,8 @@ func TestMain(m *testing.M) {
 		},
 		// judgestub is a stand-in OpenAI-compatible judge (judgestub_test.go).
 		"judgestub": func() { os.Exit(judgeStub(os.Args[1:])) },
+		// usagestub is a stand-in system that reports usage (usagestub_test.go).
+		"usagestub": func() { os.Exit(usageStub(os.Args[1:])) },
 		// llmtest is the OpenAI-compatible stand-in (llm/llmtest.Main).
 		"llmtest": func() { os.Exit(llmtest.Main(os.Args[1:], os.Stdout, os.Stderr, os.Environ())) },
 		// assay is the real binary's main, signals included.
