@@ -24,7 +24,7 @@ func costLine(s assay.Summary, esc func(string) string) string {
 	line := ""
 	{
 		if c.CostUSD != nil && c.CostPerCaseUSD != nil {
-			line = fmt.Sprintf("system $%s total, $%s per case (%d cases)", USD(*c.CostUSD), USD(*c.CostPerCaseUSD), c.Priced)
+			line = fmt.Sprintf("system $%s total, $%s per case (%d %s)", USD(*c.CostUSD), USD(*c.CostPerCaseUSD), c.Priced, plural(c.Priced, "case", "cases"))
 		} else {
 			line = fmt.Sprintf("system cost undefined: %s (%d of %d answered cases priced)", esc(c.Unpriced), c.Priced, c.Answered)
 		}

@@ -276,7 +276,8 @@ func stream(ctx context.Context, t assay.Target, src assay.Seq[assay.Case], o Op
 		res.Observed++
 		if d.res.Error != nil && d.res.Error.Class == assay.ErrNotRun {
 			if res.Budget == "" {
-				res.Budget = fmt.Sprintf("%s at case %s (trial %d), after %d observations; the rest are recorded not run", strings.TrimPrefix(d.res.Error.Message, "budget: "), d.res.ID, d.res.Trial, res.Observed-1)
+				n := res.Observed - 1
+				res.Budget = fmt.Sprintf("%s at case %s (trial %d), after %d %s; the rest are recorded not run", strings.TrimPrefix(d.res.Error.Message, "budget: "), d.res.ID, d.res.Trial, n, plural(n, "observation", "observations"))
 			}
 		} else if d.res.Error != nil {
 			errCount++
