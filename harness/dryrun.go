@@ -91,7 +91,7 @@ func DryRun(ctx context.Context, p Plan) (*Estimate, error) {
 	e := &Estimate{Suite: ss.s.Name, Trials: p.Trials}
 	hist := ss.recordedUsage(ctx)
 	e.History = hist.run
-	prices := ss.s.Prices
+	prices := ss.prices
 	cost, costKnown := 0.0, true
 	model := hist.model
 	err = ss.src(func(c assay.Case) error {
@@ -130,7 +130,7 @@ func DryRun(ctx context.Context, p Plan) (*Estimate, error) {
 	e.Requests = e.Cases * e.Trials
 	switch {
 	case len(prices) == 0:
-		e.CostNote = "the suite has no prices: table"
+		e.CostNote = "no prices: table in the suite or the target file"
 	case e.OutputKnown < e.Cases:
 		e.CostNote = fmt.Sprintf("%d of %d cases have no recorded output tokens in the store", e.Cases-e.OutputKnown, e.Cases)
 	case costKnown && e.Cases > 0:

@@ -356,6 +356,9 @@ type session struct {
 	git         *assay.GitInfo
 	// shard is the plan's shard (nil: the whole suite).
 	shard *assay.Shard
+	// prices is the price table of the system's usage: the suite's, with
+	// the target file's entries added (docs/cost.md).
+	prices assay.PriceTable
 }
 
 // prepareRun loads and checks everything a run needs before any case is
@@ -452,6 +455,20 @@ func prepareRun(ctx context.Context, f *Plan) (*session, error) {
 				"suite %s has no corpus, so the built-in target has nothing to search", s.Name)
 		}
 		ss.spec = "builtin"
+	}
+	ss.prices = ss.s.Prices
+	if f.System == nil && target.IsFile(ss.spec) {
+		tp, err := target.ReadPrices(ss.spec)
+		if err != nil {
+			return nil, inputError(err)
+		}
+		if len(tp) > 0 {
+			ss.prices = maps.Clone(ss.prices)
+			if ss.prices == nil {
+				ss.prices = assay.PriceTable{}
+			}
+			maps.Copy(ss.prices, tp)
+		}
 	}
 	if f.Cache {
 		if f.StoreDir == "" {
@@ -771,7 +788,7 @@ func (ss *session) stream(ctx context.Context, tgt assay.Target, run *assay.Run,
 		Keep:        f.Keep,
 		Redactor:    f.Secrets,
 		Judge:       judgeHook(jdg, ss.s.Defaults.Judge, ss.gopts.NuggetNoVitalZero),
-		Prices:      ss.s.Prices,
+		Prices:      ss.prices,
 		MaxCost:     f.MaxCost,
 		MaxTokens:   f.MaxTokens,
 		// r is graded on the raw observation and redacted by the runner.
