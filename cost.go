@@ -178,23 +178,6 @@ func (t PriceTable) Cost(u Usage) Usage {
 	return u
 }
 
-// Check says what is wrong with a price table ("" when nothing is): a
-// price must be a finite number >= 0.
-func (t PriceTable) Check() string {
-	for _, m := range slices.Sorted(mapKeys(t)) {
-		p := t[m]
-		for _, f := range []struct {
-			name string
-			v    *float64
-		}{{"input", &p.Input}, {"output", &p.Output}, {"cached_input", p.CachedInput}} {
-			if f.v != nil && (*f.v < 0 || math.IsNaN(*f.v) || math.IsInf(*f.v, 0)) {
-				return fmt.Sprintf("prices.%s.%s: a price is a number >= 0 (US dollars per million tokens), got %v", m, f.name, *f.v)
-			}
-		}
-	}
-	return ""
-}
-
 func mapKeys[V any](m map[string]V) func(func(string) bool) {
 	return func(yield func(string) bool) {
 		for k := range m {
@@ -234,10 +217,9 @@ type CostSummary struct {
 
 // CostAcc adds results up into a CostSummary.
 type CostAcc struct {
-	s      CostSummary
-	cost   float64
-	any    bool
-	priced int // results with a cost, errored ones too
+	s    CostSummary
+	cost float64
+	any  bool
 }
 
 // Add counts one result.
