@@ -94,6 +94,9 @@ const (
 	ErrExec       ErrorClass = "exec"
 	ErrCanceled   ErrorClass = "canceled"
 	ErrMissing    ErrorClass = "missing"
+	// ErrNotRun: the case was not sent, because the run's budget for the
+	// system under test was reached (docs/cost.md). Never a pass.
+	ErrNotRun ErrorClass = "not_run"
 )
 
 // Error is an observation's failure, recorded as data.

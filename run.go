@@ -34,7 +34,11 @@ type CaseResult struct {
 	LatencyMs *float64           `json:"latency_ms"`
 	Attempts  int                `json:"attempts,omitempty"` // the observation's; > 1: retried
 	Cached    bool               `json:"cached,omitempty"`   // the observation came from the cache (run --cache)
-	Tags      map[string]string  `json:"tags,omitempty"`
+	// Usage is the system's tokens and cost for this answer, read from
+	// the observation's usage and priced by the run's price table
+	// (docs/cost.md); nil when the observation reported no usage.
+	Usage *Usage            `json:"usage,omitempty"`
+	Tags  map[string]string `json:"tags,omitempty"`
 	// Source is "file:line" of the case in its suite file (assay.Case's),
 	// so reports can point at it (JUnit's file and line attributes).
 	Source string `json:"source,omitempty"`
@@ -259,6 +263,10 @@ type RunOptions struct {
 	// Cache is set when the run answered from the response cache where it
 	// could (run --cache); Summary.Cached counts the observations it did.
 	Cache bool `json:"cache,omitempty"`
+	// MaxCost and MaxTokens are the system's budget (run --max-cost,
+	// --max-tokens; 0: none): cases past it are recorded not run.
+	MaxCost   float64 `json:"max_cost,omitempty"`
+	MaxTokens int64   `json:"max_tokens,omitempty"`
 	// Margins are the suite's equivalence margins (Suite.Margins), which
 	// compare uses when the comparison sets none of its own.
 	Margins map[string]float64 `json:"margins,omitempty"`
@@ -277,6 +285,9 @@ type Summary struct {
 	// Cached counts the results whose observation came from the response
 	// cache (run --cache), not from the system (omitted when none did).
 	Cached int `json:"cached,omitempty"`
+	// NotRun counts the results a budget left unobserved (their error is
+	// of class not_run; they are counted in Errors too).
+	NotRun int `json:"not_run,omitempty"`
 	// PassRate is passed/graded; nil when nothing was graded.
 	PassRate  *float64             `json:"pass_rate"`
 	Metrics   map[string]MetricAgg `json:"metrics"`
@@ -286,6 +297,9 @@ type Summary struct {
 	// (CaseResult.Stages), over the results that have that stage; omitted
 	// when no result has a span.
 	Stages map[string]Latency `json:"stages,omitempty"`
+	// Cost totals the system's usage and cost (nil: no result reported
+	// usage); the judge's is in Judge, apart.
+	Cost *CostSummary `json:"cost,omitempty"`
 	// Judge totals the judge (nil: no judge ran; segments have none).
 	Judge *JudgeSummary `json:"judge,omitempty"`
 	// Nuggets counts the nugget assignments of the results (nil: no

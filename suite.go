@@ -47,6 +47,9 @@ type Suite struct {
 	// (pass_rate or a metric's canonical name), overriding its defaults;
 	// runs record them (RunOptions.Margins).
 	Margins map[string]float64 `json:"margins,omitempty"`
+	// Prices is the price table of the system's tokens, per model
+	// (docs/cost.md); nil when the suite has none.
+	Prices PriceTable `json:"prices,omitempty"`
 	// Analyzer names the text analysis of the built-in engine ("en", "de",
 	// ...); empty means English unless a document or case says otherwise.
 	Analyzer string `json:"analyzer,omitempty"`

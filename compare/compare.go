@@ -127,7 +127,11 @@ type Report struct {
 	// compare only between runs of one system kind; not part of the verdict.
 	TopScores []ScoreDelta `json:"top_scores"`
 	Latency   LatencyDelta `json:"latency"`
-	Warnings  []string     `json:"warnings"`
+	// Cost compares the system's cost and tokens per case (nil when no
+	// paired case has a cost in both runs). Reported, not gated (a cost
+	// bound belongs to a gate: ratio(cost) <= 1.1).
+	Cost     *CostDelta `json:"cost,omitempty"`
+	Warnings []string   `json:"warnings"`
 	// ChangedCases lists the ids of the cases whose hash (their query,
 	// expectations and judgments) differs between the runs, sorted: they
 	// are not paired, so no measure, flip or verdict counts them. Empty
@@ -236,6 +240,62 @@ type LatencyDelta struct {
 	Candidate LatencyStats `json:"candidate"`
 	DeltaP50  float64      `json:"delta_p50"`
 	DeltaP95  float64      `json:"delta_p95"`
+}
+
+// CostDelta compares the mean cost (US dollars) and tokens (input +
+// output) per case over the N paired case trials that have a cost in both
+// runs; Relative is (candidate − baseline) / baseline, nil when the
+// baseline is 0. Unpriced counts the paired case trials left out: one of
+// the two has no cost.
+type CostDelta struct {
+	N               int      `json:"n"`
+	Unpriced        int      `json:"unpriced"`
+	Baseline        float64  `json:"baseline_per_case_usd"`
+	Candidate       float64  `json:"candidate_per_case_usd"`
+	Delta           float64  `json:"delta_per_case_usd"`
+	Relative        *float64 `json:"relative"`
+	BaselineTokens  float64  `json:"baseline_tokens_per_case"`
+	CandidateTokens float64  `json:"candidate_tokens_per_case"`
+	RelativeTokens  *float64 `json:"relative_tokens"`
+}
+
+// costDelta is the CostDelta of the pairs (nil when none has a cost in
+// both runs).
+func costDelta(pairs []pair) *CostDelta {
+	var d CostDelta
+	var bs, cs, bt, ct float64
+	for _, p := range pairs {
+		bu, cu := p.b.Usage, p.c.Usage
+		if bu == nil || cu == nil || bu.CostUSD == nil || cu.CostUSD == nil {
+			if bu != nil || cu != nil {
+				d.Unpriced++
+			}
+			continue
+		}
+		d.N++
+		bs += *bu.CostUSD
+		cs += *cu.CostUSD
+		bt += float64(bu.Tokens())
+		ct += float64(cu.Tokens())
+	}
+	if d.N == 0 {
+		return nil
+	}
+	n := float64(d.N)
+	d.Baseline, d.Candidate = bs/n, cs/n
+	d.Delta = d.Candidate - d.Baseline
+	d.BaselineTokens, d.CandidateTokens = bt/n, ct/n
+	d.Relative = relative(d.Baseline, d.Candidate)
+	d.RelativeTokens = relative(d.BaselineTokens, d.CandidateTokens)
+	return &d
+}
+
+func relative(b, c float64) *float64 {
+	if b == 0 {
+		return nil
+	}
+	r := (c - b) / b
+	return &r
 }
 
 // LatencyStats are the percentiles of one run.
@@ -424,6 +484,7 @@ func prepare(base, cand *assay.Run, o Options) *comparison {
 	rep.Flips = flips(pairs)
 	rep.TopScores = topScores(pairs)
 	rep.Latency = latency(pairs)
+	rep.Cost = costDelta(pairs)
 	for _, id := range rep.Flips.AnsweredToRefused {
 		if !refusalExpected(pairs, id) {
 			rep.refusalRegressions++

@@ -61,6 +61,10 @@
 //	flaky_cases     graded cases whose trials disagree
 //	pass_any_rate   pass@N: graded cases with some passing trial / graded
 //	pass_all_rate   pass^N: graded cases whose every trial passed / graded
+//	cost_usd        the system's cost of the run, US dollars (Summary.Cost)
+//	cost_per_case_usd, cost   its cost per priced case
+//	tokens          input + output tokens of the run
+//	tokens_per_case (input + output) per case with usage
 //
 // An unknown name is a parse error that names the source, the expression and
 // the known names:
@@ -100,6 +104,11 @@
 // value. A scope reads the run's segment
 // "TAG=VALUE"; when the run has no such segment it is summarised from the
 // cases carrying the tag, exactly as runner.Summarize does.
+//
+// The cost names are undefined (the gate fails with the reason) unless
+// every answered result reported usage and, for the costs, had a price
+// (assay.CostSummary): the cost of the part of a run that is known is not
+// the run's cost.
 //
 // A scope no case carries measures nothing, whatever the gate's form
 // (threshold, delta, ratio, no_new_failures, a floor): the gate fails with

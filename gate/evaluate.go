@@ -603,6 +603,8 @@ func lookup(v *view, name string) (float64, string) {
 		return float64(s.Failed), ""
 	case "errors":
 		return float64(s.Errors), ""
+	case "cost_usd", "cost_per_case_usd", "cost", "tokens", "tokens_per_case":
+		return costOf(s, name)
 	case "flaky_cases":
 		return float64(len(v.trialStats().Flaky)), ""
 	case "pass_any_rate", "pass_all_rate":
@@ -633,6 +635,46 @@ func lookup(v *view, name string) (float64, string) {
 		return 0, fmt.Sprintf("%s is undefined: the judge scored %d of %d results, and a judge gate needs at least %d%% of them (summary.judge says why the others were not)", name, m.N, s.Cases, int(MinJudgedShare*100))
 	}
 	return m.Mean, ""
+}
+
+// costOf reads a cost name of the system's usage (Summary.Cost), or says
+// why it is undefined: no case reported usage, or an answered case has no
+// usage or no price. cost is cost_per_case_usd; tokens is input + output
+// tokens over the run.
+func costOf(s assay.Summary, name string) (float64, string) {
+	c := s.Cost
+	if c == nil {
+		if s.Cases > 0 && s.Cases == s.Errors {
+			return 0, fmt.Sprintf("%s is undefined: no case was answered (%d of %d errored)", name, s.Errors, s.Cases)
+		}
+		return 0, fmt.Sprintf("%s is undefined: no case reported usage (map the system's usage into the observation: docs/cost.md)", name)
+	}
+	var p *float64
+	switch name {
+	case "cost_usd":
+		p = c.CostUSD
+	case "cost_per_case_usd", "cost":
+		p = c.CostPerCaseUSD
+	case "tokens":
+		if c.WithUsage == c.Answered && c.Answered > 0 {
+			t := float64(c.InputTokens + c.OutputTokens)
+			p = &t
+		}
+	case "tokens_per_case":
+		p = c.TokensPerCase
+	}
+	if p != nil {
+		return *p, ""
+	}
+	n, what := c.Priced, "priced"
+	if strings.HasPrefix(name, "tokens") {
+		n, what = c.WithUsage, "reported usage"
+	}
+	why := c.Unpriced
+	if why == "" {
+		why = "no case was answered"
+	}
+	return 0, fmt.Sprintf("%s is undefined: %s (%d of %d answered cases %s)", name, why, n, c.Answered, what)
 }
 
 // MinJudgedShare is the smallest share of a run's results (or of a

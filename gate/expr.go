@@ -155,6 +155,7 @@ var runNames = []string{
 	"p50_latency_ms", "p95_latency_ms", "p99_latency_ms", "max_latency_ms",
 	"flaky_cases", "pass_any_rate", "pass_all_rate",
 	"cases", "graded", "passed", "failed", "errors",
+	"cost_usd", "cost_per_case_usd", "cost", "tokens", "tokens_per_case",
 }
 
 // metricFamilies are the per-case IR metric forms package metric accepts.

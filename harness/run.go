@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -69,6 +70,16 @@ type Plan struct {
 	// under the store (cache.Open(cache.StoreDir(StoreDir))), and stores
 	// what they answer live; it needs StoreDir (docs/cache.md).
 	Cache bool
+	// CacheTrials answers every trial from the cache too; without it a
+	// run of more than one trial asks the system each time (trials
+	// measure how its answers vary, which a cache would hide).
+	CacheTrials bool
+	// MaxCost (US dollars) and MaxTokens (input + output) bound what the
+	// system under test may spend (0: no bound): the cases past a bound
+	// are recorded not run and the run is incomplete (docs/cost.md). Its
+	// costs are priced by the suite's price table.
+	MaxCost   float64
+	MaxTokens int64
 	// Baseline is the run REF to compare with (store.ResolveRef).
 	Baseline string
 	// Shard, "I/N", runs slice I (0-based) of N of the selected cases and
@@ -346,6 +357,9 @@ type session struct {
 	git         *assay.GitInfo
 	// shard is the plan's shard (nil: the whole suite).
 	shard *assay.Shard
+	// prices is the price table of the system's usage: the suite's, with
+	// the target file's entries added (docs/cost.md).
+	prices assay.PriceTable
 }
 
 // prepareRun loads and checks everything a run needs before any case is
@@ -443,6 +457,20 @@ func prepareRun(ctx context.Context, f *Plan) (*session, error) {
 		}
 		ss.spec = "builtin"
 	}
+	ss.prices = ss.s.Prices
+	if f.System == nil && target.IsFile(ss.spec) {
+		tp, err := target.ReadPrices(ss.spec)
+		if err != nil {
+			return nil, inputError(err)
+		}
+		if len(tp) > 0 {
+			ss.prices = maps.Clone(ss.prices)
+			if ss.prices == nil {
+				ss.prices = assay.PriceTable{}
+			}
+			maps.Copy(ss.prices, tp)
+		}
+	}
 	if f.Cache {
 		if f.StoreDir == "" {
 			return nil, planError("Cache", "drop {NoStore}, or give {StoreDir} DIR", "{Cache} keeps its entries under the store, and this run has none")
@@ -510,6 +538,10 @@ func (f *Plan) check() error {
 		return planError("MaxErrors", "", "{MaxErrors} must be >= 0 (0: never stop), got %d", f.MaxErrors)
 	case f.MaxFailures < 0:
 		return planError("MaxFailures", "", "{MaxFailures} must be >= 0 (0: all), got %d", f.MaxFailures)
+	case f.MaxCost < 0 || math.IsNaN(f.MaxCost) || math.IsInf(f.MaxCost, 0):
+		return planError("MaxCost", "", "{MaxCost} must be a number of US dollars >= 0 (0: no bound), got %v", f.MaxCost)
+	case f.MaxTokens < 0:
+		return planError("MaxTokens", "", "{MaxTokens} must be >= 0 (0: no bound), got %d", f.MaxTokens)
 	}
 	return nil
 }
@@ -641,6 +673,7 @@ func (ss *session) newRecord(tgt assay.Target, variant map[string]string, group 
 			K: s.Defaults.K, Trials: f.Trials, Concurrency: max(1, min(f.Concurrency, ss.n*f.Trials)), Timeout: f.recordedTimeout(),
 			Cases: f.Cases, Tags: tagMap(f.Tags), Metrics: metricNames,
 			Cache: ss.cache != nil, Margins: s.Margins,
+			MaxCost: f.MaxCost, MaxTokens: f.MaxTokens,
 		},
 		StartedAt: f.Now().UTC(),
 		Gain:      ss.gopts.Gain,
@@ -757,6 +790,9 @@ func (ss *session) stream(ctx context.Context, tgt assay.Target, run *assay.Run,
 		Redactor:    f.Secrets,
 		Judge:       judgeHook(jdg, ss.s.Defaults.Judge, ss.gopts.NuggetNoVitalZero),
 		Names:       corpus.NewNames(ss.s.Corpus),
+		Prices:      ss.prices,
+		MaxCost:     f.MaxCost,
+		MaxTokens:   f.MaxTokens,
 		// r is graded on the raw observation and redacted by the runner.
 		OnResult: func(c assay.Case, r assay.CaseResult) error {
 			mu.Lock()
@@ -870,6 +906,9 @@ func (ss *session) finish(ctx context.Context, run *assay.Run, st *streamed, bas
 	verdict := st.check.gate(gate.EvaluateHistory(exprs, run, base, hist))
 	run.Gates = verdict.Results
 	warnings = append(warnings, verdict.Warnings...)
+	if s := run.Summary; len(exprs) > 0 && s.Cases > 0 && s.Cached == s.Cases {
+		warnings = append(warnings, fill("every case was answered from the response cache, not the system: the gates checked answers it gave before, and no latency is the system's; run without {Cache} to gate the system as it is now", f.Names))
+	}
 	run.Warnings = warnings
 	// The run as kept and shown: everything in it is redacted (results
 	// were already, by the runner).
@@ -887,6 +926,10 @@ func (ss *session) withCache(tgt assay.Target, variant map[string]string) (assay
 	info := target.Describe(tgt, ss.spec)
 	if !target.Cacheable(info.Kind) || info.Fingerprint == "" {
 		msg := fmt.Sprintf(fill("{Cache}: a %s target is not cached (only http and command targets are)", ss.f.Names), info.Kind)
+		return tgt, func() []string { return []string{msg} }
+	}
+	if ss.f.Trials > 1 && !ss.f.CacheTrials {
+		msg := fmt.Sprintf(fill("{Cache}: the cache was not used: each of the %d trials asks the system, since trials measure how its answers vary (give {CacheTrials} to answer them from the cache)", ss.f.Names), ss.f.Trials)
 		return tgt, func() []string { return []string{msg} }
 	}
 	// Stored means redacted: the target's secrets (and any the plan

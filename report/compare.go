@@ -32,8 +32,15 @@ func CompareText(w io.Writer, rep compare.Report) error {
 	}
 	p.f("%s", ClusterNote(rep))
 	p.f("\n\n")
+	if len(rep.Metrics) == 0 && rep.Cost != nil {
+		c := rep.Cost
+		p.f("cost per case %s ($%s -> $%s, n=%d)  tokens per case %s (%.1f -> %.1f)\n\n", RelativeText(c.Relative), USD(c.Baseline), USD(c.Candidate), c.N, RelativeText(c.RelativeTokens), c.BaselineTokens, c.CandidateTokens)
+	}
 	if len(rep.Metrics) > 0 {
 		nameW := len("latency p95")
+		if rep.Cost != nil {
+			nameW = len("tokens per case")
+		}
 		for _, m := range rep.Metrics {
 			nameW = max(nameW, len(m.Name))
 		}
@@ -46,6 +53,11 @@ func CompareText(w io.Writer, rep compare.Report) error {
 			rows = append(rows, nil,
 				[]string{"latency p50", Millis(l.Baseline.P50) + "ms", Millis(l.Candidate.P50) + "ms", SignedMillis(l.DeltaP50), "", "", "", ""},
 				[]string{"latency p95", Millis(l.Baseline.P95) + "ms", Millis(l.Candidate.P95) + "ms", SignedMillis(l.DeltaP95), "", "", "", ""})
+		}
+		if c := rep.Cost; c != nil {
+			rows = append(rows, nil,
+				[]string{"cost per case", "$" + USD(c.Baseline), "$" + USD(c.Candidate), RelativeText(c.Relative), fmt.Sprintf("n=%d", c.N), "", "", ""},
+				[]string{"tokens per case", fmt.Sprintf("%.1f", c.BaselineTokens), fmt.Sprintf("%.1f", c.CandidateTokens), RelativeText(c.RelativeTokens), "", "", "", ""})
 		}
 		widths := make([]int, 8)
 		widths[0] = nameW
@@ -141,6 +153,10 @@ func CompareMarkdown(w io.Writer, rep compare.Report) error {
 		if l := rep.Latency; l.N > 0 {
 			p.f("| latency p50 | %sms | %sms | %s | | | | |\n", Millis(l.Baseline.P50), Millis(l.Candidate.P50), SignedMillis(l.DeltaP50))
 			p.f("| latency p95 | %sms | %sms | %s | | | | |\n", Millis(l.Baseline.P95), Millis(l.Candidate.P95), SignedMillis(l.DeltaP95))
+		}
+		if c := rep.Cost; c != nil {
+			p.f("| cost per case | $%s | $%s | %s | n=%d | | | |\n", USD(c.Baseline), USD(c.Candidate), RelativeText(c.Relative), c.N)
+			p.f("| tokens per case | %.1f | %.1f | %s | | | | |\n", c.BaselineTokens, c.CandidateTokens, RelativeText(c.RelativeTokens))
 		}
 		p.f("\n`~`: %s\n\n", mdEscape(SignificanceRule(rep.Alpha)))
 		compareEffectMarkdown(p, rep)

@@ -88,6 +88,12 @@ func Markdown(w io.Writer, run *assay.Run, cmp *compare.Report) error {
 	if s.Cached > 0 {
 		p.f("Cached %d of %d cases: answered from the cache, not the system (no latency measured for them).\n\n", s.Cached, s.Cases)
 	}
+	if l := costLine(s, mdEscape); l != "" {
+		p.f("Cost: %s.\n\n", l)
+	}
+	if l := NotRunLine(s); l != "" {
+		p.f("Not run: %s.\n\n", l)
+	}
 
 	if names := MetricOrder(run); len(names) > 0 {
 		gain := run.Gain

@@ -97,6 +97,12 @@ func Text(w io.Writer, run *assay.Run, o TextOptions) error {
 	if s.Cached > 0 {
 		p.f("cached   %d of %d cases answered from the cache, not the system (no latency measured for them)\n", s.Cached, s.Cases)
 	}
+	if l := CostLine(s); l != "" {
+		p.f("cost     %s\n", l)
+	}
+	if l := NotRunLine(s); l != "" {
+		p.f("not run  %s\n", l)
+	}
 	if len(run.Measures) > 0 {
 		p.f("measures")
 		for _, k := range sortedMeasures(run.Measures) {

@@ -23,6 +23,17 @@
 // error from the case sequence (a suite file that changed) stops the run the same
 // way and is returned.
 //
+// Cost: each observation's usage (assay.UsageOf) is priced with
+// Options.Prices into CaseResult.Usage. With Options.MaxCost or MaxTokens
+// the system has a budget that fails closed (budget.go): a case is
+// reserved, in suite order, at the dearest case settled so far before it
+// is sent (the first case goes alone), and settled with its usage; the
+// first case whose reservation would pass a bound, and every case after
+// it, is recorded not run (error class not_run, graded, never a pass), and
+// the run is incomplete with Result.Budget saying where it stopped. An
+// answer without usage (or without a price, under MaxCost) stops the run:
+// what is not counted cannot be bounded.
+//
 // Targets may offer two optional capabilities, found by type assertion:
 // Setup(ctx) error, called once before the first case (a failure stops the
 // run), and Cleanup(ctx, case, observation) error, called after each case is

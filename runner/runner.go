@@ -62,6 +62,15 @@ type Options struct {
 	// told once in the result's warnings; a name of several documents
 	// fails its observation (class malformed) naming them.
 	Names *corpus.Names
+	// Prices prices each observation's usage into CaseResult.Usage (nil:
+	// tokens only, no cost).
+	Prices assay.PriceTable
+	// MaxCost (US dollars) and MaxTokens (input + output) bound what the
+	// system under test may spend (0: no bound); see budget.go. The cases
+	// past a bound are recorded not run (error class not_run) and the run
+	// is incomplete.
+	MaxCost   float64
+	MaxTokens int64
 }
 
 // RedactorFor returns a Redactor of t's secrets (empty when it has none).
@@ -89,6 +98,9 @@ type Result struct {
 	// Measures are the run-level measures the target reported after the
 	// cases (its Measures method); nil when it has none.
 	Measures map[string]float64
+	// Budget says which bound of the system's budget stopped the run
+	// ("" when none did); the results past it are not run.
+	Budget string
 }
 
 // Cases is the case sequence of a slice (assay.SliceSeq).
@@ -189,14 +201,33 @@ func stream(ctx context.Context, t assay.Target, src assay.Seq[assay.Case], o Op
 	}
 	out := make(chan done, o.Concurrency)
 
+	bud := newBudget(o)
 	var wg sync.WaitGroup
 	for w := 0; w < o.Concurrency; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for j := range jobs {
-				res, resolved, ok := observe(runCtx, t, j.c, j.trial, o)
-				out <- done{j.seq, j.c, res, ok, resolved}
+				if bud == nil {
+					res, resolved, ok := observe(runCtx, t, j.c, j.trial, o)
+					out <- done{j.seq, j.c, res, ok, resolved}
+					continue
+				}
+				h, why, ok := bud.reserve(runCtx, j.seq)
+				switch {
+				case !ok:
+					out <- done{j.seq, j.c, assay.CaseResult{}, false, nil}
+				case why != "":
+					out <- done{j.seq, j.c, notRun(j.c, j.trial, why, o), true, nil}
+				default:
+					res, resolved, ok := observe(runCtx, t, j.c, j.trial, o)
+					if ok {
+						bud.settle(h, &res)
+					} else {
+						bud.release(h)
+					}
+					out <- done{j.seq, j.c, res, ok, resolved}
+				}
 			}
 		}()
 	}
@@ -257,7 +288,12 @@ func stream(ctx context.Context, t assay.Target, src assay.Seq[assay.Case], o Op
 		}
 		res.Observed++
 		names.add(d.resolved)
-		if d.res.Error != nil {
+		if d.res.Error != nil && d.res.Error.Class == assay.ErrNotRun {
+			if res.Budget == "" {
+				n := res.Observed - 1
+				res.Budget = fmt.Sprintf("%s at case %s (trial %d), after %d %s; the rest are recorded not run", strings.TrimPrefix(d.res.Error.Message, "budget: "), d.res.ID, d.res.Trial, n, plural(n, "observation", "observations"))
+			}
+		} else if d.res.Error != nil {
 			errCount++
 		}
 		for _, ch := range d.res.Checks {
@@ -315,6 +351,10 @@ func stream(ctx context.Context, t assay.Target, src assay.Seq[assay.Case], o Op
 	}
 	if more := cleanups - maxCleanupWarnings; more > 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the cleanup of %d more %s failed (see their cleanup checks)", more, plural(more, "case", "cases")))
+	}
+	if res.Budget != "" && res.Complete {
+		res.Complete = false
+		res.Stopped = "budget " + res.Budget
 	}
 	// jobs is closed (the workers are done), so the feeder has finished.
 	if srcErr != nil {
@@ -420,6 +460,7 @@ func observe(ctx context.Context, t assay.Target, c assay.Case, trial int, o Opt
 			jc = tc
 		}
 		r = grade.Conversation(c, turns, o.Grade)
+		r.Usage = conversationUsage(turns, o.Prices)
 		obs = grade.ConversationObservation(turns)
 		obs.Case, obs.Trial = c.ID, trial
 		// The judge reads the last turn, with the history before it, and
@@ -433,6 +474,10 @@ func observe(ctx context.Context, t assay.Target, c assay.Case, trial int, o Opt
 			return assay.CaseResult{}, nil, false
 		}
 		r = grade.Case(c, obs, o.Grade)
+		if u, ok, err := assay.UsageOf(&obs); ok && err == nil {
+			u = o.Prices.Cost(u)
+			r.Usage = &u
+		}
 	}
 	if cl, ok := t.(assay.Cleaner); ok && !o.Keep {
 		if err := cl.Cleanup(context.WithoutCancel(ctx), c, obs); err != nil {
@@ -549,6 +594,52 @@ func observeOnce(ctx context.Context, t assay.Target, c assay.Case, trial int, o
 		}
 	}
 	return obs, resolved, true
+}
+
+// notRun is the result of a case the budget did not let be sent: an
+// error of class not_run (graded: never a pass), nothing observed.
+func notRun(c assay.Case, trial int, why string, o Options) assay.CaseResult {
+	obs := assay.Observation{Case: c.ID, Trial: trial, Error: assay.Errorf(assay.ErrNotRun, "budget: %s", why)}
+	r := grade.Case(c, obs, o.Grade)
+	cp := obs
+	r.Observation = &cp
+	return redact.Value(o.Redactor, r)
+}
+
+// conversationUsage is the usage of a conversation: the sum of its turns',
+// each priced by its own model. It is nil (unknown) when a turn reported no
+// usage, and its cost is nil when a turn's tokens had no price: a part is
+// never counted as the whole.
+func conversationUsage(turns []assay.Observation, p assay.PriceTable) *assay.Usage {
+	var sum assay.Usage
+	cost, priced := 0.0, true
+	for i := range turns {
+		u, ok, err := assay.UsageOf(&turns[i])
+		if !ok || err != nil {
+			return nil
+		}
+		u = p.Cost(u)
+		sum.InputTokens += u.InputTokens
+		sum.OutputTokens += u.OutputTokens
+		sum.CachedTokens += u.CachedTokens
+		if i == 0 {
+			sum.Model = u.Model
+		} else if sum.Model != u.Model {
+			sum.Model = ""
+		}
+		if u.CostUSD == nil {
+			if priced {
+				sum.Unpriced = fmt.Sprintf("turn %d: %s", i+1, u.Unpriced)
+			}
+			priced = false
+			continue
+		}
+		cost += *u.CostUSD
+	}
+	if priced {
+		sum.CostUSD = &cost
+	}
+	return &sum
 }
 
 // safeObserve turns a target's panic into an error of class exec so one bad

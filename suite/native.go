@@ -26,7 +26,7 @@ import (
 // Field names of the native format (docs/suite.md), in the order the docs
 // list them.
 var (
-	suiteFields    = []string{"assay", "name", "description", "corpus", "defaults", "metrics", "gain", "margins", "recall_over", "cluster", "refusal_markers", "tools", "analyzer", "embeddings", "rerank", "gates", "judge", "nugget_no_vital", "judgments_file", "cases"}
+	suiteFields    = []string{"assay", "name", "description", "corpus", "defaults", "metrics", "gain", "margins", "prices", "recall_over", "cluster", "refusal_markers", "tools", "analyzer", "embeddings", "rerank", "gates", "judge", "nugget_no_vital", "judgments_file", "cases"}
 	defaultsFields = []string{"k", "case_sensitive", "judge"}
 	caseFields     = []string{"id", "query", "tags", "guards", "k", "relevant", "judgments", "expect", "surface", "vars", "review", "provenance", "turns"}
 	expectFields   = []string{"answer_includes", "answer_includes_any", "answer_excludes", "answer_matches", "case_sensitive",
@@ -298,6 +298,8 @@ func (d *nativeDecoder) top(body ast.Node) error {
 			err = d.gain(f)
 		case "margins":
 			err = d.margins(f)
+		case "prices":
+			s.Prices, err = d.prices(f)
 		case "recall_over":
 			err = d.recallOver(f)
 		case "cluster":
@@ -593,6 +595,58 @@ func (d *nativeDecoder) margins(f yfield) error {
 	}
 	d.p.suite.Margins = out
 	return nil
+}
+
+// priceFields are the fields of one model's price.
+var priceFields = []string{"input", "output", "cached_input"}
+
+// prices reads prices: per model (or "*" for any other), its input,
+// output and cached_input price in US dollars per million tokens
+// (docs/cost.md). input and output are required.
+func (d *nativeDecoder) prices(f yfield) (assay.PriceTable, error) {
+	r := d.r
+	if nodeIsNull(f.val) {
+		return nil, nil
+	}
+	models, err := r.fields(f.val, "prices", nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	out := assay.PriceTable{}
+	for _, mf := range models {
+		fs, err := r.fields(mf.val, "prices."+mf.key, priceFields, nil)
+		if err != nil {
+			return nil, err
+		}
+		var p assay.Price
+		seen := map[string]bool{}
+		for _, pf := range fs {
+			v, err := r.number("prices."+mf.key+"."+pf.key, pf.val)
+			if err != nil {
+				return nil, err
+			}
+			if v < 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+				d.prob(pf.val, "prices.%s.%s: a price is a number >= 0 (US dollars per million tokens), got %v", mf.key, pf.key, v)
+				continue
+			}
+			seen[pf.key] = true
+			switch pf.key {
+			case "input":
+				p.Input = v
+			case "output":
+				p.Output = v
+			case "cached_input":
+				p.CachedInput = &v
+			}
+		}
+		for _, k := range []string{"input", "output"} {
+			if !seen[k] {
+				d.prob(mf.keyNode, "prices.%s: missing %s (US dollars per million tokens; 0 when free)", mf.key, k)
+			}
+		}
+		out[mf.key] = p
+	}
+	return out, nil
 }
 
 // recallOver reads recall_over: judged (the default) or relevant.

@@ -2,10 +2,14 @@ package target_test
 
 import (
 	"context"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/cache"
@@ -167,4 +171,86 @@ func TestCacheable(t *testing.T) {
 		}
 	}
 
+}
+
+// TestCachedNeverStoresAFailedAnswer: against a real HTTP system, an
+// error status, a rate-limit answer, a timeout, a truncated body and a
+// body over max_body are each asked again on the next run, never stored.
+func TestCachedNeverStoresAFailedAnswer(t *testing.T) {
+	var hits atomic.Int64
+	huge := []byte(`{"answer": "` + strings.Repeat("x", 11<<20) + `"}`)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		switch r.URL.Path {
+		case "/error":
+			http.Error(w, "boom", http.StatusInternalServerError)
+		case "/ratelimit":
+			w.Header().Set("Retry-After", "0")
+			http.Error(w, "slow down", http.StatusTooManyRequests)
+		case "/timeout":
+			select {
+			case <-r.Context().Done():
+			case <-time.After(2 * time.Second):
+			}
+			w.Write([]byte(`{"answer": "late"}`))
+		case "/truncated":
+			w.Header().Set("Content-Length", "100")
+			w.Write([]byte(`{"answer": "cut`))
+		case "/huge":
+			w.Write(huge)
+		default:
+			w.Write([]byte(`{"answer": "fine"}`))
+		}
+	}))
+	defer srv.Close()
+	for _, path := range []string{"/error", "/ratelimit", "/timeout", "/truncated", "/huge"} {
+		t.Run(strings.TrimPrefix(path, "/"), func(t *testing.T) {
+			spec := srv.URL + path
+			tgt, err := target.Open(spec, target.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer target.Close(tgt)
+			c, err := cache.Open(filepath.Join(t.TempDir(), "cache"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			tg := target.NewCached(tgt, target.Describe(tgt, spec), c, target.CacheOptions{K: 10})
+			hits.Store(0)
+			for range 2 {
+				wait := 10 * time.Second
+				if path == "/timeout" {
+					wait = 200 * time.Millisecond
+				}
+				ctx, cancel := context.WithTimeout(context.Background(), wait)
+				obs, err := tg.Observe(ctx, assay.Case{ID: "q1", Query: "tea"})
+				cancel()
+				if err == nil && obs.Error == nil {
+					t.Fatalf("observation %+v: want a failure", obs)
+				}
+				if obs.Cached {
+					t.Fatalf("a failure was answered from the cache: %+v", obs)
+				}
+			}
+			if n := hits.Load(); n < 2 {
+				t.Errorf("the system was asked %d times over two runs: the failure was replayed", n)
+			}
+			if st, _ := c.Stats(); len(st) != 0 {
+				t.Errorf("stored: %+v", st)
+			}
+		})
+	}
+	// The control: a good answer is stored and answered from the cache.
+	spec := srv.URL + "/ok"
+	tgt, err := target.Open(spec, target.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer target.Close(tgt)
+	c, _ := cache.Open(filepath.Join(t.TempDir(), "cache"))
+	tg := target.NewCached(tgt, target.Describe(tgt, spec), c, target.CacheOptions{K: 10})
+	observe(t, tg, assay.Case{ID: "q1", Query: "tea"}, 0)
+	if hit := observe(t, tg, assay.Case{ID: "q1", Query: "tea"}, 0); !hit.Cached {
+		t.Fatalf("a good answer was not cached: %+v", hit)
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"net/http"
 	"net/url"
 	"path/filepath"
@@ -98,7 +99,7 @@ func ParseFile(path string, src []byte, o Options) (assay.Target, error) {
 }
 
 var (
-	topKeys     = []string{"http", "command", "builtin", "embeddings", "rerank", "surfaces", "tools", "name", "description", "timeout", "map", "env", "dir", "max_body", "variants", "ordering"}
+	topKeys     = []string{"http", "command", "builtin", "embeddings", "rerank", "surfaces", "tools", "name", "description", "timeout", "map", "env", "dir", "max_body", "variants", "ordering", "prices"}
 	surfaceKeys = []string{"http", "command", "tools", "description", "timeout", "map", "env", "dir", "max_body"}
 	httpKeys    = []string{"url", "method", "headers", "body", "timeout", "retries", "backoff", "max_body", "rate", "map", "capture", "steps", "setup", "cleanup"}
 	stepKeys    = []string{"name", "url", "method", "headers", "body", "capture", "for_each", "measures"}
@@ -1104,4 +1105,75 @@ func checkVariantKeys(root *node, given map[string]string) error {
 		return nil
 	}
 	return walk(root)
+}
+
+// ReadPrices reads the prices: of a target file: per model (or "*" for
+// any other), input, output and optionally cached_input, US dollars per
+// million tokens (docs/cost.md). nil when the file has none. A run prices
+// the system's usage with the suite's table, the target file's entries
+// added to it and replacing the suite's for the same model.
+func ReadPrices(path string) (assay.PriceTable, error) {
+	src, err := boundedfile.ReadFile(path, boundedfile.TargetFile)
+	if err != nil {
+		return nil, fmt.Errorf("target file: %w", err)
+	}
+	root, err := parseTree(path, src)
+	if err != nil {
+		return nil, err
+	}
+	if root.kind != mapNode {
+		return nil, root.errorf("a target file is a mapping with builtin:, http:, command: or surfaces:")
+	}
+	pn := root.get("prices")
+	if pn == nil || (pn.kind == scalarNode && pn.value == nil) {
+		return nil, nil
+	}
+	if pn.kind != mapNode {
+		return nil, pn.errorf("prices: want a mapping of model to {input, output}, e.g. gpt-4o-mini: {input: 0.15, output: 0.6}")
+	}
+	out := assay.PriceTable{}
+	for i, model := range pn.keys {
+		mn := pn.vals[i]
+		what := "prices." + model
+		if mn.kind != mapNode {
+			return nil, mn.errorf("%s: want a mapping with input and output, US dollars per million tokens", what)
+		}
+		if err := mn.checkKeys(what, "input", "output", "cached_input"); err != nil {
+			return nil, err
+		}
+		var p assay.Price
+		for _, k := range []string{"input", "output", "cached_input"} {
+			vn := mn.get(k)
+			if vn == nil {
+				if k != "cached_input" {
+					return nil, mn.errorf("%s: missing %s (US dollars per million tokens; 0 when free)", what, k)
+				}
+				continue
+			}
+			var v float64
+			switch x := vn.value.(type) {
+			case int64:
+				v = float64(x)
+			case uint64:
+				v = float64(x)
+			case float64:
+				v = x
+			default:
+				return nil, vn.errorf("%s.%s: want a number, got %v", what, k, vn.value)
+			}
+			if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, vn.errorf("%s.%s: a price is a number >= 0 (US dollars per million tokens), got %v", what, k, v)
+			}
+			switch k {
+			case "input":
+				p.Input = v
+			case "output":
+				p.Output = v
+			default:
+				p.CachedInput = &v
+			}
+		}
+		out[model] = p
+	}
+	return out, nil
 }

@@ -158,6 +158,9 @@ var funcs = template.FuncMap{
 	"cost": func(v *float64) string {
 		return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.6f", *v), "0"), ".")
 	},
+	"usd":      func(v *float64) string { return report.USD(*v) },
+	"costline": report.CostLine,
+	"notrun":   report.NotRunLine,
 	"signed":   func(v float64) string { return fmt.Sprintf("%+.4f", v) },
 	"fixed4":   report.Fixed4,
 	"interval": report.Interval,

@@ -42,6 +42,8 @@ func TestMain(m *testing.M) {
 		// convstub is a stand-in chat service that checks the history of
 		// a conversation's turns (convstub_test.go).
 		"convstub": func() { os.Exit(convStub(os.Args[1:])) },
+		// usagestub is a stand-in system that reports usage (usagestub_test.go).
+		"usagestub": func() { os.Exit(usageStub(os.Args[1:])) },
 		// llmtest is the OpenAI-compatible stand-in (llm/llmtest.Main).
 		"llmtest": func() { os.Exit(llmtest.Main(os.Args[1:], os.Stdout, os.Stderr, os.Environ())) },
 		// assay is the real binary's main, signals included.

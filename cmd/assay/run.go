@@ -21,6 +21,7 @@ type runFlags struct {
 	watch    bool
 	html     string
 	failOn   string
+	dryRun   bool
 }
 
 func newRunCmd(env *Env) *cobra.Command {
@@ -78,6 +79,10 @@ incomplete run.`,
 	fl.BoolVar(&f.watch, "watch", false, "run again whenever the suite, its corpus, schema files, the target file or trace change; Ctrl-C stops, with the last run's exit status")
 	fl.StringVar(&f.html, "html", "", "write the static HTML report of the run into `DIR` (assay report --html)")
 	fl.BoolVar(&p.Cache, "cache", false, "answer http and command targets from the response cache under the store, and fill it (docs/cache.md)")
+	fl.BoolVar(&p.CacheTrials, "cache-trials", false, "with --cache and --trials N > 1, answer the trials from the cache too (without it each trial asks the system)")
+	fl.Float64Var(&p.MaxCost, "max-cost", 0, "stop sending cases once the system under test has cost `USD` US dollars, priced by the suite's prices: (0: no bound); the rest are recorded not run (docs/cost.md)")
+	fl.Int64Var(&p.MaxTokens, "max-tokens", 0, "stop sending cases once the system under test has used `N` tokens, input + output (0: no bound); the rest are recorded not run")
+	fl.BoolVar(&f.dryRun, "dry-run", false, "send nothing: print the requests the run would make and, with prices:, its expected cost (docs/cost.md)")
 	fl.StringVar(&p.TrecTag, "trec-tag", "", "the run `TAG` of --trec-run and --trec-rag (default the run id)")
 	trecRAGFlags(fl, p)
 	fl.StringVar(&p.Judge.File, "judge", "", "judge the answers with the model judge defined in `FILE` (replaces the suite's judge:)")
@@ -132,6 +137,12 @@ func runRun(env *Env, path string, f *runFlags, plan *cli.RunPlan) error {
 	}
 	if f.html != "" && (f.noStore || f.watch) {
 		return usageError("leave out --no-store and --watch", "--html writes the report of the stored run: it cannot go with --no-store or --watch")
+	}
+	if f.dryRun {
+		if f.watch || f.html != "" {
+			return usageError("leave out --watch and --html", "--dry-run sends nothing and stores nothing: it cannot go with --watch or --html")
+		}
+		return cli.DryRun(ctx, p, env.Stdout)
 	}
 	if f.watch {
 		return (&cli.Watch{Plan: p, Out: textOut(env, p), Text: report.TextOptions{MaxFailures: p.MaxFailures}, OnError: func(err error) { printError(env.Stderr, err) }}).Run(ctx)

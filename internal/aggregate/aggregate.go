@@ -49,7 +49,8 @@ type Aggregator struct {
 // acc is the state of one summary.
 type acc struct {
 	cases, graded, passed, errors      int
-	retried, cached                    int
+	retried, cached, notRun            int
+	cost                               assay.CostAcc
 	answered, noHit, refused, grounded int
 	sums                               map[string]*metricSum
 	unjudged                           map[string]*metricSum
@@ -120,8 +121,12 @@ func (s *acc) add(r *assay.CaseResult, want map[string]bool) {
 			s.passed++
 		}
 	}
+	s.cost.Add(r)
 	if r.Error != nil {
 		s.errors++
+		if r.Error.Class == assay.ErrNotRun {
+			s.notRun++
+		}
 	} else {
 		s.answered++
 		if r.Retrieved == 0 {
@@ -189,6 +194,8 @@ func (s *acc) summary(metrics []string) assay.Summary {
 		Cases: s.cases, Graded: s.graded, Passed: s.passed, Errors: s.errors, Retried: s.retried, Cached: s.cached,
 		Failed:  s.graded - s.passed,
 		Metrics: map[string]assay.MetricAgg{},
+		NotRun:  s.notRun,
+		Cost:    s.cost.Summary(),
 	}
 	if s.nuggets != nil {
 		t := *s.nuggets

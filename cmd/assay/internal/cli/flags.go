@@ -11,6 +11,7 @@ var flagNames = map[string]string{
 	"Cases": "--case", "Tags": "--tag", "Target": "--target",
 	"Baseline": "--baseline", "Shard": "--shard", "Group": "--group",
 	"StoreDir": "--store", "Store": "--store", "NoStore": "--no-store", "Cache": "--cache",
+	"CacheTrials": "--cache-trials", "MaxCost": "--max-cost", "MaxTokens": "--max-tokens", "DryRun": "--dry-run",
 	"Gates": "--gate", "Strict": "--strict", "AllowNoBaseline": "--allow-no-baseline",
 	"Judge": "--judge", "JudgeOff": "--no-judge", "JudgeRepeats": "--judge-repeats", "JudgeProbes": "--judge-probes",
 	"JSON": "--json", "Markdown": "--markdown", "JUnit": "--junit", "Badge": "--badge", "OTel": "--otel",
