@@ -45,21 +45,78 @@ func chromium(t *testing.T) string {
 	return ""
 }
 
-// browser starts a headless Chromium with the flags that work on these
-// machines and a fresh profile; it records every request the pages make.
-// extra options are added to those.
-func browser(t *testing.T, extra ...chromedp.ExecAllocatorOption) (context.Context, *requests) {
-	t.Helper()
-	path := chromium(t)
+// browserOptions are the flags that work on these machines, a fresh
+// profile in dir, and extra.
+func browserOptions(path, dir string, extra ...chromedp.ExecAllocatorOption) []chromedp.ExecAllocatorOption {
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.DisableGPU,
 		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900))
-	opts = append(opts, extra...)
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelC := chromedp.NewContext(actx)
+		chromedp.UserDataDir(dir), chromedp.WindowSize(1280, 900))
+	return append(opts, extra...)
+}
+
+// shared is the one Chromium the browser tests of this package share
+// (started by the first of them, stopped by TestMain): starting a browser
+// costs more CPU than most of the tests that use it.
+var shared struct {
+	once   sync.Once
+	ctx    context.Context // the browser's first tab; its children are new tabs
+	err    error
+	dir    string
+	cancel func()
+}
+
+// sharedBrowser returns the shared browser, starting it on first use.
+func sharedBrowser(path string) (context.Context, error) {
+	shared.once.Do(func() {
+		dir, err := os.MkdirTemp("", "assay-ui-chromium-")
+		if err != nil {
+			shared.err = err
+			return
+		}
+		shared.dir = dir
+		actx, cancelA := chromedp.NewExecAllocator(context.Background(), browserOptions(path, dir)...)
+		ctx, cancelC := chromedp.NewContext(actx)
+		shared.ctx, shared.cancel = ctx, func() { cancelC(); cancelA() }
+		shared.err = chromedp.Do(ctx)
+	})
+	return shared.ctx, shared.err
+}
+
+// stopSharedBrowser stops the shared browser, if one was started, and
+// removes its profile.
+func stopSharedBrowser() {
+	if shared.cancel != nil {
+		shared.cancel()
+	}
+	if shared.dir != "" {
+		os.RemoveAll(shared.dir)
+	}
+}
+
+// browser returns a new tab of a headless Chromium, in a browser context
+// of its own (no cookies, storage or cache from another test's tabs), and
+// records every request its pages make. Without extra options the tab is
+// in the package's shared browser; extra options (flags of the browser
+// process) start a browser of the test's own with a fresh profile.
+func browser(t *testing.T, extra ...chromedp.ExecAllocatorOption) (context.Context, *requests) {
+	t.Helper()
+	path := chromium(t)
+	var ctx context.Context
+	var cancelC func()
+	if len(extra) > 0 {
+		actx, cancelA := chromedp.NewExecAllocator(context.Background(), browserOptions(path, t.TempDir(), extra...)...)
+		t.Cleanup(cancelA)
+		ctx, cancelC = chromedp.NewContext(actx)
+	} else {
+		root, err := sharedBrowser(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancelC = chromedp.NewContext(root, chromedp.WithNewBrowserContext())
+	}
 	ctx, cancelT := context.WithTimeout(ctx, 2*time.Minute)
-	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
+	t.Cleanup(func() { cancelT(); cancelC() })
 	if err := chromedp.Do(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -44,6 +44,7 @@ var (
 
 func TestMain(m *testing.M) {
 	code := m.Run()
+	stopSharedBrowser()
 	if fix != nil {
 		fix.st.Close()
 	}
