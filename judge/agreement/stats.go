@@ -25,16 +25,18 @@ const (
 	// DefaultDisagreements is how many of the cases where judge and
 	// people disagree most are named.
 	DefaultDisagreements = 10
-	// maxDraws bounds a bootstrap's work: resamples × n cases drawn. Past
-	// it the resamples are fewer (at least minResamples), so that a large
-	// labels file costs seconds, not hours.
-	maxDraws     = 20_000_000
-	minResamples = 100
+	minResamples         = 100
 	// maxPairs bounds the labeller pairs shown.
 	maxPairs = 10
 	// z95 is the standard normal's 97.5 % quantile.
 	z95 = 1.959963984540054
 )
+
+// maxDraws bounds a bootstrap's work: resamples × n cases drawn. Past it
+// the resamples are fewer (at least minResamples), so that a large labels
+// file costs seconds, not hours. A variable only so that a test can show
+// the cut at a smaller size.
+var maxDraws = 20_000_000
 
 // Options tune Compute; the zero value uses the defaults.
 type Options struct {
