@@ -45,6 +45,9 @@ type Found struct {
 	Answer    bool   `json:"answer"`
 	Tools     int    `json:"tools"`
 	Feedback  string `json:"feedback,omitempty"`
+	// Turn is the observation's turn in its conversation when the import
+	// grouped sessions into conversations (GroupConversations); 0 otherwise.
+	Turn int `json:"turn,omitempty"`
 }
 
 // Skipped is a span (or a root span's trace) that gave no observation.

@@ -45,7 +45,9 @@ one observation per root span whose trace holds a retrieval or an answer:
 the ranking, the answer, tool calls, spans, latency, tokens, the model, and
 its provenance (trace id, service, time, session, the question, the user's
 feedback, evaluations). Spans of one trace are joined across files and
-services. The observation's case is the trace id. A file may also hold
+services. The observation's case is the trace id; with --conversations,
+the traces of one session are the turns of one case named by the session id.
+A file may also hold
 Langfuse's own trace export (the trace objects of its public API).
 
 The replay file is what --target replay:FILE reads, and what assay propose
@@ -65,6 +67,7 @@ attribute mapping is in docs/traces.md.`,
 	}
 	cmd.Flags().StringVarP(&p.Out, "output", "o", "", "write the replay file (observations, one a line) to `FILE` (- for stdout)")
 	cmd.Flags().StringVar(&p.JSON, "json", "", "write the assay.traces-import/v1 report to `FILE` (- for stdout)")
+	cmd.Flags().BoolVar(&p.Conversations, "conversations", false, "make the traces of one session (session.id, gen_ai.conversation.id) the turns of one conversation case, named by the session id, in start-time order")
 	return cmd
 }
 

@@ -29,6 +29,9 @@ type TracesImportPlan struct {
 	// the text report.
 	Stdout, Stderr io.Writer
 	Secrets        *redact.Redactor
+	// Conversations groups the observations of one session into the turns
+	// of one conversation case (traces.GroupConversations).
+	Conversations bool
 }
 
 // TracesImportSchema names the report document of assay traces import.
@@ -52,6 +55,9 @@ func TracesImport(p TracesImportPlan) error {
 	res, err := traces.Import(p.Files)
 	if err != nil {
 		return inputError(err)
+	}
+	if p.Conversations {
+		traces.GroupConversations(res)
 	}
 	secrets := redact.New()
 	if p.Secrets != nil {
