@@ -25,11 +25,15 @@ const historyRuns = 20
 // Token and cost figures are estimates; a nil cost is unknown, and the
 // note says why.
 type Estimate struct {
-	Suite  string
-	Cases  int // cases selected
+	Suite string
+	Cases int // cases selected
+	// Turns is the cases' turns: a conversation counts each of its turns,
+	// a case of one query one.
+	Turns  int
 	Trials int
-	// Requests is Cases × Trials: the observations the system is asked
-	// for (a target file's steps may make several HTTP requests each).
+	// Requests is the observations the system is asked for: each case's
+	// turns (one for a case of one query) × Trials (a target file's steps
+	// may make several HTTP requests each).
 	Requests int
 	// InputTokens is the system's input over the requests: per case its
 	// recorded input tokens when a stored run has them, else its query's
@@ -94,9 +98,11 @@ func DryRun(ctx context.Context, p Plan) (*Estimate, error) {
 	prices := ss.prices
 	cost, costKnown := 0.0, true
 	model := hist.model
+	requests := 0
 	err = ss.src(func(c assay.Case) error {
 		e.Cases++
-		in := int64((utf8.RuneCountInString(c.Query) + CharsPerToken - 1) / CharsPerToken)
+		requests += max(1, len(c.Turns))
+		in := estimateInput(c)
 		u, recorded := hist.cases[c.ID]
 		if recorded {
 			in = u.InputTokens
@@ -127,7 +133,8 @@ func DryRun(ctx context.Context, p Plan) (*Estimate, error) {
 	if err != nil {
 		return nil, inputError(err)
 	}
-	e.Requests = e.Cases * e.Trials
+	e.Turns = requests
+	e.Requests = requests * e.Trials
 	switch {
 	case len(prices) == 0:
 		e.CostNote = "no prices: table in the suite or the target file"
@@ -162,6 +169,24 @@ func DryRun(ctx context.Context, p Plan) (*Estimate, error) {
 		}
 	}
 	return e, nil
+}
+
+// estimateInput is a case's input tokens by the CharsPerToken rule: its
+// query's characters, or for a conversation, the user messages each turn
+// sends (its own and the earlier turns' — the answers in the history are
+// not known before the run and are not counted).
+func estimateInput(c assay.Case) int64 {
+	tokens := func(chars int) int64 { return int64((chars + CharsPerToken - 1) / CharsPerToken) }
+	if len(c.Turns) == 0 {
+		return tokens(utf8.RuneCountInString(c.Query))
+	}
+	var in int64
+	sent := 0
+	for _, t := range c.Turns {
+		sent += utf8.RuneCountInString(t.Query)
+		in += tokens(sent)
+	}
+	return in
 }
 
 // usageHistory is the usage the store recorded for a suite's cases.

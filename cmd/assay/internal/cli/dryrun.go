@@ -26,7 +26,11 @@ func WriteDryRun(w io.Writer, e *harness.Estimate) error {
 	var out []string
 	add := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
 	add("dry run · suite %s · nothing was sent", report.Escape(e.Suite))
-	add("requests %d %s × %d %s = %d %s to the system", e.Cases, plural(e.Cases, "case", "cases"), e.Trials, plural(e.Trials, "trial", "trials"), e.Requests, plural(e.Requests, "request", "requests"))
+	if e.Turns > e.Cases {
+		add("requests %d %s (%d turns) × %d %s = %d %s to the system", e.Cases, plural(e.Cases, "case", "cases"), e.Turns, e.Trials, plural(e.Trials, "trial", "trials"), e.Requests, plural(e.Requests, "request", "requests"))
+	} else {
+		add("requests %d %s × %d %s = %d %s to the system", e.Cases, plural(e.Cases, "case", "cases"), e.Trials, plural(e.Trials, "trial", "trials"), e.Requests, plural(e.Requests, "request", "requests"))
+	}
 	from := "no stored run recorded the cases' usage"
 	if e.History != "" {
 		from = "recorded by run " + harness.ShortID(e.History)
