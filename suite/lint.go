@@ -368,6 +368,15 @@ func (ln *linter) lintCase(c assay.Case, lines fieldLines) {
 	if queryPresent && strings.TrimSpace(c.Query) == "" {
 		add(where("query"), SeverityError, "%s: empty query", name)
 	}
+	for i, t := range c.Turns {
+		if strings.TrimSpace(t.Query) == "" {
+			src := t.Source // the turn's own line
+			if src == "" {
+				src = where("turns")
+			}
+			add(src, SeverityError, "%s: turn %d: empty query", name, i+1)
+		}
+	}
 
 	// References to documents the corpus lacks.
 	if !ln.hasCorpus {
