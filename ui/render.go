@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"io"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -14,6 +15,8 @@ import (
 	"github.com/assay-eval/assay/gate"
 	"github.com/assay-eval/assay/harness"
 	"github.com/assay-eval/assay/report"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
 )
 
 // linker makes the URLs of the pages: the server's paths, or the static
@@ -25,6 +28,9 @@ type linker interface {
 	Case(runID, caseID string) string
 	Compare(base, cand string) string
 	CompareCase(base, cand, caseID string) string
+	// CompareFlips is page page (from 1) of the whole flip list kind
+	// (flipKinds) of the comparison; "" where no page lists it.
+	CompareFlips(base, cand, kind string, page int) string
 	History(suite, caseID string) string
 	Asset(name string) string
 	// Filter is the run page with its case table filtered or sorted by
@@ -51,6 +57,13 @@ func (serverLinks) Compare(base, cand string) string {
 }
 func (serverLinks) CompareCase(base, cand, caseID string) string {
 	return "/compare/case?base=" + url.QueryEscape(base) + "&cand=" + url.QueryEscape(cand) + "&id=" + url.QueryEscape(caseID)
+}
+func (l serverLinks) CompareFlips(base, cand, kind string, page int) string {
+	u := l.Compare(base, cand) + "&flips=" + url.QueryEscape(kind)
+	if page > 1 {
+		u += "&page=" + strconv.Itoa(page)
+	}
+	return u + "#" + kind
 }
 func (serverLinks) History(suite, caseID string) string {
 	u := "/history?suite=" + url.QueryEscape(suite)
@@ -103,6 +116,16 @@ func (l staticLinks) CompareCase(base, cand, caseID string) string {
 	}
 	return ""
 }
+
+// CompareFlips is, in the static report, the changed-case table of
+// compare.html, which lists every paired case that changed status: the
+// flips of every kind but the changed, unpaired cases.
+func (l staticLinks) CompareFlips(base, cand, kind string, _ int) string {
+	if c := l.Compare(base, cand); c != "" && kind != "changed-not-paired" {
+		return c + "#diffs"
+	}
+	return ""
+}
 func (l staticLinks) History(string, string) string { return "" }
 func (l staticLinks) Asset(name string) string      { return l.root + "assets/" + name }
 func (l staticLinks) Static() bool                  { return true }
@@ -129,6 +152,14 @@ func fileName(id string) string {
 	sum := sha256.Sum256([]byte(id))
 	return b.String() + "-" + hex.EncodeToString(sum[:5])
 }
+
+// idsArg passes the view and a list of case ids to the idlist template.
+type idsArg struct {
+	V    view
+	List *idList
+}
+
+var counts = message.NewPrinter(language.English)
 
 // pairArg passes the view and a string to a nested template.
 type pairArg struct {
@@ -200,6 +231,8 @@ var funcs = template.FuncMap{
 	},
 	"add":      func(a, b int) int { return a + b },
 	"pair":     func(v view, s string) pairArg { return pairArg{v, s} },
+	"ids":      func(v view, l *idList) idsArg { return idsArg{v, l} },
+	"count":    func(n int) string { return counts.Sprint(n) },
 	"list":     func(ts ...*trialView) []*trialView { return ts },
 	"sigrule":  report.SignificanceRule,
 	"effect":   report.EffectCells,
