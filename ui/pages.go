@@ -167,6 +167,9 @@ type runData struct {
 	Pages    int
 	Prev     string // URLs of the neighbour pages ("" none)
 	Next     string
+	// Note says, in the static report of a large run, which cases have
+	// no page of their own and why.
+	Note     string
 	Stages   []stageRow
 	TrialSum *trialSummary // several trials per case
 }

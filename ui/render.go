@@ -89,6 +89,8 @@ type staticLinks struct {
 	root      string
 	run, base string
 	diffs     map[string]bool
+	// pages are the cases that have a page; nil: every case.
+	pages map[string]bool
 }
 
 func (l staticLinks) Runs(string) string { return "" }
@@ -99,7 +101,7 @@ func (l staticLinks) Run(id string) string {
 	return ""
 }
 func (l staticLinks) Case(runID, caseID string) string {
-	if runID == l.run {
+	if runID == l.run && (l.pages == nil || l.pages[caseID]) {
 		return l.root + "cases/" + fileName(caseID) + ".html"
 	}
 	return ""
