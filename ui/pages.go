@@ -1223,6 +1223,9 @@ type compareData struct {
 	// maxListedIDs ids unless it is All, the one list shown whole (paged
 	// at flipPageSize, page Page).
 	Lists map[string]*idList
+	// ListedNote says which changed cases Diffs lists when it is not the
+	// first ones ("" when it is).
+	ListedNote string
 	All   string
 	Page  int
 }

@@ -73,6 +73,18 @@ func WriteStatic(ctx context.Context, dir string, st Store, runRef, baseRef stri
 	index := buildRun(c, caseFilter{}, nil, 1, 0)
 	if n := countCases(c.run.Cases); n > staticFullCases {
 		links.pages = staticPages(c.run.Cases, links.diffs)
+		if cmp != nil {
+			// Only the changed cases with a diff page: every status
+			// change, and the headline metric's largest moves.
+			kept := cmp.Diffs[:0:0]
+			for _, r := range cmp.Diffs {
+				if links.diffs[r.ID] {
+					kept = append(kept, r)
+				}
+			}
+			cmp.Diffs = kept
+			cmp.ListedNote = counts.Sprintf("the %d listed, each with its diff page, are those whose status changed and those whose headline metric moved most", len(kept))
+		}
 		index.Note = counts.Sprintf("This run has %d cases, more than %d: to keep the report small, only the %d cases that did not pass every trial%s have a page of their own; the %d others are listed without a link, %d rows a page.",
 			n, staticFullCases, len(links.pages), map[bool]string{true: " or changed against the baseline", false: ""}[cmp != nil], n-len(links.pages), staticPageRows)
 		for i, p := range pageRun(index, staticPageRows) {

@@ -370,6 +370,17 @@ func TestStaticReportLargeRun(t *testing.T) {
 		if baseRef != "" && len(diffs) < 60 {
 			t.Errorf("%d diff pages, want at least the 60 status changes", len(diffs))
 		}
+		if baseRef != "" {
+			b, err := os.ReadFile(filepath.Join(out, "compare.html"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			page := string(b)
+			table := page[strings.Index(page, `id="diffs"`):]
+			if rows := strings.Count(table, "<tr class="); rows != len(diffs) || !strings.Contains(page, fmt.Sprintf("the %d listed, each with its diff page", len(diffs))) {
+				t.Errorf("compare.html lists %d changed cases, want the %d with a diff page, and says so", rows, len(diffs))
+			}
+		}
 		for n := 1; n <= 6; n++ {
 			b, err := os.ReadFile(filepath.Join(out, staticIndexName(n)))
 			if err != nil {
