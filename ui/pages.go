@@ -1226,8 +1226,8 @@ type compareData struct {
 	// ListedNote says which changed cases Diffs lists when it is not the
 	// first ones ("" when it is).
 	ListedNote string
-	All   string
-	Page  int
+	All        string
+	Page       int
 }
 
 // idList is one list of case ids as a page shows it: IDs the ids on the
