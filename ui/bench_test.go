@@ -180,10 +180,21 @@ func BenchmarkStatic1000(b *testing.B) { benchStatic(b, false) }
 // 1,000-case run (compare.html and the diff pages of the changed cases).
 func BenchmarkStatic1000Compared(b *testing.B) { benchStatic(b, true) }
 
-func benchStatic(b *testing.B, compared bool) {
+// BenchmarkStatic100k is the static report of a 100,000-case run: a
+// page for each of its 10,000 failing cases only, the index paged.
+// Goals: <= 30 s, <= 50 MB.
+func BenchmarkStatic100k(b *testing.B) { benchStaticN(b, 100_000, false) }
+
+// BenchmarkStatic100kCompared is the same compared with a second
+// 100,000-case run.
+func BenchmarkStatic100kCompared(b *testing.B) { benchStaticN(b, 100_000, true) }
+
+func benchStatic(b *testing.B, compared bool) { benchStaticN(b, 1000, compared) }
+
+func benchStaticN(b *testing.B, n int, compared bool) {
 	st := benchStore(b)
-	base := synthRun(b, st, 1000, 0, true)
-	cand := synthRun(b, st, 1000, 3, true)
+	base := synthRun(b, st, n, 0, true)
+	cand := synthRun(b, st, n, 3, true)
 	if !compared {
 		base = ""
 	}

@@ -126,3 +126,93 @@ func TestCaseDiffSideBySide(t *testing.T) {
 		t.Errorf("the answers are not side by side:\n%s", grep(page, `id="answers"`))
 	}
 }
+
+// manyFlips is two runs of n cases that all go from passing to failing.
+func manyFlips(n int) (base, cand *assay.Run) {
+	mk := func(id string, pass bool) *assay.Run {
+		r := &assay.Run{RunID: id, Status: assay.StatusComplete}
+		for i := range n {
+			cr := assay.CaseResult{ID: fmt.Sprintf("c%03d", i), Pass: ptr(pass)}
+			if !pass {
+				cr.Checks = []assay.Check{{Kind: "answer_includes", Detail: "missing"}}
+			}
+			r.Cases = append(r.Cases, cr)
+		}
+		return r
+	}
+	return mk("base", true), mk("cand", false)
+}
+
+// TestCompareFlipListsBounded: a flip list of 250 names its first 20 and
+// "and 230 more" linking to the whole list, which pages at 200 with
+// links between its pages; in the static report the link goes to the
+// changed-case table, which lists them all.
+func TestCompareFlipListsBounded(t *testing.T) {
+	base, cand := manyFlips(250)
+	rep := compare.Runs(base, cand, compare.Options{})
+	if len(rep.Flips.PassToFail) != 250 {
+		t.Fatalf("%d pass → fail flips, want 250", len(rep.Flips.PassToFail))
+	}
+	para := func(page, id string) string {
+		i := strings.Index(page, `<p id="`+id+`">`)
+		if i < 0 {
+			t.Fatalf("no paragraph %s", id)
+		}
+		return page[i : i+strings.Index(page[i:], "</p>")]
+	}
+	d := buildCompare(rep, base, cand, maxDiffs)
+	var buf bytes.Buffer
+	if err := render(&buf, "compare", serverLinks{}, d); err != nil {
+		t.Fatal(err)
+	}
+	p := para(buf.String(), "pass-to-fail")
+	if n := strings.Count(p, "diff-link"); n != 20 {
+		t.Errorf("pass → fail names %d cases, want 20", n)
+	}
+	if !strings.Contains(p, ">c019<") || strings.Contains(p, ">c020<") {
+		t.Errorf("pass → fail does not name exactly the first 20:\n%s", p)
+	}
+	if want := `<a href="/compare?base=base&amp;cand=cand&amp;flips=pass-to-fail#pass-to-fail" class="more-ids">and 230 more</a>`; !strings.Contains(p, want) {
+		t.Errorf("pass → fail lacks %s:\n%s", want, p)
+	}
+	if n := strings.Count(buf.String(), "diff-link"); n > 20+maxDiffs+20 {
+		t.Errorf("the page has %d case links", n)
+	}
+
+	for _, c := range []struct {
+		page, from, to int
+		prev, next     bool
+	}{{1, 0, 200, false, true}, {2, 200, 250, true, false}, {9, 200, 250, true, false}} {
+		d.All, d.Page = "pass-to-fail", c.page
+		d.boundLists()
+		buf.Reset()
+		if err := render(&buf, "compare", serverLinks{}, d); err != nil {
+			t.Fatal(err)
+		}
+		p := para(buf.String(), "pass-to-fail")
+		if n := strings.Count(p, "diff-link"); n != c.to-c.from {
+			t.Errorf("page %d names %d cases, want %d", c.page, n, c.to-c.from)
+		}
+		if !strings.Contains(p, fmt.Sprintf(">c%03d<", c.from)) || !strings.Contains(p, fmt.Sprintf(">c%03d<", c.to-1)) || strings.Contains(p, "more-ids") {
+			t.Errorf("page %d is not cases %d to %d whole:\n%s", c.page, c.from, c.to-1, p)
+		}
+		if got := strings.Contains(p, `rel="prev"`); got != c.prev {
+			t.Errorf("page %d: previous link %v", c.page, got)
+		}
+		if got := strings.Contains(p, `&amp;page=2#pass-to-fail" rel="next"`); got != c.next {
+			t.Errorf("page %d: next link to page 2 %v:\n%s", c.page, got, p)
+		}
+	}
+
+	d = buildCompare(rep, base, cand, 0)
+	buf.Reset()
+	if err := render(&buf, "compare", staticLinks{run: "cand", base: "base"}, d); err != nil {
+		t.Fatal(err)
+	}
+	if p := para(buf.String(), "pass-to-fail"); !strings.Contains(p, `<a href="compare.html#diffs" class="more-ids">and 230 more</a>`) {
+		t.Errorf("the static pass → fail list does not link to the changed-case table:\n%s", p)
+	}
+	if n := strings.Count(buf.String(), `<tr class="flip-bad">`); n != 250 {
+		t.Errorf("the static changed-case table lists %d flips, want 250", n)
+	}
+}

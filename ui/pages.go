@@ -167,6 +167,9 @@ type runData struct {
 	Pages    int
 	Prev     string // URLs of the neighbour pages ("" none)
 	Next     string
+	// Note says, in the static report of a large run, which cases have
+	// no page of their own and why.
+	Note     string
 	Stages   []stageRow
 	TrialSum *trialSummary // several trials per case
 }
@@ -1216,6 +1219,72 @@ type compareData struct {
 	Head        string
 	Gates       []gateChange
 	Segments    []segChange
+	// Lists are the flip lists by kind (flipKinds), each bounded to
+	// maxListedIDs ids unless it is All, the one list shown whole (paged
+	// at flipPageSize, page Page).
+	Lists map[string]*idList
+	// ListedNote says which changed cases Diffs lists when it is not the
+	// first ones ("" when it is).
+	ListedNote string
+	All        string
+	Page       int
+}
+
+// idList is one list of case ids as a page shows it: IDs the ids on the
+// page, More the ids left out after them (the page links to the whole
+// list), Page and Pages the place of IDs in a list shown whole.
+type idList struct {
+	Kind        string
+	IDs         []string
+	Total, More int
+	Page, Pages int
+}
+
+// maxListedIDs is the most case ids a flip list of the compare page names
+// before "and N more" (as a gate's detail does).
+const maxListedIDs = gate.MaxListedCases
+
+// flipPageSize is the ids a page of one whole flip list shows.
+const flipPageSize = 200
+
+// flipKinds are the compare page's flip lists, by the name a link to the
+// whole list carries.
+var flipKinds = []string{"pass-to-fail", "fail-to-pass", "answered-to-refused", "refused-to-answered", "changed-not-paired", "new-failures", "flaky", "unconfirmed"}
+
+// boundLists makes d.Lists from the report's flip lists: every list cut
+// at maxListedIDs but d.All, which shows page d.Page (from 1) of
+// flipPageSize ids.
+func (d *compareData) boundLists() {
+	ev := func(cs []compare.CaseEvidence) []string {
+		ids := make([]string, len(cs))
+		for i, c := range cs {
+			ids[i] = c.ID
+		}
+		return ids
+	}
+	f := d.Rep.Flips
+	all := map[string][]string{
+		"pass-to-fail": f.PassToFail, "fail-to-pass": f.FailToPass,
+		"answered-to-refused": f.AnsweredToRefused, "refused-to-answered": f.RefusedToAnswered,
+		"changed-not-paired": d.Rep.ChangedCases,
+	}
+	if e := d.Rep.FlipEvidence; e != nil {
+		all["new-failures"], all["flaky"], all["unconfirmed"] = ev(e.Confirmed), ev(e.Flaky), ev(e.Unconfirmed)
+	}
+	d.Lists = map[string]*idList{}
+	for _, k := range flipKinds {
+		ids := all[k]
+		l := &idList{Kind: k, Total: len(ids), IDs: ids}
+		if k == d.All {
+			l.Pages = max(1, (len(ids)+flipPageSize-1)/flipPageSize)
+			l.Page = min(max(d.Page, 1), l.Pages)
+			lo := (l.Page - 1) * flipPageSize
+			l.IDs = ids[lo:min(lo+flipPageSize, len(ids))]
+		} else if len(ids) > maxListedIDs {
+			l.IDs, l.More = ids[:maxListedIDs], len(ids)-maxListedIDs
+		}
+		d.Lists[k] = l
+	}
 }
 
 type diffRow struct {
@@ -1302,7 +1371,19 @@ func (s *server) comparePage(ctx context.Context, r *http.Request) (string, any,
 	if repErr != nil {
 		return "", nil, repErr
 	}
-	return "compare", buildCompare(rep, bc.run, cc.run, maxDiffs), nil
+	d := buildCompare(rep, bc.run, cc.run, maxDiffs)
+	if all := q.Get("flips"); all != "" {
+		if !slices.Contains(flipKinds, all) {
+			return "", nil, badRequest("flips=%q: want one of %s", all, strings.Join(flipKinds, ", "))
+		}
+		page, err := intParam(r, "page", 1)
+		if err != nil {
+			return "", nil, err
+		}
+		d.All, d.Page = all, page
+		d.boundLists()
+	}
+	return "compare", d, nil
 }
 
 // defaultPair is the latest two complete runs of suite (of the suite of
@@ -1407,6 +1488,7 @@ func buildCompare(rep compare.Report, base, cand *assay.Run, limit int) *compare
 	}
 	d.Gates = gateChanges(base.Gates, cand.Gates)
 	d.Segments = segChanges(base, cand, d.Head, rep.Alpha)
+	d.boundLists()
 	return d
 }
 

@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"io"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -14,6 +15,8 @@ import (
 	"github.com/assay-eval/assay/gate"
 	"github.com/assay-eval/assay/harness"
 	"github.com/assay-eval/assay/report"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
 )
 
 // linker makes the URLs of the pages: the server's paths, or the static
@@ -25,6 +28,9 @@ type linker interface {
 	Case(runID, caseID string) string
 	Compare(base, cand string) string
 	CompareCase(base, cand, caseID string) string
+	// CompareFlips is page page (from 1) of the whole flip list kind
+	// (flipKinds) of the comparison; "" where no page lists it.
+	CompareFlips(base, cand, kind string, page int) string
 	History(suite, caseID string) string
 	Asset(name string) string
 	// Filter is the run page with its case table filtered or sorted by
@@ -52,6 +58,13 @@ func (serverLinks) Compare(base, cand string) string {
 func (serverLinks) CompareCase(base, cand, caseID string) string {
 	return "/compare/case?base=" + url.QueryEscape(base) + "&cand=" + url.QueryEscape(cand) + "&id=" + url.QueryEscape(caseID)
 }
+func (l serverLinks) CompareFlips(base, cand, kind string, page int) string {
+	u := l.Compare(base, cand) + "&flips=" + url.QueryEscape(kind)
+	if page > 1 {
+		u += "&page=" + strconv.Itoa(page)
+	}
+	return u + "#" + kind
+}
 func (serverLinks) History(suite, caseID string) string {
 	u := "/history?suite=" + url.QueryEscape(suite)
 	if caseID != "" {
@@ -76,6 +89,8 @@ type staticLinks struct {
 	root      string
 	run, base string
 	diffs     map[string]bool
+	// pages are the cases that have a page; nil: every case.
+	pages map[string]bool
 }
 
 func (l staticLinks) Runs(string) string { return "" }
@@ -86,7 +101,7 @@ func (l staticLinks) Run(id string) string {
 	return ""
 }
 func (l staticLinks) Case(runID, caseID string) string {
-	if runID == l.run {
+	if runID == l.run && (l.pages == nil || l.pages[caseID]) {
 		return l.root + "cases/" + fileName(caseID) + ".html"
 	}
 	return ""
@@ -100,6 +115,16 @@ func (l staticLinks) Compare(base, cand string) string {
 func (l staticLinks) CompareCase(base, cand, caseID string) string {
 	if l.base != "" && base == l.base && cand == l.run && l.diffs[caseID] {
 		return l.root + "diff/" + fileName(caseID) + ".html"
+	}
+	return ""
+}
+
+// CompareFlips is, in the static report, the changed-case table of
+// compare.html, which lists every paired case that changed status: the
+// flips of every kind but the changed, unpaired cases.
+func (l staticLinks) CompareFlips(base, cand, kind string, _ int) string {
+	if c := l.Compare(base, cand); c != "" && kind != "changed-not-paired" {
+		return c + "#diffs"
 	}
 	return ""
 }
@@ -129,6 +154,14 @@ func fileName(id string) string {
 	sum := sha256.Sum256([]byte(id))
 	return b.String() + "-" + hex.EncodeToString(sum[:5])
 }
+
+// idsArg passes the view and a list of case ids to the idlist template.
+type idsArg struct {
+	V    view
+	List *idList
+}
+
+var counts = message.NewPrinter(language.English)
 
 // pairArg passes the view and a string to a nested template.
 type pairArg struct {
@@ -200,6 +233,8 @@ var funcs = template.FuncMap{
 	},
 	"add":      func(a, b int) int { return a + b },
 	"pair":     func(v view, s string) pairArg { return pairArg{v, s} },
+	"ids":      func(v view, l *idList) idsArg { return idsArg{v, l} },
+	"count":    func(n int) string { return counts.Sprint(n) },
 	"list":     func(ts ...*trialView) []*trialView { return ts },
 	"sigrule":  report.SignificanceRule,
 	"effect":   report.EffectCells,

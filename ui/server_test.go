@@ -106,6 +106,9 @@ func TestBadRequestsSayWhy(t *testing.T) {
 		{serverLinks{}.Run(f.qsCand) + "?status=bogus", 400, "want one of failing"},
 		{serverLinks{}.Run(f.qsCand) + "?page=0", 400, "page=&#34;0&#34;"},
 		{"/compare/case?base=x", 400, "needs base, cand and id"},
+		{serverLinks{}.Compare(f.qsBase, f.qsCand) + "&flips=bogus", 400, "want one of pass-to-fail"},
+		{serverLinks{}.Compare(f.qsBase, f.qsCand) + "&flips=fail-to-pass&page=0", 400, "page=&#34;0&#34;"},
+		{serverLinks{}.Compare(f.qsBase, f.qsCand) + "&flips=fail-to-pass&page=3", 200, `<p id="fail-to-pass">`},
 		{"/nowhere", 404, ""},
 		{"/?suite=nosuch", 200, "No runs of suite nosuch in this store"},
 	} {

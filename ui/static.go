@@ -21,7 +21,11 @@ import (
 // run page (every case in one table, no filters), dir/cases/NAME.html
 // each case whole; with a baseRef, dir/compare.html compares the run with
 // it and dir/diff/NAME.html shows each changed case of both runs side by
-// side. st may be nil when the refs are paths. It returns the files it
+// side. A run of more than staticFullCases cases gets a page only for
+// the cases that did not pass every trial and the changed ones, and its
+// index is paged (dir/cases-N.html, staticPageRows rows a page), the
+// index saying which pages were left out. st may be nil when the refs
+// are paths. It returns the files it
 // wrote, index.html first.
 func WriteStatic(ctx context.Context, dir string, st Store, runRef, baseRef string) ([]string, error) {
 	src := newSource(st)
@@ -66,7 +70,29 @@ func WriteStatic(ctx context.Context, dir string, st Store, runRef, baseRef stri
 	if err := atomicfile.Replace(filepath.Join(dir, "assets", "style.css"), func(w io.Writer) error { _, err := io.WriteString(w, styleCSS); return err }); err != nil {
 		return nil, err
 	}
-	if err := write("index.html", "run", links, buildRun(c, caseFilter{}, nil, 1, 0)); err != nil {
+	index := buildRun(c, caseFilter{}, nil, 1, 0)
+	if n := countCases(c.run.Cases); n > staticFullCases {
+		links.pages = staticPages(c.run.Cases, links.diffs)
+		if cmp != nil {
+			// Only the changed cases with a diff page: every status
+			// change, and the headline metric's largest moves.
+			kept := cmp.Diffs[:0:0]
+			for _, r := range cmp.Diffs {
+				if links.diffs[r.ID] {
+					kept = append(kept, r)
+				}
+			}
+			cmp.Diffs = kept
+			cmp.ListedNote = counts.Sprintf("the %d listed, each with its diff page, are those whose status changed and those whose headline metric moved most", len(kept))
+		}
+		index.Note = counts.Sprintf("This run has %d cases, more than %d: to keep the report small, only the %d cases that did not pass every trial%s have a page of their own; the %d others are listed without a link, %d rows a page.",
+			n, staticFullCases, len(links.pages), map[bool]string{true: " or changed against the baseline", false: ""}[cmp != nil], n-len(links.pages), staticPageRows)
+		for i, p := range pageRun(index, staticPageRows) {
+			if err := write(staticIndexName(i+1), "run", links, p); err != nil {
+				return written, err
+			}
+		}
+	} else if err := write("index.html", "run", links, index); err != nil {
 		return written, err
 	}
 	if cmp != nil {
@@ -77,6 +103,9 @@ func WriteStatic(ctx context.Context, dir string, st Store, runRef, baseRef stri
 	sub := links
 	sub.root = "../"
 	err = src.streamCases(ctx, dir, c, bc, links.diffs, func(id string, views []report.CaseView, sc *assay.Case, cs bool) error {
+		if links.pages != nil && !links.pages[id] {
+			return nil
+		}
 		return write("cases/"+fileName(id)+".html", "case", sub, buildCase(c.run, id, views, sc, cs))
 	}, func(id string, bv []report.CaseView, bs *assay.Case, bcs bool, cv []report.CaseView, cs *assay.Case, ccs bool) error {
 		return write("diff/"+fileName(id)+".html", "comparecase", sub, buildCompareCase(bc.run, c.run, id, bv, bs, bcs, cv, cs, ccs))
@@ -121,6 +150,68 @@ func staticDiffs(diffs []diffRow, max int) map[string]bool {
 	sort.SliceStable(moved, func(i, j int) bool { return math.Abs(moved[i].delta) > math.Abs(moved[j].delta) })
 	for i := 0; i < len(moved) && i < max; i++ {
 		out[moved[i].ID] = true
+	}
+	return out
+}
+
+// staticFullCases is the most cases a static report writes a page for
+// each of; above it only the cases that did not pass every trial, and
+// the changed ones, get a page, and the index is paged at staticPageRows
+// rows (a var so that tests can lower them).
+var (
+	staticFullCases = 2000
+	staticPageRows  = 500
+)
+
+// countCases is the number of distinct case ids in cases.
+func countCases(cases []assay.CaseResult) int {
+	seen := make(map[string]bool, len(cases))
+	for _, r := range cases {
+		seen[r.ID] = true
+	}
+	return len(seen)
+}
+
+// staticPages is the cases that get a page in the static report of a
+// large run: every case with a trial that did not pass (failed, errored
+// or ungraded), and the changed cases (those with a diff page).
+func staticPages(cases []assay.CaseResult, diffs map[string]bool) map[string]bool {
+	out := map[string]bool{}
+	for id := range diffs {
+		out[id] = true
+	}
+	for _, r := range cases {
+		if r.Error != nil || r.Pass == nil || !*r.Pass {
+			out[r.ID] = true
+		}
+	}
+	return out
+}
+
+// staticIndexName is the file of page n (from 1) of the static index.
+func staticIndexName(n int) string {
+	if n == 1 {
+		return "index.html"
+	}
+	return fmt.Sprintf("cases-%d.html", n)
+}
+
+// pageRun cuts the run page d (every row) into pages of size rows, each
+// linked to its neighbours.
+func pageRun(d *runData, size int) []*runData {
+	pages := max(1, (len(d.Rows)+size-1)/size)
+	out := make([]*runData, pages)
+	for i := range pages {
+		p := *d
+		p.Rows = d.Rows[i*size : min((i+1)*size, len(d.Rows))]
+		p.Page, p.Pages, p.Prev, p.Next = i+1, pages, "", ""
+		if i > 0 {
+			p.Prev = staticIndexName(i)
+		}
+		if i+1 < pages {
+			p.Next = staticIndexName(i + 2)
+		}
+		out[i] = &p
 	}
 	return out
 }

@@ -311,3 +311,100 @@ func TestStaticReportStreamsLargeRun(t *testing.T) {
 		t.Errorf("writing the report held %.1f MiB of heap at its peak, want under 40 MiB: the runs are held in memory", float64(peak)/(1<<20))
 	}
 }
+
+// TestStaticReportLargeRun: above staticFullCases cases (lowered here to
+// 100) the report writes a page only for the cases that did not pass
+// and the changed ones, says so on the index, and pages the index at
+// staticPageRows rows (lowered to 50); every link names a file of the
+// report.
+func TestStaticReportLargeRun(t *testing.T) {
+	full, rows := staticFullCases, staticPageRows
+	staticFullCases, staticPageRows = 100, 50
+	t.Cleanup(func() { staticFullCases, staticPageRows = full, rows })
+	st := benchStore(t)
+	base := synthRun(t, st, 300, 0, true)
+	cand := synthRun(t, st, 300, 3, true) // fails q000007, q000017, ...
+	href := regexp.MustCompile(`href="([^"#]+)`)
+	for _, baseRef := range []string{"", base} {
+		out := t.TempDir()
+		files, err := WriteStatic(context.Background(), out, st, cand, baseRef)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages := map[string]bool{}
+		diffs := map[string]bool{}
+		for _, f := range files {
+			rel, _ := filepath.Rel(out, f)
+			if name, ok := strings.CutPrefix(rel, "cases"+string(filepath.Separator)); ok {
+				pages[name[:7]] = true
+			}
+			if name, ok := strings.CutPrefix(rel, "diff"+string(filepath.Separator)); ok {
+				diffs[name[:7]] = true
+			}
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range href.FindAllStringSubmatch(string(b), -1) {
+				if _, err := os.Stat(filepath.Join(filepath.Dir(f), filepath.FromSlash(m[1]))); err != nil {
+					t.Errorf("base %q: %s: link %q names no file of the report", baseRef, rel, m[1])
+				}
+			}
+		}
+		for i := range 300 {
+			id := fmt.Sprintf("q%06d", i)
+			failing := (i+3)%10 == 0
+			if failing && !pages[id] {
+				t.Errorf("base %q: failing %s has no page", baseRef, id)
+			}
+			if !failing && !diffs[id] && pages[id] {
+				t.Errorf("base %q: passing, unchanged %s has a page", baseRef, id)
+			}
+			if diffs[id] && !pages[id] {
+				t.Errorf("base %q: changed %s has no page", baseRef, id)
+			}
+		}
+		if baseRef == "" && len(pages) != 30 {
+			t.Errorf("%d case pages without a base, want the 30 failing", len(pages))
+		}
+		if baseRef != "" && len(diffs) < 60 {
+			t.Errorf("%d diff pages, want at least the 60 status changes", len(diffs))
+		}
+		if baseRef != "" {
+			b, err := os.ReadFile(filepath.Join(out, "compare.html"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			page := string(b)
+			table := page[strings.Index(page, `id="diffs"`):]
+			if rows := strings.Count(table, "<tr class="); rows != len(diffs) || !strings.Contains(page, fmt.Sprintf("the %d listed, each with its diff page", len(diffs))) {
+				t.Errorf("compare.html lists %d changed cases, want the %d with a diff page, and says so", rows, len(diffs))
+			}
+		}
+		for n := 1; n <= 6; n++ {
+			b, err := os.ReadFile(filepath.Join(out, staticIndexName(n)))
+			if err != nil {
+				t.Fatalf("index page %d: %v", n, err)
+			}
+			page := string(b)
+			if got := strings.Count(page, `<tr class="`); got != 50 {
+				t.Errorf("index page %d has %d case rows, want 50", n, got)
+			}
+			has := func(i int) bool {
+				return regexp.MustCompile(fmt.Sprintf(`<td>(<a [^>]*>)?q%06d<`, i)).MatchString(page)
+			}
+			if lo := (n - 1) * 50; !has(lo) || !has(lo+49) || has(lo-1) || has(lo+50) {
+				t.Errorf("index page %d is not cases %d to %d", n, lo, lo+49)
+			}
+			if !strings.Contains(page, fmt.Sprintf("page %d of 6", n)) || !strings.Contains(page, fmt.Sprintf(`id="left-out">This run has 300 cases, more than 100: to keep the report small, only the %d cases`, len(pages))) {
+				t.Errorf("index page %d lacks its place or the note on the pages left out", n)
+			}
+			if (n < 6) != strings.Contains(page, `href="`+staticIndexName(n+1)+`" rel="next"`) {
+				t.Errorf("index page %d: wrong next link", n)
+			}
+		}
+		if _, err := os.Stat(filepath.Join(out, staticIndexName(7))); err == nil {
+			t.Errorf("an index page 7 for 300 cases at 50 a page")
+		}
+	}
+}
