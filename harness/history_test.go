@@ -9,6 +9,7 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/harness"
+	"github.com/assay-eval/assay/store"
 )
 
 func TestHistoryPicksEarlierRunsOfTheSameSystem(t *testing.T) {
@@ -55,6 +56,15 @@ func TestHistoryPicksEarlierRunsOfTheSameSystem(t *testing.T) {
 	if got, want := ids(harness.History(ctx, st, base, cand, 0)), []string{"6", "4", "1"}; !slices.Equal(got, want) {
 		t.Fatalf("History = runs %v, want %v (newest first, same target, complete, not after the candidate)", got, want)
 	}
+	// A run of another system is told apart by its header: History loads
+	// whole (cases and all) only the runs it keeps.
+	ls := &loadCounter{Store: st}
+	if got := ids(harness.History(ctx, ls, base, cand, 0)); !slices.Equal(got, []string{"6", "4", "1"}) {
+		t.Fatalf("History through a counting store = runs %v, want [6 4 1]", got)
+	}
+	if got := ids(ls.loaded); !slices.Equal(got, []string{"6", "4", "1"}) {
+		t.Fatalf("History loaded runs %v whole, want only those it keeps [6 4 1]", got)
+	}
 	if got := ids(harness.History(ctx, st, base, cand, 2)); !slices.Equal(got, []string{"6", "4"}) {
 		t.Fatalf("History limit 2 = runs %v, want [6 4]", got)
 	}
@@ -64,4 +74,23 @@ func TestHistoryPicksEarlierRunsOfTheSameSystem(t *testing.T) {
 	if got := harness.History(ctx, nil, base, cand, 0); got != nil {
 		t.Fatalf("History without a store = %d runs, want none", len(got))
 	}
+}
+
+// loadCounter records the runs loaded whole through it; it passes on the
+// run files of the store it wraps, so headers are read from them.
+type loadCounter struct {
+	store.Store
+	loaded []*assay.Run
+}
+
+func (l *loadCounter) Load(ctx context.Context, ref string) (*assay.Run, error) {
+	r, err := l.Store.Load(ctx, ref)
+	if err == nil {
+		l.loaded = append(l.loaded, r)
+	}
+	return r, err
+}
+
+func (l *loadCounter) RunFile(id string) string {
+	return l.Store.(store.RunFiler).RunFile(id)
 }

@@ -277,7 +277,7 @@ func Run(ctx context.Context, p Plan) (*Result, error) {
 	res.Runs, res.Verdicts, res.Baselines = []*assay.Run{run}, []gate.Verdict{verdict}, []*assay.Run{ss.base}
 	var cmp *compare.Report
 	if ss.base != nil {
-		rep := compare.Runs(ss.base, run, compare.Options{History: History(ctx, ss.st, ss.base, run, 0)})
+		rep := compare.Runs(ss.base, run, compare.Options{History: ss.history(ctx, ss.base, run)})
 		cmp = &rep
 	}
 	res.Comparisons = []*compare.Report{cmp}
@@ -355,6 +355,9 @@ type session struct {
 	// Computed once for every run of the session (a matrix has several).
 	fingerprint string
 	git         *assay.GitInfo
+	// hist holds the earlier runs History loaded for a run's gates, for
+	// its comparison to use (ss.history).
+	hist map[histKey][]*assay.Run
 	// shard is the plan's shard (nil: the whole suite).
 	shard *assay.Shard
 	// prices is the price table of the system's usage: the suite's, with
@@ -575,6 +578,26 @@ func (ss *session) keepCases() bool {
 		}
 	}
 	return false
+}
+
+type histKey struct{ base, run *assay.Run }
+
+// history is History of base and run (DefaultHistory runs), loaded once
+// for both the run's gates and its comparison: the second use takes the
+// runs the first loaded and lets them go. Loading them again held two
+// copies of up to five whole runs at once.
+func (ss *session) history(ctx context.Context, base, run *assay.Run) []*assay.Run {
+	k := histKey{base, run}
+	if h, ok := ss.hist[k]; ok {
+		delete(ss.hist, k)
+		return h
+	}
+	h := History(ctx, ss.st, base, run, 0)
+	if ss.hist == nil {
+		ss.hist = map[histKey][]*assay.Run{}
+	}
+	ss.hist[k] = h
+	return h
 }
 
 // failing is the text summary's rule for a case it lists.
@@ -901,7 +924,7 @@ func (ss *session) finish(ctx context.Context, run *assay.Run, st *streamed, bas
 	}
 	var hist []*assay.Run
 	if base != nil {
-		hist = History(ctx, ss.st, base, run, 0)
+		hist = ss.history(ctx, base, run)
 	}
 	verdict := st.check.gate(gate.EvaluateHistory(exprs, run, base, hist))
 	run.Gates = verdict.Results
@@ -1088,7 +1111,7 @@ func (ss *session) runMatrix(ctx context.Context, m target.Matrix, res *Result) 
 		if bases[i] == nil {
 			continue
 		}
-		pairs = append(pairs, compare.Pair{Base: bases[i], Cand: run, History: History(ctx, ss.st, bases[i], run, 0)})
+		pairs = append(pairs, compare.Pair{Base: bases[i], Cand: run, History: ss.history(ctx, bases[i], run)})
 		compared = append(compared, i)
 	}
 	regressed := false
