@@ -56,15 +56,7 @@ func CaseDetails(w io.Writer, heading, runID string, views []CaseView) error {
 func CaseDetail(w io.Writer, v CaseView) error {
 	ew := &errWriter{w: w}
 	r := v.Result
-	status := "not graded"
-	switch {
-	case r.Error != nil:
-		status = "error " + string(r.Error.Class) + ": " + r.Error.Message
-	case r.Passed():
-		status = "pass"
-	case r.Graded():
-		status = "fail"
-	}
+	status := resultStatus(r)
 	if len(r.Turns) > 0 {
 		return conversationDetail(ew, v, status)
 	}
@@ -75,12 +67,7 @@ func CaseDetail(w io.Writer, v CaseView) error {
 		ew.printf("query      %s\n", Escape(v.Query))
 	}
 	if len(r.Tags) > 0 {
-		keys := slices.Sorted(maps.Keys(r.Tags))
-		parts := make([]string, len(keys))
-		for i, k := range keys {
-			parts[i] = k + "=" + r.Tags[k]
-		}
-		ew.printf("tags       %s\n", Escape(strings.Join(parts, " ")))
+		ew.printf("tags       %s\n", Escape(tagsText(r.Tags)))
 	}
 	if r.LatencyMs != nil {
 		ew.printf("latency    %s ms\n", fmtFloat(*r.LatencyMs))
@@ -159,15 +146,7 @@ func CaseDetail(w io.Writer, v CaseView) error {
 	}
 	ew.printf("\nchecks (%d)\n", len(r.Checks))
 	for _, c := range r.Checks {
-		mark := "✗"
-		if c.Pass {
-			mark = "✓"
-		}
-		line := c.Kind
-		if c.Detail != "" {
-			line += ": " + c.Detail
-		}
-		ew.printf("  %s %s\n", mark, Escape(line))
+		ew.printf("  %s %s\n", checkMark(c), Escape(checkLine(c)))
 	}
 	if len(r.Nuggets) > 0 {
 		ew.printf("\nnuggets (%d)\n", len(r.Nuggets))
@@ -232,12 +211,7 @@ func conversationDetail(ew *errWriter, v CaseView, status string) error {
 		ew.printf("query      (%s)\n", Escape(v.SuiteNote))
 	}
 	if len(r.Tags) > 0 {
-		keys := slices.Sorted(maps.Keys(r.Tags))
-		parts := make([]string, len(keys))
-		for i, k := range keys {
-			parts[i] = k + "=" + r.Tags[k]
-		}
-		ew.printf("tags       %s\n", Escape(strings.Join(parts, " ")))
+		ew.printf("tags       %s\n", Escape(tagsText(r.Tags)))
 	}
 	if r.LatencyMs != nil {
 		ew.printf("latency    %s ms (the turns together)\n", fmtFloat(*r.LatencyMs))
@@ -247,15 +221,7 @@ func conversationDetail(ew *errWriter, v CaseView, status string) error {
 		if i < len(v.Turns) {
 			st = &v.Turns[i]
 		}
-		tstatus := "not graded"
-		switch {
-		case t.Error != nil:
-			tstatus = "error " + string(t.Error.Class) + ": " + t.Error.Message
-		case t.Passed():
-			tstatus = "pass"
-		case t.Graded():
-			tstatus = "fail"
-		}
+		tstatus := resultStatus(t)
 		ew.printf("\nturn %d  %s", t.Turn, Escape(tstatus))
 		if t.LatencyMs != nil {
 			ew.printf("  latency %s ms", fmtFloat(*t.LatencyMs))
@@ -323,6 +289,30 @@ func conversationDetail(ew *errWriter, v CaseView, status string) error {
 		}
 	}
 	return ew.err
+}
+
+// resultStatus is a result's (or a turn's) status as the case detail
+// prints it: pass, fail, not graded, or its error.
+func resultStatus(r assay.CaseResult) string {
+	switch {
+	case r.Error != nil:
+		return "error " + string(r.Error.Class) + ": " + r.Error.Message
+	case r.Passed():
+		return "pass"
+	case r.Graded():
+		return "fail"
+	}
+	return "not graded"
+}
+
+// tagsText is a result's tags as k=v pairs by key.
+func tagsText(tags map[string]string) string {
+	keys := slices.Sorted(maps.Keys(tags))
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + "=" + tags[k]
+	}
+	return strings.Join(parts, " ")
 }
 
 func checkMark(c assay.Check) string {
