@@ -772,14 +772,6 @@ func llmInput(n *node) string {
 			}
 		}
 	}
-	if s := firstAttr(n, "gen_ai.input.messages"); s != "" {
-		var msgs []any
-		if json.Unmarshal([]byte(s), &msgs) == nil {
-			if q := lastMessage(msgs, "user"); q != "" {
-				return q
-			}
-		}
-	}
 	for _, v := range messageValues(n, "gen_ai.input.messages") {
 		if q := lastMessage(v, "user"); q != "" {
 			return q
