@@ -419,12 +419,9 @@ func readMember(path string, ra io.ReaderAt, m caseIndexEntry, id string, fn fun
 // root (ReadCase of its directory). An unknown run wraps ErrNotFound; a
 // run without the case calls fn never.
 func RunCase(ctx context.Context, root, runID, id string, withObservations bool, fn func(assay.CaseResult) error) error {
-	if !ValidRunID(runID) {
-		return fmt.Errorf("run id %q: %w", runID, ErrNotFound)
-	}
-	dir := filepath.Join(root, "runs", runID)
-	if _, err := os.Stat(dir); err != nil {
-		return fmt.Errorf("run %s: not in the store %s: %w", runID, root, ErrNotFound)
+	dir, err := existingRunDir(root, runID)
+	if err != nil {
+		return err
 	}
 	each := func(r assay.CaseResult) error {
 		if err := ctx.Err(); err != nil {

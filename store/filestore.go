@@ -49,17 +49,27 @@ func BeginRun(root string, run *assay.Run, begin, finish func(*assay.Run) error)
 	return w, nil
 }
 
+// existingRunDir is the directory of the run runID under root; an invalid
+// id or a run the store lacks wraps ErrNotFound.
+func existingRunDir(root, runID string) (string, error) {
+	if !ValidRunID(runID) {
+		return "", fmt.Errorf("run id %q: %w", runID, ErrNotFound)
+	}
+	dir := filepath.Join(root, "runs", runID)
+	if _, err := os.Stat(dir); err != nil {
+		return "", fmt.Errorf("run %s: not in the store %s: %w", runID, root, ErrNotFound)
+	}
+	return dir, nil
+}
+
 // RunCases calls fn for each case line of the run runID under root:
 // ReadCases (withObservations) or ReadResults of its directory; a run
 // directory without a cases file has none. An unknown run wraps
 // ErrNotFound.
 func RunCases(ctx context.Context, root, runID string, withObservations bool, fn func(assay.CaseResult) error) error {
-	if !ValidRunID(runID) {
-		return fmt.Errorf("run id %q: %w", runID, ErrNotFound)
-	}
-	dir := filepath.Join(root, "runs", runID)
-	if _, err := os.Stat(dir); err != nil {
-		return fmt.Errorf("run %s: not in the store %s: %w", runID, root, ErrNotFound)
+	dir, err := existingRunDir(root, runID)
+	if err != nil {
+		return err
 	}
 	each := func(r assay.CaseResult) error {
 		if err := ctx.Err(); err != nil {
