@@ -14,7 +14,7 @@ import (
 	"github.com/assay-eval/assay/suite"
 )
 
-// RefCaseViews is CaseViews of the run REF, read by its header
+// RefCaseViews is CaseDetail's views of the run REF, read by its header
 // (LoadRefHead) and the case's lines: a run's other cases are not read
 // when it has a case index, nor is its record decoded whole.
 func RefCaseViews(ctx context.Context, st store.Reader, ref, id string) (*assay.Run, []report.CaseView, error) {
@@ -22,7 +22,7 @@ func RefCaseViews(ctx context.Context, st store.Reader, ref, id string) (*assay.
 	if err != nil {
 		return nil, nil, err
 	}
-	views, err := CaseViews(ctx, st, run, path, id)
+	views, _, _, err := CaseDetail(ctx, st, run, path, id)
 	return run, views, err
 }
 
@@ -74,7 +74,7 @@ func (e *NoCaseError) Error() string {
 // errStop ends a case scan early.
 var errStop = errors.New("stop")
 
-// CaseViews returns every trial of the case id in the run as LoadRef
+// CaseDetail returns every trial of the case id in the run as LoadRef
 // returned it (from st, or the files beside path: RefCase, which reads
 // that case alone where the run has a case index), observations included,
 // with the query and judgments as the run keeps them (a run of a files
@@ -84,14 +84,10 @@ var errStop = errors.New("stop")
 // a query the run did not ask. An id the run lacks is a *NoCaseError.
 // run may be a header without cases (LoadRefHead): it is loaded whole
 // only when the case has no lines.
-func CaseViews(ctx context.Context, st store.Reader, run *assay.Run, path, id string) ([]report.CaseView, error) {
-	views, _, _, err := CaseDetail(ctx, st, run, path, id)
-	return views, err
-}
-
-// CaseDetail is CaseViews with the case as the suite states it (nil when
-// it could not be read: the views' SuiteNote says why) and the suite's
-// default case sensitivity, the suite file read once.
+//
+// It also returns the case as the suite states it (nil when it could not
+// be read: the views' SuiteNote says why) and the suite's default case
+// sensitivity, the suite file read once.
 func CaseDetail(ctx context.Context, st store.Reader, run *assay.Run, path, id string) ([]report.CaseView, *assay.Case, bool, error) {
 	var views []report.CaseView
 	err := RefCase(ctx, st, run, path, id, true, func(r assay.CaseResult) error {

@@ -176,7 +176,7 @@ func TestSearchFindsQueryAndAnswer(t *testing.T) {
 	if !strings.Contains(page, ">invite-token-hash</a>") || strings.Contains(page, `id="case-count">24 of`) {
 		t.Errorf("q=HASHED: the case whose query says it is not the one row:\n%s", grep(page, "case-count"))
 	}
-	views, err := harness.CaseViews(t.Context(), f.st, mustLoad(t, f.qsCand), "", "invite-token-hash")
+	views, _, _, err := harness.CaseDetail(t.Context(), f.st, mustLoad(t, f.qsCand), "", "invite-token-hash")
 	if err != nil || len(views) == 0 || views[0].Result.Observation == nil {
 		t.Fatalf("no observation: %v", err)
 	}
