@@ -210,8 +210,14 @@ type Recorder struct {
 	w  *bufio.Writer
 }
 
-// NewRecorder creates (truncates) path.
+// NewRecorder creates path, replacing a regular file there with a new
+// one rather than truncating it: a run may record into the trace it
+// replays, and the replay reads each case's line from the old file as the
+// case runs (it holds it open), which truncating would empty under it.
 func NewRecorder(path string) (*Recorder, error) {
+	if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() {
+		os.Remove(path) // when it fails, Create truncates the file as before
+	}
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("record: %w", err)

@@ -79,3 +79,40 @@ func TestReplayNoticesAChangedFile(t *testing.T) {
 		t.Fatalf("observed %+v, %v; want an error at %s:1", o, err, path)
 	}
 }
+
+// TestReplayIntoItsOwnTrace: a run may record into the trace it replays;
+// the recorder makes a new file, and the replay keeps reading the old one.
+func TestReplayIntoItsOwnTrace(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "trace.jsonl")
+	if err := os.WriteFile(path, []byte(`{"case": "a", "answer": "x"}`+"\n"+`{"case": "b", "answer": "y"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := OpenReplay(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	rec, err := NewRecorder(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"b", "a"} {
+		o, err := r.Observe(context.Background(), assay.Case{ID: id})
+		if err != nil {
+			t.Fatalf("case %s after the recorder began: %v", id, err)
+		}
+		if err := rec.Write(o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadTrace(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].Case != "b" || got[0].Answer != "y" || got[1].Case != "a" || got[1].Answer != "x" {
+		t.Fatalf("recorded %+v, want b then a with their answers", got)
+	}
+}
