@@ -622,6 +622,18 @@ func (s *Store) CaseTrials(ctx context.Context, runID, id string, withObservatio
 	return store.RunCase(ctx, s.root, runID, id, withObservations, fn)
 }
 
+var _ store.SuiteCaseReader = (*Store)(nil)
+
+// SuiteCase implements store.SuiteCaseReader (store.RunSuiteCase).
+func (s *Store) SuiteCase(ctx context.Context, runID, id string) (*assay.Case, error) {
+	return store.RunSuiteCase(ctx, s.root, runID, id)
+}
+
+// SuiteCases implements store.SuiteCaseReader (store.RunSuiteCases).
+func (s *Store) SuiteCases(ctx context.Context, runID string, fn func(assay.Case) error) error {
+	return store.RunSuiteCases(ctx, s.root, runID, fn)
+}
+
 // Delete implements store.Store (store.RemoveRun): the index rows go
 // first (in one transaction), then the run's directory, so a run is never
 // listed without its files. A run whose directory a live writer has
