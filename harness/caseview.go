@@ -184,12 +184,7 @@ func RunSuiteCases(ctx context.Context, st store.Reader, run *assay.Run, path st
 		}
 		return nil
 	}
-	var err error
-	if path != "" {
-		err = store.ReadSuiteCases(filepath.Dir(path), each)
-	} else if sr, ok := st.(store.SuiteCaseReader); ok {
-		err = sr.SuiteCases(ctx, run.RunID, each)
-	}
+	err := keptSuiteCases(ctx, st, run, path, each)
 	if kept == 0 {
 		return SuiteCases(run.Suite, fn)
 	}
@@ -197,6 +192,19 @@ func RunSuiteCases(ctx context.Context, st store.Reader, run *assay.Run, path st
 		return false, "the cases kept with run " + ShortID(run.RunID) + " are not readable: " + err.Error()
 	}
 	return false, ""
+}
+
+// keptSuiteCases calls fn with each case the run kept as its suite stated
+// it (store.ReadSuiteCases of the files beside path, else st's
+// store.SuiteCaseReader); fn never when it kept none.
+func keptSuiteCases(ctx context.Context, st store.Reader, run *assay.Run, path string, fn func(assay.Case) error) error {
+	if path != "" {
+		return store.ReadSuiteCases(filepath.Dir(path), fn)
+	}
+	if sr, ok := st.(store.SuiteCaseReader); ok {
+		return sr.SuiteCases(ctx, run.RunID, fn)
+	}
+	return nil
 }
 
 // SuiteCase reads the case id again from the suite file a run recorded
