@@ -1,7 +1,8 @@
 #!/bin/bash
 # A 50,000-case run written to PostgreSQL and to a files store, side by side
-# (goal: Postgres within 1.5x of the files store), and `assay store copy` of
-# that run from the files store into PostgreSQL.
+# (goal: Postgres within 1.5x of the files store), `assay store copy` of
+# that run from the files store into PostgreSQL, and `assay merge` of four
+# shards of a 4,000-case run in PostgreSQL.
 #
 # The PostgreSQL server is started here with its default settings (fsync
 # on, synchronous_commit on) in a temporary directory on 127.0.0.1:19345,
@@ -57,21 +58,31 @@ awk -v n="$n" 'BEGIN {
 	}
 }' >trace.jsonl
 
-secs() { local s e; s=$(date +%s.%N); "$@" >/dev/null; e=$(date +%s.%N); echo "$s $e" | awk '{ printf "%.2f", $2 - $1 }'; }
+secs() {
+	local s e
+	s=$(date +%s.%N)
+	"$@" >/dev/null 2>err.txt || { cat err.txt >&2; exit 1; }
+	e=$(date +%s.%N)
+	echo "$s $e" | awk '{ printf "%.2f", $2 - $1 }'
+}
 median() { tr ' ' '\n' | grep . | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
-files="" pg="" copy=""
+head -4001 suite.jsonl >suite4k.jsonl
+files="" pg="" copy="" merge=""
 for i in $(seq "$runs"); do
-	PGOPTIONS=--client-min-messages=warning "$PGBIN/psql" -q "$url" -c "DROP SCHEMA IF EXISTS r$i CASCADE; CREATE SCHEMA r$i; DROP SCHEMA IF EXISTS c$i CASCADE; CREATE SCHEMA c$i" >/dev/null
-	./assay store migrate --store "$url&search_path=r$i" >/dev/null
-	./assay store migrate --store "$url&search_path=c$i" >/dev/null
+	PGOPTIONS=--client-min-messages=warning "$PGBIN/psql" -q "$url" -c "DROP SCHEMA IF EXISTS r$i CASCADE; CREATE SCHEMA r$i; DROP SCHEMA IF EXISTS c$i CASCADE; CREATE SCHEMA c$i; DROP SCHEMA IF EXISTS m$i CASCADE; CREATE SCHEMA m$i" >/dev/null
+	for s in r c m; do ./assay store migrate --store "$url&search_path=$s$i" >/dev/null; done
 	f=$(secs ./assay run suite.jsonl --target replay:trace.jsonl -j 4 --store "files$i")
 	p=$(secs ./assay run suite.jsonl --target replay:trace.jsonl -j 4 --store "$url&search_path=r$i")
 	c=$(secs ./assay store copy "files$i" "$url&search_path=c$i")
-	printf 'pair %d: files %s s, postgres %s s, store copy into postgres %s s\n' "$i" "$f" "$p" "$c"
-	files="$files $f" pg="$pg $p" copy="$copy $c"
+	for k in 0 1 2 3; do
+		./assay run suite4k.jsonl --target replay:trace.jsonl --shard "$k/4" --group "g$i" --store "$url&search_path=m$i" >/dev/null 2>&1
+	done
+	m=$(secs ./assay merge "g$i" --store "$url&search_path=m$i")
+	printf 'pair %d: files %s s, postgres %s s, store copy into postgres %s s, merge of 4,000 cases %s s\n' "$i" "$f" "$p" "$c" "$m"
+	files="$files $f" pg="$pg $p" copy="$copy $c" merge="$merge $m"
 	rm -rf "files$i"
 done
-mf=$(echo "$files" | median) mp=$(echo "$pg" | median) mc=$(echo "$copy" | median)
-printf '%d cases, median of %d: files store %s s, postgres %s s, ratio %s (goal <= 1.5); store copy of the run into postgres %s s\n' \
-	"$n" "$runs" "$mf" "$mp" "$(echo "$mp $mf" | awk '{ printf "%.2f", $1 / $2 }')" "$mc"
+mf=$(echo "$files" | median) mp=$(echo "$pg" | median) mc=$(echo "$copy" | median) mm=$(echo "$merge" | median)
+printf '%d cases, median of %d: files store %s s, postgres %s s, ratio %s (goal <= 1.5); store copy of the run into postgres %s s; merge of 4 shards, 4,000 cases, in postgres %s s\n' \
+	"$n" "$runs" "$mf" "$mp" "$(echo "$mp $mf" | awk '{ printf "%.2f", $1 / $2 }')" "$mc" "$mm"
 printf 'load average: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
