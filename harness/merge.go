@@ -263,6 +263,19 @@ func merge(ctx context.Context, st store.Store, p MergePlan, unchecked *error) (
 		}
 		return nil
 	})
+	if sw, ok := rw.(store.SuiteCaseWriter); ok && err == nil {
+		// The cases the shards kept as the suite stated them go with the
+		// merged run, so its case pages need no suite file either.
+		for _, s := range shards {
+			if s == nil {
+				continue
+			}
+			if err = keptSuiteCases(ctx, st, s.run, s.path, sw.AppendSuiteCase); err != nil {
+				err = fmt.Errorf("run %s: %w", ShortID(s.run.RunID), err)
+				break
+			}
+		}
+	}
 	if err != nil {
 		run.FinishedAt = time.Now().UTC()
 		rw.Finish(run)
