@@ -311,7 +311,7 @@ func streamCases(path string, header bool, dir string, fi os.FileInfo, want case
 			return nil
 		}
 		count := 0
-		err = d.caseItems(jsonlItems(l, r, &count), 0)
+		err = d.caseItems(jsonlItems(l, &count), 0)
 		if yerr != nil {
 			return yerr
 		}
