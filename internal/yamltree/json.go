@@ -77,7 +77,9 @@ func (p *jsonLine) syntax(err error, off int) error {
 	var se *json.SyntaxError
 	switch {
 	case errors.As(err, &se):
-		return &SyntaxError{Line: p.n, Col: p.col(int(se.Offset) - 1), Msg: se.Error()}
+		// The decoder's offset counts from where it last stopped; the
+		// fault is in the token that starts at off.
+		return &SyntaxError{Line: p.n, Col: p.col(off), Msg: se.Error()}
 	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
 		if len(p.open) > 0 {
 			at := p.open[len(p.open)-1]
@@ -145,7 +147,7 @@ func (p *jsonLine) valueOf(tok json.Token, off int) (*Node, error) {
 	case bool:
 		out.Kind, out.Value, out.Text = Bool, v, strconv.FormatBool(v)
 	case nil:
-		out.Kind, out.Text = Null, "null"
+		out.Kind = Null
 	}
 	return out, nil
 }

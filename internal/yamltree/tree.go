@@ -16,6 +16,7 @@ package yamltree
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/goccy/go-yaml"
@@ -217,7 +218,7 @@ func (b *builder) node(n ast.Node) *Node {
 	case *ast.InfinityNode:
 		out.Kind, out.Value, out.Text = Inf, v.Value, v.GetToken().Value
 	case *ast.NanNode:
-		out.Kind, out.Text = NaN, v.GetToken().Value
+		out.Kind, out.Value, out.Text = NaN, math.NaN(), v.GetToken().Value
 	case *ast.BoolNode:
 		out.Kind, out.Value, out.Text = Bool, v.Value, v.GetToken().Value
 	default:
