@@ -79,7 +79,13 @@ func (p *jsonLine) syntax(err error, off int) error {
 	case errors.As(err, &se):
 		// The decoder's offset counts from where it last stopped; the
 		// fault is in the token that starts at off.
-		return &SyntaxError{Line: p.n, Col: p.col(off), Msg: se.Error()}
+		msg := se.Error()
+		if strings.HasSuffix(msg, "'") {
+			// The decoder says nothing more after a "{" (its one state
+			// without context): what it wants there is a key.
+			msg += " looking for beginning of object key string"
+		}
+		return &SyntaxError{Line: p.n, Col: p.col(off), Msg: msg}
 	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
 		if len(p.open) > 0 {
 			at := p.open[len(p.open)-1]

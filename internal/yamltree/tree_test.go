@@ -80,6 +80,7 @@ func TestJSONLineErrors(t *testing.T) {
 		{`{"id": "a"} {"id": "b"}`, "7:13: one JSON value a line; found more after it"},
 		{`{"id" "a"}`, "7:7: invalid character '\"' after object key"},
 		{`{"é": x}`, "7:7: invalid character 'x' looking for beginning of value"},
+		{`{id: "a"}`, "7:2: invalid character 'i' looking for beginning of object key string"},
 		{`{"id": "a",}`, "7:12: invalid character '}' looking for beginning of object key string"},
 	} {
 		_, err := ParseJSONLine([]byte(tc.line), 7)
