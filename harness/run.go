@@ -342,6 +342,7 @@ type session struct {
 	orderings []gate.Ordering
 	gopts     grade.Options
 	gates     []assay.Gate
+	exprs     []gate.Expr // gates, parsed once when the session is planned
 	st        store.Store
 	cache     *cache.Cache
 	base      *assay.Run
@@ -437,8 +438,10 @@ func prepareRun(ctx context.Context, f *Plan) (*session, error) {
 					ss.gates = append(ss.gates, gates[i])
 				}
 			}
+			exprs = keep
 		}
 	}
+	ss.exprs = exprs
 	if ss.shard != nil {
 		// In the record from its first write (Begin), so that a shard
 		// killed before it finished still says which gates its group
@@ -572,8 +575,8 @@ func (ss *session) keepCases() bool {
 			return true
 		}
 	}
-	for _, g := range ss.gates {
-		if e, err := gate.Parse(g.Expr, g.Source); err == nil && e.NeedsCases() {
+	for _, e := range ss.exprs {
+		if e.NeedsCases() {
 			return true
 		}
 	}
@@ -918,10 +921,7 @@ func (ss *session) finish(ctx context.Context, run *assay.Run, st *streamed, bas
 		st := runner.Trials(run.Cases)
 		run.Trials = &st
 	}
-	exprs, err := gate.ParseAll(ss.runGates())
-	if err != nil {
-		return gate.Verdict{}, inputError(err)
-	}
+	exprs := ss.runExprs()
 	var hist []*assay.Run
 	if base != nil {
 		hist = ss.history(ctx, base, run)
@@ -1053,9 +1053,9 @@ func (ss *session) runMatrix(ctx context.Context, m target.Matrix, res *Result) 
 			values[k][x] = true
 		}
 	}
-	for _, g := range ss.gates {
-		e, err := gate.Parse(g.Expr, g.Source)
-		if err != nil || e.Scope == nil || values[e.Scope.Key] == nil || values[e.Scope.Key][e.Scope.Value] {
+	for i, e := range ss.exprs {
+		g := ss.gates[i]
+		if e.Scope == nil || values[e.Scope.Key] == nil || values[e.Scope.Key][e.Scope.Value] {
 			continue
 		}
 		if e.Scope.Key == "variant" {

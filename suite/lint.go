@@ -54,10 +54,11 @@ var streamLint = true
 // suite is loaded whole, with the same findings.
 func Check(path string, o LoadOptions) (*Streamed, []Finding, error) {
 	var whole *parsed
+	k := kindOf(path)
 	if streamLint {
 		var st *Streamed
 		var out []Finding
-		if st, out, whole = checkStreamed(path, o); st != nil {
+		if st, out, whole = checkStreamed(path, k, o); st != nil {
 			return st, out, nil
 		}
 	}
@@ -66,7 +67,7 @@ func Check(path string, o LoadOptions) (*Streamed, []Finding, error) {
 	if whole != nil {
 		l, err = loadParsed(path, whole)
 	} else {
-		l, err = load(path, o)
+		l, err = load(path, k, o)
 	}
 	if err != nil {
 		return nil, nil, err
@@ -95,10 +96,10 @@ func Check(path string, o LoadOptions) (*Streamed, []Finding, error) {
 // checkStreamed is Check of a suite Stream streams, linting each case in
 // Stream's validating pass; st is nil when Stream does not stream it, and
 // whole is then the parse streamNativeWith made of a native suite, if any.
-func checkStreamed(path string, o LoadOptions) (st *Streamed, out []Finding, whole *parsed) {
+func checkStreamed(path string, k fileKind, o LoadOptions) (st *Streamed, out []Finding, whole *parsed) {
 	var ln *linter
 	var topLines map[string]int
-	st, whole = streamNativeWith(path, o, func(s *assay.Suite, p *parsed) caseFunc {
+	st, whole = streamNativeWith(path, k, func(s *assay.Suite, p *parsed) caseFunc {
 		// A suite Stream streams has no structural problem: the findings
 		// are the lint warnings noticed while parsing, then lintSuite's.
 		out = appendWarnFindings(nil, path, p.warns)

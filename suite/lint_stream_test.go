@@ -287,7 +287,7 @@ func liveAfterLint(t *testing.T, path string, n int) uint64 {
 	var ln *linter
 	var out []Finding
 	i := 0
-	st, _ := streamNativeWith(path, LoadOptions{}, func(s *assay.Suite, p *parsed) caseFunc {
+	st, _ := streamNativeWith(path, kindOf(path), func(s *assay.Suite, p *parsed) caseFunc {
 		ln = newLinter(path, s, LoadOptions{})
 		return func(c assay.Case, lines fieldLines, warns []problem) error {
 			out = appendWarnFindings(out, path, warns)
