@@ -134,6 +134,9 @@ func appendWarnFindings(out []Finding, file string, warns []problem) []Finding {
 // (they follow the sorted findings).
 func appendSuiteWarnings(out []Finding, file string, s *assay.Suite, manifest []string) []Finding {
 	for _, w := range s.Warnings {
+		if strings.Contains(w, unknownRefs) {
+			continue // each is an error of its own
+		}
 		src, msg := file, w
 		// A loader warning that already says where ("file:line: msg" or
 		// "file:line:col: msg") keeps its own position.

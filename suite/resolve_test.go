@@ -148,3 +148,33 @@ func TestRelevantOnlyResolves(t *testing.T) {
 		t.Errorf("no lint error for nowhere.md in %v", fs)
 	}
 }
+
+// TestUnknownJudgedDocumentWarns: a relevant judgment that names no
+// document of the corpus draws one warning, from Load and from Stream,
+// counting them and naming where the first are; a non-relevant one
+// (grade 0) scores nothing either way and is not counted.
+func TestUnknownJudgedDocumentWarns(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.yaml")
+	body := "assay: 1\ncorpus:\n  - {id: a, text: alpha}\ncases:\n" +
+		"  - {id: q1, query: x, judgments: {zz: 2, a: 1, no: 0}}\n" +
+		"  - {id: q2, query: y, relevant: [gone]}\n"
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := `2 relevant judgments name no document of the corpus and score as documents never retrieved: ` +
+		path + `:5 (case "q1": "zz"), ` + path + `:6 (case "q2": "gone"); correct the id or remove the judgment (lint lists each)`
+	s, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(s.Warnings, want) {
+		t.Errorf("Load warnings %q lack %q", s.Warnings, want)
+	}
+	st, err := Stream(path, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(st.Suite.Warnings, want) {
+		t.Errorf("Stream warnings %q lack %q", st.Suite.Warnings, want)
+	}
+}

@@ -176,6 +176,7 @@ func streamNativeWith(path string, o LoadOptions, each func(s *assay.Suite, p *p
 		if w := refs.resolve(&c); len(w) > 0 { // judgments keyed by path or title
 			hs.Warnings = append(hs.Warnings, w...)
 		}
+		refs.note(&c)
 		if c.Expect.JSONSchema != "" {
 			full := resolvePath(dir, c.Expect.JSONSchema)
 			c.Expect.JSONSchemaPath = full
@@ -254,6 +255,9 @@ func streamNativeWith(path string, o LoadOptions, each func(s *assay.Suite, p *p
 	}
 	ids = nil
 	s := p.suite
+	if w := refs.warning(); w != "" {
+		s.Warnings = append(s.Warnings, w)
+	}
 	st = &Streamed{Suite: s, N: d.n, Fingerprint: fingerprintOf(s, &d), schemas: slices.Sorted(maps.Keys(compiled)), Nuggets: nug.Nuggets, NuggetJudge: nug.NuggetJudge}
 	if casesPath != path {
 		st.casesFile = casesPath
