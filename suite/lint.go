@@ -246,9 +246,10 @@ type TagValues struct {
 
 // A GateLinter returns the findings on a suite's gates (file is the suite
 // file, the source of a gate that records none), given the tag values its
-// cases carry. Package suite/lint's Gates checks them against the gate
-// grammar.
-type GateLinter func(gates []assay.Gate, file string, tags TagValues) []Finding
+// cases carry and the ranking metrics it computes (its metrics:, or
+// assay.DefaultMetrics when it names none). Package suite/lint's Gates
+// checks them against the gate grammar.
+type GateLinter func(gates []assay.Gate, file string, tags TagValues, metrics []string) []Finding
 
 // addTags records the case's tag values.
 func (ln *linter) addTags(tags map[string]string) {
@@ -276,7 +277,11 @@ func (ln *linter) findings(topLines map[string]int) []Finding {
 	var out []Finding
 	// The gates: the caller's check, with the tag values the cases carry.
 	if ln.gates != nil && len(ln.s.Gates) > 0 {
-		out = append(out, ln.gates(ln.s.Gates, ln.file, TagValues{Values: ln.tags, Many: ln.manyTags})...)
+		metrics := ln.s.Metrics
+		if len(metrics) == 0 {
+			metrics = assay.DefaultMetrics
+		}
+		out = append(out, ln.gates(ln.s.Gates, ln.file, TagValues{Values: ln.tags, Many: ln.manyTags}, metrics)...)
 	}
 	out = append(out, ln.out...)
 	out = append(out, ln.grouped...)
