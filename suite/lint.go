@@ -774,9 +774,11 @@ func (ix docIndex) has(ref string) bool { return ix.Count(ref) > 0 }
 
 // nameLeaks reports, through leak, each relevant judged document of c
 // whose file stem or title stands in the lowered query lq as whole words.
-// Only stems and titles of two words or more are checked ("api-reference",
-// "Deployment Guide"): a one-word title such as "Glaze" is also the word a
-// fair query uses. A stem equal to the id was checked as the id.
+// Only stems of two words or more ("api-reference", written as the file
+// name is) and titles of minTitleWords words or more ("Helm Deployment
+// Guide") are checked: a short title such as "Glaze" or "Password Reset"
+// is also the words a fair query uses to name its topic. A stem equal to
+// the id was checked as the id.
 func (ln *linter) nameLeaks(c assay.Case, lq string, leak func(format string, args ...any)) {
 	if len(ln.s.Corpus) == 0 || len(c.Judgments) == 0 {
 		return
@@ -807,7 +809,7 @@ func (ln *linter) nameLeaks(c assay.Case, lq string, leak func(format string, ar
 		if n.stem == id || wordCount(n.stem) < 2 {
 			n.stem = ""
 		}
-		if n.title = d.Title; strings.EqualFold(n.title, n.stem) || n.title == id || wordCount(n.title) < 2 {
+		if n.title = d.Title; strings.EqualFold(n.title, n.stem) || n.title == id || wordCount(n.title) < minTitleWords {
 			n.title = ""
 		}
 		for _, x := range []string{n.stem, n.title} {
@@ -834,6 +836,10 @@ func (ln *linter) nameLeaks(c assay.Case, lq string, leak func(format string, ar
 }
 
 // wordCount is the number of runs of word runes in s.
+// minTitleWords is the fewest words a document title has for leakage lint
+// to look for it in a query.
+const minTitleWords = 3
+
 func wordCount(s string) int {
 	n, in := 0, false
 	for _, r := range s {

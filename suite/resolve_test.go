@@ -70,16 +70,18 @@ func TestJudgmentsResolveToIDs(t *testing.T) {
 }
 
 // TestLintLeakageByStemOrTitle: lint flags a query holding a judged
-// document's file stem or (two-word) title, not a one-word title.
+// document's file stem or (three-word) title, not a shorter title.
 func TestLintLeakageByStemOrTitle(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
 		"corpus/en/api-reference.md": "# API\n\nTokens.\n",
-		"corpus/de/deploy.md":        "# Deployment Guide\n\nHelm.\n",
+		"corpus/de/deploy.md":        "# Helm Deployment Guide\n\nHelm.\n",
+		"corpus/reset.md":            "# Password Reset\n\nSettings.\n",
 		"corpus/glaze.md":            "# Glaze\n\nMix.\n",
 		"s.yaml": "assay: 1\ncorpus: corpus/\ncases:\n" +
 			"  - {id: a, query: api-reference token, judgments: {en/api-reference.md: 3}}\n" +
-			"  - {id: b, query: the Deployment guide, judgments: {de/deploy.md: 1}}\n" +
+			"  - {id: b, query: the helm Deployment guide, judgments: {de/deploy.md: 1}}\n" +
+			"  - {id: d, query: how to do a password reset, judgments: {reset.md: 1}}\n" +
 			"  - {id: c, query: glaze recipes, judgments: {glaze.md: 1}}\n",
 	}
 	for p, body := range files {
@@ -103,7 +105,7 @@ func TestLintLeakageByStemOrTitle(t *testing.T) {
 	}
 	want := []string{
 		`case "a": leakage: the query contains the file stem "api-reference" of the judged document "en/api-reference.md"`,
-		`case "b": leakage: the query contains the title "Deployment Guide" of the judged document "de/deploy.md"`,
+		`case "b": leakage: the query contains the title "Helm Deployment Guide" of the judged document "de/deploy.md"`,
 	}
 	if !slices.Equal(leaks, want) {
 		t.Errorf("leakage findings\n%q\nwant\n%q", leaks, want)
