@@ -321,7 +321,7 @@ func TestGet(t *testing.T) {
 	if bytes.Contains(b, []byte("(?")) {
 		t.Error("the schema has a Go-only (?...) group in a pattern")
 	}
-	if _, err := schema.Get("run"); err == nil || err.Error() != `unknown schema "run" (want one of: suite)` {
+	if _, err := schema.Get("run"); err == nil || err.Error() != `unknown schema "run" (want one of: floors, observation, suite, target)` {
 		t.Errorf("Get(run) error = %v", err)
 	}
 }
