@@ -125,6 +125,11 @@ type Plan struct {
 	Now func() time.Time
 	// Version is the assay version recorded (default assay.Version).
 	Version string
+	// Checks are checks written in Go, run on every observation after
+	// the suite's expectations (grade.ApplyCustom): they count in each
+	// case's pass, the gates and every report, and are stored with the
+	// case's other checks. Each needs a kind no built-in check has.
+	Checks []grade.Custom
 	// Judge configures the model judge (JudgeOptions); the zero value
 	// uses the suite's judge: definition, if any.
 	Judge JudgeOptions
@@ -369,6 +374,9 @@ type session struct {
 // prepareRun loads and checks everything a run needs before any case is
 // sent, so a bad suite, gate, target or store fails with exit 2 up front.
 func prepareRun(ctx context.Context, f *Plan) (*session, error) {
+	if why := grade.ValidCustom(f.Checks); why != "" {
+		return nil, planError("Checks", "", "{Checks}: %s", why)
+	}
 	st, err := loadSuite(f)
 	if err != nil {
 		return nil, inputError(err)
@@ -819,6 +827,7 @@ func (ss *session) stream(ctx context.Context, tgt assay.Target, run *assay.Run,
 		Prices:      ss.prices,
 		MaxCost:     f.MaxCost,
 		MaxTokens:   f.MaxTokens,
+		Checks:      f.Checks,
 		// r is graded on the raw observation and redacted by the runner.
 		OnResult: func(c assay.Case, r assay.CaseResult) error {
 			mu.Lock()

@@ -167,9 +167,9 @@
 //     tag `group` (kebab groups) whose judged relevant documents differ;
 //     leakage (an expected answer string, or a judged document id as a whole
 //     word, inside the case's own query; also a judged relevant document's
-//     file stem or title, when it has two words or more — "api-reference",
-//     "Deployment Guide" — since a one-word title is the word a fair query
-//     uses); a judgment keyed by a document's path or title (resolved to its
+//     file stem of two words or more — "api-reference" — or its title of
+//     three words or more — "Helm Deployment Guide" — since a short title
+//     such as "Password Reset" is the words a fair query uses); a judgment keyed by a document's path or title (resolved to its
 //     id, below); a judgment key that is no id and names two or more
 //     documents is an error; a judged non-relevant document the
 //     corpus lacks; a document listed in `relevant` but judged 0 in

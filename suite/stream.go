@@ -170,6 +170,7 @@ func streamNativeWith(path string, k fileKind, each func(s *assay.Suite, p *pars
 		if w := refs.resolve(&c); len(w) > 0 { // judgments keyed by path or title
 			hs.Warnings = append(hs.Warnings, w...)
 		}
+		refs.note(&c)
 		if c.Expect.JSONSchema != "" {
 			full := resolvePath(dir, c.Expect.JSONSchema)
 			c.Expect.JSONSchemaPath = full
@@ -248,6 +249,9 @@ func streamNativeWith(path string, k fileKind, each func(s *assay.Suite, p *pars
 	}
 	ids = nil
 	s := p.suite
+	if w := refs.warning(); w != "" {
+		s.Warnings = append(s.Warnings, w)
+	}
 	st = &Streamed{Suite: s, N: d.n, Fingerprint: fingerprintOf(s, &d), schemas: slices.Sorted(maps.Keys(compiled)), Nuggets: nug.Nuggets, NuggetJudge: nug.NuggetJudge}
 	if casesPath != path {
 		st.casesFile = casesPath
