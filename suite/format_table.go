@@ -28,7 +28,9 @@ package suite
 // JSON array of strings ("[\"a\", \"b\"]") is that list. Blank items are
 // dropped. A mapped column missing from the CSV header, or from every JSON
 // record, is an error at the header (line 1); a record without a query is
-// an error at its line. Numbers and booleans are read as their text.
+// an error at its line. Numbers and booleans are read as their text. In
+// JSON a column may be a dotted path into nested objects ("answers.text",
+// as SQuAD-style Hugging Face datasets nest their answers).
 
 import (
 	"bufio"
@@ -282,6 +284,47 @@ func readJSONArrayTable(path string, data []byte) (*table, error) {
 	return t, nil
 }
 
+// has reports whether col is a column of t: a CSV header's, or for JSON a
+// key of some record, or a dotted path into its objects ("answers.text").
+func (t *table) has(col string) bool {
+	if t.columns[col] {
+		return true
+	}
+	if t.csv || !strings.Contains(col, ".") {
+		return false
+	}
+	for _, r := range t.records {
+		if _, ok := r.lookup(col); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// field is the value of col in r (nil when r lacks it).
+func (r record) field(col string) any {
+	v, _ := r.lookup(col)
+	return v
+}
+
+// lookup finds col in r: a key, else a dotted path through objects.
+func (r record) lookup(col string) (any, bool) {
+	if v, ok := r.fields[col]; ok {
+		return v, true
+	}
+	var cur any = r.fields
+	for _, k := range strings.Split(col, ".") {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		if cur, ok = m[k]; !ok {
+			return nil, false
+		}
+	}
+	return cur, true
+}
+
 func (t *table) add(r record) {
 	keys := make([]string, 0, len(r.fields))
 	for k := range r.fields {
@@ -394,7 +437,7 @@ func loadTable(path string, data []byte, asCSV bool, o LoadOptions, to tableOpti
 		if target == "expect.refusal" {
 			target = "expect.refuse"
 		}
-		if !t.columns[col] {
+		if !t.has(col) {
 			return nil, Errorf(path, 1, 0, "mapping %s=%s: no column %q (columns: %s)", target, col, col, strings.Join(t.order, ", "))
 		}
 		mp.m[target] = col
@@ -461,9 +504,10 @@ func (mp tableMapping) buildCase(path string, n int, r record, docs map[string]s
 		if !ok {
 			return "", nil
 		}
-		s, ok := scalarText(r.fields[col])
+		v := r.field(col)
+		s, ok := scalarText(v)
 		if !ok {
-			return "", Errorf(path, r.line, 0, "%s (column %q): want a string, got %s", target, col, jsonKindOf(r.fields[col]))
+			return "", Errorf(path, r.line, 0, "%s (column %q): want a string, got %s", target, col, jsonKindOf(v))
 		}
 		return strings.TrimSpace(s), nil
 	}
@@ -472,7 +516,7 @@ func (mp tableMapping) buildCase(path string, n int, r record, docs map[string]s
 		if !ok {
 			return nil, nil
 		}
-		return mp.listValue(path, r.line, target, col, r.fields[col])
+		return mp.listValue(path, r.line, target, col, r.field(col))
 	}
 	boolean := func(target string) (*bool, error) {
 		s, err := str(target)
