@@ -76,4 +76,3 @@ func (ss *session) failedSelection(ctx context.Context, st *suite.Streamed) ([]s
 	}
 	return kept, nil
 }
-
