@@ -37,7 +37,6 @@ package suite
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -230,9 +229,6 @@ func (r *promptfooReader) readRef(config, ref string) error {
 	for _, f := range files {
 		data, err := boundedfile.ReadFile(f, boundedfile.SuitePart)
 		if err != nil {
-			if pe, ok := err.(*os.PathError); ok {
-				return Errorf(config, 0, 0, "tests: %s: %v", ref, pe.Err)
-			}
 			return Errorf(f, 0, 0, "%v", boundedfile.Reason(err))
 		}
 		if strings.EqualFold(filepath.Ext(f), ".csv") {

@@ -263,9 +263,16 @@ func readJSONArrayTable(path string, data []byte) (*table, error) {
 		return nil, jsonAt(path, lc, dec.InputOffset(), err)
 	}
 	for dec.More() {
-		start := skipSpace(data, dec.InputOffset())
+		before := dec.InputOffset()
+		start := skipSpace(data, before)
 		var v any
 		if err := dec.Decode(&v); err != nil {
+			// A syntax error's offset counts from before, but the bytes
+			// between before and the value are not counted in it.
+			var se *json.SyntaxError
+			if errors.As(err, &se) {
+				return nil, jsonAt(path, lc, start+se.Offset-before, err)
+			}
 			return nil, jsonAt(path, lc, start, err)
 		}
 		line, col := lc.pos(start)
@@ -278,8 +285,9 @@ func readJSONArrayTable(path string, data []byte) (*table, error) {
 	if _, err := dec.Token(); err != nil {
 		return nil, jsonAt(path, lc, dec.InputOffset(), err)
 	}
+	end := dec.InputOffset()
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, jsonAt(path, lc, dec.InputOffset(), errors.New("more after the closing ]"))
+		return nil, jsonAt(path, lc, skipSpace(data, end), errors.New("more after the closing ]"))
 	}
 	return t, nil
 }
@@ -340,13 +348,8 @@ func (t *table) add(r record) {
 	t.records = append(t.records, r)
 }
 
-// jsonAt positions a JSON error whose offset is relative to the whole data
-// (a syntax error's own offset is, too).
+// jsonAt positions a JSON error at the byte offset off of the data.
 func jsonAt(path string, lc lineCounter, off int64, err error) error {
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		off = se.Offset - 1
-	}
 	line, col := lc.pos(max(off, 0))
 	_, msg := diag.JSON(err)
 	return Errorf(path, line, col, "%s", msg)
@@ -647,7 +650,7 @@ func (mp tableMapping) listValue(path string, line int, target, col string, v an
 			items = []string{s}
 		}
 	}
-	out := items[:0:0]
+	var out []string
 	for _, it := range items {
 		if it = strings.TrimSpace(it); it != "" {
 			out = append(out, it)
