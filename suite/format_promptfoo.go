@@ -158,7 +158,7 @@ func (r *promptfooReader) readYAML(path string, data []byte, top bool) error {
 			tests = kv.Value
 		case "defaultTest":
 			var d pfTest
-			if err := yaml.NodeToValue(kv.Value, &d); err != nil {
+			if err := nodeToValue(kv.Value, &d); err != nil {
 				return kebabYAMLErr(path, err)
 			}
 			r.defaultTest = d
@@ -211,6 +211,17 @@ func parsePromptfooYAML(data []byte) (f *ast.File, err error) {
 	return parser.ParseBytes(data, 0)
 }
 
+// nodeToValue decodes a YAML node; a panic of the decoder on bad input is
+// an error (bad input never panics).
+func nodeToValue(n ast.Node, v any) (err error) {
+	defer func() {
+		if rec := recover(); rec != nil {
+			err = fmt.Errorf("cannot decode YAML: %v", rec)
+		}
+	}()
+	return yaml.NodeToValue(n, v)
+}
+
 // readRef reads the tests of a file:// reference relative to the config.
 func (r *promptfooReader) readRef(config, ref string) error {
 	rel := strings.TrimPrefix(ref, "file://")
@@ -250,7 +261,7 @@ func (r *promptfooReader) readTests(path string, seq *ast.SequenceNode) error {
 			p = m.Values[0].Key.GetToken().Position
 		}
 		var t pfTest
-		if err := yaml.NodeToValue(n, &t); err != nil {
+		if err := nodeToValue(n, &t); err != nil {
 			return kebabYAMLErr(path, err)
 		}
 		t.line, t.file = p.Line, path
