@@ -70,13 +70,6 @@ var MapTargets = []string{
 	"expect.calls_tool", "expect.refuse", "expect.case_sensitive",
 }
 
-// listTargets take a list of strings.
-var listTargets = map[string]bool{
-	"relevant": true, "contexts": true,
-	"expect.answer_includes": true, "expect.answer_includes_any": true, "expect.answer_excludes": true,
-	"expect.retrieves": true, "expect.cites": true, "expect.cites_any": true, "expect.calls_tool": true,
-}
-
 // ParseMap reads a mapping written "target=column,target=column" (the
 // --map syntax) into LoadOptions.Map. A target may be given once; an
 // unknown target is an error that lists the known ones.
