@@ -13,8 +13,9 @@ package suite
 // Each test is a case: id its number (1-based, across the files in order),
 // or metadata.id; the query is the var named by LoadOptions.Map["query"]
 // ("query" when unset), and every scalar var is kept in the case's vars
-// (a target file's templates read .Vars); description → guards; scalar
-// metadata → tags.
+// (a target file's templates read .Vars), a var `file://NAME.txt` with the
+// text of that file (relative to the test file; a script or data file is
+// an error); description → guards; scalar metadata → tags.
 //
 // The deterministic assertions assay grades are imported; `not-` negates:
 //
@@ -343,6 +344,13 @@ func (r *promptfooReader) buildCase(n int, t pfTest, queryVar string) (assay.Cas
 			r.warnings = append(r.warnings, fmt.Sprintf("%s:%d: var %s is not a string: not imported", t.file, t.line, k))
 			continue
 		}
+		if ref, isFile := strings.CutPrefix(s, "file://"); isFile {
+			text, err := pfVarFile(t.file, ref)
+			if err != nil {
+				return c, Errorf(t.file, t.line, 0, "test %d: var %s: %v", n, k, err)
+			}
+			s = text
+		}
 		if c.Vars == nil {
 			c.Vars = map[string]string{}
 		}
@@ -369,6 +377,25 @@ func (r *promptfooReader) buildCase(n int, t pfTest, queryVar string) (assay.Cas
 	asserts := append(slices.Clone(r.defaultTest.Assert), t.Assert...)
 	r.applyAsserts(&c, asserts)
 	return c, nil
+}
+
+// pfVarFile reads a var's file:// value, relative to the test file, as
+// promptfoo does for a text file; a script (.js, .py, ...) is refused, as
+// assay does not run it.
+func pfVarFile(testFile, ref string) (string, error) {
+	switch strings.ToLower(filepath.Ext(ref)) {
+	case ".js", ".cjs", ".mjs", ".ts", ".py", ".json", ".yaml", ".yml", ".pdf", ".png", ".jpg", ".jpeg":
+		return "", fmt.Errorf("file://%s: only a text file is read (promptfoo runs or parses this kind)", ref)
+	}
+	p := ref
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(filepath.Dir(testFile), ref)
+	}
+	b, err := boundedfile.ReadFile(p, boundedfile.SuitePart)
+	if err != nil {
+		return "", fmt.Errorf("file://%s: %v", ref, boundedfile.Reason(err))
+	}
+	return strings.TrimSpace(string(b)), nil
 }
 
 // pfScalar is the text of a scalar YAML value.

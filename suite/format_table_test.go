@@ -182,11 +182,34 @@ func TestLoadPromptfooErrors(t *testing.T) {
 		{"no-tests.yaml", "prompts: [x]\n", `no-tests.yaml:1:1: no tests: a promptfooconfig lists its tests under tests:`},
 		{"missing-ref.yaml", "tests: file://nope.csv\n", `nope.csv: no such file or directory`},
 		{"bad.yaml", "- vars: {query: [x\n", `bad.yaml:1:`},
+		{"script-var.yaml", "- vars: {query: file://q.py}\n", `script-var.yaml:1: test 1: var query: file://q.py: only a text file is read`},
+		{"missing-var.yaml", "- vars: {query: file://none.txt}\n", `missing-var.yaml:1: test 1: var query: file://none.txt: no such file or directory`},
 	} {
 		_, err := LoadFormat(FormatPromptfoo, write(tc.name, tc.data), LoadOptions{})
 		if err == nil || !strings.HasPrefix(err.Error(), filepath.Join(dir, tc.want)) && !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: err = %v, want %s", tc.name, err, tc.want)
 		}
+	}
+}
+
+func TestLoadPromptfooVarFile(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "q"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "q", "long.txt"), []byte("  What does the\nlong policy say?\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "tests.yaml")
+	if err := os.WriteFile(p, []byte("- vars: {query: file://q/long.txt}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := LoadFormat(FormatPromptfoo, p, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Cases[0].Query; got != "What does the\nlong policy say?" {
+		t.Fatalf("query %q", got)
 	}
 }
 
