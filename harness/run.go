@@ -381,7 +381,7 @@ type session struct {
 // sent, so a bad suite, gate, target or store fails with exit 2 up front.
 func prepareRun(ctx context.Context, f *Plan) (*session, error) {
 	if why := grade.ValidCustom(f.Checks); why != "" {
-		return nil, planError("Checks", "", "{Checks}: %s", why)
+		return nil, planError("Checks", "", "Plan.Checks: %s", why)
 	}
 	st, err := loadSuite(f)
 	if err != nil {
