@@ -168,13 +168,13 @@ func TestLeastPrivilegeRoles(t *testing.T) {
 	}
 }
 
-// downgrade undoes the newest migration (0002_shards.sql) of the schema
+// downgrade undoes the newest migration (0003_labels.sql) of the schema
 // of u, as an older assay left it.
 func downgrade(t *testing.T, u string) {
 	t.Helper()
 	for _, q := range []string{
-		`ALTER TABLE runs DROP COLUMN shard_group, DROP COLUMN shard_index, DROP COLUMN shard_count`,
-		`DELETE FROM schema_migrations WHERE version = 2`,
+		`ALTER TABLE runs DROP COLUMN labels`,
+		`DELETE FROM schema_migrations WHERE version = 3`,
 	} {
 		if err := pgtest.Exec(u, q); err != nil {
 			t.Fatal(err)
