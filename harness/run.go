@@ -80,8 +80,15 @@ type Plan struct {
 	// costs are priced by the suite's price table.
 	MaxCost   float64
 	MaxTokens int64
-	// Baseline is the run REF to compare with (store.ResolveRef).
+	// Baseline is the run REF to compare with (store.ResolveRef); a
+	// latest REF names a run of this suite (store.ResolveEntryIn), and a
+	// run of another suite is refused (OtherSuite).
 	Baseline string
+	// Labels are recorded with the run (Run.Labels; store.CheckLabel
+	// says what a key and a value may hold). The harness reads no CI
+	// variable: a caller that wants the branch, commit and environment
+	// labels (store.LabelBranch, ...) sets them here.
+	Labels map[string]string
 	// Shard, "I/N", runs slice I (0-based) of N of the selected cases and
 	// records the run as a shard of Group (empty: shard.DefaultGroup); see
 	// shard.go. Empty: the whole suite.
@@ -497,11 +504,11 @@ func prepareRun(ctx context.Context, f *Plan) (*session, error) {
 		return nil, planError("Baseline", "give the baseline's run.json path, or drop {NoStore} to find it in the store", "{Baseline} %s: no run store to look it up in ({NoStore})", f.Baseline)
 	}
 	if f.Baseline != "" {
-		if ss.base, _, err = LoadRef(ctx, ss.st, f.Baseline); err != nil {
+		if ss.base, _, err = LoadBaseline(ctx, ss.st, f.Baseline, s.Name); err != nil {
 			if ss.st != nil {
 				ss.st.Close()
 			}
-			return nil, inputError(err)
+			return nil, err
 		}
 	}
 	return ss, nil
@@ -545,6 +552,14 @@ func (f *Plan) check() error {
 		return planError("MaxCost", "", "{MaxCost} must be a number of US dollars >= 0 (0: no bound), got %v", f.MaxCost)
 	case f.MaxTokens < 0:
 		return planError("MaxTokens", "", "{MaxTokens} must be >= 0 (0: no bound), got %d", f.MaxTokens)
+	}
+	return checkLabels(f.Labels)
+}
+
+// checkLabels is the plan error of labels that break the label rules.
+func checkLabels(labels map[string]string) error {
+	if err := store.CheckLabels(labels); err != nil {
+		return planError("Labels", "a label is KEY=VALUE: KEY of letters, digits, '_', '.' and '-'; VALUE non-empty text", "{Labels}: %v", err)
 	}
 	return nil
 }
@@ -687,6 +702,7 @@ func (ss *session) newRecord(tgt assay.Target, variant map[string]string, group 
 		AssayVersion:   f.Version,
 		GradingVersion: grade.Version,
 		Git:            ss.git,
+		Labels:         maps.Clone(f.Labels),
 		Group:          group,
 		Variant:        variant,
 		Shard:          ss.shard,

@@ -31,7 +31,7 @@ const (
 
 // CheckLabel returns an error when key=value breaks the label rules.
 func CheckLabel(key, value string) error {
-	if err := checkLabelKey(key); err != nil {
+	if err := CheckLabelKey(key); err != nil {
 		return err
 	}
 	switch {
@@ -47,7 +47,8 @@ func CheckLabel(key, value string) error {
 	return nil
 }
 
-func checkLabelKey(key string) error {
+// CheckLabelKey returns an error when key breaks the rules of a label key.
+func CheckLabelKey(key string) error {
 	if key == "" {
 		return fmt.Errorf("empty label key")
 	}
@@ -101,9 +102,9 @@ func HasLabels(labels, want map[string]string) bool {
 	return true
 }
 
-// LabelsText is labels as "k=v,k=v" in key order: how a listing and an
+// labelsText is labels as "k=v,k=v" in key order: how a listing and an
 // error show them ("" for none).
-func LabelsText(labels map[string]string) string {
+func labelsText(labels map[string]string) string {
 	parts := make([]string, 0, len(labels))
 	for _, k := range slices.Sorted(maps.Keys(labels)) {
 		parts = append(parts, k+"="+quoteLabel(labels[k]))
@@ -184,7 +185,7 @@ func parseSelector(s string) (map[string]string, int, error) {
 			return nil, 0, fmt.Errorf("want KEY=VALUE inside {}")
 		}
 		key := strings.TrimSpace(s[i : i+eq])
-		if err := checkLabelKey(key); err != nil {
+		if err := CheckLabelKey(key); err != nil {
 			return nil, 0, err
 		}
 		i += eq + 1
@@ -226,4 +227,13 @@ func parseSelector(s string) (map[string]string, int, error) {
 			return nil, 0, fmt.Errorf("want ',' or '}' after label %s", key)
 		}
 	}
+}
+
+// IsLatestRef reports whether ref is a latest REF (latest, latest~N,
+// latest@BRANCH, latest{K=V,...}): one whose run depends on the suite at
+// hand (ResolveEntryIn).
+func IsLatestRef(ref string) bool {
+	ref = strings.TrimSpace(ref)
+	_, ok, _ := parseLatest(ref)
+	return ok && !IsPathRef(ref)
 }

@@ -236,5 +236,5 @@ func withLabels(labels map[string]string) string {
 	if len(labels) == 0 {
 		return ""
 	}
-	return " labelled " + LabelsText(labels)
+	return " labelled " + labelsText(labels)
 }

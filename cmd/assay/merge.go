@@ -12,6 +12,7 @@ import (
 func newMergeCmd(env *Env) *cobra.Command {
 	var storeDir, baseline, jsonOut string
 	var allowNoBaseline bool
+	var labelFlags []string
 	cmd := &cobra.Command{
 		Use:   "merge GROUP | merge RUN...",
 		Short: "Merge the shards of a sharded run (run --shard I/N) into one run and check its gates",
@@ -31,7 +32,11 @@ incomplete (exit 2) when a shard is missing or incomplete. Exit status as run.`,
 				return err
 			}
 			defer st.Close()
-			p := harness.MergePlan{Refs: args, Baseline: baseline, Store: st, Version: cli.Build().Version, AllowNoBaseline: allowNoBaseline, Names: cli.FlagName}
+			labels, err := cli.RunLabels(labelFlags, env.Getenv)
+			if err != nil {
+				return err
+			}
+			p := harness.MergePlan{Refs: args, Baseline: baseline, Store: st, Version: cli.Build().Version, AllowNoBaseline: allowNoBaseline, Names: cli.FlagName, Labels: labels}
 			res, err := harness.Merge(env.Ctx, p)
 			if res == nil {
 				return err
@@ -56,6 +61,7 @@ incomplete (exit 2) when a shard is missing or incomplete. Exit status as run.`,
 	storeFlagVar(cmd.Flags(), &storeDir)
 	cmd.Flags().StringVar(&baseline, "baseline", "", "compare the merged run with the run `REF`; exit 1 on a regression")
 	cmd.Flags().StringVar(&jsonOut, "json", "", "write the merged assay.run/v1 JSON to `FILE` (- for stdout)")
+	cmd.Flags().StringArrayVar(&labelFlags, "label", nil, "record the label `KEY=VALUE` with the merged run (repeatable), over those every shard carries; branch, commit and env default to the CI's, KEY= records none")
 	cmd.Flags().BoolVar(&allowNoBaseline, "allow-no-baseline", false, "pass a merge without --baseline whose every gate compares with a baseline: no gate is checked")
 	return cmd
 }
