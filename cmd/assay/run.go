@@ -71,6 +71,7 @@ incomplete run.`,
 	fl.StringVar(&p.JUnit, "junit", "", "write a JUnit XML report to `FILE` (- for stdout)")
 	fl.StringVar(&p.OTel, "otel", "", "write the results as OTLP/JSON traces to `FILE` (- for stdout): one gen_ai.evaluation.result event per check and metric")
 	fl.StringVar(&p.Markdown, "markdown", "", "write a markdown summary to `FILE` (- for stdout; also appended to $GITHUB_STEP_SUMMARY)")
+	fl.StringVar(&p.ReportURL, "report-url", "", "link each case the --markdown summary lists to its page of the HTML report served at `URL` (a URL or a relative path; the report of --html DIR)")
 	fl.StringVar(&p.Badge, "badge", "", "write a shields.io endpoint badge JSON to `FILE` (- for stdout; one per variant for a matrix)")
 	fl.StringVar(&p.ReportDir, "report-dir", "", "write `DIR`/YYYY-MM-DD.json, DIR/latest.md and DIR/badge.json (DIR/VARIANT/ for a matrix)")
 	fl.StringVar(&p.TrecRun, "trec-run", "", "write each case's ranking to `FILE` as a TREC run (qid Q0 docno rank score tag), for trec_eval, ranx or ir_measures")
