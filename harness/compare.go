@@ -22,6 +22,11 @@ type CompareOptions struct {
 	// the store gives the comparison (History; 0: DefaultHistory, -1:
 	// none).
 	History int
+	// OtherSuites compares runs of two suites (the report warns that
+	// the suites differ) instead of refusing them with OtherSuite: what
+	// a browser of a store (the UI's compare page) does with any two runs
+	// it is asked for. A command that takes a baseline leaves it false.
+	OtherSuites bool
 	// Outputs are the files the caller will write, by the name of what
 	// it writes ("JSON"): one that is a run record is refused (a
 	// PlanError of that Field) before anything is read.
@@ -37,7 +42,7 @@ func CompareRefs(ctx context.Context, st store.Reader, baseRef, candRef string, 
 	// A REF is resolved first (to a path, or to a stored run's id and
 	// run.json when the store keeps files), so that no output overwrites a
 	// run record before anything is read.
-	paths, ids, err := resolvePair(ctx, st, baseRef, candRef)
+	paths, ids, err := resolvePair(ctx, st, baseRef, candRef, co.OtherSuites)
 	if err != nil {
 		return compare.Report{}, err
 	}
@@ -67,7 +72,7 @@ func CompareRefs(ctx context.Context, st store.Reader, baseRef, candRef string, 
 			return compare.Report{}, inputError(err)
 		}
 	}
-	if runs[0].Suite.Name != runs[1].Suite.Name {
+	if runs[0].Suite.Name != runs[1].Suite.Name && !co.OtherSuites {
 		return compare.Report{}, OtherSuite(baseRef, runs[0].RunID, runs[0].Suite.Name, runs[1].Suite.Name)
 	}
 	hist := History(ctx, st, runs[0], runs[1], co.History)
@@ -79,7 +84,7 @@ func CompareRefs(ctx context.Context, st store.Reader, baseRef, candRef string, 
 // when it is a path REF, else its run id: a latest REF names a run of
 // the other's suite, and runs of two suites are refused (OtherSuite).
 func ResolvePair(ctx context.Context, st store.Reader, baseRef, candRef string) (base, cand string, err error) {
-	paths, ids, err := resolvePair(ctx, st, baseRef, candRef)
+	paths, ids, err := resolvePair(ctx, st, baseRef, candRef, false)
 	if err != nil {
 		return "", "", err
 	}
@@ -105,7 +110,7 @@ func ResolvePair(ctx context.Context, st store.Reader, baseRef, candRef string) 
 // latest REF names a run of the other's suite: the candidate is resolved
 // first (with no suite at hand, latest is the newest run of any suite),
 // unless it is the only latest REF of the two.
-func resolvePair(ctx context.Context, st store.Reader, baseRef, candRef string) (paths, ids [2]string, err error) {
+func resolvePair(ctx context.Context, st store.Reader, baseRef, candRef string, otherSuites bool) (paths, ids [2]string, err error) {
 	var suites, runIDs [2]string
 	refs := [2]string{baseRef, candRef}
 	order := []int{1, 0}
@@ -135,7 +140,7 @@ func resolvePair(ctx context.Context, st store.Reader, baseRef, candRef string) 
 		}
 		suite = suites[i]
 	}
-	if ids[0] != "" && ids[1] != "" && suites[0] != suites[1] {
+	if ids[0] != "" && ids[1] != "" && suites[0] != suites[1] && !otherSuites {
 		// Both from the index: refused before anything is read.
 		return paths, ids, OtherSuite(baseRef, runIDs[0], suites[0], suites[1])
 	}
