@@ -142,9 +142,15 @@ func merge(ctx context.Context, st store.Store, p MergePlan, unchecked *error) (
 	if err := checkLabels(p.Labels); err != nil {
 		return nil, gate.Verdict{}, nil, nil, err
 	}
+	var firstWarning string
 	if p.Baseline != "" {
 		if base, _, err = LoadBaseline(ctx, st, p.Baseline, first.run.Suite.Name); err != nil {
-			return nil, gate.Verdict{}, nil, nil, err
+			if !firstRun(p.Baseline, p.AllowNoBaseline, err) {
+				return nil, gate.Verdict{}, nil, nil, err
+			}
+			// A first merge: nothing to compare with yet (warned below).
+			firstWarning = fmt.Sprintf(fill("{Baseline} %s names no run yet, so nothing was compared ({AllowNoBaseline}): %v", p.Names), p.Baseline, err)
+			base = nil
 		}
 	}
 	f := first.run
@@ -173,6 +179,9 @@ func merge(ctx context.Context, st store.Store, p MergePlan, unchecked *error) (
 			seen[w] = true
 			warnings = append(warnings, w)
 		}
+	}
+	if firstWarning != "" {
+		warn(firstWarning)
 	}
 	complete := true
 	for i, s := range shards {

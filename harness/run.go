@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -430,20 +431,8 @@ func prepareRun(ctx context.Context, f *Plan) (*session, error) {
 		exprs = append(exprs, e)
 	}
 	if f.Baseline == "" && ss.shard == nil {
-		keep, skipped, err := WithoutBaseline(exprs, f.Names("Gates"), f.Names)
-		if err != nil {
+		if err := ss.withoutBaseline(exprs, f.Names("Gates")); err != nil {
 			return nil, err
-		}
-		ss.noBaseline = baselineOnly(exprs)
-		ss.warnings = append(ss.warnings, skipped...)
-		if len(keep) < len(exprs) {
-			gates := ss.gates
-			ss.gates = nil
-			for i, e := range exprs {
-				if !e.Kind.NeedsBaseline() {
-					ss.gates = append(ss.gates, gates[i])
-				}
-			}
 		}
 	}
 	if ss.shard != nil {
@@ -505,13 +494,58 @@ func prepareRun(ctx context.Context, f *Plan) (*session, error) {
 	}
 	if f.Baseline != "" {
 		if ss.base, _, err = LoadBaseline(ctx, ss.st, f.Baseline, s.Name); err != nil {
-			if ss.st != nil {
-				ss.st.Close()
+			if !firstRun(f.Baseline, f.AllowNoBaseline, err) || ss.shard != nil {
+				if ss.st != nil {
+					ss.st.Close()
+				}
+				return nil, err
 			}
-			return nil, err
+			// A first run: the latest REF names no run of this suite yet.
+			ss.warnings = append(ss.warnings, fmt.Sprintf(fill("{Baseline} %s names no run yet, so nothing was compared ({AllowNoBaseline}): %v", f.Names), f.Baseline, err))
+			f.Baseline = ""
+			// Its gates that compare with a baseline, --gate ones too,
+			// are left out with a warning: a baseline was asked for.
+			if err := ss.withoutBaseline(exprs, ""); err != nil {
+				if ss.st != nil {
+					ss.st.Close()
+				}
+				return nil, err
+			}
 		}
 	}
 	return ss, nil
+}
+
+// firstRun reports whether a baseline that could not be loaded (err) is
+// that of a first run, which allowNoBaseline lets go on with no baseline:
+// a latest REF (latest@main on the first run of a suite) that names no
+// run. A run id or a path that names nothing stays an error.
+func firstRun(ref string, allowNoBaseline bool, err error) bool {
+	return allowNoBaseline && store.IsLatestRef(ref) && errors.Is(err, store.ErrNotFound)
+}
+
+// withoutBaseline drops the gates that need the baseline the session has
+// not (exprs are its gates parsed): each is left out with a warning (one
+// of source given is an error: WithoutBaseline), and when all of them
+// need one the run fails unless AllowNoBaseline.
+func (ss *session) withoutBaseline(exprs []gate.Expr, given string) error {
+	f := ss.f
+	keep, skipped, err := WithoutBaseline(exprs, given, f.Names)
+	if err != nil {
+		return err
+	}
+	ss.noBaseline = baselineOnly(exprs)
+	ss.warnings = append(ss.warnings, skipped...)
+	if len(keep) < len(exprs) {
+		gates := ss.gates
+		ss.gates = nil
+		for i, e := range exprs {
+			if !e.Kind.NeedsBaseline() {
+				ss.gates = append(ss.gates, gates[i])
+			}
+		}
+	}
+	return nil
 }
 
 // loadSuite streams the suite at the plan's path, or wraps the suite it
