@@ -3,12 +3,14 @@ package assaytest_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/assaytest"
+	"github.com/assay-eval/assay/store"
 )
 
 // answers is a target that answers each case with a fixed text.
@@ -119,5 +121,69 @@ func TestRunSubtests(t *testing.T) {
 	run := assaytest.Run(t, "testdata/golden.yaml", good, assaytest.Subtests())
 	if run == nil || len(run.Cases) != 2 {
 		t.Fatalf("run = %+v", run)
+	}
+}
+
+func TestRunPassesWhenTheGatesTolerateAFailingCase(t *testing.T) {
+	logs, failed := record(t, func(tb testing.TB) { assaytest.Run(tb, "testdata/tolerant.yaml", bad) })
+	if failed {
+		t.Fatalf("pass_rate 0.5 >= 0.5 holds and the test failed:\n%s", logs)
+	}
+	if !strings.Contains(logs, `testdata/tolerant.yaml:10: q007: answer_includes: missing "sha-256"`) {
+		t.Errorf("the tolerated failing case was not logged at its line:\n%s", logs)
+	}
+}
+
+// short fails every answer longer than 20 bytes.
+var short = assaytest.Check("short_answer", func(_ assay.Case, o assay.Observation) assay.Check {
+	if len(o.Answer) > 20 {
+		return assay.Check{Pass: false, Detail: fmt.Sprintf("%d bytes", len(o.Answer))}
+	}
+	return assay.Check{Pass: true}
+})
+
+func TestCheckCountsInGatesAndTheStoredRun(t *testing.T) {
+	dir := t.TempDir()
+	var run *assay.Run
+	logs, failed := record(t, func(tb testing.TB) {
+		run = assaytest.Run(tb, "testdata/golden.yaml", good, short, assaytest.StoreDir(dir))
+	})
+	// q001's answer (29 bytes) is too long, q007's (16) is not.
+	if !failed || !strings.Contains(logs, "testdata/golden.yaml:6: q001: short_answer: 29 bytes") || !strings.Contains(logs, "✗ pass_rate >= 1  value 0.5") {
+		t.Fatalf("failed=%v, want the Go check to fail q001 and the gate:\n%s", failed, logs)
+	}
+	if run == nil || run.Summary.Passed != 1 {
+		t.Fatalf("run = %+v", run)
+	}
+	var stored []assay.Check
+	err := store.ReadCases(dir+"/runs/"+run.RunID, func(r assay.CaseResult) error {
+		stored = append(stored, r.Checks...)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := assay.Check{Kind: "short_answer", Pass: false, Detail: "29 bytes"}
+	if !slices.Contains(stored, want) {
+		t.Errorf("the stored cases lack %+v: %+v", want, stored)
+	}
+}
+
+func TestCheckGradesACaseWithoutExpectations(t *testing.T) {
+	dir := t.TempDir()
+	path := dir + "/plain.yaml"
+	writeFile(t, path, "assay: 1\nname: plain\ncases:\n  - id: q001\n    query: x\n")
+	long := answers{"q001": "an answer far longer than twenty bytes"}
+	logs, failed := record(t, func(tb testing.TB) { assaytest.Run(tb, path, long, short) })
+	if !failed || !strings.Contains(logs, path+":4: q001: short_answer: 38 bytes") {
+		t.Fatalf("failed=%v, want the ungraded case graded (and failed) by the Go check:\n%s", failed, logs)
+	}
+}
+
+func TestCheckWithABuiltInKindIsRefused(t *testing.T) {
+	clash := assaytest.Check("answer_includes", func(assay.Case, assay.Observation) assay.Check { return assay.Check{Pass: true} })
+	logs, failed := record(t, func(tb testing.TB) { assaytest.Run(tb, "testdata/golden.yaml", good, clash) })
+	if !failed || !strings.Contains(logs, `check kind "answer_includes" is a built-in check's`) {
+		t.Fatalf("failed=%v, want the clash refused:\n%s", failed, logs)
 	}
 }

@@ -58,3 +58,7 @@ func BenchmarkRuns10kAllChanged(b *testing.B) { benchmarkRuns(b, 10000, 1) }
 func BenchmarkRuns10kTenthChanged(b *testing.B) { benchmarkRuns(b, 10000, 0.1) }
 
 func BenchmarkRuns1k(b *testing.B) { benchmarkRuns(b, 1000, 1) }
+
+// BenchmarkRuns100kAllChanged: ten times the cases of
+// BenchmarkRuns10kAllChanged; its time is meant to grow about tenfold.
+func BenchmarkRuns100kAllChanged(b *testing.B) { benchmarkRuns(b, 100000, 1) }

@@ -114,24 +114,43 @@ func signFlipP(d []float64, exactMax, samples int, rng *rand.PCG) float64 {
 	// hold zeros in every slot.
 	words := (groups + 15) / 16
 	table = append(table, make([]float64, (words*16-groups)*16)...)
+	// The samples are made in blocks, as in newFlipTest: a block's words
+	// are drawn in the order one sample at a time would draw them, then
+	// added up one word (256 table slots) at a time for every sample of the
+	// block. Each sample keeps four accumulators, which break the chain of
+	// dependent additions; each gets the same terms in the same order as
+	// when the samples were made one at a time.
+	block := min(samples, flipBlock)
+	rnd := make([]uint64, words*block)
+	acc := make([][4]float64, block)
 	count := 0
-	for range samples {
-		// Four accumulators break the chain of dependent additions.
-		var s0, s1, s2, s3 float64
-		for w := range words {
-			r := rng.Uint64()
-			t := table[256*w : 256*w+256]
-			for q := 0; q < 4; q++ {
-				u := t[64*q : 64*q+64]
-				s0 += u[r&15]
-				s1 += u[16+(r>>4)&15]
-				s2 += u[32+(r>>8)&15]
-				s3 += u[48+(r>>12)&15]
-				r >>= 16
+	for k0 := 0; k0 < samples; k0 += block {
+		nb := min(block, samples-k0)
+		for k := range nb {
+			for w := range words {
+				rnd[w*block+k] = rng.Uint64()
 			}
 		}
-		if math.Abs((s0+s1)+(s2+s3)) >= thr {
-			count++
+		clear(acc)
+		for w := range words {
+			t := table[256*w : 256*w+256]
+			for k, r := range rnd[w*block : w*block+nb] {
+				s0, s1, s2, s3 := acc[k][0], acc[k][1], acc[k][2], acc[k][3]
+				for q := 0; q < 4; q++ {
+					u := t[64*q : 64*q+64]
+					s0 += u[r&15]
+					s1 += u[16+(r>>4)&15]
+					s2 += u[32+(r>>8)&15]
+					s3 += u[48+(r>>12)&15]
+					r >>= 16
+				}
+				acc[k] = [4]float64{s0, s1, s2, s3}
+			}
+		}
+		for _, s := range acc[:nb] {
+			if math.Abs((s[0]+s[1])+(s[2]+s[3])) >= thr {
+				count++
+			}
 		}
 	}
 	return float64(count+1) / float64(samples+1)

@@ -11,6 +11,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -79,37 +80,74 @@ func isDocFile(name string) bool {
 }
 
 // dirFiles returns the slash paths, relative to root, of the documents below
-// root, sorted.
+// root, sorted. Symlinks are followed, to files and to directories (root
+// itself may be one): a document's path is the one through the link. A
+// directory is walked once: reached again through another link, it is
+// skipped (its documents keep their first path). A link back to a
+// directory that encloses it (a loop) is an error naming it, and so is a
+// tree deeper than maxDirDepth.
 func dirFiles(root string) ([]string, error) {
 	var rels []string
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	walked := map[string]bool{} // real paths of the directories walked
+	open := map[string]string{} // real path -> path, of the directories being walked
+	var walk func(dir, rel string, depth int) error
+	walk = func(dir, rel string, depth int) error {
+		real, err := filepath.EvalSymlinks(dir)
 		if err != nil {
-			return pathError(p, err)
+			return pathError(dir, err)
 		}
-		if p != root && strings.HasPrefix(d.Name(), ".") {
-			if d.IsDir() {
-				return filepath.SkipDir
+		if encloser, ok := open[real]; ok {
+			return fmt.Errorf("%s: a symlink loop: it leads back to %s, which encloses it", dir, encloser)
+		}
+		if walked[real] {
+			return nil
+		}
+		if depth > maxDirDepth {
+			return fmt.Errorf("%s: the corpus is more than %d directories deep", dir, maxDirDepth)
+		}
+		walked[real], open[real] = true, dir
+		defer delete(open, real)
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return pathError(dir, err)
+		}
+		for _, e := range entries { // sorted by name
+			name := e.Name()
+			if strings.HasPrefix(name, ".") {
+				continue
 			}
-			return nil
+			p, r := filepath.Join(dir, name), path.Join(rel, name)
+			isDir := e.IsDir()
+			if e.Type()&fs.ModeSymlink != 0 {
+				// A dangling link, or one to a file, is judged as a
+				// file: a document that is not a regular file (a FIFO,
+				// a device, a symlink to one, a dangling link) is kept
+				// so that reading it says so.
+				if fi, err := os.Stat(p); err == nil {
+					isDir = fi.IsDir()
+				}
+			}
+			if isDir {
+				if err := walk(p, r, depth+1); err != nil {
+					return err
+				}
+				continue
+			}
+			if isDocFile(name) {
+				rels = append(rels, r)
+			}
 		}
-		if d.IsDir() || !isDocFile(d.Name()) {
-			return nil
-		}
-		// An entry that is not a regular file (a FIFO, a device, a
-		// symlink to one) is kept so that reading it says so.
-		rel, err := filepath.Rel(root, p)
-		if err != nil {
-			return err
-		}
-		rels = append(rels, filepath.ToSlash(rel))
 		return nil
-	})
-	if err != nil {
+	}
+	if err := walk(root, "", 0); err != nil {
 		return nil, err
 	}
 	slices.Sort(rels)
 	return rels, nil
 }
+
+// maxDirDepth bounds how deep a corpus directory is walked.
+const maxDirDepth = 100
 
 func loadDir(root string) ([]assay.Document, error) {
 	rels, err := dirFiles(root)

@@ -32,7 +32,10 @@
 // error. Errors are positioned: "corpus.jsonl:12: missing \"_id\" or \"id\"".
 //
 // Every file is read through internal/boundedfile: a corpus file, and each
-// .md/.txt entry of a directory (symlinks followed), must be a regular file
+// .md/.txt entry of a directory (symlinks followed, to files and to
+// directories; a directory reached twice is walked once, and a link back
+// to an enclosing directory is an error, as is a tree more than 100
+// directories deep), must be a regular file
 // within its limit (docs/limits.md). An entry that is not one (a FIFO, a
 // device, a symlink to one) is an error naming it, not skipped: a corpus
 // that silently lost a document would score differently. A line longer than

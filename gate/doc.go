@@ -89,8 +89,10 @@
 //
 // Comparisons hold within Epsilon (1e-9), so 24/30 >= 0.8 holds. A value the
 // run does not have makes its gate fail with the reason as the detail
-// (never 0, never a pass): a metric no judged case produced ("metric
-// ndcg@10 was not computed (no judged cases)"), a pass_rate with no graded
+// (never 0, never a pass): a ranking metric the run does not compute (not
+// among its options' metrics: "metric mrr is not computed by this suite
+// (its metrics: ndcg@10; add it to metrics:)"), a metric no judged case
+// produced ("metric ndcg@10 was not computed (no judged cases)"), a pass_rate with no graded
 // case, a rate over nothing (no_hit_rate, refusal_rate, grounded_rate when
 // no case was answered, that is every one errored, as when the target is
 // down; error_rate of a run with no case), a latency percentile with no

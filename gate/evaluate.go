@@ -2,6 +2,7 @@ package gate
 
 import (
 	"fmt"
+	"github.com/assay-eval/assay/metric"
 	"maps"
 	"math"
 	"slices"
@@ -339,6 +340,9 @@ type view struct {
 	// judge is the run's judge summary (a segment's view too): its
 	// min_kappa decides whether a judge metric may be read.
 	judge *assay.JudgeSummary
+	// metrics are the ranking metrics the run computed (its options'),
+	// nil when it does not say (a run recorded before they were kept).
+	metrics []string
 }
 
 func (v *view) trialStats() *assay.TrialStats {
@@ -383,6 +387,7 @@ func viewOf(run *assay.Run, sc *Scope) (*view, string) {
 	v, detail := scopeView(run, sc)
 	if run != nil {
 		v.judge = run.Summary.Judge
+		v.metrics = run.Options.Metrics
 	}
 	return v, detail
 }
@@ -626,6 +631,9 @@ func lookup(v *view, name string) (float64, string) {
 		if assay.IsNuggetMetric(name) {
 			return 0, fmt.Sprintf("metric %s is undefined: no case has nuggets it applies to (expect.nuggets; a vital score needs a vital nugget)", name)
 		}
+		if why := NotComputed(name, v.metrics); why != "" {
+			return 0, why
+		}
 		return 0, fmt.Sprintf("metric %s was not computed (no judged cases)", name)
 	}
 	if why := v.judge.JudgeUndefined(name); why != "" {
@@ -755,4 +763,21 @@ func short(id string) string {
 		return "(no id)"
 	}
 	return id
+}
+
+// NotComputed says that the ranking metric name is not among the metrics
+// computed (a run's options', a suite's metrics), naming them; "" when it
+// is, when name is no ranking metric, or when computed is empty (not
+// known).
+func NotComputed(name string, computed []string) string {
+	spec, err := metric.Parse(name)
+	if err != nil || len(computed) == 0 {
+		return ""
+	}
+	for _, c := range computed {
+		if cs, err := metric.Parse(c); err == nil && cs.Name == spec.Name {
+			return ""
+		}
+	}
+	return fmt.Sprintf("metric %s is not computed by this suite (its metrics: %s; add it to metrics:)", name, strings.Join(computed, ", "))
 }

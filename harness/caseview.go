@@ -137,7 +137,7 @@ func CaseDetail(ctx context.Context, st store.Reader, run *assay.Run, path, id s
 		}
 		return nil, nil, false, &NoCaseError{ID: id, RunID: run.RunID, Some: some}
 	}
-	c, cs, note := runSuiteCase(run, path, id)
+	c, cs, note := runSuiteCase(ctx, st, run, path, id)
 	for i := range views {
 		views[i].SuiteNote = note
 		if c != nil {
@@ -148,19 +148,63 @@ func CaseDetail(ctx context.Context, st store.Reader, run *assay.Run, path, id s
 }
 
 // runSuiteCase is the case id as the run asked it: kept with the run
-// when it was (store.ReadSuiteCase: one read, no suite file), else read
-// again from the suite file (SuiteCase).
-func runSuiteCase(run *assay.Run, path, id string) (*assay.Case, bool, string) {
+// when it was (one read, no suite file: store.ReadSuiteCase of the files
+// beside path, else st's store.SuiteCaseReader), else read again from the
+// suite file (SuiteCase).
+func runSuiteCase(ctx context.Context, st store.Reader, run *assay.Run, path, id string) (*assay.Case, bool, string) {
+	var c *assay.Case
 	if path != "" {
-		if c, err := store.ReadSuiteCase(filepath.Dir(path), id); err == nil && c != nil {
-			cs := false
-			if c.Expect.CaseSensitive != nil {
-				cs = *c.Expect.CaseSensitive
-			}
-			return c, cs, ""
+		c, _ = store.ReadSuiteCase(filepath.Dir(path), id)
+	} else if sr, ok := st.(store.SuiteCaseReader); ok {
+		c, _ = sr.SuiteCase(ctx, run.RunID, id)
+	}
+	if c != nil {
+		cs := false
+		if c.Expect.CaseSensitive != nil {
+			cs = *c.Expect.CaseSensitive
 		}
+		return c, cs, ""
 	}
 	return SuiteCase(run.Suite, id)
+}
+
+// RunSuiteCases calls fn with each case of the run as the run asked it,
+// until fn returns false: the cases the run kept (store.ReadSuiteCases of
+// the files beside path, else st's store.SuiteCaseReader), so no suite
+// file is needed; for a run that kept none (written before runs kept
+// them), the cases of the suite file it recorded (SuiteCases), with what
+// SuiteCases returns. Each case a run kept states its own case
+// sensitivity (Expect.CaseSensitive).
+func RunSuiteCases(ctx context.Context, st store.Reader, run *assay.Run, path string, fn func(assay.Case) bool) (bool, string) {
+	kept := 0
+	each := func(c assay.Case) error {
+		kept++
+		if !fn(c) {
+			return errStop
+		}
+		return nil
+	}
+	err := keptSuiteCases(ctx, st, run, path, each)
+	if kept == 0 {
+		return SuiteCases(run.Suite, fn)
+	}
+	if err != nil && !errors.Is(err, errStop) {
+		return false, "the cases kept with run " + ShortID(run.RunID) + " are not readable: " + err.Error()
+	}
+	return false, ""
+}
+
+// keptSuiteCases calls fn with each case the run kept as its suite stated
+// it (store.ReadSuiteCases of the files beside path, else st's
+// store.SuiteCaseReader); fn never when it kept none.
+func keptSuiteCases(ctx context.Context, st store.Reader, run *assay.Run, path string, fn func(assay.Case) error) error {
+	if path != "" {
+		return store.ReadSuiteCases(filepath.Dir(path), fn)
+	}
+	if sr, ok := st.(store.SuiteCaseReader); ok {
+		return sr.SuiteCases(ctx, run.RunID, fn)
+	}
+	return nil
 }
 
 // SuiteCase reads the case id again from the suite file a run recorded

@@ -7,8 +7,8 @@ import (
 	"github.com/assay-eval/assay/gate"
 )
 
-// Whether a run keeps its cases in memory is decided from the parsed
-// gate, not from its text: a scope value or a source that spells a
+// Whether a run keeps its cases in memory is decided from the gates
+// parsed once when the session is planned, not from their text: a scope value or a source that spells a
 // trial metric does not make a gate need the cases.
 func TestKeepCasesFromParsedExpressions(t *testing.T) {
 	for _, tc := range []struct {
@@ -23,7 +23,11 @@ func TestKeepCasesFromParsedExpressions(t *testing.T) {
 		{"no_new_failures", true},
 		{"no_new_failures [category=x]", true},
 	} {
-		ss := &session{f: &Plan{Trials: 1}, gates: []assay.Gate{{Expr: tc.expr, Source: "t.yaml:1"}}}
+		e, err := gate.Parse(tc.expr, "t.yaml:1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ss := &session{f: &Plan{Trials: 1}, gates: []assay.Gate{{Expr: tc.expr, Source: "t.yaml:1"}}, exprs: []gate.Expr{e}}
 		if got := ss.keepCases(); got != tc.keep {
 			t.Errorf("gate %q: keepCases = %v, want %v", tc.expr, got, tc.keep)
 		}

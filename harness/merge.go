@@ -223,35 +223,24 @@ func merge(ctx context.Context, st store.Store, p MergePlan, unchecked *error) (
 
 	// The gates the shards recorded, checked as the unsharded run would
 	// have: those that compare with a baseline only with one.
-	gates := f.Shard.Gates
+	exprs, err := gate.ParseAll(f.Shard.Gates)
+	if err != nil {
+		return nil, gate.Verdict{}, nil, nil, inputError(err)
+	}
 	if base == nil {
-		exprs := make([]gate.Expr, 0, len(gates))
-		for _, g := range gates {
-			e, err := gate.Parse(g.Expr, g.Source)
-			if err != nil {
-				return nil, gate.Verdict{}, nil, nil, inputError(err)
-			}
-			exprs = append(exprs, e)
-		}
 		*unchecked = baselineOnly(exprs)
-		_, skipped, err := WithoutBaseline(exprs, "", p.Names)
+		var skipped []string
+		exprs, skipped, err = WithoutBaseline(exprs, "", p.Names)
 		if err != nil {
 			return nil, gate.Verdict{}, nil, nil, err
 		}
 		for _, w := range skipped {
 			warn(w)
 		}
-		var keep []assay.Gate
-		for i, e := range exprs {
-			if !e.Kind.NeedsBaseline() {
-				keep = append(keep, gates[i])
-			}
-		}
-		gates = keep
 	}
 	keep := base != nil || run.Options.Trials > 1
-	for _, g := range gates {
-		if e, err := gate.Parse(g.Expr, g.Source); err == nil && e.NeedsCases() {
+	for _, e := range exprs {
+		if e.NeedsCases() {
 			keep = true
 		}
 	}
@@ -281,6 +270,19 @@ func merge(ctx context.Context, st store.Store, p MergePlan, unchecked *error) (
 		}
 		return nil
 	})
+	if sw, ok := rw.(store.SuiteCaseWriter); ok && err == nil {
+		// The cases the shards kept as the suite stated them go with the
+		// merged run, so its case pages need no suite file either.
+		for _, s := range shards {
+			if s == nil {
+				continue
+			}
+			if err = keptSuiteCases(ctx, st, s.run, s.path, sw.AppendSuiteCase); err != nil {
+				err = fmt.Errorf("run %s: %w", ShortID(s.run.RunID), err)
+				break
+			}
+		}
+	}
 	if err != nil {
 		run.FinishedAt = time.Now().UTC()
 		rw.Finish(run)
@@ -318,11 +320,7 @@ func merge(ctx context.Context, st store.Store, p MergePlan, unchecked *error) (
 		st := runner.Trials(run.Cases)
 		run.Trials = &st
 	}
-	verdict, err = gate.Evaluate(gates, run, base)
-	if err != nil {
-		rw.Finish(run)
-		return nil, gate.Verdict{}, nil, nil, inputError(err)
-	}
+	verdict = gate.EvaluateExprs(exprs, run, base)
 	run.Gates = verdict.Results
 	for _, w := range verdict.Warnings {
 		warn(w)

@@ -133,6 +133,11 @@ type Plan struct {
 	Now func() time.Time
 	// Version is the assay version recorded (default assay.Version).
 	Version string
+	// Checks are checks written in Go, run on every observation after
+	// the suite's expectations (grade.ApplyCustom): they count in each
+	// case's pass, the gates and every report, and are stored with the
+	// case's other checks. Each needs a kind no built-in check has.
+	Checks []grade.Custom
 	// Judge configures the model judge (JudgeOptions); the zero value
 	// uses the suite's judge: definition, if any.
 	Judge JudgeOptions
@@ -350,6 +355,7 @@ type session struct {
 	orderings []gate.Ordering
 	gopts     grade.Options
 	gates     []assay.Gate
+	exprs     []gate.Expr // gates, parsed once when the session is planned
 	st        store.Store
 	cache     *cache.Cache
 	base      *assay.Run
@@ -376,6 +382,9 @@ type session struct {
 // prepareRun loads and checks everything a run needs before any case is
 // sent, so a bad suite, gate, target or store fails with exit 2 up front.
 func prepareRun(ctx context.Context, f *Plan) (*session, error) {
+	if why := grade.ValidCustom(f.Checks); why != "" {
+		return nil, planError("Checks", "", "{Checks}: %s", why)
+	}
 	st, err := loadSuite(f)
 	if err != nil {
 		return nil, inputError(err)
@@ -430,6 +439,7 @@ func prepareRun(ctx context.Context, f *Plan) (*session, error) {
 		}
 		exprs = append(exprs, e)
 	}
+	ss.exprs = exprs
 	if f.Baseline == "" && ss.shard == nil {
 		if err := ss.withoutBaseline(exprs, f.Names("Gates")); err != nil {
 			return nil, err
@@ -544,6 +554,7 @@ func (ss *session) withoutBaseline(exprs []gate.Expr, given string) error {
 				ss.gates = append(ss.gates, gates[i])
 			}
 		}
+		ss.exprs = keep
 	}
 	return nil
 }
@@ -621,8 +632,8 @@ func (ss *session) keepCases() bool {
 			return true
 		}
 	}
-	for _, g := range ss.gates {
-		if e, err := gate.Parse(g.Expr, g.Source); err == nil && e.NeedsCases() {
+	for _, e := range ss.exprs {
+		if e.NeedsCases() {
 			return true
 		}
 	}
@@ -866,6 +877,7 @@ func (ss *session) stream(ctx context.Context, tgt assay.Target, run *assay.Run,
 		Prices:      ss.prices,
 		MaxCost:     f.MaxCost,
 		MaxTokens:   f.MaxTokens,
+		Checks:      f.Checks,
 		// r is graded on the raw observation and redacted by the runner.
 		OnResult: func(c assay.Case, r assay.CaseResult) error {
 			mu.Lock()
@@ -968,10 +980,7 @@ func (ss *session) finish(ctx context.Context, run *assay.Run, st *streamed, bas
 		st := runner.Trials(run.Cases)
 		run.Trials = &st
 	}
-	exprs, err := gate.ParseAll(ss.runGates())
-	if err != nil {
-		return gate.Verdict{}, inputError(err)
-	}
+	exprs := ss.runExprs()
 	var hist []*assay.Run
 	if base != nil {
 		hist = ss.history(ctx, base, run)
@@ -1103,9 +1112,9 @@ func (ss *session) runMatrix(ctx context.Context, m target.Matrix, res *Result) 
 			values[k][x] = true
 		}
 	}
-	for _, g := range ss.gates {
-		e, err := gate.Parse(g.Expr, g.Source)
-		if err != nil || e.Scope == nil || values[e.Scope.Key] == nil || values[e.Scope.Key][e.Scope.Value] {
+	for i, e := range ss.exprs {
+		g := ss.gates[i]
+		if e.Scope == nil || values[e.Scope.Key] == nil || values[e.Scope.Key][e.Scope.Value] {
 			continue
 		}
 		if e.Scope.Key == "variant" {

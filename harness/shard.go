@@ -2,6 +2,7 @@ package harness
 
 import (
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/gate"
 	"github.com/assay-eval/assay/shard"
 )
 
@@ -11,7 +12,7 @@ import (
 // that Merge restores suite order), and only the cases of slice I are
 // run. The cases are read once more to count the slice; a slice may hold
 // no case (an empty shard is still a shard of its group). A shard run
-// checks no gate (runGates): its gates are recorded in Run.Shard.Gates for
+// checks no gate (runExprs): its gates are recorded in Run.Shard.Gates for
 // Merge, which is also where a baseline is given.
 func (ss *session) selectShard() error {
 	f := ss.f
@@ -54,12 +55,12 @@ func (ss *session) selectShard() error {
 	return nil
 }
 
-// runGates are the gates a run checks: none for a shard run, whose
-// record keeps them (Run.Shard.Gates, set with the session's gates) for
-// the merge of its group.
-func (ss *session) runGates() []assay.Gate {
+// runExprs are the gates a run checks, parsed: none for a shard run,
+// whose record keeps them (Run.Shard.Gates, set with the session's gates)
+// for the merge of its group.
+func (ss *session) runExprs() []gate.Expr {
 	if ss.shard == nil {
-		return ss.gates
+		return ss.exprs
 	}
 	return nil
 }

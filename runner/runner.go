@@ -71,6 +71,10 @@ type Options struct {
 	// is incomplete.
 	MaxCost   float64
 	MaxTokens int64
+	// Checks are checks written in Go (grade.ApplyCustom), run on each
+	// observation after the suite's expectations and before redaction; a
+	// conversation's are run on its whole (grade.ConversationObservation).
+	Checks []grade.Custom
 }
 
 // RedactorFor returns a Redactor of t's secrets (empty when it has none).
@@ -478,6 +482,9 @@ func observe(ctx context.Context, t assay.Target, c assay.Case, trial int, o Opt
 			u = o.Prices.Cost(u)
 			r.Usage = &u
 		}
+	}
+	if r.Error == nil {
+		grade.ApplyCustom(&r, c, obs, o.Checks)
 	}
 	if cl, ok := t.(assay.Cleaner); ok && !o.Keep {
 		if err := cl.Cleanup(context.WithoutCancel(ctx), c, obs); err != nil {

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -25,7 +26,8 @@ type CopyResult struct {
 // Copy copies every run of src into dst (any two stores: files and
 // Postgres either way), oldest first, each with its record, status and
 // times as they are and its case lines with their observations. The source
-// is not changed.
+// is not changed. The cases the run kept as its suite stated them
+// (SuiteCaseReader) go with it when dst can keep them (SuiteCaseWriter).
 //
 // Each run is verified once copied: dst must give back the same record
 // and the same case lines (their number and a SHA-256 over them, see
@@ -91,13 +93,15 @@ func Copy(ctx context.Context, dst, src Store) (CopyResult, error) {
 }
 
 // RunDigest identifies a run's content in any store: its status, the
-// number of its case lines, and a SHA-256 over its record (EncodeRun of
-// what Load gives) and every case line with its observation (EncodeCase of
-// what Cases gives), in order.
+// number of its case lines and of the suite's cases it kept, and a SHA-256
+// over its record (EncodeRun of what Load gives), every case line with its
+// observation (EncodeCase of what Cases gives), in order, and every case
+// it kept (SuiteCaseReader, in order; none for a store without it).
 type RunDigest struct {
-	Status assay.RunStatus
-	Lines  int
-	Sum    [sha256.Size]byte
+	Status     assay.RunStatus
+	Lines      int
+	SuiteCases int
+	Sum        [sha256.Size]byte
 }
 
 // Digest reads the run id from s and returns its RunDigest.
@@ -125,6 +129,21 @@ func Digest(ctx context.Context, s Store, id string) (RunDigest, error) {
 	if err != nil {
 		return d, err
 	}
+	if sr, ok := s.(SuiteCaseReader); ok {
+		h.Write([]byte("suite cases\n"))
+		err = sr.SuiteCases(ctx, id, func(c assay.Case) error {
+			b, err := json.Marshal(&c)
+			if err != nil {
+				return err
+			}
+			h.Write(append(b, '\n'))
+			d.SuiteCases++
+			return nil
+		})
+		if err != nil {
+			return d, err
+		}
+	}
 	d.Status = run.Status
 	h.Sum(d.Sum[:0])
 	return d, nil
@@ -139,6 +158,8 @@ func mismatch(got, want RunDigest, err error) string {
 		return fmt.Sprintf("%s, the source's is %s", got.Status, want.Status)
 	case got.Lines != want.Lines:
 		return fmt.Sprintf("%d case lines of %d", got.Lines, want.Lines)
+	case got.SuiteCases != want.SuiteCases:
+		return fmt.Sprintf("%d of the %d cases its suite stated", got.SuiteCases, want.SuiteCases)
 	}
 	return fmt.Sprintf("%d case lines, but their checksum differs", got.Lines)
 }
@@ -157,6 +178,9 @@ func copyRun(ctx context.Context, dst, src Store, id string, want RunDigest) err
 		return err
 	}
 	err = src.Cases(ctx, id, true, w.Append)
+	if err == nil {
+		err = copySuiteCases(ctx, w, src, id)
+	}
 	switch {
 	case err != nil:
 		w.Finish(&assay.Run{RunID: id, Status: assay.StatusIncomplete})
@@ -184,4 +208,18 @@ func copyRun(ctx context.Context, dst, src Store, id string, want RunDigest) err
 		}
 	}
 	return err
+}
+
+// copySuiteCases copies the cases the run id kept in src (SuiteCaseReader)
+// to its writer w in dst, when w keeps them (SuiteCaseWriter).
+func copySuiteCases(ctx context.Context, w RunWriter, src Store, id string) error {
+	sr, ok := src.(SuiteCaseReader)
+	if !ok {
+		return nil
+	}
+	sw, ok := w.(SuiteCaseWriter)
+	if !ok {
+		return nil
+	}
+	return sr.SuiteCases(ctx, id, sw.AppendSuiteCase)
 }

@@ -119,6 +119,9 @@
 // Delete, so a command works the same on either. A path REF (a run.json)
 // is read from its file whatever the store. A store with files says so by
 // the RunFiler capability; Entry.Path and RunWriter.Dir are empty for one
-// without. store/storetest is the conformance suite every implementation
-// passes.
+// without. Every backend keeps a run's cases as its suite stated them
+// (SuiteCaseWriter, SuiteCaseReader: suite-cases.jsonl.gz in a run's
+// directory, a table in Postgres), so a case is shown from the store
+// alone, and Copy and Digest carry and check them. store/storetest is the
+// conformance suite every implementation passes.
 package store

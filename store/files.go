@@ -197,6 +197,14 @@ func readCases(path string, decode func([]byte, *assay.CaseResult) error, fn fun
 			path = filepath.Join(path, CasesFile)
 		}
 	}
+	return readLines(path, decode, fn)
+}
+
+// readLines calls fn with each line of the JSON Lines file path (gzipped
+// when its name ends in .gz) decoded by decode: the bounds, positions and
+// torn-line rule of ReadCases, for the case lines and the suite's cases a
+// run keeps.
+func readLines[T any](path string, decode func([]byte, *T) error, fn func(T) error) error {
 	f, err := boundedfile.Open(path, boundedfile.Cases)
 	if err != nil {
 		return fileErr(path, err)
@@ -223,7 +231,7 @@ func readCases(path string, decode func([]byte, *assay.CaseResult) error, fn fun
 			if e := nesting.JSON(t); e != nil {
 				return diag.Errorf(path, line, e.Col, "%s", e.Msg)
 			}
-			var r assay.CaseResult
+			var r T
 			if err := decode(t, &r); err != nil {
 				if torn && !compressed {
 					return nil

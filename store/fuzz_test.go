@@ -54,3 +54,33 @@ func FuzzReadCases(f *testing.F) {
 		}
 	})
 }
+
+// FuzzReadSuiteCases: any bytes in a run's suite-cases.jsonl give cases or
+// an error naming the file; ReadSuiteCase of any id agrees with a pass
+// over them.
+func FuzzReadSuiteCases(f *testing.F) {
+	f.Add([]byte("{\"id\":\"q1\",\"query\":\"one\",\"judgments\":{\"d1\":2}}\n{\"id\":\"q2\"}\n"), "q2")
+	f.Add([]byte("{\"id\":\"q1\"}\n{\"id\""), "q1")
+	f.Add([]byte("\n\n{}\n[1,2]\n"), "")
+	f.Fuzz(func(t *testing.T, b []byte, id string) {
+		dir := t.TempDir()
+		path := filepath.Join(dir, store.SuiteCasesFile)
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var found *assay.Case
+		err := store.ReadSuiteCases(dir, func(c assay.Case) error {
+			if c.ID == id && found == nil {
+				found = &c
+			}
+			return nil
+		})
+		if err != nil && !strings.HasPrefix(err.Error(), path) {
+			t.Errorf("error does not name the file: %v", err)
+		}
+		c, cerr := store.ReadSuiteCase(dir, id)
+		if err == nil && (cerr != nil || (c == nil) != (found == nil) || c != nil && c.ID != id) {
+			t.Errorf("ReadSuiteCase(%q) = %+v, %v; the pass found %+v", id, c, cerr, found)
+		}
+	})
+}

@@ -76,6 +76,23 @@ type CaseReader interface {
 	CaseTrials(ctx context.Context, runID, id string, withObservations bool, fn func(assay.CaseResult) error) error
 }
 
+// SuiteCaseReader is the optional capability of a store that reads the
+// cases a run kept as its suite stated them when the run asked them
+// (SuiteCaseWriter): a case's query, judgments and expectations, shown
+// on any machine that reaches the store with no suite file. Every store
+// of this module has it; a run written before runs kept their cases keeps
+// none (the caller reads the suite file the run recorded).
+type SuiteCaseReader interface {
+	// SuiteCase returns the case id as the run runID kept it; nil, with
+	// no error, when the run keeps no such case. An unknown run wraps
+	// ErrNotFound.
+	SuiteCase(ctx context.Context, runID, id string) (*assay.Case, error)
+	// SuiteCases calls fn with each case the run runID kept, in the
+	// order the run wrote them; fn never when it keeps none. An unknown run wraps ErrNotFound; an
+	// error from fn ends the pass and is returned as it is.
+	SuiteCases(ctx context.Context, runID string, fn func(assay.Case) error) error
+}
+
 // HeadLoader is the optional capability of a store that reads a run's
 // record without its cases (summary, gates, git, warnings) for less than
 // Load costs: what a list of runs shows for each (the UI's runs page).
@@ -102,8 +119,10 @@ type Migrator interface {
 // concurrent use.
 type RunWriter interface {
 	// Append writes one line of cases.jsonl (the CaseResult with its
-	// Observation). Each line reaches the operating system in one write, so
-	// a killed process loses at most the cases still in flight.
+	// Observation). A killed process loses at most the cases of about the
+	// last second: the files stores write each line in one write (synced
+	// every second), Postgres commits the lines in batches at least every
+	// second. An error may be an earlier line's that could not be kept.
 	Append(r assay.CaseResult) error
 	// Finish writes the final run.json (status as given) by an atomic
 	// rename, syncs cases.jsonl and updates the index. It reads the run's

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -77,8 +78,9 @@ func (w *fileRun) finishSuiteCases(compress bool) error {
 }
 
 // ReadSuiteCase returns the case id as the suite stated it when the run in
-// dir asked it (SuiteCasesFile), read through its index; nil, with no
-// error, when the run does not keep it (the caller reads the suite file).
+// dir asked it (SuiteCasesFile), read through its index once the run
+// finished (by a pass over the file before); nil, with no error, when the
+// run does not keep it (the caller reads the suite file).
 func ReadSuiteCase(dir, id string) (*assay.Case, error) {
 	var c *assay.Case
 	err := readIndexed(dir, SuiteCasesGzFile, SuiteCaseIndexFile, id, func(path string, off uint64, n int, t []byte) error {
@@ -95,8 +97,77 @@ func ReadSuiteCase(dir, id string) (*assay.Case, error) {
 		c = &x
 		return nil
 	})
-	if errors.Is(err, errNoIndex) || errors.Is(err, fs.ErrNotExist) {
+	if errors.Is(err, errNoIndex) {
+		err = ReadSuiteCases(dir, func(x assay.Case) error {
+			if x.ID != id {
+				return nil
+			}
+			c = &x
+			return errFound
+		})
+		if errors.Is(err, errFound) {
+			err = nil
+		}
+	}
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	return c, err
+}
+
+var errFound = errors.New("found")
+
+// ReadSuiteCases calls fn with each case the run in dir keeps as its suite
+// stated it (SuiteCasesGzFile once the run finished, else
+// SuiteCasesFile), in the order the run wrote them; fn never when it keeps
+// none. Errors are positioned as ReadCases's; an error from fn ends the
+// pass and is returned as it is.
+func ReadSuiteCases(dir string, fn func(assay.Case) error) error {
+	path := filepath.Join(dir, SuiteCasesGzFile)
+	if _, err := os.Stat(path); err != nil {
+		path = filepath.Join(dir, SuiteCasesFile)
+	}
+	err := readLines(path, func(b []byte, c *assay.Case) error { return json.Unmarshal(b, c) }, fn)
+	var ne notExist
+	if errors.As(err, &ne) {
+		return nil
+	}
+	return err
+}
+
+// RunSuiteCase is ReadSuiteCase of the run runID under root. An unknown
+// run wraps ErrNotFound.
+func RunSuiteCase(_ context.Context, root, runID, id string) (*assay.Case, error) {
+	dir, err := existingRunDir(root, runID)
+	if err != nil {
+		return nil, err
+	}
+	return ReadSuiteCase(dir, id)
+}
+
+// RunSuiteCases is ReadSuiteCases of the run runID under root. An unknown
+// run wraps ErrNotFound.
+func RunSuiteCases(ctx context.Context, root, runID string, fn func(assay.Case) error) error {
+	dir, err := existingRunDir(root, runID)
+	if err != nil {
+		return err
+	}
+	return ReadSuiteCases(dir, func(c assay.Case) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return fn(c)
+	})
+}
+
+var _ SuiteCaseReader = (*Files)(nil)
+
+// SuiteCase implements SuiteCaseReader (RunSuiteCase).
+func (s *Files) SuiteCase(ctx context.Context, runID, id string) (*assay.Case, error) {
+	return RunSuiteCase(ctx, s.root, runID, id)
+}
+
+// SuiteCases implements SuiteCaseReader (RunSuiteCases).
+func (s *Files) SuiteCases(ctx context.Context, runID string, fn func(assay.Case) error) error {
+	return RunSuiteCases(ctx, s.root, runID, fn)
 }

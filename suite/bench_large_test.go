@@ -102,3 +102,32 @@ func TestLargeSuiteStyles(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkJSONL10k reads a 10,000-case JSONL suite: Load (every case kept)
+// and Stream with one Cases pass (what a run does: validate, then read
+// the cases again as they run).
+func BenchmarkJSONL10k(b *testing.B) {
+	p := largeSuite(b, 10000, "jsonl")
+	b.Run("load", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			s, err := Load(p)
+			if err != nil || len(s.Cases) != 10000 {
+				b.Fatalf("%v", err)
+			}
+		}
+	})
+	b.Run("stream", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			st, err := Stream(p, LoadOptions{})
+			if err != nil || st.Suite.Cases != nil {
+				b.Fatalf("not streamed: %v", err)
+			}
+			n := 0
+			if err := st.Cases(func(assay.Case) error { n++; return nil }); err != nil || n != 10000 {
+				b.Fatalf("%d cases: %v", n, err)
+			}
+		}
+	})
+}

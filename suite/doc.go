@@ -44,14 +44,18 @@
 //
 // Blank lines are skipped, CRLF line ends and a byte order mark on the
 // first line are accepted, and a line is at most 64 MiB
-// (boundedfile.MaxLine). Each line is parsed on its own by the same parser
-// and decoder as a YAML suite, its positions moved to its line of the
-// file, so every message is the native one and every error is
+// (boundedfile.MaxLine). Each line is read on its own with encoding/json
+// (never the YAML parser) into the same positioned tree a YAML suite is
+// parsed into (internal/yamltree), and decoded by the same decoder, so
+// every message about a field is the native one and every error is
 // "file:line:col: msg" in the file the line is in (the cases file for its
-// cases); a case's Source is that file and line. A line must be a JSON
-// object (a flow mapping: YAML that is not one is refused), anchors do not
-// reach from one line to the next, and each line is pre-scanned for depth
-// and length as a case of a YAML suite is (below). A .jsonl suite file
+// cases); a case's Source is that file and line. A line must be one JSON
+// object: YAML is refused (no unquoted keys, no anchors), a fault of JSON
+// syntax is encoding/json's message at the token it stopped on, and an
+// object or list left open at the end of the line is reported at its
+// opening bracket. A JSON number is a number even where YAML would read
+// the same text as a string (1e3). Each line is pre-scanned for depth and
+// length as a case of a YAML suite is (below). A .jsonl suite file
 // whose first line is not an object is not a JSONL suite (it is then read
 // as any other file); one whose first line is an object without "assay"
 // is refused as a native suite without its version.
@@ -163,9 +167,9 @@
 //     tag `group` (kebab groups) whose judged relevant documents differ;
 //     leakage (an expected answer string, or a judged document id as a whole
 //     word, inside the case's own query; also a judged relevant document's
-//     file stem or title, when it has two words or more — "api-reference",
-//     "Deployment Guide" — since a one-word title is the word a fair query
-//     uses); a judgment keyed by a document's path or title (resolved to its
+//     file stem of two words or more — "api-reference" — or its title of
+//     three words or more — "Helm Deployment Guide" — since a short title
+//     such as "Password Reset" is the words a fair query uses); a judgment keyed by a document's path or title (resolved to its
 //     id, below); a judgment key that is no id and names two or more
 //     documents is an error; a judged non-relevant document the
 //     corpus lacks; a document listed in `relevant` but judged 0 in

@@ -60,9 +60,8 @@ func TestDetectFormatByShape(t *testing.T) {
 			if got := DetectFormat(p); got != tc.want {
 				t.Errorf("DetectFormat = %q, want %q", got, tc.want)
 			}
-			_, ok := detectFormat(p, LoadOptions{})
-			if ok != (tc.want != "") {
-				t.Errorf("detectFormat ok = %v, want %v", ok, tc.want != "")
+			if k := kindOf(p); (k.foreign != "") != (tc.want != "") || k.jsonl {
+				t.Errorf("kindOf = %+v, want foreign %v", k, tc.want != "")
 			}
 		})
 	}

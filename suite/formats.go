@@ -164,20 +164,10 @@ const (
 // CLI shows them.
 var ImportFormats = []string{FormatGNO, FormatGNOAsk, FormatGNOBench, FormatKebab, FormatKnowlex, FormatBEIR, FormatTREC, FormatCranfield, FormatNuggets}
 
-// detectFormat recognises a non-native golden set by its content's shape and
-// returns its loader.
-func detectFormat(path string, o LoadOptions) (load func() (*assay.Suite, error), ok bool) {
-	f, data := sniffFormat(path)
-	if f == "" {
-		return nil, false
-	}
-	return func() (*assay.Suite, error) { return loadFormat(f, path, data, o) }, true
-}
-
 // DetectFormat reports the foreign format of path ("" when it is none of
-// them, for example a native suite).
+// them, for example a native suite), as Load decides it.
 func DetectFormat(path string) string {
-	f, _ := sniffFormat(path)
+	f := kindOf(path).foreign
 	if f == FormatGNOAdversarial {
 		return FormatGNO
 	}

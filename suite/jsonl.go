@@ -9,21 +9,20 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/goccy/go-yaml/ast"
-
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/internal/boundedfile"
 	"github.com/assay-eval/assay/internal/nesting"
+	"github.com/assay-eval/assay/internal/yamltree"
 )
 
 // JSONL suites (package doc, "JSONL"): a .jsonl suite file is a header
 // object on its first line and one case object on each other line; a
 // native suite may instead name such a file of cases (`cases: cases.jsonl`),
-// every line of which is a case. Each line is parsed on its own by the
-// same YAML parser and decoder as the whole document (JSON is YAML), with
-// its tokens moved to the line's place in the file, so that messages and
-// positions are those of a native suite and memory holds one line at a
-// time.
+// every line of which is a case. Each line is read on its own with
+// encoding/json into the same positioned tree the YAML reader builds
+// (package yamltree), and decoded by the same decoder as a whole document,
+// so that messages and positions are those of a native suite, no line
+// goes through the YAML parser, and memory holds one line at a time.
 
 // isJSONLName reports whether name is that of a JSONL file (.jsonl).
 func isJSONLName(name string) bool { return strings.EqualFold(filepath.Ext(name), ".jsonl") }
@@ -94,14 +93,9 @@ func (l *jsonlLines) next() ([]byte, int, error) {
 	}
 }
 
-// parseJSONLLine parses line n of file, which must hold one JSON object,
-// into its mapping node, positioned in the file.
-func parseJSONLLine(file string, n int, line []byte) (node ast.Node, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			node, err = nil, Errorf(file, n, 1, "cannot parse: %v", r)
-		}
-	}()
+// parseJSONLLine reads line n of file, which must hold one JSON object,
+// with encoding/json into its positioned tree (package yamltree).
+func parseJSONLLine(file string, n int, line []byte) (*ynode, error) {
 	start := bytes.IndexFunc(line, func(r rune) bool { return r != ' ' && r != '\t' })
 	if start < 0 || line[start] != '{' {
 		start = max(start, 0)
@@ -112,18 +106,15 @@ func parseJSONLLine(file string, n int, line []byte) (node ast.Node, err error) 
 	if e := nesting.YAMLBelow(line, 2); e != nil {
 		return nil, Errorf(file, n, e.Col, "%s", e.Msg)
 	}
-	body, err := parseBody(file, string(line), n, func(d *ast.DocumentNode) error {
-		line, col := nodePos(d.Body)
-		return Errorf(file, line, col, "one JSON object a line; found more after it")
-	})
+	node, err := yamltree.ParseJSONLine(line, n)
 	if err != nil {
-		return nil, err
+		var se *yamltree.SyntaxError
+		if errors.As(err, &se) {
+			return nil, Errorf(file, se.Line, se.Col, "%s", se.Msg)
+		}
+		return nil, Errorf(file, n, 1, "%v", err)
 	}
-	m, ok := body.(*ast.MappingNode)
-	if !ok || !m.IsFlowStyle {
-		return nil, Errorf(file, n, start+1, "want a JSON object on each line of a JSONL suite, got %s", nodeDesc(body))
-	}
-	return m, nil
+	return node, nil
 }
 
 // firstBytes is s cut to at most n bytes.
@@ -135,9 +126,9 @@ func firstBytes(s []byte, n int) string {
 }
 
 // jsonlItems is the caseSource of the remaining lines of l: each is parsed
-// and handed over on its own. Anchors do not reach from a line to the next.
-func jsonlItems(l *jsonlLines, r *nodeReader, count *int) caseSource {
-	return func(yield func(ast.Node) error) error {
+// and handed over on its own.
+func jsonlItems(l *jsonlLines, count *int) caseSource {
+	return func(yield func(*ynode) error) error {
 		for {
 			line, n, err := l.next()
 			if errors.Is(err, io.EOF) {
@@ -150,7 +141,6 @@ func jsonlItems(l *jsonlLines, r *nodeReader, count *int) caseSource {
 			if err != nil {
 				return err
 			}
-			r.anchors = nil
 			*count++
 			if err := yield(node); err != nil {
 				return err
@@ -179,7 +169,7 @@ func decodeJSONL(path string, rd io.Reader, onHeader func(*parsed) error, onCase
 	r := &nodeReader{file: path}
 	count := 0
 	d := &nativeDecoder{r: r, p: &parsed{suite: &assay.Suite{Format: "native"}, topLines: map[string]int{}},
-		pieces: jsonlItems(l, r, &count), jsonl: true, onHeader: onHeader, onCase: onCase}
+		pieces: jsonlItems(l, &count), jsonl: true, onHeader: onHeader, onCase: onCase}
 	if err := d.top(header); err != nil {
 		return nil, err
 	}
@@ -197,7 +187,7 @@ func decodeCasesFile(p *parsed, casesPath string, rd io.Reader, onCase caseFunc)
 	r := &nodeReader{file: casesPath}
 	count := 0
 	d := &nativeDecoder{r: r, p: p, onCase: onCase, caseFile: casesPath}
-	if err := d.caseItems(jsonlItems(newJSONLLines(casesPath, rd), r, &count), 0); err != nil {
+	if err := d.caseItems(jsonlItems(newJSONLLines(casesPath, rd), &count), 0); err != nil {
 		return err
 	}
 	if count == 0 {

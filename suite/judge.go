@@ -8,7 +8,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/goccy/go-yaml/ast"
+	"github.com/assay-eval/assay/internal/yamltree"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/internal/boundedfile"
@@ -55,7 +55,7 @@ func ParseJudge(file string, src []byte) (cfg *assay.JudgeConfig, err error) {
 	if err := checkNesting(file, src); err != nil {
 		return nil, err
 	}
-	body, err := parseBody(file, string(src), 1, func(d *ast.DocumentNode) error {
+	body, err := parseBody(file, string(src), func(d yamltree.Doc) error {
 		line, col := nodePos(d.Body)
 		return Errorf(file, line, col, "a judge file holds one YAML document; found a second one")
 	})
@@ -167,7 +167,7 @@ func (d *nativeDecoder) judgeDef(f yfield) (*assay.JudgeConfig, error) {
 				cfg.MinKappa = &v
 			}
 		case "probes":
-			var nodes []ast.Node
+			var nodes []*ynode
 			if cfg.Probes, nodes, err = r.strList(jf); err == nil {
 				for i, p := range cfg.Probes {
 					if !slices.Contains(assay.JudgeProbes, p) {
@@ -197,7 +197,7 @@ func (d *nativeDecoder) judgeDef(f yfield) (*assay.JudgeConfig, error) {
 }
 
 // positive reads an integer >= 1.
-func (d *nativeDecoder) positive(what string, n ast.Node) (int, error) {
+func (d *nativeDecoder) positive(what string, n *ynode) (int, error) {
 	v, err := d.r.integer(what, n)
 	if err == nil && v < 1 {
 		d.prob(n, "%s: must be at least 1, got %d", what, v)
@@ -208,16 +208,16 @@ func (d *nativeDecoder) positive(what string, n ast.Node) (int, error) {
 // rubric reads a list of criteria.
 func (d *nativeDecoder) rubric(f yfield) ([]assay.JudgeCriterion, error) {
 	r := d.r
-	seq, ok := f.val.(*ast.SequenceNode)
+	seq, ok := asSeq(f.val)
 	if !ok {
 		return nil, r.errAt(f.val, "judge.rubric: want a list of criteria ({name, description, scale}), got %s", nodeDesc(f.val))
 	}
-	if len(seq.Values) == 0 {
+	if len(seq.Items) == 0 {
 		d.prob(f.val, "judge.rubric: empty list; leave the field out for the default rubric")
 	}
 	var out []assay.JudgeCriterion
 	seen := map[string]bool{}
-	for _, item := range seq.Values {
+	for _, item := range seq.Items {
 		item, err := r.resolve(item)
 		if err != nil {
 			return nil, err
@@ -263,12 +263,12 @@ func (d *nativeDecoder) rubric(f yfield) ([]assay.JudgeCriterion, error) {
 // scale reads [MIN, MAX].
 func (d *nativeDecoder) scale(f yfield) (float64, float64, error) {
 	r := d.r
-	seq, ok := f.val.(*ast.SequenceNode)
-	if !ok || len(seq.Values) != 2 {
+	seq, ok := asSeq(f.val)
+	if !ok || len(seq.Items) != 2 {
 		return 0, 0, r.errAt(f.val, "scale: want [MIN, MAX] such as [0, 1] or [1, 5], got %s", nodeDesc(f.val))
 	}
 	var v [2]float64
-	for i, n := range seq.Values {
+	for i, n := range seq.Items {
 		n, err := r.resolve(n)
 		if err != nil {
 			return 0, 0, err
@@ -307,7 +307,7 @@ func (d *nativeDecoder) budget(f yfield, b *assay.JudgeBudget) error {
 // budgetField reads one limit or price of the judge's budget (what names
 // it in errors); a limit given both beside the judge's fields and in its
 // budget: block is an error.
-func (d *nativeDecoder) budgetField(what, key string, val ast.Node, b *assay.JudgeBudget) error {
+func (d *nativeDecoder) budgetField(what, key string, val *ynode, b *assay.JudgeBudget) error {
 	r := d.r
 	var err error
 	var v float64

@@ -54,10 +54,11 @@ var streamLint = true
 // suite is loaded whole, with the same findings.
 func Check(path string, o LoadOptions) (*Streamed, []Finding, error) {
 	var whole *parsed
+	k := kindOf(path)
 	if streamLint {
 		var st *Streamed
 		var out []Finding
-		if st, out, whole = checkStreamed(path, o); st != nil {
+		if st, out, whole = checkStreamed(path, k, o); st != nil {
 			return st, out, nil
 		}
 	}
@@ -66,7 +67,7 @@ func Check(path string, o LoadOptions) (*Streamed, []Finding, error) {
 	if whole != nil {
 		l, err = loadParsed(path, whole)
 	} else {
-		l, err = load(path, o)
+		l, err = load(path, k, o)
 	}
 	if err != nil {
 		return nil, nil, err
@@ -95,10 +96,10 @@ func Check(path string, o LoadOptions) (*Streamed, []Finding, error) {
 // checkStreamed is Check of a suite Stream streams, linting each case in
 // Stream's validating pass; st is nil when Stream does not stream it, and
 // whole is then the parse streamNativeWith made of a native suite, if any.
-func checkStreamed(path string, o LoadOptions) (st *Streamed, out []Finding, whole *parsed) {
+func checkStreamed(path string, k fileKind, o LoadOptions) (st *Streamed, out []Finding, whole *parsed) {
 	var ln *linter
 	var topLines map[string]int
-	st, whole = streamNativeWith(path, o, func(s *assay.Suite, p *parsed) caseFunc {
+	st, whole = streamNativeWith(path, k, func(s *assay.Suite, p *parsed) caseFunc {
 		// A suite Stream streams has no structural problem: the findings
 		// are the lint warnings noticed while parsing, then lintSuite's.
 		out = appendWarnFindings(nil, path, p.warns)
@@ -134,6 +135,9 @@ func appendWarnFindings(out []Finding, file string, warns []problem) []Finding {
 // (they follow the sorted findings).
 func appendSuiteWarnings(out []Finding, file string, s *assay.Suite, manifest []string) []Finding {
 	for _, w := range s.Warnings {
+		if strings.Contains(w, unknownRefs) {
+			continue // each is an error of its own
+		}
 		src, msg := file, w
 		// A loader warning that already says where ("file:line: msg" or
 		// "file:line:col: msg") keeps its own position.
@@ -243,9 +247,10 @@ type TagValues struct {
 
 // A GateLinter returns the findings on a suite's gates (file is the suite
 // file, the source of a gate that records none), given the tag values its
-// cases carry. Package suite/lint's Gates checks them against the gate
-// grammar.
-type GateLinter func(gates []assay.Gate, file string, tags TagValues) []Finding
+// cases carry and the ranking metrics it computes (its metrics:, or
+// assay.DefaultMetrics when it names none). Package suite/lint's Gates
+// checks them against the gate grammar.
+type GateLinter func(gates []assay.Gate, file string, tags TagValues, metrics []string) []Finding
 
 // addTags records the case's tag values.
 func (ln *linter) addTags(tags map[string]string) {
@@ -273,7 +278,11 @@ func (ln *linter) findings(topLines map[string]int) []Finding {
 	var out []Finding
 	// The gates: the caller's check, with the tag values the cases carry.
 	if ln.gates != nil && len(ln.s.Gates) > 0 {
-		out = append(out, ln.gates(ln.s.Gates, ln.file, TagValues{Values: ln.tags, Many: ln.manyTags})...)
+		metrics := ln.s.Metrics
+		if len(metrics) == 0 {
+			metrics = assay.DefaultMetrics
+		}
+		out = append(out, ln.gates(ln.s.Gates, ln.file, TagValues{Values: ln.tags, Many: ln.manyTags}, metrics)...)
 	}
 	out = append(out, ln.out...)
 	out = append(out, ln.grouped...)
@@ -766,9 +775,11 @@ func (ix docIndex) has(ref string) bool { return ix.Count(ref) > 0 }
 
 // nameLeaks reports, through leak, each relevant judged document of c
 // whose file stem or title stands in the lowered query lq as whole words.
-// Only stems and titles of two words or more are checked ("api-reference",
-// "Deployment Guide"): a one-word title such as "Glaze" is also the word a
-// fair query uses. A stem equal to the id was checked as the id.
+// Only stems of two words or more ("api-reference", written as the file
+// name is) and titles of minTitleWords words or more ("Helm Deployment
+// Guide") are checked: a short title such as "Glaze" or "Password Reset"
+// is also the words a fair query uses to name its topic. A stem equal to
+// the id was checked as the id.
 func (ln *linter) nameLeaks(c assay.Case, lq string, leak func(format string, args ...any)) {
 	if len(ln.s.Corpus) == 0 || len(c.Judgments) == 0 {
 		return
@@ -799,7 +810,7 @@ func (ln *linter) nameLeaks(c assay.Case, lq string, leak func(format string, ar
 		if n.stem == id || wordCount(n.stem) < 2 {
 			n.stem = ""
 		}
-		if n.title = d.Title; strings.EqualFold(n.title, n.stem) || n.title == id || wordCount(n.title) < 2 {
+		if n.title = d.Title; strings.EqualFold(n.title, n.stem) || n.title == id || wordCount(n.title) < minTitleWords {
 			n.title = ""
 		}
 		for _, x := range []string{n.stem, n.title} {
@@ -826,6 +837,10 @@ func (ln *linter) nameLeaks(c assay.Case, lq string, leak func(format string, ar
 }
 
 // wordCount is the number of runs of word runes in s.
+// minTitleWords is the fewest words a document title has for leakage lint
+// to look for it in a query.
+const minTitleWords = 3
+
 func wordCount(s string) int {
 	n, in := 0, false
 	for _, r := range s {

@@ -133,7 +133,7 @@ cases:
 
 // fakeGates stands for package suite/lint's gate check: one note per gate,
 // naming the tag keys the cases carry.
-func fakeGates(gates []assay.Gate, file string, tags TagValues) []Finding {
+func fakeGates(gates []assay.Gate, file string, tags TagValues, _ []string) []Finding {
 	var out []Finding
 	for _, g := range gates {
 		src := g.Source
@@ -287,7 +287,7 @@ func liveAfterLint(t *testing.T, path string, n int) uint64 {
 	var ln *linter
 	var out []Finding
 	i := 0
-	st, _ := streamNativeWith(path, LoadOptions{}, func(s *assay.Suite, p *parsed) caseFunc {
+	st, _ := streamNativeWith(path, kindOf(path), func(s *assay.Suite, p *parsed) caseFunc {
 		ln = newLinter(path, s, LoadOptions{})
 		return func(c assay.Case, lines fieldLines, warns []problem) error {
 			out = appendWarnFindings(out, path, warns)

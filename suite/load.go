@@ -2,7 +2,6 @@ package suite
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -37,7 +36,7 @@ func Load(path string) (*assay.Suite, error) { return LoadWith(path, LoadOptions
 // an unknown metric, a bad json_schema, k < 1, an unknown gain. Lint reports
 // the same faults as findings instead.
 func LoadWith(path string, o LoadOptions) (*assay.Suite, error) {
-	l, err := load(path, o)
+	l, err := load(path, kindOf(path), o)
 	if err != nil {
 		return nil, err
 	}
@@ -65,9 +64,10 @@ func (l *loaded) probError(p problem) error {
 	return Errorf(l.file, p.line, p.col, "%s", p.msg)
 }
 
-func load(path string, o LoadOptions) (*loaded, error) {
-	if load, ok := detectForeign(path, o); ok {
-		s, err := load()
+// load loads the suite at path, whose kind is k.
+func load(path string, k fileKind, o LoadOptions) (*loaded, error) {
+	if k.foreign != "" {
+		s, err := k.loadForeign(path, o)
 		if err != nil {
 			return nil, err
 		}
@@ -90,7 +90,7 @@ func load(path string, o LoadOptions) (*loaded, error) {
 	if err := checkSuiteFile(path); err != nil {
 		return nil, err
 	}
-	p, err := parseFile(path)
+	p, err := parseFile(path, k.jsonl)
 	if err != nil {
 		return nil, err
 	}
@@ -422,14 +422,6 @@ func expectLists(e assay.Expect) []expectList {
 	}
 }
 
-// detectForeign is detectFormat for a file that is not a JSONL suite.
-func detectForeign(path string, o LoadOptions) (load func() (*assay.Suite, error), ok bool) {
-	if isJSONLSuite(path) {
-		return nil, false
-	}
-	return detectFormat(path, o)
-}
-
 // caseFileOf is the file case c of s is in when it is not the suite file
 // (a JSONL cases file), else "".
 func caseFileOf(s *assay.Suite, c assay.Case) string {
@@ -440,9 +432,9 @@ func caseFileOf(s *assay.Suite, c assay.Case) string {
 }
 
 // parseFile reads and parses the native suite file at path: a JSONL suite
-// line by line, any other whole.
-func parseFile(path string) (*parsed, error) {
-	if isJSONLSuite(path) {
+// (jsonl) line by line, any other whole.
+func parseFile(path string, jsonl bool) (*parsed, error) {
+	if jsonl {
 		f, err := boundedfile.Open(path, boundedfile.Suite)
 		if err != nil {
 			return nil, err
@@ -469,5 +461,3 @@ func sourceLine(src string) (string, int) {
 	}
 	return src[:i], n
 }
-
-var _ = json.Marshal

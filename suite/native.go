@@ -10,16 +10,11 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/goccy/go-yaml"
-	"github.com/goccy/go-yaml/ast"
-	"github.com/goccy/go-yaml/lexer"
-	"github.com/goccy/go-yaml/parser"
-
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/corpus"
 	"github.com/assay-eval/assay/internal/diag"
 	"github.com/assay-eval/assay/internal/nesting"
-	"github.com/assay-eval/assay/internal/yamltokens"
+	"github.com/assay-eval/assay/internal/yamltree"
 	"github.com/assay-eval/assay/metric"
 )
 
@@ -67,32 +62,18 @@ func parseNative(file string, src []byte) (p *parsed, err error) {
 	return parseWhole(file, bytes.TrimPrefix(src, []byte("\ufeff"))) // a UTF-8 byte order mark is not part of the text
 }
 
-// parseBody parses text, whose first line is line first of file, with
-// goccy/go-yaml (large mappings handed over in flow style, columns counted
-// in characters) and returns the body of its one document: comment-only
-// documents are skipped, a second document is the error second returns,
-// and no document at all is a nil body. The whole-file parse and each line
-// of a JSONL suite go through it.
-func parseBody(file, text string, first int, second func(*ast.DocumentNode) error) (ast.Node, error) {
-	tks := lexer.Tokenize(text)
-	fixPlainColumns(tks, text)
-	if first > 1 {
-		for _, tk := range tks {
-			if tk.Position != nil {
-				tk.Position.Line += first - 1
-			}
-		}
-	}
-	f, err := parser.Parse(yamltokens.FlowLargeMappings(tks), 0)
+// parseBody parses text, YAML, into its one document's body (a positioned
+// tree): documents of comments only are skipped, a second document is the
+// error second returns, and no document at all is a nil body. The suite
+// file and a judge file go through it.
+func parseBody(file, text string, second func(d yamltree.Doc) error) (*ynode, error) {
+	docs, err := yamltree.Parse(text)
 	if err != nil {
 		return nil, yamlError(file, err)
 	}
-	var body ast.Node
-	for _, d := range f.Docs {
-		if d == nil || d.Body == nil {
-			continue
-		}
-		if _, ok := d.Body.(*ast.CommentGroupNode); ok {
+	var body *ynode
+	for _, d := range docs {
+		if d.Body == nil {
 			continue
 		}
 		if body != nil {
@@ -103,22 +84,13 @@ func parseBody(file, text string, first int, second func(*ast.DocumentNode) erro
 	return body, nil
 }
 
-// parseWhole parses src as one goccy/go-yaml document.
+// parseWhole parses src as one YAML document.
 func parseWhole(file string, src []byte) (p *parsed, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			p, err = nil, Errorf(file, 1, 1, "cannot parse: %v", r)
-		}
-	}()
 	if err := checkNesting(file, src); err != nil {
 		return nil, err
 	}
-	body, err := parseBody(file, string(src), 1, func(d *ast.DocumentNode) error {
-		line, col := nodePos(d.Body)
-		if d.Start != nil && d.Start.Position != nil {
-			line, col = d.Start.Position.Line, d.Start.Position.Column
-		}
-		return Errorf(file, line, col, "a suite file holds one YAML document; found a second one")
+	body, err := parseBody(file, string(src), func(d yamltree.Doc) error {
+		return Errorf(file, d.Line, d.Col, "a suite file holds one YAML document; found a second one")
 	})
 	if err != nil {
 		return nil, err
@@ -131,9 +103,7 @@ func parseWhole(file string, src []byte) (p *parsed, err error) {
 	if err != nil {
 		return nil, err
 	}
-	switch body.(type) {
-	case *ast.MappingNode, *ast.MappingValueNode:
-	default:
+	if body.Kind != yamltree.Map {
 		line, col := nodePos(body)
 		return nil, Errorf(file, line, col, "a native suite is a mapping that starts with \"assay: %d\", got %s", NativeVersion, nodeDesc(body))
 	}
@@ -142,14 +112,14 @@ func parseWhole(file string, src []byte) (p *parsed, err error) {
 
 // decodeNative reads a resolved suite mapping. When pieces is set, the
 // cases are read from it instead of from the mapping's "cases" value.
-func decodeNative(r *nodeReader, body ast.Node, pieces caseSource, nPieces int) (*parsed, error) {
+func decodeNative(r *nodeReader, body *ynode, pieces caseSource, nPieces int) (*parsed, error) {
 	return decodeNativeWith(r, body, pieces, nPieces, nil, nil)
 }
 
 // decodeNativeWith is decodeNative that, when onCase is set, hands each
 // case to it instead of keeping it (see nativeDecoder.onCase), and calls
 // onHeader, when set, before the first case item of pieces.
-func decodeNativeWith(r *nodeReader, body ast.Node, pieces caseSource, nPieces int, onHeader func(*parsed) error, onCase caseFunc) (*parsed, error) {
+func decodeNativeWith(r *nodeReader, body *ynode, pieces caseSource, nPieces int, onHeader func(*parsed) error, onCase caseFunc) (*parsed, error) {
 	d := &nativeDecoder{r: r, p: &parsed{suite: &assay.Suite{Format: "native"}, topLines: map[string]int{}}, pieces: pieces, nPieces: nPieces, onHeader: onHeader, onCase: onCase}
 	if err := d.top(body); err != nil {
 		return nil, err
@@ -169,17 +139,16 @@ func checkNesting(file string, src []byte) error {
 	return nil
 }
 
-// yamlError turns a goccy/go-yaml error into one positioned line.
+// yamlError turns an error of yamltree.Parse into one positioned line.
 func yamlError(file string, err error) error {
-	var ye yaml.Error
-	if errors.As(err, &ye) {
-		line, col := 1, 1
-		if tk := ye.GetToken(); tk != nil && tk.Position != nil {
-			line, col = tk.Position.Line, tk.Position.Column
-		}
-		return Errorf(file, line, col, "%s", tidyYAMLMessage(ye.GetMessage()))
+	var se *yamltree.SyntaxError
+	if errors.As(err, &se) && se.Line > 0 {
+		return Errorf(file, se.Line, se.Col, "%s", tidyYAMLMessage(se.Msg))
 	}
 	msg := err.Error()
+	if se != nil {
+		msg = se.Msg
+	}
 	if i := strings.IndexByte(msg, '\n'); i >= 0 {
 		msg = msg[:i]
 	}
@@ -234,13 +203,13 @@ var errCaseProblem = errors.New("a structural problem")
 
 // A caseSource calls yield with each case item in order, stopping at the
 // first error yield returns or at its own.
-type caseSource func(yield func(item ast.Node) error) error
+type caseSource func(yield func(item *ynode) error) error
 
-func (d *nativeDecoder) prob(n ast.Node, format string, args ...any) {
+func (d *nativeDecoder) prob(n *ynode, format string, args ...any) {
 	d.p.probs = append(d.p.probs, probAt(n, format, args...))
 }
 
-func (d *nativeDecoder) top(body ast.Node) error {
+func (d *nativeDecoder) top(body *ynode) error {
 	r, s := d.r, d.p.suite
 	if err := d.requireVersion(body); err != nil {
 		return err
@@ -339,8 +308,8 @@ func (d *nativeDecoder) top(body ast.Node) error {
 		}
 	}
 	if casesField != nil && !d.jsonl {
-		if name, ok := casesField.val.(*ast.StringNode); ok && d.pieces == nil && isJSONLName(name.Value) {
-			d.p.casesFile, d.p.casesLine, d.p.casesCol = name.Value, casesField.line, casesField.col
+		if name := casesField.val; name.Kind == yamltree.String && d.pieces == nil && isJSONLName(name.Text) {
+			d.p.casesFile, d.p.casesLine, d.p.casesCol = name.Text, casesField.line, casesField.col
 			return nil
 		}
 	}
@@ -370,16 +339,13 @@ func (d *nativeDecoder) top(body ast.Node) error {
 // mapping has no "assay" key: such a file is most likely not a native suite
 // at all, and saying so helps more than naming its first unknown field. A
 // key that looks like a misspelling of "assay" is reported as one.
-func (d *nativeDecoder) requireVersion(body ast.Node) error {
-	var values []*ast.MappingValueNode
-	switch m := body.(type) {
-	case *ast.MappingNode:
-		values = m.Values
-	case *ast.MappingValueNode:
-		values = []*ast.MappingValueNode{m}
+func (d *nativeDecoder) requireVersion(body *ynode) error {
+	var keys []*ynode
+	if body.Kind == yamltree.Map {
+		keys = body.Keys
 	}
-	for _, mv := range values {
-		kn, err := d.r.resolve(mv.Key)
+	for _, key := range keys {
+		kn, err := d.r.resolve(key)
 		if err != nil {
 			return err
 		}
@@ -387,10 +353,10 @@ func (d *nativeDecoder) requireVersion(body ast.Node) error {
 			return nil
 		}
 	}
-	for _, mv := range values {
-		kn, _ := d.r.resolve(mv.Key)
+	for _, key := range keys {
+		kn, _ := d.r.resolve(key)
 		if k, ok := nodeScalar(kn); ok && diag.Nearest(k, []string{"assay"}) == "assay" {
-			return d.r.errAt(mv.Key, "unknown field %q (did you mean \"assay\"?)", k)
+			return d.r.errAt(key, "unknown field %q (did you mean \"assay\"?)", k)
 		}
 	}
 	line, col := nodePos(body)
@@ -411,14 +377,14 @@ func (d *nativeDecoder) corpusField(f yfield) error {
 		d.p.topLines["corpus.value"], d.p.topLines["corpus.value:col"] = nodePos(f.val)
 		return nil
 	}
-	seq, ok := f.val.(*ast.SequenceNode)
-	if !ok {
+	seq := f.val
+	if seq.Kind != yamltree.Seq {
 		return r.errAt(f.val, "corpus: want a path or a list of documents, got %s", nodeDesc(f.val))
 	}
 	s.CorpusSource = "inline"
 	s.Corpus = []assay.Document{}
 	seen := map[string]int{}
-	for _, item := range seq.Values {
+	for _, item := range seq.Items {
 		item, err := r.resolve(item)
 		if err != nil {
 			return err
@@ -677,9 +643,9 @@ func (d *nativeDecoder) gates(f yfield) error {
 			s.Gates = append(s.Gates, assay.Gate{Expr: expr, Source: fmt.Sprintf("%s:%d", r.file, line)})
 		}
 	}
-	switch v := f.val.(type) {
-	case *ast.SequenceNode:
-		for _, item := range v.Values {
+	switch v := f.val; v.Kind {
+	case yamltree.Seq:
+		for _, item := range v.Items {
 			item, err := r.resolve(item)
 			if err != nil {
 				return err
@@ -691,42 +657,37 @@ func (d *nativeDecoder) gates(f yfield) error {
 			line, _ := nodePos(item)
 			add(txt, line)
 		}
-	case *ast.LiteralNode:
+	case yamltree.Block:
 		line, _ := nodePos(v)
-		for i, l := range strings.Split(nodeScalarMust(v), "\n") {
+		for i, l := range strings.Split(v.Text, "\n") {
 			add(l, line+1+i)
 		}
-	case *ast.StringNode:
+	case yamltree.String:
 		line, _ := nodePos(v)
-		add(v.Value, line)
+		add(v.Text, line)
 	default:
 		return r.errAt(f.val, "gates: want a list of gate expressions, got %s", nodeDesc(f.val))
 	}
 	return nil
 }
 
-func nodeScalarMust(n ast.Node) string {
-	s, _ := nodeScalar(n)
-	return s
-}
-
 func (d *nativeDecoder) cases(f yfield) error {
 	r := d.r
-	seq, ok := f.val.(*ast.SequenceNode)
-	if !ok {
+	seq := f.val
+	if seq.Kind != yamltree.Seq {
 		return r.errAt(f.val, "cases: want a list of cases, got %s", nodeDesc(f.val))
 	}
-	if len(seq.Values) == 0 {
+	if len(seq.Items) == 0 {
 		d.prob(f.val, "the suite has no cases")
 	}
-	return d.caseItems(func(yield func(ast.Node) error) error {
-		for _, item := range seq.Values {
+	return d.caseItems(func(yield func(*ynode) error) error {
+		for _, item := range seq.Items {
 			if err := yield(item); err != nil {
 				return err
 			}
 		}
 		return nil
-	}, len(seq.Values))
+	}, len(seq.Items))
 }
 
 // caseItems reads the n case items src yields, in order.
@@ -734,7 +695,7 @@ func (d *nativeDecoder) caseItems(src caseSource, n int) error {
 	r := d.r
 	if d.onCase != nil {
 		i, warns := 0, len(d.p.warns)
-		return src(func(item ast.Node) error {
+		return src(func(item *ynode) error {
 			probs := len(d.p.probs)
 			item, err := r.resolve(item)
 			if err != nil {
@@ -760,7 +721,7 @@ func (d *nativeDecoder) caseItems(src caseSource, n int) error {
 	}
 	ids := make(map[string]int, n)
 	i := 0
-	return src(func(item ast.Node) error {
+	return src(func(item *ynode) error {
 		probs, warns := len(d.p.probs), len(d.p.warns)
 		defer d.stampFile(probs, warns)
 		item, err := r.resolve(item)
@@ -801,7 +762,7 @@ func (d *nativeDecoder) stampFile(probs, warns int) {
 	}
 }
 
-func (d *nativeDecoder) oneCase(n ast.Node, index int) (assay.Case, fieldLines, error) {
+func (d *nativeDecoder) oneCase(n *ynode, index int) (assay.Case, fieldLines, error) {
 	r := d.r
 	var c assay.Case
 	var lines fieldLines
@@ -822,7 +783,7 @@ func (d *nativeDecoder) oneCase(n ast.Node, index int) (assay.Case, fieldLines, 
 	lines.set("", line)
 	c.Source = fmt.Sprintf("%s:%d", r.file, line)
 	var relevant []string
-	var relevantNodes []ast.Node
+	var relevantNodes []*ynode
 	hasQuery := false
 	for _, f := range fs {
 		lines.set(f.key, f.line)
@@ -922,7 +883,7 @@ func (d *nativeDecoder) judgments(f yfield, c *assay.Case) error {
 	if nodeIsNull(f.val) {
 		return nil
 	}
-	if _, ok := f.val.(*ast.SequenceNode); ok {
+	if f.val.Kind == yamltree.Seq {
 		return r.errAt(f.val, "judgments: want a mapping of document id to grade, got a sequence (a plain list of relevant documents goes in \"relevant:\")")
 	}
 	fs, err := r.fields(f.val, "judgments", nil, nil)
@@ -1073,7 +1034,7 @@ func (d *nativeDecoder) expect(f yfield, c *assay.Case, lines *fieldLines) error
 	return nil
 }
 
-func nodeCol(n ast.Node) int {
+func nodeCol(n *ynode) int {
 	_, c := nodePos(n)
 	return c
 }

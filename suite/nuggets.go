@@ -11,7 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/goccy/go-yaml/ast"
+	"github.com/assay-eval/assay/internal/yamltree"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/internal/boundedfile"
@@ -33,17 +33,17 @@ func (d *nativeDecoder) nuggets(f yfield) ([]assay.Nugget, error) {
 		return nil, nil
 	}
 	if _, ok := nodeScalar(f.val); ok { // one nugget: a list of one
-		f.val = &ast.SequenceNode{BaseNode: &ast.BaseNode{}, Start: f.val.GetToken(), Values: []ast.Node{f.val}}
+		f.val = &ynode{Kind: yamltree.Seq, Line: f.val.Line, Col: f.val.Col, Items: []*ynode{f.val}}
 	}
-	seq, ok := f.val.(*ast.SequenceNode)
+	seq, ok := asSeq(f.val)
 	if !ok {
 		return nil, r.errAt(f.val, "nuggets: want a list of nuggets (a string, or a mapping with text:), got %s", nodeDesc(f.val))
 	}
-	if len(seq.Values) == 0 {
+	if len(seq.Items) == 0 {
 		d.prob(f.val, "nuggets: an empty list scores nothing: give at least one nugget, or remove nuggets")
 	}
-	out := make([]assay.Nugget, 0, len(seq.Values))
-	for i, item := range seq.Values {
+	out := make([]assay.Nugget, 0, len(seq.Items))
+	for i, item := range seq.Items {
 		item, err := r.resolve(item)
 		if err != nil {
 			return nil, err
@@ -66,7 +66,7 @@ func (d *nativeDecoder) nuggets(f yfield) ([]assay.Nugget, error) {
 }
 
 // nugget reads one nugget written as a mapping.
-func (d *nativeDecoder) nugget(what string, item ast.Node) (assay.Nugget, error) {
+func (d *nativeDecoder) nugget(what string, item *ynode) (assay.Nugget, error) {
 	r := d.r
 	fs, err := r.fields(item, what, nuggetFields, nil)
 	if err != nil {
@@ -93,7 +93,7 @@ func (d *nativeDecoder) nugget(what string, item ast.Node) (assay.Nugget, error)
 				}
 			}
 		case "match":
-			var nodes []ast.Node
+			var nodes []*ynode
 			if n.Match, nodes, err = r.strList(f); err == nil {
 				for j, v := range n.Match {
 					if v == "" {
@@ -154,15 +154,15 @@ func (d *nativeDecoder) nuggetParts(f yfield) ([][]string, error) {
 	if nodeIsNull(f.val) {
 		return nil, nil
 	}
-	seq, ok := f.val.(*ast.SequenceNode)
+	seq, ok := asSeq(f.val)
 	if !ok {
 		return nil, r.errAt(f.val, "%s: want a list of parts (each a string or a list of alternatives), got %s", f.key, nodeDesc(f.val))
 	}
-	if len(seq.Values) < 2 {
+	if len(seq.Items) < 2 {
 		d.prob(f.val, "%s: a nugget in parts has at least two; use match: for one", f.key)
 	}
-	out := make([][]string, 0, len(seq.Values))
-	for j, item := range seq.Values {
+	out := make([][]string, 0, len(seq.Items))
+	for j, item := range seq.Items {
 		item, err := r.resolve(item)
 		if err != nil {
 			return nil, err

@@ -3,6 +3,7 @@ package suite
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/corpus"
@@ -24,10 +25,22 @@ import (
 // warning is given: this is what an anchor is for. An anchor that no
 // document contains is left as it is, and lint lists it.
 
-// refResolver resolves judgment keys against a corpus.
+// A relevant judgment (or relevant: entry) whose key, once resolved, is
+// no document id of the corpus scores as a document never retrieved: the
+// case's recall and nDCG count a relevant document it cannot rank. The
+// load says so in one warning, with how many such keys there are and
+// where the first few are (lint reports each as an error).
+
+// refResolver resolves judgment keys against a corpus, and counts the
+// relevant keys that name no document (note).
 type refResolver struct {
-	names *corpus.Names
+	names   *corpus.Names
+	unknown int      // relevant keys that are no document id
+	first   []string // where the first maxUnknownNamed are
 }
+
+// maxUnknownNamed is how many unknown keys the warning spells out.
+const maxUnknownNamed = 3
 
 func newRefResolver(docs []assay.Document) *refResolver {
 	if len(docs) == 0 {
@@ -151,8 +164,56 @@ func resolveJudgments(s *assay.Suite) {
 	}
 	for i := range s.Cases {
 		s.Warnings = append(s.Warnings, r.resolve(&s.Cases[i])...)
+		r.note(&s.Cases[i])
+	}
+	if w := r.warning(); w != "" {
+		s.Warnings = append(s.Warnings, w)
 	}
 }
+
+// note counts the relevant judgment keys and relevant: entries of c,
+// resolved, that are no document id of the corpus.
+func (r *refResolver) note(c *assay.Case) {
+	if r == nil {
+		return
+	}
+	add := func(ref string) {
+		r.unknown++
+		if len(r.first) < maxUnknownNamed {
+			r.first = append(r.first, fmt.Sprintf("%s (case %q: %q)", caseAt(c), c.ID, ref))
+		}
+	}
+	for _, id := range sortedJudged(c.Judgments) {
+		if c.Judgments[id] > 0 && !r.names.IsID(id) {
+			add(id)
+		}
+	}
+	for _, id := range c.Relevant {
+		if _, judged := c.Judgments[id]; !judged && !r.names.IsID(id) {
+			add(id)
+		}
+	}
+}
+
+// warning tells the unknown keys noted; "" when there were none.
+func (r *refResolver) warning() string {
+	if r == nil || r.unknown == 0 {
+		return ""
+	}
+	s := strings.Join(r.first, ", ")
+	if more := r.unknown - len(r.first); more > 0 {
+		s += fmt.Sprintf(" and %d more", more)
+	}
+	what := "a relevant judgment names" + unknownRefs + "s as a document never retrieved"
+	if r.unknown > 1 {
+		what = fmt.Sprintf("%d relevant judgments name%s as documents never retrieved", r.unknown, unknownRefs)
+	}
+	return fmt.Sprintf("%s: %s; correct the id or remove the judgment (lint lists each)", what, s)
+}
+
+// unknownRefs is the words of the warning about judgments that name no
+// document; lint, which reports each as an error, leaves it out.
+const unknownRefs = " no document of the corpus and score"
 
 // caseAt is where c is, for a warning: its source, else its id.
 func caseAt(c *assay.Case) string {

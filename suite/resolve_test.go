@@ -70,16 +70,18 @@ func TestJudgmentsResolveToIDs(t *testing.T) {
 }
 
 // TestLintLeakageByStemOrTitle: lint flags a query holding a judged
-// document's file stem or (two-word) title, not a one-word title.
+// document's file stem or (three-word) title, not a shorter title.
 func TestLintLeakageByStemOrTitle(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
 		"corpus/en/api-reference.md": "# API\n\nTokens.\n",
-		"corpus/de/deploy.md":        "# Deployment Guide\n\nHelm.\n",
+		"corpus/de/deploy.md":        "# Helm Deployment Guide\n\nHelm.\n",
+		"corpus/reset.md":            "# Password Reset\n\nSettings.\n",
 		"corpus/glaze.md":            "# Glaze\n\nMix.\n",
 		"s.yaml": "assay: 1\ncorpus: corpus/\ncases:\n" +
 			"  - {id: a, query: api-reference token, judgments: {en/api-reference.md: 3}}\n" +
-			"  - {id: b, query: the Deployment guide, judgments: {de/deploy.md: 1}}\n" +
+			"  - {id: b, query: the helm Deployment guide, judgments: {de/deploy.md: 1}}\n" +
+			"  - {id: d, query: how to do a password reset, judgments: {reset.md: 1}}\n" +
 			"  - {id: c, query: glaze recipes, judgments: {glaze.md: 1}}\n",
 	}
 	for p, body := range files {
@@ -103,7 +105,7 @@ func TestLintLeakageByStemOrTitle(t *testing.T) {
 	}
 	want := []string{
 		`case "a": leakage: the query contains the file stem "api-reference" of the judged document "en/api-reference.md"`,
-		`case "b": leakage: the query contains the title "Deployment Guide" of the judged document "de/deploy.md"`,
+		`case "b": leakage: the query contains the title "Helm Deployment Guide" of the judged document "de/deploy.md"`,
 	}
 	if !slices.Equal(leaks, want) {
 		t.Errorf("leakage findings\n%q\nwant\n%q", leaks, want)
@@ -146,5 +148,35 @@ func TestRelevantOnlyResolves(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no lint error for nowhere.md in %v", fs)
+	}
+}
+
+// TestUnknownJudgedDocumentWarns: a relevant judgment that names no
+// document of the corpus draws one warning, from Load and from Stream,
+// counting them and naming where the first are; a non-relevant one
+// (grade 0) scores nothing either way and is not counted.
+func TestUnknownJudgedDocumentWarns(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.yaml")
+	body := "assay: 1\ncorpus:\n  - {id: a, text: alpha}\ncases:\n" +
+		"  - {id: q1, query: x, judgments: {zz: 2, a: 1, no: 0}}\n" +
+		"  - {id: q2, query: y, relevant: [gone]}\n"
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := `2 relevant judgments name no document of the corpus and score as documents never retrieved: ` +
+		path + `:5 (case "q1": "zz"), ` + path + `:6 (case "q2": "gone"); correct the id or remove the judgment (lint lists each)`
+	s, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(s.Warnings, want) {
+		t.Errorf("Load warnings %q lack %q", s.Warnings, want)
+	}
+	st, err := Stream(path, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(st.Suite.Warnings, want) {
+		t.Errorf("Stream warnings %q lack %q", st.Suite.Warnings, want)
 	}
 }

@@ -55,7 +55,8 @@ var idSeed = maphash.MakeSeed()
 // duplicate id, a file that changes meanwhile) makes Stream load the suite
 // whole with LoadWith instead, so every error is LoadWith's.
 func Stream(path string, o LoadOptions) (*Streamed, error) {
-	st, p := streamNativeWith(path, o, nil)
+	k := kindOf(path)
+	st, p := streamNativeWith(path, k, nil)
 	if st != nil {
 		return st, nil
 	}
@@ -64,7 +65,7 @@ func Stream(path string, o LoadOptions) (*Streamed, error) {
 	if p != nil {
 		l, err = loadParsed(path, p)
 	} else {
-		l, err = load(path, o)
+		l, err = load(path, k, o)
 	}
 	if err != nil {
 		return nil, err
@@ -121,21 +122,14 @@ func (st *Streamed) NoteNuggets(c assay.Case) {
 // filled, before the first case) with the suite and its parse so far (its
 // topLines and the lint warnings of the header). A case each's caseFunc
 // receives may be followed by a fault that makes streamNativeWith return nil.
-func streamNativeWith(path string, o LoadOptions, each func(s *assay.Suite, p *parsed) caseFunc) (st *Streamed, whole *parsed) {
-	defer func() {
-		if recover() != nil {
-			st, whole = nil, nil
-		}
-	}()
+func streamNativeWith(path string, k fileKind, each func(s *assay.Suite, p *parsed) caseFunc) (st *Streamed, whole *parsed) {
 	if boundedfile.IsDescriptorPath(path) {
 		return nil, nil // a pipe cannot be read twice: loaded whole
 	}
-	jsonl := isJSONLSuite(path)
-	if !jsonl {
-		if _, foreign := detectFormat(path, o); foreign {
-			return nil, nil
-		}
+	if k.foreign != "" {
+		return nil, nil
 	}
+	jsonl := k.jsonl
 	if checkSuiteFile(path) != nil {
 		return nil, nil
 	}
@@ -176,6 +170,7 @@ func streamNativeWith(path string, o LoadOptions, each func(s *assay.Suite, p *p
 		if w := refs.resolve(&c); len(w) > 0 { // judgments keyed by path or title
 			hs.Warnings = append(hs.Warnings, w...)
 		}
+		refs.note(&c)
 		if c.Expect.JSONSchema != "" {
 			full := resolvePath(dir, c.Expect.JSONSchema)
 			c.Expect.JSONSchemaPath = full
@@ -216,7 +211,7 @@ func streamNativeWith(path string, o LoadOptions, each func(s *assay.Suite, p *p
 		}
 	} else {
 		var err error
-		if p, err = parseFile(path); err != nil {
+		if p, err = parseFile(path, false); err != nil {
 			return nil, nil
 		}
 		if p.casesFile == "" {
@@ -254,6 +249,9 @@ func streamNativeWith(path string, o LoadOptions, each func(s *assay.Suite, p *p
 	}
 	ids = nil
 	s := p.suite
+	if w := refs.warning(); w != "" {
+		s.Warnings = append(s.Warnings, w)
+	}
 	st = &Streamed{Suite: s, N: d.n, Fingerprint: fingerprintOf(s, &d), schemas: slices.Sorted(maps.Keys(compiled)), Nuggets: nug.Nuggets, NuggetJudge: nug.NuggetJudge}
 	if casesPath != path {
 		st.casesFile = casesPath
@@ -317,7 +315,7 @@ func streamCases(path string, header bool, dir string, fi os.FileInfo, want case
 			return nil
 		}
 		count := 0
-		err = d.caseItems(jsonlItems(l, r, &count), 0)
+		err = d.caseItems(jsonlItems(l, &count), 0)
 		if yerr != nil {
 			return yerr
 		}

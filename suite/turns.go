@@ -7,9 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/goccy/go-yaml"
-	"github.com/goccy/go-yaml/ast"
-
 	"github.com/assay-eval/assay"
 )
 
@@ -34,18 +31,18 @@ func (d *nativeDecoder) turns(f yfield, c *assay.Case) error {
 	if nodeIsNull(f.val) {
 		return nil
 	}
-	seq, ok := f.val.(*ast.SequenceNode)
+	seq, ok := asSeq(f.val)
 	if !ok {
 		return r.errAt(f.val, "turns: want a list of turns (a mapping with query:, or a string), got %s", nodeDesc(f.val))
 	}
-	if len(seq.Values) == 0 {
+	if len(seq.Items) == 0 {
 		d.prob(f.val, "turns: an empty list asks nothing: give at least one turn, or remove turns")
 	}
-	if len(seq.Values) > maxTurns {
-		return r.errAt(f.val, "turns: %d turns, more than the %d a conversation may have", len(seq.Values), maxTurns)
+	if len(seq.Items) > maxTurns {
+		return r.errAt(f.val, "turns: %d turns, more than the %d a conversation may have", len(seq.Items), maxTurns)
 	}
-	c.Turns = make([]assay.Turn, 0, len(seq.Values))
-	for i, item := range seq.Values {
+	c.Turns = make([]assay.Turn, 0, len(seq.Items))
+	for i, item := range seq.Items {
 		item, err := r.resolve(item)
 		if err != nil {
 			return err
@@ -76,7 +73,7 @@ func (d *nativeDecoder) turns(f yfield, c *assay.Case) error {
 		var lines fieldLines
 		hasQuery := false
 		var relevant []string
-		var relevantNodes []ast.Node
+		var relevantNodes []*ynode
 		for _, tf := range fs {
 			var err error
 			switch tf.key {
@@ -132,7 +129,7 @@ func (d *nativeDecoder) trajectory(f yfield) (*assay.ToolTrajectory, error) {
 	}
 	t := &assay.ToolTrajectory{}
 	callsNode := f.val
-	if _, isSeq := f.val.(*ast.SequenceNode); !isSeq {
+	if isSeq := isSeq(f.val); !isSeq {
 		fs, err := r.fields(f.val, "tools", trajectoryField, nil)
 		if err != nil {
 			return nil, err
@@ -168,12 +165,12 @@ func (d *nativeDecoder) trajectory(f yfield) (*assay.ToolTrajectory, error) {
 		}
 		return t, nil
 	}
-	seq, ok := callsNode.(*ast.SequenceNode)
+	seq, ok := asSeq(callsNode)
 	if !ok {
 		return nil, r.errAt(callsNode, "tools.calls: want a list of calls (a tool name, or a mapping with name:), got %s", nodeDesc(callsNode))
 	}
-	t.Calls = make([]assay.ExpectedCall, 0, len(seq.Values))
-	for i, item := range seq.Values {
+	t.Calls = make([]assay.ExpectedCall, 0, len(seq.Items))
+	for i, item := range seq.Items {
 		item, err := r.resolve(item)
 		if err != nil {
 			return nil, err
@@ -225,7 +222,7 @@ func (d *nativeDecoder) trajectory(f yfield) (*assay.ToolTrajectory, error) {
 	return t, nil
 }
 
-func (d *nativeDecoder) argsMode(n ast.Node, what, m string) {
+func (d *nativeDecoder) argsMode(n *ynode, what, m string) {
 	switch m {
 	case "", assay.ArgsExact, assay.ArgsIgnore, assay.ArgsSubset, assay.ArgsSuperset:
 		return
@@ -235,7 +232,7 @@ func (d *nativeDecoder) argsMode(n ast.Node, what, m string) {
 
 // callArgs reads a call's expected arguments: a mapping whose values are
 // any YAML (or JSON) values, kept as JSON values (numbers as float64).
-func (d *nativeDecoder) callArgs(what string, n ast.Node) (map[string]any, error) {
+func (d *nativeDecoder) callArgs(what string, n *ynode) (map[string]any, error) {
 	r := d.r
 	if nodeIsNull(n) {
 		return nil, nil
@@ -248,7 +245,8 @@ func (d *nativeDecoder) callArgs(what string, n ast.Node) (map[string]any, error
 	for _, f := range fs {
 		var v any
 		if !nodeIsNull(f.val) {
-			if err := yaml.NodeToValue(f.val, &v); err != nil {
+			var err error
+			if v, err = f.val.Plain(); err != nil {
 				return nil, r.errAt(f.val, "%s.%s: %v", what, f.key, err)
 			}
 			b, err := json.Marshal(v)

@@ -39,9 +39,10 @@ func FuzzOpenReplay(f *testing.F) {
 			}
 			return
 		}
-		for k := range r.obs {
+		defer r.Close()
+		for k := range r.index {
 			ctx := assay.WithTrial(context.Background(), k.t)
-			o, _ := r.Observe(ctx, assay.Case{ID: k.c})
+			o, _ := r.Observe(ctx, assay.Case{ID: k.c, Turn: k.turn})
 			if o.Case != k.c || o.Trial != k.t {
 				t.Fatalf("replayed %q trial %d as %q trial %d", k.c, k.t, o.Case, o.Trial)
 			}

@@ -9,14 +9,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/goccy/go-yaml"
-	"github.com/goccy/go-yaml/ast"
-	"github.com/goccy/go-yaml/lexer"
-	"github.com/goccy/go-yaml/parser"
-
 	"github.com/assay-eval/assay/internal/diag"
 	"github.com/assay-eval/assay/internal/nesting"
-	"github.com/assay-eval/assay/internal/yamltokens"
+	"github.com/assay-eval/assay/internal/yamltree"
 )
 
 // node is one value of a target file with where it was written. Target
@@ -48,32 +43,32 @@ func (n *node) errorf(format string, args ...any) error {
 	return &diag.PosError{File: n.file, Line: n.line, Col: n.col, Msg: fmt.Sprintf(format, args...)}
 }
 
-// parseTree reads YAML (or JSON, a subset of it) into a node tree.
+// parseTree reads YAML (or JSON, a subset of it) into a node tree, from
+// the positioned tree package yamltree builds (the one the suite reader
+// decodes too).
 //
 // Text nested deeper than nesting.MaxDepth or holding a string longer than
-// nesting.MaxScalar is refused before goccy/go-yaml sees it, and a large
-// block mapping reaches it as a flow mapping (yamltokens): its costs on
+// nesting.MaxScalar is refused before the parser sees it: its costs on
 // such text grow far faster than the text.
 func parseTree(file string, src []byte) (*node, error) {
 	if e := nesting.YAML(src); e != nil {
 		return nil, &diag.PosError{File: file, Line: e.Line, Col: e.Col, Msg: e.Msg}
 	}
-	f, err := parser.Parse(yamltokens.FlowLargeMappings(lexer.Tokenize(string(src))), 0)
+	docs, err := yamltree.Parse(string(src))
 	if err != nil {
-		var ye yaml.Error
-		if errors.As(err, &ye) && ye.GetToken() != nil {
-			p := ye.GetToken().Position
-			return nil, &diag.PosError{File: file, Line: p.Line, Col: p.Column, Msg: strings.ToLower(firstLine(ye.GetMessage()))}
+		var se *yamltree.SyntaxError
+		if errors.As(err, &se) {
+			return nil, &diag.PosError{File: file, Line: se.Line, Col: se.Col, Msg: strings.ToLower(firstLine(se.Msg))}
 		}
 		return nil, &diag.PosError{File: file, Msg: firstLine(err.Error())}
 	}
-	if len(f.Docs) == 0 || f.Docs[0].Body == nil {
+	if len(docs) == 0 || docs[0].Body == nil {
 		return nil, &diag.PosError{File: file, Msg: "empty target file"}
 	}
-	if len(f.Docs) > 1 {
+	if len(docs) > 1 {
 		return nil, &diag.PosError{File: file, Msg: "a target file holds one YAML document"}
 	}
-	return convertNode(file, f.Docs[0].Body, 0)
+	return convertNode(file, docs[0].Body, 0)
 }
 
 func firstLine(s string) string {
@@ -81,82 +76,69 @@ func firstLine(s string) string {
 	return strings.TrimPrefix(s, "[")
 }
 
-func convertNode(file string, n ast.Node, depth int) (*node, error) {
+// convertNode is the node of the positioned tree n: a mapping is at its
+// first key; an alias is refused.
+func convertNode(file string, n *yamltree.Node, depth int) (*node, error) {
 	if depth > 64 {
 		return nil, &diag.PosError{File: file, Msg: "target file nests too deeply"}
 	}
-	out := &node{file: file}
-	if tk := n.GetToken(); tk != nil && tk.Position != nil {
-		out.line, out.col = tk.Position.Line, tk.Position.Column
-	}
-	switch v := n.(type) {
-	case *ast.MappingNode:
+	out := &node{file: file, line: n.Line, col: n.Col}
+	switch n.Kind {
+	case yamltree.Map:
 		out.kind = mapNode
-		for _, mv := range v.Values {
-			if err := out.addPair(file, mv, depth); err != nil {
+		for i, k := range n.Keys {
+			if err := out.addPair(file, k, n.Vals[i], depth); err != nil {
 				return nil, err
 			}
 		}
-		if len(v.Values) > 0 {
+		if len(n.Keys) > 0 {
 			out.line, out.col = out.keyNodes[0].line, out.keyNodes[0].col
 		}
-	case *ast.MappingValueNode:
-		out.kind = mapNode
-		if err := out.addPair(file, v, depth); err != nil {
-			return nil, err
-		}
-		out.line, out.col = out.keyNodes[0].line, out.keyNodes[0].col
-	case *ast.SequenceNode:
+	case yamltree.Seq:
 		out.kind = seqNode
-		for _, it := range v.Values {
+		for _, it := range n.Items {
 			c, err := convertNode(file, it, depth+1)
 			if err != nil {
 				return nil, err
 			}
 			out.items = append(out.items, c)
 		}
-	case *ast.AnchorNode:
-		return convertNode(file, v.Value, depth+1)
-	case *ast.TagNode:
-		return convertNode(file, v.Value, depth+1)
-	case *ast.AliasNode:
+	case yamltree.Alias:
 		return nil, out.errorf("aliases are not supported in target files")
-	case *ast.LiteralNode:
-		out.value = v.Value.Value
-	case *ast.StringNode:
-		out.value = v.Value
-	case *ast.NullNode:
+	case yamltree.String, yamltree.Block:
+		out.value = n.Text
+	case yamltree.Merge:
+		out.value = "<<"
+	case yamltree.Null:
 		out.value = nil
-	case ast.ScalarNode:
-		out.value = v.GetValue()
+	case yamltree.Int, yamltree.Float, yamltree.Inf, yamltree.NaN, yamltree.Bool:
+		out.value = n.Value
 	default:
-		return nil, out.errorf("unsupported YAML node %s", n.Type())
+		return nil, out.errorf("unsupported YAML node %s", n.Text)
 	}
 	return out, nil
 }
 
-func (out *node) addPair(file string, mv *ast.MappingValueNode, depth int) error {
-	k, err := convertNode(file, mv.Key, depth+1)
+func (out *node) addPair(file string, key, value *yamltree.Node, depth int) error {
+	k, err := convertNode(file, key, depth+1)
 	if err != nil {
 		return err
 	}
 	if k.kind != scalarNode {
 		return k.errorf("mapping keys must be scalars")
 	}
-	key := scalarString(k.value)
-	if out.dup(key) {
-		return k.errorf("duplicate key %q", key)
+	name := scalarString(k.value)
+	if out.dup(name) {
+		return k.errorf("duplicate key %q", name)
 	}
-	var val *node
-	if mv.Value == nil {
-		val = &node{file: file, line: k.line, col: k.col}
-	} else if val, err = convertNode(file, mv.Value, depth+1); err != nil {
+	val, err := convertNode(file, value, depth+1)
+	if err != nil {
 		return err
 	}
 	if val.line == 0 {
 		val.line, val.col = k.line, k.col
 	}
-	out.keys = append(out.keys, key)
+	out.keys = append(out.keys, name)
 	out.keyNodes = append(out.keyNodes, k)
 	out.vals = append(out.vals, val)
 	return nil

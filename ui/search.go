@@ -64,7 +64,7 @@ func (s *source) textMatches(ctx context.Context, c *cachedRun, q string) (map[s
 // matchQueryAnswer is the ids whose query or answer contains q (lower case).
 func matchQueryAnswer(ctx context.Context, st Store, run *assay.Run, path, q string) (map[string]bool, error) {
 	ids := map[string]bool{}
-	harness.SuiteCases(run.Suite, func(c assay.Case) bool {
+	harness.RunSuiteCases(ctx, st, run, path, func(c assay.Case) bool {
 		if strings.Contains(strings.ToLower(c.Query), q) {
 			ids[c.ID] = true
 		}

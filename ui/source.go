@@ -495,13 +495,13 @@ func (s *source) streamCases(ctx context.Context, dir string, c, base *cachedRun
 		if err != nil {
 			return err
 		}
-		bcases, bcs, bnote = suiteCasesOf(base.run, diffs)
+		bcases, bcs, bnote = suiteCasesOf(ctx, s.st, base, diffs)
 	}
 	want := map[string]int{}
 	for _, r := range c.run.Cases {
 		want[r.ID]++
 	}
-	cases, cs, note := suiteCasesOf(c.run, want)
+	cases, cs, note := suiteCasesOf(ctx, s.st, c, want)
 	pending := map[string][]assay.CaseResult{}
 	done := map[string]bool{}
 	finish := func(id string, results []assay.CaseResult) error {
@@ -582,11 +582,12 @@ func eachCaseLine(ctx context.Context, st Store, run *assay.Run, path string, fn
 	return err
 }
 
-// suiteCasesOf reads the cases of the run's suite file whose ids are in
-// ids (harness.SuiteCases).
-func suiteCasesOf[V any](run *assay.Run, ids map[string]V) (map[string]*assay.Case, bool, string) {
+// suiteCasesOf reads the cases of the run c as it asked them whose ids
+// are in ids: those it kept, else its suite file's
+// (harness.RunSuiteCases).
+func suiteCasesOf[V any](ctx context.Context, st Store, c *cachedRun, ids map[string]V) (map[string]*assay.Case, bool, string) {
 	cases := map[string]*assay.Case{}
-	cs, note := harness.SuiteCases(run.Suite, func(c assay.Case) bool {
+	cs, note := harness.RunSuiteCases(ctx, st, c.run, c.path, func(c assay.Case) bool {
 		if _, ok := ids[c.ID]; ok {
 			cases[c.ID] = &c
 		}

@@ -27,8 +27,8 @@ func newVersionCmd(env *Env) *cobra.Command {
 func newSchemaCmd(env *Env) *cobra.Command {
 	return &cobra.Command{
 		Use:       "schema NAME",
-		Short:     "Print the JSON Schema of a file format (suite: the native suite format)",
-		Example:   "  assay schema suite > suite.schema.json",
+		Short:     "Print the JSON Schema of a file format: suite, target (target files), floors or observation (trace lines)",
+		Example:   "  assay schema suite > suite.schema.json\n  assay schema target > target.schema.json",
 		Args:      exactArgs(1, "assay schema NAME"),
 		ValidArgs: schema.Names(),
 		RunE:      func(_ *cobra.Command, args []string) error { return cli.WriteSchema(env.Stdout, args[0]) },

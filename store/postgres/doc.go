@@ -37,6 +37,10 @@
 //	case_results  (run_id, ord, case_id, trial, pass, error_class,
 //	              latency_ms, metrics jsonb, result): the cases of the run
 //	              record as Finish received them, without observations
+//	suite_cases   (run_id, case_id, seq, case): each case as the suite
+//	              stated it when the run asked it (store.SuiteCaseWriter),
+//	              the case's JSON as bytea; its key is (run_id, case_id),
+//	              so store.SuiteCaseReader reads one case in one row
 //
 // Observations are kept as bytea holding the JSON line, not jsonb: jsonb
 // refuses a "\u0000" that an answer may hold, and reorders keys; PostgreSQL
@@ -65,8 +69,8 @@
 // starting up, or a standby not yet promoted) is retried on a new
 // connection with jittered backoff (internal/retry) for RetryWindow (30 s).
 // Each attempt is one statement or one transaction, made safe to repeat:
-// an Append whose commit was not acknowledged finds its line there, a
-// Finish finds its record. Opening is not retried, so a wrong URL fails at
+// a batch of case lines whose commit was not acknowledged finds its first
+// line there, a Finish finds its record. Opening is not retried, so a wrong URL fails at
 // once.
 //
 // # Runs being written
@@ -83,10 +87,18 @@
 //
 // # Writing and reading
 //
-// Begin inserts the run's row (status incomplete). Each Append is one
-// INSERT, committed when Append returns, so a killed process loses only the
-// cases in flight, as with the files store; concurrent Appends use several
-// connections. Finish writes the run's case rows (streamed from
+// Begin inserts the run's row (status incomplete). Append and
+// AppendSuiteCase queue what they are given; a goroutine of the writer
+// writes the queue in batches, each one transaction (the case lines by
+// COPY, the suite's cases by one INSERT that leaves a case id the run has
+// as it is), once a batch holds 1,000 lines or 4 MB and at least every
+// second: a killed process loses about the last second of cases, as the
+// files store (which syncs every second) may, and a commit is not paid per
+// case, which with fsync on (a production server) was the cost of a run.
+// When the database falls behind, Append waits once 4,000 lines wait. A
+// batch that cannot be written (after the retries) is the error of every
+// later Append and of Finish; the run keeps the batches before it. Close
+// writes what its unfinished writers queued. Finish writes the run's case rows (streamed from
 // run.EachCase into COPY, never held whole), its metrics and the final row
 // in one transaction: when the case stream fails, nothing of it is kept and
 // the run stays incomplete with its case lines.
@@ -94,7 +106,9 @@
 // Load returns the record with its case rows; a run stopped before Finish
 // gets its case lines instead (observations left out), as
 // store.LoadRun does for files. A path REF (a run.json) is read from its
-// file, whatever the store. Cases reads the case lines in Append order.
+// file, whatever the store. Cases reads the case lines in Append order;
+// SuiteCase reads one case the run kept by its key, SuiteCases all of
+// them in the order written.
 // Delete removes the row, and its lines, cases and metrics by cascade.
 //
 // Any number of processes may write into one database at once: each run is

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"net/url"
 	"path"
 	"regexp"
@@ -37,8 +38,9 @@ type Store struct {
 	applied []string
 	version int
 
-	mu    sync.Mutex
-	locks map[*runLock]bool // the runs this process is writing
+	mu      sync.Mutex
+	locks   map[*runLock]bool   // the runs this process is writing
+	writers map[*runWriter]bool // their writers
 }
 
 var (
@@ -73,7 +75,7 @@ func OpenStore(ctx context.Context, rawURL string, o store.OpenOptions) (*Store,
 	if err != nil {
 		return nil, fmt.Errorf("store %s: %w", store.RedactURL(rawURL), err)
 	}
-	st := &Store{name: store.RedactURL(rawURL), secrets: secrets, locks: map[*runLock]bool{}}
+	st := &Store{name: store.RedactURL(rawURL), secrets: secrets, locks: map[*runLock]bool{}, writers: map[*runWriter]bool{}}
 	if u, err := url.Parse(expanded); err == nil && u.User != nil {
 		if pw, ok := u.User.Password(); ok {
 			st.secrets.Add(redact.Secret{Value: pw}, redact.Secret{Value: escape(pw)}, redact.Secret{Value: url.QueryEscape(pw)})
@@ -234,6 +236,12 @@ func (s *Store) String() string { return s.name }
 // process began and did not finish.
 func (s *Store) Close() error {
 	s.mu.Lock()
+	writers := slices.Collect(maps.Keys(s.writers))
+	s.mu.Unlock()
+	for _, w := range writers {
+		w.halt() // what they queued is written
+	}
+	s.mu.Lock()
 	locks := s.locks
 	s.locks = map[*runLock]bool{}
 	s.mu.Unlock()
@@ -367,7 +375,7 @@ func (s *Store) Begin(ctx context.Context, run *assay.Run) (store.RunWriter, err
 		lock.release()
 		return nil, s.errorf("%w", err)
 	}
-	return &runWriter{s: s, id: run.RunID, ctx: context.WithoutCancel(ctx), lock: lock}, nil
+	return newRunWriter(context.WithoutCancel(ctx), s, run.RunID, lock), nil
 }
 
 // record is the run document without its cases (they are rows of

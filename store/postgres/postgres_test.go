@@ -2,9 +2,13 @@ package postgres_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/assay-eval/assay"
 
 	"github.com/assay-eval/assay/store"
 	"github.com/assay-eval/assay/store/postgres"
@@ -67,8 +71,8 @@ func TestConcurrentFirstOpensMigrateOnce(t *testing.T) {
 	}
 	wg.Wait()
 	// The schema's version is its number of migrations (0001_init,
-	// 0002_shards, ...), each applied once in all.
-	const version = 3
+	// 0002_shards, 0003_suite_cases, 0004_labels), each applied once in all.
+	const version = 4
 	applied := 0
 	for i := range n {
 		if errs[i] != nil {
@@ -102,5 +106,54 @@ func TestSearchPathWithoutSchema(t *testing.T) {
 	_, err := postgres.OpenStore(context.Background(), base+"&search_path=assay_no_such_schema", store.OpenOptions{})
 	if err == nil || !strings.Contains(err.Error(), "the search_path names none that exists") {
 		t.Errorf("open with a missing schema: %v", err)
+	}
+}
+
+// TestKilledRunKeepsWhatItHad: the case lines of a run being written are
+// committed in batches at least every second, so a process killed at any
+// point has kept every case it appended more than a second or two before:
+// another handle (another process) reads them while the writer is still
+// open, never finished, and the run is incomplete. So is a full batch
+// (1,000 lines) appended at once.
+func TestKilledRunKeepsWhatItHad(t *testing.T) {
+	u := pgtest.URL(t)
+	w1 := openTest(t, u)
+	other := openTest(t, u)
+	ctx := context.Background()
+	run := storetest.NewRun("kb", storetestT0)
+	w, err := w1.Begin(ctx, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := func() int {
+		n := 0
+		if err := other.Cases(ctx, run.RunID, false, func(assay.CaseResult) error { n++; return nil }); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	for i := range 10 {
+		if err := w.Append(storetest.Case(fmt.Sprintf("q%d", i), true, 1)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	time.Sleep(2500 * time.Millisecond)
+	if n := lines(); n != 10 {
+		t.Fatalf("2.5 s after 10 Appends another process reads %d case lines; want all 10 committed", n)
+	}
+	start := time.Now()
+	for i := range 1000 {
+		if err := w.Append(storetest.Case(fmt.Sprintf("b%d", i), true, 1)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for lines() < 1010 && time.Since(start) < 10*time.Second {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n := lines(); n != 1010 {
+		t.Errorf("after a batch of 1,000 Appends another process reads %d case lines; want 1010", n)
+	}
+	if got, err := other.Load(ctx, run.RunID); err != nil || got.Status != assay.StatusIncomplete {
+		t.Errorf("the run being written: %v; want it incomplete", err)
 	}
 }

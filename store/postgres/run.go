@@ -6,18 +6,46 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/internal/nesting"
 	"github.com/assay-eval/assay/store"
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 )
 
-// runWriter is Begin's store.RunWriter. Each Append is one INSERT that has
-// committed when Append returns (so a killed process loses only the cases
-// in flight, as with the files store); concurrent Appends go out on
-// several connections at once. seq numbers the lines in Append order.
+// A run's case lines (Append) and the cases its suite stated
+// (AppendSuiteCase) are written in batches: each batch is one transaction
+// (the lines by COPY, the cases by one INSERT), committed once it holds
+// batchLines lines or batchBytes bytes, and at least every flushEvery
+// otherwise, so a killed process loses at most the last second or so of
+// cases (the files store syncs its lines every second too). When the
+// database falls behind, Append waits once maxPending lines wait, so
+// memory stays bounded.
+const (
+	flushEvery = time.Second
+	batchLines = 1000
+	batchBytes = 4 << 20
+	maxPending = 4 * batchLines
+	maxBytes   = 4 * batchBytes
+)
+
+type pendingLine struct {
+	seq  int64
+	line []byte
+}
+
+type pendingCase struct {
+	seq int64
+	id  string
+	b   []byte
+}
+
+// runWriter is Begin's store.RunWriter: Append and AppendSuiteCase queue
+// what they are given, and a goroutine of the writer writes the queue in
+// batches (see flushEvery); a batch that cannot be written (after
+// retries) is the error of every later Append and of Finish. seq numbers
+// the lines in Append order.
 type runWriter struct {
 	s   *Store
 	id  string
@@ -25,10 +53,37 @@ type runWriter struct {
 
 	lock *runLock // held from Begin to Finish
 
-	mu       sync.RWMutex // Append holds it shared, Finish exclusively
-	seqMu    sync.Mutex
+	mu       sync.Mutex
+	cond     *sync.Cond // a batch was taken, or the writer stopped
+	lines    []pendingLine
+	cases    []pendingCase
+	bytes    int
 	seq      int64
+	caseSeq  int64
 	finished bool
+	err      error // the first batch that was not written
+
+	flushMu sync.Mutex // one batch written at a time, in order
+	kick    chan struct{}
+	stop    chan struct{}
+	done    chan struct{}
+	halted  sync.Once
+}
+
+var (
+	_ store.SuiteCaseWriter = (*runWriter)(nil)
+	_ store.Releaser        = (*runWriter)(nil)
+)
+
+func newRunWriter(ctx context.Context, s *Store, id string, lock *runLock) *runWriter {
+	w := &runWriter{s: s, id: id, ctx: ctx, lock: lock,
+		kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	w.cond = sync.NewCond(&w.mu)
+	s.mu.Lock()
+	s.writers[w] = true
+	s.mu.Unlock()
+	go w.loop()
+	return w
 }
 
 // Dir implements store.RunWriter: a Postgres run has no directory.
@@ -39,42 +94,166 @@ func (w *runWriter) Append(r assay.CaseResult) error {
 	if err != nil {
 		return err
 	}
-	w.mu.RLock()
-	defer w.mu.RUnlock()
+	return w.queue(func() {
+		w.lines = append(w.lines, pendingLine{w.seq, line})
+		w.seq++
+		w.bytes += len(line)
+	})
+}
+
+// AppendSuiteCase implements store.SuiteCaseWriter: a row of suite_cases,
+// written with the batch of case lines it comes with.
+func (w *runWriter) AppendSuiteCase(c assay.Case) error {
+	b, err := json.Marshal(&c)
+	if err != nil {
+		return fmt.Errorf("case %s: %w", c.ID, err)
+	}
+	return w.queue(func() {
+		w.cases = append(w.cases, pendingCase{w.caseSeq, text(c.ID), b})
+		w.caseSeq++
+		w.bytes += len(b)
+	})
+}
+
+// queue calls add under the writer's lock, once there is room, and wakes
+// the writer's goroutine when a batch is full.
+func (w *runWriter) queue(add func()) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for !w.finished && w.err == nil && (len(w.lines)+len(w.cases) >= maxPending || w.bytes >= maxBytes) {
+		w.cond.Wait()
+	}
 	if w.finished {
 		return store.ErrFinished
 	}
-	w.seqMu.Lock()
-	seq := w.seq
-	w.seq++
-	w.seqMu.Unlock()
-	err = w.s.retry(w.ctx, func(attempt int) error {
-		_, err := w.s.pool.Exec(w.ctx, `INSERT INTO case_lines (run_id, seq, line) VALUES ($1, $2, $3)`, w.id, seq, line)
-		var pe *pgconn.PgError
-		if attempt > 0 && errors.As(err, &pe) && pe.Code == "23505" {
-			// unique_violation on a retry: the attempt that lost its
-			// connection had committed the line.
-			return nil
+	if w.err != nil {
+		return w.err
+	}
+	add()
+	if len(w.lines)+len(w.cases) >= batchLines || w.bytes >= batchBytes {
+		select {
+		case w.kick <- struct{}{}:
+		default:
 		}
-		return err
-	})
-	if err != nil {
-		return w.s.errorf("case %s: %w", r.ID, err)
 	}
 	return nil
 }
 
-// Release implements store.Releaser: the run's lock is given up and the
-// run stays incomplete with its case lines.
-func (w *runWriter) Release() error {
+// loop writes the queue when a batch is full and every flushEvery, until
+// halt.
+func (w *runWriter) loop() {
+	defer close(w.done)
+	t := time.NewTicker(flushEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-w.kick:
+		case <-t.C:
+		case <-w.stop:
+			return
+		}
+		w.flush()
+	}
+}
+
+// halt ends the writer's goroutine and writes what is queued; it returns
+// the error of the first batch that was not written.
+func (w *runWriter) halt() error {
+	w.halted.Do(func() {
+		close(w.stop)
+		<-w.done
+		w.flush()
+		w.s.mu.Lock()
+		delete(w.s.writers, w)
+		w.s.mu.Unlock()
+	})
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	return w.err
+}
+
+// flush writes what is queued as one batch.
+func (w *runWriter) flush() {
+	w.flushMu.Lock()
+	defer w.flushMu.Unlock()
+	w.mu.Lock()
+	lines, cases := w.lines, w.cases
+	w.lines, w.cases, w.bytes = nil, nil, 0
+	failed := w.err != nil
+	w.cond.Broadcast()
+	w.mu.Unlock()
+	if failed || len(lines) == 0 && len(cases) == 0 {
+		return
+	}
+	if err := w.write(lines, cases); err != nil {
+		w.mu.Lock()
+		if w.err == nil {
+			w.err = w.s.errorf("run %s: writing %d case lines: %w", w.id, len(lines), err)
+		}
+		w.cond.Broadcast()
+		w.mu.Unlock()
+	}
+}
+
+// write commits one batch: the lines by COPY and the cases by one INSERT
+// (a case id the run has already is left as it is), in one transaction.
+func (w *runWriter) write(lines []pendingLine, cases []pendingCase) error {
+	ctx := w.ctx
+	var ids []string
+	var seqs []int64
+	var bodies [][]byte
+	for _, c := range cases {
+		ids, seqs, bodies = append(ids, c.id), append(seqs, c.seq), append(bodies, c.b)
+	}
+	return w.s.retry(ctx, func(attempt int) error {
+		return pgx.BeginFunc(ctx, w.s.pool, func(tx pgx.Tx) error {
+			if attempt > 0 && len(lines) > 0 {
+				// The attempt that lost its connection may have
+				// committed: then its first line is there.
+				var done bool
+				if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM case_lines WHERE run_id = $1 AND seq = $2)`,
+					w.id, lines[0].seq).Scan(&done); err != nil {
+					return err
+				}
+				if done {
+					return nil
+				}
+			}
+			if len(lines) > 0 {
+				_, err := tx.CopyFrom(ctx, pgx.Identifier{"case_lines"}, []string{"run_id", "seq", "line"},
+					pgx.CopyFromSlice(len(lines), func(i int) ([]any, error) {
+						return []any{w.id, lines[i].seq, lines[i].line}, nil
+					}))
+				if err != nil {
+					return err
+				}
+			}
+			if len(cases) > 0 {
+				_, err := tx.Exec(ctx, `INSERT INTO suite_cases (run_id, case_id, seq, "case")
+					SELECT $1, u.id, u.seq, u.c FROM unnest($2::text[], $3::bigint[], $4::bytea[]) AS u(id, seq, c)
+					ON CONFLICT (run_id, case_id) DO NOTHING`, w.id, ids, seqs, bodies)
+				if err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	})
+}
+
+// Release implements store.Releaser: what is queued is written, the run's
+// lock is given up, and the run stays incomplete with its case lines.
+func (w *runWriter) Release() error {
+	w.mu.Lock()
 	if w.finished {
+		w.mu.Unlock()
 		return store.ErrFinished
 	}
 	w.finished = true
-	w.lock.release()
-	return nil
+	w.cond.Broadcast()
+	w.mu.Unlock()
+	defer w.lock.release()
+	return w.halt()
 }
 
 // Finish implements store.RunWriter: in one transaction, the run's cases
@@ -83,17 +262,22 @@ func (w *runWriter) Release() error {
 // fails, nothing of it is kept: the run stays as Begin recorded it.
 func (w *runWriter) Finish(run *assay.Run) error {
 	w.mu.Lock()
-	defer w.mu.Unlock()
 	if w.finished {
+		w.mu.Unlock()
 		return store.ErrFinished
 	}
 	w.finished = true
+	w.cond.Broadcast()
+	w.mu.Unlock()
+	defer w.lock.release()
+	if err := w.halt(); err != nil {
+		return err
+	}
 	store.Finished(run)
 	rec, err := record(run)
 	if err != nil {
 		return err
 	}
-	defer w.lock.release()
 	ctx := w.ctx
 	var streamErr error
 	err = w.s.retry(ctx, func(attempt int) error {
@@ -315,21 +499,14 @@ func decodeJSON(b []byte, v any) error {
 // Cases implements store.Store: the case lines in Append order, decoded by
 // store.DecodeCase (observations skipped unless asked for).
 func (s *Store) Cases(ctx context.Context, runID string, withObservations bool, fn func(assay.CaseResult) error) error {
-	var one int
-	err := s.retry(ctx, func(int) error {
-		return s.pool.QueryRow(ctx, `SELECT 1 FROM runs WHERE run_id = $1`, runID).Scan(&one)
-	})
-	if err != nil {
-		if errors.Is(err, pgx.ErrNoRows) {
-			return fmt.Errorf("run %s: not in the store %s: %w", runID, s.name, store.ErrNotFound)
-		}
-		return s.errorf("run %s: %w", runID, err)
+	if err := s.runExists(ctx, runID); err != nil {
+		return err
 	}
 	// A connection lost half-way is retried from the line after the last
 	// one handed to fn.
 	next := int64(0)
 	var fnErr error
-	err = s.retry(ctx, func(int) error {
+	err := s.retry(ctx, func(int) error {
 		rows, err := s.pool.Query(ctx, `SELECT seq, line FROM case_lines WHERE run_id = $1 AND seq >= $2 ORDER BY seq`, runID, next)
 		if err != nil {
 			return err
@@ -356,6 +533,92 @@ func (s *Store) Cases(ctx context.Context, runID string, withObservations bool, 
 	})
 	if fnErr != nil {
 		return fnErr
+	}
+	if err != nil {
+		return s.errorf("run %s: %w", runID, err)
+	}
+	return nil
+}
+
+var _ store.SuiteCaseReader = (*Store)(nil)
+
+// SuiteCase implements store.SuiteCaseReader: one row of suite_cases, by
+// its key (run id, case id).
+func (s *Store) SuiteCase(ctx context.Context, runID, id string) (*assay.Case, error) {
+	var b []byte
+	err := s.retry(ctx, func(int) error {
+		return s.pool.QueryRow(ctx, `SELECT "case" FROM suite_cases WHERE run_id = $1 AND case_id = $2`, runID, text(id)).Scan(&b)
+	})
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, s.runExists(ctx, runID)
+	}
+	if err != nil {
+		return nil, s.errorf("run %s: case %s: %w", runID, id, err)
+	}
+	var c assay.Case
+	if err := decodeJSON(b, &c); err != nil {
+		return nil, s.errorf("run %s: case %s as its suite stated it: %w", runID, id, err)
+	}
+	if c.ID != id {
+		// Another id that the index column holds as the same text.
+		return nil, nil
+	}
+	return &c, nil
+}
+
+// SuiteCases implements store.SuiteCaseReader: the run's rows of
+// suite_cases in the order they were written.
+func (s *Store) SuiteCases(ctx context.Context, runID string, fn func(assay.Case) error) error {
+	if err := s.runExists(ctx, runID); err != nil {
+		return err
+	}
+	// A connection lost half-way is retried from the case after the last
+	// one handed to fn.
+	next := int64(0)
+	var fnErr error
+	err := s.retry(ctx, func(int) error {
+		rows, err := s.pool.Query(ctx, `SELECT seq, "case" FROM suite_cases WHERE run_id = $1 AND seq >= $2 ORDER BY seq`, runID, next)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var seq int64
+			var b []byte
+			if err := rows.Scan(&seq, &b); err != nil {
+				return err
+			}
+			var c assay.Case
+			if err := decodeJSON(b, &c); err != nil {
+				fnErr = s.errorf("run %s: case %d as its suite stated it: %w", runID, seq+1, err)
+				return errStopped
+			}
+			next = seq + 1
+			if err := fn(c); err != nil {
+				fnErr = err
+				return errStopped
+			}
+		}
+		return rows.Err()
+	})
+	if fnErr != nil {
+		return fnErr
+	}
+	if err != nil {
+		return s.errorf("run %s: %w", runID, err)
+	}
+	return nil
+}
+
+// runExists is nil when the store has the run runID, else an error
+// wrapping store.ErrNotFound (or the database's).
+func (s *Store) runExists(ctx context.Context, runID string) error {
+	var one int
+	err := s.retry(ctx, func(int) error {
+		return s.pool.QueryRow(ctx, `SELECT 1 FROM runs WHERE run_id = $1`, runID).Scan(&one)
+	})
+	if errors.Is(err, pgx.ErrNoRows) {
+		return fmt.Errorf("run %s: not in the store %s: %w", runID, s.name, store.ErrNotFound)
 	}
 	if err != nil {
 		return s.errorf("run %s: %w", runID, err)

@@ -328,7 +328,7 @@ func (s *Store) Begin(ctx context.Context, run *assay.Run) (store.RunWriter, err
 		return nil, fmt.Errorf("store %s is read-only: it cannot record a run", s.root)
 	}
 	begin := func(run *assay.Run) error {
-		if err := s.tx(ctx, func(tx *sql.Tx) error { return indexRun(ctx, tx, run, s.relDir(run.RunID), false) }); err != nil {
+		if err := s.indexRun(ctx, run, false, nil); err != nil {
 			return s.explain(fmt.Errorf("%s: %w", filepath.Join(s.root, DBFile), err))
 		}
 		return nil
@@ -337,18 +337,138 @@ func (s *Store) Begin(ctx context.Context, run *assay.Run) (store.RunWriter, err
 	// the index row still has to say how the run ended.
 	fctx := context.WithoutCancel(ctx)
 	finish := func(run *assay.Run) error {
-		return s.explain(s.tx(fctx, func(tx *sql.Tx) error {
-			return indexRun(fctx, tx, run, s.relDir(run.RunID), true)
-		}))
+		return s.explain(s.indexRun(fctx, run, true, nil))
 	}
 	return store.BeginRun(s.root, run, begin, finish)
 }
 
 func (s *Store) relDir(id string) string { return filepath.ToSlash(filepath.Join("runs", id)) }
 
-// indexRun upserts the run row (and with cases, its metric and case rows,
-// read through run.EachCase one at a time).
-func indexRun(ctx context.Context, tx *sql.Tx, run *assay.Run, dir string, withCases bool) error {
+// The case rows of a run are written in transactions of rowsPerTx rows
+// (multi-row INSERTs of rowsPerInsert rows), so another process writing
+// into the store waits no longer than one batch, and a statement is not
+// paid per row.
+const (
+	rowsPerInsert = 100 // 7 parameters each: 700, under SQLite's 32,766
+	rowsPerTx     = 5000
+	caseColumns   = 7
+)
+
+// indexRun upserts the run's row, and with cases its metric and case rows
+// (read through run.EachCase one at a time, in batches of rowsPerTx).
+// Until the last transaction commits, the row of a run indexed with its
+// cases says incomplete: a process killed half-way leaves a run that no
+// REF names and that Reindex indexes again from its run.json, never one
+// listed complete with part of its rows. first, when set, runs in the
+// first transaction and may say to write nothing (another process indexed
+// the run).
+func (s *Store) indexRun(ctx context.Context, run *assay.Run, withCases bool, first func(*sql.Tx) (bool, error)) error {
+	dir := s.relDir(run.RunID)
+	skip := false
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		if first != nil {
+			var err error
+			if skip, err = first(tx); skip || err != nil {
+				return err
+			}
+		}
+		if !withCases {
+			return upsertRun(ctx, tx, run, dir, run.Status)
+		}
+		if err := upsertRun(ctx, tx, run, dir, assay.StatusIncomplete); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM run_metrics WHERE run_id = ?`, run.RunID); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `DELETE FROM case_results WHERE run_id = ?`, run.RunID)
+		return err
+	})
+	if err != nil || skip || !withCases {
+		return err
+	}
+	rows := make([]any, 0, rowsPerTx*caseColumns)
+	flush := func() error {
+		if len(rows) == 0 {
+			return nil
+		}
+		err := s.tx(ctx, func(tx *sql.Tx) error { return insertCases(ctx, tx, rows) })
+		rows = rows[:0]
+		return err
+	}
+	err = run.EachCase(func(c assay.CaseResult) error {
+		var pass any
+		if c.Pass != nil {
+			pass = boolInt(*c.Pass)
+		}
+		var class string
+		if c.Error != nil {
+			class = string(c.Error.Class)
+		}
+		mb, err := store.IndexMetrics(c.Metrics)
+		if err != nil {
+			return err
+		}
+		rows = append(rows, run.RunID, store.IndexText(c.ID), c.Trial, pass, store.IndexText(class), c.LatencyMs, string(mb))
+		if len(rows) == rowsPerTx*caseColumns {
+			return flush()
+		}
+		return nil
+	})
+	if err == nil {
+		err = flush()
+	}
+	if err != nil {
+		return err
+	}
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		for name, m := range run.Summary.Metrics {
+			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO run_metrics (run_id, name, mean, n) VALUES (?, ?, ?, ?)`,
+				run.RunID, store.IndexText(name), m.Mean, m.N); err != nil {
+				return err
+			}
+		}
+		return upsertRun(ctx, tx, run, dir, run.Status)
+	})
+}
+
+// insertCases inserts case rows (caseColumns values each) rowsPerInsert
+// at a time.
+func insertCases(ctx context.Context, tx *sql.Tx, rows []any) error {
+	const head = `INSERT OR REPLACE INTO case_results (run_id, case_id, trial, pass, error_class, latency_ms, metrics) VALUES `
+	values := func(n int) string {
+		return strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, ?, ?), ", n), ", ")
+	}
+	var full *sql.Stmt
+	defer func() {
+		if full != nil {
+			full.Close()
+		}
+	}()
+	for len(rows) > 0 {
+		n := min(len(rows)/caseColumns, rowsPerInsert)
+		chunk := rows[:n*caseColumns]
+		rows = rows[n*caseColumns:]
+		var err error
+		if n == rowsPerInsert {
+			if full == nil {
+				if full, err = tx.PrepareContext(ctx, head+values(n)); err != nil {
+					return err
+				}
+			}
+			_, err = full.ExecContext(ctx, chunk...)
+		} else {
+			_, err = tx.ExecContext(ctx, head+values(n), chunk...)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// upsertRun writes the index row of run, with status.
+func upsertRun(ctx context.Context, tx *sql.Tx, run *assay.Run, dir string, status assay.RunStatus) error {
 	sum := run.Summary
 	head, headVal := store.Headline(run)
 	var dirty int
@@ -380,47 +500,11 @@ func indexRun(ctx context.Context, tx *sql.Tx, run *assay.Run, dir string, withC
 		assay_version = excluded.assay_version, git_commit = excluded.git_commit, git_dirty = excluded.git_dirty, dir = excluded.dir,
 		shard_group = excluded.shard_group, shard_index = excluded.shard_index, shard_count = excluded.shard_count,
 		labels = excluded.labels`,
-		run.RunID, string(run.Status), store.IndexText(run.Suite.Name), store.IndexText(run.Suite.Fingerprint), store.IndexText(run.Target.Kind),
+		run.RunID, string(status), store.IndexText(run.Suite.Name), store.IndexText(run.Suite.Fingerprint), store.IndexText(run.Target.Kind),
 		store.IndexText(run.Target.Spec), fmtTime(run.StartedAt), fmtTime(run.FinishedAt), sum.Cases, sum.Graded, sum.Passed, sum.Failed,
 		sum.Errors, sum.PassRate, store.IndexText(head), headVal, store.IndexText(run.AssayVersion), store.IndexText(commit), dirty, dir,
 		store.IndexText(shardGroup), shardIndex, shardCount, string(labels))
-	if err != nil || !withCases {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM run_metrics WHERE run_id = ?`, run.RunID); err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM case_results WHERE run_id = ?`, run.RunID); err != nil {
-		return err
-	}
-	for name, m := range sum.Metrics {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO run_metrics (run_id, name, mean, n) VALUES (?, ?, ?, ?)`,
-			run.RunID, store.IndexText(name), m.Mean, m.N); err != nil {
-			return err
-		}
-	}
-	stmt, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO case_results (run_id, case_id, trial, pass, error_class, latency_ms, metrics)
-		VALUES (?, ?, ?, ?, ?, ?, ?)`)
-	if err != nil {
-		return err
-	}
-	defer stmt.Close()
-	return run.EachCase(func(c assay.CaseResult) error {
-		var pass any
-		if c.Pass != nil {
-			pass = boolInt(*c.Pass)
-		}
-		var class string
-		if c.Error != nil {
-			class = string(c.Error.Class)
-		}
-		mb, err := store.IndexMetrics(c.Metrics)
-		if err != nil {
-			return err
-		}
-		_, err = stmt.ExecContext(ctx, run.RunID, store.IndexText(c.ID), c.Trial, pass, store.IndexText(class), c.LatencyMs, string(mb))
-		return err
-	})
+	return err
 }
 
 func boolInt(b bool) int {
@@ -472,16 +556,16 @@ func (s *Store) Reindex(ctx context.Context) error {
 		return err
 	}
 	index := func(run *assay.Run, onlyNew bool) error {
-		return s.tx(ctx, func(tx *sql.Tx) error {
-			if onlyNew {
+		var first func(*sql.Tx) (bool, error)
+		if onlyNew {
+			first = func(tx *sql.Tx) (bool, error) {
 				// Another process may have indexed it since: keep its row.
 				var n int
-				if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM runs WHERE run_id = ?`, run.RunID).Scan(&n); err != nil || n > 0 {
-					return err
-				}
+				err := tx.QueryRowContext(ctx, `SELECT count(*) FROM runs WHERE run_id = ?`, run.RunID).Scan(&n)
+				return n > 0, err
 			}
-			return indexRun(ctx, tx, run, s.relDir(run.RunID), run.Status == assay.StatusComplete)
-		})
+		}
+		return s.indexRun(ctx, run, run.Status == assay.StatusComplete, first)
 	}
 	for id, status := range known {
 		switch {
@@ -635,6 +719,18 @@ func (s *Store) Cases(ctx context.Context, runID string, withObservations bool, 
 // CaseTrials implements store.CaseReader (store.RunCase).
 func (s *Store) CaseTrials(ctx context.Context, runID, id string, withObservations bool, fn func(assay.CaseResult) error) error {
 	return store.RunCase(ctx, s.root, runID, id, withObservations, fn)
+}
+
+var _ store.SuiteCaseReader = (*Store)(nil)
+
+// SuiteCase implements store.SuiteCaseReader (store.RunSuiteCase).
+func (s *Store) SuiteCase(ctx context.Context, runID, id string) (*assay.Case, error) {
+	return store.RunSuiteCase(ctx, s.root, runID, id)
+}
+
+// SuiteCases implements store.SuiteCaseReader (store.RunSuiteCases).
+func (s *Store) SuiteCases(ctx context.Context, runID string, fn func(assay.Case) error) error {
+	return store.RunSuiteCases(ctx, s.root, runID, fn)
 }
 
 // Delete implements store.Store (store.RemoveRun): the index rows go

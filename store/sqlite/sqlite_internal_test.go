@@ -3,6 +3,8 @@ package sqlite_test
 import (
 	"context"
 	"database/sql"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -185,5 +187,77 @@ func TestCorruptIndexIsRebuilt(t *testing.T) {
 	aside, _ := filepath.Glob(filepath.Join(root, "assay.db.corrupt-*"))
 	if len(aside) != 1 {
 		t.Errorf("corrupt index kept aside as %v; want one file", aside)
+	}
+}
+
+// TestIndexCutHalfWayIsRedone: the index's case rows are written in
+// batches of their own transactions; a Finish whose index writing stops
+// after the first batch (its case stream fails on the second pass, as a
+// kill would stop it) leaves the run out of every REF, its row
+// incomplete, and the next open indexes it again from run.json, whole.
+func TestIndexCutHalfWayIsRedone(t *testing.T) {
+	root := t.TempDir()
+	s, err := sqlite.OpenStore(root, store.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	const n = 12000 // three batches of the index's
+	cases := make([]assay.CaseResult, n)
+	for i := range cases {
+		cases[i] = storetest.Case(fmt.Sprintf("q%05d", i), i%4 != 0, 0.5)
+		cases[i].Observation = nil
+	}
+	run := storetest.NewRun("kb", time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
+	w, err := s.Begin(ctx, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	storetest.Complete(run, cases)
+	pass := 0
+	run.Cases = nil
+	run.CaseStream = func(yield func(assay.CaseResult) error) error {
+		pass++
+		for i, c := range cases {
+			if pass == 2 && i == 6000 {
+				return errors.New("killed")
+			}
+			if err := yield(c); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := w.Finish(run); err == nil || !strings.Contains(err.Error(), "killed") {
+		t.Fatalf("Finish with the index cut: %v; want its error", err)
+	}
+	if _, err := s.Resolve(ctx, "latest"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("latest with the index cut half-way: %v; want no run (it is not complete in the index)", err)
+	}
+	count := func() (int, error) {
+		db, err := sql.Open("sqlite", filepath.Join(root, "assay.db"))
+		if err != nil {
+			return 0, err
+		}
+		defer db.Close()
+		var rows int
+		err = db.QueryRow(`SELECT count(*) FROM case_results WHERE run_id = ?`, run.RunID).Scan(&rows)
+		return rows, err
+	}
+	if rows, err := count(); err != nil || rows != 5000 {
+		t.Errorf("case rows after the cut: %d, %v; want the first batch, 5000", rows, err)
+	}
+	s.Close()
+
+	s, err = sqlite.OpenStore(root, store.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if id, err := s.Resolve(ctx, "latest"); err != nil || id != run.RunID {
+		t.Errorf("latest after reopening = %q, %v; want the run, indexed again", id, err)
+	}
+	if rows, err := count(); err != nil || rows != n {
+		t.Errorf("case rows after reopening: %d, %v; want %d", rows, err, n)
 	}
 }

@@ -67,6 +67,7 @@ func Run(t *testing.T, open Opener) {
 		{"delete_refuses_run_being_written", testDeleteInProgress},
 		{"copy_redoes_a_truncated_copy", testCopyRedoesTruncated},
 		{"text_postgres_cannot_hold_round_trips", testHostileText},
+		{"suite_cases_kept_with_the_run", testSuiteCases},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open) })
@@ -525,10 +526,19 @@ func testUnfinished(t *testing.T, open Opener) {
 		}
 	}
 	// Like a killed process: the writer is abandoned, never finished.
-	// A second handle (another process) reads what it recorded.
-	got, err := openStore(t, open, root).Load(context.Background(), run.RunID)
-	if err != nil {
-		t.Fatal(err)
+	// A second handle (another process) reads what it recorded, within
+	// the time a store may hold appended cases before they are kept (a
+	// second or two: a batch's).
+	other := openStore(t, open, root)
+	var got *assay.Run
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		got, err = other.Load(context.Background(), run.RunID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got.Cases) >= 2 || time.Now().After(deadline) {
+			break
+		}
 	}
 	if got.Status != assay.StatusIncomplete || len(got.Cases) != 2 {
 		t.Fatalf("abandoned run: status %q with %d cases; want incomplete with 2", got.Status, len(got.Cases))
@@ -1023,6 +1033,7 @@ func saveRuns(t *testing.T, s store.Store, t0 time.Time) []string {
 			if err := w.Append(c); err != nil {
 				t.Fatal(err)
 			}
+			appendSuiteCase(t, w, c.ID)
 		}
 		Complete(run, cases)
 		if err := w.Finish(run); err != nil {
@@ -1038,6 +1049,7 @@ func saveRuns(t *testing.T, s store.Store, t0 time.Time) []string {
 	if err := w.Append(Case("q1", true, 1)); err != nil {
 		t.Fatal(err)
 	}
+	appendSuiteCase(t, w, "q1")
 	// Stopped: its writer lets go as a killed process's would.
 	if r, ok := w.(store.Releaser); ok {
 		if err := r.Release(); err != nil {
@@ -1093,6 +1105,116 @@ func sameRuns(t *testing.T, got, want store.Store, ids []string) {
 		if len(wc) == 0 || !reflect.DeepEqual(gc, wc) {
 			t.Errorf("run %s case lines:\n got %+v\nwant %+v", id, gc, wc)
 		}
+		if gs, ws := suiteCases(t, got, id), suiteCases(t, want, id); len(ws) == 0 || !reflect.DeepEqual(gs, ws) {
+			t.Errorf("run %s suite cases:\n got %+v\nwant %+v", id, gs, ws)
+		}
+	}
+}
+
+// SuiteCase is the case id as a run keeps it (store.SuiteCaseWriter): a
+// query, judgments and an expectation.
+func SuiteCase(id string) assay.Case {
+	cs := false
+	return assay.Case{ID: id, Query: "what is " + id + "?", Judgments: map[string]int{"doc-" + id: 2, "other": 1},
+		Expect: assay.Expect{AnswerIncludes: []string{id}, CaseSensitive: &cs}}
+}
+
+// appendSuiteCase keeps SuiteCase(id) with the run w writes; every store
+// of this module keeps them.
+func appendSuiteCase(t testing.TB, w store.RunWriter, id string) {
+	t.Helper()
+	sw, ok := w.(store.SuiteCaseWriter)
+	if !ok {
+		t.Fatalf("the run writer %T does not keep the suite's cases (store.SuiteCaseWriter)", w)
+	}
+	if err := sw.AppendSuiteCase(SuiteCase(id)); err != nil {
+		t.Fatalf("AppendSuiteCase: %v", err)
+	}
+}
+
+// suiteCases is every case the run id keeps in s (store.SuiteCaseReader).
+func suiteCases(t testing.TB, s store.Store, id string) []assay.Case {
+	t.Helper()
+	sr, ok := s.(store.SuiteCaseReader)
+	if !ok {
+		t.Fatalf("the store %T does not read the suite's cases a run keeps (store.SuiteCaseReader)", s)
+	}
+	var out []assay.Case
+	if err := sr.SuiteCases(context.Background(), id, func(c assay.Case) error { out = append(out, c); return nil }); err != nil {
+		t.Fatalf("SuiteCases: %v", err)
+	}
+	return out
+}
+
+// testSuiteCases: the cases a run keeps as its suite stated them are read
+// by a second handle (another machine), one by its id or all in the order
+// written, while the run goes (once its batch is kept) and once it
+// finished; a case it does not keep is nil, an unknown run ErrNotFound.
+func testSuiteCases(t *testing.T, open Opener) {
+	ctx := context.Background()
+	root := t.TempDir()
+	s := openStore(t, open, root)
+	other := openStore(t, open, root)
+	sr, ok := other.(store.SuiteCaseReader)
+	if !ok {
+		t.Fatalf("the store %T does not read the suite's cases a run keeps (store.SuiteCaseReader)", other)
+	}
+	run := NewRun("kb", t0)
+	w, err := s.Begin(ctx, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := []string{"q1", "q2", "q3"}
+	var cases []assay.CaseResult
+	for _, id := range ids {
+		c := Case(id, id != "q2", 1)
+		if err := w.Append(c); err != nil {
+			t.Fatal(err)
+		}
+		appendSuiteCase(t, w, id)
+		cases = append(cases, c)
+	}
+	// While the run goes: kept within a batch's time.
+	var c *assay.Case
+	for deadline := time.Now().Add(10 * time.Second); c == nil && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if c, err = sr.SuiteCase(ctx, run.RunID, "q2"); err != nil {
+			t.Fatalf("SuiteCase of a run being written: %v", err)
+		}
+	}
+	if want := SuiteCase("q2"); !reflect.DeepEqual(c, &want) {
+		t.Errorf("SuiteCase(q2) of a run being written = %+v; want %+v", c, want)
+	}
+	Complete(run, cases)
+	if err := w.Finish(run); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range ids {
+		c, err := sr.SuiteCase(ctx, run.RunID, id)
+		if want := SuiteCase(id); err != nil || !reflect.DeepEqual(c, &want) {
+			t.Errorf("SuiteCase(%s) = %+v, %v; want %+v", id, c, err, want)
+		}
+	}
+	if c, err := sr.SuiteCase(ctx, run.RunID, "nope"); c != nil || err != nil {
+		t.Errorf("SuiteCase(nope) = %+v, %v; want nil, nil", c, err)
+	}
+	var got []string
+	for _, c := range suiteCases(t, other, run.RunID) {
+		got = append(got, c.ID)
+	}
+	if !reflect.DeepEqual(got, ids) {
+		t.Errorf("SuiteCases = %v; want %v in the order written", got, ids)
+	}
+	unknown := "0190a000-0000-7000-8000-000000000000"
+	if _, err := sr.SuiteCase(ctx, unknown, "q1"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("SuiteCase of an unknown run: %v; want ErrNotFound", err)
+	}
+	if err := sr.SuiteCases(ctx, unknown, func(assay.Case) error { return nil }); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("SuiteCases of an unknown run: %v; want ErrNotFound", err)
+	}
+	// A run that keeps none (written before runs kept them).
+	bare := save(t, s, NewRun("kb", t0.Add(time.Minute)), Case("q1", true, 1))
+	if c, err := sr.SuiteCase(ctx, bare, "q1"); c != nil || err != nil {
+		t.Errorf("SuiteCase of a run that keeps none = %+v, %v; want nil, nil", c, err)
 	}
 }
 

@@ -31,9 +31,11 @@ func Lint(path string, o suite.LoadOptions) ([]suite.Finding, error) {
 // not parse at run time is an error; a scope no case carries is a warning
 // (a run fails such a gate, unless the key names a variant of the target,
 // which lint does not know; a key with more than suite.MaxTagValues values
-// is not checked); a gate that reads a run-level measure is a note. A gate
-// without a source is placed at file. It is a suite.GateLinter.
-func Gates(gates []assay.Gate, file string, tags suite.TagValues) []suite.Finding {
+// is not checked); a gate on a ranking metric the suite does not compute
+// (metrics, the suite's) is an error, since it fails every run; a gate
+// that reads a run-level measure is a note. A gate without a source is
+// placed at file. It is a suite.GateLinter.
+func Gates(gates []assay.Gate, file string, tags suite.TagValues, metrics []string) []suite.Finding {
 	var out []suite.Finding
 	for _, g := range gates {
 		src := g.Source
@@ -53,6 +55,10 @@ func Gates(gates []assay.Gate, file string, tags suite.TagValues) []suite.Findin
 		if e.Scope != nil && e.Scope.Key != "variant" && !tags.Many[e.Scope.Key] && !tags.Values[e.Scope.Key][e.Scope.Value] {
 			out = append(out, suite.Finding{Source: src, Severity: suite.SeverityWarning,
 				Message: fmt.Sprintf("gate %q: %s: it fails every run unless %s is a variant key of the target", e.Text, gate.NoMatchIn(tags.Values, *e.Scope), e.Scope.Key)})
+		}
+		if why := gate.NotComputed(e.Metric, metrics); why != "" {
+			out = append(out, suite.Finding{Source: src, Severity: suite.SeverityError,
+				Message: fmt.Sprintf("gate %q: %s, so the gate fails every run", e.Text, why)})
 		}
 		if e.Measure {
 			out = append(out, suite.Finding{Source: src, Severity: suite.SeverityNote,

@@ -83,12 +83,12 @@ cases:
 func TestGatesManyTagValues(t *testing.T) {
 	gates := []assay.Gate{{Expr: "[id=zz] pass_rate >= 0.5", Source: "s.yaml:3"}, {Expr: "pass_rat >= 1"}}
 	tags := suite.TagValues{Values: map[string]map[string]bool{}, Many: map[string]bool{"id": true}}
-	fs := Gates(gates, "s.yaml", tags)
+	fs := Gates(gates, "s.yaml", tags, nil)
 	if len(fs) != 1 || fs[0].Source != "s.yaml" || fs[0].Severity != suite.SeverityError || !strings.Contains(fs[0].Message, `unknown metric "pass_rat"`) {
 		t.Fatalf("findings: %+v", fs)
 	}
 	tags.Many = nil
-	if fs := Gates(gates[:1], "s.yaml", tags); len(fs) != 1 || fs[0].Source != "s.yaml:3" || fs[0].Severity != suite.SeverityWarning {
+	if fs := Gates(gates[:1], "s.yaml", tags, nil); len(fs) != 1 || fs[0].Source != "s.yaml:3" || fs[0].Severity != suite.SeverityWarning {
 		t.Fatalf("with the key's values known: %+v", fs)
 	}
 }

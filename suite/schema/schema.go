@@ -1,7 +1,14 @@
 // Package schema holds the JSON Schemas (draft 2020-12) of assay's file
-// formats, embedded in the binary: `assay schema suite` prints the one of
-// the native suite format, for editors (the yaml-language-server modeline
-// in docs/suite.md) and for tools that check suites before assay reads
+// formats, embedded in the binary: `assay schema NAME` prints one, for
+// editors (the yaml-language-server modeline in docs/suite.md) and for
+// tools that check files before assay reads them. The schemas are suite
+// (the native suite format), target (target files), floors (floors files)
+// and observation (a line of a trace file, the observation of a stored
+// case, or what a target answers without a response mapping). Every
+// field of every schema has a description, which editors show on hover.
+//
+// The target and floors schemas reject unknown fields, as their readers
+// do; the observation schema accepts them, as the trace reader ignores
 // them.
 //
 // The loader (package suite) stays the reference; the schema accepts what
@@ -19,10 +26,23 @@ import (
 	"strings"
 )
 
-//go:embed suite.schema.json
-var suiteSchema []byte
+var (
+	//go:embed suite.schema.json
+	suiteSchema []byte
+	//go:embed target.schema.json
+	targetSchema []byte
+	//go:embed floors.schema.json
+	floorsSchema []byte
+	//go:embed observation.schema.json
+	observationSchema []byte
+)
 
-var schemas = map[string][]byte{"suite": suiteSchema}
+var schemas = map[string][]byte{
+	"suite":       suiteSchema,
+	"target":      targetSchema,
+	"floors":      floorsSchema,
+	"observation": observationSchema,
+}
 
 // Names lists the names Get knows, sorted.
 func Names() []string {
@@ -34,7 +54,8 @@ func Names() []string {
 	return out
 }
 
-// Get returns a copy of the schema called name ("suite").
+// Get returns a copy of the schema called name ("suite", "target",
+// "floors" or "observation").
 func Get(name string) ([]byte, error) {
 	s, ok := schemas[name]
 	if !ok {

@@ -321,7 +321,20 @@ func TestGet(t *testing.T) {
 	if bytes.Contains(b, []byte("(?")) {
 		t.Error("the schema has a Go-only (?...) group in a pattern")
 	}
-	if _, err := schema.Get("run"); err == nil || err.Error() != `unknown schema "run" (want one of: suite)` {
+	if _, err := schema.Get("run"); err == nil || err.Error() != `unknown schema "run" (want one of: floors, observation, suite, target)` {
 		t.Errorf("Get(run) error = %v", err)
+	}
+}
+
+// TestKZeroSaysMinimum: k: 0 is reported as below the minimum of 1, not
+// as "expected null" (the first branch of a oneOf).
+func TestKZeroSaysMinimum(t *testing.T) {
+	err := validate(compiled(t), []byte("assay: 1\nname: s\ncases: [{id: c1, query: q, k: 0}]\n"))
+	if err == nil {
+		t.Fatal("k: 0 accepted")
+	}
+	msg := err.Error()
+	if !strings.Contains(msg, "at '/cases/0/k': minimum: got 0, want 1") || strings.Contains(msg, "'/cases/0/k': got number, want null") {
+		t.Errorf("k: 0 reads:\n%s\nwant a message about the minimum, not null", msg)
 	}
 }

@@ -30,14 +30,14 @@ type JudgePlan struct {
 }
 
 // JudgeLabels writes a labels template of the run's cases and criteria
-// (with each case's question, from the run's suite file when it is
-// unchanged, and its first answer) to Stdout.
+// (with each case's question, as the run kept it, else from the run's
+// suite file when it is unchanged, and its first answer) to Stdout.
 func JudgeLabels(ctx context.Context, p JudgePlan) error {
 	var rows []agreement.TemplateRow
 	var queries map[string]string
-	_, err := judgedRun(ctx, p, true, func(run *assay.Run) {
+	_, err := judgedRun(ctx, p, true, func(run *assay.Run, path string) {
 		queries = map[string]string{}
-		harness.SuiteCases(run.Suite, func(c assay.Case) bool { queries[c.ID] = c.Query; return true })
+		harness.RunSuiteCases(ctx, p.Store, run, path, func(c assay.Case) bool { queries[c.ID] = c.Query; return true })
 	}, func(r *assay.CaseResult, rubric []assay.JudgeCriterion, seen bool) {
 		if seen {
 			return
@@ -90,7 +90,7 @@ func JudgeAgreement(ctx context.Context, p JudgePlan) error {
 // then fn with each of its results, with their observations when withObs
 // (seen: an earlier trial of the case came first), returning the judge's
 // rubric as the run recorded it. A run without a judge is an input error.
-func judgedRun(ctx context.Context, p JudgePlan, withObs bool, loaded func(*assay.Run), fn func(r *assay.CaseResult, rubric []assay.JudgeCriterion, seen bool)) ([]assay.JudgeCriterion, error) {
+func judgedRun(ctx context.Context, p JudgePlan, withObs bool, loaded func(run *assay.Run, path string), fn func(r *assay.CaseResult, rubric []assay.JudgeCriterion, seen bool)) ([]assay.JudgeCriterion, error) {
 	run, path, err := harness.LoadRef(ctx, p.Store, p.Ref)
 	if err != nil {
 		return nil, inputError(err)
@@ -106,7 +106,7 @@ func judgedRun(ctx context.Context, p JudgePlan, withObs bool, loaded func(*assa
 		report.Warnings(p.Stderr, []string{"the run records no judge rubric: its scores are read on the default rubric (relevance, groundedness, completeness, 0 to 1)"})
 	}
 	if loaded != nil {
-		loaded(run)
+		loaded(run, path)
 	}
 	seen := map[string]bool{}
 	err = harness.RefCases(ctx, p.Store, run, path, withObs, func(r assay.CaseResult) error {
