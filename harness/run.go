@@ -90,6 +90,9 @@ type Plan struct {
 	// variable: a caller that wants the branch, commit and environment
 	// labels (store.LabelBranch, ...) sets them here.
 	Labels map[string]string
+	// Failed, a run REF (as Baseline), runs only the cases that failed or
+	// errored in that run, a run of the same suite (failed.go).
+	Failed string
 	// Shard, "I/N", runs slice I (0-based) of N of the selected cases and
 	// records the run as a shard of Group (empty: shard.DefaultGroup); see
 	// shard.go. Empty: the whole suite.
@@ -374,6 +377,9 @@ type session struct {
 	hist map[histKey][]*assay.Run
 	// shard is the plan's shard (nil: the whole suite).
 	shard *assay.Shard
+	// selected are the case ids the plan picked (Cases, or the failed
+	// cases of Failed); nil: all.
+	selected []string
 	// prices is the price table of the system's usage: the suite's, with
 	// the target file's entries added (docs/cost.md).
 	prices assay.PriceTable
@@ -398,7 +404,14 @@ func prepareRun(ctx context.Context, f *Plan) (*session, error) {
 		ss.warnings = append(ss.warnings, suite.CheckManifestStreamed(st)...)
 	}
 
-	if ss.src, ss.n, err = selectCases(st, f.Cases, f.Tags, f.K); err != nil {
+	ids := f.Cases
+	if f.Failed != "" {
+		if ids, err = ss.failedSelection(ctx, st); err != nil {
+			return nil, err
+		}
+	}
+	ss.selected = ids
+	if ss.src, ss.n, err = selectCases(st, ids, f.Tags, f.K); err != nil {
 		return nil, err
 	}
 	if err := ss.selectShard(); err != nil {
@@ -755,7 +768,7 @@ func (ss *session) newRecord(tgt assay.Target, variant map[string]string, group 
 			// More workers than observations would only idle (and a
 			// million of them would start a million goroutines).
 			K: s.Defaults.K, Trials: f.Trials, Concurrency: max(1, min(f.Concurrency, ss.n*f.Trials)), Timeout: f.recordedTimeout(),
-			Cases: f.Cases, Tags: tagMap(f.Tags), Metrics: metricNames,
+			Cases: ss.selected, Tags: tagMap(f.Tags), Metrics: metricNames,
 			Cache: ss.cache != nil, Margins: s.Margins,
 			MaxCost: f.MaxCost, MaxTokens: f.MaxTokens,
 		},

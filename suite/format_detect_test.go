@@ -141,8 +141,8 @@ func TestLoadFormatErrors(t *testing.T) {
 			`DIR/x.json: not a directory; a BEIR dataset is a directory with corpus.jsonl(.gz), queries.jsonl and qrels/`},
 		{"a dir for a file format", FormatKnowlex, map[string]string{"d/x": ""}, "d",
 			`DIR/d: is a directory; the knowlex format is a file`},
-		{"unknown format", "ragas", map[string]string{"x": ""}, "x",
-			`unknown format "ragas" (want one of gno, gno-ask, gno-bench, kebab, knowlex, beir, trec, cranfield, nuggets)`},
+		{"unknown format", "trulens", map[string]string{"x": ""}, "x",
+			`unknown format "trulens" (want one of gno, gno-ask, gno-bench, kebab, knowlex, beir, trec, cranfield, nuggets, csv, jsonl, ragas, deepeval, promptfoo)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := writeFiles(t, tc.files)

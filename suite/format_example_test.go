@@ -72,3 +72,24 @@ func ExampleWriteNative() {
 	//       answer_excludes: [microwave]
 	//       case_sensitive: true
 }
+
+// A CSV golden set with the columns named by a mapping (the --map of
+// `assay import csv`): multi-valued cells are split on ";".
+func ExampleLoadFormat_csv() {
+	m, err := suite.ParseMap("query=question,expect.answer_includes=answer,tags.category=category")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	s, err := suite.LoadFormat(suite.FormatCSV, filepath.Join("testdata", "import", "golden.csv"), suite.LoadOptions{Map: m})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, c := range s.Cases {
+		fmt.Println(c.ID, c.Tags["category"], c.Expect.AnswerIncludes, c.Source)
+	}
+	// Output:
+	// vault-hash security [SHA-256 salt] testdata/import/golden.csv:2
+	// billing-owner org [team-billing] testdata/import/golden.csv:3
+}

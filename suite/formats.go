@@ -162,7 +162,7 @@ const (
 
 // ImportFormats lists the format names LoadFormat accepts, in the order the
 // CLI shows them.
-var ImportFormats = []string{FormatGNO, FormatGNOAsk, FormatGNOBench, FormatKebab, FormatKnowlex, FormatBEIR, FormatTREC, FormatCranfield, FormatNuggets}
+var ImportFormats = []string{FormatGNO, FormatGNOAsk, FormatGNOBench, FormatKebab, FormatKnowlex, FormatBEIR, FormatTREC, FormatCranfield, FormatNuggets, FormatCSV, FormatJSONL, FormatRagas, FormatDeepEval, FormatPromptfoo}
 
 // DetectFormat reports the foreign format of path ("" when it is none of
 // them, for example a native suite), as Load decides it.
@@ -180,7 +180,8 @@ func LoadFormat(format, path string, o LoadOptions) (*assay.Suite, error) {
 	switch format {
 	case FormatGNOAdversarial:
 		format = FormatGNO
-	case FormatGNO, FormatGNOAsk, FormatGNOBench, FormatKebab, FormatKnowlex, FormatBEIR, FormatTREC, FormatCranfield, FormatNuggets:
+	case FormatGNO, FormatGNOAsk, FormatGNOBench, FormatKebab, FormatKnowlex, FormatBEIR, FormatTREC, FormatCranfield, FormatNuggets,
+		FormatCSV, FormatJSONL, FormatRagas, FormatDeepEval, FormatPromptfoo:
 	default:
 		return nil, fmt.Errorf("unknown format %q (want one of %s)", format, strings.Join(ImportFormats, ", "))
 	}
@@ -223,6 +224,14 @@ func loadFormat(format, path string, data []byte, o LoadOptions) (*assay.Suite, 
 		return loadKnowlex(path, data)
 	case FormatNuggets:
 		return loadNuggetizer(path, data)
+	case FormatCSV, FormatJSONL:
+		return loadTable(path, data, format == FormatCSV, o, tableOptions{format: format, defaults: tableDefaults})
+	case FormatRagas:
+		return loadTable(path, data, isCSVData(data), o, ragasTable)
+	case FormatDeepEval:
+		return loadTable(path, data, isCSVData(data), o, deepevalTable)
+	case FormatPromptfoo:
+		return loadPromptfoo(path, data, o)
 	}
 	return nil, fmt.Errorf("unknown format %q", format)
 }

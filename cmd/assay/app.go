@@ -224,7 +224,7 @@ func newRootCmd(env *Env) *cobra.Command {
 		newRunCmd,
 		newLintCmd,
 		newTracesCmd, newProposeCmd,
-		newImportCmd,
+		newImportCmd, newInitCmd,
 		newGateCmd,
 		newTrecCmd,
 		newCompareCmd, newPowerCmd,

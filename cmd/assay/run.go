@@ -55,6 +55,7 @@ incomplete run.`,
 	fl.IntVarP(&p.Concurrency, "concurrency", "j", runner.DefaultConcurrency, "`N` cases in flight")
 	fl.DurationVar(&p.Timeout, "timeout", runner.DefaultTimeout, "per-case timeout `D`, a Go duration (0: none)")
 	fl.StringArrayVar(&p.Cases, "case", nil, "run only the case `ID` (repeatable)")
+	fl.StringVar(&p.Failed, "failed", "", "run only the cases that failed or errored in the run `REF` (a run of this suite)")
 	fl.StringArrayVar(&p.Tags, "tag", nil, "run only cases with the tag `KEY=VALUE` (repeatable; all must match)")
 	storeFlagVar(fl, &f.storeDir)
 	fl.BoolVar(&f.noStore, "no-store", false, "write no run record")

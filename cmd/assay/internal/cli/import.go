@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/harness"
 	"io"
 	"path/filepath"
@@ -21,6 +22,9 @@ type ImportPlan struct {
 	Out   string
 	JSONL bool
 	Split string
+	// Map is the --map mapping of a tabular format ("target=column,...",
+	// suite.ParseMap); ListSep splits a multi-valued column.
+	Map, ListSep string
 	// Stdout gets the suite or the files written; Stderr the warnings.
 	Stdout, Stderr io.Writer
 }
@@ -40,13 +44,23 @@ func Import(p ImportPlan) error {
 		}
 		return usageError(hint, "unknown format %q", format)
 	}
-	o := suite.LoadOptions{Split: p.Split}
+	o := suite.LoadOptions{Split: p.Split, ListSep: p.ListSep}
+	if p.Map != "" {
+		m, err := suite.ParseMap(p.Map)
+		if err != nil {
+			return usageError("", "--map: %v", err)
+		}
+		o.Map = m
+	}
 	if out == "" || out == "-" {
 		s, err := suite.LoadFormat(format, src, o)
 		if err != nil {
 			return importError(err, format, src)
 		}
 		report.Warnings(p.Stderr, s.Warnings)
+		if slices.ContainsFunc(s.Cases, func(c assay.Case) bool { return c.Expect.JSONSchema == suite.AnyJSONSchema }) {
+			report.Warnings(p.Stderr, []string{"is-json refers to " + suite.AnyJSONSchema + ", which only -o FILE writes: import with -o, or write that schema beside the suite"})
+		}
 		comment := fmt.Sprintf("imported by `assay import %s %s`", format, filepath.ToSlash(src))
 		write := suite.WriteNative
 		if p.JSONL {
@@ -63,6 +77,11 @@ func Import(p ImportPlan) error {
 	s, written, err := suite.Import(format, src, out, o)
 	if err != nil {
 		return importError(err, format, src)
+	}
+	if schema, err := suite.WriteAnyJSONSchema(s, filepath.Dir(out)); err != nil {
+		return inputError(err)
+	} else if schema != "" {
+		fmt.Fprintf(p.Stdout, "wrote %s (the schema of is-json)\n", schema)
 	}
 	report.Warnings(p.Stderr, s.Warnings)
 	for _, w := range written[:len(written)-1] {

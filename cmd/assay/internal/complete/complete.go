@@ -34,6 +34,7 @@ var args = map[string]struct {
 var flags = map[string]cli.Completion{
 	"target":   cli.CompleteTarget,
 	"baseline": cli.CompleteRef,
+	"failed":   cli.CompleteRef,
 	"gate":     cli.CompleteGate,
 }
 
