@@ -139,9 +139,14 @@ type Run struct {
 	// graded with (package grade's Version); it changes when a rule
 	// changes what a case scores. 0 (omitted) in runs made before assay
 	// recorded it.
-	GradingVersion int        `json:"grading_version,omitempty"`
-	Git            *GitInfo   `json:"git,omitempty"`
-	Options        RunOptions `json:"options"`
+	GradingVersion int      `json:"grading_version,omitempty"`
+	Git            *GitInfo `json:"git,omitempty"`
+	// Labels are free KEY=VALUE pairs the run was made with: the branch,
+	// commit and environment a CI job ran on, and any others the caller
+	// gives (assay run --label). A REF selects runs by them
+	// (latest@main, latest{env=staging}); nil when there are none.
+	Labels  map[string]string `json:"labels,omitempty"`
+	Options RunOptions        `json:"options"`
 	// Group is the id shared by the runs of one variant matrix (a target
 	// that declares variants:); empty for a single run.
 	Group string `json:"group,omitempty"`

@@ -22,6 +22,11 @@ type CompareOptions struct {
 	// the store gives the comparison (History; 0: DefaultHistory, -1:
 	// none).
 	History int
+	// OtherSuites compares runs of two suites (the report warns that
+	// the suites differ) instead of refusing them with OtherSuite: what
+	// a browser of a store (the UI's compare page) does with any two runs
+	// it is asked for. A command that takes a baseline leaves it false.
+	OtherSuites bool
 	// Outputs are the files the caller will write, by the name of what
 	// it writes ("JSON"): one that is a run record is refused (a
 	// PlanError of that Field) before anything is read.
@@ -37,21 +42,9 @@ func CompareRefs(ctx context.Context, st store.Reader, baseRef, candRef string, 
 	// A REF is resolved first (to a path, or to a stored run's id and
 	// run.json when the store keeps files), so that no output overwrites a
 	// run record before anything is read.
-	var paths, ids [2]string
-	for i, ref := range []string{baseRef, candRef} {
-		if st == nil || store.IsPathRef(ref) {
-			p, err := store.ResolveRef(ctx, nil, ref)
-			if err != nil {
-				return compare.Report{}, inputError(err)
-			}
-			paths[i] = p
-			continue
-		}
-		id, err := st.Resolve(ctx, ref)
-		if err != nil {
-			return compare.Report{}, inputError(err)
-		}
-		ids[i], paths[i] = id, runFile(st, id)
+	paths, ids, err := resolvePair(ctx, st, baseRef, candRef, co.OtherSuites)
+	if err != nil {
+		return compare.Report{}, err
 	}
 	for _, name := range slices.Sorted(maps.Keys(co.Outputs)) {
 		out := co.Outputs[name]
@@ -79,6 +72,77 @@ func CompareRefs(ctx context.Context, st store.Reader, baseRef, candRef string, 
 			return compare.Report{}, inputError(err)
 		}
 	}
+	if runs[0].Suite.Name != runs[1].Suite.Name && !co.OtherSuites {
+		return compare.Report{}, OtherSuite(baseRef, runs[0].RunID, runs[0].Suite.Name, runs[1].Suite.Name)
+	}
 	hist := History(ctx, st, runs[0], runs[1], co.History)
 	return compare.Runs(runs[0], runs[1], compare.Options{Margins: co.Margins, Multiplicity: co.Multiplicity, History: hist}), nil
+}
+
+// ResolvePair resolves the REFs of a baseline and a candidate run as a
+// comparison does (CompareRefs) and returns, for each, its run.json path
+// when it is a path REF, else its run id: a latest REF names a run of
+// the other's suite, and runs of two suites are refused (OtherSuite).
+func ResolvePair(ctx context.Context, st store.Reader, baseRef, candRef string) (base, cand string, err error) {
+	paths, ids, err := resolvePair(ctx, st, baseRef, candRef, false)
+	if err != nil {
+		return "", "", err
+	}
+	var heads [2]*assay.Run
+	for i, ref := range []string{baseRef, candRef} {
+		if st != nil && !store.IsPathRef(ref) {
+			continue
+		}
+		// A run file read whole: its head alone may be a truncated file's.
+		if heads[i], err = store.LoadRun(paths[i]); err != nil {
+			return "", "", inputError(err)
+		}
+		ids[i] = paths[i]
+	}
+	if heads[0] != nil && heads[1] != nil && heads[0].Suite.Name != heads[1].Suite.Name {
+		return "", "", OtherSuite(baseRef, heads[0].RunID, heads[0].Suite.Name, heads[1].Suite.Name)
+	}
+	return ids[0], ids[1], nil
+}
+
+// resolvePair resolves base and candidate REFs to run.json paths (""
+// for a run of a store without files) and run ids ("" for a path REF). A
+// latest REF names a run of the other's suite: the candidate is resolved
+// first (with no suite at hand, latest is the newest run of any suite),
+// unless it is the only latest REF of the two.
+func resolvePair(ctx context.Context, st store.Reader, baseRef, candRef string, otherSuites bool) (paths, ids [2]string, err error) {
+	var suites, runIDs [2]string
+	refs := [2]string{baseRef, candRef}
+	order := []int{1, 0}
+	if store.IsLatestRef(candRef) && !store.IsLatestRef(baseRef) {
+		order = []int{0, 1}
+	}
+	suite := ""
+	for _, i := range order {
+		ref := refs[i]
+		if st == nil || store.IsPathRef(ref) {
+			p, err := store.ResolveRef(ctx, nil, ref)
+			if err != nil {
+				return paths, ids, inputError(err)
+			}
+			paths[i] = p
+			// The suite of a path REF scopes the other's latest; a file
+			// that does not read is reported when it is loaded.
+			if h, err := store.PeekRun(p); err == nil {
+				suites[i], runIDs[i] = store.IndexText(h.Suite.Name), h.RunID
+			}
+		} else {
+			e, err := store.ResolveEntryIn(ctx, st, ref, suite)
+			if err != nil {
+				return paths, ids, inputError(err)
+			}
+			ids[i], paths[i], suites[i], runIDs[i] = e.RunID, runFile(st, e.RunID), e.Suite, e.RunID
+		}
+		suite = suites[i]
+	}
+	if ids[0] != "" && ids[1] != "" && suites[0] != suites[1] && !otherSuites {
+		// Both from the index: refused before anything is read.
+		return paths, ids, OtherSuite(baseRef, runIDs[0], suites[0], suites[1])
+	}
+	return paths, ids, nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"iter"
+	"maps"
 
 	"reflect"
 	"slices"
@@ -35,6 +36,10 @@ type MergePlan struct {
 	Store store.Store
 	// Version is the assay version recorded (default assay.Version).
 	Version string
+	// Labels are recorded with the merged run, over the labels every
+	// shard carries with one value (the branch and commit of the CI run
+	// its jobs share): a label given here replaces a shard's.
+	Labels map[string]string
 	// AllowNoBaseline lets a merge without Baseline whose every recorded
 	// gate compares with a baseline pass; otherwise
 	// it fails, since no gate was checked.
@@ -134,9 +139,18 @@ func merge(ctx context.Context, st store.Store, p MergePlan, unchecked *error) (
 	if err := sameShards(shards, first); err != nil {
 		return nil, gate.Verdict{}, nil, nil, err
 	}
+	if err := checkLabels(p.Labels); err != nil {
+		return nil, gate.Verdict{}, nil, nil, err
+	}
+	var firstWarning string
 	if p.Baseline != "" {
-		if base, _, err = LoadRef(ctx, st, p.Baseline); err != nil {
-			return nil, gate.Verdict{}, nil, nil, inputError(err)
+		if base, _, err = LoadBaseline(ctx, st, p.Baseline, first.run.Suite.Name); err != nil {
+			if !firstRun(p.Baseline, p.AllowNoBaseline, err) {
+				return nil, gate.Verdict{}, nil, nil, err
+			}
+			// A first merge: nothing to compare with yet (warned below).
+			firstWarning = fmt.Sprintf(fill("{Baseline} %s names no run yet, so nothing was compared ({AllowNoBaseline}): %v", p.Names), p.Baseline, err)
+			base = nil
 		}
 	}
 	f := first.run
@@ -156,6 +170,7 @@ func merge(ctx context.Context, st store.Store, p MergePlan, unchecked *error) (
 		Gain:           f.Gain,
 		TieRule:        f.TieRule,
 		Measures:       f.Measures,
+		Labels:         mergedLabels(shards, p.Labels),
 	}
 	var warnings []string
 	seen := map[string]bool{}
@@ -164,6 +179,9 @@ func merge(ctx context.Context, st store.Store, p MergePlan, unchecked *error) (
 			seen[w] = true
 			warnings = append(warnings, w)
 		}
+	}
+	if firstWarning != "" {
+		warn(firstWarning)
 	}
 	complete := true
 	for i, s := range shards {
@@ -578,4 +596,33 @@ func storeName(st store.Store) string {
 		return r.Root()
 	}
 	return "given"
+}
+
+// mergedLabels are the labels every shard run carries with the same value,
+// with given added over them; nil when none.
+func mergedLabels(shards []*shardRun, given map[string]string) map[string]string {
+	var common map[string]string
+	first := true
+	for _, s := range shards {
+		if s == nil {
+			continue
+		}
+		if first {
+			common, first = maps.Clone(s.run.Labels), false
+			continue
+		}
+		for k, v := range common {
+			if s.run.Labels[k] != v {
+				delete(common, k)
+			}
+		}
+	}
+	if len(given) > 0 && common == nil {
+		common = map[string]string{}
+	}
+	maps.Copy(common, given)
+	if len(common) == 0 {
+		return nil
+	}
+	return common
 }

@@ -35,6 +35,39 @@ func LoadRef(ctx context.Context, st store.Reader, ref string) (*assay.Run, stri
 	return run, runFile(st, run.RunID), nil
 }
 
+// LoadBaseline is LoadRef for a baseline compared with a run of suite
+// (its name; "" for none at hand): a latest REF (latest, latest~N,
+// latest@BRANCH, latest{K=V,...}) names a run of that suite
+// (store.ResolveEntryIn), and a baseline of another suite, named any
+// other way, is refused (OtherSuite).
+func LoadBaseline(ctx context.Context, st store.Reader, ref, suite string) (*assay.Run, string, error) {
+	load := ref
+	if st != nil && !store.IsPathRef(ref) {
+		e, err := store.ResolveEntryIn(ctx, st, ref, suite)
+		if err != nil {
+			return nil, "", inputError(err)
+		}
+		load = e.RunID
+	}
+	run, path, err := LoadRef(ctx, st, load)
+	if err != nil {
+		return nil, "", inputError(err)
+	}
+	if suite != "" && run.Suite.Name != suite {
+		return nil, "", OtherSuite(ref, run.RunID, run.Suite.Name, suite)
+	}
+	return run, path, nil
+}
+
+// OtherSuite is the error of a baseline (named ref) of another suite than
+// the run it would be compared with, of suite: every command that takes a
+// baseline refuses it with this one message (a Usage error), since the
+// runs of two suites share no case to pair.
+func OtherSuite(ref, baseID, baseSuite, suite string) error {
+	return usageError(fmt.Sprintf("give a baseline run of suite %q (latest, latest@BRANCH and latest{KEY=VALUE} name runs of the suite at hand)", suite),
+		"baseline %s (run %s) is a run of suite %q, not of suite %q: runs of two suites share no case to compare", ref, ShortID(baseID), baseSuite, suite)
+}
+
 // runFile is the run.json of a stored run, "" when the store keeps no
 // files (store.RunFiler).
 func runFile(st store.Reader, id string) string {

@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -80,8 +81,15 @@ type Plan struct {
 	// costs are priced by the suite's price table.
 	MaxCost   float64
 	MaxTokens int64
-	// Baseline is the run REF to compare with (store.ResolveRef).
+	// Baseline is the run REF to compare with (store.ResolveRef); a
+	// latest REF names a run of this suite (store.ResolveEntryIn), and a
+	// run of another suite is refused (OtherSuite).
 	Baseline string
+	// Labels are recorded with the run (Run.Labels; store.CheckLabel
+	// says what a key and a value may hold). The harness reads no CI
+	// variable: a caller that wants the branch, commit and environment
+	// labels (store.LabelBranch, ...) sets them here.
+	Labels map[string]string
 	// Failed, a run REF (as Baseline), runs only the cases that failed or
 	// errored in that run, a run of the same suite (failed.go).
 	Failed string
@@ -444,25 +452,12 @@ func prepareRun(ctx context.Context, f *Plan) (*session, error) {
 		}
 		exprs = append(exprs, e)
 	}
+	ss.exprs = exprs
 	if f.Baseline == "" && ss.shard == nil {
-		keep, skipped, err := WithoutBaseline(exprs, f.Names("Gates"), f.Names)
-		if err != nil {
+		if err := ss.withoutBaseline(exprs, f.Names("Gates")); err != nil {
 			return nil, err
 		}
-		ss.noBaseline = baselineOnly(exprs)
-		ss.warnings = append(ss.warnings, skipped...)
-		if len(keep) < len(exprs) {
-			gates := ss.gates
-			ss.gates = nil
-			for i, e := range exprs {
-				if !e.Kind.NeedsBaseline() {
-					ss.gates = append(ss.gates, gates[i])
-				}
-			}
-			exprs = keep
-		}
 	}
-	ss.exprs = exprs
 	if ss.shard != nil {
 		// In the record from its first write (Begin), so that a shard
 		// killed before it finished still says which gates its group
@@ -521,14 +516,60 @@ func prepareRun(ctx context.Context, f *Plan) (*session, error) {
 		return nil, planError("Baseline", "give the baseline's run.json path, or drop {NoStore} to find it in the store", "{Baseline} %s: no run store to look it up in ({NoStore})", f.Baseline)
 	}
 	if f.Baseline != "" {
-		if ss.base, _, err = LoadRef(ctx, ss.st, f.Baseline); err != nil {
-			if ss.st != nil {
-				ss.st.Close()
+		if ss.base, _, err = LoadBaseline(ctx, ss.st, f.Baseline, s.Name); err != nil {
+			if !firstRun(f.Baseline, f.AllowNoBaseline, err) || ss.shard != nil {
+				if ss.st != nil {
+					ss.st.Close()
+				}
+				return nil, err
 			}
-			return nil, inputError(err)
+			// A first run: the latest REF names no run of this suite yet.
+			ss.warnings = append(ss.warnings, fmt.Sprintf(fill("{Baseline} %s names no run yet, so nothing was compared ({AllowNoBaseline}): %v", f.Names), f.Baseline, err))
+			f.Baseline = ""
+			// Its gates that compare with a baseline, --gate ones too,
+			// are left out with a warning: a baseline was asked for.
+			if err := ss.withoutBaseline(exprs, ""); err != nil {
+				if ss.st != nil {
+					ss.st.Close()
+				}
+				return nil, err
+			}
 		}
 	}
 	return ss, nil
+}
+
+// firstRun reports whether a baseline that could not be loaded (err) is
+// that of a first run, which allowNoBaseline lets go on with no baseline:
+// a latest REF (latest@main on the first run of a suite) that names no
+// run. A run id or a path that names nothing stays an error.
+func firstRun(ref string, allowNoBaseline bool, err error) bool {
+	return allowNoBaseline && store.IsLatestRef(ref) && errors.Is(err, store.ErrNotFound)
+}
+
+// withoutBaseline drops the gates that need the baseline the session has
+// not (exprs are its gates parsed): each is left out with a warning (one
+// of source given is an error: WithoutBaseline), and when all of them
+// need one the run fails unless AllowNoBaseline.
+func (ss *session) withoutBaseline(exprs []gate.Expr, given string) error {
+	f := ss.f
+	keep, skipped, err := WithoutBaseline(exprs, given, f.Names)
+	if err != nil {
+		return err
+	}
+	ss.noBaseline = baselineOnly(exprs)
+	ss.warnings = append(ss.warnings, skipped...)
+	if len(keep) < len(exprs) {
+		gates := ss.gates
+		ss.gates = nil
+		for i, e := range exprs {
+			if !e.Kind.NeedsBaseline() {
+				ss.gates = append(ss.gates, gates[i])
+			}
+		}
+		ss.exprs = keep
+	}
+	return nil
 }
 
 // loadSuite streams the suite at the plan's path, or wraps the suite it
@@ -569,6 +610,14 @@ func (f *Plan) check() error {
 		return planError("MaxCost", "", "{MaxCost} must be a number of US dollars >= 0 (0: no bound), got %v", f.MaxCost)
 	case f.MaxTokens < 0:
 		return planError("MaxTokens", "", "{MaxTokens} must be >= 0 (0: no bound), got %d", f.MaxTokens)
+	}
+	return checkLabels(f.Labels)
+}
+
+// checkLabels is the plan error of labels that break the label rules.
+func checkLabels(labels map[string]string) error {
+	if err := store.CheckLabels(labels); err != nil {
+		return planError("Labels", "a label is KEY=VALUE: KEY of letters, digits, '_', '.' and '-'; VALUE non-empty text", "{Labels}: %v", err)
 	}
 	return nil
 }
@@ -711,6 +760,7 @@ func (ss *session) newRecord(tgt assay.Target, variant map[string]string, group 
 		AssayVersion:   f.Version,
 		GradingVersion: grade.Version,
 		Git:            ss.git,
+		Labels:         maps.Clone(f.Labels),
 		Group:          group,
 		Variant:        variant,
 		Shard:          ss.shard,

@@ -2,6 +2,7 @@ package harness_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -190,5 +191,60 @@ func TestRunScratchInTempDir(t *testing.T) {
 	after, _ := filepath.Glob(filepath.Join(tmp, "*"))
 	if len(during) != 1 || n != 24 || len(after) != 0 {
 		t.Errorf("during the run %v, %d results read back, after Close %v; want one directory, 24, none", during, n, after)
+	}
+}
+
+// A run records the plan's labels; labels that break the rules are a plan
+// error of the field Labels before any case runs; a baseline of another
+// suite is refused with OtherSuite's usage error, named by any REF.
+func TestRunLabelsAndOtherSuiteBaseline(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	res, err := harness.Run(ctx, plan(harness.Plan{StoreDir: dir, Labels: map[string]string{"branch": "main", "env": "ci"}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := res.Runs[0]
+	res.Close()
+	st, err := store.Open(dir, store.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := st.Load(ctx, "latest@main")
+	st.Close()
+	if err != nil || got.RunID != first.RunID || got.Labels["env"] != "ci" {
+		t.Fatalf("latest@main = %v, %v; want run %s with its labels", got, err, first.RunID)
+	}
+
+	_, err = harness.Run(ctx, plan(harness.Plan{StoreDir: dir, Labels: map[string]string{"bad key": "x"}}))
+	var pe *harness.PlanError
+	if !errors.As(err, &pe) || pe.Field != "Labels" || harness.KindOf(err) != harness.Usage {
+		t.Errorf("bad label key: %v; want a usage PlanError of Labels", err)
+	}
+
+	other := filepath.Join(t.TempDir(), "other.yaml")
+	data, err := os.ReadFile(quickstart)
+	if err != nil {
+		t.Fatal(err)
+	}
+	renamed := strings.Replace(string(data), "name: quickstart", "name: quickstart-copy", 1)
+	if renamed == string(data) {
+		t.Fatal("the quickstart suite has no name: quickstart line to rename")
+	}
+	if err := os.WriteFile(other, []byte(renamed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Copy the corpus the suite names, relative to it.
+	if err := os.CopyFS(filepath.Dir(other), os.DirFS(filepath.Dir(quickstart))); err != nil {
+		t.Fatal(err)
+	}
+	_, err = harness.Run(ctx, plan(harness.Plan{SuitePath: other, StoreDir: dir, Baseline: first.RunID}))
+	if harness.KindOf(err) != harness.Usage || !strings.Contains(err.Error(), `is a run of suite "quickstart", not of suite "quickstart-copy"`) {
+		t.Errorf("baseline of another suite: %v; want OtherSuite's usage error", err)
+	}
+	// A latest REF looks among this suite's runs only: there are none.
+	_, err = harness.Run(ctx, plan(harness.Plan{SuitePath: other, StoreDir: dir, Baseline: "latest@main"}))
+	if !errors.Is(err, store.ErrNotFound) || !strings.Contains(err.Error(), `no complete run of suite "quickstart-copy" labelled branch=main`) {
+		t.Errorf("latest@main with only another suite's run: %v; want ErrNotFound naming this suite", err)
 	}
 }

@@ -22,33 +22,64 @@ import (
 // MarkdownMaxFailures caps the failing cases Markdown lists.
 const MarkdownMaxFailures = 50
 
-// Markdown writes a GitHub-flavoured markdown summary of the run, for a pull
-// request comment or $GITHUB_STEP_SUMMARY: a status headline, the totals,
-// the metrics with n, the gates with value and bound, trial statistics
-// (pass@N, pass^N, flaky cases) when a case ran more than once, the
-// segments, the comparison with the baseline when cmp is not nil, the
-// failing cases with their facts (at most MarkdownMaxFailures), and the
-// warnings. Text from the run is escaped so it renders as written.
+// MarkdownOptions tune MarkdownWith.
+type MarkdownOptions struct {
+	// CaseURL, when set, is the link of a case's page (the HTML report's
+	// cases/NAME.html under a base URL or relative path, as the caller
+	// serves it): each regressed and failing case listed links to it. ""
+	// for an id leaves that case without a link.
+	CaseURL func(id string) string
+}
+
+// Markdown is MarkdownWith with no options.
 func Markdown(w io.Writer, run *assay.Run, cmp *compare.Report) error {
+	return MarkdownWith(w, run, cmp, MarkdownOptions{})
+}
+
+// MarkdownWith writes a GitHub-flavoured markdown summary of the run, for
+// a pull request comment or $GITHUB_STEP_SUMMARY, in the order a reviewer
+// reads it: a status headline; the gates (✅/❌, observed value and
+// bound); the verdict with its reason (the comparison's with the baseline
+// when cmp is not nil, else the gates'); each regressed case (pass → fail
+// against the baseline) with its first failing check; then the run's
+// totals, metrics with n, trial statistics (pass@N, pass^N, flaky cases)
+// when a case ran more than once, the segments, the comparison in full,
+// the failing cases with their facts (at most MarkdownMaxFailures), and
+// the warnings. A case listed links to its page when o.CaseURL is set.
+// Text from the run is escaped so it renders as written.
+func MarkdownWith(w io.Writer, run *assay.Run, cmp *compare.Report, o MarkdownOptions) error {
 	p := &printer{w: w}
 	s := run.Summary
 	name := nonEmpty(run.Suite.Name, "suite")
 
-	failedGates := 0
+	var failed []assay.GateResult
 	for _, g := range run.Gates {
 		if !g.Pass {
-			failedGates++
+			failed = append(failed, g)
 		}
 	}
+	regressed := cmp != nil && cmp.Verdict == compare.Regressed
 	switch {
 	case run.Status == assay.StatusIncomplete:
 		p.f("## ⚠️ assay · %s — run incomplete\n\n", mdEscape(name))
-	case failedGates > 0:
-		p.f("## ❌ assay · %s — %d of %d gates failed\n\n", mdEscape(name), failedGates, len(run.Gates))
+	case len(failed) > 0:
+		p.f("## ❌ assay · %s — %d of %d gates failed\n\n", mdEscape(name), len(failed), len(run.Gates))
+	case regressed:
+		p.f("## ❌ assay · %s — regressed\n\n", mdEscape(name))
 	case len(run.Gates) > 0:
 		p.f("## ✅ assay · %s — every gate held\n\n", mdEscape(name))
 	default:
 		p.f("## assay · %s\n\n", mdEscape(name))
+	}
+
+	if len(run.Gates) > 0 {
+		markdownGates(p, run.Gates)
+	}
+	markdownVerdict(p, run, cmp, failed)
+	if cmp != nil && len(cmp.Flips.PassToFail) > 0 {
+		if err := markdownRegressed(p, run, cmp, o); err != nil {
+			return err
+		}
 	}
 
 	id := run.RunID
@@ -119,30 +150,6 @@ func Markdown(w io.Writer, run *assay.Run, cmp *compare.Report) error {
 		p.f("\n")
 	}
 
-	if len(run.Gates) > 0 {
-		p.f("### Gates\n\n")
-		p.f("| | gate | value | bound | detail |\n|---|---|---:|---:|---|\n")
-		for _, g := range run.Gates {
-			mark := "✅"
-			if !g.Pass {
-				mark = "❌"
-			}
-			val, bound := "–", num(g.Bound)
-			if g.Value != nil {
-				val, bound = gate.FormatPair(*g.Value, g.Bound)
-			}
-			if g.Op != "" {
-				bound = mdEscape(g.Op + " " + bound)
-			}
-			detail := g.Detail
-			if g.Source != "" && g.Source != "--gate" {
-				detail = strings.TrimSpace(detail + " (" + g.Source + ")")
-			}
-			p.f("| %s | `%s` | %s | %s | %s |\n", mark, mdCode(g.Expr), val, bound, mdEscape(detail))
-		}
-		p.f("\n")
-	}
-
 	st := aggregate.Trials(run.Cases)
 	if st.Trials > 1 {
 		n := st.Trials
@@ -206,7 +213,7 @@ func Markdown(w io.Writer, run *assay.Run, cmp *compare.Report) error {
 		p.f("### Failing cases (%d%s)\n\n", fl.n, fl.ungradedNote())
 		multi := st.Trials > 1
 		for _, c := range fl.shown {
-			p.f("- **%s**", mdEscape(c.ID))
+			p.f("- %s", caseLink(c.ID, o, true))
 			if multi {
 				p.f(" (trial %d)", c.Trial)
 			}
@@ -241,6 +248,135 @@ func Markdown(w io.Writer, run *assay.Run, cmp *compare.Report) error {
 		p.f("The run is incomplete: not every case was observed, so it cannot pass and is never used as a baseline.\n")
 	}
 	return p.err
+}
+
+// markdownGates writes the gates table: ✅/❌, the expression, the
+// observed value and the bound, and the detail with the gate's source.
+func markdownGates(p *printer, gates []assay.GateResult) {
+	p.f("| | gate | observed | bound | detail |\n|---|---|---:|---:|---|\n")
+	for _, g := range gates {
+		mark := "✅"
+		if !g.Pass {
+			mark = "❌"
+		}
+		val, bound := "–", num(g.Bound)
+		if g.Value != nil {
+			val, bound = gate.FormatPair(*g.Value, g.Bound)
+		}
+		if g.Op != "" {
+			bound = mdEscape(g.Op + " " + bound)
+		}
+		detail := g.Detail
+		if g.Source != "" && g.Source != "--gate" {
+			detail = strings.TrimSpace(detail + " (" + g.Source + ")")
+		}
+		p.f("| %s | `%s` | %s | %s | %s |\n", mark, mdCode(g.Expr), val, bound, mdEscape(detail))
+	}
+	p.f("\n")
+}
+
+// markdownVerdict writes the verdict and its reason: the comparison's
+// with the baseline, else the gates' (saying that nothing was compared).
+func markdownVerdict(p *printer, run *assay.Run, cmp *compare.Report, failed []assay.GateResult) {
+	if cmp != nil {
+		base := cmp.Baseline
+		if len(base) > 13 {
+			base = base[:13]
+		}
+		p.f("**Verdict: %s** against `%s` (%s)", cmp.Verdict, mdCode(base), count(cmp.PairedCases, "paired case", "paired cases"))
+		if len(cmp.Reasons) > 0 {
+			p.f(": %s", mdEscape(strings.Join(cmp.Reasons, "; ")))
+		}
+		p.f(".\n\n")
+		return
+	}
+	switch {
+	case run.Status == assay.StatusIncomplete:
+		p.f("**Verdict: incomplete**: not every case was observed, so the run cannot pass.")
+	case len(failed) > 0:
+		var why []string
+		for _, g := range failed {
+			r := "`" + mdCode(g.Expr) + "`"
+			if g.Value != nil {
+				v, b := gate.FormatPair(*g.Value, g.Bound)
+				r += fmt.Sprintf(" (observed %s, bound %s)", v, mdEscape(g.Op+" "+b))
+			} else if g.Detail != "" {
+				r += " (" + mdEscape(g.Detail) + ")"
+			}
+			why = append(why, r)
+		}
+		p.f("**Verdict: failed**: %s.", strings.Join(why, "; "))
+	case len(run.Gates) > 0:
+		p.f("**Verdict: passed**: every gate held.")
+	default:
+		p.f("**Verdict: no gates**: the run checks nothing.")
+	}
+	p.f(" No baseline run was compared.\n\n")
+}
+
+// markdownRegressed lists the cases that went from pass to fail against
+// the baseline, each with its first failing check (or its error), linked
+// to its page when o.CaseURL is set.
+func markdownRegressed(p *printer, run *assay.Run, cmp *compare.Report, o MarkdownOptions) error {
+	flipped := map[string]bool{}
+	for _, id := range cmp.Flips.PassToFail {
+		flipped[id] = true
+	}
+	seen := map[string]bool{}
+	fl, err := collectFailing(run, 0, func(c assay.CaseResult) bool {
+		if !flipped[c.ID] || seen[c.ID] || !((c.Pass != nil && !*c.Pass) || c.Error != nil) {
+			return false
+		}
+		seen[c.ID] = true
+		return true
+	})
+	if err != nil {
+		return err
+	}
+	p.f("### Regressed cases (%d)\n\n", len(cmp.Flips.PassToFail))
+	for i, c := range fl.shown {
+		if i == MarkdownMaxFailures {
+			p.f("- … and %d more (see the JSON report)\n", len(fl.shown)-i)
+			break
+		}
+		p.f("- %s — %s\n", caseLink(c.ID, o, false), mdFirstFailure(c))
+	}
+	p.f("\n")
+	return nil
+}
+
+// mdFirstFailure is the first fact of a failing case: its error, else
+// its first failing check (firstFailure, as JUnit reports it).
+func mdFirstFailure(c assay.CaseResult) string {
+	if c.Error != nil {
+		return fmt.Sprintf("error `%s`: %s", c.Error.Class, mdEscape(c.Error.Message))
+	}
+	kind, msg := firstFailure(c)
+	// msg is "kind: detail": the kind is shown as code.
+	return fmt.Sprintf("`%s`: %s", mdCode(kind), mdEscape(strings.TrimPrefix(msg, kind+": ")))
+}
+
+// caseLink is a case id as a list shows it: bold (or code), a link to its
+// page when o.CaseURL gives one.
+func caseLink(id string, o MarkdownOptions, bold bool) string {
+	text := "`" + mdCode(id) + "`"
+	if bold {
+		text = "**" + mdEscape(id) + "**"
+	}
+	if o.CaseURL == nil {
+		return text
+	}
+	u := o.CaseURL(id)
+	if u == "" {
+		return text
+	}
+	return "[" + text + "](" + mdURL(u) + ")"
+}
+
+// mdURL makes a URL safe inside a markdown link's parentheses.
+func mdURL(u string) string {
+	r := strings.NewReplacer(" ", "%20", "(", "%28", ")", "%29", "<", "%3C", ">", "%3E", "\n", "", "\r", "")
+	return r.Replace(u)
 }
 
 func markdownComparison(p *printer, cmp *compare.Report) {

@@ -161,3 +161,47 @@ func TestWriteReportDir(t *testing.T) {
 		t.Errorf("dir holds %v (temporary files left behind?)", names)
 	}
 }
+
+// TestMarkdownCommentGolden is the PR comment of a regressed run with the
+// HTML report at a base URL: gates first, the verdict with its reason,
+// then the regressed case with its first failing check and a link to its
+// page; the failing cases link to theirs too.
+func TestMarkdownCommentGolden(t *testing.T) {
+	t.Parallel()
+	var b bytes.Buffer
+	o := MarkdownOptions{CaseURL: func(id string) string { return "https://ci.example/run 42/cases/" + id + ".html" }}
+	if err := MarkdownWith(&b, ciRun(), sampleComparison(), o); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	golden(t, "TestMarkdownComment.golden.md", b.Bytes())
+	gates := strings.Index(out, "| ❌ | `p95_latency_ms <= 1000` | 2300 | &lt;= 1000 |")
+	verdict := strings.Index(out, "**Verdict: regressed** against `019ad3b0-0000` (5 paired cases): ndcg@10 worse; 1 case flipped pass to fail.")
+	regressed := strings.Index(out, "- [`q3`](https://ci.example/run%2042/cases/q3.html) — `answer_includes`: missing \"&lt;sha-256&gt;\" (and 1 more)")
+	totals := strings.Index(out, "| pass rate | graded |")
+	if gates < 0 || verdict < gates || regressed < verdict || totals < regressed {
+		t.Errorf("want gates (%d), verdict (%d), regressed case (%d), totals (%d) in that order:\n%s", gates, verdict, regressed, totals, out)
+	}
+	if !strings.Contains(out, "- [**q4**](https://ci.example/run%2042/cases/q4.html) (trial 1) — error `timeout`") {
+		t.Errorf("the failing case q4 has no link to its page:\n%s", out)
+	}
+}
+
+// TestMarkdownFirstRun is the comment of a first pull request: no
+// baseline, so the gates' verdict and the failing cases, no comparison.
+func TestMarkdownFirstRun(t *testing.T) {
+	t.Parallel()
+	var b bytes.Buffer
+	if err := MarkdownWith(&b, ciRun(), nil, MarkdownOptions{CaseURL: func(id string) string { return "html/cases/" + id + ".html" }}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	verdict := strings.Index(out, "**Verdict: failed**: `p95_latency_ms <= 1000` (observed 2300, bound &lt;= 1000). No baseline run was compared.")
+	failing := strings.Index(out, "- [**q3**](html/cases/q3.html) (trial 0) — `answer_includes`")
+	if verdict < 0 || failing < verdict {
+		t.Errorf("want the gates' verdict, then the failing cases with links:\n%s", out)
+	}
+	if strings.Contains(out, "Regressed cases") || strings.Contains(out, "Compared with") {
+		t.Errorf("a first run lists a comparison:\n%s", out)
+	}
+}

@@ -43,6 +43,9 @@ func Provenance(w io.Writer, run *assay.Run, path string) error {
 	row("started", FormatUTC(run.StartedAt))
 	row("finished", FormatUTC(run.FinishedAt))
 	row("assay", dash(run.AssayVersion))
+	if len(run.Labels) > 0 {
+		row("labels", LabelsText(run.Labels, 0))
+	}
 	if run.Git != nil {
 		g := run.Git.Commit
 		if run.Git.Dirty {
@@ -103,6 +106,23 @@ type RunRow struct {
 	// mean; the column shows "-" without both.
 	Headline      string
 	HeadlineValue *float64
+	// Labels are the run's labels (Run.Labels); the table has a LABELS
+	// column when a row has any.
+	Labels map[string]string
+}
+
+// LabelsText writes labels as "k=v k=v" in key order, each value clipped
+// to max runes (redact.Clip; 0: whole).
+func LabelsText(labels map[string]string, max int) string {
+	parts := make([]string, 0, len(labels))
+	for _, k := range slices.Sorted(maps.Keys(labels)) {
+		v := labels[k]
+		if max > 0 {
+			v = redact.Clip(v, max)
+		}
+		parts = append(parts, k+"="+v)
+	}
+	return strings.Join(parts, " ")
 }
 
 // RunList writes the table of `assay runs`: one row per run, its id,
@@ -110,18 +130,27 @@ type RunRow struct {
 // metric.
 func RunList(w io.Writer, entries []RunRow) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tSTARTED (UTC)\tSUITE\tTARGET\tSTATUS\tCASES\tPASS\tHEADLINE")
+	labels := slices.ContainsFunc(entries, func(e RunRow) bool { return len(e.Labels) > 0 })
+	head := "ID\tSTARTED (UTC)\tSUITE\tTARGET\tSTATUS\tCASES\tPASS\tHEADLINE"
+	if labels {
+		head += "\tLABELS"
+	}
+	fmt.Fprintln(tw, head)
 	for _, e := range entries {
 		pass := "-"
 		if e.PassRate != nil {
 			pass = fmt.Sprintf("%.1f%%", *e.PassRate*100)
 		}
-		head := "-"
+		headline := "-"
 		if e.Headline != "" && e.HeadlineValue != nil {
-			head = fmt.Sprintf("%s %.4f", e.Headline, *e.HeadlineValue)
+			headline = fmt.Sprintf("%s %.4f", e.Headline, *e.HeadlineValue)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", e.ID, FormatUTC(e.StartedAt),
-			Escape(dash(e.Suite)), Escape(dash(redact.Clip(e.Target, 40))), e.Status, e.Cases, pass, Escape(head))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s", e.ID, FormatUTC(e.StartedAt),
+			Escape(dash(e.Suite)), Escape(dash(redact.Clip(e.Target, 40))), e.Status, e.Cases, pass, Escape(headline))
+		if labels {
+			fmt.Fprintf(tw, "\t%s", Escape(dash(LabelsText(e.Labels, 40))))
+		}
+		fmt.Fprintln(tw)
 	}
 	return tw.Flush()
 }

@@ -269,7 +269,8 @@ func (s *Files) heads(f Filter) ([]Entry, []*assay.Run, error) {
 		case f.Suite != "" && e.Suite != IndexText(f.Suite),
 			f.Status != "" && e.Status != f.Status,
 			f.ShardGroup != "" && (e.Shard == nil || e.Shard.Group != IndexText(f.ShardGroup)),
-			f.NoShards && e.Shard != nil:
+			f.NoShards && e.Shard != nil,
+			!HasLabels(e.Labels, f.Labels):
 			continue
 		}
 		hs = append(hs, head{e, run})
@@ -303,6 +304,7 @@ func entryOf(run *assay.Run, file string) Entry {
 	if sh := run.Shard; sh != nil && sh.Count > 0 {
 		e.Shard = &assay.Shard{Index: sh.Index, Count: sh.Count, Group: IndexText(sh.Group)}
 	}
+	e.Labels = IndexLabels(run.Labels)
 	return e
 }
 

@@ -44,3 +44,25 @@ func IndexMetrics(m map[string]float64) ([]byte, error) {
 	}
 	return json.Marshal(out)
 }
+
+// IndexLabels is a run's labels as an index keeps them (IndexText keys
+// and values); nil for none.
+func IndexLabels(m map[string]string) map[string]string {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[IndexText(k)] = IndexText(v)
+	}
+	return out
+}
+
+// IndexLabelsJSON is IndexLabels as the index's labels column holds it:
+// a JSON object, "{}" for none.
+func IndexLabelsJSON(m map[string]string) ([]byte, error) {
+	if len(m) == 0 {
+		return []byte("{}"), nil
+	}
+	return json.Marshal(IndexLabels(m))
+}

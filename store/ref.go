@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/assay-eval/assay"
@@ -46,9 +45,10 @@ func ResolvePath(ref string) (string, error) {
 //   - a path to a run.json or to its directory (anything that exists, ends
 //     in .json or contains a path separator);
 //   - "latest": the newest complete run (an incomplete run, or a shard
-//     run, a slice of a run, is never chosen);
-//   - "latest~N": the Nth complete run before the latest, of the same
-//     suite (latest~0 is latest), shard runs left out too;
+//     run, a slice of a run, is never chosen), "latest@BRANCH" and
+//     "latest{K=V,...}" the newest one with those labels, each with an
+//     optional "~N" (see ResolveEntryIn: here no suite is at hand, so
+//     latest is the newest run of any suite);
 //   - a run id or a unique prefix of one (case-insensitive).
 //
 // A nil l (no store) resolves paths only. Errors wrap ErrNotFound or
@@ -92,42 +92,39 @@ func ResolveID(ctx context.Context, l Lister, ref string) (string, error) {
 }
 
 // ResolveEntry resolves a REF that names a run in the index (latest,
-// latest~N, a run id or a unique prefix; see ResolveRef) to its entry. A
-// path is not resolved here: it is not in any index (ResolveRef,
-// ResolvePath).
+// latest~N, latest@BRANCH, latest{K=V,...}, a run id or a unique prefix;
+// see ResolveRef) to its entry, with no suite at hand: latest is the
+// newest complete run of any suite (ResolveEntryIn). A path is not
+// resolved here: it is not in any index (ResolveRef, ResolvePath).
 func ResolveEntry(ctx context.Context, l Lister, ref string) (Entry, error) {
+	return ResolveEntryIn(ctx, l, ref, "")
+}
+
+// ResolveEntryIn is ResolveEntry for a caller with a suite at hand (the
+// suite a run is made of, the candidate a baseline is compared with):
+// the latest REFs name runs of suite (its name) only, so that in a store
+// shared by several suites the baseline is never another suite's run.
+//
+//   - latest: the newest complete run of suite (an incomplete run, and a
+//     shard run, a slice of a run, is never chosen);
+//   - latest@BRANCH: the newest such run labelled branch=BRANCH;
+//   - latest{K=V,...}: the newest such run carrying every label given
+//     (a value may be a double-quoted Go string);
+//   - each with ~N: the Nth such run before it (latest~0 is latest).
+//
+// With suite "" the latest REFs take the newest matching run of any suite,
+// and ~N counts the runs of that run's suite.
+func ResolveEntryIn(ctx context.Context, l Lister, ref, suite string) (Entry, error) {
 	ref = strings.TrimSpace(ref)
-	switch {
-	case ref == "":
+	if ref == "" {
 		return Entry{}, fmt.Errorf("empty run reference: %w", ErrNotFound)
-	case ref == "latest" || strings.HasPrefix(ref, "latest~"):
-		n := 0
-		if ref != "latest" {
-			v, err := strconv.Atoi(strings.TrimPrefix(ref, "latest~"))
-			if err != nil || v < 0 {
-				return Entry{}, fmt.Errorf("run reference %q: want latest~N with N a whole number, as in latest~1", ref)
-			}
-			n = v
-		}
-		latest, err := l.List(ctx, Filter{Status: assay.StatusComplete, NoShards: true, Limit: 1})
-		if err != nil {
-			return Entry{}, err
-		}
-		if len(latest) == 0 {
-			return Entry{}, fmt.Errorf("%s: no complete run in the store (latest never names an incomplete run): %w", ref, ErrNotFound)
-		}
-		if n == 0 {
-			return latest[0], nil
-		}
-		same, err := l.List(ctx, Filter{Status: assay.StatusComplete, NoShards: true, Suite: latest[0].Suite, Limit: n + 1})
-		if err != nil {
-			return Entry{}, err
-		}
-		if n >= len(same) {
-			return Entry{}, fmt.Errorf("%s: the store holds %d complete run(s) of suite %q; latest~%d needs %d: %w",
-				ref, len(same), latest[0].Suite, n, n+1, ErrNotFound)
-		}
-		return same[n], nil
+	}
+	lr, ok, err := parseLatest(ref)
+	if err != nil {
+		return Entry{}, err
+	}
+	if ok {
+		return resolveLatest(ctx, l, ref, lr, suite)
 	}
 	all, err := l.List(ctx, Filter{})
 	if err != nil {
@@ -200,4 +197,44 @@ func NeedsIndex(refs ...string) bool {
 		}
 	}
 	return false
+}
+
+// resolveLatest resolves a parsed latest REF (ResolveEntryIn).
+func resolveLatest(ctx context.Context, l Lister, ref string, lr latestRef, suite string) (Entry, error) {
+	f := Filter{Status: assay.StatusComplete, NoShards: true, Suite: suite, Labels: lr.labels, Limit: lr.back + 1}
+	if suite == "" && lr.back > 0 {
+		// ~N counts the runs of the suite of the newest one.
+		newest, err := l.List(ctx, Filter{Status: assay.StatusComplete, NoShards: true, Labels: lr.labels, Limit: 1})
+		if err != nil {
+			return Entry{}, err
+		}
+		if len(newest) == 0 {
+			return Entry{}, fmt.Errorf("%s: no complete run%s in the store (latest never names an incomplete run): %w", ref, withLabels(lr.labels), ErrNotFound)
+		}
+		f.Suite = newest[0].Suite
+	}
+	runs, err := l.List(ctx, f)
+	if err != nil {
+		return Entry{}, err
+	}
+	of := ""
+	if f.Suite != "" {
+		of = fmt.Sprintf(" of suite %q", f.Suite)
+	}
+	switch {
+	case len(runs) == 0:
+		return Entry{}, fmt.Errorf("%s: no complete run%s%s in the store (latest never names an incomplete run): %w", ref, of, withLabels(lr.labels), ErrNotFound)
+	case lr.back >= len(runs):
+		return Entry{}, fmt.Errorf("%s: the store holds %d complete run(s)%s%s; %s needs %d: %w",
+			ref, len(runs), of, withLabels(lr.labels), ref, lr.back+1, ErrNotFound)
+	}
+	return runs[lr.back], nil
+}
+
+// withLabels is " labelled k=v,..." for an error, "" without labels.
+func withLabels(labels map[string]string) string {
+	if len(labels) == 0 {
+		return ""
+	}
+	return " labelled " + labelsText(labels)
 }

@@ -156,6 +156,9 @@ type Filter struct {
 	// a slice of a run, never a baseline).
 	ShardGroup string
 	NoShards   bool
+	// Labels selects the runs that carry every one of these labels
+	// (Run.Labels; a run may carry more).
+	Labels map[string]string
 }
 
 // Entry is one indexed run, as listed by `assay runs`.
@@ -178,6 +181,8 @@ type Entry struct {
 	// Shard is the shard of a shard run (Index, Count, Group; no gates),
 	// nil for any other run.
 	Shard *assay.Shard `json:"shard,omitempty"`
+	// Labels are the run's labels (Run.Labels), nil for none.
+	Labels map[string]string `json:"labels,omitempty"`
 }
 
 // Errors a store returns; test with errors.Is.

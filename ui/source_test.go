@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -39,7 +40,7 @@ type countingStore struct {
 }
 
 func (c *countingStore) List(ctx context.Context, f store.Filter) ([]store.Entry, error) {
-	if f == (store.Filter{Status: assay.StatusComplete, NoShards: true, Limit: 1}) {
+	if reflect.DeepEqual(f, store.Filter{Status: assay.StatusComplete, NoShards: true, Limit: 1}) {
 		c.mu.Lock()
 		c.latest++
 		c.mu.Unlock()

@@ -106,12 +106,17 @@ func WriteStatic(ctx context.Context, dir string, st Store, runRef, baseRef stri
 		if links.pages != nil && !links.pages[id] {
 			return nil
 		}
-		return write("cases/"+fileName(id)+".html", "case", sub, buildCase(c.run, id, views, sc, cs))
+		return write(CasePage(id), "case", sub, buildCase(c.run, id, views, sc, cs))
 	}, func(id string, bv []report.CaseView, bs *assay.Case, bcs bool, cv []report.CaseView, cs *assay.Case, ccs bool) error {
 		return write("diff/"+fileName(id)+".html", "comparecase", sub, buildCompareCase(bc.run, c.run, id, bv, bs, bcs, cv, cs, ccs))
 	})
 	return written, err
 }
+
+// CasePage is the page of the case id in a static report, relative to
+// its directory (cases/NAME.html): what a PR comment links each case to
+// under the URL the report is served at.
+func CasePage(id string) string { return "cases/" + fileName(id) + ".html" }
 
 // caseViewsOf makes the views of one case's trials (harness.CaseViews'
 // shape) from its results and its suite case.

@@ -1,10 +1,15 @@
 package main
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/assay-eval/assay/cmd/assay/internal/cli"
+	"github.com/assay-eval/assay/shard"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -47,6 +52,58 @@ func TestCLIDocsNameEveryFlag(t *testing.T) {
 					t.Errorf("docs/cli.md, section assay %s: flag --%s of %q is not described", name, f.Name, c.CommandPath())
 				}
 			})
+		}
+	}
+}
+
+// TestCLIDocsNameEveryEnvVar checks that the Environment section of
+// docs/cli.md names every variable the CLI reads: each Getenv("NAME") in
+// the Go files of cmd/assay, harness and shard, the CI variables of the
+// labels (cli.CILabels) and of the default shard group (shard.CIVars). The
+// section says no other variable is read, so one added unlisted fails.
+func TestCLIDocsNameEveryEnvVar(t *testing.T) {
+	t.Parallel()
+	root := repoRoot(t)
+	data, err := os.ReadFile(filepath.Join(root, "docs", "cli.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, envSection, _ := strings.Cut(string(data), "\n## Environment\n")
+	envSection, _, _ = strings.Cut(envSection, "\n## ")
+	names := map[string]string{}
+	for _, l := range cli.CILabels {
+		for _, v := range l.Vars {
+			names[v] = "the " + l.Label + " label"
+		}
+	}
+	for _, v := range shard.CIVars {
+		names[v] = "the default shard group"
+	}
+	lit := regexp.MustCompile(`[Gg]etenv\("([A-Z][A-Z0-9_]*)"\)`)
+	for _, dir := range []string{"cmd/assay", "harness", "shard"} {
+		err := filepath.WalkDir(filepath.Join(root, dir), func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+				return err
+			}
+			src, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			for _, m := range lit.FindAllStringSubmatch(string(src), -1) {
+				names[m[1]] = path
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(names) < 10 {
+		t.Fatalf("found %d variables; the scan is broken", len(names))
+	}
+	for name, where := range names {
+		if !strings.Contains(envSection, "`"+name+"`") {
+			t.Errorf("docs/cli.md, Environment: $%s (read by %s) is not listed", name, where)
 		}
 	}
 }

@@ -22,6 +22,7 @@ type runFlags struct {
 	html     string
 	failOn   string
 	dryRun   bool
+	labels   []string
 }
 
 func newRunCmd(env *Env) *cobra.Command {
@@ -60,7 +61,8 @@ incomplete run.`,
 	fl.BoolVar(&f.noStore, "no-store", false, "write no run record")
 	fl.StringVar(&p.JSON, "json", "", "write the assay.run/v1 JSON to `FILE` (- for stdout)")
 	fl.StringVar(&p.Record, "record", "", "write every observation to `FILE` in the trace format (replay it with --target replay:FILE)")
-	fl.StringVar(&p.Baseline, "baseline", "", "compare with the run `REF` (id, prefix, run.json path, latest, latest~N); exit 1 on a regression")
+	fl.StringVar(&p.Baseline, "baseline", "", "compare with the run `REF` (id, prefix, run.json path, latest, latest~N, latest@BRANCH, latest{KEY=VALUE}; latest is of this suite); exit 1 on a regression")
+	fl.StringArrayVar(&f.labels, "label", nil, "record the label `KEY=VALUE` with the run (repeatable; branch, commit and env default to the CI's, KEY= records none); latest@BRANCH and latest{KEY=VALUE} select by them")
 	fl.StringArrayVar(&p.Gates, "gate", nil, "gate `EXPR`, e.g. 'pass_rate >= 0.8' (repeatable; added to the suite's)")
 	fl.StringVar(&p.Split, "split", "", "qrels split `NAME` of a BEIR directory (default test)")
 	fl.IntVar(&p.MaxErrors, "max-errors", 0, "stop the run (exit 2) after `N` errored observations (0: never)")
@@ -70,6 +72,7 @@ incomplete run.`,
 	fl.StringVar(&p.JUnit, "junit", "", "write a JUnit XML report to `FILE` (- for stdout)")
 	fl.StringVar(&p.OTel, "otel", "", "write the results as OTLP/JSON traces to `FILE` (- for stdout): one gen_ai.evaluation.result event per check and metric")
 	fl.StringVar(&p.Markdown, "markdown", "", "write a markdown summary to `FILE` (- for stdout; also appended to $GITHUB_STEP_SUMMARY)")
+	fl.StringVar(&p.ReportURL, "report-url", "", "link each case the --markdown summary lists to its page of the HTML report served at `URL` (a URL or a relative path; the report of --html DIR)")
 	fl.StringVar(&p.Badge, "badge", "", "write a shields.io endpoint badge JSON to `FILE` (- for stdout; one per variant for a matrix)")
 	fl.StringVar(&p.ReportDir, "report-dir", "", "write `DIR`/YYYY-MM-DD.json, DIR/latest.md and DIR/badge.json (DIR/VARIANT/ for a matrix)")
 	fl.StringVar(&p.TrecRun, "trec-run", "", "write each case's ranking to `FILE` as a TREC run (qid Q0 docno rank score tag), for trec_eval, ranx or ir_measures")
@@ -118,6 +121,9 @@ func runRun(env *Env, path string, f *runFlags, plan *cli.RunPlan) error {
 	p.Judge.Probes = probes
 	p.SuitePath, p.Stdout, p.Getenv, p.TempDir = path, env.Stdout, env.Getenv, env.Getenv("TMPDIR")
 	p.Secrets, p.Version = env.Secrets, cli.Build().Version
+	if p.Labels, err = cli.RunLabels(f.labels, env.Getenv); err != nil {
+		return err
+	}
 	if !f.noStore {
 		p.StoreDir, p.StoreOptions = storeFlag(env, f.storeDir)
 	}

@@ -16,6 +16,7 @@ type runsFlags struct {
 	limit    int
 	json     string
 	caseID   string
+	labels   []string
 }
 
 func newRunsCmd(env *Env) *cobra.Command {
@@ -25,10 +26,11 @@ func newRunsCmd(env *Env) *cobra.Command {
 		Short: "List stored runs, newest first, or show one",
 		Long: `Runs lists the runs in the store (--store, $ASSAY_STORE or .assay), newest
 first: id prefix, start time (UTC), suite, target, status, cases, pass rate and
-the headline metric. An incomplete run (stopped or killed before it finished)
+the headline metric, and the labels when a run has any. An incomplete run (stopped or killed before it finished)
 is listed as such and never chosen by latest.
 
-runs show REF prints one run: its provenance and its summary.`,
+runs show REF prints one run: its provenance and its summary. Here no suite
+is at hand: latest is the newest complete run of any suite.`,
 		Example: "  assay runs --suite kb -n 5\n  assay runs --json runs.json",
 		Args:    noArgs("assay runs [list | show REF]"),
 		RunE:    func(cmd *cobra.Command, args []string) error { return runsList(env, f) },
@@ -46,6 +48,7 @@ runs show REF prints one run: its provenance and its summary.`,
 		c.Flags().StringVar(&f.suite, "suite", "", "only runs of suite `NAME`")
 		c.Flags().StringVar(&f.status, "status", "", "only runs with `STATUS` complete or incomplete")
 		c.Flags().IntVarP(&f.limit, "limit", "n", 20, "at most `N` runs (0: all)")
+		c.Flags().StringArrayVar(&f.labels, "label", nil, "only runs with the label `KEY=VALUE` (repeatable; all must match)")
 	}
 	show := &cobra.Command{
 		Use:   "show REF",
@@ -80,7 +83,7 @@ func noArgs(usage string) cobra.PositionalArgs {
 func runsList(env *Env, f *runsFlags) error {
 	dir, explicit := storeRoot(env, f.storeDir)
 	return cli.ListRuns(env.Ctx, cli.ListPlan{StoreDir: dir, Explicit: explicit, StoreOptions: storeOptions(env, dir),
-		Suite: f.suite, Status: f.status, Limit: f.limit, JSON: f.json, Stdout: env.Stdout, Stderr: env.Stderr, Secrets: env.Secrets})
+		Suite: f.suite, Status: f.status, Limit: f.limit, Labels: f.labels, JSON: f.json, Stdout: env.Stdout, Stderr: env.Stderr, Secrets: env.Secrets})
 }
 
 func runsShow(env *Env, ref string, f *runsFlags) error {

@@ -404,14 +404,18 @@ func upsertIndex(ctx context.Context, tx pgx.Tx, run *assay.Run, rec []byte) err
 	if !run.FinishedAt.IsZero() {
 		finished = &run.FinishedAt
 	}
-	_, err := tx.Exec(ctx, `UPDATE runs SET status = $2, suite_name = $3, suite_fingerprint = $4, target_kind = $5,
+	labels, err := store.IndexLabelsJSON(run.Labels)
+	if err != nil {
+		return err
+	}
+	_, err = tx.Exec(ctx, `UPDATE runs SET status = $2, suite_name = $3, suite_fingerprint = $4, target_kind = $5,
 		target_spec = $6, started_at = $7, finished_at = $8, cases = $9, graded = $10, passed = $11, failed = $12,
 		errors = $13, pass_rate = $14, headline = $15, headline_value = $16, assay_version = $17, git_commit = $18,
-		git_dirty = $19, record = $20, shard_group = $21, shard_index = $22, shard_count = $23 WHERE run_id = $1`,
+		git_dirty = $19, record = $20, shard_group = $21, shard_index = $22, shard_count = $23, labels = $24 WHERE run_id = $1`,
 		run.RunID, string(run.Status), text(run.Suite.Name), text(run.Suite.Fingerprint), text(run.Target.Kind),
 		text(run.Target.Spec), run.StartedAt, finished, sum.Cases, sum.Graded, sum.Passed, sum.Failed, sum.Errors,
 		sum.PassRate, text(head), headVal, text(run.AssayVersion), text(commit), dirty, rec, text(shardGroup),
-		shardIndex, shardCount)
+		shardIndex, shardCount, string(labels))
 	return err
 }
 
@@ -419,7 +423,7 @@ func upsertIndex(ctx context.Context, tx pgx.Tx, run *assay.Run, rec []byte) err
 // files.
 func (s *Store) List(ctx context.Context, f store.Filter) ([]store.Entry, error) {
 	q := `SELECT run_id, status, suite_name, suite_fingerprint, target_kind, target_spec, started_at, finished_at,
-		cases, pass_rate, headline, headline_value, shard_group, shard_index, shard_count FROM runs WHERE true`
+		cases, pass_rate, headline, headline_value, shard_group, shard_index, shard_count, labels FROM runs WHERE true`
 	var args []any
 	if f.Suite != "" {
 		args = append(args, text(f.Suite))
@@ -435,6 +439,14 @@ func (s *Store) List(ctx context.Context, f store.Filter) ([]store.Entry, error)
 	}
 	if f.NoShards {
 		q += ` AND shard_count = 0`
+	}
+	if len(f.Labels) > 0 {
+		want, err := store.IndexLabelsJSON(f.Labels)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, string(want))
+		q += ` AND labels @> $` + strconv.Itoa(len(args)) + `::jsonb`
 	}
 	q += ` ORDER BY started_at DESC, run_id DESC`
 	if f.Limit > 0 {
@@ -455,9 +467,13 @@ func (s *Store) List(ctx context.Context, f store.Filter) ([]store.Entry, error)
 			var finished *time.Time
 			var group string
 			var index, count int
+			var labels map[string]string
 			if err := rows.Scan(&e.RunID, &status, &e.Suite, &e.Fingerprint, &kind, &spec, &e.StartedAt, &finished,
-				&e.Cases, &e.PassRate, &e.Headline, &e.HeadlineValue, &group, &index, &count); err != nil {
+				&e.Cases, &e.PassRate, &e.Headline, &e.HeadlineValue, &group, &index, &count, &labels); err != nil {
 				return err
+			}
+			if len(labels) > 0 {
+				e.Labels = labels
 			}
 			if count > 0 {
 				e.Shard = &assay.Shard{Index: index, Count: count, Group: group}

@@ -71,8 +71,8 @@ func TestConcurrentFirstOpensMigrateOnce(t *testing.T) {
 	}
 	wg.Wait()
 	// The schema's version is its number of migrations (0001_init,
-	// 0002_shards, 0003_suite_cases), each applied once in all.
-	const version = 3
+	// 0002_shards, 0003_suite_cases, 0004_labels), each applied once in all.
+	const version = 4
 	applied := 0
 	for i := range n {
 		if errs[i] != nil {

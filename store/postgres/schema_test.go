@@ -168,13 +168,13 @@ func TestLeastPrivilegeRoles(t *testing.T) {
 	}
 }
 
-// downgrade undoes the newest migration (0003_suite_cases.sql) of the
-// schema of u, as an older assay left it.
+// downgrade undoes the newest migration (0004_labels.sql) of the schema
+// of u, as an older assay left it.
 func downgrade(t *testing.T, u string) {
 	t.Helper()
 	for _, q := range []string{
-		`DROP TABLE suite_cases`,
-		`DELETE FROM schema_migrations WHERE version = 3`,
+		`ALTER TABLE runs DROP COLUMN labels`,
+		`DELETE FROM schema_migrations WHERE version = 4`,
 	} {
 		if err := pgtest.Exec(u, q); err != nil {
 			t.Fatal(err)

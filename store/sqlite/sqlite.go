@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -477,27 +478,32 @@ func upsertRun(ctx context.Context, tx *sql.Tx, run *assay.Run, dir string, stat
 	if sh := run.Shard; sh != nil {
 		shardGroup, shardIndex, shardCount = sh.Group, sh.Index, sh.Count
 	}
+	labels, err := store.IndexLabelsJSON(run.Labels)
+	if err != nil {
+		return err
+	}
 	if run.Git != nil {
 		commit = run.Git.Commit
 		if run.Git.Dirty {
 			dirty = 1
 		}
 	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO runs (run_id, status, suite_name, suite_fingerprint, target_kind, target_spec,
+	_, err = tx.ExecContext(ctx, `INSERT INTO runs (run_id, status, suite_name, suite_fingerprint, target_kind, target_spec,
 		started_at, finished_at, cases, graded, passed, failed, errors, pass_rate, headline, headline_value,
-		assay_version, git_commit, git_dirty, dir, shard_group, shard_index, shard_count)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		assay_version, git_commit, git_dirty, dir, shard_group, shard_index, shard_count, labels)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (run_id) DO UPDATE SET status = excluded.status, suite_name = excluded.suite_name,
 		suite_fingerprint = excluded.suite_fingerprint, target_kind = excluded.target_kind, target_spec = excluded.target_spec,
 		started_at = excluded.started_at, finished_at = excluded.finished_at, cases = excluded.cases,
 		graded = excluded.graded, passed = excluded.passed, failed = excluded.failed, errors = excluded.errors,
 		pass_rate = excluded.pass_rate, headline = excluded.headline, headline_value = excluded.headline_value,
 		assay_version = excluded.assay_version, git_commit = excluded.git_commit, git_dirty = excluded.git_dirty, dir = excluded.dir,
-		shard_group = excluded.shard_group, shard_index = excluded.shard_index, shard_count = excluded.shard_count`,
+		shard_group = excluded.shard_group, shard_index = excluded.shard_index, shard_count = excluded.shard_count,
+		labels = excluded.labels`,
 		run.RunID, string(status), store.IndexText(run.Suite.Name), store.IndexText(run.Suite.Fingerprint), store.IndexText(run.Target.Kind),
 		store.IndexText(run.Target.Spec), fmtTime(run.StartedAt), fmtTime(run.FinishedAt), sum.Cases, sum.Graded, sum.Passed, sum.Failed,
 		sum.Errors, sum.PassRate, store.IndexText(head), headVal, store.IndexText(run.AssayVersion), store.IndexText(commit), dirty, dir,
-		store.IndexText(shardGroup), shardIndex, shardCount)
+		store.IndexText(shardGroup), shardIndex, shardCount, string(labels))
 	return err
 }
 
@@ -618,7 +624,7 @@ func (s *Store) Reindex(ctx context.Context) error {
 // List implements store.Store.
 func (s *Store) List(ctx context.Context, f store.Filter) ([]store.Entry, error) {
 	q := `SELECT run_id, status, suite_name, suite_fingerprint, target_kind, target_spec, started_at, finished_at,
-		cases, pass_rate, headline, headline_value, dir, shard_group, shard_index, shard_count FROM runs WHERE 1=1`
+		cases, pass_rate, headline, headline_value, dir, shard_group, shard_index, shard_count, labels FROM runs WHERE 1=1`
 	var args []any
 	if f.Suite != "" {
 		q += ` AND suite_name = ?`
@@ -635,6 +641,10 @@ func (s *Store) List(ctx context.Context, f store.Filter) ([]store.Entry, error)
 	if f.NoShards {
 		q += ` AND shard_count = 0`
 	}
+	for _, k := range slices.Sorted(maps.Keys(f.Labels)) {
+		q += ` AND EXISTS (SELECT 1 FROM json_each(runs.labels) AS l WHERE l.key = ? AND l.value = ?)`
+		args = append(args, store.IndexText(k), store.IndexText(f.Labels[k]))
+	}
 	q += ` ORDER BY started_at DESC, run_id DESC`
 	if f.Limit > 0 {
 		q += ` LIMIT ?`
@@ -650,11 +660,16 @@ func (s *Store) List(ctx context.Context, f store.Filter) ([]store.Entry, error)
 		defer rows.Close()
 		for rows.Next() {
 			var e store.Entry
-			var status, kind, spec, started, finished, dir, group string
+			var status, kind, spec, started, finished, dir, group, labels string
 			var index, count int
 			if err := rows.Scan(&e.RunID, &status, &e.Suite, &e.Fingerprint, &kind, &spec, &started, &finished,
-				&e.Cases, &e.PassRate, &e.Headline, &e.HeadlineValue, &dir, &group, &index, &count); err != nil {
+				&e.Cases, &e.PassRate, &e.Headline, &e.HeadlineValue, &dir, &group, &index, &count, &labels); err != nil {
 				return err
+			}
+			if labels != "{}" && labels != "" {
+				if err := json.Unmarshal([]byte(labels), &e.Labels); err != nil {
+					return fmt.Errorf("run %s: labels: %w", e.RunID, err)
+				}
 			}
 			if count > 0 {
 				e.Shard = &assay.Shard{Index: index, Count: count, Group: group}

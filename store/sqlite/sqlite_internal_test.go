@@ -38,8 +38,8 @@ func TestMigrationsAreRecorded(t *testing.T) {
 	if err := db.QueryRow(`SELECT count(*), min(name) FROM schema_migrations`).Scan(&n, &name); err != nil {
 		t.Fatal(err)
 	}
-	if n != 2 || name != "0001_runs.sql" {
-		t.Errorf("schema_migrations: %d rows, first %q; want 2 (0001_runs.sql, 0002_shards.sql), 0001_runs.sql", n, name)
+	if n != 3 || name != "0001_runs.sql" {
+		t.Errorf("schema_migrations: %d rows, first %q; want 3 (0001_runs.sql, 0002_shards.sql, 0003_labels.sql), 0001_runs.sql", n, name)
 	}
 	if err := db.QueryRow(`PRAGMA journal_mode`).Scan(&mode); err != nil || mode != "wal" {
 		t.Errorf("journal_mode %q (%v); want wal", mode, err)

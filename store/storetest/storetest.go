@@ -55,6 +55,7 @@ func Run(t *testing.T, open Opener) {
 		{"list_by_shard_group", testListShardGroup},
 		{"latest_skips_incomplete", testLatestSkipsIncomplete},
 		{"latest_tilde_same_suite", testLatestTilde},
+		{"labels_round_trip_and_select_latest", testLabels},
 		{"resolve_id_prefix_and_path", testResolveID},
 		{"unfinished_run_keeps_appended_cases", testUnfinished},
 		{"concurrent_writers_lose_nothing", testConcurrent},
@@ -369,6 +370,84 @@ func testLatestSkipsIncomplete(t *testing.T, open Opener) {
 	}
 	if got.RunID != done {
 		t.Errorf("latest = %s; want the complete run %s, not the newer incomplete one", got.RunID, done)
+	}
+}
+
+// labelled is NewRun with labels.
+func labelled(suite string, started time.Time, labels map[string]string) *assay.Run {
+	run := NewRun(suite, started)
+	run.Labels = labels
+	return run
+}
+
+func testLabels(t *testing.T, open Opener) {
+	root := t.TempDir()
+	s := openStore(t, open, root)
+	ctx := context.Background()
+	main1 := save(t, s, labelled("kb", t0, map[string]string{"branch": "main", "env": "staging", "commit": "abc"}), Case("q1", true, 1))
+	main2 := save(t, s, labelled("kb", t0.Add(time.Minute), map[string]string{"branch": "main", "env": "prod"}), Case("q1", true, 1))
+	pr := save(t, s, labelled("kb", t0.Add(2*time.Minute), map[string]string{"branch": "feature/x,y", "env": "staging"}), Case("q1", true, 1))
+	other := save(t, s, labelled("other", t0.Add(3*time.Minute), map[string]string{"branch": "main", "env": "staging"}), Case("q1", true, 1))
+	plain := save(t, s, NewRun("kb", t0.Add(4*time.Minute)), Case("q1", true, 1))
+	// An incomplete run on main is never latest.
+	if _, err := s.Begin(ctx, labelled("kb", t0.Add(5*time.Minute), map[string]string{"branch": "main"})); err != nil {
+		t.Fatal(err)
+	}
+
+	// The labels come back with the run, from this handle and a second one.
+	for i, h := range []store.Store{s, openStore(t, open, root)} {
+		got, err := h.Load(ctx, main1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := map[string]string{"branch": "main", "env": "staging", "commit": "abc"}; !reflect.DeepEqual(got.Labels, want) {
+			t.Errorf("handle %d: Load labels = %v; want %v", i, got.Labels, want)
+		}
+		list, err := h.List(ctx, store.Filter{Labels: map[string]string{"env": "staging"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, e := range list {
+			ids = append(ids, e.RunID)
+			if e.Labels["env"] != "staging" {
+				t.Errorf("handle %d: entry %s lists labels %v; want env=staging among them", i, e.RunID, e.Labels)
+			}
+		}
+		if want := fmt.Sprint([]string{other, pr, main1}); fmt.Sprint(ids) != want {
+			t.Errorf("handle %d: List env=staging = %v; want %s", i, ids, want)
+		}
+	}
+	for _, c := range []struct{ ref, suite, want string }{
+		{"latest", "kb", plain},
+		{"latest", "", plain},
+		{"latest", "other", other},
+		{"latest@main", "kb", main2},
+		{"latest@main", "", other},
+		{"latest@main~1", "kb", main1},
+		{"latest{branch=main,env=staging}", "kb", main1},
+		{"latest{branch=main,env=staging}", "", other},
+		{"latest{ env = staging }~1", "kb", main1},
+		{`latest{branch="feature/x,y"}`, "kb", pr},
+		{"latest@feature/x,y", "kb", pr},
+	} {
+		e, err := store.ResolveEntryIn(ctx, s, c.ref, c.suite)
+		if err != nil {
+			t.Errorf("%s in suite %q: %v", c.ref, c.suite, err)
+			continue
+		}
+		if e.RunID != c.want {
+			t.Errorf("%s in suite %q = %s; want %s", c.ref, c.suite, e.RunID, c.want)
+		}
+	}
+	for _, c := range []struct{ ref, suite string }{
+		{"latest@main~2", "kb"},
+		{"latest@release", "kb"},
+		{"latest{env=prod}", "other"},
+	} {
+		if _, err := store.ResolveEntryIn(ctx, s, c.ref, c.suite); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("%s in suite %q: %v; want ErrNotFound", c.ref, c.suite, err)
+		}
 	}
 }
 

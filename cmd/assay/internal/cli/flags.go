@@ -9,7 +9,7 @@ var flagNames = map[string]string{
 	"K": "-k", "Trials": "--trials", "Concurrency": "-j", "Timeout": "--timeout",
 	"MaxErrors": "--max-errors", "MaxFailures": "--max-failures",
 	"Cases": "--case", "Tags": "--tag", "Target": "--target",
-	"Baseline": "--baseline", "Failed": "--failed", "Shard": "--shard", "Group": "--group",
+	"Baseline": "--baseline", "Labels": "--label", "Failed": "--failed", "Shard": "--shard", "Group": "--group",
 	"StoreDir": "--store", "Store": "--store", "NoStore": "--no-store", "Cache": "--cache",
 	"CacheTrials": "--cache-trials", "MaxCost": "--max-cost", "MaxTokens": "--max-tokens", "DryRun": "--dry-run",
 	"Gates": "--gate", "Strict": "--strict", "AllowNoBaseline": "--allow-no-baseline",

@@ -123,9 +123,10 @@ func CheckGate(ctx context.Context, p GatePlan) (*GateCheck, error) {
 		return fail(inputError(err))
 	}
 	if p.Baseline != "" {
-		if c.Base, err = loadGated(ctx, st, p.Baseline); err != nil {
-			return fail(inputError(err))
+		if c.Base, _, err = harness.LoadBaseline(ctx, st, p.Baseline, c.Run.Suite.Name); err != nil {
+			return fail(err)
 		}
+		harness.Summarized(c.Base)
 	}
 	run := c.Run
 	recorded := len(exprs) == 0 && p.Floors == ""

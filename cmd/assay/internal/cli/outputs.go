@@ -16,7 +16,22 @@ import (
 	"github.com/assay-eval/assay/internal/atomicfile"
 	"github.com/assay-eval/assay/redact"
 	"github.com/assay-eval/assay/report"
+	"github.com/assay-eval/assay/ui"
 )
+
+// WriteCIOutputs writes the JUnit, markdown (also appended to
+// $GITHUB_STEP_SUMMARY when set), badge and report directory of one run as
+// assay run does, from those fields of f (and Stdout, Getenv, Secrets):
+// what assay merge writes of the merged run.
+func WriteCIOutputs(f *RunPlan, run *assay.Run, verdict gate.Verdict, cmp *compare.Report) error {
+	if f.Stdout == nil {
+		f.Stdout = io.Discard
+	}
+	if f.Getenv == nil {
+		f.Getenv = func(string) string { return "" }
+	}
+	return writeCIOutputs(f, run, verdict, cmp)
+}
 
 // writeCIOutputs writes --junit, --markdown (also appended to
 // $GITHUB_STEP_SUMMARY when set), --badge and --report-dir.
@@ -26,7 +41,7 @@ func writeCIOutputs(f *RunPlan, run *assay.Run, verdict gate.Verdict, cmp *compa
 			return err
 		}
 	}
-	md := func(w io.Writer) error { return report.Markdown(w, run, cmp) }
+	md := func(w io.Writer) error { return report.MarkdownWith(w, run, cmp, MarkdownOptions(f.ReportURL)) }
 	if f.Markdown != "" {
 		if err := writeTo(f, f.Markdown, md); err != nil {
 			return err
@@ -53,6 +68,17 @@ func writeCIOutputs(f *RunPlan, run *assay.Run, verdict gate.Verdict, cmp *compa
 		}
 	}
 	return nil
+}
+
+// MarkdownOptions are the markdown's options for an HTML report served at
+// base (--report-url): each case listed links to base/cases/NAME.html
+// (ui.CasePage). With base "" nothing is linked.
+func MarkdownOptions(base string) report.MarkdownOptions {
+	if base == "" {
+		return report.MarkdownOptions{}
+	}
+	base = strings.TrimSuffix(base, "/")
+	return report.MarkdownOptions{CaseURL: func(id string) string { return base + "/" + ui.CasePage(id) }}
 }
 
 // appendTo appends what fn writes to the file at path, creating it.

@@ -28,6 +28,10 @@ import (
 type RunPlan struct {
 	harness.Plan
 	JSON, JUnit, Markdown, Badge, ReportDir string
+	// ReportURL is where the run's HTML report (--html DIR) is served, a
+	// URL or a path relative to the markdown's reader: the markdown links
+	// each case it lists to its page there (MarkdownOptions). "": no links.
+	ReportURL string
 	// OTel is the OTLP/JSON file of the results (package traces'
 	// Evaluations).
 	OTel                        string

@@ -25,6 +25,8 @@ type ListPlan struct {
 	// Limit is the most listed (0: all).
 	Suite, Status string
 	Limit         int
+	// Labels are KEY=VALUE labels every run listed carries.
+	Labels []string
 	// JSON writes the entries as a JSON array to that file ("-": Stdout)
 	// instead of the table.
 	JSON string
@@ -47,6 +49,15 @@ func ListRuns(ctx context.Context, p ListPlan) error {
 	}
 	if p.Limit < 0 {
 		return usageError("--limit 0 lists every run", "--limit must not be negative, got %d", p.Limit)
+	}
+	labels, err := ParseLabels(p.Labels)
+	if err != nil {
+		return err
+	}
+	for k, v := range labels {
+		if v == "" {
+			return usageError("give --label "+k+"=VALUE", "--label %s=: a listing selects runs by a label's value", k)
+		}
 	}
 	dir := p.StoreDir
 	if _, err := os.Stat(dir); err != nil && !store.IsURL(dir) {
@@ -71,7 +82,7 @@ func ListRuns(ctx context.Context, p ListPlan) error {
 	if err != nil {
 		return inputError(err)
 	}
-	entries, err := st.List(ctx, store.Filter{Suite: p.Suite, Status: status, Limit: p.Limit})
+	entries, err := st.List(ctx, store.Filter{Suite: p.Suite, Status: status, Limit: p.Limit, Labels: labels})
 	if err != nil {
 		return inputError(err)
 	}
@@ -99,12 +110,12 @@ func ListRuns(ctx context.Context, p ListPlan) error {
 	rows := make([]report.RunRow, len(entries))
 	for i, e := range entries {
 		rows[i] = report.RunRow{ID: short[e.RunID], StartedAt: e.StartedAt, Suite: e.Suite, Target: e.Target, Status: e.Status,
-			Cases: e.Cases, PassRate: e.PassRate, Headline: e.Headline, HeadlineValue: e.HeadlineValue}
+			Cases: e.Cases, PassRate: e.PassRate, Headline: e.Headline, HeadlineValue: e.HeadlineValue, Labels: e.Labels}
 	}
 	if err := report.RunList(p.Stdout, rows); err != nil {
 		return err
 	}
-	if p.Limit > 0 && len(entries) == p.Limit && len(all) > p.Limit && p.Suite == "" && status == "" {
+	if p.Limit > 0 && len(entries) == p.Limit && len(all) > p.Limit && p.Suite == "" && status == "" && len(labels) == 0 {
 		fmt.Fprintf(p.Stdout, "(%d of %d runs; --limit 0 lists all)\n", len(entries), len(all))
 	}
 	return nil

@@ -73,6 +73,12 @@ func WriteReport(ctx context.Context, p StorePlan, dir, runRef, baseRef string) 
 		defer st.Close()
 		report.Warnings(p.Log, st.Warnings())
 	}
+	if baseRef != "" {
+		// A latest BASE is a run of RUN's suite; another suite's is refused.
+		if baseRef, runRef, err = harness.ResolvePair(ctx, st, baseRef, runRef); err != nil {
+			return err
+		}
+	}
 	files, err := ui.WriteStatic(ctx, dir, st, runRef, baseRef)
 	if err != nil {
 		return harness.InputError(err)
