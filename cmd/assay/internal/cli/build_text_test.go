@@ -34,7 +34,7 @@ func TestWriteSchema(t *testing.T) {
 	}
 	err := WriteSchema(&b, "run")
 	var he *harness.Error
-	if !errors.As(err, &he) || he.Kind != harness.Usage || he.Err.Error() != `unknown schema "run" (want one of: suite)` {
+	if !errors.As(err, &he) || he.Kind != harness.Usage || he.Err.Error() != `unknown schema "run" (want one of: floors, observation, suite, target)` {
 		t.Errorf("WriteSchema(run) = %#v", err)
 	}
 }
