@@ -109,6 +109,9 @@ func TestScripts(t *testing.T) {
 			// ghstep JOB ID runs a run: step of examples/ci/github-actions.yml
 			// (ci_workflow_test.go).
 			"ghstep": cmdGHStep,
+			// glstep JOB runs the script: of a job of
+			// examples/ci/gitlab-ci.yml (gitlab_ci_test.go).
+			"glstep": cmdGLStep,
 			// kubejob [-index I] FILE runs the container of a Job of
 			// examples/ci/kubernetes-*.yaml (kube_job_test.go).
 			"kubejob": cmdKubeJob,
