@@ -107,6 +107,7 @@ func TestScripts(t *testing.T) {
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			// ghstep JOB ID runs a run: step of examples/ci/github-actions.yml
+			// (-f action.yml: of the action)
 			// (ci_workflow_test.go).
 			"ghstep": cmdGHStep,
 			// glstep JOB runs the script: of a job of
