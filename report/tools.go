@@ -1,6 +1,8 @@
 package report
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -172,12 +174,70 @@ func writeIndented(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
+// CodeClimateIssue is one finding of a GitLab Code Quality report (the
+// Code Climate issue subset GitLab reads).
+type CodeClimateIssue struct {
+	Description string              `json:"description"`
+	CheckName   string              `json:"check_name"`
+	Fingerprint string              `json:"fingerprint"`
+	Severity    string              `json:"severity"`
+	Location    CodeClimateLocation `json:"location"`
+}
+
+// CodeClimateLocation is where a CodeClimateIssue is: the file, relative
+// to the repository root for GitLab to place it, and its first line.
+type CodeClimateLocation struct {
+	Path  string `json:"path"`
+	Lines struct {
+		Begin int `json:"begin"`
+	} `json:"lines"`
+}
+
+// LintCodeClimate writes the findings as a GitLab Code Quality report: a
+// JSON array (empty when there is no finding) of issues with the
+// finding's message as description, check_name "assay-lint-SEVERITY",
+// severity major for an error, minor for a warning and info for a note,
+// the file and line of its source (line 1 when the source has none), and
+// a fingerprint that stays the same while the file, severity and message
+// do, so that a finding that only moved to another line is not new to
+// GitLab. Identical findings in one file get distinct fingerprints by
+// their order.
+func LintCodeClimate(w io.Writer, findings []Finding) error {
+	issues := make([]CodeClimateIssue, 0, len(findings))
+	seen := map[string]int{}
+	for _, f := range findings {
+		lf := SplitFinding(f)
+		sev := "info"
+		switch f.Severity {
+		case severityError:
+			sev = "major"
+		case severityWarning:
+			sev = "minor"
+		}
+		key := lf.File + "\x00" + f.Severity + "\x00" + f.Message
+		n := seen[key]
+		seen[key] = n + 1
+		sum := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%d", key, n)))
+		is := CodeClimateIssue{
+			Description: f.Message, CheckName: "assay-lint-" + f.Severity,
+			Fingerprint: hex.EncodeToString(sum[:16]), Severity: sev,
+		}
+		is.Location.Path = lf.File
+		is.Location.Lines.Begin = max(lf.Line, 1)
+		issues = append(issues, is)
+	}
+	return writeIndented(w, issues)
+}
+
 // LintFindings writes the findings on w in a format: "text", one
-// "file:line: severity: message" line each (as lint prints them), or
-// "github" (LintGitHub).
+// "file:line: severity: message" line each (as lint prints them),
+// "github" (LintGitHub) or "codeclimate" (LintCodeClimate).
 func LintFindings(w io.Writer, format string, findings []Finding) error {
-	if format == "github" {
+	switch format {
+	case "github":
 		return LintGitHub(w, findings)
+	case "codeclimate":
+		return LintCodeClimate(w, findings)
 	}
 	for _, f := range findings {
 		if _, err := fmt.Fprintln(w, EscapeLines(f.String())); err != nil {

@@ -21,17 +21,26 @@ import (
 // ciWorkflow is the path of the example workflow, under the repository root.
 const ciWorkflow = "examples/ci/github-actions.yml"
 
-// ciWorkflows are every example workflow whose run: steps scripts run
-// (ghstep -f FILE for all but ciWorkflow).
-var ciWorkflows = []string{ciWorkflow, "examples/ci/github-actions-shards.yml"}
+// ciAction is the repository's GitHub Action (composite); ghstep -f
+// ciAction runs its steps as job "runs".
+const ciAction = "action.yml"
+
+// ciWorkflows are every example workflow, and the action, whose run: steps
+// scripts run (ghstep -f FILE for all but ciWorkflow).
+var ciWorkflows = []string{ciWorkflow, "examples/ci/github-actions-shards.yml", ciAction, "install/action.yml"}
 
 // ciUnscripted are the run: steps no script runs: building assay from its
 // source (the scripts run the assay under test).
-var ciUnscripted = map[string]bool{"eval/build": true, "ratchet/build": true, "shard/build": true, "merge/build": true}
+var ciUnscripted = map[string]bool{"ratchet/build": true}
 
 type workflow struct {
 	Env  map[string]string      `yaml:"env"`
 	Jobs map[string]workflowJob `yaml:"jobs"`
+	// An action's inputs and steps (runs.steps), read as job "runs".
+	Inputs map[string]struct {
+		Default string `yaml:"default"`
+	} `yaml:"inputs"`
+	Runs *workflowJob `yaml:"runs"`
 }
 
 type workflowJob struct {
@@ -57,6 +66,9 @@ func readWorkflow(path string) (*workflow, error) {
 	if err := yaml.Unmarshal(b, &wf); err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
+	if wf.Runs != nil {
+		wf.Jobs = map[string]workflowJob{"runs": *wf.Runs}
+	}
 	return &wf, nil
 }
 
@@ -65,9 +77,13 @@ func readWorkflow(path string) (*workflow, error) {
 // to $GITHUB_OUTPUT when a script ran it.
 var stepOutputRef = regexp.MustCompile(`^\$\{\{\s*steps\.([A-Za-z0-9_-]+)\.outputs\.([A-Za-z0-9_-]+)\s*\}\}$`)
 
-// matrixOrSecretRef is ${{ matrix.NAME }} (a -matrix NAME=VALUE of ghstep)
-// or ${{ secrets.NAME }} (the script's $NAME).
-var matrixOrSecretRef = regexp.MustCompile(`^\$\{\{\s*(matrix|secrets)\.([A-Za-z0-9_-]+)\s*\}\}$`)
+// matrixOrSecretRef is ${{ matrix.NAME }} (a -matrix NAME=VALUE of ghstep),
+// ${{ secrets.NAME }} (the script's $NAME), ${{ inputs.NAME }} (an
+// action's input: -input NAME=VALUE, else its default) or
+// ${{ github.NAME }} (the script's $GITHUB_NAME, as the runner sets it;
+// github.action_path is the action file's directory under $ROOT unless
+// set).
+var matrixOrSecretRef = regexp.MustCompile(`^\$\{\{\s*(matrix|secrets|inputs|github)\.([A-Za-z0-9_-]+)\s*\}\}$`)
 
 // readOutputs reads a $GITHUB_OUTPUT file of NAME=VALUE lines.
 func readOutputs(path string) map[string]string {
@@ -86,7 +102,7 @@ func readOutputs(path string) map[string]string {
 
 // cmdGHStep is the testscript command
 //
-//	[!] ghstep [-f WORKFLOW] [-matrix NAME=VALUE]... JOB ID
+//	[!] ghstep [-f WORKFLOW] [-matrix NAME=VALUE]... [-input NAME=VALUE]... JOB ID
 //
 // It runs the run: block of step ID of job JOB of the example workflow with
 // bash -e (GitHub's default shell on Linux) in the script's current
@@ -96,10 +112,13 @@ func readOutputs(path string) map[string]string {
 // file of step S. -f runs a step of another workflow of ciWorkflows (its
 // outputs under $WORK/gh/NAME/JOB/, NAME the file's base name); an env value
 // ${{ matrix.NAME }} is the VALUE of -matrix NAME=VALUE, and
-// ${{ secrets.NAME }} the script's $NAME. Any other ${{ }} expression in
-// run: or env: is an error: the script could not run what the workflow runs.
+// ${{ secrets.NAME }} the script's $NAME. -f action.yml runs a step of the
+// action (job "runs"), its ${{ inputs.NAME }} the VALUE of -input
+// NAME=VALUE or the input's default; ${{ github.NAME }} is the script's
+// $GITHUB_NAME. Any other ${{ }} expression in run: or env: is an error:
+// the script could not run what the workflow runs.
 func cmdGHStep(ts *testscript.TestScript, neg bool, args []string) {
-	file, matrix := ciWorkflow, map[string]string{}
+	file, matrix, inputs := ciWorkflow, map[string]string{}, map[string]string{}
 	for len(args) > 2 && strings.HasPrefix(args[0], "-") {
 		switch args[0] {
 		case "-f":
@@ -107,13 +126,16 @@ func cmdGHStep(ts *testscript.TestScript, neg bool, args []string) {
 		case "-matrix":
 			k, v, _ := strings.Cut(args[1], "=")
 			matrix[k] = v
+		case "-input":
+			k, v, _ := strings.Cut(args[1], "=")
+			inputs[k] = v
 		default:
 			ts.Fatalf("ghstep: unknown option %s", args[0])
 		}
 		args = args[2:]
 	}
 	if len(args) != 2 {
-		ts.Fatalf("usage: ghstep [-f WORKFLOW] [-matrix NAME=VALUE]... JOB ID")
+		ts.Fatalf("usage: ghstep [-f WORKFLOW] [-matrix NAME=VALUE]... [-input NAME=VALUE]... JOB ID")
 	}
 	job, id := args[0], args[1]
 	wf, err := readWorkflow(filepath.Join(ts.Getenv("ROOT"), file))
@@ -137,6 +159,9 @@ func cmdGHStep(ts *testscript.TestScript, neg bool, args []string) {
 	dir := filepath.Join(ts.Getenv("WORK"), "gh", job)
 	if file != ciWorkflow {
 		dir = filepath.Join(ts.Getenv("WORK"), "gh", strings.TrimSuffix(filepath.Base(file), ".yml"), job)
+		if filepath.Base(file) == ciAction && file != ciAction {
+			dir = filepath.Join(ts.Getenv("WORK"), "gh", strings.ReplaceAll(filepath.Dir(file), "/", "-"), job)
+		}
 	}
 	ts.Check(os.MkdirAll(dir, 0o777))
 	script := filepath.Join(dir, id+".sh")
@@ -163,6 +188,22 @@ func cmdGHStep(ts *testscript.TestScript, neg bool, args []string) {
 				var ok bool
 				if v, ok = matrix[m[2]]; !ok {
 					ts.Fatalf("ghstep: step %s/%s: env %s needs -matrix %s=VALUE", job, id, k, m[2])
+				}
+			} else if m != nil && m[1] == "inputs" {
+				in, declared := wf.Inputs[m[2]]
+				var given bool
+				if v, given = inputs[m[2]]; !given {
+					if !declared {
+						ts.Fatalf("ghstep: step %s/%s: env %s: %s declares no input %q", job, id, k, file, m[2])
+					}
+					if v = in.Default; strings.Contains(v, "${{") {
+						ts.Fatalf("ghstep: step %s/%s: env %s: input %s defaults to %q: give -input %s=VALUE", job, id, k, m[2], v, m[2])
+					}
+				}
+			} else if m != nil && m[1] == "github" {
+				v = ts.Getenv("GITHUB_" + strings.ToUpper(m[2]))
+				if m[2] == "action_path" && v == "" {
+					v = filepath.Join(ts.Getenv("ROOT"), filepath.Dir(file))
 				}
 			} else if m != nil {
 				v = ts.Getenv(m[2])

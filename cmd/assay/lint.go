@@ -46,7 +46,8 @@ Exit status: 2 when the suite cannot be read or parsed at all (syntax, unknown
 field, wrong type, unreadable corpus; one positioned line on stderr), 1 when
 any finding is an error, 0 otherwise (warnings and notes only).`,
 		Example: `  assay lint suite.yaml
-  assay lint suite.yaml --format github --json lint.json`,
+  assay lint suite.yaml --format github --json lint.json
+  assay lint suite.yaml --format codeclimate > gl-code-quality-report.json`,
 		Args: exactArgs(1, "assay lint SUITE [--target FILE] [--write-manifest]"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p.SuitePath, p.Stdout, p.Stderr, p.Secrets = args[0], env.Stdout, env.Stderr, env.Secrets
@@ -57,6 +58,6 @@ any finding is an error, 0 otherwise (warnings and notes only).`,
 	cmd.Flags().StringVar(&p.Split, "split", "", "qrels split `NAME` of a BEIR directory (default test)")
 	cmd.Flags().StringVar(&p.TargetFile, "target", "", "a target `FILE` whose surfaces and tools the cases are checked against")
 	cmd.Flags().StringVar(&p.JSON, "json", "", "write the assay.lint/v1 findings JSON to `FILE` (- for stdout)")
-	cmd.Flags().StringVar(&p.Format, "format", "text", "findings on stdout in `FORMAT` text or github (::error file=...,line=...:: annotations)")
+	cmd.Flags().StringVar(&p.Format, "format", "text", "findings on stdout in `FORMAT` text, github (::error file=...,line=...:: annotations) or codeclimate (a GitLab Code Quality report)")
 	return cmd
 }

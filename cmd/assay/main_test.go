@@ -107,8 +107,12 @@ func TestScripts(t *testing.T) {
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			// ghstep JOB ID runs a run: step of examples/ci/github-actions.yml
+			// (-f action.yml: of the action)
 			// (ci_workflow_test.go).
 			"ghstep": cmdGHStep,
+			// glstep JOB runs the script: of a job of
+			// examples/ci/gitlab-ci.yml (gitlab_ci_test.go).
+			"glstep": cmdGLStep,
 			// kubejob [-index I] FILE runs the container of a Job of
 			// examples/ci/kubernetes-*.yaml (kube_job_test.go).
 			"kubejob": cmdKubeJob,

@@ -3,6 +3,7 @@ package cli
 import (
 	"runtime"
 	"runtime/debug"
+	"strings"
 
 	"github.com/assay-eval/assay"
 )
@@ -10,9 +11,12 @@ import (
 // BuildInfo is what a binary knows of its own build: what `assay version`
 // prints.
 type BuildInfo struct {
-	// Version is the version recorded in runs: the module version the
-	// binary was built at (go install ...@v1.2.3, or the pseudo-version Go
-	// stamps from the checkout), else assay.Version.
+	// Version is the version recorded in runs: assay.Version when the
+	// build set it at link time (-ldflags "-X
+	// github.com/assay-eval/assay.Version=..."), as release builds do;
+	// else the module version the binary was built at (go install
+	// ...@v1.2.3, or the pseudo-version Go stamps from the checkout), else
+	// assay.Version.
 	Version string
 	// Module and ModuleVersion are the main module's path and version as
 	// the go command recorded them ("(devel)" when it recorded none).
@@ -34,7 +38,13 @@ func Build() BuildInfo {
 		return b
 	}
 	b.Module, b.ModuleVersion = bi.Main.Path, bi.Main.Version
-	if v := bi.Main.Version; v != "" && v != "(devel)" {
+	linked := false
+	for _, s := range bi.Settings {
+		if s.Key == "-ldflags" {
+			linked = setsVersion(s.Value)
+		}
+	}
+	if v := bi.Main.Version; v != "" && v != "(devel)" && !linked {
 		b.Version = v
 	}
 	for _, s := range bi.Settings {
@@ -48,6 +58,21 @@ func Build() BuildInfo {
 		}
 	}
 	return b
+}
+
+// versionVar is the variable a release build sets at link time.
+const versionVar = "github.com/assay-eval/assay.Version="
+
+// setsVersion reports whether the -ldflags of a build set versionVar
+// (-X NAME=VALUE, -X=NAME=VALUE, or quoted).
+func setsVersion(ldflags string) bool {
+	for _, f := range strings.Fields(ldflags) {
+		f = strings.TrimLeft(strings.TrimPrefix(f, "-X="), "'\"")
+		if strings.HasPrefix(f, versionVar) {
+			return true
+		}
+	}
+	return false
 }
 
 // Text is what `assay version` prints: the version, the module and its

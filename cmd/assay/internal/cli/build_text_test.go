@@ -38,3 +38,24 @@ func TestWriteSchema(t *testing.T) {
 		t.Errorf("WriteSchema(run) = %#v", err)
 	}
 }
+
+// TestSetsVersion: a release build's -ldflags set assay.Version, and then
+// it, not the module's pseudo-version, is the version.
+func TestSetsVersion(t *testing.T) {
+	for _, c := range []struct {
+		ldflags string
+		want    bool
+	}{
+		{"-s -w -X github.com/assay-eval/assay.Version=1.2.3", true},
+		{"-X=github.com/assay-eval/assay.Version=1.2.3", true},
+		{`-X 'github.com/assay-eval/assay.Version=1.2.3'`, true},
+		{"-s -w", false},
+		{"-X main.version=1.2.3", false},
+		{"-X github.com/assay-eval/assay.VersionX=1", false},
+		{"", false},
+	} {
+		if got := setsVersion(c.ldflags); got != c.want {
+			t.Errorf("setsVersion(%q) = %v, want %v", c.ldflags, got, c.want)
+		}
+	}
+}

@@ -18,7 +18,8 @@ type LintPlan struct {
 	// TargetFile, when set, is a target file whose surfaces and tools the
 	// cases are checked against.
 	TargetFile string
-	// Format is the findings' format on Stdout: text or github.
+	// Format is the findings' format on Stdout: text, github or
+	// codeclimate (a GitLab Code Quality report).
 	Format string
 	// JSON writes the assay.lint/v1 findings to that file ("-": Stdout,
 	// and then no findings in Format).
@@ -44,8 +45,10 @@ func Lint(p LintPlan) error {
 		}
 		o.Surfaces = surf
 	}
-	if p.Format != "text" && p.Format != "github" {
-		return usageError("--format text or --format github", "unknown --format %q", p.Format)
+	switch p.Format {
+	case "text", "github", "codeclimate":
+	default:
+		return usageError("--format text, --format github or --format codeclimate", "unknown --format %q", p.Format)
 	}
 	st, found, err := lint.Check(p.SuitePath, o)
 	if err != nil {
