@@ -15,10 +15,10 @@ import (
 )
 
 // RefCaseViews is CaseDetail's views of the run REF, read by its header
-// (LoadRefHead) and the case's lines: a run's other cases are not read
+// (loadRefHead) and the case's lines: a run's other cases are not read
 // when it has a case index, nor is its record decoded whole.
 func RefCaseViews(ctx context.Context, st store.Reader, ref, id string) (*assay.Run, []report.CaseView, error) {
-	run, path, err := LoadRefHead(ctx, st, ref)
+	run, path, err := loadRefHead(ctx, st, ref)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -26,10 +26,10 @@ func RefCaseViews(ctx context.Context, st store.Reader, ref, id string) (*assay.
 	return run, views, err
 }
 
-// LoadRefHead is LoadRef without the run's cases where it can be read so
+// loadRefHead is LoadRef without the run's cases where it can be read so
 // (run.Cases nil): the header of its run.json (store.PeekRun) when it has
 // one, else the store's store.HeadLoader; else the run whole, as LoadRef.
-func LoadRefHead(ctx context.Context, st store.Reader, ref string) (*assay.Run, string, error) {
+func loadRefHead(ctx context.Context, st store.Reader, ref string) (*assay.Run, string, error) {
 	var path string
 	if st == nil || store.IsPathRef(ref) {
 		p, err := store.ResolveRef(ctx, nil, ref)
@@ -75,14 +75,14 @@ func (e *NoCaseError) Error() string {
 var errStop = errors.New("stop")
 
 // CaseDetail returns every trial of the case id in the run as LoadRef
-// returned it (from st, or the files beside path: RefCase, which reads
+// returned it (from st, or the files beside path: refCase, which reads
 // that case alone where the run has a case index), observations included,
 // with the query and judgments as the run keeps them (a run of a files
 // store keeps its suite's cases: store.ReadSuiteCase), else read again
 // from the suite the run recorded. When that suite cannot be read, or its fingerprint is no
 // longer the run's, the views say so (CaseView.SuiteNote) rather than show
 // a query the run did not ask. An id the run lacks is a *NoCaseError.
-// run may be a header without cases (LoadRefHead): it is loaded whole
+// run may be a header without cases (loadRefHead): it is loaded whole
 // only when the case has no lines.
 //
 // It also returns the case as the suite states it (nil when it could not
@@ -90,7 +90,7 @@ var errStop = errors.New("stop")
 // sensitivity, the suite file read once.
 func CaseDetail(ctx context.Context, st store.Reader, run *assay.Run, path, id string) ([]report.CaseView, *assay.Case, bool, error) {
 	var views []report.CaseView
-	err := RefCase(ctx, st, run, path, id, true, func(r assay.CaseResult) error {
+	err := refCase(ctx, st, run, path, id, true, func(r assay.CaseResult) error {
 		views = append(views, report.CaseView{Result: r})
 		return nil
 	})
@@ -101,7 +101,7 @@ func CaseDetail(ctx context.Context, st store.Reader, run *assay.Run, path, id s
 		return nil, nil, false, err
 	}
 	if len(views) == 0 && run.Cases == nil {
-		// A header (LoadRefHead): the run's case rows are wanted.
+		// A header (loadRefHead): the run's case rows are wanted.
 		var full *assay.Run
 		if path != "" {
 			full, err = store.LoadRun(path)
@@ -149,7 +149,7 @@ func CaseDetail(ctx context.Context, st store.Reader, run *assay.Run, path, id s
 
 // runSuiteCase is the case id as the run asked it: kept with the run
 // when it was (store.ReadSuiteCase: one read, no suite file), else read
-// again from the suite file (SuiteCase).
+// again from the suite file (suiteCase).
 func runSuiteCase(run *assay.Run, path, id string) (*assay.Case, bool, string) {
 	if path != "" {
 		if c, err := store.ReadSuiteCase(filepath.Dir(path), id); err == nil && c != nil {
@@ -160,12 +160,12 @@ func runSuiteCase(run *assay.Run, path, id string) (*assay.Case, bool, string) {
 			return c, cs, ""
 		}
 	}
-	return SuiteCase(run.Suite, id)
+	return suiteCase(run.Suite, id)
 }
 
-// SuiteCase reads the case id again from the suite file a run recorded
+// suiteCase reads the case id again from the suite file a run recorded
 // (SuiteCases); nil, with the note, when it cannot.
-func SuiteCase(ref assay.SuiteRef, id string) (*assay.Case, bool, string) {
+func suiteCase(ref assay.SuiteRef, id string) (*assay.Case, bool, string) {
 	var c *assay.Case
 	cs, note := SuiteCases(ref, func(x assay.Case) bool {
 		if x.ID == id {

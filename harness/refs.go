@@ -62,14 +62,14 @@ func RefCases(ctx context.Context, st store.Reader, run *assay.Run, path string,
 	return st.Cases(ctx, run.RunID, withObservations, fn)
 }
 
-// RefCase calls fn for each recorded trial of the case id of run as
+// refCase calls fn for each recorded trial of the case id of run as
 // LoadRef returned it, reading that case alone where the run allows it:
 // from the files beside path (store.ReadCase: the blocks of
 // cases.jsonl.gz that its case index names; a run without one is
 // streamed), else with the store's store.CaseReader, else from every
 // line the store has (Store.Cases), filtered. A run without the case
 // calls fn never.
-func RefCase(ctx context.Context, st store.Reader, run *assay.Run, path, id string, withObservations bool, fn func(assay.CaseResult) error) error {
+func refCase(ctx context.Context, st store.Reader, run *assay.Run, path, id string, withObservations bool, fn func(assay.CaseResult) error) error {
 	if path != "" {
 		return store.ReadCase(filepath.Dir(path), id, withObservations, fn)
 	}

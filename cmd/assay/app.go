@@ -58,12 +58,12 @@ const (
 
 // usageError is exit 2 with a message (and an optional hint line).
 func usageError(hint string, format string, args ...any) error {
-	return harness.UsageError(hint, format, args...)
+	return cli.UsageError(hint, format, args...)
 }
 
 // inputError is exit 2 for bad input; the message is printed as is (it is
 // usually positioned "file:line:col: msg").
-func inputError(err error) error { return harness.InputError(err) }
+func inputError(err error) error { return cli.InputError(err) }
 
 // exitStatus is an exit code with nothing more to print (assay trec's own).
 type exitStatus int

@@ -36,7 +36,7 @@ func WriteDryRun(w io.Writer, e *harness.Estimate) error {
 		from = "recorded by run " + harness.ShortID(e.History)
 	}
 	add("tokens   ~%d input (%d of %d cases recorded, the rest characters/%d)  ~%d output (%d of %d cases recorded)  %s",
-		e.InputTokens, e.InputRecorded, e.Cases, harness.CharsPerToken, e.OutputTokens, e.OutputKnown, e.Cases, from)
+		e.InputTokens, e.InputRecorded, e.Cases, e.CharsPerToken, e.OutputTokens, e.OutputKnown, e.Cases, from)
 	if e.CostUSD != nil {
 		add("cost     system ~$%s", report.USD(*e.CostUSD))
 	} else {
