@@ -68,7 +68,7 @@ type NoCaseError struct {
 }
 
 func (e *NoCaseError) Error() string {
-	return fmt.Sprintf("case %q: not in run %s (its cases include %s)", e.ID, ShortID(e.RunID), strings.Join(e.Some, ", "))
+	return fmt.Sprintf("case %q: not in run %s (its cases include %s)", e.ID, report.ShortID(e.RunID), strings.Join(e.Some, ", "))
 }
 
 // errStop ends a case scan early.

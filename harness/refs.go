@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/runner"
 	"github.com/assay-eval/assay/store"
 	"github.com/assay-eval/assay/suite"
@@ -57,7 +58,7 @@ func RefCases(ctx context.Context, st store.Reader, run *assay.Run, path string,
 		return store.ReadResults(dir, fn)
 	}
 	if st == nil {
-		return fmt.Errorf("run %s: no store to read its cases from", ShortID(run.RunID))
+		return fmt.Errorf("run %s: no store to read its cases from", report.ShortID(run.RunID))
 	}
 	return st.Cases(ctx, run.RunID, withObservations, fn)
 }

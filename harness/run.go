@@ -1001,7 +1001,7 @@ func (ss *session) baselineFor(ctx context.Context, variant map[string]string) (
 			return run, "", nil
 		}
 	}
-	return nil, fmt.Sprintf(fill("variant %s: not compared: the matrix of {Baseline} %s (group %s) has no complete run of it", ss.f.Names), name, ss.f.Baseline, shortID(base.Group)), nil
+	return nil, fmt.Sprintf(fill("variant %s: not compared: the matrix of {Baseline} %s (group %s) has no complete run of it", ss.f.Names), name, ss.f.Baseline, report.ShortID(base.Group)), nil
 }
 
 // runMatrix runs every variant of a target file's matrix as its own run of
@@ -1233,17 +1233,6 @@ func specNames(specs []metric.Spec) []string {
 	}
 	return out
 }
-
-// ShortID is the first 13 characters of a run or group id, as the reports
-// print them.
-func ShortID(id string) string {
-	if len(id) > 13 {
-		return id[:13]
-	}
-	return id
-}
-
-func shortID(id string) string { return ShortID(id) }
 
 // storedCase is c as a run keeps it beside its results
 // (store.SuiteCaseWriter): its query redacted, and its case sensitivity

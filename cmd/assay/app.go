@@ -4,13 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/assay-eval/assay/cmd/assay/internal/cli"
 	"io"
 	"net/url"
 	"os"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/assay-eval/assay/cmd/assay/internal/cli"
 
 	"github.com/assay-eval/assay/cmd/assay/internal/complete"
 	"github.com/assay-eval/assay/harness"

@@ -16,6 +16,8 @@ package main
 //
 // Which lines run in a worker is decided by reading the script
 // (inProcessScript): an `exec assay` line or an `exitcode N assay` line,
+// rewritten as `assay-worker` (testscript.Main makes `assay` itself a
+// command that execs the program, and no script command can override it),
 // unless a real process is what the line tests or needs, so these stay
 // `exec`:
 //   - a line run in the background (`&`): it is signalled, killed or
@@ -40,6 +42,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"sync"
@@ -70,7 +73,19 @@ type workReply struct {
 // replies to fd 4 until fd 3 closes. The command's own output goes to
 // the reply; the worker's stdout and stderr are only for what escapes a
 // command (a panic's trace), which its parent reports.
+//
+// With ASSAY_TEST_WORKER_PROFILE=DIR in the environment of go test, each
+// worker writes a CPU profile of its commands to DIR/worker-PID.pprof.
 func serveWorker() int {
+	if dir := os.Getenv("ASSAY_TEST_WORKER_PROFILE"); dir != "" {
+		f, err := os.Create(filepath.Join(dir, fmt.Sprintf("worker-%d.pprof", os.Getpid())))
+		if err == nil && pprof.StartCPUProfile(f) == nil {
+			defer func() {
+				pprof.StopCPUProfile()
+				f.Close()
+			}()
+		}
+	}
 	req, rep := os.NewFile(3, "requests"), os.NewFile(4, "replies")
 	dec, enc := gob.NewDecoder(bufio.NewReader(req)), gob.NewEncoder(rep)
 	for {
@@ -247,8 +262,8 @@ func runAssay(ts *testscript.TestScript, args []string) int {
 	return rep.Code
 }
 
-// cmdAssay is the script command `[!] assay ARGS...`: `exec assay ARGS...`
-// run in a worker.
+// cmdAssay is the script command `[!] assay-worker ARGS...`: `exec assay
+// ARGS...` run in a worker.
 func cmdAssay(ts *testscript.TestScript, neg bool, args []string) {
 	code := runAssay(ts, args)
 	if code != 0 {
@@ -274,8 +289,8 @@ var (
 )
 
 // inProcessScript is the text of a script (a txtar archive) with the lines
-// that run in a worker rewritten: `exec assay` as the command `assay`,
-// `exitcode N assay` as `exitcode -inprocess N assay`. It also returns the
+// that run in a worker rewritten: `exec assay` as the command
+// `assay-worker`, `exitcode N assay` as `exitcode N assay-worker`. It also returns the
 // names the script's env lines set. A script that sets a GO* variable is
 // returned as it is.
 func inProcessScript(data []byte) (out []byte, envNames []string) {
@@ -311,7 +326,7 @@ func inProcessScript(data []byte) (out []byte, envNames []string) {
 			pendingStdin = true
 		case "exec":
 			if !pendingStdin && !background && len(fields) > 0 && fields[0] == "assay" {
-				rewritten[i] = conds + bang + strings.Replace(line[len(conds)+len(bang):], "exec assay", "assay", 1)
+				rewritten[i] = conds + bang + strings.Replace(line[len(conds)+len(bang):], "exec assay", "assay-worker", 1)
 			}
 			if !conditional {
 				pendingStdin = false
@@ -319,7 +334,7 @@ func inProcessScript(data []byte) (out []byte, envNames []string) {
 		case "exitcode":
 			if !pendingStdin {
 				if e := exitcodeAssay.FindStringSubmatch(rest); e != nil {
-					rewritten[i] = conds + bang + "exitcode -inprocess " + e[2] + e[3] + "assay" + e[4]
+					rewritten[i] = conds + bang + "exitcode" + e[1] + e[2] + e[3] + "assay-worker" + e[4]
 				}
 			}
 			if !conditional {

@@ -128,9 +128,9 @@ func TestScripts(t *testing.T) {
 			return sharedErr == nil, nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			// assay ARGS... is `exec assay ARGS...` run in a worker
-			// (inProcessScript writes it).
-			"assay": cmdAssay,
+			// assay-worker ARGS... is `exec assay ARGS...` run in a
+			// worker (inProcessScript writes it).
+			"assay-worker": cmdAssay,
 			// ghstep JOB ID runs a run: step of examples/ci/github-actions.yml
 			// (ci_workflow_test.go).
 			"ghstep": cmdGHStep,
@@ -139,7 +139,7 @@ func TestScripts(t *testing.T) {
 			"kubejob": cmdKubeJob,
 			// exitcode N CMD ARGS... runs CMD and asserts its exit status is
 			// exactly N; its stdout and stderr stay for stdout/stderr checks.
-			// exitcode -inprocess N assay ARGS... runs assay in a worker
+			// exitcode N assay-worker ARGS... runs assay in a worker
 			// (inProcessScript writes it).
 			// http [-host HOST] METHOD URL requests URL from a server the
 			// script started (retrying for 10 s while it starts) and prints
@@ -192,19 +192,15 @@ func TestScripts(t *testing.T) {
 				ts.Fatalf("nothing listens on %s after 30 s: %v", args[0], err)
 			},
 			"exitcode": func(ts *testscript.TestScript, neg bool, args []string) {
-				inProcess := len(args) > 0 && args[0] == "-inprocess"
-				if inProcess {
-					args = args[1:]
-				}
-				if neg || len(args) < 2 || (inProcess && args[1] != "assay") {
-					ts.Fatalf("usage: exitcode [-inprocess] N CMD [ARGS...]")
+				if neg || len(args) < 2 {
+					ts.Fatalf("usage: exitcode N CMD [ARGS...]")
 				}
 				want, err := strconv.Atoi(args[0])
 				if err != nil {
 					ts.Fatalf("exitcode: bad status %q", args[0])
 				}
 				got := 0
-				if inProcess {
+				if args[1] == "assay-worker" {
 					got = runAssay(ts, args[2:])
 				} else {
 					err = ts.Exec(args[1], args[2:]...)

@@ -1,12 +1,13 @@
 package main
 
 import (
+	"io"
+	"os"
+
 	"github.com/assay-eval/assay/cmd/assay/internal/cli"
 	"github.com/assay-eval/assay/harness"
 	"github.com/assay-eval/assay/report"
 	"github.com/spf13/cobra"
-	"io"
-	"os"
 )
 
 func newMergeCmd(env *Env) *cobra.Command {

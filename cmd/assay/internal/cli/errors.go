@@ -23,5 +23,3 @@ func usageError(hint string, format string, args ...any) error {
 func inputError(err error) error { return InputError(err) }
 
 func gateErrors(errs []string) error { return harness.GateErrors(errs) }
-
-func shortID(id string) string { return harness.ShortID(id) }

@@ -2,11 +2,12 @@ package cli
 
 import (
 	"fmt"
-	"github.com/assay-eval/assay/harness"
 	"io"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/assay-eval/assay/harness"
 
 	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/suite"

@@ -2,8 +2,9 @@ package cli
 
 import (
 	"fmt"
-	"github.com/assay-eval/assay/harness"
 	"io"
+
+	"github.com/assay-eval/assay/harness"
 
 	"github.com/assay-eval/assay/gate"
 	"github.com/assay-eval/assay/report"
@@ -60,7 +61,7 @@ func writeText(w io.Writer, r *harness.Result, p harness.Plan, opts report.TextO
 		}
 		fmt.Fprintf(w, "\nvariant %s vs --baseline %s", gate.VariantName(run.Variant), p.Baseline)
 		if base != r.Baseline {
-			fmt.Fprintf(w, " (its run %s of variant %s)", harness.ShortID(base.RunID), gate.VariantName(base.Variant))
+			fmt.Fprintf(w, " (its run %s of variant %s)", report.ShortID(base.RunID), gate.VariantName(base.Variant))
 		}
 		fmt.Fprintln(w)
 		fmt.Fprintln(w)

@@ -3,12 +3,13 @@ package cli
 import (
 	"context"
 	"fmt"
-	"github.com/assay-eval/assay/internal/httpserve"
-	"github.com/assay-eval/assay/ui"
 	"io"
 	"net"
 	"os"
 	"path/filepath"
+
+	"github.com/assay-eval/assay/internal/httpserve"
+	"github.com/assay-eval/assay/ui"
 
 	"github.com/assay-eval/assay/harness"
 	"github.com/assay-eval/assay/report"
@@ -103,7 +104,7 @@ func WriteResult(ctx context.Context, dir string, storeDir string, so store.Open
 	for i, run := range res.Runs {
 		d, base := dir, ""
 		if len(res.Runs) > 1 {
-			d = filepath.Join(dir, harness.ShortID(run.RunID))
+			d = filepath.Join(dir, report.ShortID(run.RunID))
 		}
 		if i < len(res.Baselines) && res.Baselines[i] != nil {
 			base = res.Baselines[i].RunID
