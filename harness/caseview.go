@@ -15,10 +15,10 @@ import (
 )
 
 // RefCaseViews is CaseDetail's views of the run REF, read by its header
-// (LoadRefHead) and the case's lines: a run's other cases are not read
+// (loadRefHead) and the case's lines: a run's other cases are not read
 // when it has a case index, nor is its record decoded whole.
 func RefCaseViews(ctx context.Context, st store.Reader, ref, id string) (*assay.Run, []report.CaseView, error) {
-	run, path, err := LoadRefHead(ctx, st, ref)
+	run, path, err := loadRefHead(ctx, st, ref)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -26,10 +26,10 @@ func RefCaseViews(ctx context.Context, st store.Reader, ref, id string) (*assay.
 	return run, views, err
 }
 
-// LoadRefHead is LoadRef without the run's cases where it can be read so
+// loadRefHead is LoadRef without the run's cases where it can be read so
 // (run.Cases nil): the header of its run.json (store.PeekRun) when it has
 // one, else the store's store.HeadLoader; else the run whole, as LoadRef.
-func LoadRefHead(ctx context.Context, st store.Reader, ref string) (*assay.Run, string, error) {
+func loadRefHead(ctx context.Context, st store.Reader, ref string) (*assay.Run, string, error) {
 	var path string
 	if st == nil || store.IsPathRef(ref) {
 		p, err := store.ResolveRef(ctx, nil, ref)
@@ -68,21 +68,21 @@ type NoCaseError struct {
 }
 
 func (e *NoCaseError) Error() string {
-	return fmt.Sprintf("case %q: not in run %s (its cases include %s)", e.ID, ShortID(e.RunID), strings.Join(e.Some, ", "))
+	return fmt.Sprintf("case %q: not in run %s (its cases include %s)", e.ID, report.ShortID(e.RunID), strings.Join(e.Some, ", "))
 }
 
 // errStop ends a case scan early.
 var errStop = errors.New("stop")
 
 // CaseDetail returns every trial of the case id in the run as LoadRef
-// returned it (from st, or the files beside path: RefCase, which reads
+// returned it (from st, or the files beside path: refCase, which reads
 // that case alone where the run has a case index), observations included,
 // with the query and judgments as the run keeps them (a run of a files
 // store keeps its suite's cases: store.ReadSuiteCase), else read again
 // from the suite the run recorded. When that suite cannot be read, or its fingerprint is no
 // longer the run's, the views say so (CaseView.SuiteNote) rather than show
 // a query the run did not ask. An id the run lacks is a *NoCaseError.
-// run may be a header without cases (LoadRefHead): it is loaded whole
+// run may be a header without cases (loadRefHead): it is loaded whole
 // only when the case has no lines.
 //
 // It also returns the case as the suite states it (nil when it could not
@@ -90,7 +90,7 @@ var errStop = errors.New("stop")
 // sensitivity, the suite file read once.
 func CaseDetail(ctx context.Context, st store.Reader, run *assay.Run, path, id string) ([]report.CaseView, *assay.Case, bool, error) {
 	var views []report.CaseView
-	err := RefCase(ctx, st, run, path, id, true, func(r assay.CaseResult) error {
+	err := refCase(ctx, st, run, path, id, true, func(r assay.CaseResult) error {
 		views = append(views, report.CaseView{Result: r})
 		return nil
 	})
@@ -101,7 +101,7 @@ func CaseDetail(ctx context.Context, st store.Reader, run *assay.Run, path, id s
 		return nil, nil, false, err
 	}
 	if len(views) == 0 && run.Cases == nil {
-		// A header (LoadRefHead): the run's case rows are wanted.
+		// A header (loadRefHead): the run's case rows are wanted.
 		var full *assay.Run
 		if path != "" {
 			full, err = store.LoadRun(path)
@@ -165,15 +165,15 @@ func runSuiteCase(ctx context.Context, st store.Reader, run *assay.Run, path, id
 		}
 		return c, cs, ""
 	}
-	return SuiteCase(run.Suite, id)
+	return suiteCase(run.Suite, id)
 }
 
 // RunSuiteCases calls fn with each case of the run as the run asked it,
 // until fn returns false: the cases the run kept (store.ReadSuiteCases of
 // the files beside path, else st's store.SuiteCaseReader), so no suite
 // file is needed; for a run that kept none (written before runs kept
-// them), the cases of the suite file it recorded (SuiteCases), with what
-// SuiteCases returns. Each case a run kept states its own case
+// them), the cases of the suite file it recorded (suiteCases), with what
+// suiteCases returns. Each case a run kept states its own case
 // sensitivity (Expect.CaseSensitive).
 func RunSuiteCases(ctx context.Context, st store.Reader, run *assay.Run, path string, fn func(assay.Case) bool) (bool, string) {
 	kept := 0
@@ -186,10 +186,10 @@ func RunSuiteCases(ctx context.Context, st store.Reader, run *assay.Run, path st
 	}
 	err := keptSuiteCases(ctx, st, run, path, each)
 	if kept == 0 {
-		return SuiteCases(run.Suite, fn)
+		return suiteCases(run.Suite, fn)
 	}
 	if err != nil && !errors.Is(err, errStop) {
-		return false, "the cases kept with run " + ShortID(run.RunID) + " are not readable: " + err.Error()
+		return false, "the cases kept with run " + report.ShortID(run.RunID) + " are not readable: " + err.Error()
 	}
 	return false, ""
 }
@@ -207,11 +207,11 @@ func keptSuiteCases(ctx context.Context, st store.Reader, run *assay.Run, path s
 	return nil
 }
 
-// SuiteCase reads the case id again from the suite file a run recorded
-// (SuiteCases); nil, with the note, when it cannot.
-func SuiteCase(ref assay.SuiteRef, id string) (*assay.Case, bool, string) {
+// suiteCase reads the case id again from the suite file a run recorded
+// (suiteCases); nil, with the note, when it cannot.
+func suiteCase(ref assay.SuiteRef, id string) (*assay.Case, bool, string) {
 	var c *assay.Case
-	cs, note := SuiteCases(ref, func(x assay.Case) bool {
+	cs, note := suiteCases(ref, func(x assay.Case) bool {
 		if x.ID == id {
 			c = &x
 			return false
@@ -224,11 +224,11 @@ func SuiteCase(ref assay.SuiteRef, id string) (*assay.Case, bool, string) {
 	return c, cs, note
 }
 
-// SuiteCases calls fn with each case of the suite file a run recorded,
+// suiteCases calls fn with each case of the suite file a run recorded,
 // until fn returns false, only when the file's fingerprint is still the
 // run's; it returns the suite's default case sensitivity, or a note that
 // says why the cases could not be read (CaseView.SuiteNote).
-func SuiteCases(ref assay.SuiteRef, fn func(assay.Case) bool) (bool, string) {
+func suiteCases(ref assay.SuiteRef, fn func(assay.Case) bool) (bool, string) {
 	if ref.Path == "" {
 		return false, "the run does not record its suite file"
 	}

@@ -23,7 +23,7 @@ type CompareOptions struct {
 	// none).
 	History int
 	// OtherSuites compares runs of two suites (the report warns that
-	// the suites differ) instead of refusing them with OtherSuite: what
+	// the suites differ) instead of refusing them with otherSuite: what
 	// a browser of a store (the UI's compare page) does with any two runs
 	// it is asked for. A command that takes a baseline leaves it false.
 	OtherSuites bool
@@ -73,7 +73,7 @@ func CompareRefs(ctx context.Context, st store.Reader, baseRef, candRef string, 
 		}
 	}
 	if runs[0].Suite.Name != runs[1].Suite.Name && !co.OtherSuites {
-		return compare.Report{}, OtherSuite(baseRef, runs[0].RunID, runs[0].Suite.Name, runs[1].Suite.Name)
+		return compare.Report{}, otherSuite(baseRef, runs[0].RunID, runs[0].Suite.Name, runs[1].Suite.Name)
 	}
 	hist := History(ctx, st, runs[0], runs[1], co.History)
 	return compare.Runs(runs[0], runs[1], compare.Options{Margins: co.Margins, Multiplicity: co.Multiplicity, History: hist}), nil
@@ -82,7 +82,7 @@ func CompareRefs(ctx context.Context, st store.Reader, baseRef, candRef string, 
 // ResolvePair resolves the REFs of a baseline and a candidate run as a
 // comparison does (CompareRefs) and returns, for each, its run.json path
 // when it is a path REF, else its run id: a latest REF names a run of
-// the other's suite, and runs of two suites are refused (OtherSuite).
+// the other's suite, and runs of two suites are refused (otherSuite).
 func ResolvePair(ctx context.Context, st store.Reader, baseRef, candRef string) (base, cand string, err error) {
 	paths, ids, err := resolvePair(ctx, st, baseRef, candRef, false)
 	if err != nil {
@@ -100,7 +100,7 @@ func ResolvePair(ctx context.Context, st store.Reader, baseRef, candRef string) 
 		ids[i] = paths[i]
 	}
 	if heads[0] != nil && heads[1] != nil && heads[0].Suite.Name != heads[1].Suite.Name {
-		return "", "", OtherSuite(baseRef, heads[0].RunID, heads[0].Suite.Name, heads[1].Suite.Name)
+		return "", "", otherSuite(baseRef, heads[0].RunID, heads[0].Suite.Name, heads[1].Suite.Name)
 	}
 	return ids[0], ids[1], nil
 }
@@ -142,7 +142,7 @@ func resolvePair(ctx context.Context, st store.Reader, baseRef, candRef string, 
 	}
 	if ids[0] != "" && ids[1] != "" && suites[0] != suites[1] && !otherSuites {
 		// Both from the index: refused before anything is read.
-		return paths, ids, OtherSuite(baseRef, runIDs[0], suites[0], suites[1])
+		return paths, ids, otherSuite(baseRef, runIDs[0], suites[0], suites[1])
 	}
 	return paths, ids, nil
 }

@@ -11,11 +11,11 @@ import (
 	"github.com/assay-eval/assay/store"
 )
 
-// CharsPerToken is the dry run's rule for the input tokens of a case that
+// charsPerToken is the dry run's rule for the input tokens of a case that
 // has no recorded usage: its query's characters (Unicode code points)
 // divided by 4, rounded up, the common rule of thumb for English text with
-// the tokenizers of OpenAI-style models.
-const CharsPerToken = 4
+// the tokenizers of OpenAI-style models (Estimate.CharsPerToken).
+const charsPerToken = 4
 
 // historyRuns bounds the stored runs a dry run reads for the cases'
 // recorded usage: the newest complete runs of the suite, newest first.
@@ -37,13 +37,17 @@ type Estimate struct {
 	Requests int
 	// InputTokens is the system's input over the requests: per case its
 	// recorded input tokens when a stored run has them, else its query's
-	// characters / CharsPerToken. OutputTokens is the recorded output
-	// tokens of the cases that have them; OutputKnown counts those cases,
-	// and the others have no output estimate.
+	// characters / CharsPerToken, rounded up. OutputTokens is the
+	// recorded output tokens of the cases that have them; OutputKnown
+	// counts those cases, and the others have no output estimate.
 	InputTokens   int64
 	InputRecorded int // cases whose input came from a stored run
 	OutputTokens  int64
 	OutputKnown   int
+	// CharsPerToken is the characters of a query taken as one token
+	// when its case has no recorded usage (4, the common rule of thumb
+	// for English text with the tokenizers of OpenAI-style models).
+	CharsPerToken int
 	// History is the run the recorded usage came from ("" when none).
 	History string
 	// CostUSD is the system's expected cost: nil when there is no price
@@ -92,7 +96,7 @@ func DryRun(ctx context.Context, p Plan) (*Estimate, error) {
 		defer ss.st.Close()
 	}
 	defer ss.closeSpills()
-	e := &Estimate{Suite: ss.s.Name, Trials: p.Trials}
+	e := &Estimate{Suite: ss.s.Name, Trials: p.Trials, CharsPerToken: charsPerToken}
 	hist := ss.recordedUsage(ctx)
 	e.History = hist.run
 	prices := ss.prices
@@ -176,7 +180,7 @@ func DryRun(ctx context.Context, p Plan) (*Estimate, error) {
 // sends (its own and the earlier turns' — the answers in the history are
 // not known before the run and are not counted).
 func estimateInput(c assay.Case) int64 {
-	tokens := func(chars int) int64 { return int64((chars + CharsPerToken - 1) / CharsPerToken) }
+	tokens := func(chars int) int64 { return int64((chars + charsPerToken - 1) / charsPerToken) }
 	if len(c.Turns) == 0 {
 		return tokens(utf8.RuneCountInString(c.Query))
 	}

@@ -61,17 +61,9 @@ func KindOf(err error) Kind {
 	return 0
 }
 
-// UsageError is a Usage error with a message and an optional hint.
-func UsageError(hint string, format string, args ...any) error {
-	return &Error{Kind: Usage, Err: fmt.Errorf(format, args...), Hint: hint}
-}
-
-// InputError is an Input error; the message is shown as it is (usually
-// positioned "file:line:col: msg").
-func InputError(err error) error { return &Error{Kind: Input, Err: err} }
-
+// usageError is a Usage error with a message and an optional hint.
 func usageError(hint string, format string, args ...any) error {
-	return UsageError(hint, format, args...)
+	return &Error{Kind: Usage, Err: fmt.Errorf(format, args...), Hint: hint}
 }
 
 // PlanError is a Usage error about a field of a plan (Plan, MergePlan),
@@ -123,7 +115,9 @@ func planError(field, hint, format string, args ...any) error {
 	return &Error{Kind: Usage, Err: &PlanError{Field: field, Format: format, Args: args, Hint: hint}}
 }
 
-func inputError(err error) error { return InputError(err) }
+// inputError is an Input error; the message is shown as it is (usually
+// positioned "file:line:col: msg").
+func inputError(err error) error { return &Error{Kind: Input, Err: err} }
 
 // gateErrors is the input error of gates that measure nothing as written
 // (gate.Verdict.Errors): the first, and how many more.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/store"
 	"github.com/assay-eval/assay/suite"
 )
@@ -52,7 +53,7 @@ func (ss *session) failedSelection(ctx context.Context, st *suite.Streamed) ([]s
 		return nil, inputError(err)
 	}
 	if len(ids) == 0 {
-		return nil, planError("Failed", "", "{Failed} %s: no case failed or errored in run %s: nothing to re-run", f.Failed, shortID(run.RunID))
+		return nil, planError("Failed", "", "{Failed} %s: no case failed or errored in run %s: nothing to re-run", f.Failed, report.ShortID(run.RunID))
 	}
 	have := map[string]bool{}
 	if err := st.Cases(func(c assay.Case) error {
@@ -68,11 +69,11 @@ func (ss *session) failedSelection(ctx context.Context, st *suite.Streamed) ([]s
 		if have[id] {
 			kept = append(kept, id)
 		} else {
-			ss.warnings = append(ss.warnings, fmt.Sprintf("case %q failed in run %s and is no longer in the suite: not run", id, shortID(run.RunID)))
+			ss.warnings = append(ss.warnings, fmt.Sprintf("case %q failed in run %s and is no longer in the suite: not run", id, report.ShortID(run.RunID)))
 		}
 	}
 	if len(kept) == 0 {
-		return nil, planError("Failed", "", "{Failed} %s: none of the %d case(s) that failed in run %s is in the suite any more", f.Failed, len(ids), shortID(run.RunID))
+		return nil, planError("Failed", "", "{Failed} %s: none of the %d case(s) that failed in run %s is in the suite any more", f.Failed, len(ids), report.ShortID(run.RunID))
 	}
 	return kept, nil
 }

@@ -46,7 +46,7 @@ func History(ctx context.Context, st store.Reader, base, cand *assay.Run, limit 
 		// The header first: a run of another system is left out without
 		// reading its cases (at 100,000 cases each, loading the runs it
 		// then dropped whole cost more memory than the comparison).
-		if h, _, err := LoadRefHead(ctx, st, e.RunID); err == nil && !compare.SameSystem(h, base) {
+		if h, _, err := loadRefHead(ctx, st, e.RunID); err == nil && !compare.SameSystem(h, base) {
 			continue
 		}
 		r, err := st.Load(ctx, e.RunID)

@@ -16,6 +16,7 @@ import (
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/compare"
 	"github.com/assay-eval/assay/gate"
+	"github.com/assay-eval/assay/report"
 
 	"github.com/assay-eval/assay/runner"
 	"github.com/assay-eval/assay/store"
@@ -194,10 +195,10 @@ func merge(ctx context.Context, st store.Store, p MergePlan, unchecked *error) (
 		run.Merged.Runs[i] = r.RunID
 		if r.Status != assay.StatusComplete {
 			complete = false
-			warn(fmt.Sprintf(fill("shard %d/%d is incomplete: its run %s stopped before it finished (run it again with {Shard} %d/%d {Group} %s)", p.Names), i, count, ShortID(r.RunID), i, count, r.Shard.Group))
+			warn(fmt.Sprintf(fill("shard %d/%d is incomplete: its run %s stopped before it finished (run it again with {Shard} %d/%d {Group} %s)", p.Names), i, count, report.ShortID(r.RunID), i, count, r.Shard.Group))
 		}
 		if s.others > 0 {
-			warn(fmt.Sprintf("shard %d/%d: merged its newest %s run %s; %d other run(s) of it left out", i, count, r.Status, ShortID(r.RunID), s.others))
+			warn(fmt.Sprintf("shard %d/%d: merged its newest %s run %s; %d other run(s) of it left out", i, count, r.Status, report.ShortID(r.RunID), s.others))
 		}
 		if run.StartedAt.IsZero() || r.StartedAt.Before(run.StartedAt) {
 			run.StartedAt = r.StartedAt
@@ -278,7 +279,7 @@ func merge(ctx context.Context, st store.Store, p MergePlan, unchecked *error) (
 				continue
 			}
 			if err = keptSuiteCases(ctx, st, s.run, s.path, sw.AppendSuiteCase); err != nil {
-				err = fmt.Errorf("run %s: %w", ShortID(s.run.RunID), err)
+				err = fmt.Errorf("run %s: %w", report.ShortID(s.run.RunID), err)
 				break
 			}
 		}
@@ -388,10 +389,10 @@ func mergeCases(ctx context.Context, st store.Store, shards []*shardRun, fn func
 			return false, err
 		}
 		if r.Position < 1 {
-			return false, fmt.Errorf("run %s: case %q has no position: it was not recorded by a shard run", ShortID(h.run), r.ID)
+			return false, fmt.Errorf("run %s: case %q has no position: it was not recorded by a shard run", report.ShortID(h.run), r.ID)
 		}
 		if prev.ID != "" && (r.Position < prev.Position || r.Position == prev.Position && r.Trial <= prev.Trial) {
-			return false, fmt.Errorf("run %s: case %q (position %d, trial %d) comes after position %d, trial %d: the shard's cases are out of order", ShortID(h.run), r.ID, r.Position, r.Trial, prev.Position, prev.Trial)
+			return false, fmt.Errorf("run %s: case %q (position %d, trial %d) comes after position %d, trial %d: the shard's cases are out of order", report.ShortID(h.run), r.ID, r.Position, r.Trial, prev.Position, prev.Trial)
 		}
 		h.cur = r
 		return true, nil
@@ -412,7 +413,7 @@ func mergeCases(ctx context.Context, st store.Store, shards []*shardRun, fn func
 		for i, h := range live[1:] {
 			m := live[least].cur
 			if h.cur.Position == m.Position && h.cur.Trial == m.Trial {
-				return fmt.Errorf("runs %s and %s both hold position %d, trial %d (cases %q and %q): they are not shards of one run", ShortID(live[least].run), ShortID(h.run), m.Position, m.Trial, m.ID, h.cur.ID)
+				return fmt.Errorf("runs %s and %s both hold position %d, trial %d (cases %q and %q): they are not shards of one run", report.ShortID(live[least].run), report.ShortID(h.run), m.Position, m.Trial, m.ID, h.cur.ID)
 			}
 			if h.cur.Position < m.Position || h.cur.Position == m.Position && h.cur.Trial < m.Trial {
 				least = i + 1
@@ -467,17 +468,17 @@ func pickShards(ctx context.Context, st store.Store, refs []string) ([]*shardRun
 			return nil, "", inputError(err)
 		}
 		if run.Shard == nil {
-			return nil, "", planError("Refs", "merge shard runs ({RunShard} I/N)", "run %s (%s) is not a shard run", ShortID(run.RunID), ref)
+			return nil, "", planError("Refs", "merge shard runs ({RunShard} I/N)", "run %s (%s) is not a shard run", report.ShortID(run.RunID), ref)
 		}
 		if shards == nil {
 			shards = make([]*shardRun, run.Shard.Count)
 			group = run.Shard.Group
 		}
 		if run.Shard.Count != len(shards) {
-			return nil, "", usageError("merge the shards of one sharded run", "run %s is shard %d/%d, and run %s is one of %d shards", ShortID(run.RunID), run.Shard.Index, run.Shard.Count, ShortID(firstShard(shards).run.RunID), len(shards))
+			return nil, "", usageError("merge the shards of one sharded run", "run %s is shard %d/%d, and run %s is one of %d shards", report.ShortID(run.RunID), run.Shard.Index, run.Shard.Count, report.ShortID(firstShard(shards).run.RunID), len(shards))
 		}
 		if prev := shards[run.Shard.Index]; prev != nil {
-			return nil, "", usageError("give one run of each shard", "runs %s and %s are both shard %d/%d", ShortID(prev.run.RunID), ShortID(run.RunID), run.Shard.Index, run.Shard.Count)
+			return nil, "", usageError("give one run of each shard", "runs %s and %s are both shard %d/%d", report.ShortID(prev.run.RunID), report.ShortID(run.RunID), run.Shard.Index, run.Shard.Count)
 		}
 		if run.Shard.Group != group {
 			group = ""
@@ -492,13 +493,13 @@ func pickShards(ctx context.Context, st store.Store, refs []string) ([]*shardRun
 func groupShards(ctx context.Context, st store.Store, entries []store.Entry, group string) ([]*shardRun, string, error) {
 	for _, e := range entries {
 		if e.Shard == nil {
-			return nil, "", inputError(fmt.Errorf("run %s is listed in shard group %s but records no shard: the store's index is out of step", ShortID(e.RunID), group))
+			return nil, "", inputError(fmt.Errorf("run %s is listed in shard group %s but records no shard: the store's index is out of step", report.ShortID(e.RunID), group))
 		}
 	}
 	count := entries[0].Shard.Count
 	for _, e := range entries {
 		if e.Shard.Count != count {
-			return nil, "", usageError("give the shard runs to merge: assay merge RUN...", "group %s holds shards of %d and of %d: runs %s and %s", group, count, e.Shard.Count, ShortID(entries[0].RunID), ShortID(e.RunID))
+			return nil, "", usageError("give the shard runs to merge: assay merge RUN...", "group %s holds shards of %d and of %d: runs %s and %s", group, count, e.Shard.Count, report.ShortID(entries[0].RunID), report.ShortID(e.RunID))
 		}
 	}
 	picked := make([]*store.Entry, count)
@@ -570,7 +571,7 @@ func sameShards(shards []*shardRun, first *shardRun) error {
 		}
 		return usageError("merge the shards of one sharded run: the same suite, options, target and gates",
 			"shards differ in their %s: shard %d/%d (run %s) has %s, shard %d/%d (run %s) has %s",
-			what, f.Shard.Index, f.Shard.Count, ShortID(f.RunID), a, r.Shard.Index, r.Shard.Count, ShortID(r.RunID), b)
+			what, f.Shard.Index, f.Shard.Count, report.ShortID(f.RunID), a, r.Shard.Index, r.Shard.Count, report.ShortID(r.RunID), b)
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/runner"
 	"github.com/assay-eval/assay/store"
 	"github.com/assay-eval/assay/suite"
@@ -39,7 +40,7 @@ func LoadRef(ctx context.Context, st store.Reader, ref string) (*assay.Run, stri
 // (its name; "" for none at hand): a latest REF (latest, latest~N,
 // latest@BRANCH, latest{K=V,...}) names a run of that suite
 // (store.ResolveEntryIn), and a baseline of another suite, named any
-// other way, is refused (OtherSuite).
+// other way, is refused (otherSuite).
 func LoadBaseline(ctx context.Context, st store.Reader, ref, suite string) (*assay.Run, string, error) {
 	load := ref
 	if st != nil && !store.IsPathRef(ref) {
@@ -54,18 +55,18 @@ func LoadBaseline(ctx context.Context, st store.Reader, ref, suite string) (*ass
 		return nil, "", inputError(err)
 	}
 	if suite != "" && run.Suite.Name != suite {
-		return nil, "", OtherSuite(ref, run.RunID, run.Suite.Name, suite)
+		return nil, "", otherSuite(ref, run.RunID, run.Suite.Name, suite)
 	}
 	return run, path, nil
 }
 
-// OtherSuite is the error of a baseline (named ref) of another suite than
+// otherSuite is the error of a baseline (named ref) of another suite than
 // the run it would be compared with, of suite: every command that takes a
 // baseline refuses it with this one message (a Usage error), since the
 // runs of two suites share no case to pair.
-func OtherSuite(ref, baseID, baseSuite, suite string) error {
+func otherSuite(ref, baseID, baseSuite, suite string) error {
 	return usageError(fmt.Sprintf("give a baseline run of suite %q (latest, latest@BRANCH and latest{KEY=VALUE} name runs of the suite at hand)", suite),
-		"baseline %s (run %s) is a run of suite %q, not of suite %q: runs of two suites share no case to compare", ref, ShortID(baseID), baseSuite, suite)
+		"baseline %s (run %s) is a run of suite %q, not of suite %q: runs of two suites share no case to compare", ref, report.ShortID(baseID), baseSuite, suite)
 }
 
 // runFile is the run.json of a stored run, "" when the store keeps no
@@ -90,19 +91,19 @@ func RefCases(ctx context.Context, st store.Reader, run *assay.Run, path string,
 		return store.ReadResults(dir, fn)
 	}
 	if st == nil {
-		return fmt.Errorf("run %s: no store to read its cases from", ShortID(run.RunID))
+		return fmt.Errorf("run %s: no store to read its cases from", report.ShortID(run.RunID))
 	}
 	return st.Cases(ctx, run.RunID, withObservations, fn)
 }
 
-// RefCase calls fn for each recorded trial of the case id of run as
+// refCase calls fn for each recorded trial of the case id of run as
 // LoadRef returned it, reading that case alone where the run allows it:
 // from the files beside path (store.ReadCase: the blocks of
 // cases.jsonl.gz that its case index names; a run without one is
 // streamed), else with the store's store.CaseReader, else from every
 // line the store has (Store.Cases), filtered. A run without the case
 // calls fn never.
-func RefCase(ctx context.Context, st store.Reader, run *assay.Run, path, id string, withObservations bool, fn func(assay.CaseResult) error) error {
+func refCase(ctx context.Context, st store.Reader, run *assay.Run, path, id string, withObservations bool, fn func(assay.CaseResult) error) error {
 	if path != "" {
 		return store.ReadCase(filepath.Dir(path), id, withObservations, fn)
 	}

@@ -83,7 +83,7 @@ type Plan struct {
 	MaxTokens int64
 	// Baseline is the run REF to compare with (store.ResolveRef); a
 	// latest REF names a run of this suite (store.ResolveEntryIn), and a
-	// run of another suite is refused (OtherSuite).
+	// run of another suite is refused (otherSuite).
 	Baseline string
 	// Labels are recorded with the run (Run.Labels; store.CheckLabel
 	// says what a key and a value may hold). The harness reads no CI
@@ -1073,7 +1073,7 @@ func (ss *session) baselineFor(ctx context.Context, variant map[string]string) (
 			return run, "", nil
 		}
 	}
-	return nil, fmt.Sprintf(fill("variant %s: not compared: the matrix of {Baseline} %s (group %s) has no complete run of it", ss.f.Names), name, ss.f.Baseline, shortID(base.Group)), nil
+	return nil, fmt.Sprintf(fill("variant %s: not compared: the matrix of {Baseline} %s (group %s) has no complete run of it", ss.f.Names), name, ss.f.Baseline, report.ShortID(base.Group)), nil
 }
 
 // runMatrix runs every variant of a target file's matrix as its own run of
@@ -1305,17 +1305,6 @@ func specNames(specs []metric.Spec) []string {
 	}
 	return out
 }
-
-// ShortID is the first 13 characters of a run or group id, as the reports
-// print them.
-func ShortID(id string) string {
-	if len(id) > 13 {
-		return id[:13]
-	}
-	return id
-}
-
-func shortID(id string) string { return ShortID(id) }
 
 // storedCase is c as a run keeps it beside its results
 // (store.SuiteCaseWriter): its query redacted, and its case sensitivity

@@ -196,7 +196,7 @@ func TestRunScratchInTempDir(t *testing.T) {
 
 // A run records the plan's labels; labels that break the rules are a plan
 // error of the field Labels before any case runs; a baseline of another
-// suite is refused with OtherSuite's usage error, named by any REF.
+// suite is refused with otherSuite's usage error, named by any REF.
 func TestRunLabelsAndOtherSuiteBaseline(t *testing.T) {
 	dir := t.TempDir()
 	ctx := context.Background()
@@ -240,7 +240,7 @@ func TestRunLabelsAndOtherSuiteBaseline(t *testing.T) {
 	}
 	_, err = harness.Run(ctx, plan(harness.Plan{SuitePath: other, StoreDir: dir, Baseline: first.RunID}))
 	if harness.KindOf(err) != harness.Usage || !strings.Contains(err.Error(), `is a run of suite "quickstart", not of suite "quickstart-copy"`) {
-		t.Errorf("baseline of another suite: %v; want OtherSuite's usage error", err)
+		t.Errorf("baseline of another suite: %v; want otherSuite's usage error", err)
 	}
 	// A latest REF looks among this suite's runs only: there are none.
 	_, err = harness.Run(ctx, plan(harness.Plan{SuitePath: other, StoreDir: dir, Baseline: "latest@main"}))

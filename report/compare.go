@@ -24,8 +24,8 @@ func SignificanceRule(alpha float64) string {
 // between the runs (not paired) are listed after the flips.
 func CompareText(w io.Writer, rep compare.Report) error {
 	p := &printer{w: w}
-	p.f("baseline  %s (%s)\n", nonEmpty(shortID(rep.Baseline), "?"), rep.BaselineStatus)
-	p.f("candidate %s (%s)\n", nonEmpty(shortID(rep.Candidate), "?"), rep.CandidateStatus)
+	p.f("baseline  %s (%s)\n", nonEmpty(ShortID(rep.Baseline), "?"), rep.BaselineStatus)
+	p.f("candidate %s (%s)\n", nonEmpty(ShortID(rep.Candidate), "?"), rep.CandidateStatus)
 	p.f("suite %s · %s", nonEmpty(rep.Suite, "?"), count(rep.PairedCases, "paired case", "paired cases"))
 	if rep.PairedValues != rep.PairedCases {
 		p.f(" (%s)", count(rep.PairedValues, "case trial", "case trials"))
@@ -133,7 +133,7 @@ func CompareMarkdown(w io.Writer, rep compare.Report) error {
 	icon := map[compare.Verdict]string{compare.Regressed: "❌", compare.Better: "✅", compare.Same: "➖", compare.Inconclusive: "❔"}[rep.Verdict]
 	p.f("## %s assay compare · %s — %s\n\n", icon, mdEscape(nonEmpty(rep.Suite, "suite")), rep.Verdict)
 	p.f("baseline `%s` (%s) → candidate `%s` (%s) · %s\n\n",
-		mdCode(shortID(rep.Baseline)), rep.BaselineStatus, mdCode(shortID(rep.Candidate)), rep.CandidateStatus, count(rep.PairedCases, "paired case", "paired cases")+mdEscape(ClusterNote(rep)))
+		mdCode(ShortID(rep.Baseline)), rep.BaselineStatus, mdCode(ShortID(rep.Candidate)), rep.CandidateStatus, count(rep.PairedCases, "paired case", "paired cases")+mdEscape(ClusterNote(rep)))
 	if len(rep.Reasons) > 0 {
 		p.f("**%s**\n\n", mdEscape(strings.Join(rep.Reasons, "; ")))
 	}
@@ -208,7 +208,10 @@ func CompareJSON(w io.Writer, rep compare.Report) error {
 	return enc.Encode(rep)
 }
 
-func shortID(id string) string {
+// ShortID is a run id as the reports show it: its first 13 characters
+// (the time part of a UUIDv7), unique among the runs of a store in
+// practice and enough to name one as a REF.
+func ShortID(id string) string {
 	if len(id) > 13 {
 		return id[:13]
 	}

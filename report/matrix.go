@@ -26,7 +26,7 @@ func MatrixText(w io.Writer, runs []*assay.Run, orderings gate.Verdict, o TextOp
 		return p.err
 	}
 	first := runs[0]
-	p.f("assay run matrix · suite %s · %s · group %s\n\n", first.Suite.Name, count(len(runs), "variant", "variants"), shortID(first.Group))
+	p.f("assay run matrix · suite %s · %s · group %s\n\n", first.Suite.Name, count(len(runs), "variant", "variants"), ShortID(first.Group))
 	metrics := MetricOrder(first)
 	names := make([]string, len(runs))
 	width := len("variant")

@@ -15,9 +15,9 @@ import (
 // --delta the paired cases needed to detect it; then the rule.
 func PowerText(w io.Writer, sp compare.SuitePower) error {
 	p := &printer{w: w}
-	p.f("suite %s · latest run %s", nonEmpty(sp.Suite, "?"), shortID(sp.Latest))
+	p.f("suite %s · latest run %s", nonEmpty(sp.Suite, "?"), ShortID(sp.Latest))
 	if sp.Previous != "" {
-		p.f(" · previous run %s", shortID(sp.Previous))
+		p.f(" · previous run %s", ShortID(sp.Previous))
 	}
 	p.nl()
 	rows := [][]string{{"", "cases", "sd", "from", "MDE", "delta", "cases needed"}}

@@ -38,7 +38,7 @@ func Text(w io.Writer, run *assay.Run, o TextOptions) error {
 	if target == "" {
 		target = run.Target.Kind
 	}
-	id := shortID(run.RunID)
+	id := ShortID(run.RunID)
 	trials := run.Options.Trials
 	if trials == 0 {
 		trials = 1

@@ -34,7 +34,7 @@ func WatchChanges(w io.Writer, rep compare.Report) error {
 	for _, f := range flips {
 		nflips += len(f.ids)
 	}
-	prev := nonEmpty(shortID(rep.Baseline), "?")
+	prev := nonEmpty(ShortID(rep.Baseline), "?")
 	if len(moved) == 0 && nflips == 0 {
 		p.f("no change since the previous run %s (%s)\n", prev, count(rep.PairedCases, "paired case", "paired cases"))
 		return p.err

@@ -133,7 +133,7 @@ func (s *server) trendCharts(ctx context.Context, sr *suiteRuns) []chart {
 		var order []string
 		for _, p := range pts {
 			date := p.e.E.StartedAt.UTC().Format("2006-01-02 15:04")
-			cp := chartPoint{X: round1(x(p.i)), Y: round1(y(p.v)), Title: fmt.Sprintf("%s %.4f · run %s · %s · %s", name, p.v, shortID(p.e.E.RunID), date, p.e.E.Target), Run: p.e.E.RunID}
+			cp := chartPoint{X: round1(x(p.i)), Y: round1(y(p.v)), Title: fmt.Sprintf("%s %.4f · run %s · %s · %s", name, p.v, report.ShortID(p.e.E.RunID), date, p.e.E.Target), Run: p.e.E.RunID}
 			t := p.e.E.Target
 			l := lines[t]
 			if l == nil {
@@ -142,7 +142,7 @@ func (s *server) trendCharts(ctx context.Context, sr *suiteRuns) []chart {
 				order = append(order, t)
 			}
 			l.Points = append(l.Points, cp)
-			c.Text = append(c.Text, fmt.Sprintf("run %s, %s, %s: %.4f", shortID(p.e.E.RunID), date, t, p.v))
+			c.Text = append(c.Text, fmt.Sprintf("run %s, %s, %s: %.4f", report.ShortID(p.e.E.RunID), date, t, p.v))
 		}
 		for _, t := range order {
 			l := lines[t]
@@ -157,8 +157,8 @@ func (s *server) trendCharts(ctx context.Context, sr *suiteRuns) []chart {
 		}
 		for _, i := range inc {
 			row := sr.Runs[n-1-i]
-			c.Incomplete = append(c.Incomplete, chartPoint{X: round1(x(i)), Y: chartH - 4, Title: "run " + shortID(row.E.RunID) + " incomplete: not drawn", Run: row.E.RunID})
-			c.Text = append(c.Text, "run "+shortID(row.E.RunID)+" incomplete: no value")
+			c.Incomplete = append(c.Incomplete, chartPoint{X: round1(x(i)), Y: chartH - 4, Title: "run " + report.ShortID(row.E.RunID) + " incomplete: not drawn", Run: row.E.RunID})
+			c.Text = append(c.Text, "run "+report.ShortID(row.E.RunID)+" incomplete: no value")
 		}
 		if hasBound {
 			c.Threshold = &chartRule{Y: round1(y(bound)), Label: fmt.Sprintf("gate %s", gate.FormatValue(bound))}

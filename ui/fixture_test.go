@@ -4,12 +4,13 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"github.com/assay-eval/assay/target"
 	"os"
 	"path/filepath"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/assay-eval/assay/target"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/harness"

@@ -307,13 +307,13 @@ func (s *server) historyPage(ctx context.Context, r *http.Request) (string, any,
 		row := histRow{ID: id}
 		classes := map[string]bool{}
 		for i, e := range d.Runs {
-			cell := histCell{RunID: e.RunID, Class: "absent", Title: "run " + shortID(e.RunID) + ": not in the run"}
+			cell := histCell{RunID: e.RunID, Class: "absent", Title: "run " + report.ShortID(e.RunID) + ": not in the run"}
 			if o, ok := per[i][id]; ok {
 				cell.Class = o.status
 				if strings.Contains(o.status, "/") {
 					cell.Class = "flaky"
 				}
-				cell.Title = "run " + shortID(e.RunID) + " (" + string(e.Status) + "): " + o.status
+				cell.Title = "run " + report.ShortID(e.RunID) + " (" + string(e.Status) + "): " + o.status
 				if o.hasHead {
 					cell.Title += fmt.Sprintf(", %s %.4f", d.Head, o.head)
 				}
@@ -338,11 +338,4 @@ func (s *server) historyPage(ctx context.Context, r *http.Request) (string, any,
 		d.Next = pageURL(r.URL, page+1)
 	}
 	return "history", d, nil
-}
-
-func shortID(id string) string {
-	if len(id) > 13 {
-		return id[:13]
-	}
-	return id
 }

@@ -3,7 +3,6 @@ package ui
 import (
 	"bytes"
 	"context"
-	"github.com/assay-eval/assay/internal/httpserve"
 	"io"
 	"net"
 	"net/http"
@@ -13,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/assay-eval/assay/internal/httpserve"
 
 	"github.com/assay-eval/assay/store"
 )

@@ -2,12 +2,13 @@ package ui
 
 import (
 	"context"
-	"github.com/assay-eval/assay/store/postgres"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/assay-eval/assay/store/postgres"
 
 	"github.com/assay-eval/assay/store"
 	"github.com/assay-eval/assay/store/postgres/pgtest"

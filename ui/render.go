@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/assay-eval/assay/gate"
-	"github.com/assay-eval/assay/harness"
 	"github.com/assay-eval/assay/report"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
@@ -211,7 +210,7 @@ var funcs = template.FuncMap{
 		}
 		return fmt.Sprintf("%.3f", p)
 	},
-	"short": harness.ShortID,
+	"short": report.ShortID,
 	"utc": func(t time.Time) string {
 		if t.IsZero() {
 			return "-"

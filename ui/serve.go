@@ -4,12 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/assay-eval/assay/internal/httpserve"
 	"io"
 	"net"
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/assay-eval/assay/internal/httpserve"
 
 	"github.com/assay-eval/assay/harness"
 )
@@ -27,11 +28,11 @@ import (
 func Serve(ctx context.Context, addr string, h http.Handler, l httpserve.ServeLimits, listening func(net.Addr)) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return harness.UsageError("--addr 127.0.0.1:3006", "--addr %q: %v", addr, err)
+		return &harness.Error{Kind: harness.Usage, Err: fmt.Errorf("--addr %q: %v", addr, err), Hint: "--addr 127.0.0.1:3006"}
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return harness.InputError(fmt.Errorf("--addr %q: %v", addr, httpserve.ListenReason(err)))
+		return &harness.Error{Kind: harness.Input, Err: fmt.Errorf("--addr %q: %v", addr, httpserve.ListenReason(err))}
 	}
 	srv := httpserve.NewServer(newHostGuard(h, host, ln.Addr()), l)
 	if listening != nil {
@@ -41,13 +42,13 @@ func Serve(ctx context.Context, addr string, h http.Handler, l httpserve.ServeLi
 	go func() { errc <- srv.Serve(httpserve.LimitListener(ln, l.MaxConns)) }()
 	select {
 	case err := <-errc:
-		return harness.InputError(fmt.Errorf("ui: %v", err))
+		return &harness.Error{Kind: harness.Input, Err: fmt.Errorf("ui: %v", err)}
 	case <-ctx.Done():
 	}
 	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if err := srv.Shutdown(shutdown); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return harness.InputError(fmt.Errorf("ui: shutdown: %v", err))
+		return &harness.Error{Kind: harness.Input, Err: fmt.Errorf("ui: shutdown: %v", err)}
 	}
 	return nil
 }

@@ -304,7 +304,7 @@ func TestRunsPageMarksIncompleteRuns(t *testing.T) {
 	}
 }
 
-func short(id string) string { return harness.ShortID(id) }
+func short(id string) string { return report.ShortID(id) }
 
 func TestCasePageShowsTheCase(t *testing.T) {
 	f := getFixture(t)

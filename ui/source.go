@@ -446,18 +446,18 @@ func (s *source) caseRun(ctx context.Context, ref string) (*cachedRun, error) {
 func (s *source) caseViews(c *cachedRun, id string) ([]report.CaseView, *assay.Case, bool, error) {
 	run := c.run
 	if run.Cases != nil && !slices.ContainsFunc(run.Cases, func(r assay.CaseResult) bool { return r.ID == id }) {
-		return nil, nil, false, notFound("case %q: not in run %s", id, harness.ShortID(run.RunID))
+		return nil, nil, false, notFound("case %q: not in run %s", id, report.ShortID(run.RunID))
 	}
 	views, sc, cs, err := harness.CaseDetail(context.Background(), s.st, run, c.path, id)
 	var nc *harness.NoCaseError
 	if errors.As(err, &nc) {
-		return nil, nil, false, notFound("case %q: not in run %s", id, harness.ShortID(nc.RunID))
+		return nil, nil, false, notFound("case %q: not in run %s", id, report.ShortID(nc.RunID))
 	}
 	if err != nil && run.Cases == nil {
 		// The case lines could not be read: a case the run's rows lack
 		// is still the UI's 404, not that error.
 		if full, lerr := s.loadKey(context.Background(), c.key); lerr == nil && !slices.ContainsFunc(full.run.Cases, func(r assay.CaseResult) bool { return r.ID == id }) {
-			return nil, nil, false, notFound("case %q: not in run %s", id, harness.ShortID(run.RunID))
+			return nil, nil, false, notFound("case %q: not in run %s", id, report.ShortID(run.RunID))
 		}
 	}
 	return views, sc, cs, err

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/assay-eval/assay"
-	"github.com/assay-eval/assay/harness"
+	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/store"
 )
 
@@ -62,7 +62,7 @@ func TestComparePageResolvesEachRefOnce(t *testing.T) {
 	if cs.latest != 1 {
 		t.Errorf("latest was resolved %d times for one compare page, want 1", cs.latest)
 	}
-	if !strings.Contains(page, harness.ShortID(latest.RunID)) {
+	if !strings.Contains(page, report.ShortID(latest.RunID)) {
 		t.Errorf("the compare page does not name the latest run %s", latest.RunID)
 	}
 }

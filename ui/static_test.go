@@ -20,6 +20,7 @@ import (
 	"github.com/assay-eval/assay/harness"
 	"github.com/assay-eval/assay/judge/judgetest"
 	"github.com/assay-eval/assay/llm/llmtest"
+	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/runner"
 	"github.com/assay-eval/assay/store"
 )
@@ -62,7 +63,7 @@ func hostilePair(t *testing.T) (store.Store, string, string) {
 func normalize(s, base, cand string) string {
 	for id, name := range map[string]string{base: "RUN-BASE", cand: "RUN-CAND"} {
 		s = strings.ReplaceAll(s, id, name)
-		s = strings.ReplaceAll(s, harness.ShortID(id), name)
+		s = strings.ReplaceAll(s, report.ShortID(id), name)
 	}
 	for _, r := range []struct{ re, with string }{
 		{`\d{4}-\d\d-\d\d \d\d:\d\d:\d\d`, "TIME"},

@@ -4,13 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/assay-eval/assay/cmd/assay/internal/cli"
 	"io"
 	"net/url"
 	"os"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/assay-eval/assay/cmd/assay/internal/cli"
 
 	"github.com/assay-eval/assay/cmd/assay/internal/complete"
 	"github.com/assay-eval/assay/harness"
@@ -58,12 +59,12 @@ const (
 
 // usageError is exit 2 with a message (and an optional hint line).
 func usageError(hint string, format string, args ...any) error {
-	return harness.UsageError(hint, format, args...)
+	return cli.UsageError(hint, format, args...)
 }
 
 // inputError is exit 2 for bad input; the message is printed as is (it is
 // usually positioned "file:line:col: msg").
-func inputError(err error) error { return harness.InputError(err) }
+func inputError(err error) error { return cli.InputError(err) }
 
 // exitStatus is an exit code with nothing more to print (assay trec's own).
 type exitStatus int

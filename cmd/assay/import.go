@@ -1,8 +1,9 @@
 package main
 
 import (
-	"github.com/assay-eval/assay/cmd/assay/internal/cli"
 	"strings"
+
+	"github.com/assay-eval/assay/cmd/assay/internal/cli"
 
 	"github.com/assay-eval/assay/suite"
 	"github.com/spf13/cobra"

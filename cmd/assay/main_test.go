@@ -32,7 +32,10 @@ import (
 var update = flag.Bool("update", false, "rewrite expected sections of testscripts and golden files")
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	if os.Getenv(workerEnvVar) == "1" {
+		os.Exit(serveWorker())
+	}
+	testscript.Main(withWorkers{m}, map[string]func(){
 		// knowlex is the example Knowlex-style service of examples/http-knowlex.
 		"knowlex": func() {
 			os.Exit(kb.Main(os.Args[1:], os.Stdout, os.Stderr, os.Getenv, os.Environ()))
@@ -69,17 +72,36 @@ func repoRoot(t testing.TB) string {
 // script that generates 100,000 cases or hundreds of megabytes runs under
 // the [large] condition, true when ASSAY_TEST_LARGE=1 (internal/largetest),
 // and a smaller form of the same check under [!large].
+//
+// The scripts run as inProcessScript rewrites them: most `exec assay`
+// lines run in a worker process that is started once (inprocess_test.go),
+// not as a process each.
 func TestScripts(t *testing.T) {
 	t.Parallel()
 	root := repoRoot(t)
 	shared, sharedErr := shareddata.Find(root)
+	dir := filepath.Join(root, "testdata", "script")
+	if !*update && os.Getenv(execEnvVar) != "1" {
+		var err error
+		if dir, err = inProcessScripts(dir, t.TempDir()); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("scripts rewritten to run assay in workers are in %s (%s=1 runs them as written)", dir, execEnvVar)
+	}
 	testscript.Run(t, testscript.Params{
-		Dir:           filepath.Join(root, "testdata", "script"),
+		Dir:           dir,
 		UpdateScripts: *update,
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("ROOT", root)
 			e.Setenv("SHARED", shared)
 			e.Setenv("NO_COLOR", "1")
+			names := make([]string, 0, len(e.Vars))
+			for _, kv := range e.Vars {
+				if k, _, ok := strings.Cut(kv, "="); ok {
+					names = append(names, k)
+				}
+			}
+			e.Values[envNamesKey{}] = names
 			return nil
 		},
 		Condition: func(cond string) (bool, error) {
@@ -106,6 +128,9 @@ func TestScripts(t *testing.T) {
 			return sharedErr == nil, nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// assay-worker ARGS... is `exec assay ARGS...` run in a
+			// worker (inProcessScript writes it).
+			"assay-worker": cmdAssay,
 			// ghstep JOB ID runs a run: step of examples/ci/github-actions.yml
 			// (-f action.yml: of the action)
 			// (ci_workflow_test.go).
@@ -118,6 +143,8 @@ func TestScripts(t *testing.T) {
 			"kubejob": cmdKubeJob,
 			// exitcode N CMD ARGS... runs CMD and asserts its exit status is
 			// exactly N; its stdout and stderr stay for stdout/stderr checks.
+			// exitcode N assay-worker ARGS... runs assay in a worker
+			// (inProcessScript writes it).
 			// http [-host HOST] METHOD URL requests URL from a server the
 			// script started (retrying for 10 s while it starts) and prints
 			// "status N" and the body on stdout; -host sends HOST as the
@@ -176,13 +203,17 @@ func TestScripts(t *testing.T) {
 				if err != nil {
 					ts.Fatalf("exitcode: bad status %q", args[0])
 				}
-				err = ts.Exec(args[1], args[2:]...)
 				got := 0
-				var ee *exec.ExitError
-				if errors.As(err, &ee) {
-					got = ee.ExitCode()
-				} else if err != nil {
-					ts.Fatalf("exitcode: %v", err)
+				if args[1] == "assay-worker" {
+					got = runAssay(ts, args[2:])
+				} else {
+					err = ts.Exec(args[1], args[2:]...)
+					var ee *exec.ExitError
+					if errors.As(err, &ee) {
+						got = ee.ExitCode()
+					} else if err != nil {
+						ts.Fatalf("exitcode: %v", err)
+					}
 				}
 				if got != want {
 					ts.Fatalf("exit status %d, want %d", got, want)

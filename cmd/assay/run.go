@@ -2,10 +2,11 @@ package main
 
 import (
 	"context"
-	"github.com/assay-eval/assay/cmd/assay/internal/cli"
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/assay-eval/assay/cmd/assay/internal/cli"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/report"

@@ -1,8 +1,9 @@
 package main
 
 import (
-	"github.com/assay-eval/assay/cmd/assay/internal/cli"
 	"io"
+
+	"github.com/assay-eval/assay/cmd/assay/internal/cli"
 )
 
 // writeTo writes to a file, or stdout for "-", redacted.

@@ -1,8 +1,9 @@
 package main
 
 import (
-	"github.com/assay-eval/assay/cmd/assay/internal/cli"
 	"io"
+
+	"github.com/assay-eval/assay/cmd/assay/internal/cli"
 
 	"github.com/assay-eval/assay/harness"
 	"github.com/assay-eval/assay/report"

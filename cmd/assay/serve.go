@@ -2,11 +2,12 @@ package main
 
 import (
 	"context"
-	"github.com/assay-eval/assay/cmd/assay/internal/cli"
-	"github.com/assay-eval/assay/internal/httpserve"
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/assay-eval/assay/cmd/assay/internal/cli"
+	"github.com/assay-eval/assay/internal/httpserve"
 
 	"github.com/spf13/cobra"
 )

@@ -2,8 +2,9 @@ package main
 
 import (
 	"fmt"
-	"github.com/assay-eval/assay/cmd/assay/internal/cli"
 	"path/filepath"
+
+	"github.com/assay-eval/assay/cmd/assay/internal/cli"
 
 	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/store"

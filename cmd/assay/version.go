@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+
 	"github.com/assay-eval/assay/cmd/assay/internal/cli"
 
 	"github.com/assay-eval/assay/suite/schema"

@@ -3,8 +3,9 @@ package cli
 import (
 	"bytes"
 	"errors"
-	"github.com/assay-eval/assay/harness"
 	"testing"
+
+	"github.com/assay-eval/assay/harness"
 )
 
 // TestBuildInfoText pins what `assay version` prints for each part it may

@@ -3,12 +3,13 @@ package cli
 import (
 	"context"
 	"fmt"
-	"github.com/assay-eval/assay/harness"
-	"github.com/assay-eval/assay/metric"
 	"io"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/assay-eval/assay/harness"
+	"github.com/assay-eval/assay/metric"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/redact"

@@ -33,10 +33,10 @@ func WriteDryRun(w io.Writer, e *harness.Estimate) error {
 	}
 	from := "no stored run recorded the cases' usage"
 	if e.History != "" {
-		from = "recorded by run " + harness.ShortID(e.History)
+		from = "recorded by run " + report.ShortID(e.History)
 	}
 	add("tokens   ~%d input (%d of %d cases recorded, the rest characters/%d)  ~%d output (%d of %d cases recorded)  %s",
-		e.InputTokens, e.InputRecorded, e.Cases, harness.CharsPerToken, e.OutputTokens, e.OutputKnown, e.Cases, from)
+		e.InputTokens, e.InputRecorded, e.Cases, e.CharsPerToken, e.OutputTokens, e.OutputKnown, e.Cases, from)
 	if e.CostUSD != nil {
 		add("cost     system ~$%s", report.USD(*e.CostUSD))
 	} else {

@@ -3,9 +3,10 @@ package cli
 import (
 	"context"
 	"fmt"
-	"github.com/assay-eval/assay/harness"
 	"io"
 	"maps"
+
+	"github.com/assay-eval/assay/harness"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/compare"
@@ -93,7 +94,7 @@ func export(ctx context.Context, f ExportPlan, st store.Store) error {
 		return inputError(err)
 	}
 	if run.Options.Trials > 1 {
-		return usageError("export a run made with --trials 1", "run %s has %d trials per case, and a TREC run holds one ranking per case", shortID(run.RunID), run.Options.Trials)
+		return usageError("export a run made with --trials 1", "run %s has %d trials per case, and a TREC run holds one ranking per case", report.ShortID(run.RunID), run.Options.Trials)
 	}
 	tag := f.TrecTag
 	if tag == "" {
@@ -140,14 +141,14 @@ func export(ctx context.Context, f ExportPlan, st store.Store) error {
 		sp = run.Suite.Path
 	}
 	if sp == "" {
-		return usageError("give --suite PATH", "run %s records no suite path to read the judgments from", shortID(run.RunID))
+		return usageError("give --suite PATH", "run %s records no suite path to read the judgments from", report.ShortID(run.RunID))
 	}
 	ss, err := suite.Stream(sp, suite.LoadOptions{})
 	if err != nil {
 		return inputError(fmt.Errorf("--trec-qrels: %w", err))
 	}
 	if run.Suite.Fingerprint != "" && ss.Fingerprint != run.Suite.Fingerprint {
-		return inputError(fmt.Errorf("--trec-qrels: suite %s has changed since run %s (fingerprint %s, the run's %s): give --suite the suite the run used", sp, shortID(run.RunID), ss.Fingerprint, run.Suite.Fingerprint))
+		return inputError(fmt.Errorf("--trec-qrels: suite %s has changed since run %s (fingerprint %s, the run's %s): give --suite the suite the run used", sp, report.ShortID(run.RunID), ss.Fingerprint, run.Suite.Fingerprint))
 	}
 	relevantOnly := ss.Suite.RecallOver == assay.RecallOverRelevant
 	bin := binaryCheck{relevantOnly: relevantOnly}

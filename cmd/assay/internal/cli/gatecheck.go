@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/assay-eval/assay/harness"
 	"io"
 	"io/fs"
 	"maps"
@@ -14,6 +13,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/assay-eval/assay/harness"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/compare"

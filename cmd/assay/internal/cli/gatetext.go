@@ -102,21 +102,10 @@ func (c *GateCheck) report(now time.Time) error {
 }
 
 // WriteText shows each run of the matrix with the gates that apply to its
-// variant, then the orderings, on out; the warnings go to warn.
+// variant, then the orderings, on out; the warnings go to warn
+// (report.GateMatrixText).
 func (m *MatrixCheck) WriteText(out, warn io.Writer) {
-	for i, run := range m.Runs {
-		fmt.Fprintf(out, "variant %s  run %s  suite %s  %s\n", report.Escape(gate.VariantName(run.Variant)), run.RunID, report.Escape(run.Suite.Name), run.Status)
-		for _, r := range m.Verdicts[i].Results {
-			fmt.Fprintf(out, "  %s\n", report.Escape(gate.Line(r)))
-		}
-		report.Warnings(warn, m.Verdicts[i].Warnings)
-	}
-	if m.Orderings != nil {
-		fmt.Fprintf(out, "orderings\n")
-		for _, r := range m.Orderings.Results {
-			fmt.Fprintf(out, "  %s\n", report.Escape(gate.Line(r)))
-		}
-	}
+	report.GateMatrixText(out, warn, m.Runs, m.Verdicts, m.Orderings)
 }
 
 func rateText(p *float64) string {

@@ -2,13 +2,13 @@ package cli
 
 import (
 	"fmt"
-	"github.com/assay-eval/assay"
-	"github.com/assay-eval/assay/harness"
 	"io"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/harness"
 	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/suite"
 )

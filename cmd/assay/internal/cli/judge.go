@@ -97,7 +97,7 @@ func judgedRun(ctx context.Context, p JudgePlan, withObs bool, loaded func(run *
 	}
 	js := run.Summary.Judge
 	if js == nil {
-		return nil, inputError(fmt.Errorf("run %s has no judge scores: run it with a judge (judge: in the suite, or --judge FILE)", shortID(run.RunID)))
+		return nil, inputError(fmt.Errorf("run %s has no judge scores: run it with a judge (judge: in the suite, or --judge FILE)", report.ShortID(run.RunID)))
 	}
 	rubric := js.Rubric
 	if len(rubric) == 0 {

@@ -2,8 +2,9 @@ package cli
 
 import (
 	"fmt"
-	"github.com/assay-eval/assay/harness"
 	"io"
+
+	"github.com/assay-eval/assay/harness"
 
 	"github.com/assay-eval/assay/redact"
 	"github.com/assay-eval/assay/report"

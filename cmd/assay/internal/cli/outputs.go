@@ -3,12 +3,13 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/assay-eval/assay/harness"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/assay-eval/assay/harness"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/compare"

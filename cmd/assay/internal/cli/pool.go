@@ -65,7 +65,7 @@ func Pool(ctx context.Context, p PoolPlan) error {
 		sp = runs[0].run.Suite.Path
 	}
 	if sp == "" {
-		return usageError("give --suite PATH", "run %s records no suite path to read the judgments from", shortID(runs[0].run.RunID))
+		return usageError("give --suite PATH", "run %s records no suite path to read the judgments from", report.ShortID(runs[0].run.RunID))
 	}
 	s, err := suite.Load(sp)
 	if err != nil {
@@ -74,7 +74,7 @@ func Pool(ctx context.Context, p PoolPlan) error {
 	warns := append([]string(nil), s.Warnings...)
 	for _, r := range runs {
 		if r.run.Suite.Fingerprint != "" && r.run.Suite.Name != s.Name {
-			warns = append(warns, fmt.Sprintf("run %s is of suite %q, not %q: its cases are matched by id", shortID(r.run.RunID), r.run.Suite.Name, s.Name))
+			warns = append(warns, fmt.Sprintf("run %s is of suite %q, not %q: its cases are matched by id", report.ShortID(r.run.RunID), r.run.Suite.Name, s.Name))
 		}
 	}
 	pl := pool.New(s, p.Depth)

@@ -3,13 +3,14 @@ package cli
 import (
 	"context"
 	"fmt"
-	"github.com/assay-eval/assay/harness"
 	"io"
 	"math"
 	"os"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/assay-eval/assay/harness"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/compare"

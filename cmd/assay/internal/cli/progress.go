@@ -2,9 +2,10 @@ package cli
 
 import (
 	"fmt"
-	"github.com/assay-eval/assay/harness"
 	"io"
 	"time"
+
+	"github.com/assay-eval/assay/harness"
 
 	"github.com/assay-eval/assay/report"
 	"github.com/schollz/progressbar/v3"

@@ -2,10 +2,11 @@ package cli_test
 
 import (
 	"bytes"
-	"github.com/assay-eval/assay/cmd/assay/internal/cli"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/assay-eval/assay/cmd/assay/internal/cli"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/harness"

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/assay-eval/assay/harness"
 	"io"
 	"os"
 	"sort"
@@ -310,7 +309,7 @@ func (t *Trend) WriteText(w io.Writer) error {
 	}
 	fmt.Fprintln(tw)
 	for _, r := range t.Runs {
-		fmt.Fprintf(tw, "%s\t%s\t", harness.ShortID(r.RunID), report.FormatUTC(r.StartedAt))
+		fmt.Fprintf(tw, "%s\t%s\t", report.ShortID(r.RunID), report.FormatUTC(r.StartedAt))
 		for _, m := range t.Metrics {
 			if v, ok := r.Values[m]; ok {
 				fmt.Fprintf(tw, "%.4f\t", v)

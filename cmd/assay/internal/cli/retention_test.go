@@ -2,12 +2,13 @@ package cli_test
 
 import (
 	"context"
-	"github.com/assay-eval/assay/cmd/assay/internal/cli"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/assay-eval/assay/cmd/assay/internal/cli"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/store"

@@ -3,9 +3,10 @@ package cli
 import (
 	"context"
 	"fmt"
-	"github.com/assay-eval/assay/harness"
 	"io"
 	"os"
+
+	"github.com/assay-eval/assay/harness"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/redact"

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"github.com/assay-eval/assay/harness"
 	"io"
 
 	"github.com/assay-eval/assay/suite/schema"
@@ -13,7 +12,7 @@ import (
 func WriteSchema(w io.Writer, name string) error {
 	b, err := schema.Get(name)
 	if err != nil {
-		return harness.UsageError("usage: assay schema NAME", "%v", err)
+		return usageError("usage: assay schema NAME", "%v", err)
 	}
 	_, err = w.Write(b)
 	return err

@@ -4,12 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/assay-eval/assay/internal/httpserve"
 	"io"
 	"net"
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/assay-eval/assay/internal/httpserve"
 
 	"github.com/assay-eval/assay/suite"
 	"github.com/assay-eval/assay/target"

@@ -3,9 +3,10 @@ package cli
 import (
 	"context"
 	"fmt"
-	"github.com/assay-eval/assay/store/postgres"
 	"io"
 	"os"
+
+	"github.com/assay-eval/assay/store/postgres"
 
 	"github.com/assay-eval/assay/store"
 )

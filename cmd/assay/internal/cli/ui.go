@@ -3,12 +3,13 @@ package cli
 import (
 	"context"
 	"fmt"
-	"github.com/assay-eval/assay/internal/httpserve"
-	"github.com/assay-eval/assay/ui"
 	"io"
 	"net"
 	"os"
 	"path/filepath"
+
+	"github.com/assay-eval/assay/internal/httpserve"
+	"github.com/assay-eval/assay/ui"
 
 	"github.com/assay-eval/assay/harness"
 	"github.com/assay-eval/assay/report"
@@ -35,12 +36,12 @@ type StorePlan struct {
 func ServeStore(ctx context.Context, p StorePlan, addr string, l httpserve.ServeLimits) error {
 	if !store.IsURL(p.StoreDir) {
 		if _, err := os.Stat(p.StoreDir); err != nil {
-			return harness.InputError(fmt.Errorf("no run store at %s: run 'assay run SUITE' first, or pass --store DIR", p.StoreDir))
+			return inputError(fmt.Errorf("no run store at %s: run 'assay run SUITE' first, or pass --store DIR", p.StoreDir))
 		}
 		// The UI creates nothing: a directory that holds no runs yet is
 		// not made a store.
 		if fi, err := os.Stat(filepath.Join(p.StoreDir, "runs")); err != nil || !fi.IsDir() {
-			return harness.InputError(fmt.Errorf("no run store at %s: it holds no runs directory (run 'assay run SUITE --store %s' first; the UI creates nothing)", p.StoreDir, p.StoreDir))
+			return inputError(fmt.Errorf("no run store at %s: it holds no runs directory (run 'assay run SUITE --store %s' first; the UI creates nothing)", p.StoreDir, p.StoreDir))
 		}
 	}
 	o := p.StoreOptions
@@ -48,7 +49,7 @@ func ServeStore(ctx context.Context, p StorePlan, addr string, l httpserve.Serve
 	o.ReadOnly = true
 	st, err := OpenStore(p.StoreDir, o)
 	if err != nil {
-		return harness.InputError(err)
+		return inputError(err)
 	}
 	defer st.Close()
 	report.Warnings(p.Log, st.Warnings())
@@ -67,7 +68,7 @@ func ServeStore(ctx context.Context, p StorePlan, addr string, l httpserve.Serve
 func WriteReport(ctx context.Context, p StorePlan, dir, runRef, baseRef string) error {
 	st, err := OpenRefStore(p.StoreDir, p.StoreOptions, runRef, baseRef)
 	if err != nil {
-		return harness.InputError(err)
+		return inputError(err)
 	}
 	if st != nil {
 		defer st.Close()
@@ -81,7 +82,7 @@ func WriteReport(ctx context.Context, p StorePlan, dir, runRef, baseRef string) 
 	}
 	files, err := ui.WriteStatic(ctx, dir, st, runRef, baseRef)
 	if err != nil {
-		return harness.InputError(err)
+		return inputError(err)
 	}
 	fmt.Fprintf(p.Log, "assay: wrote %s (%d pages)\n", files[0], len(files))
 	return nil
@@ -109,7 +110,7 @@ func WriteResult(ctx context.Context, dir string, storeDir string, so store.Open
 	for i, run := range res.Runs {
 		d, base := dir, ""
 		if len(res.Runs) > 1 {
-			d = filepath.Join(dir, harness.ShortID(run.RunID))
+			d = filepath.Join(dir, report.ShortID(run.RunID))
 		}
 		if i < len(res.Baselines) && res.Baselines[i] != nil {
 			base = res.Baselines[i].RunID

@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"github.com/assay-eval/assay/internal/httpserve"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/assay-eval/assay/internal/httpserve"
 
 	"github.com/assay-eval/assay/cmd/assay/internal/cli"
 	"github.com/assay-eval/assay/harness"

@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"github.com/assay-eval/assay/harness"
-	"github.com/assay-eval/assay/internal/atomicfile"
 	"io"
 	"io/fs"
 	"os"
@@ -11,6 +9,9 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/assay-eval/assay/harness"
+	"github.com/assay-eval/assay/internal/atomicfile"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/compare"

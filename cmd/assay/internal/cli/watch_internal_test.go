@@ -1,12 +1,13 @@
 package cli
 
 import (
-	"github.com/assay-eval/assay/harness"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/assay-eval/assay/harness"
 )
 
 // The inputs watched are the suite, its corpus directory (every file in

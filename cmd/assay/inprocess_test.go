@@ -1,0 +1,371 @@
+package main
+
+// The testscripts run about 1,100 assay commands. Started as a process
+// each, most of their CPU went to starting and ending processes and to
+// package initialization (the JSON Schema library compiles its
+// metaschemas in its init), not to the commands. So TestScripts runs the
+// `exec assay ...` lines of a script in a worker: the test binary started
+// once more as a long-lived process that runs one command at a time
+// through run, the CLI's own entry, with the command's working directory
+// and environment set as the script's. A worker is a process of its own,
+// so the commands of scripts running in parallel never share a working
+// directory or an environment, and the test process's own state is never
+// changed. Workers are started when every started one is busy, and end
+// when the tests end (stopWorkers, waited for, so that their CPU time is
+// the test process's).
+//
+// Which lines run in a worker is decided by reading the script
+// (inProcessScript): an `exec assay` line or an `exitcode N assay` line,
+// rewritten as `assay-worker` (testscript.Main makes `assay` itself a
+// command that execs the program, and no script command can override it),
+// unless a real process is what the line tests or needs, so these stay
+// `exec`:
+//   - a line run in the background (`&`): it is signalled, killed or
+//     waited for;
+//   - a line after `stdin`, until an unconditional exec consumes it (a
+//     script's stdin is not visible to a script command);
+//   - every line of a script that sets an environment variable starting
+//     with GO (GOMEMLIMIT, GOGC, GODEBUG, GOMAXPROCS...): the Go runtime
+//     reads them when a process starts.
+// The `within` command always starts a process, since it measures one.
+// ASSAY_TEST_EXEC=1 in the environment of go test, or -update, runs every
+// line as written.
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/gob"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime/pprof"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// workerEnvVar, set to 1, makes the test binary a worker (TestMain).
+const workerEnvVar = "ASSAY_TEST_WORKER"
+
+// execEnvVar, set to 1, runs every `exec assay` line as a process.
+const execEnvVar = "ASSAY_TEST_EXEC"
+
+// workRequest is one command for a worker; workReply is how it went.
+type workRequest struct {
+	Args []string
+	Env  []string // NAME=VALUE, the whole environment of the command
+	Dir  string   // its working directory
+}
+
+type workReply struct {
+	Code           int
+	Stdout, Stderr []byte
+}
+
+// serveWorker is a worker's main: it reads requests from fd 3 and writes
+// replies to fd 4 until fd 3 closes. The command's own output goes to
+// the reply; the worker's stdout and stderr are only for what escapes a
+// command (a panic's trace), which its parent reports.
+//
+// With ASSAY_TEST_WORKER_PROFILE=DIR in the environment of go test, each
+// worker writes a CPU profile of its commands to DIR/worker-PID.pprof.
+func serveWorker() int {
+	if dir := os.Getenv("ASSAY_TEST_WORKER_PROFILE"); dir != "" {
+		f, err := os.Create(filepath.Join(dir, fmt.Sprintf("worker-%d.pprof", os.Getpid())))
+		if err == nil && pprof.StartCPUProfile(f) == nil {
+			defer func() {
+				pprof.StopCPUProfile()
+				f.Close()
+			}()
+		}
+	}
+	req, rep := os.NewFile(3, "requests"), os.NewFile(4, "replies")
+	dec, enc := gob.NewDecoder(bufio.NewReader(req)), gob.NewEncoder(rep)
+	for {
+		var rq workRequest
+		if err := dec.Decode(&rq); err != nil {
+			return 0 // the parent is gone or done
+		}
+		if err := os.Chdir(rq.Dir); err != nil {
+			fmt.Fprintf(os.Stderr, "worker: %v\n", err)
+			return 2
+		}
+		os.Clearenv()
+		for _, kv := range rq.Env {
+			if k, v, ok := strings.Cut(kv, "="); ok && k != "" {
+				os.Setenv(k, v)
+			}
+		}
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), rq.Args, &Env{
+			Stdin:  strings.NewReader(""),
+			Stdout: &stdout,
+			Stderr: &stderr,
+			Getenv: os.Getenv,
+		})
+		if err := enc.Encode(workReply{Code: code, Stdout: stdout.Bytes(), Stderr: stderr.Bytes()}); err != nil {
+			return 0
+		}
+	}
+}
+
+// worker is the parent's end of one worker process.
+type worker struct {
+	cmd    *exec.Cmd
+	req    io.WriteCloser
+	enc    *gob.Encoder
+	dec    *gob.Decoder
+	output *syncBuffer // the worker's own stdout and stderr (serve_test.go)
+}
+
+// workers holds the idle workers.
+var workers struct {
+	mu   sync.Mutex
+	idle []*worker
+}
+
+func startWorker() (*worker, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	reqR, reqW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	repR, repW, err := os.Pipe()
+	if err != nil {
+		reqR.Close()
+		reqW.Close()
+		return nil, err
+	}
+	w := &worker{output: new(syncBuffer)}
+	w.cmd = exec.Command(exe)
+	w.cmd.Env = append(os.Environ(), workerEnvVar+"=1")
+	w.cmd.ExtraFiles = []*os.File{reqR, repW}
+	w.cmd.Stdout, w.cmd.Stderr = w.output, w.output
+	err = w.cmd.Start()
+	reqR.Close()
+	repW.Close()
+	if err != nil {
+		reqW.Close()
+		repR.Close()
+		return nil, err
+	}
+	w.req = reqW
+	w.enc, w.dec = gob.NewEncoder(reqW), gob.NewDecoder(bufio.NewReader(repR))
+	return w, nil
+}
+
+// runInWorker runs one command in an idle worker (a new one when none is
+// idle). A worker that dies in a command (a panic) is not reused; the
+// command then exits 2 with what the worker printed, as a process that
+// panics does.
+func runInWorker(rq workRequest) (workReply, error) {
+	workers.mu.Lock()
+	var w *worker
+	if n := len(workers.idle); n > 0 {
+		w, workers.idle = workers.idle[n-1], workers.idle[:n-1]
+	}
+	workers.mu.Unlock()
+	if w == nil {
+		var err error
+		if w, err = startWorker(); err != nil {
+			return workReply{}, fmt.Errorf("starting a worker: %v", err)
+		}
+	}
+	var rep workReply
+	err := w.enc.Encode(rq)
+	if err == nil {
+		err = w.dec.Decode(&rep)
+	}
+	if err != nil {
+		w.req.Close()
+		w.cmd.Wait()
+		return workReply{Code: 2, Stderr: []byte(w.output.String())}, nil
+	}
+	workers.mu.Lock()
+	workers.idle = append(workers.idle, w)
+	workers.mu.Unlock()
+	return rep, nil
+}
+
+// stopWorkers ends the idle workers and waits for them, so that their
+// CPU time counts in the test process's (rusage of its children).
+func stopWorkers() {
+	workers.mu.Lock()
+	defer workers.mu.Unlock()
+	for _, w := range workers.idle {
+		w.req.Close()
+		w.cmd.Wait()
+	}
+	workers.idle = nil
+}
+
+// withWorkers is the tests' testing.M, stopping the workers when the
+// tests end (testscript.Main exits with what Run returns).
+type withWorkers struct{ m *testing.M }
+
+func (w withWorkers) Run() int {
+	code := w.m.Run()
+	stopWorkers()
+	return code
+}
+
+// envNamesKey is the testscript.Env value holding the names of a
+// script's initial environment (set in Setup).
+type envNamesKey struct{}
+
+// scriptEnvNames holds, per script, the names its `env` lines set (read
+// by inProcessScript), for the environment of a worker's command.
+var scriptEnvNames sync.Map // script name -> []string
+
+// workerRequest is the request of the command args as the script ts
+// would exec it: in its current directory, with its environment.
+func workerRequest(ts *testscript.TestScript, args []string) workRequest {
+	names, _ := ts.Value(envNamesKey{}).([]string)
+	if more, ok := scriptEnvNames.Load(ts.Name()); ok {
+		names = append(slices.Clip(names), more.([]string)...)
+	}
+	dir := ts.MkAbs(".")
+	env := []string{"PWD=" + dir}
+	seen := map[string]bool{"PWD": true}
+	for _, n := range names {
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		if v := ts.Getenv(n); v != "" {
+			env = append(env, n+"="+v)
+		}
+	}
+	return workRequest{Args: args, Env: env, Dir: dir}
+}
+
+// runAssay runs `assay ARGS...` in a worker for the script ts and returns
+// its exit status, its stdout and stderr left for the script's stdout and
+// stderr checks.
+func runAssay(ts *testscript.TestScript, args []string) int {
+	rep, err := runInWorker(workerRequest(ts, args))
+	if err != nil {
+		ts.Fatalf("assay: %v", err)
+	}
+	ts.Stdout().Write(rep.Stdout)
+	ts.Stderr().Write(rep.Stderr)
+	return rep.Code
+}
+
+// cmdAssay is the script command `[!] assay-worker ARGS...`: `exec assay
+// ARGS...` run in a worker.
+func cmdAssay(ts *testscript.TestScript, neg bool, args []string) {
+	code := runAssay(ts, args)
+	if code != 0 {
+		ts.Logf("[exit status %d]", code)
+	}
+	switch {
+	case code == 0 && neg:
+		ts.Fatalf("unexpected command success")
+	case code != 0 && !neg:
+		ts.Fatalf("unexpected command failure")
+	}
+}
+
+var (
+	// scriptLine is a line of a script: conditions, "!", a command.
+	scriptLine = regexp.MustCompile(`^(\s*(?:\[[^\]]*\]\s*)*)(!\s+)?(\S+)(.*)$`)
+	// exitcodeAssay is the rest of an `exitcode N assay ...` line.
+	exitcodeAssay = regexp.MustCompile(`^(\s+)(\d+)(\s+)assay(\s.*)?$`)
+	// envGo is a variable of the Go runtime set by an env line.
+	envGo = regexp.MustCompile(`(^|\s)GO[A-Z]+=`)
+	// envName is a NAME=VALUE argument of an env line.
+	envName = regexp.MustCompile(`(?:^|\s)['"]?([A-Za-z_][A-Za-z0-9_]*)=`)
+)
+
+// inProcessScript is the text of a script (a txtar archive) with the lines
+// that run in a worker rewritten: `exec assay` as the command
+// `assay-worker`, `exitcode N assay` as `exitcode N assay-worker`. It also returns the
+// names the script's env lines set. A script that sets a GO* variable is
+// returned as it is.
+func inProcessScript(data []byte) (out []byte, envNames []string) {
+	text := string(data)
+	script, files := text, ""
+	if i := strings.Index(text, "\n-- "); i >= 0 {
+		script, files = text[:i+1], text[i+1:]
+	} else if strings.HasPrefix(text, "-- ") {
+		script, files = "", text
+	}
+	lines := strings.Split(script, "\n")
+	pendingStdin := false
+	rewritten := make([]string, len(lines))
+	for i, line := range lines {
+		rewritten[i] = line
+		m := scriptLine.FindStringSubmatch(line)
+		if m == nil || strings.HasPrefix(strings.TrimSpace(line), "#") {
+			continue
+		}
+		conds, bang, cmd, rest := m[1], m[2], m[3], m[4]
+		conditional := strings.TrimSpace(conds) != ""
+		fields := strings.Fields(rest)
+		background := len(fields) > 0 && strings.HasPrefix(fields[len(fields)-1], "&") && strings.HasSuffix(fields[len(fields)-1], "&")
+		switch cmd {
+		case "env":
+			if envGo.MatchString(rest) {
+				return data, nil
+			}
+			for _, n := range envName.FindAllStringSubmatch(rest, -1) {
+				envNames = append(envNames, n[1])
+			}
+		case "stdin":
+			pendingStdin = true
+		case "exec":
+			if !pendingStdin && !background && len(fields) > 0 && fields[0] == "assay" {
+				rewritten[i] = conds + bang + strings.Replace(line[len(conds)+len(bang):], "exec assay", "assay-worker", 1)
+			}
+			if !conditional {
+				pendingStdin = false
+			}
+		case "exitcode":
+			if !pendingStdin {
+				if e := exitcodeAssay.FindStringSubmatch(rest); e != nil {
+					rewritten[i] = conds + bang + "exitcode" + e[1] + e[2] + e[3] + "assay-worker" + e[4]
+				}
+			}
+			if !conditional {
+				pendingStdin = false
+			}
+		}
+	}
+	return []byte(strings.Join(rewritten, "\n") + files), envNames
+}
+
+// inProcessScripts writes the scripts of dir, rewritten by
+// inProcessScript, to a new directory under tmp and returns it.
+func inProcessScripts(dir, tmp string) (string, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.txtar"))
+	if err != nil {
+		return "", err
+	}
+	out := filepath.Join(tmp, "script")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return "", err
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return "", err
+		}
+		rewritten, names := inProcessScript(data)
+		scriptEnvNames.Store(strings.TrimSuffix(filepath.Base(f), ".txtar"), names)
+		if err := os.WriteFile(filepath.Join(out, filepath.Base(f)), rewritten, 0o644); err != nil {
+			return "", err
+		}
+	}
+	return out, nil
+}
