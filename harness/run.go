@@ -875,6 +875,11 @@ func (ss *session) stream(ctx context.Context, tgt assay.Target, run *assay.Run,
 		emit = f.OnEvent
 	}
 	total := ss.n * f.Trials
+	if keep {
+		// Sized once: appended one by one, 100,000 kept results are
+		// copied on every doubling and held twice at its peak.
+		out.kept = make([]assay.CaseResult, 0, total)
+	}
 	emit(Event{Kind: Started, Total: total})
 	var mu sync.Mutex
 	res, err := runner.Stream(ctx, tgt, ss.src, runner.Options{
