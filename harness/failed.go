@@ -12,7 +12,8 @@ import (
 
 // failedSelection turns Plan.Failed into the case ids to run: the cases
 // of that run that failed (a trial whose pass is false) or errored, in the
-// run's order, each once. The run must be of the suite at hand (the same
+// run's order, each once. A latest REF (latest, latest@BRANCH, ...) names
+// a run of the suite at hand; any REF must name one (the same
 // name; the suite may have changed since, which is why the cases are
 // re-run). A failed case the suite no longer has is left out with a
 // warning; a run with no failed or errored case is an error, as there is
@@ -32,7 +33,16 @@ func (ss *session) failedSelection(ctx context.Context, st *suite.Streamed) ([]s
 	} else if !store.IsPathRef(f.Failed) {
 		return nil, planError("Failed", "give the run's run.json path, or drop {NoStore} to find it in the store", "{Failed} %s: no run store to look it up in ({NoStore})", f.Failed)
 	}
-	run, _, err := LoadRef(ctx, rd, f.Failed)
+	// A latest REF names a run of this suite (as a baseline's does).
+	load := f.Failed
+	if rd != nil && !store.IsPathRef(f.Failed) {
+		e, err := store.ResolveEntryIn(ctx, rd, f.Failed, st.Suite.Name)
+		if err != nil {
+			return nil, inputError(err)
+		}
+		load = e.RunID
+	}
+	run, _, err := LoadRef(ctx, rd, load)
 	if err != nil {
 		return nil, inputError(err)
 	}
