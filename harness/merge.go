@@ -311,6 +311,7 @@ func merge(ctx context.Context, st store.Store, p MergePlan, unchecked *error) (
 	if err := rw.Finish(run); err != nil {
 		return nil, gate.Verdict{}, nil, nil, inputError(fmt.Errorf("store: %w", err))
 	}
+	documentCases(rw, run)
 	if base != nil {
 		rep := compare.Runs(base, run, compare.Options{})
 		cmp = &rep

@@ -319,6 +319,7 @@ type fileRun struct {
 	finished bool
 	lastSync time.Time
 	index    func(run *assay.Run) error
+	docs     *docSpill // the cases as run.json lists them
 }
 
 // syncEvery bounds how long appended cases stay only in the OS cache.
@@ -434,7 +435,7 @@ func beginFiles(dir string, run *assay.Run) (*fileRun, error) {
 		lock.Close()
 		return nil, err
 	}
-	return &fileRun{dir: dir, lock: lock, cases: f, lastSync: time.Now()}, nil
+	return &fileRun{dir: dir, lock: lock, cases: f, lastSync: time.Now(), docs: newDocSpill(dir)}, nil
 }
 
 // A run being written holds an exclusive flock on its directory from
@@ -463,6 +464,10 @@ func lockRunDir(dir string) (*os.File, error) {
 
 func (w *fileRun) Dir() string { return w.dir }
 
+// CaseDocuments implements CaseDocumenter: the cases of the run.json
+// Finish wrote (DocumentCases).
+func (w *fileRun) CaseDocuments() assay.Seq[[]byte] { return DocumentCases(w.dir) }
+
 // explain says a full disk or an unwritable store in plain words, naming
 // the store root (DIR of DIR/runs/<run_id>) and then what failed.
 func (w *fileRun) explain(err error) error {
@@ -482,6 +487,7 @@ func (w *fileRun) Append(r assay.CaseResult) error {
 	if _, err := w.cases.Write(b); err != nil {
 		return w.explain(fmt.Errorf("%s: %w", w.cases.Name(), err))
 	}
+	w.docs.add(r, b)
 	if time.Since(w.lastSync) >= syncEvery {
 		w.lastSync = time.Now()
 		if err := w.cases.Sync(); err != nil {
@@ -501,6 +507,7 @@ func (w *fileRun) Release() error {
 	}
 	w.finished = true
 	defer w.lock.Close()
+	defer w.docs.close()
 	serr := w.cases.Sync()
 	cerr := w.cases.Close()
 	if err := errors.Join(serr, cerr, w.finishSuiteCases(false)); err != nil {
@@ -517,6 +524,7 @@ func (w *fileRun) Finish(run *assay.Run) error {
 	}
 	w.finished = true
 	defer w.lock.Close()
+	defer w.docs.close()
 	Finished(run)
 	serr := w.cases.Sync()
 	cerr := w.cases.Close()
@@ -524,9 +532,20 @@ func (w *fileRun) Finish(run *assay.Run) error {
 		return w.explain(fmt.Errorf("%s: %w", w.cases.Name(), err))
 	}
 	file := filepath.Join(w.dir, RunFile)
-	if err := writeFileAtomic(file, func(out io.Writer) error { return encodeRun(out, run) }); err != nil {
+	doc := run
+	if len(run.Cases) == 0 && run.CaseStream != nil {
+		// The run's cases are the ones appended: run.json copies them as
+		// they were encoded then, not read back from cases.jsonl.
+		if cases := w.docs.cases(); cases != nil {
+			c := *run
+			c.CaseDocuments = cases
+			doc = &c
+		}
+	}
+	if err := writeFileAtomic(file, func(out io.Writer) error { return encodeRun(out, doc) }); err != nil {
 		return w.explain(fmt.Errorf("%s: %w", file, err))
 	}
+	w.docs.close()
 	if err := compressCases(w.dir); err != nil {
 		return w.explain(fmt.Errorf("%s: %w", filepath.Join(w.dir, CasesFile), err))
 	}

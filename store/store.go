@@ -146,6 +146,15 @@ type Releaser interface {
 	Release() error
 }
 
+// CaseDocumenter is the optional capability of a finished RunWriter
+// whose run.json lists the cases it was given: CaseDocuments yields them
+// as they are written there (assay.Run.CaseDocuments), so that another
+// output of the same document copies those bytes rather than reading the
+// cases back and encoding them again.
+type CaseDocumenter interface {
+	CaseDocuments() assay.Seq[[]byte]
+}
+
 // Filter selects runs for List. Zero fields select everything.
 type Filter struct {
 	Suite  string          // suite name
