@@ -6,35 +6,44 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 
 	"github.com/assay-eval/assay"
-	"github.com/assay-eval/assay/internal/atomicfile"
 	"github.com/assay-eval/assay/internal/boundedfile"
 )
 
 // A run being written keeps, beside cases.jsonl, each case as run.json
 // lists it (assay.AppendCaseDocument) in a temporary file of its
-// directory (".run.json.*.tmp", locked, so a sweep leaves it alone while
-// the writer lives and removes it after a kill). Finish copies those
-// bytes into run.json instead of reading cases.jsonl back and encoding
-// every case again; the file goes once run.json is written. Memory stays
-// at one buffered line: the cases are streamed from disk, never held.
+// directory, removed from the directory as soon as it is created where
+// the system allows it (it then goes with the process, even a killed
+// one; elsewhere it is named as the store's temporary files are, and
+// removed by Finish or Release, or swept). The writer's CaseDocuments
+// yields those bytes, so that Finish of a run given them copies its cases
+// into run.json instead of reading cases.jsonl back and encoding every
+// case again. Memory stays at one buffered line: the cases are streamed
+// from disk, never held.
 
 // docSpill is the temporary file of a run's encoded cases.
 type docSpill struct {
-	f   *atomicfile.File
-	w   *bufio.Writer
-	buf []byte
-	err error // the first write error: Finish then encodes the cases again
+	f       *os.File
+	w       *bufio.Writer
+	buf     []byte
+	err     error // the first write error: Finish then reads the stream
+	visible bool  // the file could not be removed while open
 }
 
+// errSpillClosed is the error of a spill used after Finish or Release.
+var errSpillClosed = errors.New("the run's encoded cases are gone")
+
 func newDocSpill(dir string) *docSpill {
-	f, err := atomicfile.Create(filepath.Join(dir, RunFile), atomicfile.Options{Locked: true})
+	f, err := os.CreateTemp(dir, "."+RunFile+".*.tmp")
 	if err != nil {
 		return &docSpill{err: err}
 	}
-	return &docSpill{f: f, w: bufio.NewWriterSize(f, 64<<10)}
+	s := &docSpill{f: f, w: bufio.NewWriterSize(f, 64<<10)}
+	s.visible = os.Remove(f.Name()) != nil
+	return s
 }
 
 // documentLine is r as run.json lists it. A string that was not valid
@@ -71,30 +80,35 @@ func (s *docSpill) add(r assay.CaseResult, line []byte) {
 	}
 }
 
-// cases returns the stream of the encoded cases for run.json, or nil
-// when the file could not be kept whole.
-func (s *docSpill) cases() assay.Seq[[]byte] {
+// cases yields the encoded cases for run.json: an error when the file
+// could not be kept whole or is gone.
+func (s *docSpill) cases(yield func([]byte) error) error {
 	if s.err != nil {
-		return nil
+		return s.err
 	}
 	if err := s.w.Flush(); err != nil {
 		s.err = err
-		return nil
+		return err
 	}
-	return func(yield func([]byte) error) error {
-		if _, err := s.f.Seek(0, io.SeekStart); err != nil {
-			return err
-		}
-		return eachLine(bufio.NewReaderSize(s.f, 64<<10), yield)
+	if _, err := s.f.Seek(0, io.SeekStart); err != nil {
+		return err
 	}
+	err := eachLine(bufio.NewReaderSize(s.f, 64<<10), yield)
+	if _, serr := s.f.Seek(0, io.SeekEnd); err == nil {
+		err = serr
+	}
+	return err
 }
 
-// close removes the file.
+// close closes (and, when it is still in the directory, removes) the file.
 func (s *docSpill) close() {
 	if s.f != nil {
-		s.f.Abort()
+		s.f.Close()
+		if s.visible {
+			os.Remove(s.f.Name())
+		}
 		s.f = nil
-		s.err = errors.New("closed")
+		s.err = errSpillClosed
 	}
 }
 

@@ -45,9 +45,10 @@ func readBack(run *assay.Run, dir string) *assay.Run {
 	return &c
 }
 
-// TestRunJSONWrittenOnce: Finish of a run whose cases stream writes
-// run.json from the bytes it encoded at Append, not from a read back of
-// cases.jsonl, and those bytes are the ones the read back would encode;
+// TestRunJSONWrittenOnce: Finish of a run given the writer's
+// CaseDocuments writes run.json from the bytes it encoded at Append, not
+// from a read back of cases.jsonl (the file of those bytes is not listed
+// in the run directory), and those bytes are the ones the read back would encode;
 // the --json layouts written from run.json's case lines
 // (CaseDocuments) are those written by decoding the cases again; the
 // file kept for it is gone once the run is finished.
@@ -66,6 +67,15 @@ func TestRunJSONWrittenOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if e.Name() != store.RunFile && e.Name() != store.CasesFile {
+			t.Errorf("%s in the directory of a run being written", e.Name())
+		}
+	}
 	storetest.Complete(run, cases)
 	read := 0
 	run.Cases = nil
@@ -73,6 +83,11 @@ func TestRunJSONWrittenOnce(t *testing.T) {
 		read++
 		return store.ReadResults(dir, yield)
 	}
+	d, ok := w.(store.CaseDocumenter)
+	if !ok {
+		t.Fatal("the files writer gives no CaseDocuments")
+	}
+	run.CaseDocuments = d.CaseDocuments()
 	if err := w.Finish(run); err != nil {
 		t.Fatal(err)
 	}
@@ -90,8 +105,7 @@ func TestRunJSONWrittenOnce(t *testing.T) {
 	if !bytes.Equal(got, want) {
 		t.Errorf("run.json from the appended bytes:\n%s\nwant (read back):\n%s", got, want)
 	}
-	ents, err := os.ReadDir(dir)
-	if err != nil {
+	if ents, err = os.ReadDir(dir); err != nil {
 		t.Fatal(err)
 	}
 	for _, e := range ents {
@@ -100,10 +114,6 @@ func TestRunJSONWrittenOnce(t *testing.T) {
 		}
 	}
 
-	d, ok := w.(store.CaseDocumenter)
-	if !ok {
-		t.Fatal("the files writer gives no CaseDocuments")
-	}
 	for _, o := range []assay.DocumentOptions{{}, {Prefix: "  "}, {CaseLines: true}} {
 		copied := readBack(run, dir)
 		copied.CaseDocuments = d.CaseDocuments()
@@ -133,6 +143,7 @@ func TestRunJSONWrittenOnceEmpty(t *testing.T) {
 	}
 	storetest.Complete(run, nil)
 	run.CaseStream = func(yield func(assay.CaseResult) error) error { return store.ReadResults(dir, yield) }
+	run.CaseDocuments = w.(store.CaseDocumenter).CaseDocuments()
 	if err := w.Finish(run); err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -319,7 +320,8 @@ type fileRun struct {
 	finished bool
 	lastSync time.Time
 	index    func(run *assay.Run) error
-	docs     *docSpill // the cases as run.json lists them
+	docs     *docSpill   // the cases as run.json lists them
+	written  atomic.Bool // run.json lists the cases (Finish wrote it)
 }
 
 // syncEvery bounds how long appended cases stay only in the OS cache.
@@ -464,9 +466,18 @@ func lockRunDir(dir string) (*os.File, error) {
 
 func (w *fileRun) Dir() string { return w.dir }
 
-// CaseDocuments implements CaseDocumenter: the cases of the run.json
-// Finish wrote (DocumentCases).
-func (w *fileRun) CaseDocuments() assay.Seq[[]byte] { return DocumentCases(w.dir) }
+// CaseDocuments implements CaseDocumenter: the cases appended, as
+// encoded then, to be given to Finish (after the last Append) and read
+// by it; once Finish has written run.json, the cases listed there
+// (DocumentCases).
+func (w *fileRun) CaseDocuments() assay.Seq[[]byte] {
+	return func(yield func([]byte) error) error {
+		if w.written.Load() {
+			return DocumentCases(w.dir)(yield)
+		}
+		return w.docs.cases(yield)
+	}
+}
 
 // explain says a full disk or an unwritable store in plain words, naming
 // the store root (DIR of DIR/runs/<run_id>) and then what failed.
@@ -533,19 +544,18 @@ func (w *fileRun) Finish(run *assay.Run) error {
 	}
 	file := filepath.Join(w.dir, RunFile)
 	doc := run
-	if len(run.Cases) == 0 && run.CaseStream != nil {
-		// The run's cases are the ones appended: run.json copies them as
-		// they were encoded then, not read back from cases.jsonl.
-		if cases := w.docs.cases(); cases != nil {
-			c := *run
-			c.CaseDocuments = cases
-			doc = &c
-		}
+	if run.CaseDocuments != nil && w.docs.err != nil {
+		// The encoded cases could not be kept (CaseDocuments would
+		// fail): run.json encodes the stream's, the same cases.
+		c := *run
+		c.CaseDocuments = nil
+		doc = &c
 	}
 	if err := writeFileAtomic(file, func(out io.Writer) error { return encodeRun(out, doc) }); err != nil {
 		return w.explain(fmt.Errorf("%s: %w", file, err))
 	}
 	w.docs.close()
+	w.written.Store(true)
 	if err := compressCases(w.dir); err != nil {
 		return w.explain(fmt.Errorf("%s: %w", filepath.Join(w.dir, CasesFile), err))
 	}
