@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,7 +24,7 @@ func oddCases() []assay.CaseResult {
 	b := storetest.Case("q2", false, 1e21)
 	b.Error = &assay.Error{Class: assay.ErrTimeout, Message: "bad bytes \xff\xfe here"}
 	b.Checks, b.Metrics = nil, nil
-	c := storetest.Case("conv", true, -0.0)
+	c := storetest.Case("conv", true, math.Copysign(0, -1))
 	t1, t2 := storetest.Case("conv", true, 1), storetest.Case("conv", false, 0)
 	t1.Turn, t2.Turn = 1, 2
 	t2.Observation.Answer = "turn \xc3 two <x>"
