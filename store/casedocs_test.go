@@ -183,3 +183,28 @@ func TestReleaseRemovesDocSpill(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDocumentCases: any bytes in run.json give case lines that each
+// begin a JSON object (the lines are copied, not checked), or an error naming the file; never a panic.
+func FuzzDocumentCases(f *testing.F) {
+	f.Add([]byte("{\n  \"schema\": \"assay.run/v1\",\n  \"cases\": [\n    {\"id\":\"a\"},\n    {\"id\":\"b\"}\n  ]\n}\n"))
+	f.Add([]byte("{\n  \"cases\": []\n}\n"))
+	f.Add([]byte("{\n  \"cases\": [\n    x\n"))
+	f.Add([]byte(""))
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, b []byte) {
+		path := filepath.Join(dir, store.RunFile)
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		err := store.DocumentCases(dir)(func(line []byte) error {
+			if len(line) == 0 || line[0] != '{' {
+				t.Errorf("case line %q", line)
+			}
+			return nil
+		})
+		if err != nil && !strings.HasPrefix(err.Error(), path) {
+			t.Errorf("error does not name the file: %v", err)
+		}
+	})
+}
