@@ -50,7 +50,8 @@ func WriteDocument(w io.Writer, run *Run, o DocumentOptions) error {
 	}
 	cenc.SetEscapeHTML(false)
 	n := 0
-	err := run.EachCase(func(c CaseResult) error {
+	// open writes what comes before the n-th case.
+	open := func() {
 		cb.Reset()
 		if n == 0 {
 			cb.WriteString("\n" + prefix + `  "cases": [`)
@@ -58,15 +59,36 @@ func WriteDocument(w io.Writer, run *Run, o DocumentOptions) error {
 			cb.WriteByte(',')
 		}
 		cb.WriteString("\n" + prefix + "    ")
-		c = c.Document()
-		if err := cenc.Encode(&c); err != nil {
-			return fmt.Errorf("encode run %s: case %s trial %d: %w", run.RunID, c.ID, c.Trial, err)
-		}
-		cb.Truncate(cb.Len() - 1) // Encode's newline
-		n++
-		_, err := w.Write(cb.Bytes())
-		return err
-	})
+	}
+	var err error
+	if len(run.Cases) == 0 && run.CaseStream != nil && run.CaseDocuments != nil {
+		// The cases come encoded: copied as they are on one line each,
+		// or indented as Encode would have (the same bytes: Encode
+		// indents its compact form the way Indent does).
+		err = run.CaseDocuments(func(line []byte) error {
+			open()
+			if o.CaseLines {
+				cb.Write(line)
+			} else if err := json.Indent(&cb, line, prefix+"    ", "  "); err != nil {
+				return fmt.Errorf("encode run %s: case %d: %w", run.RunID, n+1, err)
+			}
+			n++
+			_, err := w.Write(cb.Bytes())
+			return err
+		})
+	} else {
+		err = run.EachCase(func(c CaseResult) error {
+			open()
+			c = c.Document()
+			if err := cenc.Encode(&c); err != nil {
+				return fmt.Errorf("encode run %s: case %s trial %d: %w", run.RunID, c.ID, c.Trial, err)
+			}
+			cb.Truncate(cb.Len() - 1) // Encode's newline
+			n++
+			_, err := w.Write(cb.Bytes())
+			return err
+		})
+	}
 	if err != nil {
 		return err
 	}
@@ -80,4 +102,20 @@ func WriteDocument(w io.Writer, run *Run, o DocumentOptions) error {
 	}
 	_, err = w.Write(head[i+len(empty):])
 	return err
+}
+
+// AppendCaseDocument appends c as the document lists it on one line
+// (CaseResult.Document, compact, HTML characters not escaped, no final
+// newline) to dst: the bytes WriteDocument writes for c with CaseLines,
+// and what Run.CaseDocuments yields.
+func AppendCaseDocument(dst []byte, c CaseResult) ([]byte, error) {
+	b := bytes.NewBuffer(dst)
+	enc := json.NewEncoder(b)
+	enc.SetEscapeHTML(false)
+	c = c.Document()
+	if err := enc.Encode(&c); err != nil {
+		return dst, fmt.Errorf("case %s trial %d: %w", c.ID, c.Trial, err)
+	}
+	out := b.Bytes()
+	return out[:len(out)-1], nil
 }

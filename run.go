@@ -187,6 +187,14 @@ type Run struct {
 	// order (suite order, then trial) afresh on each call; it is not part
 	// of the JSON document.
 	CaseStream Seq[CaseResult] `json:"-"`
+	// CaseDocuments, when Cases is empty and CaseStream is set, yields
+	// the same cases as CaseStream, in the same order, each already
+	// encoded as the document lists it: compact JSON on one line, no final
+	// newline, HTML characters not escaped (CaseResult.Document). The
+	// document is then written from these bytes (WriteDocument copies
+	// them) rather than by decoding and encoding each case again. It is
+	// not part of the JSON document.
+	CaseDocuments Seq[[]byte] `json:"-"`
 }
 
 // IsMeasureName reports whether name can name a run-level measure
@@ -398,6 +406,7 @@ func (r *Run) DocumentHead() *Run {
 	}
 	doc.Cases = []CaseResult{}
 	doc.CaseStream = nil
+	doc.CaseDocuments = nil
 	return &doc
 }
 

@@ -327,6 +327,7 @@ func merge(ctx context.Context, st store.Store, p MergePlan, unchecked *error) (
 		warn(w)
 	}
 	run.Warnings = warnings
+	documentCases(rw, run)
 	if err := rw.Finish(run); err != nil {
 		return nil, gate.Verdict{}, nil, nil, inputError(fmt.Errorf("store: %w", err))
 	}

@@ -713,6 +713,7 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 	if err != nil {
 		return nil, gate.Verdict{}, err
 	}
+	documentCases(b.rw, run)
 	if err := b.rw.Finish(run); err != nil {
 		return nil, gate.Verdict{}, inputError(fmt.Errorf(b.recordErr, err))
 	}
@@ -720,6 +721,16 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 		return nil, gate.Verdict{}, inputError(err)
 	}
 	return run, verdict, nil
+}
+
+// documentCases lets run.json and the other outputs of a run that
+// streams its cases back from its writer write them from the bytes the
+// writer encoded when they were appended (when it keeps them), not by
+// reading the results back and encoding each again.
+func documentCases(rw store.RunWriter, run *assay.Run) {
+	if d, ok := rw.(store.CaseDocumenter); ok && len(run.Cases) == 0 && run.CaseStream != nil {
+		run.CaseDocuments = d.CaseDocuments()
+	}
 }
 
 // openTarget opens the plan's target (builtin:hybrid keeps document

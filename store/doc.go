@@ -20,7 +20,9 @@
 // run.json with status "incomplete" before any case runs; Append writes one
 // cases.jsonl line per graded case (one write each, synced at least every
 // second), and Finish writes the final run.json through a temporary file and
-// an atomic rename, compresses cases.jsonl to cases.jsonl.gz (gzip; about a
+// an atomic rename (a writer that keeps its cases encoded, CaseDocumenter,
+// copies them into it when the run is given them, rather than reading
+// cases.jsonl back), compresses cases.jsonl to cases.jsonl.gz (gzip; about a
 // sixth of the size, so a 1,000-case run of the quickstart kind stays well
 // under 1 MB on disk) and then updates the index in one transaction. A process
 // that is killed (kill -9, Ctrl-C before Finish) therefore leaves a run that

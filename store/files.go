@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -337,6 +338,8 @@ type fileRun struct {
 	finished bool
 	lastSync time.Time
 	index    func(run *assay.Run) error
+	docs     *docSpill   // the cases as run.json lists them
+	written  atomic.Bool // run.json lists the cases (Finish wrote it)
 }
 
 // syncEvery bounds how long appended cases stay only in the OS cache.
@@ -452,7 +455,7 @@ func beginFiles(dir string, run *assay.Run) (*fileRun, error) {
 		lock.Close()
 		return nil, err
 	}
-	return &fileRun{dir: dir, lock: lock, cases: f, lastSync: time.Now()}, nil
+	return &fileRun{dir: dir, lock: lock, cases: f, lastSync: time.Now(), docs: newDocSpill(dir)}, nil
 }
 
 // A run being written holds an exclusive flock on its directory from
@@ -481,6 +484,19 @@ func lockRunDir(dir string) (*os.File, error) {
 
 func (w *fileRun) Dir() string { return w.dir }
 
+// CaseDocuments implements CaseDocumenter: the cases appended, as
+// encoded then, to be given to Finish (after the last Append) and read
+// by it; once Finish has written run.json, the cases listed there
+// (DocumentCases).
+func (w *fileRun) CaseDocuments() assay.Seq[[]byte] {
+	return func(yield func([]byte) error) error {
+		if w.written.Load() {
+			return DocumentCases(w.dir)(yield)
+		}
+		return w.docs.cases(yield)
+	}
+}
+
 // explain says a full disk or an unwritable store in plain words, naming
 // the store root (DIR of DIR/runs/<run_id>) and then what failed.
 func (w *fileRun) explain(err error) error {
@@ -500,6 +516,7 @@ func (w *fileRun) Append(r assay.CaseResult) error {
 	if _, err := w.cases.Write(b); err != nil {
 		return w.explain(fmt.Errorf("%s: %w", w.cases.Name(), err))
 	}
+	w.docs.add(r, b)
 	if time.Since(w.lastSync) >= syncEvery {
 		w.lastSync = time.Now()
 		if err := w.cases.Sync(); err != nil {
@@ -519,6 +536,7 @@ func (w *fileRun) Release() error {
 	}
 	w.finished = true
 	defer w.lock.Close()
+	defer w.docs.close()
 	serr := w.cases.Sync()
 	cerr := w.cases.Close()
 	if err := errors.Join(serr, cerr, w.finishSuiteCases(false)); err != nil {
@@ -535,6 +553,7 @@ func (w *fileRun) Finish(run *assay.Run) error {
 	}
 	w.finished = true
 	defer w.lock.Close()
+	defer w.docs.close()
 	Finished(run)
 	serr := w.cases.Sync()
 	cerr := w.cases.Close()
@@ -542,9 +561,19 @@ func (w *fileRun) Finish(run *assay.Run) error {
 		return w.explain(fmt.Errorf("%s: %w", w.cases.Name(), err))
 	}
 	file := filepath.Join(w.dir, RunFile)
-	if err := writeFileAtomic(file, func(out io.Writer) error { return encodeRun(out, run) }); err != nil {
+	doc := run
+	if run.CaseDocuments != nil && w.docs.err != nil {
+		// The encoded cases could not be kept (CaseDocuments would
+		// fail): run.json encodes the stream's, the same cases.
+		c := *run
+		c.CaseDocuments = nil
+		doc = &c
+	}
+	if err := writeFileAtomic(file, func(out io.Writer) error { return encodeRun(out, doc) }); err != nil {
 		return w.explain(fmt.Errorf("%s: %w", file, err))
 	}
+	w.docs.close()
+	w.written.Store(true)
 	if err := compressCases(w.dir); err != nil {
 		return w.explain(fmt.Errorf("%s: %w", filepath.Join(w.dir, CasesFile), err))
 	}

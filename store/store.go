@@ -146,6 +146,18 @@ type Releaser interface {
 	Release() error
 }
 
+// CaseDocumenter is the optional capability of a RunWriter that keeps
+// the cases it was given encoded as the run document lists them:
+// CaseDocuments yields them (assay.Run.CaseDocuments), in the order they
+// were appended. A run whose CaseStream yields exactly the appended cases
+// (a harness run reading its results back) sets them before Finish, which
+// then copies them into run.json rather than reading the cases back and
+// encoding them again; after Finish they are read from run.json, for the
+// other outputs of the same document.
+type CaseDocumenter interface {
+	CaseDocuments() assay.Seq[[]byte]
+}
+
 // Filter selects runs for List. Zero fields select everything.
 type Filter struct {
 	Suite  string          // suite name
