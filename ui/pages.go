@@ -169,9 +169,13 @@ type runData struct {
 	Next     string
 	// Note says, in the static report of a large run, which cases have
 	// no page of their own and why.
-	Note     string
-	Stages   []stageRow
-	TrialSum *trialSummary // several trials per case
+	Note string
+	// Continued is, on a page after the first of a static report's
+	// paged index, the first page's file: the page then shows the case
+	// rows only, not again the gates, summary and metrics.
+	Continued string
+	Stages    []stageRow
+	TrialSum  *trialSummary // several trials per case
 }
 
 // runVerdict is the run header: what the gates and the status say, in

@@ -207,6 +207,7 @@ func pageRun(d *runData, size int) []*runData {
 		p.Page, p.Pages, p.Prev, p.Next = i+1, pages, "", ""
 		if i > 0 {
 			p.Prev = staticIndexName(i)
+			p.Continued = staticIndexName(1)
 		}
 		if i+1 < pages {
 			p.Next = staticIndexName(i + 2)

@@ -108,8 +108,8 @@ func TestCaseTableSorts(t *testing.T) {
 	col := func(page string, n int) []string {
 		var out []string
 		tb := page[strings.Index(page, `id="cases"`):]
-		tb = tb[:strings.Index(tb, "</tbody>")]
-		for _, row := range strings.Split(tb, "<tr class=")[1:] {
+		tb = tb[strings.Index(tb, "<tbody>"):strings.Index(tb, "</tbody>")]
+		for _, row := range strings.Split(tb, "<tr")[1:] {
 			cells := strings.Split(row, "<td")
 			if n < len(cells) {
 				c := cells[n]
