@@ -191,6 +191,10 @@ type gateRow struct {
 	assay.GateResult
 	Cases string // e.g. "status=failing&tag=lang%3Dde"
 	What  string // what the link shows: "failing cases", "slowest cases"
+	// Base is, for no_new_failures in a run that records its baseline,
+	// that run's id: the gate then links to the comparison's
+	// pass-to-fail flips, where the page has one, else to Cases.
+	Base string
 }
 
 type trialSummary struct {
@@ -395,6 +399,7 @@ func gateRows(run *assay.Run) []gateRow {
 			case e.Kind == gate.NoNewFailures:
 				q.Set("status", "failing")
 				row.What = "failing cases"
+				row.Base = run.Baseline
 			case slices.Contains(latencyGates, e.Metric):
 				q.Set("sort", "-latency")
 				row.What = "slowest cases"
