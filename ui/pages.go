@@ -49,6 +49,10 @@ type runRow struct {
 	Commit  string
 	Dirty   bool
 	Checked string // "base" / "cand": the radio preselected
+	// Group is the id of the variant matrix the run is of ("" none), and
+	// Variant its variant; the rows of one matrix are listed together.
+	Group   string
+	Variant string
 	head    *assay.Run
 }
 
@@ -94,10 +98,14 @@ func (s *server) runsPage(ctx context.Context, r *http.Request) (string, any, er
 			if h.Git != nil {
 				row.Commit, row.Dirty = h.Git.Commit, h.Git.Dirty
 			}
+			if h.Group != "" {
+				row.Group, row.Variant = h.Group, gate.VariantName(h.Variant)
+			}
 		}
 		sr.Runs = append(sr.Runs, row)
 	}
 	for _, sr := range d.Suites {
+		sr.Runs = groupMatrices(sr.Runs)
 		// The metric columns are the newest run's that has metrics: a
 		// run still running, or stopped, has none yet and must not hide
 		// them.
@@ -131,6 +139,27 @@ func (s *server) runsPage(ctx context.Context, r *http.Request) (string, any, er
 		sr.Charts = s.trendCharts(ctx, sr)
 	}
 	return "runs", d, nil
+}
+
+// groupMatrices lists the runs of one variant matrix together, where its
+// newest run is, each matrix's runs and the others keeping their order.
+func groupMatrices(rows []runRow) []runRow {
+	out := make([]runRow, 0, len(rows))
+	placed := map[string]bool{}
+	for _, r := range rows {
+		switch {
+		case r.Group == "":
+			out = append(out, r)
+		case !placed[r.Group]:
+			placed[r.Group] = true
+			for _, o := range rows {
+				if o.Group == r.Group {
+					out = append(out, o)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // firstMetrics is the run's first n metrics in its metric order.
