@@ -177,7 +177,10 @@ type Run struct {
 	// none. A gate names one bare (index_bytes <= 1e9, ratio(build_ms) <=
 	// 1.1); one not reported is undefined and fails its gate.
 	Measures map[string]float64 `json:"measures,omitempty"`
-	Gates    []GateResult       `json:"gates"`
+	// Baseline is the id of the run the gates were compared with (delta,
+	// ratio, no_new_failures); "" when they were compared with none.
+	Baseline string       `json:"baseline,omitempty"`
+	Gates    []GateResult `json:"gates"`
 	// Warnings come before the cases in the document, so that a reader of
 	// its head (store.PeekRun) has every field but the cases.
 	Warnings []string     `json:"warnings,omitempty"`

@@ -323,6 +323,9 @@ func merge(ctx context.Context, st store.Store, p MergePlan, unchecked *error) (
 	}
 	verdict = gate.EvaluateExprs(exprs, run, base)
 	run.Gates = verdict.Results
+	if base != nil && len(exprs) > 0 {
+		run.Baseline = base.RunID
+	}
 	for _, w := range verdict.Warnings {
 		warn(w)
 	}

@@ -1016,6 +1016,9 @@ func (ss *session) finish(ctx context.Context, run *assay.Run, st *streamed, bas
 	}
 	verdict := st.check.gate(gate.EvaluateHistory(exprs, run, base, hist))
 	run.Gates = verdict.Results
+	if base != nil && len(exprs) > 0 {
+		run.Baseline = base.RunID
+	}
 	warnings = append(warnings, verdict.Warnings...)
 	if s := run.Summary; len(exprs) > 0 && s.Cases > 0 && s.Cached == s.Cases {
 		warnings = append(warnings, fill("every case was answered from the response cache, not the system: the gates checked answers it gave before, and no latency is the system's; run without {Cache} to gate the system as it is now", f.Names))

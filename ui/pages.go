@@ -49,6 +49,10 @@ type runRow struct {
 	Commit  string
 	Dirty   bool
 	Checked string // "base" / "cand": the radio preselected
+	// Group is the id of the variant matrix the run is of ("" none), and
+	// Variant its variant; the rows of one matrix are listed together.
+	Group   string
+	Variant string
 	head    *assay.Run
 }
 
@@ -94,10 +98,14 @@ func (s *server) runsPage(ctx context.Context, r *http.Request) (string, any, er
 			if h.Git != nil {
 				row.Commit, row.Dirty = h.Git.Commit, h.Git.Dirty
 			}
+			if h.Group != "" {
+				row.Group, row.Variant = h.Group, gate.VariantName(h.Variant)
+			}
 		}
 		sr.Runs = append(sr.Runs, row)
 	}
 	for _, sr := range d.Suites {
+		sr.Runs = groupMatrices(sr.Runs)
 		// The metric columns are the newest run's that has metrics: a
 		// run still running, or stopped, has none yet and must not hide
 		// them.
@@ -131,6 +139,27 @@ func (s *server) runsPage(ctx context.Context, r *http.Request) (string, any, er
 		sr.Charts = s.trendCharts(ctx, sr)
 	}
 	return "runs", d, nil
+}
+
+// groupMatrices lists the runs of one variant matrix together, where its
+// newest run is, each matrix's runs and the others keeping their order.
+func groupMatrices(rows []runRow) []runRow {
+	out := make([]runRow, 0, len(rows))
+	placed := map[string]bool{}
+	for _, r := range rows {
+		switch {
+		case r.Group == "":
+			out = append(out, r)
+		case !placed[r.Group]:
+			placed[r.Group] = true
+			for _, o := range rows {
+				if o.Group == r.Group {
+					out = append(out, o)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // firstMetrics is the run's first n metrics in its metric order.
@@ -169,9 +198,13 @@ type runData struct {
 	Next     string
 	// Note says, in the static report of a large run, which cases have
 	// no page of their own and why.
-	Note     string
-	Stages   []stageRow
-	TrialSum *trialSummary // several trials per case
+	Note string
+	// Continued is, on a page after the first of a static report's
+	// paged index, the first page's file: the page then shows the case
+	// rows only, not again the gates, summary and metrics.
+	Continued string
+	Stages    []stageRow
+	TrialSum  *trialSummary // several trials per case
 }
 
 // runVerdict is the run header: what the gates and the status say, in
@@ -187,6 +220,10 @@ type gateRow struct {
 	assay.GateResult
 	Cases string // e.g. "status=failing&tag=lang%3Dde"
 	What  string // what the link shows: "failing cases", "slowest cases"
+	// Base is, for no_new_failures in a run that records its baseline,
+	// that run's id: the gate then links to the comparison's
+	// pass-to-fail flips, where the page has one, else to Cases.
+	Base string
 }
 
 type trialSummary struct {
@@ -391,6 +428,7 @@ func gateRows(run *assay.Run) []gateRow {
 			case e.Kind == gate.NoNewFailures:
 				q.Set("status", "failing")
 				row.What = "failing cases"
+				row.Base = run.Baseline
 			case slices.Contains(latencyGates, e.Metric):
 				q.Set("sort", "-latency")
 				row.What = "slowest cases"

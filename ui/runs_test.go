@@ -87,3 +87,44 @@ func TestTrendChartsPerTarget(t *testing.T) {
 		t.Errorf("the x axis has no date")
 	}
 }
+
+// TestRunsPageGroupsMatrixVariants: the runs of one variant matrix are
+// listed together, each saying its matrix and variant, even when another
+// run was made between them.
+func TestRunsPageGroupsMatrixVariants(t *testing.T) {
+	st, err := store.Open(filepath.Join(t.TempDir(), "store"), store.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	t0 := time.Now().UTC()
+	mk := func(group, variant string, at time.Duration) string {
+		run := &assay.Run{Suite: assay.SuiteRef{Name: "s", Fingerprint: "sha256:s"}, Target: assay.TargetInfo{Kind: "builtin"}, StartedAt: t0.Add(at), Group: group}
+		if variant != "" {
+			run.Variant = map[string]string{"mode": variant}
+		}
+		w, err := st.Begin(t.Context(), run)
+		if err != nil {
+			t.Fatal(err)
+		}
+		run.Status, run.FinishedAt = assay.StatusComplete, t0.Add(at+time.Second)
+		if err := w.Finish(run); err != nil {
+			t.Fatal(err)
+		}
+		return run.RunID
+	}
+	fast := mk("g-matrix-1", "fast", 0)
+	single := mk("", "", time.Minute)
+	slow := mk("g-matrix-1", "slow", 2*time.Minute)
+	b := body(t, New(st, Options{}), "/")
+	var order []string
+	for _, m := range regexp.MustCompile(`class="mono run-id">([^<]+)</a>`).FindAllStringSubmatch(b, -1) {
+		order = append(order, m[1])
+	}
+	if want := []string{short(slow), short(fast), short(single)}; strings.Join(order, " ") != strings.Join(want, " ") {
+		t.Errorf("runs listed %v, want the matrix's two runs together first: %v", order, want)
+	}
+	if n := strings.Count(b, `matrix <span class="mono">`+short("g-matrix-1")+`</span> · variant `); n != 2 || !strings.Contains(b, "variant fast</span>") || !strings.Contains(b, "variant slow</span>") {
+		t.Errorf("%d rows say their matrix and variant, want 2:\n%s", n, grep(b, "run-id"))
+	}
+}

@@ -271,7 +271,7 @@ func TestCaseTableFilters(t *testing.T) {
 	}
 	// Paging: 24 rows at 5 a page is 5 pages, the last with 4 rows.
 	last := body(t, h, run+"?page=5")
-	if !strings.Contains(last, "page 5 of 5") || strings.Count(last, `class="case-link"`) != 4 || !strings.Contains(last, `rel="prev"`) {
+	if !strings.Contains(last, "page 5 of 5") || strings.Count(last, `class=case-link`) != 4 || !strings.Contains(last, `rel="prev"`) {
 		t.Errorf("page 5: want 4 rows and a previous link")
 	}
 	if got := n("?status=errored"); got != 0 {

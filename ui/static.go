@@ -24,7 +24,8 @@ import (
 // side. A run of more than staticFullCases cases gets a page only for
 // the cases that did not pass every trial and the changed ones, and its
 // index is paged (dir/cases-N.html, staticPageRows rows a page), the
-// index saying which pages were left out. st may be nil when the refs
+// index saying which pages were left out; the gates, summary and metrics
+// are on the first page only, the others linking back to it. st may be nil when the refs
 // are paths. It returns the files it
 // wrote, index.html first.
 func WriteStatic(ctx context.Context, dir string, st Store, runRef, baseRef string) ([]string, error) {
@@ -212,6 +213,7 @@ func pageRun(d *runData, size int) []*runData {
 		p.Page, p.Pages, p.Prev, p.Next = i+1, pages, "", ""
 		if i > 0 {
 			p.Prev = staticIndexName(i)
+			p.Continued = staticIndexName(1)
 		}
 		if i+1 < pages {
 			p.Next = staticIndexName(i + 2)

@@ -1,7 +1,10 @@
 package ui
 
 import (
+	"bytes"
 	"net/http"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -108,8 +111,8 @@ func TestCaseTableSorts(t *testing.T) {
 	col := func(page string, n int) []string {
 		var out []string
 		tb := page[strings.Index(page, `id="cases"`):]
-		tb = tb[:strings.Index(tb, "</tbody>")]
-		for _, row := range strings.Split(tb, "<tr class=")[1:] {
+		tb = tb[strings.Index(tb, "<tbody>"):strings.Index(tb, "</tbody>")]
+		for _, row := range strings.Split(tb, "<tr")[1:] {
 			cells := strings.Split(row, "<td")
 			if n < len(cells) {
 				c := cells[n]
@@ -228,5 +231,48 @@ func TestCaseTableGroupsTrials(t *testing.T) {
 	}
 	if rows[1].ID != "b" || rows[2].ID != "a" {
 		t.Errorf("grouping changed the run's rows: %v", rows)
+	}
+}
+
+// TestNoNewFailuresLinksToFlips: a run gated against a baseline records
+// it, and its no_new_failures gate links to the comparison's pass-to-fail
+// flips; a run that records no baseline links to its failing cases; the
+// static report compared with that baseline links to its changed cases.
+func TestNoNewFailuresLinksToFlips(t *testing.T) {
+	st, base, cand := failingPair(t)
+	if cand.Baseline != base.RunID {
+		t.Fatalf("the run records baseline %q, want %q", cand.Baseline, base.RunID)
+	}
+	link := func(page string) string {
+		re := regexp.MustCompile(`<td class="mono">no_new_failures</td>.*?<a href="([^"]*)" class="gate-cases">([^<]*)</a>`)
+		m := re.FindStringSubmatch(page)
+		if m == nil {
+			return ""
+		}
+		return strings.ReplaceAll(m[1], "&amp;", "&") + " " + m[2]
+	}
+	page := body(t, New(st, Options{}), serverLinks{}.Run(cand.RunID))
+	if got, want := link(page), (serverLinks{}).CompareFlips(base.RunID, cand.RunID, "pass-to-fail", 1)+" new failures"; got != want {
+		t.Errorf("no_new_failures links to %q, want %q", got, want)
+	}
+	old := *cand
+	old.Baseline = ""
+	var buf bytes.Buffer
+	if err := render(&buf, "run", serverLinks{}, &runData{Run: &old, Gates: gateRows(&old)}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := link(buf.String()), (serverLinks{}).Run(cand.RunID)+"?status=failing failing cases"; got != want {
+		t.Errorf("without a recorded baseline, no_new_failures links to %q, want %q", got, want)
+	}
+	out := t.TempDir()
+	if _, err := WriteStatic(t.Context(), out, st, cand.RunID, base.RunID); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := link(string(b)); got != "compare.html#diffs new failures" {
+		t.Errorf("static report: no_new_failures links to %q, want compare.html#diffs", got)
 	}
 }

@@ -237,7 +237,10 @@ func (c *GateCheck) WriteOutputs() error {
 		return nil
 	}
 	shown := *run
-	shown.Gates = verdict.Results
+	shown.Gates, shown.Baseline = verdict.Results, ""
+	if c.Base != nil {
+		shown.Baseline = c.Base.RunID
+	}
 	shown.Warnings = append(append([]string(nil), run.Warnings...), verdict.Warnings...)
 	var cmp *compare.Report
 	if c.Base != nil && p.Markdown != "" {
