@@ -494,9 +494,40 @@ type measured struct {
 
 // runMeasured runs cmd to its end and measures it. The error is one that
 // kept cmd from running or finishing, not a non-zero exit status.
+//
+// The peak resident set is the child's own high-water mark, sampled from
+// /proc/PID/status (VmHWM) while it runs, where the system has it: the
+// rusage of a child started by os/exec (vfork, then exec) also counts the
+// peak of the test process it was started from, so a test process that once
+// held 100 MiB made every child report at least that much. The mark only
+// grows, so the last sample misses at most the growth of the last few
+// milliseconds; where no sample was taken, the rusage peak stands.
 func runMeasured(cmd *exec.Cmd) (measured, error) {
 	start := time.Now()
-	err := cmd.Run()
+	if err := cmd.Start(); err != nil {
+		return measured{}, err
+	}
+	done := make(chan struct{})
+	sampled := make(chan int)
+	go func() {
+		peak := 0
+		tick := time.NewTicker(5 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			if kib := vmHWMKiB(cmd.Process.Pid); kib > peak {
+				peak = kib
+			}
+			select {
+			case <-done:
+				sampled <- peak
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	err := cmd.Wait()
+	close(done)
+	hwm := <-sampled
 	m := measured{took: time.Since(start)}
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
@@ -506,6 +537,9 @@ func runMeasured(cmd *exec.Cmd) (measured, error) {
 	}
 	m.cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	m.rssMiB = maxRSSMiB(cmd.ProcessState)
+	if hwm > 0 {
+		m.rssMiB = hwm >> 10
+	}
 	return m, nil
 }
 

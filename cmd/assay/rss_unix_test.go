@@ -5,6 +5,8 @@ package main
 import (
 	"os"
 	"runtime"
+	"strconv"
+	"strings"
 	"syscall"
 )
 
@@ -18,4 +20,21 @@ func maxRSSMiB(ps *os.ProcessState) int {
 		return int(ru.Maxrss >> 20) // bytes
 	}
 	return int(ru.Maxrss >> 10) // KiB
+}
+
+// vmHWMKiB is the peak resident set of the running process pid, in KiB,
+// from /proc/PID/status (Linux); 0 where it cannot be read (another
+// system, or the process has ended).
+func vmHWMKiB(pid int) int {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kib, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")))
+			return kib
+		}
+	}
+	return 0
 }

@@ -1,0 +1,37 @@
+//go:build linux
+
+package main
+
+import (
+	"os/exec"
+	"testing"
+)
+
+// TestRunMeasuredCountsTheChildOnly: a child's peak is its own, not the
+// test process's (rusage after vfork reports the larger of the two), and a
+// child that holds 96 MiB is seen to.
+func TestRunMeasuredCountsTheChildOnly(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3")
+	}
+	held := make([]byte, 160<<20)
+	for i := range held {
+		held[i] = 1
+	}
+	small, err := runMeasured(exec.Command(py, "-c", "import time; time.sleep(0.3)"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if small.rssMiB <= 0 || small.rssMiB >= 100 {
+		t.Errorf("a small child's peak = %d MiB while the test holds %d MiB: want its own (under 100)", small.rssMiB, len(held)>>20)
+	}
+	big, err := runMeasured(exec.Command(py, "-c", "import time; b = bytearray(96 << 20); time.sleep(0.3)"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if big.rssMiB < 96 || big.rssMiB >= 160 {
+		t.Errorf("a child holding 96 MiB peaked at %d MiB, want 96 to 160", big.rssMiB)
+	}
+	held[0] = 2
+}
