@@ -13,14 +13,17 @@ import (
 	"syscall"
 )
 
-func main() {
+func main() { os.Exit(mainCode()) }
+
+// mainCode runs the command line of the process, signals included, and
+// returns its exit status.
+func mainCode() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], &Env{
+	defer stop()
+	return run(ctx, os.Args[1:], &Env{
 		Stdin:  os.Stdin,
 		Stdout: os.Stdout,
 		Stderr: os.Stderr,
 		Getenv: os.Getenv,
 	})
-	stop()
-	os.Exit(code)
 }

@@ -49,8 +49,13 @@ func TestMain(m *testing.M) {
 		"usagestub": func() { os.Exit(usageStub(os.Args[1:])) },
 		// llmtest is the OpenAI-compatible stand-in (llm/llmtest.Main).
 		"llmtest": func() { os.Exit(llmtest.Main(os.Args[1:], os.Stdout, os.Stderr, os.Environ())) },
-		// assay is the real binary's main, signals included.
-		"assay": main,
+		// assay is the real binary's main, signals included; it also
+		// writes its own peak resident set where runMeasured asks.
+		"assay": func() {
+			code := mainCode()
+			writePeak(os.Getenv(peakFileEnv))
+			os.Exit(code)
+		},
 	})
 }
 
@@ -495,7 +500,8 @@ type measured struct {
 // runMeasured runs cmd to its end and measures it. The error is one that
 // kept cmd from running or finishing, not a non-zero exit status.
 //
-// The peak resident set is the child's own high-water mark, sampled from
+// The peak resident set is the child's own high-water mark: the one an
+// assay command writes as it exits (writePeak), else sampled from
 // /proc/PID/status (VmHWM) while it runs, where the system has it: the
 // rusage of a child started by os/exec (vfork, then exec) also counts the
 // peak of the test process it was started from, so a test process that once
@@ -503,6 +509,16 @@ type measured struct {
 // grows, so the last sample misses at most the growth of the last few
 // milliseconds; where no sample was taken, the rusage peak stands.
 func runMeasured(cmd *exec.Cmd) (measured, error) {
+	peakFile, err := os.CreateTemp("", "assay-peak-*")
+	if err != nil {
+		return measured{}, err
+	}
+	peakFile.Close()
+	defer os.Remove(peakFile.Name())
+	if cmd.Env == nil {
+		cmd.Env = os.Environ()
+	}
+	cmd.Env = append(cmd.Env, peakFileEnv+"="+peakFile.Name())
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		return measured{}, err
@@ -525,9 +541,12 @@ func runMeasured(cmd *exec.Cmd) (measured, error) {
 			}
 		}
 	}()
-	err := cmd.Wait()
+	err = cmd.Wait()
 	close(done)
 	hwm := <-sampled
+	if kib := readPeak(peakFile.Name()); kib > 0 {
+		hwm = kib
+	}
 	m := measured{took: time.Since(start)}
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {

@@ -3,13 +3,15 @@
 package main
 
 import (
+	"os"
 	"os/exec"
 	"testing"
 )
 
 // TestRunMeasuredCountsTheChildOnly: a child's peak is its own, not the
-// test process's (rusage after vfork reports the larger of the two), and a
-// child that holds 96 MiB is seen to.
+// test process's (rusage after vfork reports the larger of the two), a
+// child that holds 96 MiB is seen to, and an assay command that ends
+// before the first sample reports its own.
 func TestRunMeasuredCountsTheChildOnly(t *testing.T) {
 	py, err := exec.LookPath("python3")
 	if err != nil {
@@ -32,6 +34,20 @@ func TestRunMeasuredCountsTheChildOnly(t *testing.T) {
 	}
 	if big.rssMiB < 96 || big.rssMiB >= 160 {
 		t.Errorf("a child holding 96 MiB peaked at %d MiB, want 96 to 160", big.rssMiB)
+	}
+	// assay itself, which exits before a sample: the peak it writes.
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	quick := exec.Command(exe)
+	quick.Args = []string{"assay", "version"}
+	q, err := runMeasured(quick)
+	if err != nil || q.code != 0 {
+		t.Fatalf("assay version: %v, exit %d", err, q.code)
+	}
+	if q.rssMiB <= 0 || q.rssMiB >= 100 {
+		t.Errorf("assay version's peak = %d MiB while the test holds %d MiB: want its own (under 100)", q.rssMiB, len(held)>>20)
 	}
 	held[0] = 2
 }

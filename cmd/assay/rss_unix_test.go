@@ -38,3 +38,28 @@ func vmHWMKiB(pid int) int {
 	}
 	return 0
 }
+
+// peakFileEnv names the file where the assay command of the test binary
+// writes its own peak resident set (KiB) as it exits.
+const peakFileEnv = "ASSAY_TEST_PEAK_FILE"
+
+// writePeak writes the process's peak resident set (VmHWM, KiB) to path;
+// nothing when path is "" or the peak is not known.
+func writePeak(path string) {
+	if path == "" {
+		return
+	}
+	if kib := vmHWMKiB(os.Getpid()); kib > 0 {
+		os.WriteFile(path, []byte(strconv.Itoa(kib)), 0o600)
+	}
+}
+
+// readPeak is what writePeak wrote to path; 0 when nothing was.
+func readPeak(path string) int {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	kib, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	return kib
+}
