@@ -35,7 +35,8 @@ type CopyResult struct {
 // dst never keeps half a copy that looks whole. A run dst already has
 // (same run id) is compared the same way: when it is whole it is skipped;
 // when it is not (a copy that was killed left it truncated) it is deleted
-// and copied again (Redone). So a copy that stopped, however it stopped,
+// and copied again (Redone), as is a part dst holds but does not list (a
+// copy killed between creating the run and listing it). So a copy that stopped, however it stopped,
 // is finished by running it again. A run that a live process is still
 // writing in src (ProgressReporter) is left for a later copy.
 //
@@ -79,6 +80,11 @@ func Copy(ctx context.Context, dst, src Store) (CopyResult, error) {
 				return res, fmt.Errorf("run %s: the destination's copy is not whole (%s), and it could not be removed: %w", e.RunID, mismatch(got, want, err), err)
 			}
 			redo = true
+		} else if err := dst.Delete(ctx, e.RunID); err == nil {
+			// A copy killed before dst listed the run left part of it.
+			redo = true
+		} else if !errors.Is(err, ErrNotFound) {
+			return res, fmt.Errorf("run %s: the destination holds part of it, not listed, and it could not be removed: %w", e.RunID, err)
 		}
 		if err := copyRun(ctx, dst, src, e.RunID, want); err != nil {
 			return res, fmt.Errorf("run %s: %w", e.RunID, err)
