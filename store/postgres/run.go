@@ -502,32 +502,39 @@ func (s *Store) Cases(ctx context.Context, runID string, withObservations bool, 
 	if err := s.runExists(ctx, runID); err != nil {
 		return err
 	}
-	// A connection lost half-way is retried from the line after the last
-	// one handed to fn.
+	return s.eachRow(ctx, runID, `SELECT seq, line FROM case_lines WHERE run_id = $1 AND seq >= $2 ORDER BY seq`, func(seq int64, line []byte) error {
+		r, err := store.DecodeCase(line, withObservations)
+		if err != nil {
+			return s.errorf("run %s: case line %d: %w", runID, seq+1, err)
+		}
+		return fn(r)
+	})
+}
+
+// eachRow calls fn with each (seq, bytes) row of query (run_id $1, seq >=
+// $2, ordered by seq) until fn returns an error, which it returns as it
+// is. A connection lost half-way is retried from the row after the last
+// one handed to fn.
+func (s *Store) eachRow(ctx context.Context, runID, query string, fn func(seq int64, b []byte) error) error {
 	next := int64(0)
 	var fnErr error
 	err := s.retry(ctx, func(int) error {
-		rows, err := s.pool.Query(ctx, `SELECT seq, line FROM case_lines WHERE run_id = $1 AND seq >= $2 ORDER BY seq`, runID, next)
+		rows, err := s.pool.Query(ctx, query, runID, next)
 		if err != nil {
 			return err
 		}
 		defer rows.Close()
 		for rows.Next() {
 			var seq int64
-			var line []byte
-			if err := rows.Scan(&seq, &line); err != nil {
+			var b []byte
+			if err := rows.Scan(&seq, &b); err != nil {
 				return err
 			}
-			r, err := store.DecodeCase(line, withObservations)
-			if err != nil {
-				fnErr = s.errorf("run %s: case line %d: %w", runID, seq+1, err)
-				return errStopped
-			}
-			next = seq + 1
-			if err := fn(r); err != nil {
+			if err := fn(seq, b); err != nil {
 				fnErr = err
 				return errStopped // fn's error is not retried here
 			}
+			next = seq + 1
 		}
 		return rows.Err()
 	})
@@ -572,42 +579,13 @@ func (s *Store) SuiteCases(ctx context.Context, runID string, fn func(assay.Case
 	if err := s.runExists(ctx, runID); err != nil {
 		return err
 	}
-	// A connection lost half-way is retried from the case after the last
-	// one handed to fn.
-	next := int64(0)
-	var fnErr error
-	err := s.retry(ctx, func(int) error {
-		rows, err := s.pool.Query(ctx, `SELECT seq, "case" FROM suite_cases WHERE run_id = $1 AND seq >= $2 ORDER BY seq`, runID, next)
-		if err != nil {
-			return err
+	return s.eachRow(ctx, runID, `SELECT seq, "case" FROM suite_cases WHERE run_id = $1 AND seq >= $2 ORDER BY seq`, func(seq int64, b []byte) error {
+		var c assay.Case
+		if err := decodeJSON(b, &c); err != nil {
+			return s.errorf("run %s: case %d as its suite stated it: %w", runID, seq+1, err)
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var seq int64
-			var b []byte
-			if err := rows.Scan(&seq, &b); err != nil {
-				return err
-			}
-			var c assay.Case
-			if err := decodeJSON(b, &c); err != nil {
-				fnErr = s.errorf("run %s: case %d as its suite stated it: %w", runID, seq+1, err)
-				return errStopped
-			}
-			next = seq + 1
-			if err := fn(c); err != nil {
-				fnErr = err
-				return errStopped
-			}
-		}
-		return rows.Err()
+		return fn(c)
 	})
-	if fnErr != nil {
-		return fnErr
-	}
-	if err != nil {
-		return s.errorf("run %s: %w", runID, err)
-	}
-	return nil
 }
 
 // runExists is nil when the store has the run runID, else an error
