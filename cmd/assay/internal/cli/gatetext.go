@@ -2,12 +2,9 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"io"
-	"strings"
 	"time"
 
-	"github.com/assay-eval/assay/gate"
 	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/runner"
 )
@@ -35,46 +32,30 @@ func RunGate(ctx context.Context, p GatePlan, now time.Time) error {
 	return c.report(now)
 }
 
-// report shows the check, writes the outputs, ratchets and returns the
-// outcome.
+// report shows the check (report.GateHead, GateBody, GateTally), writes
+// the outputs, ratchets and returns the outcome.
 func (c *GateCheck) report(now time.Time) error {
 	p := c.p
-	run, verdict := c.Run, c.Verdict
 	out := p.Stdout
 	if p.JUnit == "-" || p.Markdown == "-" || p.Badge == "-" || p.JSON == "-" {
 		out = p.Stderr // stdout holds that document alone
 	}
-	fmt.Fprintf(out, "run %s  suite %s  %s\n", run.RunID, report.Escape(run.Suite.Name), run.Status)
-	if note, err := c.NoFloors(); note != "" {
-		fmt.Fprintln(out, note)
-		if err != nil {
-			return err
-		}
+	g := report.GateRun{Run: c.Run, Verdict: c.Verdict}
+	note, err := c.NoFloors()
+	g.Note = note
+	report.GateHead(out, g)
+	if err != nil {
+		return err
 	}
-	if st := runner.Trials(run.Cases); st.Trials > 1 {
-		fmt.Fprintf(out, "trials %d: pass@%d %s  pass^%d %s  flaky %d", st.Trials, st.Trials, rateText(st.PassAny), st.Trials, rateText(st.PassAll), len(st.Flaky))
-		if len(st.Flaky) > 0 {
-			fmt.Fprintf(out, ": %s", strings.Join(st.Flaky, ", "))
-		}
-		fmt.Fprintln(out)
-	}
-	for _, r := range verdict.Results {
-		fmt.Fprintln(out, report.Escape(gate.Line(r)))
-	}
-	// A gate scoped to another variant than the run's does not apply to
-	// it: say so, rather than leave it out without a word.
-	for _, e := range c.NotApplied() {
-		fmt.Fprintf(out, "– %s  not checked: the run is variant %s\n", e.Text, gate.VariantName(run.Variant))
-	}
+	g.Trials = runner.Trials(c.Run.Cases)
+	g.NotApplied = c.NotApplied()
+	report.GateBody(out, g)
 	if err := c.NothingApplies(); err != nil {
 		return err
 	}
-	nFail := len(verdict.Failed())
-	fmt.Fprintf(out, "gates: %d held, %d failed\n", len(verdict.Results)-nFail, nFail)
-	if s := gateSensitivity(c); s != "" {
-		fmt.Fprintln(out, s)
-	}
-	report.Warnings(p.Stderr, verdict.Warnings)
+	g.Sensitivity = gateSensitivity(c)
+	report.GateTally(out, g)
+	report.Warnings(p.Stderr, c.Verdict.Warnings)
 	if err := c.WriteOutputs(); err != nil {
 		return inputError(err)
 	}
@@ -82,21 +63,8 @@ func (c *GateCheck) report(now time.Time) error {
 	if err != nil {
 		return err
 	}
-	switch {
-	case !p.Ratchet:
-	case r.NotRaised != "":
-		fmt.Fprintf(out, "floors not raised: %s\n", r.NotRaised)
-	case len(r.Changes) == 0:
-		fmt.Fprintf(out, "floors unchanged: nothing rose above its floor\n")
-	default:
-		for _, ch := range r.Changes {
-			verb := "raised"
-			if ch.Old == nil {
-				verb = "set"
-			}
-			fmt.Fprintf(out, "%s floor %s\n", verb, ch)
-		}
-		fmt.Fprintf(out, "wrote %s\n", p.Floors)
+	if p.Ratchet {
+		report.Ratchet(out, r.NotRaised, r.Changes, p.Floors)
 	}
 	return c.Err()
 }
@@ -106,11 +74,4 @@ func (c *GateCheck) report(now time.Time) error {
 // (report.GateMatrixText).
 func (m *MatrixCheck) WriteText(out, warn io.Writer) {
 	report.GateMatrixText(out, warn, m.Runs, m.Verdicts, m.Orderings)
-}
-
-func rateText(p *float64) string {
-	if p == nil {
-		return "n/a"
-	}
-	return gate.FormatValue(*p)
 }
