@@ -35,6 +35,8 @@ var arrows = []arrow{
 	{From: "harness", To: "net/http"},
 	{From: "harness", To: "text/template"},
 	{From: "assaytest", To: "net/http"},
+	{From: "harness/seam", To: "github.com/assay-eval/assay/target"},
+	{From: "harness/seam", To: "github.com/assay-eval/assay/judge"},
 }
 
 // TestImportArrowsPointOneWay reads the dependencies of each package with

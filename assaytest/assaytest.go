@@ -12,6 +12,7 @@ import (
 	"github.com/assay-eval/assay/gate"
 	"github.com/assay-eval/assay/grade"
 	"github.com/assay-eval/assay/harness"
+	"github.com/assay-eval/assay/harness/seam"
 )
 
 // Option adjusts Run.
@@ -24,7 +25,7 @@ type config struct {
 	storeDir    string
 	subtests    bool
 	checks      []grade.Custom
-	newJudge    func(assay.JudgeConfig, harness.NewJudgeOptions) (harness.Judge, error)
+	newJudge    func(assay.JudgeConfig, seam.JudgeOptions) (seam.Judge, error)
 }
 
 // Trials makes n observations per case (default 1).
@@ -62,7 +63,7 @@ func Check(kind string, fn func(assay.Case, assay.Observation) assay.Check) Opti
 // newJudge: package opener's Judge is the one `assay run` uses. Without
 // it, a suite with a judge: fails the test (a Go test that never judges
 // does not link the judge's HTTP client).
-func Judge(newJudge func(assay.JudgeConfig, harness.NewJudgeOptions) (harness.Judge, error)) Option {
+func Judge(newJudge func(assay.JudgeConfig, seam.JudgeOptions) (seam.Judge, error)) Option {
 	return func(c *config) { c.newJudge = newJudge }
 }
 

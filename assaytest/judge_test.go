@@ -8,7 +8,7 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/assaytest"
-	"github.com/assay-eval/assay/harness"
+	"github.com/assay-eval/assay/harness/seam"
 )
 
 const judgedSuite = `assay: 1
@@ -30,12 +30,12 @@ func (j fakeJudge) Grade(_ context.Context, _ assay.Case, _ *assay.Observation, 
 func (fakeJudge) AssignNuggets(context.Context, assay.Case, *assay.Observation, *assay.CaseResult) bool {
 	return false
 }
-func (fakeJudge) Rubric() []assay.JudgeCriterion   { return nil }
-func (fakeJudge) MetricNames() []string            { return nil }
-func (fakeJudge) NewTally(bool) harness.JudgeTally { return fakeTally{} }
-func (fakeJudge) Warnings() []string               { return nil }
-func (fakeTally) Add(*assay.CaseResult)            {}
-func (fakeTally) Summary() *assay.JudgeSummary     { return &assay.JudgeSummary{Model: "fake"} }
+func (fakeJudge) Rubric() []assay.JudgeCriterion { return nil }
+func (fakeJudge) MetricNames() []string          { return nil }
+func (fakeJudge) NewTally(bool) seam.JudgeTally  { return fakeTally{} }
+func (fakeJudge) Warnings() []string             { return nil }
+func (fakeTally) Add(*assay.CaseResult)          {}
+func (fakeTally) Summary() *assay.JudgeSummary   { return &assay.JudgeSummary{Model: "fake"} }
 
 type fakeTally struct{}
 
@@ -46,7 +46,7 @@ func TestRunJudgesWithTheJudgeGiven(t *testing.T) {
 	writeFile(t, path, judgedSuite)
 	var graded atomic.Int64
 	var model string
-	newJudge := func(cfg assay.JudgeConfig, _ harness.NewJudgeOptions) (harness.Judge, error) {
+	newJudge := func(cfg assay.JudgeConfig, _ seam.JudgeOptions) (seam.Judge, error) {
 		model = cfg.Model
 		return fakeJudge{&graded}, nil
 	}

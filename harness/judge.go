@@ -7,6 +7,7 @@ import (
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/cache"
 	"github.com/assay-eval/assay/grade"
+	"github.com/assay-eval/assay/harness/seam"
 	"github.com/assay-eval/assay/judge/agreement"
 	"github.com/assay-eval/assay/redact"
 	"github.com/assay-eval/assay/store"
@@ -30,63 +31,16 @@ type JudgeOptions struct {
 	// New makes the judge of a definition (package opener's Judge,
 	// through package judge, is the assay command's). Nil: a plan whose
 	// suite (or File, or Config) defines a judge is refused, unless Off.
-	// The harness reaches the model judge only through it, so that a
-	// program that never judges links no HTTP client.
-	New func(cfg assay.JudgeConfig, o NewJudgeOptions) (Judge, error)
-}
-
-// NewJudgeOptions are what JudgeOptions.New needs besides the
-// definition.
-type NewJudgeOptions struct {
-	// Getenv expands the definition's api_key (Plan.Getenv); Secrets gets
-	// the expanded key (Plan.Secrets).
-	Getenv  func(string) string
-	Secrets *redact.Redactor
-	// Cache, when set, answers a call asked before and keeps each new
-	// answer (<store>/cache).
-	Cache *cache.Cache
-	// Repeats asks each case that many times (0: once); Probes are the
-	// bias probes asked besides the definition's own.
-	Repeats int
-	Probes  []string
-	// AllowLiteralSecrets is the plan's.
-	AllowLiteralSecrets bool
-	// Corpus is the suite's documents (the text of the passages an
-	// observation names without it).
-	Corpus []assay.Document
-}
-
-// A Judge grades observations with a model (package judge's Judge).
-// Each run has its own (its own budget).
-type Judge interface {
-	// Grade judges one observation of c into r (defaults: the suite's
-	// judge bounds).
-	Grade(ctx context.Context, c assay.Case, obs *assay.Observation, defaults map[string]float64, r *assay.CaseResult)
-	// AssignNuggets lets the judge assign the nuggets no rule matched;
-	// true when it assigned any.
-	AssignNuggets(ctx context.Context, c assay.Case, obs *assay.Observation, r *assay.CaseResult) bool
-	// Rubric is the judge's criteria; MetricNames the metrics it adds to
-	// the run's.
-	Rubric() []assay.JudgeCriterion
-	MetricNames() []string
-	// NewTally counts the run's judged results (trials: the run makes
-	// more than one per case).
-	NewTally(trials bool) JudgeTally
-	// Warnings are the judge's, worded as remedies.
-	Warnings() []string
-}
-
-// A JudgeTally counts a run's judged results into its Summary.Judge.
-type JudgeTally interface {
-	Add(r *assay.CaseResult)
-	Summary() *assay.JudgeSummary
+	// The harness reaches the model judge only through it (package seam),
+	// so that a program that never judges links no HTTP client.
+	New func(cfg assay.JudgeConfig, o seam.JudgeOptions) (seam.Judge, error)
 }
 
 // judgeSetup is what every run of a session needs to make its judge.
 type judgeSetup struct {
 	cfg     assay.JudgeConfig
-	opts    NewJudgeOptions
-	make    func(assay.JudgeConfig, NewJudgeOptions) (Judge, error)
+	opts    seam.JudgeOptions
+	make    func(assay.JudgeConfig, seam.JudgeOptions) (seam.Judge, error)
 	cache   *cache.Cache // nil: no store directory
 	secrets func() []redact.Secret
 	labels  *agreement.Labels // the labels file judge.labels names, read
@@ -128,7 +82,7 @@ func (f *Plan) openJudge(s *assay.Suite) (*judgeSetup, error) {
 	if jo.New == nil {
 		return nil, planError("Judge", "set {Judge}.New (package opener's Judge), or turn the judge off", "%s defines a judge, and the plan has nothing to make it with", judgeWhere(cfg))
 	}
-	js := &judgeSetup{cfg: *cfg, make: jo.New, opts: NewJudgeOptions{Getenv: f.Getenv, Secrets: f.Secrets, Repeats: jo.Repeats, AllowLiteralSecrets: f.AllowLiteralSecrets, Corpus: s.Corpus, Probes: jo.Probes}}
+	js := &judgeSetup{cfg: *cfg, make: jo.New, opts: seam.JudgeOptions{Getenv: f.Getenv, Secrets: f.Secrets, Repeats: jo.Repeats, AllowLiteralSecrets: f.AllowLiteralSecrets, Corpus: s.Corpus, Probes: jo.Probes}}
 	if _, err := js.make(js.cfg, js.opts); err != nil {
 		return nil, inputError(err)
 	}
@@ -149,7 +103,7 @@ func (f *Plan) openJudge(s *assay.Suite) (*judgeSetup, error) {
 // newJudge makes the judge of one run (each run has its own budget),
 // once the run's target has added its secrets: the cache stores every
 // answer redacted of them all.
-func (js *judgeSetup) newJudge() (Judge, error) {
+func (js *judgeSetup) newJudge() (seam.Judge, error) {
 	if js == nil {
 		return nil, nil
 	}
@@ -172,7 +126,7 @@ func judgeWhere(cfg *assay.JudgeConfig) string {
 // It also lets the judge assign the nuggets that ask for it and that no
 // rule matched (judge.AssignNuggets), then scores the case's nuggets
 // again (noVitalZero: the suite's nugget_no_vital).
-func judgeHook(j Judge, defaults map[string]float64, noVitalZero bool) func(context.Context, assay.Case, *assay.Observation, *assay.CaseResult) {
+func judgeHook(j seam.Judge, defaults map[string]float64, noVitalZero bool) func(context.Context, assay.Case, *assay.Observation, *assay.CaseResult) {
 	if j == nil {
 		return nil
 	}

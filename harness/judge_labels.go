@@ -7,6 +7,7 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/gate"
+	"github.com/assay-eval/assay/harness/seam"
 	"github.com/assay-eval/assay/judge/agreement"
 )
 
@@ -48,7 +49,7 @@ func (js *judgeSetup) openLabels() error {
 
 // newCheck is the check of one run's judge j (nil without labels and
 // min_kappa).
-func (js *judgeSetup) newCheck(j Judge) *judgeCheck {
+func (js *judgeSetup) newCheck(j seam.Judge) *judgeCheck {
 	if js == nil || j == nil || (js.labels == nil && js.cfg.MinKappa == nil) {
 		return nil
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/assay-eval/assay/corpus"
 	"github.com/assay-eval/assay/gate"
 	"github.com/assay-eval/assay/grade"
+	"github.com/assay-eval/assay/harness/seam"
 	"github.com/assay-eval/assay/metric"
 	"github.com/assay-eval/assay/redact"
 	"github.com/assay-eval/assay/report"
@@ -45,8 +46,8 @@ type Plan struct {
 	Target string
 	System assay.Target
 	// Targets opens Target (package opener's Targets, through package
-	// target); nil: only System runs.
-	Targets Targets
+	// target; package seam says why it is apart); nil: only System runs.
+	Targets seam.Targets
 	// Selection: the case ids to run, KEY=VALUE tags every case run must
 	// have, and K (> 0) overrides the suite's k.
 	Cases []string
@@ -266,7 +267,7 @@ func Run(ctx context.Context, p Plan) (*Result, error) {
 		res.closers = append(res.closers, func() { st.Close() })
 	}
 	res.closers = append(res.closers, ss.closeSpills)
-	var matrix Matrix
+	var matrix seam.Matrix
 	if f.System == nil {
 		if matrix, err = f.Targets.Matrix(ss.spec); err != nil {
 			res.Close()
@@ -746,7 +747,7 @@ func (ss *session) openTarget(variant map[string]string) (assay.Target, func(), 
 	tgt, closeTarget := f.System, func() {}
 	if tgt == nil {
 		var err error
-		tgt, err = f.Targets.Open(ss.spec, TargetOptions{Suite: ss.s, Getenv: f.Getenv, AllowLiteralSecrets: f.AllowLiteralSecrets, Keep: f.Keep, Variant: variant, CacheDir: cacheDir(f.StoreDir)})
+		tgt, err = f.Targets.Open(ss.spec, seam.TargetOptions{Suite: ss.s, Getenv: f.Getenv, AllowLiteralSecrets: f.AllowLiteralSecrets, Keep: f.Keep, Variant: variant, CacheDir: cacheDir(f.StoreDir)})
 		if err != nil {
 			return nil, nil, err
 		}
@@ -761,7 +762,7 @@ func (ss *session) openTarget(variant map[string]string) (assay.Target, func(), 
 }
 
 // newRecord is the record of a run about to start (incomplete).
-func (ss *session) newRecord(tgt assay.Target, variant map[string]string, group string, jdg Judge) *assay.Run {
+func (ss *session) newRecord(tgt assay.Target, variant map[string]string, group string, jdg seam.Judge) *assay.Run {
 	f, s := ss.f, ss.s
 	metricNames := specNames(ss.gopts.Metrics)
 	if ss.nuggets {
@@ -871,7 +872,7 @@ func (b *begun) abandon() { b.close(false) }
 type streamed struct {
 	res   runner.Result
 	agg   *runner.Aggregator
-	tally JudgeTally
+	tally seam.JudgeTally
 	check *judgeCheck        // the judge against its labels (nil without)
 	kept  []assay.CaseResult // when keepCases
 	dir   string             // the run's directory ("" for a store without files)
@@ -880,7 +881,7 @@ type streamed struct {
 // stream runs every case through the runner: each result goes to the
 // caller's sink, the run's directory and the aggregator (and is kept
 // when keepCases).
-func (ss *session) stream(ctx context.Context, tgt assay.Target, run *assay.Run, b *begun, jdg Judge) (*streamed, error) {
+func (ss *session) stream(ctx context.Context, tgt assay.Target, run *assay.Run, b *begun, jdg seam.Judge) (*streamed, error) {
 	f := ss.f
 	keep := ss.keepCases()
 	out := &streamed{agg: runner.NewAggregator(run.Options.Metrics), dir: b.rw.Dir()}
@@ -964,7 +965,7 @@ func (ss *session) stream(ctx context.Context, tgt assay.Target, run *assay.Run,
 // finish completes the record of a streamed run: status, versions,
 // measures, warnings, summary and segments, judge totals, where its cases
 // are read from, trial statistics and the gates; then redacts it.
-func (ss *session) finish(ctx context.Context, run *assay.Run, st *streamed, base *assay.Run, cacheNotes []string, jdg Judge) (gate.Verdict, error) {
+func (ss *session) finish(ctx context.Context, run *assay.Run, st *streamed, base *assay.Run, cacheNotes []string, jdg seam.Judge) (gate.Verdict, error) {
 	f, res := ss.f, st.res
 	run.FinishedAt = f.Now().UTC()
 	warnings := append([]string(nil), ss.warnings...)
@@ -1048,7 +1049,7 @@ func (ss *session) withCache(tgt assay.Target, variant map[string]string) (assay
 	info := assay.Describe(tgt, ss.spec)
 	var c assay.Target
 	if info.Fingerprint != "" {
-		c = ss.f.Targets.Cache(tgt, info, ss.cache, CacheOptions{K: ss.s.Defaults.K, Variant: variant})
+		c = ss.f.Targets.Cache(tgt, info, ss.cache, seam.CacheOptions{K: ss.s.Defaults.K, Variant: variant})
 	}
 	if c == nil {
 		msg := fmt.Sprintf(fill("{Cache}: a %s target is not cached (only http and command targets are)", ss.f.Names), info.Kind)
@@ -1111,7 +1112,7 @@ func (ss *session) baselineFor(ctx context.Context, variant map[string]string) (
 
 // runMatrix runs every variant of a target file's matrix as its own run of
 // one group, prints one table across them and checks the orderings.
-func (ss *session) runMatrix(ctx context.Context, m Matrix, res *Result) error {
+func (ss *session) runMatrix(ctx context.Context, m seam.Matrix, res *Result) error {
 	f := ss.f
 	var orderings []gate.Ordering
 	for _, g := range m.Orderings {

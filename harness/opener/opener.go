@@ -1,6 +1,6 @@
 // Package opener connects the harness to the kinds of target (package
 // target) and to the model judge (package judge): it provides the seams
-// harness.Targets and harness.JudgeOptions.New. The assay command sets
+// seam.Targets and harness.JudgeOptions.New. The assay command sets
 // both in every plan; a Go program sets them when its plan names a target
 // by spec, or when its suite defines a judge:
 //
@@ -19,7 +19,7 @@ package opener
 import (
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/cache"
-	"github.com/assay-eval/assay/harness"
+	"github.com/assay-eval/assay/harness/seam"
 	"github.com/assay-eval/assay/judge"
 	"github.com/assay-eval/assay/target"
 )
@@ -27,22 +27,22 @@ import (
 // Targets opens target specs with package target (target.Open).
 type Targets struct{}
 
-var _ harness.Targets = Targets{}
+var _ seam.Targets = Targets{}
 
 // Open opens the target spec names (target.Open).
-func (Targets) Open(spec string, o harness.TargetOptions) (assay.Target, error) {
+func (Targets) Open(spec string, o seam.TargetOptions) (assay.Target, error) {
 	return target.Open(spec, target.Options{Suite: o.Suite, Getenv: o.Getenv, AllowLiteralSecrets: o.AllowLiteralSecrets,
 		Keep: o.Keep, Variant: o.Variant, CacheDir: o.CacheDir})
 }
 
 // Matrix reads the variants: and ordering: of a target file
 // (target.ReadMatrix); zero for a spec that is no target file.
-func (Targets) Matrix(spec string) (harness.Matrix, error) {
+func (Targets) Matrix(spec string) (seam.Matrix, error) {
 	if !target.IsFile(spec) {
-		return harness.Matrix{}, nil
+		return seam.Matrix{}, nil
 	}
 	m, err := target.ReadMatrix(spec)
-	return harness.Matrix{Keys: m.Keys, Variants: m.Variants, Orderings: m.Orderings}, err
+	return seam.Matrix{Keys: m.Keys, Variants: m.Variants, Orderings: m.Orderings}, err
 }
 
 // Prices reads the prices: of a target file (target.ReadPrices); nil for
@@ -56,7 +56,7 @@ func (Targets) Prices(spec string) (assay.PriceTable, error) {
 
 // Cache wraps t in target.Cached when its kind is cached
 // (target.Cacheable), else returns nil.
-func (Targets) Cache(t assay.Target, info assay.TargetInfo, c *cache.Cache, o harness.CacheOptions) assay.Target {
+func (Targets) Cache(t assay.Target, info assay.TargetInfo, c *cache.Cache, o seam.CacheOptions) assay.Target {
 	if !target.Cacheable(info.Kind) {
 		return nil
 	}
@@ -64,7 +64,7 @@ func (Targets) Cache(t assay.Target, info assay.TargetInfo, c *cache.Cache, o ha
 }
 
 // Judge makes the judge of a definition with package judge (judge.New).
-func Judge(cfg assay.JudgeConfig, o harness.NewJudgeOptions) (harness.Judge, error) {
+func Judge(cfg assay.JudgeConfig, o seam.JudgeOptions) (seam.Judge, error) {
 	jo := judge.Options{Getenv: o.Getenv, Secrets: o.Secrets, Repeats: o.Repeats, Probes: o.Probes,
 		AllowLiteralSecrets: o.AllowLiteralSecrets, Corpus: o.Corpus}
 	if o.Cache != nil {
@@ -77,8 +77,8 @@ func Judge(cfg assay.JudgeConfig, o harness.NewJudgeOptions) (harness.Judge, err
 	return judgeOf{j}, nil
 }
 
-// judgeOf is a *judge.Judge as a harness.Judge: its tally as a
-// harness.JudgeTally.
+// judgeOf is a *judge.Judge as a seam.Judge: its tally as a
+// seam.JudgeTally.
 type judgeOf struct{ *judge.Judge }
 
-func (j judgeOf) NewTally(trials bool) harness.JudgeTally { return j.Judge.NewTally(trials) }
+func (j judgeOf) NewTally(trials bool) seam.JudgeTally { return j.Judge.NewTally(trials) }
