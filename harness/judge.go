@@ -80,7 +80,7 @@ func (f *Plan) openJudge(s *assay.Suite) (*judgeSetup, error) {
 		return nil, nil
 	}
 	if jo.New == nil {
-		return nil, planError("Judge", "set {Judge}.New (package opener's Judge), or turn the judge off", "%s defines a judge, and the plan has nothing to make it with", judgeWhere(cfg))
+		return nil, planError("Judge", "set Plan.Judge.New (package opener's Judge), or turn the judge off", "%s defines a judge, and the plan has nothing to make it with", judgeWhere(cfg))
 	}
 	js := &judgeSetup{cfg: *cfg, make: jo.New, opts: seam.JudgeOptions{Getenv: f.Getenv, Secrets: f.Secrets, Repeats: jo.Repeats, AllowLiteralSecrets: f.AllowLiteralSecrets, Corpus: s.Corpus, Probes: jo.Probes}}
 	if _, err := js.make(js.cfg, js.opts); err != nil {

@@ -482,7 +482,7 @@ func prepareRun(ctx context.Context, f *Plan) (*session, error) {
 		ss.spec = "builtin"
 	}
 	if f.System == nil && f.Targets == nil {
-		return nil, planError("Targets", "set {Targets} (package opener's Targets), or run a Go value as {System}", "target %q: the plan has nothing to open a target with", ss.spec)
+		return nil, planError("Targets", "set Plan.Targets (package opener's Targets), or run a Go value as Plan.System", "target %q: the plan has nothing to open a target with", ss.spec)
 	}
 	ss.prices = ss.s.Prices
 	if f.System == nil {
