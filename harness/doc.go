@@ -73,9 +73,10 @@
 //
 // Plan.Cache answers http and command targets from the response cache
 // under the store (package cache, <store>/cache/target): the target is
-// wrapped in target.Cached, whose key is the target's fingerprint, the
-// case fields the request is built from, the variant and the trial; a
-// target of another kind runs as usual with a warning.
+// wrapped by Plan.Targets.Cache (package opener's: target.Cached, whose
+// key is the target's fingerprint, the case fields the request is built
+// from, the variant and the trial); a target of another kind runs as
+// usual with a warning.
 //
 // # Stored runs
 //
