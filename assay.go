@@ -3,6 +3,7 @@ package assay
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"time"
 
 	"github.com/assay-eval/assay/redact"
@@ -38,6 +39,16 @@ func (f TargetFunc) Observe(ctx context.Context, c Case) (Observation, error) { 
 // Describer is the optional capability of a Target that can say what it is.
 type Describer interface {
 	Describe() TargetInfo
+}
+
+// Describe returns t's description, or one naming only its kind: the part
+// of spec (the name it was opened by) before the first colon.
+func Describe(t Target, spec string) TargetInfo {
+	if d, ok := t.(Describer); ok {
+		return d.Describe()
+	}
+	kind, _, _ := strings.Cut(spec, ":")
+	return TargetInfo{Kind: kind, Spec: spec}
 }
 
 // Setupper is the optional capability of a Target that must prepare the

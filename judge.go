@@ -251,3 +251,23 @@ func (s *JudgeSummary) JudgeUndefined(name string) string {
 	}
 	return ""
 }
+
+// MaxJudgeRepeats bounds how many times a judge asks each case (the
+// repeats of a judge, package judge's Options.Repeats).
+const MaxJudgeRepeats = 20
+
+// JudgeBounds is the judge bounds of a case: the defaults' overlaid with
+// its own (Expect.Judge).
+func JudgeBounds(defaults, own map[string]float64) map[string]float64 {
+	if len(defaults) == 0 {
+		return own
+	}
+	out := make(map[string]float64, len(defaults)+len(own))
+	for k, v := range defaults {
+		out[k] = v
+	}
+	for k, v := range own {
+		out[k] = v
+	}
+	return out
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/assay-eval/assay/gate"
 	"github.com/assay-eval/assay/grade"
 	"github.com/assay-eval/assay/harness"
+	"github.com/assay-eval/assay/harness/seam"
 )
 
 // Option adjusts Run.
@@ -24,6 +25,7 @@ type config struct {
 	storeDir    string
 	subtests    bool
 	checks      []grade.Custom
+	newJudge    func(assay.JudgeConfig, seam.JudgeOptions) (seam.Judge, error)
 }
 
 // Trials makes n observations per case (default 1).
@@ -55,6 +57,14 @@ func Subtests() Option { return func(c *config) { c.subtests = true } }
 // lowercase name ("cites_policy") that no built-in check has.
 func Check(kind string, fn func(assay.Case, assay.Observation) assay.Check) Option {
 	return func(c *config) { c.checks = append(c.checks, grade.Custom{Kind: kind, Func: fn}) }
+}
+
+// Judge makes the model judge of a suite that defines one (judge:) with
+// newJudge: package opener's Judge is the one `assay run` uses. Without
+// it, a suite with a judge: fails the test (a Go test that never judges
+// does not link the judge's HTTP client).
+func Judge(newJudge func(assay.JudgeConfig, seam.JudgeOptions) (seam.Judge, error)) Option {
+	return func(c *config) { c.newJudge = newJudge }
 }
 
 // Run runs the suite at suitePath against tgt and returns the run, with
@@ -98,6 +108,7 @@ func Run(t testing.TB, suitePath string, tgt assay.Target, opts ...Option) *assa
 		SuitePath: suitePath, System: tgt, Target: "go:" + fmt.Sprintf("%T", tgt),
 		Cases: cases, Trials: c.trials, Concurrency: c.concurrency,
 		Gates: c.gates, StoreDir: c.storeDir, Checks: c.checks,
+		Judge: harness.JudgeOptions{New: c.newJudge},
 	})
 	if res == nil {
 		if sub != nil {

@@ -8,7 +8,8 @@ import (
 
 // A test that imports assaytest links the pipeline, not the command line:
 // no Postgres driver, no progress bar, no cobra (they are the assay
-// command's, in cmd/assay).
+// command's, in cmd/assay), and not the kinds of target or the model judge
+// (package harness/opener brings them): no HTTP client, no templates.
 func TestNoCommandLineDependencies(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list")
@@ -22,6 +23,10 @@ func TestNoCommandLineDependencies(t *testing.T) {
 			if strings.HasPrefix(dep, bad) {
 				t.Errorf("assaytest depends on %s", dep)
 			}
+		}
+		switch dep {
+		case "net/http", "text/template", "github.com/assay-eval/assay/target", "github.com/assay-eval/assay/judge", "github.com/assay-eval/assay/llm":
+			t.Errorf("assaytest depends on %s", dep)
 		}
 	}
 }

@@ -20,8 +20,10 @@
 // Options: Trials (default 1), Concurrency (default
 // runner.DefaultConcurrency), Gates (added to the suite's), StoreDir
 // (default: no store; the run is read back from a temporary file), Check
-// (a check written in Go, counted like the suite's expectations) and
-// Subtests.
+// (a check written in Go, counted like the suite's expectations),
+// Subtests, and Judge: a suite that defines a model judge (judge:) needs
+// Judge(opener.Judge) (package harness/opener), which links the judge's
+// HTTP client into the test; without it such a suite fails the test.
 //
 // # Subtests and gates
 //

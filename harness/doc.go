@@ -27,13 +27,17 @@
 //     is left out so, the run ends GateFailed (no gate was checked) unless
 //     Plan.AllowNoBaseline; Result.NoBaseline says so.
 //  5. Resolve the target: Plan.System, else the spec Plan.Target, else
-//     builtin when the suite has a corpus. A target file with variants:
+//     builtin when the suite has a corpus; a spec is opened through
+//     Plan.Targets (package opener's Targets; a plan with a spec and none
+//     is a Usage error). A target file with variants:
 //     is a matrix: one run per variant, of one group, its orderings and
 //     variant-scoped gates checked up front.
 //  6. Open the store (Plan.StoreDir with Plan.StoreOptions; none when
 //     empty) and load the baseline (Plan.Baseline, any store.ResolveRef
 //     REF). The judge (Plan.Judge: its Config, else its File, else the
-//     suite's judge:; none with Off) is checked here, its api_key expanded
+//     suite's judge:; none with Off), made by Plan.Judge.New (package
+//     opener's Judge; a judge defined and no New is a Usage error), is
+//     checked here, its api_key expanded
 //     through Getenv and registered with Plan.Secrets, and its cache
 //     opened under a store directory (<store>/cache, kind judge).
 //  7. For each run (each variant), in steps: open the target and register
@@ -57,6 +61,11 @@
 //     measure nothing), GateFailed or Regressed; a run that shares no case
 //     with its baseline is a Usage error.
 //
+// The harness reaches the kinds of target and the model judge only
+// through the interfaces of package seam, which package opener implements:
+// a program that runs a Go value (package assaytest) links no HTTP
+// client, no templates and no search engine's target.
+//
 // The caller renders the Result and closes it. Plan.Strict makes any
 // graded case that did not pass a GateFailed error, gates or not. A run
 // (or merged run) in which every case errored is a GateFailed error
@@ -64,9 +73,10 @@
 //
 // Plan.Cache answers http and command targets from the response cache
 // under the store (package cache, <store>/cache/target): the target is
-// wrapped in target.Cached, whose key is the target's fingerprint, the
-// case fields the request is built from, the variant and the trial; a
-// target of another kind runs as usual with a warning.
+// wrapped by Plan.Targets.Cache (package opener's: target.Cached, whose
+// key is the target's fingerprint, the case fields the request is built
+// from, the variant and the trial); a target of another kind runs as
+// usual with a warning.
 //
 // # Stored runs
 //

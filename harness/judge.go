@@ -7,7 +7,7 @@ import (
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/cache"
 	"github.com/assay-eval/assay/grade"
-	"github.com/assay-eval/assay/judge"
+	"github.com/assay-eval/assay/harness/seam"
 	"github.com/assay-eval/assay/judge/agreement"
 	"github.com/assay-eval/assay/redact"
 	"github.com/assay-eval/assay/store"
@@ -28,12 +28,19 @@ type JudgeOptions struct {
 	// Config, when set, is the definition itself (a library caller's),
 	// used instead of File and the suite's.
 	Config *assay.JudgeConfig
+	// New makes the judge of a definition (package opener's Judge,
+	// through package judge, is the assay command's). Nil: a plan whose
+	// suite (or File, or Config) defines a judge is refused, unless Off.
+	// The harness reaches the model judge only through it (package seam),
+	// so that a program that never judges links no HTTP client.
+	New func(cfg assay.JudgeConfig, o seam.JudgeOptions) (seam.Judge, error)
 }
 
 // judgeSetup is what every run of a session needs to make its judge.
 type judgeSetup struct {
 	cfg     assay.JudgeConfig
-	opts    judge.Options
+	opts    seam.JudgeOptions
+	make    func(assay.JudgeConfig, seam.JudgeOptions) (seam.Judge, error)
 	cache   *cache.Cache // nil: no store directory
 	secrets func() []redact.Secret
 	labels  *agreement.Labels // the labels file judge.labels names, read
@@ -48,8 +55,8 @@ func (f *Plan) openJudge(s *assay.Suite) (*judgeSetup, error) {
 	switch {
 	case jo.Off && jo.File != "":
 		return nil, planError("Judge", "", "{JudgeOff} and {Judge} turn the judge off and on: give one")
-	case jo.Repeats < 0 || jo.Repeats > judge.MaxRepeats:
-		return nil, planError("JudgeRepeats", "", "{JudgeRepeats} must be from 1 to %d, got %d", judge.MaxRepeats, jo.Repeats)
+	case jo.Repeats < 0 || jo.Repeats > assay.MaxJudgeRepeats:
+		return nil, planError("JudgeRepeats", "", "{JudgeRepeats} must be from 1 to %d, got %d", assay.MaxJudgeRepeats, jo.Repeats)
 	case jo.Off:
 		return nil, nil
 	}
@@ -72,8 +79,11 @@ func (f *Plan) openJudge(s *assay.Suite) (*judgeSetup, error) {
 		}
 		return nil, nil
 	}
-	js := &judgeSetup{cfg: *cfg, opts: judge.Options{Getenv: f.Getenv, Secrets: f.Secrets, Repeats: jo.Repeats, AllowLiteralSecrets: f.AllowLiteralSecrets, Corpus: s.Corpus, Probes: jo.Probes}}
-	if _, err := judge.New(js.cfg, js.opts); err != nil {
+	if jo.New == nil {
+		return nil, planError("Judge", "set Plan.Judge.New (package opener's Judge), or turn the judge off", "%s defines a judge, and the plan has nothing to make it with", judgeWhere(cfg))
+	}
+	js := &judgeSetup{cfg: *cfg, make: jo.New, opts: seam.JudgeOptions{Getenv: f.Getenv, Secrets: f.Secrets, Repeats: jo.Repeats, AllowLiteralSecrets: f.AllowLiteralSecrets, Corpus: s.Corpus, Probes: jo.Probes}}
+	if _, err := js.make(js.cfg, js.opts); err != nil {
 		return nil, inputError(err)
 	}
 	if err := js.openLabels(); err != nil {
@@ -93,21 +103,30 @@ func (f *Plan) openJudge(s *assay.Suite) (*judgeSetup, error) {
 // newJudge makes the judge of one run (each run has its own budget),
 // once the run's target has added its secrets: the cache stores every
 // answer redacted of them all.
-func (js *judgeSetup) newJudge() (*judge.Judge, error) {
+func (js *judgeSetup) newJudge() (seam.Judge, error) {
 	if js == nil {
 		return nil, nil
 	}
 	if js.cache != nil {
 		js.cache.Redact(js.secrets()...)
 	}
-	return judge.New(js.cfg, js.opts)
+	return js.make(js.cfg, js.opts)
+}
+
+// judgeWhere names where a judge definition is ("judge.yaml:3", else
+// "the judge definition").
+func judgeWhere(cfg *assay.JudgeConfig) string {
+	if cfg.Source != "" {
+		return cfg.Source
+	}
+	return "the judge definition"
 }
 
 // judgeHook is the runner's Judge option for j (nil: no judge).
 // It also lets the judge assign the nuggets that ask for it and that no
 // rule matched (judge.AssignNuggets), then scores the case's nuggets
 // again (noVitalZero: the suite's nugget_no_vital).
-func judgeHook(j *judge.Judge, defaults map[string]float64, noVitalZero bool) func(context.Context, assay.Case, *assay.Observation, *assay.CaseResult) {
+func judgeHook(j seam.Judge, defaults map[string]float64, noVitalZero bool) func(context.Context, assay.Case, *assay.Observation, *assay.CaseResult) {
 	if j == nil {
 		return nil
 	}

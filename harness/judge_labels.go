@@ -7,7 +7,7 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/gate"
-	"github.com/assay-eval/assay/judge"
+	"github.com/assay-eval/assay/harness/seam"
 	"github.com/assay-eval/assay/judge/agreement"
 )
 
@@ -36,7 +36,7 @@ func (js *judgeSetup) openLabels() error {
 	if err != nil {
 		return inputError(err)
 	}
-	j, err := judge.New(js.cfg, js.opts)
+	j, err := js.make(js.cfg, js.opts)
 	if err != nil {
 		return inputError(err)
 	}
@@ -49,7 +49,7 @@ func (js *judgeSetup) openLabels() error {
 
 // newCheck is the check of one run's judge j (nil without labels and
 // min_kappa).
-func (js *judgeSetup) newCheck(j *judge.Judge) *judgeCheck {
+func (js *judgeSetup) newCheck(j seam.Judge) *judgeCheck {
 	if js == nil || j == nil || (js.labels == nil && js.cfg.MinKappa == nil) {
 		return nil
 	}
@@ -67,7 +67,7 @@ func (c *judgeCheck) add(cs assay.Case, defaults map[string]float64, r *assay.Ca
 	if c == nil {
 		return
 	}
-	for k := range judge.Bounds(defaults, cs.Expect.Judge) {
+	for k := range assay.JudgeBounds(defaults, cs.Expect.Judge) {
 		c.bounded[k] = true
 	}
 	c.scores.Add(r)

@@ -18,14 +18,13 @@ import (
 	"github.com/assay-eval/assay/corpus"
 	"github.com/assay-eval/assay/gate"
 	"github.com/assay-eval/assay/grade"
-	"github.com/assay-eval/assay/judge"
+	"github.com/assay-eval/assay/harness/seam"
 	"github.com/assay-eval/assay/metric"
 	"github.com/assay-eval/assay/redact"
 	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/runner"
 	"github.com/assay-eval/assay/store"
 	"github.com/assay-eval/assay/suite"
-	"github.com/assay-eval/assay/target"
 )
 
 // Plan is everything one Run needs. Its zero value works but for the
@@ -46,6 +45,9 @@ type Plan struct {
 	// only its name in the record; the caller keeps it open.
 	Target string
 	System assay.Target
+	// Targets opens Target (package opener's Targets, through package
+	// target; package seam says why it is apart); nil: only System runs.
+	Targets seam.Targets
 	// Selection: the case ids to run, KEY=VALUE tags every case run must
 	// have, and K (> 0) overrides the suite's k.
 	Cases []string
@@ -265,9 +267,9 @@ func Run(ctx context.Context, p Plan) (*Result, error) {
 		res.closers = append(res.closers, func() { st.Close() })
 	}
 	res.closers = append(res.closers, ss.closeSpills)
-	var matrix target.Matrix
-	if f.System == nil && target.IsFile(ss.spec) {
-		if matrix, err = target.ReadMatrix(ss.spec); err != nil {
+	var matrix seam.Matrix
+	if f.System == nil {
+		if matrix, err = f.Targets.Matrix(ss.spec); err != nil {
 			res.Close()
 			return nil, inputError(err)
 		}
@@ -479,9 +481,12 @@ func prepareRun(ctx context.Context, f *Plan) (*session, error) {
 		}
 		ss.spec = "builtin"
 	}
+	if f.System == nil && f.Targets == nil {
+		return nil, planError("Targets", "set Plan.Targets (package opener's Targets), or run a Go value as Plan.System", "target %q: the plan has nothing to open a target with", ss.spec)
+	}
 	ss.prices = ss.s.Prices
-	if f.System == nil && target.IsFile(ss.spec) {
-		tp, err := target.ReadPrices(ss.spec)
+	if f.System == nil {
+		tp, err := f.Targets.Prices(ss.spec)
 		if err != nil {
 			return nil, inputError(err)
 		}
@@ -742,18 +747,22 @@ func (ss *session) openTarget(variant map[string]string) (assay.Target, func(), 
 	tgt, closeTarget := f.System, func() {}
 	if tgt == nil {
 		var err error
-		tgt, err = target.Open(ss.spec, target.Options{Suite: ss.s, Getenv: f.Getenv, AllowLiteralSecrets: f.AllowLiteralSecrets, Keep: f.Keep, Variant: variant, CacheDir: cacheDir(f.StoreDir)})
+		tgt, err = f.Targets.Open(ss.spec, seam.TargetOptions{Suite: ss.s, Getenv: f.Getenv, AllowLiteralSecrets: f.AllowLiteralSecrets, Keep: f.Keep, Variant: variant, CacheDir: cacheDir(f.StoreDir)})
 		if err != nil {
 			return nil, nil, err
 		}
-		closeTarget = func() { target.Close(tgt) }
+		if c, ok := tgt.(interface{ Close() error }); ok {
+			closeTarget = func() { c.Close() }
+		}
 	}
-	f.Secrets.Add(target.Secrets(tgt)...)
+	if h, ok := tgt.(assay.SecretHolder); ok {
+		f.Secrets.Add(h.Secrets()...)
+	}
 	return tgt, closeTarget, nil
 }
 
 // newRecord is the record of a run about to start (incomplete).
-func (ss *session) newRecord(tgt assay.Target, variant map[string]string, group string, jdg *judge.Judge) *assay.Run {
+func (ss *session) newRecord(tgt assay.Target, variant map[string]string, group string, jdg seam.Judge) *assay.Run {
 	f, s := ss.f, ss.s
 	metricNames := specNames(ss.gopts.Metrics)
 	if ss.nuggets {
@@ -767,7 +776,7 @@ func (ss *session) newRecord(tgt assay.Target, variant map[string]string, group 
 		RunID:          store.NewRunID(),
 		Status:         assay.StatusIncomplete,
 		Suite:          assay.SuiteRef{Name: s.Name, Fingerprint: ss.fingerprint, Path: s.Path, Cases: ss.total, Cluster: s.Cluster},
-		Target:         target.Describe(tgt, ss.spec),
+		Target:         assay.Describe(tgt, ss.spec),
 		AssayVersion:   f.Version,
 		GradingVersion: grade.Version,
 		Git:            ss.git,
@@ -863,7 +872,7 @@ func (b *begun) abandon() { b.close(false) }
 type streamed struct {
 	res   runner.Result
 	agg   *runner.Aggregator
-	tally *judge.Tally
+	tally seam.JudgeTally
 	check *judgeCheck        // the judge against its labels (nil without)
 	kept  []assay.CaseResult // when keepCases
 	dir   string             // the run's directory ("" for a store without files)
@@ -872,7 +881,7 @@ type streamed struct {
 // stream runs every case through the runner: each result goes to the
 // caller's sink, the run's directory and the aggregator (and is kept
 // when keepCases).
-func (ss *session) stream(ctx context.Context, tgt assay.Target, run *assay.Run, b *begun, jdg *judge.Judge) (*streamed, error) {
+func (ss *session) stream(ctx context.Context, tgt assay.Target, run *assay.Run, b *begun, jdg seam.Judge) (*streamed, error) {
 	f := ss.f
 	keep := ss.keepCases()
 	out := &streamed{agg: runner.NewAggregator(run.Options.Metrics), dir: b.rw.Dir()}
@@ -956,7 +965,7 @@ func (ss *session) stream(ctx context.Context, tgt assay.Target, run *assay.Run,
 // finish completes the record of a streamed run: status, versions,
 // measures, warnings, summary and segments, judge totals, where its cases
 // are read from, trial statistics and the gates; then redacts it.
-func (ss *session) finish(ctx context.Context, run *assay.Run, st *streamed, base *assay.Run, cacheNotes []string, jdg *judge.Judge) (gate.Verdict, error) {
+func (ss *session) finish(ctx context.Context, run *assay.Run, st *streamed, base *assay.Run, cacheNotes []string, jdg seam.Judge) (gate.Verdict, error) {
 	f, res := ss.f, st.res
 	run.FinishedAt = f.Now().UTC()
 	warnings := append([]string(nil), ss.warnings...)
@@ -1037,8 +1046,12 @@ func (ss *session) withCache(tgt assay.Target, variant map[string]string) (assay
 	if ss.cache == nil {
 		return tgt, func() []string { return nil }
 	}
-	info := target.Describe(tgt, ss.spec)
-	if !target.Cacheable(info.Kind) || info.Fingerprint == "" {
+	info := assay.Describe(tgt, ss.spec)
+	var c assay.Target
+	if info.Fingerprint != "" {
+		c = ss.f.Targets.Cache(tgt, info, ss.cache, seam.CacheOptions{K: ss.s.Defaults.K, Variant: variant})
+	}
+	if c == nil {
 		msg := fmt.Sprintf(fill("{Cache}: a %s target is not cached (only http and command targets are)", ss.f.Names), info.Kind)
 		return tgt, func() []string { return []string{msg} }
 	}
@@ -1049,8 +1062,10 @@ func (ss *session) withCache(tgt assay.Target, variant map[string]string) (assay
 	// Stored means redacted: the target's secrets (and any the plan
 	// holds) never reach a cache file.
 	ss.cache.Redact(ss.f.Secrets.Secrets()...)
-	c := target.NewCached(tgt, info, ss.cache, target.CacheOptions{K: ss.s.Defaults.K, Variant: variant})
-	return c, c.Warnings
+	if w, ok := c.(interface{ Warnings() []string }); ok {
+		return c, w.Warnings
+	}
+	return c, func() []string { return nil }
 }
 
 // baselineFor returns the run a variant's run is compared with. When
@@ -1097,7 +1112,7 @@ func (ss *session) baselineFor(ctx context.Context, variant map[string]string) (
 
 // runMatrix runs every variant of a target file's matrix as its own run of
 // one group, prints one table across them and checks the orderings.
-func (ss *session) runMatrix(ctx context.Context, m target.Matrix, res *Result) error {
+func (ss *session) runMatrix(ctx context.Context, m seam.Matrix, res *Result) error {
 	f := ss.f
 	var orderings []gate.Ordering
 	for _, g := range m.Orderings {

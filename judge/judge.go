@@ -27,7 +27,7 @@ const (
 	DefaultRetries     = 2
 	DefaultTimeout     = 60 * time.Second
 	// MaxRepeats bounds --judge-repeats.
-	MaxRepeats = 20
+	MaxRepeats = assay.MaxJudgeRepeats
 	// MaxAnswerBody is the largest response the judge reads from its
 	// endpoint (the body, read up to this size and refused past it): an
 	// answer is a few scores and a line of reasoning.
@@ -722,19 +722,9 @@ func (j *Judge) criteria() []string {
 }
 
 // Bounds is the judge bounds of a case: the defaults' overlaid with the
-// case's own.
+// case's own (assay.JudgeBounds).
 func Bounds(defaults, own map[string]float64) map[string]float64 {
-	if len(defaults) == 0 {
-		return own
-	}
-	out := make(map[string]float64, len(defaults)+len(own))
-	for k, v := range defaults {
-		out[k] = v
-	}
-	for k, v := range own {
-		out[k] = v
-	}
-	return out
+	return assay.JudgeBounds(defaults, own)
 }
 
 func round4(f float64) float64 { return math.Round(f*1e4) / 1e4 }

@@ -165,9 +165,5 @@ func Secrets(t assay.Target) []redact.Secret {
 
 // Describe returns t's description, or one naming only its kind.
 func Describe(t assay.Target, spec string) assay.TargetInfo {
-	if d, ok := t.(assay.Describer); ok {
-		return d.Describe()
-	}
-	kind, _, _ := strings.Cut(spec, ":")
-	return assay.TargetInfo{Kind: kind, Spec: spec}
+	return assay.Describe(t, spec)
 }

@@ -39,7 +39,7 @@ func attribStore(t *testing.T) (store.Store, string) {
 	if err := os.WriteFile(trace, []byte(attribTrace), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, err := harness.Run(context.Background(), harness.Plan{SuitePath: suite, Target: "replay:" + trace, StoreDir: filepath.Join(dir, "store"), Trials: 1, Concurrency: 1, Timeout: time.Minute})
+	res, err := harness.Run(context.Background(), opened(harness.Plan{SuitePath: suite, Target: "replay:" + trace, StoreDir: filepath.Join(dir, "store"), Trials: 1, Concurrency: 1, Timeout: time.Minute}))
 	if res == nil {
 		t.Fatal(err)
 	}

@@ -274,7 +274,7 @@ func failingPair(t *testing.T) (st store.Store, base, cand *assay.Run) {
 	dir := filepath.Join(t.TempDir(), "store")
 	mk := func(p harness.Plan) *assay.Run {
 		p.SuitePath, p.StoreDir, p.Trials, p.Concurrency, p.Timeout = quickstart, dir, 1, 4, time.Minute
-		res, err := harness.Run(context.Background(), p)
+		res, err := harness.Run(context.Background(), opened(p))
 		if res == nil {
 			t.Fatal(err)
 		}
@@ -525,8 +525,8 @@ func TestBrowserJudgeBreaker(t *testing.T) {
 	srv.Inject(1000, llmtest.Fault{Status: 503})
 	retries := 0
 	dir := filepath.Join(t.TempDir(), "store")
-	res, err := harness.Run(context.Background(), harness.Plan{SuitePath: quickstart, StoreDir: dir, Trials: 1, Concurrency: 1, Timeout: time.Minute,
-		Judge: harness.JudgeOptions{Config: &assay.JudgeConfig{URL: srv.URL, Model: "grader-1", Retries: &retries}}})
+	res, err := harness.Run(context.Background(), opened(harness.Plan{SuitePath: quickstart, StoreDir: dir, Trials: 1, Concurrency: 1, Timeout: time.Minute,
+		Judge: harness.JudgeOptions{Config: &assay.JudgeConfig{URL: srv.URL, Model: "grader-1", Retries: &retries}}}))
 	if res == nil {
 		t.Fatal(err)
 	}

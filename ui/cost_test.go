@@ -48,7 +48,7 @@ func TestCostPages(t *testing.T) {
 	for _, name := range []string{"unpriced", "budget"} {
 		p := runs[name]
 		p.SuitePath, p.StoreDir, p.Trials, p.Concurrency = filepath.Join(dir, "suite.yaml"), storeDir, 1, 1
-		res, err := harness.Run(context.Background(), p)
+		res, err := harness.Run(context.Background(), opened(p))
 		if res == nil {
 			t.Fatal(err)
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/assay-eval/assay/harness"
+	"github.com/assay-eval/assay/harness/opener"
 	"github.com/assay-eval/assay/store"
 	"github.com/assay-eval/assay/ui"
 )
@@ -20,7 +21,7 @@ func Example() {
 	dir := filepath.Join(tmp, "store")
 	res, err := harness.Run(context.Background(), harness.Plan{
 		SuitePath: "testdata/hostile/suite.yaml", Target: "replay:testdata/hostile/cand.jsonl",
-		StoreDir: dir, Trials: 1, Concurrency: 1,
+		StoreDir: dir, Trials: 1, Concurrency: 1, Targets: opener.Targets{},
 	})
 	if res == nil {
 		fmt.Println(err)

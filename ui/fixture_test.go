@@ -74,7 +74,7 @@ func makeFixture() (*fixture, error) {
 	trace := filepath.Join(tmp, "trace.jsonl")
 	run := func(p harness.Plan) (*assay.Run, error) {
 		p.StoreDir, p.Trials, p.Concurrency, p.Timeout = f.dir, 1, max(p.Concurrency, 4), time.Minute
-		res, err := harness.Run(context.Background(), p)
+		res, err := harness.Run(context.Background(), opened(p))
 		if res == nil {
 			return nil, err
 		}

@@ -49,7 +49,7 @@ func labelledRuns(t *testing.T) (st store.Store, dir, good, bad string) {
 	var ids []string
 	for _, judgeFile := range []string{"", filepath.Join(dir, "bad.yaml")} {
 		p := harness.Plan{SuitePath: filepath.Join(dir, "suite.yaml"), Target: "replay:" + filepath.Join(dir, "trace.jsonl"), StoreDir: storeDir, Trials: 1, Concurrency: 1, Judge: harness.JudgeOptions{File: judgeFile}}
-		res, err := harness.Run(context.Background(), p)
+		res, err := harness.Run(context.Background(), opened(p))
 		if res == nil {
 			t.Fatal(err)
 		}

@@ -48,8 +48,8 @@ cases:
 		}
 	}
 	sdir := filepath.Join(dir, "store")
-	res, err := harness.Run(context.Background(), harness.Plan{SuitePath: filepath.Join(dir, "suite.yaml"), Target: "replay:" + filepath.Join(dir, "trace.jsonl"),
-		StoreDir: sdir, Trials: 1, Concurrency: 1, Timeout: time.Minute})
+	res, err := harness.Run(context.Background(), opened(harness.Plan{SuitePath: filepath.Join(dir, "suite.yaml"), Target: "replay:" + filepath.Join(dir, "trace.jsonl"),
+		StoreDir: sdir, Trials: 1, Concurrency: 1, Timeout: time.Minute}))
 	if res == nil {
 		t.Fatal(err)
 	}

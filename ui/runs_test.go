@@ -21,7 +21,7 @@ func TestRunsPageKeepsMetricsWhenNewestIncomplete(t *testing.T) {
 	dir := filepath.Join(tmp, "store")
 	run := func(p harness.Plan) *assay.Run {
 		p.SuitePath, p.StoreDir, p.Trials, p.Concurrency, p.Timeout = quickstart, dir, 1, 1, time.Minute
-		res, err := harness.Run(context.Background(), p)
+		res, err := harness.Run(context.Background(), opened(p))
 		if res == nil {
 			t.Fatal(err)
 		}

@@ -43,7 +43,7 @@ func hostilePair(t *testing.T) (store.Store, string, string) {
 	var ids []string
 	for _, trace := range []string{"base", "cand"} {
 		p := harness.Plan{SuitePath: "testdata/hostile/suite.yaml", Target: "replay:testdata/hostile/" + trace + ".jsonl", StoreDir: dir, Trials: 1, Concurrency: 1, Judge: harness.JudgeOptions{Config: jcfg}}
-		res, err := harness.Run(context.Background(), p)
+		res, err := harness.Run(context.Background(), opened(p))
 		if res == nil {
 			t.Fatal(err)
 		}

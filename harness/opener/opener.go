@@ -1,0 +1,84 @@
+// Package opener connects the harness to the kinds of target (package
+// target) and to the model judge (package judge): it provides the seams
+// seam.Targets and harness.JudgeOptions.New. The assay command sets
+// both in every plan; a Go program sets them when its plan names a target
+// by spec, or when its suite defines a judge:
+//
+//	harness.Plan{
+//		SuitePath: "suite.yaml",
+//		Target:    "http://127.0.0.1:8080/ask",
+//		Targets:   opener.Targets{},
+//		Judge:     harness.JudgeOptions{New: opener.Judge},
+//	}
+//
+// They are apart from the harness so that a program that only runs a Go
+// value (a test that imports package assaytest) links no HTTP client, no
+// templates and no search engine.
+package opener
+
+import (
+	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/cache"
+	"github.com/assay-eval/assay/harness/seam"
+	"github.com/assay-eval/assay/judge"
+	"github.com/assay-eval/assay/target"
+)
+
+// Targets opens target specs with package target (target.Open).
+type Targets struct{}
+
+var _ seam.Targets = Targets{}
+
+// Open opens the target spec names (target.Open).
+func (Targets) Open(spec string, o seam.TargetOptions) (assay.Target, error) {
+	return target.Open(spec, target.Options{Suite: o.Suite, Getenv: o.Getenv, AllowLiteralSecrets: o.AllowLiteralSecrets,
+		Keep: o.Keep, Variant: o.Variant, CacheDir: o.CacheDir})
+}
+
+// Matrix reads the variants: and ordering: of a target file
+// (target.ReadMatrix); zero for a spec that is no target file.
+func (Targets) Matrix(spec string) (seam.Matrix, error) {
+	if !target.IsFile(spec) {
+		return seam.Matrix{}, nil
+	}
+	m, err := target.ReadMatrix(spec)
+	return seam.Matrix{Keys: m.Keys, Variants: m.Variants, Orderings: m.Orderings}, err
+}
+
+// Prices reads the prices: of a target file (target.ReadPrices); nil for
+// a spec that is no target file.
+func (Targets) Prices(spec string) (assay.PriceTable, error) {
+	if !target.IsFile(spec) {
+		return nil, nil
+	}
+	return target.ReadPrices(spec)
+}
+
+// Cache wraps t in target.Cached when its kind is cached
+// (target.Cacheable), else returns nil.
+func (Targets) Cache(t assay.Target, info assay.TargetInfo, c *cache.Cache, o seam.CacheOptions) assay.Target {
+	if !target.Cacheable(info.Kind) {
+		return nil
+	}
+	return target.NewCached(t, info, c, target.CacheOptions{K: o.K, Variant: o.Variant})
+}
+
+// Judge makes the judge of a definition with package judge (judge.New).
+func Judge(cfg assay.JudgeConfig, o seam.JudgeOptions) (seam.Judge, error) {
+	jo := judge.Options{Getenv: o.Getenv, Secrets: o.Secrets, Repeats: o.Repeats, Probes: o.Probes,
+		AllowLiteralSecrets: o.AllowLiteralSecrets, Corpus: o.Corpus}
+	if o.Cache != nil {
+		jo.Cache = o.Cache // a nil *cache.Cache would be a non-nil Store
+	}
+	j, err := judge.New(cfg, jo)
+	if err != nil {
+		return nil, err
+	}
+	return judgeOf{j}, nil
+}
+
+// judgeOf is a *judge.Judge as a seam.Judge: its tally as a
+// seam.JudgeTally.
+type judgeOf struct{ *judge.Judge }
+
+func (j judgeOf) NewTally(trials bool) seam.JudgeTally { return j.Judge.NewTally(trials) }

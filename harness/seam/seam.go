@@ -1,0 +1,116 @@
+// Package seam declares what package harness plugs in rather than
+// links: the opener of target specs (Targets) and the model judge (Judge,
+// made by harness.JudgeOptions.New). Package harness/opener implements
+// them with packages target and judge; a plan sets them (the assay command
+// in every plan), and a program that only runs a Go value (a test that
+// imports package assaytest) sets neither and links none of what they
+// bring: no HTTP client, no templates, no search engine. The package holds
+// declarations only, as database/sql/driver does for database/sql.
+package seam
+
+import (
+	"context"
+
+	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/cache"
+	"github.com/assay-eval/assay/redact"
+)
+
+// Targets opens the targets a plan names by SPEC (harness.Plan.Target:
+// builtin, http://..., replay:FILE, a target file, ...). Package opener's
+// Targets, through package target, is the one the assay command uses. A
+// plan whose System is set needs none.
+type Targets interface {
+	// Open opens the target spec names ("" is builtin).
+	Open(spec string, o TargetOptions) (assay.Target, error)
+	// Matrix is the variant matrix the target file spec declares; zero
+	// when spec is no target file or the file declares none.
+	Matrix(spec string) (Matrix, error)
+	// Prices is the price table the target file spec adds to the
+	// suite's; nil when spec is no target file or the file has none.
+	Prices(spec string) (assay.PriceTable, error)
+	// Cache wraps t, whose description is info, so that it answers from
+	// c (harness.Plan.Cache); nil when a target of info's kind is not answered
+	// from the cache. c's redactor holds t's secrets. The target returned
+	// may have a Warnings() []string method: what the cache could not do.
+	Cache(t assay.Target, info assay.TargetInfo, c *cache.Cache, o CacheOptions) assay.Target
+}
+
+// TargetOptions are what Targets.Open needs besides the spec.
+type TargetOptions struct {
+	// Suite is the suite being run (its corpus feeds builtin).
+	Suite *assay.Suite
+	// Getenv expands ${VAR} in target files (harness.Plan.Getenv).
+	Getenv func(string) string
+	// AllowLiteralSecrets and Keep are the plan's.
+	AllowLiteralSecrets bool
+	Keep                bool
+	// Variant is the variant of a matrix the target is opened for (nil:
+	// none).
+	Variant map[string]string
+	// CacheDir is the store's cache directory ("": none).
+	CacheDir string
+}
+
+// CacheOptions are the inputs of a cached target's keys besides the case.
+type CacheOptions struct {
+	// K is the run's default k; Variant the matrix variant of the run.
+	K       int
+	Variant map[string]string
+}
+
+// Matrix is the variant matrix a target file declares: one map of
+// key to value per combination (the first key varies slowest), and the
+// orderings its variants must hold.
+type Matrix struct {
+	Keys      []string
+	Variants  []map[string]string
+	Orderings []assay.Gate
+}
+
+// JudgeOptions are what harness.JudgeOptions.New needs besides the
+// definition.
+type JudgeOptions struct {
+	// Getenv expands the definition's api_key (harness.Plan.Getenv); Secrets gets
+	// the expanded key (harness.Plan.Secrets).
+	Getenv  func(string) string
+	Secrets *redact.Redactor
+	// Cache, when set, answers a call asked before and keeps each new
+	// answer (<store>/cache).
+	Cache *cache.Cache
+	// Repeats asks each case that many times (0: once); Probes are the
+	// bias probes asked besides the definition's own.
+	Repeats int
+	Probes  []string
+	// AllowLiteralSecrets is the plan's.
+	AllowLiteralSecrets bool
+	// Corpus is the suite's documents (the text of the passages an
+	// observation names without it).
+	Corpus []assay.Document
+}
+
+// A Judge grades observations with a model (package judge's Judge).
+// Each run has its own (its own budget).
+type Judge interface {
+	// Grade judges one observation of c into r (defaults: the suite's
+	// judge bounds).
+	Grade(ctx context.Context, c assay.Case, obs *assay.Observation, defaults map[string]float64, r *assay.CaseResult)
+	// AssignNuggets lets the judge assign the nuggets no rule matched;
+	// true when it assigned any.
+	AssignNuggets(ctx context.Context, c assay.Case, obs *assay.Observation, r *assay.CaseResult) bool
+	// Rubric is the judge's criteria; MetricNames the metrics it adds to
+	// the run's.
+	Rubric() []assay.JudgeCriterion
+	MetricNames() []string
+	// NewTally counts the run's judged results (trials: the run makes
+	// more than one per case).
+	NewTally(trials bool) JudgeTally
+	// Warnings are the judge's, worded as remedies.
+	Warnings() []string
+}
+
+// A JudgeTally counts a run's judged results into its Summary.Judge.
+type JudgeTally interface {
+	Add(r *assay.CaseResult)
+	Summary() *assay.JudgeSummary
+}
