@@ -337,7 +337,7 @@ type fileRun struct {
 	suite    *os.File // suite-cases.jsonl, once a case was appended to it
 	finished bool
 	lastSync time.Time
-	index    func(run *assay.Run) error
+	index    Indexer // nil: none
 	docs     *docSpill   // the cases as run.json lists them
 	written  atomic.Bool // run.json lists the cases (Finish wrote it)
 }
@@ -517,6 +517,9 @@ func (w *fileRun) Append(r assay.CaseResult) error {
 		return w.explain(fmt.Errorf("%s: %w", w.cases.Name(), err))
 	}
 	w.docs.add(r, b)
+	if w.index != nil {
+		w.index.Add(r)
+	}
 	if time.Since(w.lastSync) >= syncEvery {
 		w.lastSync = time.Now()
 		if err := w.cases.Sync(); err != nil {
@@ -541,6 +544,11 @@ func (w *fileRun) Release() error {
 	cerr := w.cases.Close()
 	if err := errors.Join(serr, cerr, w.finishSuiteCases(false)); err != nil {
 		return w.explain(fmt.Errorf("%s: %w", w.cases.Name(), err))
+	}
+	if w.index != nil {
+		if err := w.index.Release(); err != nil {
+			return w.explain(err)
+		}
 	}
 	return nil
 }
@@ -581,7 +589,10 @@ func (w *fileRun) Finish(run *assay.Run) error {
 		return w.explain(fmt.Errorf("%s: %w", filepath.Join(w.dir, SuiteCasesFile), err))
 	}
 	if w.index != nil {
-		if err := w.index(run); err != nil {
+		// A run that carries this writer's encoded cases streams exactly
+		// the cases appended (CaseDocumenter): the index has them.
+		appended := len(run.Cases) == 0 && run.CaseStream != nil && run.CaseDocuments != nil
+		if err := w.index.Finish(run, appended); err != nil {
 			return fmt.Errorf("run %s saved in %s, but the index was not updated: %w", run.RunID, w.dir, w.explain(err))
 		}
 	}
