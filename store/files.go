@@ -337,7 +337,7 @@ type fileRun struct {
 	suite    *os.File // suite-cases.jsonl, once a case was appended to it
 	finished bool
 	lastSync time.Time
-	index    Indexer // nil: none
+	index    Indexer     // nil: none
 	docs     *docSpill   // the cases as run.json lists them
 	written  atomic.Bool // run.json lists the cases (Finish wrote it)
 }
