@@ -26,7 +26,7 @@
 // tenth of the size) and then updates the index. An index kept beside the
 // files (Indexer, BeginIndexed: store/sqlite's) is given each case as it is
 // appended and writes its rows in batches, so it reads nothing back either;
-// a 1,000-case run against a stub takes about 0.49 MB on disk with its
+// a 1,000-case run against a stub takes about 0.47 MB on disk with its
 // SQLite index (run.json alone is two thirds of it). A process
 // that is killed (kill -9, Ctrl-C before Finish) therefore leaves a run that
 // is listed as incomplete, whose finished cases can still be read, and that

@@ -119,7 +119,12 @@ func open(dir string, o store.OpenOptions) (*Store, error) {
 	}
 	// SQLite waits up to a second for a lock itself; retry waits on (up to
 	// a minute), and says once that it is waiting.
-	dsn := uri + "?_busy_timeout=1000&_journal_mode=WAL&_synchronous=NORMAL&_foreign_keys=1&_txlock=immediate"
+	// A new index is made with pages of 2 KiB rather than SQLite's 4 KiB:
+	// each table and index takes at least a page whatever the number of
+	// runs, so the fixed part of a store's first run is halved (about
+	// 20 KB less for a 1,000-case run). An index that exists keeps its
+	// page size (the pragma changes nothing then).
+	dsn := uri + "?_busy_timeout=1000&_journal_mode=WAL&_synchronous=NORMAL&_foreign_keys=1&_txlock=immediate&_pragma=page_size(2048)"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", dbPath, err)

@@ -44,6 +44,10 @@ func TestMigrationsAreRecorded(t *testing.T) {
 	if err := db.QueryRow(`PRAGMA journal_mode`).Scan(&mode); err != nil || mode != "wal" {
 		t.Errorf("journal_mode %q (%v); want wal", mode, err)
 	}
+	var page int
+	if err := db.QueryRow(`PRAGMA page_size`).Scan(&page); err != nil || page != 2048 {
+		t.Errorf("page_size %d (%v); want 2048 for a new index", page, err)
+	}
 }
 
 func TestIndexRebuiltFromFiles(t *testing.T) {
@@ -382,6 +386,10 @@ func TestCaseRowsMigrated(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
+	var page int
+	if err := s2db(t, root).QueryRow(`PRAGMA page_size`).Scan(&page); err != nil || page != 4096 {
+		t.Errorf("page_size of the index made before %d (%v); want 4096, as it was made", page, err)
+	}
 	if applied, v := s.Migrations(); v != 4 || len(applied) != 1 || applied[0] != "0004_case_rows.sql" {
 		t.Errorf("migrations applied %v, version %d; want 0004_case_rows.sql, 4", applied, v)
 	}
@@ -424,4 +432,16 @@ func save(t *testing.T, s store.Store, run *assay.Run, cases ...assay.CaseResult
 		t.Fatal(err)
 	}
 	return run.RunID
+}
+
+// s2db opens the index of the store at root beside the store's own
+// connection; the test closes it.
+func s2db(t *testing.T, root string) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("sqlite", filepath.Join(root, "assay.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
 }
