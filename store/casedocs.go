@@ -51,13 +51,17 @@ func newDocSpill(dir string) *docSpill {
 // the same case read back from cases.jsonl holds the character itself:
 // such a case is encoded from its cases.jsonl form, so that run.json is
 // the same whichever way it is written.
-func documentLine(dst []byte, r assay.CaseResult, line []byte) ([]byte, error) {
+func documentLine(dst []byte, r assay.CaseResult, line func() ([]byte, error)) ([]byte, error) {
 	out, err := assay.AppendCaseDocument(dst, r)
 	if err != nil || !bytes.Contains(out[len(dst):], []byte(`\ufffd`)) {
 		return out, err
 	}
+	l, err := line()
+	if err != nil {
+		return dst, err
+	}
 	var back assay.CaseResult
-	if err := decodeResult(bytes.TrimSpace(line), &back); err != nil {
+	if err := decodeResult(bytes.TrimSpace(l), &back); err != nil {
 		return dst, err
 	}
 	return assay.AppendCaseDocument(dst, back)
@@ -69,7 +73,7 @@ func (s *docSpill) add(r assay.CaseResult, line []byte) {
 	if s.err != nil {
 		return
 	}
-	b, err := documentLine(s.buf[:0], r, line)
+	b, err := documentLine(s.buf[:0], r, func() ([]byte, error) { return line, nil })
 	if err == nil {
 		b = append(b, '\n')
 		s.buf = b

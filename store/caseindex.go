@@ -33,26 +33,38 @@ import (
 //
 // CaseIndexFile is binary, little-endian:
 //
-//	header  8 bytes  "ASSAYCX1"
+//	header  8 bytes  "ASSAYCX2"
 //	        8 bytes  the size of cases.jsonl.gz it indexes
-//	        8 bytes  the number of entries
-//	entry   8 bytes  FNV-1a 64 of the case id
-//	        8 bytes  offset of a member in cases.jsonl.gz
+//	        4 bytes  the number of members
+//	        4 bytes  the number of entries
+//	member  8 bytes  offset of a member in cases.jsonl.gz
 //	        4 bytes  the member's length
+//	entry   4 bytes  the high 32 bits of FNV-1a 64 of the case id
+//	        4 bytes  the member's number (0: the first listed)
 //
-// Entries are sorted by hash, then offset; a case whose trials lie in
-// several members has an entry per member. Ids whose hashes collide share
-// entries: the lines read are filtered by id, so a collision costs a read,
-// never a wrong case. An index that does not match (another size of
-// cases.jsonl.gz, a size that is not its entries', an entry outside the
-// file) is not used: the case is read by streaming every line, as for a
-// run written before the index existed.
+// Members are listed in file order; entries are sorted by hash, then
+// member. A case whose trials lie in several members has an entry per
+// member. Ids whose hashes collide share entries: the lines read are
+// filtered by id, so a collision costs a read, never a wrong case. An
+// index that does not match (another size of cases.jsonl.gz, a size that
+// is not its members' and entries', a member outside the file) is not
+// used: the case is read by streaming every line, as for a run written
+// before the index existed.
+//
+// Runs written before it have the first form, "ASSAYCX1", read as
+// before: the same header without the member count (8 bytes of entry
+// count), then entries of 20 bytes each (the whole 64-bit hash, the
+// member's offset in 8 bytes and its length in 4). The second takes
+// 8 bytes a case rather than 20.
 const CaseIndexFile = "cases.idx"
 
 const (
-	caseIndexMagic     = "ASSAYCX1"
+	caseIndexMagic     = "ASSAYCX2"
+	caseIndexMagicV1   = "ASSAYCX1"
 	caseIndexHeader    = 24
-	caseIndexEntrySize = 20
+	caseIndexEntrySize = 20 // of the first form
+	caseIndexMember    = 12
+	caseIndexEntry2    = 8
 	// caseBlock is the size of case lines after which a member ends.
 	caseBlock = 64 << 10
 	// maxMember bounds the compressed length of a member the index may
@@ -226,24 +238,45 @@ func writeMembers(w *countWriter, in io.Reader) ([]caseIndexEntry, error) {
 	return entries, nil
 }
 
+// writeCaseIndex writes the index (the second form) of entries, sorted
+// by hash then offset, of a gzip file of gzSize bytes.
 func writeCaseIndex(w io.Writer, gzSize int64, entries []caseIndexEntry) error {
-	var b [caseIndexHeader]byte
-	copy(b[:8], caseIndexMagic)
-	binary.LittleEndian.PutUint64(b[8:], uint64(gzSize))
-	binary.LittleEndian.PutUint64(b[16:], uint64(len(entries)))
-	if _, err := w.Write(b[:]); err != nil {
-		return err
-	}
-	var e [caseIndexEntrySize]byte
-	for _, x := range entries {
-		binary.LittleEndian.PutUint64(e[0:], x.hash)
-		binary.LittleEndian.PutUint64(e[8:], x.off)
-		binary.LittleEndian.PutUint32(e[16:], x.n)
-		if _, err := w.Write(e[:]); err != nil {
-			return err
+	// The members, in file order, and each entry's member number.
+	var members []caseIndexEntry
+	number := map[uint64]uint32{}
+	offs := make([]caseIndexEntry, len(entries))
+	copy(offs, entries)
+	slices.SortFunc(offs, func(a, b caseIndexEntry) int { return cmp.Compare(a.off, b.off) })
+	for _, e := range offs {
+		if _, ok := number[e.off]; !ok {
+			number[e.off] = uint32(len(members))
+			members = append(members, e)
 		}
 	}
-	return nil
+	type entry struct{ hash, member uint32 }
+	short := make([]entry, len(entries))
+	for i, e := range entries {
+		short[i] = entry{uint32(e.hash >> 32), number[e.off]}
+	}
+	slices.SortFunc(short, func(a, b entry) int {
+		return cmp.Or(cmp.Compare(a.hash, b.hash), cmp.Compare(a.member, b.member))
+	})
+	short = slices.Compact(short)
+	b := make([]byte, 0, caseIndexHeader+len(members)*caseIndexMember+len(short)*caseIndexEntry2)
+	b = append(b, caseIndexMagic...)
+	b = binary.LittleEndian.AppendUint64(b, uint64(gzSize))
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(members)))
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(short)))
+	for _, m := range members {
+		b = binary.LittleEndian.AppendUint64(b, m.off)
+		b = binary.LittleEndian.AppendUint32(b, m.n)
+	}
+	for _, e := range short {
+		b = binary.LittleEndian.AppendUint32(b, e.hash)
+		b = binary.LittleEndian.AppendUint32(b, e.member)
+	}
+	_, err := w.Write(b)
+	return err
 }
 
 // errNoIndex: the run has no case index it may use.
@@ -260,46 +293,123 @@ func caseMembers(idx io.ReaderAt, idxSize, gzSize int64, h uint64) ([]caseIndexE
 	if _, err := idx.ReadAt(head[:], 0); err != nil {
 		return nil, errNoIndex
 	}
-	if string(head[:8]) != caseIndexMagic || int64(binary.LittleEndian.Uint64(head[8:])) != gzSize {
+	if int64(binary.LittleEndian.Uint64(head[8:])) != gzSize {
 		return nil, errNoIndex
 	}
-	n := binary.LittleEndian.Uint64(head[16:])
-	if n > uint64(idxSize) || caseIndexHeader+n*caseIndexEntrySize != uint64(idxSize) {
+	var out []caseIndexEntry
+	var err error
+	switch string(head[:8]) {
+	case caseIndexMagic:
+		out, err = caseMembers2(idx, idxSize, head, h)
+	case caseIndexMagicV1:
+		out, err = caseMembers1(idx, idxSize, head, h)
+	default:
 		return nil, errNoIndex
 	}
-	var buf [caseIndexEntrySize]byte
-	var rerr error
-	entry := func(i uint64) caseIndexEntry {
-		if _, err := idx.ReadAt(buf[:], caseIndexHeader+int64(i)*caseIndexEntrySize); err != nil {
-			rerr = err
-			return caseIndexEntry{}
+	if err != nil {
+		return nil, errNoIndex
+	}
+	for i, e := range out {
+		if e.off >= uint64(gzSize) || uint64(e.n) > uint64(gzSize)-e.off || e.n == 0 || e.n > maxMember ||
+			i > 0 && e.off <= out[i-1].off {
+			return nil, errNoIndex
 		}
-		return caseIndexEntry{binary.LittleEndian.Uint64(buf[0:]), binary.LittleEndian.Uint64(buf[8:]), binary.LittleEndian.Uint32(buf[16:])}
 	}
-	// The first entry whose hash is >= h.
+	return out, nil
+}
+
+// search is the first i in [0, n) with !less(i), less being true for a
+// prefix of the range; it stops at the first error of less.
+func search(n uint64, less func(uint64) (bool, error)) (uint64, error) {
 	lo, hi := uint64(0), n
-	for lo < hi && rerr == nil {
+	for lo < hi {
 		mid := lo + (hi-lo)/2
-		if entry(mid).hash < h {
+		l, err := less(mid)
+		if err != nil {
+			return 0, err
+		}
+		if l {
 			lo = mid + 1
 		} else {
 			hi = mid
 		}
 	}
+	return lo, nil
+}
+
+// caseMembers2 reads the index's second form ("ASSAYCX2").
+func caseMembers2(idx io.ReaderAt, idxSize int64, head [caseIndexHeader]byte, h uint64) ([]caseIndexEntry, error) {
+	m := uint64(binary.LittleEndian.Uint32(head[16:]))
+	n := uint64(binary.LittleEndian.Uint32(head[20:]))
+	entries := uint64(caseIndexHeader) + m*caseIndexMember
+	if entries+n*caseIndexEntry2 != uint64(idxSize) {
+		return nil, errNoIndex
+	}
+	var buf [caseIndexMember]byte
+	entry := func(i uint64) (hash, member uint32, err error) {
+		if _, err := idx.ReadAt(buf[:caseIndexEntry2], int64(entries+i*caseIndexEntry2)); err != nil {
+			return 0, 0, err
+		}
+		return binary.LittleEndian.Uint32(buf[0:]), binary.LittleEndian.Uint32(buf[4:]), nil
+	}
+	want := uint32(h >> 32)
+	lo, err := search(n, func(i uint64) (bool, error) {
+		hash, _, err := entry(i)
+		return hash < want, err
+	})
+	if err != nil {
+		return nil, err
+	}
 	var out []caseIndexEntry
-	for i := lo; i < n && rerr == nil; i++ {
-		e := entry(i)
-		if rerr != nil || e.hash != h {
+	for i := lo; i < n; i++ {
+		hash, member, err := entry(i)
+		if err != nil {
+			return nil, err
+		}
+		if hash != want {
 			break
 		}
-		if e.off >= uint64(gzSize) || uint64(e.n) > uint64(gzSize)-e.off || e.n == 0 || e.n > maxMember ||
-			len(out) > 0 && e.off <= out[len(out)-1].off {
+		if uint64(member) >= m {
 			return nil, errNoIndex
 		}
-		out = append(out, e)
+		if _, err := idx.ReadAt(buf[:], int64(caseIndexHeader+uint64(member)*caseIndexMember)); err != nil {
+			return nil, err
+		}
+		out = append(out, caseIndexEntry{h, binary.LittleEndian.Uint64(buf[0:]), binary.LittleEndian.Uint32(buf[8:])})
 	}
-	if rerr != nil {
+	return out, nil
+}
+
+// caseMembers1 reads the index's first form ("ASSAYCX1").
+func caseMembers1(idx io.ReaderAt, idxSize int64, head [caseIndexHeader]byte, h uint64) ([]caseIndexEntry, error) {
+	n := binary.LittleEndian.Uint64(head[16:])
+	if n > uint64(idxSize) || caseIndexHeader+n*caseIndexEntrySize != uint64(idxSize) {
 		return nil, errNoIndex
+	}
+	var buf [caseIndexEntrySize]byte
+	entry := func(i uint64) (caseIndexEntry, error) {
+		if _, err := idx.ReadAt(buf[:], caseIndexHeader+int64(i)*caseIndexEntrySize); err != nil {
+			return caseIndexEntry{}, err
+		}
+		return caseIndexEntry{binary.LittleEndian.Uint64(buf[0:]), binary.LittleEndian.Uint64(buf[8:]), binary.LittleEndian.Uint32(buf[16:])}, nil
+	}
+	lo, err := search(n, func(i uint64) (bool, error) {
+		e, err := entry(i)
+		return e.hash < h, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	var out []caseIndexEntry
+	for i := lo; i < n; i++ {
+		e, err := entry(i)
+		if err != nil {
+			return nil, err
+		}
+		if e.hash != h {
+			break
+		}
+		out = append(out, e)
 	}
 	return out, nil
 }

@@ -309,6 +309,7 @@ func FuzzCaseIndex(f *testing.F) {
 	f.Add(good, "q00003")
 	f.Add(good[:30], "q00003")
 	f.Add([]byte("ASSAYCX1"), "q00001")
+	f.Add([]byte("ASSAYCX2"), "q00001")
 	f.Add(append(good[:len(good):len(good)], 1, 2, 3), "q00007")
 	f.Fuzz(func(t *testing.T, idx []byte, id string) {
 		d := dir // its cases.jsonl.gz, with idx for an index

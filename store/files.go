@@ -337,7 +337,7 @@ type fileRun struct {
 	suite    *os.File // suite-cases.jsonl, once a case was appended to it
 	finished bool
 	lastSync time.Time
-	index    func(run *assay.Run) error
+	index    Indexer     // nil: none
 	docs     *docSpill   // the cases as run.json lists them
 	written  atomic.Bool // run.json lists the cases (Finish wrote it)
 }
@@ -363,9 +363,12 @@ func BeginFiles(dir string, run *assay.Run) (RunWriter, error) {
 
 // BeginScratch records a run's results in dir (which must not exist) for
 // reading back while the run is reported, and nothing else: cases.jsonl
-// only, without observations, never synced, no run.json, no index, not
-// compressed. Read it back with ReadResults. A harness run with no store
-// writes its results there; the caller removes dir.
+// only, never synced, no run.json, no index, not compressed. Its lines
+// are the cases as the run document lists them (no observations, [] and
+// {} for no checks and no metrics), encoded once: ReadResults reads them
+// back, and the writer's CaseDocuments (CaseDocumenter) yields them as
+// they are, so that a --json output of the run copies them rather than
+// decoding and encoding each case again. The caller removes dir.
 func BeginScratch(dir string) (RunWriter, error) {
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		return nil, err
@@ -386,32 +389,57 @@ func caseLine(r assay.CaseResult) ([]byte, error) {
 	return append(b, '\n'), nil
 }
 
-// scratchRun is BeginScratch's writer: buffered, observations left out.
+// scratchRun is BeginScratch's writer: buffered, each case as the run
+// document lists it.
 type scratchRun struct {
 	mu       sync.Mutex
 	dir      string
 	cases    casesFile
 	w        *bufio.Writer
+	buf      []byte
 	finished bool
 }
+
+var _ CaseDocumenter = (*scratchRun)(nil)
 
 func (w *scratchRun) Dir() string { return w.dir }
 
 func (w *scratchRun) Append(r assay.CaseResult) error {
-	r = r.WithoutObservation()
-	b, err := caseLine(r)
-	if err != nil {
-		return err
-	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.finished {
 		return ErrFinished
 	}
-	if _, err := w.w.Write(b); err != nil {
+	b, err := documentLine(w.buf[:0], r, func() ([]byte, error) { return caseLine(r.WithoutObservation()) })
+	if err != nil {
+		return err
+	}
+	w.buf = append(b, '\n')
+	if _, err := w.w.Write(w.buf); err != nil {
 		return explain(filepath.Dir(w.dir), fmt.Errorf("%s: %w", w.cases.Name(), err))
 	}
 	return nil
+}
+
+// CaseDocuments implements CaseDocumenter: the lines of cases.jsonl, as
+// they were written (before Finish, what is buffered is written first).
+func (w *scratchRun) CaseDocuments() assay.Seq[[]byte] {
+	return func(yield func([]byte) error) error {
+		w.mu.Lock()
+		if !w.finished {
+			if err := w.w.Flush(); err != nil {
+				w.mu.Unlock()
+				return explain(filepath.Dir(w.dir), fmt.Errorf("%s: %w", w.cases.Name(), err))
+			}
+		}
+		w.mu.Unlock()
+		f, err := os.Open(filepath.Join(w.dir, CasesFile))
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		return eachLine(bufio.NewReaderSize(f, 64<<10), yield)
+	}
 }
 
 // Finish flushes and closes cases.jsonl; the run itself is not written.
@@ -517,6 +545,9 @@ func (w *fileRun) Append(r assay.CaseResult) error {
 		return w.explain(fmt.Errorf("%s: %w", w.cases.Name(), err))
 	}
 	w.docs.add(r, b)
+	if w.index != nil {
+		w.index.Add(r)
+	}
 	if time.Since(w.lastSync) >= syncEvery {
 		w.lastSync = time.Now()
 		if err := w.cases.Sync(); err != nil {
@@ -541,6 +572,11 @@ func (w *fileRun) Release() error {
 	cerr := w.cases.Close()
 	if err := errors.Join(serr, cerr, w.finishSuiteCases(false)); err != nil {
 		return w.explain(fmt.Errorf("%s: %w", w.cases.Name(), err))
+	}
+	if w.index != nil {
+		if err := w.index.Release(); err != nil {
+			return w.explain(err)
+		}
 	}
 	return nil
 }
@@ -581,7 +617,10 @@ func (w *fileRun) Finish(run *assay.Run) error {
 		return w.explain(fmt.Errorf("%s: %w", filepath.Join(w.dir, SuiteCasesFile), err))
 	}
 	if w.index != nil {
-		if err := w.index(run); err != nil {
+		// A run that carries this writer's encoded cases streams exactly
+		// the cases appended (CaseDocumenter): the index has them.
+		appended := len(run.Cases) == 0 && run.CaseStream != nil && run.CaseDocuments != nil
+		if err := w.index.Finish(run, appended); err != nil {
 			return fmt.Errorf("run %s saved in %s, but the index was not updated: %w", run.RunID, w.dir, w.explain(err))
 		}
 	}

@@ -27,6 +27,56 @@ import (
 // are written (the index row updated); its error is Finish's, with the
 // run saved.
 func BeginRun(root string, run *assay.Run, begin, finish func(*assay.Run) error) (RunWriter, error) {
+	return BeginIndexed(root, run, funcIndexer{begin, finish})
+}
+
+// Indexer is an index kept beside a run's files (store/sqlite's), told of
+// the run as it is written: BeginIndexed calls Begin once the run's files
+// exist, the writer calls Add with each case it appends and Finish (or
+// Release) at its end. The writer calls them one at a time.
+type Indexer interface {
+	// Begin records the run (its status incomplete). Its error leaves no
+	// run behind and is BeginIndexed's.
+	Begin(run *assay.Run) error
+	// Add is given each case once its line is written, in the order
+	// appended. It reports nothing: an index that could not keep a case
+	// says so by its Finish, which is then given no appended cases.
+	Add(r assay.CaseResult)
+	// Finish records the finished run once its files are written. When
+	// appended is true the run's cases are exactly those given to Add, in
+	// order (the run carries the writer's CaseDocuments), and the index
+	// need not read them again; otherwise it reads them through
+	// run.EachCase. Its error is the writer's Finish's, with the run saved.
+	Finish(run *assay.Run, appended bool) error
+	// Release ends the run without finishing it (Releaser).
+	Release() error
+}
+
+// funcIndexer is BeginRun's begin and finish as an Indexer that keeps
+// nothing of the cases appended.
+type funcIndexer struct{ begin, finish func(*assay.Run) error }
+
+func (f funcIndexer) Begin(run *assay.Run) error {
+	if f.begin == nil {
+		return nil
+	}
+	return f.begin(run)
+}
+
+func (funcIndexer) Add(assay.CaseResult) {}
+
+func (f funcIndexer) Finish(run *assay.Run, _ bool) error {
+	if f.finish == nil {
+		return nil
+	}
+	return f.finish(run)
+}
+
+func (funcIndexer) Release() error { return nil }
+
+// BeginIndexed is BeginRun with an index told of every case as it is
+// appended (idx, which may be nil).
+func BeginIndexed(root string, run *assay.Run, idx Indexer) (RunWriter, error) {
 	Started(run)
 	if !ValidRunID(run.RunID) {
 		return nil, fmt.Errorf("run id %q is not a valid directory name", run.RunID)
@@ -36,16 +86,18 @@ func BeginRun(root string, run *assay.Run, begin, finish func(*assay.Run) error)
 	if err != nil {
 		return nil, explain(root, fmt.Errorf("store %s: %w", root, err))
 	}
-	if begin != nil {
-		if err := begin(run); err != nil {
+	if idx != nil {
+		if err := idx.Begin(run); err != nil {
 			// Nothing was recorded yet: leave no run behind that the
 			// index does not know (a Ctrl-C before the first case).
 			w.cases.Close()
+			w.docs.close()
+			w.lock.Close()
 			os.RemoveAll(dir)
 			return nil, err
 		}
 	}
-	w.index = finish
+	w.index = idx
 	return w, nil
 }
 

@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"bytes"
 	"path/filepath"
 	"testing"
 
@@ -94,5 +95,70 @@ func TestBeginScratch(t *testing.T) {
 	})
 	if err != nil || n != 3 {
 		t.Errorf("read %d results, %v; want 3", n, err)
+	}
+}
+
+// A scratch run's CaseDocuments are its cases as the run document lists
+// them, encoded once when appended: the --json output written from them
+// is the one written by reading each case back (as a case line, decoded)
+// and encoding it again, invalid UTF-8 and cases without checks included;
+// and ReadResults reads the same cases from them.
+func TestScratchCaseDocuments(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	w, err := store.BeginScratch(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pass, fail := true, false
+	ms := 12.5
+	cases := []assay.CaseResult{
+		{ID: "a", Pass: &pass, Checks: []assay.Check{{Kind: "answer_includes", Pass: true}}, Metrics: map[string]float64{"ndcg@10": 0.5}, LatencyMs: &ms, Observation: &assay.Observation{Answer: "x <b>"}},
+		{ID: "b\xff", Pass: &fail, Checks: []assay.Check{{Kind: "answer_includes", Detail: "missing \"\xfe\" & <x>"}}},
+		{ID: "c", Error: &assay.Error{Class: "timeout", Message: "slow"}},
+	}
+	for _, c := range cases {
+		if err := w.Append(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	docs := w.(store.CaseDocumenter).CaseDocuments()
+	if err := w.Finish(nil); err != nil {
+		t.Fatal(err)
+	}
+	var back []assay.CaseResult // each case as a case line, decoded
+	for _, c := range cases {
+		b, err := store.EncodeCase(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := store.DecodeCase(b, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back = append(back, r)
+	}
+	head := assay.Run{Schema: assay.RunSchema, RunID: "r1", Status: assay.StatusComplete}
+	for _, o := range []assay.DocumentOptions{{}, {CaseLines: true}} {
+		want, got := head, head
+		want.Cases = back
+		got.CaseStream = func(yield func(assay.CaseResult) error) error { return store.ReadResults(dir, yield) }
+		got.CaseDocuments = docs
+		var wb, gb bytes.Buffer
+		if err := assay.WriteDocument(&wb, &want, o); err != nil {
+			t.Fatal(err)
+		}
+		if err := assay.WriteDocument(&gb, &got, o); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(wb.Bytes(), gb.Bytes()) {
+			t.Errorf("document from the scratch's encoded cases (CaseLines %v):\n%s\nwant (read back and encoded again):\n%s", o.CaseLines, gb.Bytes(), wb.Bytes())
+		}
+	}
+	var ids []string
+	if err := store.ReadResults(dir, func(r assay.CaseResult) error { ids = append(ids, r.ID); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(ids) != 3 || ids[0] != "a" || ids[1] != "b\uFFFD" || ids[2] != "c" {
+		t.Errorf("ReadResults of the scratch run: %q; want a, b\\uFFFD, c", ids)
 	}
 }

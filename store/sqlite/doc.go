@@ -24,6 +24,17 @@
 // nothing. Trend (a metric or pass_rate over the complete runs of a suite)
 // and CaseHistory (one case across runs) read the index.
 //
+// A run's case rows (table case_rows) are keyed by the run's integer key
+// (runs.run_key, given once, the next after the largest) with the case id
+// and trial, in a table without rowids whose key is its only index; the
+// view case_results has them with the run's id, as the table of that name
+// had before migration 0004. They are taken from the cases as the run
+// appends them, 5,000 to a transaction, so a run's index is written while
+// it goes and Finish reads no case back; a run whose Finish is given
+// other cases than those appended (a caller that did not stream them from
+// its writer) is indexed from those instead. Until Finish commits, the
+// run's row says incomplete, so no REF names a run with part of its rows.
+//
 // # Read-only stores, full disks and locks
 //
 // Open with ForReading (runs, runs show, compare, gate) is the same when the store can

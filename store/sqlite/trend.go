@@ -51,7 +51,7 @@ func (s *Store) Trend(ctx context.Context, suite, metric string, limit int) ([]s
 // suite, newest first, at most limit runs' worth of rows (0: all).
 func (s *Store) CaseHistory(ctx context.Context, suite, caseID string, limit int) ([]store.CaseOutcome, error) {
 	q := `SELECT r.run_id, r.status, r.started_at, c.trial, c.pass, c.error_class, c.latency_ms, c.metrics
-		FROM case_results c JOIN runs r ON r.run_id = c.run_id
+		FROM runs r JOIN case_rows c ON c.run_key = r.run_key
 		WHERE r.suite_name = ? AND c.case_id = ?
 		ORDER BY r.started_at DESC, r.run_id DESC, c.trial`
 	args := []any{store.IndexText(suite), store.IndexText(caseID)}
