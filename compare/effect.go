@@ -157,10 +157,10 @@ func varianceSplit(groups [][]float64) *VarianceSplit {
 // varianceSplits fills MetricDelta.Variance for every measure of rep, from
 // the per-trial paired deltas grouped by case (pairs sorted by id, then
 // trial). Nothing is set when no case has two paired trials.
-func varianceSplits(rep *Report, pairs []pair) {
+func varianceSplits(base, cand *Compact, rep *Report, pairs []cpair) {
 	for i := range rep.Metrics {
 		md := &rep.Metrics[i]
-		value := measureValue(md.Name, md.Rate)
+		value := pairValue(base, cand, md.Name, md.Rate)
 		if value == nil {
 			continue
 		}
@@ -169,9 +169,7 @@ func varianceSplits(rep *Report, pairs []pair) {
 			b := a
 			var g []float64
 			for ; b < len(pairs) && pairs[b].key.id == pairs[a].key.id; b++ {
-				bv, bok := value(pairs[b].b)
-				cv, cok := value(pairs[b].c)
-				if bok && cok {
+				if bv, cv, ok := value(pairs[b]); ok {
 					g = append(g, cv-bv)
 				}
 			}
@@ -197,6 +195,25 @@ func measureValue(name string, isRate bool) func(r *assay.CaseResult) (float64, 
 		v, ok := r.Metrics[name]
 		return v, ok
 	}
+}
+
+// pairValue is measureValue in both cases of a compact pair: the two
+// values and whether both runs define the measure (nil for a rate that is
+// not one of rates).
+func pairValue(base, cand *Compact, name string, isRate bool) func(cpair) (float64, float64, bool) {
+	if isRate {
+		for _, r := range rates {
+			if r.name == name {
+				return func(p cpair) (float64, float64, bool) {
+					bv, bok := r.cvalue(p.b)
+					cv, cok := r.cvalue(p.c)
+					return bv, cv, bok && cok
+				}
+			}
+		}
+		return nil
+	}
+	return pairMetric(base, cand, base.metricIndex(name), cand.metricIndex(name))
 }
 
 // allEqual reports whether the values of x are equal up to the rounding
