@@ -17,7 +17,7 @@ import (
 // and once each. A pair where either result has no hash (a run made
 // before assay recorded them) is kept: its change is unknown.
 func dropChanged(base, cand *Compact, pairs []cpair) (kept []cpair, changed []string) {
-	kept = pairs[:0:0]
+	kept = pairs[:0] // filtered in place: each pair is read before its slot is written
 	seen := map[string]bool{}
 	for _, p := range pairs {
 		if base.hasHash(p.bi) && cand.hasHash(p.ci) && !sameHash(base, p.bi, cand, p.ci) {

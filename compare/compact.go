@@ -21,7 +21,8 @@ type Compact struct {
 	// Head is the run's record; its Cases are not read (they are Add's).
 	Head *assay.Run
 
-	cases    []compactCase
+	chunks   [][]compactCase // the cases, chunkSize a chunk: never copied as they grow
+	n        int
 	metrics  []string         // metric names, in the order first seen
 	metricIx map[string]int32 // name -> index in metrics
 	values   []float64        // metric values of every case, in case order
@@ -80,15 +81,20 @@ func CompactOf(run *assay.Run) *Compact {
 	head := *run
 	head.Cases = nil
 	c := &Compact{Head: &head}
-	c.cases = make([]compactCase, 0, len(run.Cases))
 	for i := range run.Cases {
 		c.Add(&run.Cases[i])
 	}
 	return c
 }
 
+// chunkSize is the number of cases of a chunk of Compact.chunks.
+const chunkSize = 1 << 12
+
 // Len is the number of case trials added.
-func (c *Compact) Len() int { return len(c.cases) }
+func (c *Compact) Len() int { return c.n }
+
+// at is case i.
+func (c *Compact) at(i int) *compactCase { return &c.chunks[i/chunkSize][i%chunkSize] }
 
 // Add appends one case trial's facts; r is not kept.
 func (c *Compact) Add(r *assay.CaseResult) {
@@ -125,7 +131,7 @@ func (c *Compact) Add(r *assay.CaseResult) {
 			cc.cost = *u.CostUSD
 		}
 	}
-	n := len(c.cases)
+	n := c.n
 	if r.Hash != "" {
 		if h, ok := sha256Hash(r.Hash); ok {
 			cc.flags |= fHash
@@ -184,7 +190,12 @@ func (c *Compact) Add(r *assay.CaseResult) {
 		}
 		cc.tagN = int32(len(r.Tags))
 	}
-	c.cases = append(c.cases, cc)
+	if n%chunkSize == 0 {
+		c.chunks = append(c.chunks, make([]compactCase, 0, chunkSize))
+	}
+	last := &c.chunks[len(c.chunks)-1]
+	*last = append(*last, cc)
+	c.n++
 }
 
 // sha256Hash decodes "sha256:" and 64 lower-case hex digits (the form
@@ -201,12 +212,12 @@ func sha256Hash(s string) (h [32]byte, ok bool) {
 }
 
 // hasHash reports whether case i recorded a hash.
-func (c *Compact) hasHash(i int) bool { return c.cases[i].is(fHash | fOddHash) }
+func (c *Compact) hasHash(i int) bool { return c.at(i).is(fHash | fOddHash) }
 
 // sameHash reports whether case i of b and case j of c recorded the same
 // hash string.
 func sameHash(b *Compact, i int, c *Compact, j int) bool {
-	bc, cc := &b.cases[i], &c.cases[j]
+	bc, cc := b.at(i), c.at(j)
 	switch {
 	case bc.is(fHash) && cc.is(fHash):
 		return bc.hash == cc.hash
@@ -221,7 +232,7 @@ func (c *Compact) metric(i int, ix int32) (float64, bool) {
 	if ix < 0 {
 		return 0, false
 	}
-	cc := &c.cases[i]
+	cc := c.at(i)
 	if ix < 64 {
 		if cc.mask&(1<<ix) == 0 {
 			return 0, false
@@ -246,7 +257,7 @@ func (c *Compact) metricIndex(name string) int32 {
 
 // eachMetric calls fn with the index of each metric case i has.
 func (c *Compact) eachMetric(i int, fn func(ix int32)) {
-	cc := &c.cases[i]
+	cc := c.at(i)
 	for m := cc.mask; m != 0; m &= m - 1 {
 		fn(int32(bits.TrailingZeros64(m)))
 	}
@@ -257,7 +268,7 @@ func (c *Compact) eachMetric(i int, fn func(ix int32)) {
 
 // tag is the value of tag key of case i.
 func (c *Compact) tag(i int, key string) (string, bool) {
-	cc := &c.cases[i]
+	cc := c.at(i)
 	for _, ix := range c.tagRefs[cc.tagOff : cc.tagOff+cc.tagN] {
 		if p := c.tags[ix]; p.key == key {
 			return p.value, true

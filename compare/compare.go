@@ -495,11 +495,7 @@ func prepare(bc, cc *Compact, o Options) *comparison {
 	pairs, rep.ChangedCases = dropChanged(bc, cc, pairs)
 	rep.PairedValues = len(pairs)
 	rep.OnlyBaseline, rep.OnlyCandidate = onlyB, onlyC
-	ids := map[string]bool{}
-	for _, p := range pairs {
-		ids[p.key.id] = true
-	}
-	rep.PairedCases = len(ids)
+	rep.PairedCases = caseCount(pairs)
 	rep.Warnings = append(warnings(bc, cc, &rep, o), changeWarnings(base, cand, rep.ChangedCases)...)
 	rep.Warnings = append(rep.Warnings, coverageWarnings(base, cand)...)
 
@@ -509,11 +505,10 @@ func prepare(bc, cc *Compact, o Options) *comparison {
 	if key != "" {
 		all, cases = clusterSeries(bc, cc, all, pairs, key)
 	}
-	rep.Metrics = measureAll(all, o)
-	if key != "" {
-		applyClusters(&rep, key, cases)
-	}
-	varianceSplits(bc, cc, &rep, pairs)
+	// Everything read from the cases is taken before the measures are
+	// tested, so that the runs (and pairs) are let go before the tests'
+	// own allocations.
+	variances := varianceSplits(bc, cc, all, pairs)
 	rep.Flips = flips(pairs)
 	rep.TopScores = topScores(pairs)
 	rep.Latency = latency(pairs)
@@ -523,15 +518,28 @@ func prepare(bc, cc *Compact, o Options) *comparison {
 			rep.refusalRegressions++
 		}
 	}
-	sds := make([]float64, len(all))
-	for i, s := range all {
-		sds[i] = sdOf(s)
-	}
 	var hist []*Compact
 	for _, h := range history(base, cand, o.History) {
 		hist = append(hist, CompactOf(h))
 	}
-	ff := assessFlips(bc, cc, hist, rep.Flips.PassToFail, rep.Flips.FailToPass, countGated(rep.Metrics), o.Alpha)
+	gated := 0
+	for _, s := range all {
+		if s.gated {
+			gated++
+		}
+	}
+	ff := assessFlips(bc, cc, hist, rep.Flips.PassToFail, rep.Flips.FailToPass, gated, o.Alpha)
+	rep.Metrics = measureAll(all, o)
+	if key != "" {
+		applyClusters(&rep, key, cases)
+	}
+	for i := range rep.Metrics {
+		rep.Metrics[i].Variance = variances[i]
+	}
+	sds := make([]float64, len(all))
+	for i, s := range all {
+		sds[i] = sdOf(s)
+	}
 	return &comparison{rep: rep, sds: sds, ff: ff, o: o}
 }
 
@@ -580,22 +588,22 @@ func pairUp(base, cand *assay.Run) (pairs []pair, onlyB, onlyC int) {
 // pairCompact is pairUp of two runs in compact form: the last of a
 // baseline's repeated (id, trial) and the first of a candidate's count.
 func pairCompact(base, cand *Compact) (pairs []cpair, onlyB, onlyC int) {
-	bm := make(map[key]int, len(base.cases))
-	for i := range base.cases {
-		r := &base.cases[i]
+	bm := make(map[key]int, base.n)
+	for i := range base.n {
+		r := base.at(i)
 		bm[key{r.id, r.trial}] = i
 	}
-	seen := make(map[key]bool, len(cand.cases))
-	pairs = make([]cpair, 0, min(len(base.cases), len(cand.cases)))
-	for i := range cand.cases {
-		r := &cand.cases[i]
+	seen := make(map[key]bool, cand.n)
+	pairs = make([]cpair, 0, min(base.n, cand.n))
+	for i := range cand.n {
+		r := cand.at(i)
 		k := key{r.id, r.trial}
 		if seen[k] {
 			continue
 		}
 		seen[k] = true
 		if b, ok := bm[k]; ok {
-			pairs = append(pairs, cpair{k, &base.cases[b], r, b, i})
+			pairs = append(pairs, cpair{k, base.at(b), r, b, i})
 		} else {
 			onlyC++
 		}
@@ -658,6 +666,9 @@ func buildSeries(base, cand *Compact, pairs []cpair) []series {
 // and the sign-flip test treat cases, not trials, as the independent units
 // ("assay compare pairs cases over their trial means").
 func caseMeans[P interface{ caseID() string }](pairs []P, value func(P) (b, c float64, ok bool)) (bs, cs []float64) {
+	if n := caseCount(pairs); n > 0 {
+		bs, cs = make([]float64, 0, n), make([]float64, 0, n)
+	}
 	for i := 0; i < len(pairs); {
 		j := i
 		var sb, sc float64
@@ -676,6 +687,17 @@ func caseMeans[P interface{ caseID() string }](pairs []P, value func(P) (b, c fl
 		i = j
 	}
 	return bs, cs
+}
+
+// caseCount is the number of case ids of pairs (sorted by id).
+func caseCount[P interface{ caseID() string }](pairs []P) int {
+	n := 0
+	for i := range pairs {
+		if i == 0 || pairs[i].caseID() != pairs[i-1].caseID() {
+			n++
+		}
+	}
+	return n
 }
 
 // metricNames orders the metrics: the candidate's metric set, then the
@@ -817,29 +839,24 @@ func classify(md *MetricDelta, alpha float64) {
 // flips compares each case's outcome: a case passes in a run when every
 // one of its paired trials that was graded in both runs passed.
 func flips(pairs []cpair) Flips {
-	type outcome struct{ b, c, graded bool }
-	byID := map[string]*outcome{}
-	var order []string
-	for _, p := range pairs {
-		if !p.b.graded() || !p.c.graded() {
-			continue
-		}
-		o := byID[p.key.id]
-		if o == nil {
-			o = &outcome{b: true, c: true, graded: true}
-			byID[p.key.id] = o
-			order = append(order, p.key.id)
-		}
-		o.b = o.b && p.b.passed()
-		o.c = o.c && p.c.passed()
-	}
 	f := emptyFlips()
-	for _, id := range order {
-		o := byID[id]
+	for i := 0; i < len(pairs); { // pairs are sorted by id: one case at a time
+		id := pairs[i].key.id
+		b, c, graded := true, true, false
+		for ; i < len(pairs) && pairs[i].key.id == id; i++ {
+			p := pairs[i]
+			if !p.b.graded() || !p.c.graded() {
+				continue
+			}
+			graded = true
+			b = b && p.b.passed()
+			c = c && p.c.passed()
+		}
 		switch {
-		case o.b && !o.c:
+		case !graded:
+		case b && !c:
 			f.PassToFail = append(f.PassToFail, id)
-		case !o.b && o.c:
+		case !b && c:
 			f.FailToPass = append(f.FailToPass, id)
 		}
 	}
@@ -855,29 +872,24 @@ func emptyFlips() Flips {
 // both runs: refused when every such trial refused, answered when none
 // did (a case that refused in some trials only does not flip).
 func refusalFlips(pairs []cpair) (toRefused, toAnswered []string) {
-	type state struct{ bAll, bNone, cAll, cNone bool }
-	byID := map[string]*state{}
-	var order []string
-	for _, p := range pairs {
-		if !p.b.answered() || !p.c.answered() {
-			continue
-		}
-		s := byID[p.key.id]
-		if s == nil {
-			s = &state{true, true, true, true}
-			byID[p.key.id] = s
-			order = append(order, p.key.id)
-		}
-		s.bAll, s.bNone = s.bAll && p.b.refused(), s.bNone && !p.b.refused()
-		s.cAll, s.cNone = s.cAll && p.c.refused(), s.cNone && !p.c.refused()
-	}
 	toRefused, toAnswered = []string{}, []string{}
-	for _, id := range order {
-		s := byID[id]
+	for i := 0; i < len(pairs); { // pairs are sorted by id: one case at a time
+		id := pairs[i].key.id
+		bAll, bNone, cAll, cNone, answered := true, true, true, true, false
+		for ; i < len(pairs) && pairs[i].key.id == id; i++ {
+			p := pairs[i]
+			if !p.b.answered() || !p.c.answered() {
+				continue
+			}
+			answered = true
+			bAll, bNone = bAll && p.b.refused(), bNone && !p.b.refused()
+			cAll, cNone = cAll && p.c.refused(), cNone && !p.c.refused()
+		}
 		switch {
-		case s.bNone && s.cAll:
+		case !answered:
+		case bNone && cAll:
 			toRefused = append(toRefused, id)
-		case s.bAll && s.cNone:
+		case bAll && cNone:
 			toAnswered = append(toAnswered, id)
 		}
 	}

@@ -154,13 +154,16 @@ func varianceSplit(groups [][]float64) *VarianceSplit {
 	return vs
 }
 
-// varianceSplits fills MetricDelta.Variance for every measure of rep, from
+// varianceSplits is MetricDelta.Variance for every measure of all, from
 // the per-trial paired deltas grouped by case (pairs sorted by id, then
-// trial). Nothing is set when no case has two paired trials.
-func varianceSplits(base, cand *Compact, rep *Report, pairs []cpair) {
-	for i := range rep.Metrics {
-		md := &rep.Metrics[i]
-		value := pairValue(base, cand, md.Name, md.Rate)
+// trial): all nil when no case has two paired trials.
+func varianceSplits(base, cand *Compact, all []series, pairs []cpair) []*VarianceSplit {
+	out := make([]*VarianceSplit, len(all))
+	if caseCount(pairs) == len(pairs) {
+		return out // one paired trial per case: varianceSplit finds no split
+	}
+	for i, s := range all {
+		value := pairValue(base, cand, s.name, s.rate)
 		if value == nil {
 			continue
 		}
@@ -176,8 +179,9 @@ func varianceSplits(base, cand *Compact, rep *Report, pairs []cpair) {
 			groups = append(groups, g)
 			a = b
 		}
-		md.Variance = varianceSplit(groups)
+		out[i] = varianceSplit(groups)
 	}
+	return out
 }
 
 // measureValue returns the per-trial value of a measure, as buildSeries

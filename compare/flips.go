@@ -124,8 +124,8 @@ func assessFlips(base, cand *Compact, hist []*Compact, passToFail, failToPass []
 	within := map[string]bool{} // varied within one run's trials
 	add := func(m map[string]*record, run *Compact, markWithin bool) {
 		one := map[string]*record{}
-		for i := range run.cases {
-			r := &run.cases[i]
+		for i := range run.n {
+			r := run.at(i)
 			if !r.graded() {
 				continue
 			}
