@@ -16,11 +16,11 @@ import (
 // a hash and the hashes differ, and returns the ids of those cases, sorted
 // and once each. A pair where either result has no hash (a run made
 // before assay recorded them) is kept: its change is unknown.
-func dropChanged(pairs []pair) (kept []pair, changed []string) {
-	kept = pairs[:0:0]
+func dropChanged(base, cand *Compact, pairs []cpair) (kept []cpair, changed []string) {
+	kept = pairs[:0] // filtered in place: each pair is read before its slot is written
 	seen := map[string]bool{}
 	for _, p := range pairs {
-		if p.b.Hash != "" && p.c.Hash != "" && p.b.Hash != p.c.Hash {
+		if base.hasHash(p.bi) && cand.hasHash(p.ci) && !sameHash(base, p.bi, cand, p.ci) {
 			if !seen[p.key.id] {
 				seen[p.key.id] = true
 				changed = append(changed, p.key.id)

@@ -29,15 +29,15 @@ func clusterKey(base, cand *assay.Run, o Options) string {
 // its own). Each cluster then counts once in the sign-flip test, its
 // interval and the effect size, as each case counts once across its
 // trials. It returns the series and, per series, the number of cases.
-func clusterSeries(all []series, pairs []pair, key string) ([]series, []int) {
+func clusterSeries(base, cand *Compact, all []series, pairs []cpair, key string) ([]series, []int) {
 	clusterOf := map[string]string{}
 	for _, p := range pairs {
 		if _, ok := clusterOf[p.key.id]; ok {
 			continue
 		}
-		v, ok := p.c.Tags[key]
+		v, ok := cand.tag(p.ci, key)
 		if !ok {
-			v, ok = p.b.Tags[key]
+			v, ok = base.tag(p.bi, key)
 		}
 		if ok {
 			clusterOf[p.key.id] = "t:" + v
@@ -48,7 +48,7 @@ func clusterSeries(all []series, pairs []pair, key string) ([]series, []int) {
 	out := make([]series, len(all))
 	cases := make([]int, len(all))
 	for i, s := range all {
-		ids := seriesIDs(pairs, measureValue(s.name, s.rate))
+		ids := seriesIDs(pairs, pairValue(base, cand, s.name, s.rate))
 		cases[i] = len(ids)
 		idx := map[string]int{}
 		var sb, sc []float64
@@ -76,15 +76,14 @@ func clusterSeries(all []series, pairs []pair, key string) ([]series, []int) {
 }
 
 // seriesIDs are the case ids caseMeans keeps for a measure, in its order.
-func seriesIDs(pairs []pair, value func(*assay.CaseResult) (float64, bool)) []string {
+func seriesIDs(pairs []cpair, value func(cpair) (float64, float64, bool)) []string {
 	var ids []string
 	for i := 0; i < len(pairs); {
 		j := i
 		kept := false
 		for ; j < len(pairs) && pairs[j].key.id == pairs[i].key.id; j++ {
-			_, bok := value(pairs[j].b)
-			_, cok := value(pairs[j].c)
-			kept = kept || (bok && cok)
+			_, _, ok := value(pairs[j])
+			kept = kept || ok
 		}
 		if kept {
 			ids = append(ids, pairs[i].key.id)

@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"hash/fnv"
@@ -261,22 +262,22 @@ type CostDelta struct {
 
 // costDelta is the CostDelta of the pairs (nil when none has a cost in
 // both runs).
-func costDelta(pairs []pair) *CostDelta {
+func costDelta(pairs []cpair) *CostDelta {
 	var d CostDelta
 	var bs, cs, bt, ct float64
 	for _, p := range pairs {
-		bu, cu := p.b.Usage, p.c.Usage
-		if bu == nil || cu == nil || bu.CostUSD == nil || cu.CostUSD == nil {
-			if bu != nil || cu != nil {
+		bu, cu := p.b.is(fUsage), p.c.is(fUsage)
+		if !bu || !cu || !p.b.is(fCost) || !p.c.is(fCost) {
+			if bu || cu {
 				d.Unpriced++
 			}
 			continue
 		}
 		d.N++
-		bs += *bu.CostUSD
-		cs += *cu.CostUSD
-		bt += float64(bu.Tokens())
-		ct += float64(cu.Tokens())
+		bs += p.b.cost
+		cs += p.c.cost
+		bt += float64(p.b.tokens)
+		ct += float64(p.c.tokens)
 	}
 	if d.N == 0 {
 		return nil
@@ -309,6 +310,18 @@ type pair struct {
 	b, c *assay.CaseResult
 }
 
+func (p pair) caseID() string { return p.key.id }
+
+// cpair is a pair of case trials of two runs in compact form: b is case
+// bi of the baseline, c case ci of the candidate.
+type cpair struct {
+	key    key
+	b, c   *compactCase
+	bi, ci int
+}
+
+func (p cpair) caseID() string { return p.key.id }
+
 type key struct {
 	id    string
 	trial int
@@ -322,23 +335,35 @@ type rate struct {
 	gated     bool
 	always    bool // reported even when zero in both runs
 	value     func(r *assay.CaseResult) (v float64, ok bool)
+	// cvalue is value of the same case in compact form.
+	cvalue func(r *compactCase) (v float64, ok bool)
 }
 
 var rates = []rate{
 	{"pass_rate", "higher", true, true, func(r *assay.CaseResult) (float64, bool) {
 		return b2f(r.Passed()), r.Graded()
+	}, func(r *compactCase) (float64, bool) {
+		return b2f(r.passed()), r.graded()
 	}},
 	{"error_rate", "lower", false, true, func(r *assay.CaseResult) (float64, bool) {
 		return b2f(r.Error != nil), true
+	}, func(r *compactCase) (float64, bool) {
+		return b2f(r.is(fErrored)), true
 	}},
 	{"no_hit_rate", "lower", false, false, func(r *assay.CaseResult) (float64, bool) {
 		return b2f(r.Retrieved == 0), r.Answered()
+	}, func(r *compactCase) (float64, bool) {
+		return b2f(r.is(fNoHit)), r.answered()
 	}},
 	{"refusal_rate", "none", false, false, func(r *assay.CaseResult) (float64, bool) {
 		return b2f(r.Refused), r.Answered()
+	}, func(r *compactCase) (float64, bool) {
+		return b2f(r.refused()), r.answered()
 	}},
 	{"grounded_rate", "higher", false, false, func(r *assay.CaseResult) (float64, bool) {
 		return b2f(!r.Refused && r.Citations > 0), r.Answered()
+	}, func(r *compactCase) (float64, bool) {
+		return b2f(!r.refused() && r.is(fCited)), r.answered()
 	}},
 }
 
@@ -363,6 +388,13 @@ type series struct {
 // verdict rule. Runs never fails: what limits the comparison is reported in
 // Warnings.
 func Runs(base, cand *assay.Run, o Options) Report {
+	return RunsCompact(CompactOf(base), CompactOf(cand), o)
+}
+
+// RunsCompact is Runs of two runs in compact form (a caller that reads
+// run records as streams fills them case by case): the same report, byte
+// for byte, without holding either run's full results.
+func RunsCompact(base, cand *Compact, o Options) Report {
 	c := prepare(base, cand, o)
 	c.decide(nil, 1, 0)
 	return c.rep
@@ -391,7 +423,7 @@ func Matrix(pairs []Pair, o Options) []Report {
 	for i, p := range pairs {
 		po := o
 		po.History = p.History
-		cs[i] = prepare(p.Base, p.Cand, po)
+		cs[i] = prepare(CompactOf(p.Base), CompactOf(p.Cand), po)
 		ps = append(ps, cs[i].members()...)
 	}
 	adj := ps
@@ -441,8 +473,9 @@ func (c *comparison) decide(adj []float64, comparisons, tests int) {
 	}
 }
 
-func prepare(base, cand *assay.Run, o Options) *comparison {
+func prepare(bc, cc *Compact, o Options) *comparison {
 	o = o.withDefaults()
+	base, cand := bc.Head, cc.Head
 	rep := Report{
 		Schema:          assay.CompareSchema,
 		Baseline:        base.RunID,
@@ -458,29 +491,24 @@ func prepare(base, cand *assay.Run, o Options) *comparison {
 		Warnings:        []string{},
 	}
 	o.Margins = margins(base, cand, o.Margins)
-	pairs, onlyB, onlyC := pairUp(base, cand)
-	pairs, rep.ChangedCases = dropChanged(pairs)
+	pairs, onlyB, onlyC := pairCompact(bc, cc)
+	pairs, rep.ChangedCases = dropChanged(bc, cc, pairs)
 	rep.PairedValues = len(pairs)
 	rep.OnlyBaseline, rep.OnlyCandidate = onlyB, onlyC
-	ids := map[string]bool{}
-	for _, p := range pairs {
-		ids[p.key.id] = true
-	}
-	rep.PairedCases = len(ids)
-	rep.Warnings = append(warnings(base, cand, &rep, o), changeWarnings(base, cand, rep.ChangedCases)...)
+	rep.PairedCases = caseCount(pairs)
+	rep.Warnings = append(warnings(bc, cc, &rep, o), changeWarnings(base, cand, rep.ChangedCases)...)
 	rep.Warnings = append(rep.Warnings, coverageWarnings(base, cand)...)
 
-	all := buildSeries(base, cand, pairs)
+	all := buildSeries(bc, cc, pairs)
 	key := clusterKey(base, cand, o)
 	var cases []int
 	if key != "" {
-		all, cases = clusterSeries(all, pairs, key)
+		all, cases = clusterSeries(bc, cc, all, pairs, key)
 	}
-	rep.Metrics = measureAll(all, o)
-	if key != "" {
-		applyClusters(&rep, key, cases)
-	}
-	varianceSplits(&rep, pairs)
+	// Everything read from the cases is taken before the measures are
+	// tested, so that the runs (and pairs) are let go before the tests'
+	// own allocations.
+	variances := varianceSplits(bc, cc, all, pairs)
 	rep.Flips = flips(pairs)
 	rep.TopScores = topScores(pairs)
 	rep.Latency = latency(pairs)
@@ -490,11 +518,28 @@ func prepare(base, cand *assay.Run, o Options) *comparison {
 			rep.refusalRegressions++
 		}
 	}
+	var hist []*Compact
+	for _, h := range history(base, cand, o.History) {
+		hist = append(hist, CompactOf(h))
+	}
+	gated := 0
+	for _, s := range all {
+		if s.gated {
+			gated++
+		}
+	}
+	ff := assessFlips(bc, cc, hist, rep.Flips.PassToFail, rep.Flips.FailToPass, gated, o.Alpha)
+	rep.Metrics = measureAll(all, o)
+	if key != "" {
+		applyClusters(&rep, key, cases)
+	}
+	for i := range rep.Metrics {
+		rep.Metrics[i].Variance = variances[i]
+	}
 	sds := make([]float64, len(all))
 	for i, s := range all {
 		sds[i] = sdOf(s)
 	}
-	ff := AssessFlips(FlipInput{Base: base, Cand: cand, History: o.History, PassToFail: rep.Flips.PassToFail, FailToPass: rep.Flips.FailToPass}, countGated(rep.Metrics), o.Alpha)
 	return &comparison{rep: rep, sds: sds, ff: ff, o: o}
 }
 
@@ -540,15 +585,58 @@ func pairUp(base, cand *assay.Run) (pairs []pair, onlyB, onlyC int) {
 	return pairs, onlyB, onlyC
 }
 
+// pairCompact is pairUp of two runs in compact form: the last of a
+// baseline's repeated (id, trial) and the first of a candidate's count.
+func pairCompact(base, cand *Compact) (pairs []cpair, onlyB, onlyC int) {
+	bm := make(map[key]int, base.n)
+	for i := range base.n {
+		r := base.at(i)
+		bm[key{r.id, r.trial}] = i
+	}
+	seen := make(map[key]bool, cand.n)
+	pairs = make([]cpair, 0, min(base.n, cand.n))
+	for i := range cand.n {
+		r := cand.at(i)
+		k := key{r.id, r.trial}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		if b, ok := bm[k]; ok {
+			pairs = append(pairs, cpair{k, base.at(b), r, b, i})
+		} else {
+			onlyC++
+		}
+	}
+	onlyB = len(bm) - len(pairs)
+	slices.SortFunc(pairs, func(a, b cpair) int {
+		if c := strings.Compare(a.key.id, b.key.id); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.key.trial, b.key.trial)
+	})
+	return pairs, onlyB, onlyC
+}
+
+// pairMetric is the value of a metric in both cases of a pair, through
+// the index of its name in each run (metricIndex).
+func pairMetric(base, cand *Compact, bix, cix int32) func(p cpair) (float64, float64, bool) {
+	return func(p cpair) (float64, float64, bool) {
+		bv, bok := base.metric(p.bi, bix)
+		cv, cok := cand.metric(p.ci, cix)
+		return bv, cv, bok && cok
+	}
+}
+
 // buildSeries collects pass_rate, every IR metric, then the other rates.
-func buildSeries(base, cand *assay.Run, pairs []pair) []series {
+func buildSeries(base, cand *Compact, pairs []cpair) []series {
 	var out []series
 	rateSeries := func(r rate) {
 		s := series{name: r.name, direction: r.direction, gated: r.gated, rate: true}
 		any1 := false
-		s.b, s.c = caseMeans(pairs, func(p pair) (float64, float64, bool) {
-			bv, bok := r.value(p.b)
-			cv, cok := r.value(p.c)
+		s.b, s.c = caseMeans(pairs, func(p cpair) (float64, float64, bool) {
+			bv, bok := r.cvalue(p.b)
+			cv, cok := r.cvalue(p.c)
 			any1 = any1 || (bok && cok && (bv != 0 || cv != 0))
 			return bv, cv, bok && cok
 		})
@@ -559,11 +647,7 @@ func buildSeries(base, cand *assay.Run, pairs []pair) []series {
 	rateSeries(rates[0])
 	for _, name := range metricNames(base, cand, pairs) {
 		s := series{name: name, direction: "higher", gated: true}
-		s.b, s.c = caseMeans(pairs, func(p pair) (float64, float64, bool) {
-			bv, bok := p.b.Metrics[name]
-			cv, cok := p.c.Metrics[name]
-			return bv, cv, bok && cok
-		})
+		s.b, s.c = caseMeans(pairs, pairMetric(base, cand, base.metricIndex(name), cand.metricIndex(name)))
 		if len(s.b) > 0 {
 			out = append(out, s)
 		}
@@ -581,12 +665,15 @@ func buildSeries(base, cand *assay.Run, pairs []pair) []series {
 // per-trial values; with several, each case counts once, so the interval
 // and the sign-flip test treat cases, not trials, as the independent units
 // ("assay compare pairs cases over their trial means").
-func caseMeans(pairs []pair, value func(pair) (b, c float64, ok bool)) (bs, cs []float64) {
+func caseMeans[P interface{ caseID() string }](pairs []P, value func(P) (b, c float64, ok bool)) (bs, cs []float64) {
+	if n := caseCount(pairs); n > 0 {
+		bs, cs = make([]float64, 0, n), make([]float64, 0, n)
+	}
 	for i := 0; i < len(pairs); {
 		j := i
 		var sb, sc float64
 		n := 0
-		for ; j < len(pairs) && pairs[j].key.id == pairs[i].key.id; j++ {
+		for ; j < len(pairs) && pairs[j].caseID() == pairs[i].caseID(); j++ {
 			if bv, cv, ok := value(pairs[j]); ok {
 				sb += bv
 				sc += cv
@@ -602,9 +689,20 @@ func caseMeans(pairs []pair, value func(pair) (b, c float64, ok bool)) (bs, cs [
 	return bs, cs
 }
 
+// caseCount is the number of case ids of pairs (sorted by id).
+func caseCount[P interface{ caseID() string }](pairs []P) int {
+	n := 0
+	for i := range pairs {
+		if i == 0 || pairs[i].caseID() != pairs[i-1].caseID() {
+			n++
+		}
+	}
+	return n
+}
+
 // metricNames orders the metrics: the candidate's metric set, then the
 // baseline's, then any other name found in the cases, sorted.
-func metricNames(base, cand *assay.Run, pairs []pair) []string {
+func metricNames(base, cand *Compact, pairs []cpair) []string {
 	seen := map[string]bool{}
 	var out []string
 	add := func(n string) {
@@ -613,19 +711,20 @@ func metricNames(base, cand *assay.Run, pairs []pair) []string {
 			out = append(out, n)
 		}
 	}
-	for _, n := range cand.Options.Metrics {
+	for _, n := range cand.Head.Options.Metrics {
 		add(n)
 	}
-	for _, n := range base.Options.Metrics {
+	for _, n := range base.Head.Options.Metrics {
 		add(n)
 	}
 	rest := map[string]bool{}
 	for _, p := range pairs {
-		for n := range p.b.Metrics {
-			if _, ok := p.c.Metrics[n]; ok && !seen[n] {
+		base.eachMetric(p.bi, func(ix int32) {
+			n := base.metrics[ix]
+			if _, ok := cand.metric(p.ci, cand.metricIndex(n)); ok && !seen[n] {
 				rest[n] = true
 			}
-		}
+		})
 	}
 	for _, n := range slices.Sorted(maps.Keys(rest)) {
 		add(n)
@@ -739,30 +838,25 @@ func classify(md *MetricDelta, alpha float64) {
 
 // flips compares each case's outcome: a case passes in a run when every
 // one of its paired trials that was graded in both runs passed.
-func flips(pairs []pair) Flips {
-	type outcome struct{ b, c, graded bool }
-	byID := map[string]*outcome{}
-	var order []string
-	for _, p := range pairs {
-		if !p.b.Graded() || !p.c.Graded() {
-			continue
-		}
-		o := byID[p.key.id]
-		if o == nil {
-			o = &outcome{b: true, c: true, graded: true}
-			byID[p.key.id] = o
-			order = append(order, p.key.id)
-		}
-		o.b = o.b && p.b.Passed()
-		o.c = o.c && p.c.Passed()
-	}
+func flips(pairs []cpair) Flips {
 	f := emptyFlips()
-	for _, id := range order {
-		o := byID[id]
+	for i := 0; i < len(pairs); { // pairs are sorted by id: one case at a time
+		id := pairs[i].key.id
+		b, c, graded := true, true, false
+		for ; i < len(pairs) && pairs[i].key.id == id; i++ {
+			p := pairs[i]
+			if !p.b.graded() || !p.c.graded() {
+				continue
+			}
+			graded = true
+			b = b && p.b.passed()
+			c = c && p.c.passed()
+		}
 		switch {
-		case o.b && !o.c:
+		case !graded:
+		case b && !c:
 			f.PassToFail = append(f.PassToFail, id)
-		case !o.b && o.c:
+		case !b && c:
 			f.FailToPass = append(f.FailToPass, id)
 		}
 	}
@@ -777,30 +871,25 @@ func emptyFlips() Flips {
 // refusalFlips compares each case's refusal over the trials answered in
 // both runs: refused when every such trial refused, answered when none
 // did (a case that refused in some trials only does not flip).
-func refusalFlips(pairs []pair) (toRefused, toAnswered []string) {
-	type state struct{ bAll, bNone, cAll, cNone bool }
-	byID := map[string]*state{}
-	var order []string
-	for _, p := range pairs {
-		if !p.b.Answered() || !p.c.Answered() {
-			continue
-		}
-		s := byID[p.key.id]
-		if s == nil {
-			s = &state{true, true, true, true}
-			byID[p.key.id] = s
-			order = append(order, p.key.id)
-		}
-		s.bAll, s.bNone = s.bAll && p.b.Refused, s.bNone && !p.b.Refused
-		s.cAll, s.cNone = s.cAll && p.c.Refused, s.cNone && !p.c.Refused
-	}
+func refusalFlips(pairs []cpair) (toRefused, toAnswered []string) {
 	toRefused, toAnswered = []string{}, []string{}
-	for _, id := range order {
-		s := byID[id]
+	for i := 0; i < len(pairs); { // pairs are sorted by id: one case at a time
+		id := pairs[i].key.id
+		bAll, bNone, cAll, cNone, answered := true, true, true, true, false
+		for ; i < len(pairs) && pairs[i].key.id == id; i++ {
+			p := pairs[i]
+			if !p.b.answered() || !p.c.answered() {
+				continue
+			}
+			answered = true
+			bAll, bNone = bAll && p.b.refused(), bNone && !p.b.refused()
+			cAll, cNone = cAll && p.c.refused(), cNone && !p.c.refused()
+		}
 		switch {
-		case s.bNone && s.cAll:
+		case !answered:
+		case bNone && cAll:
 			toRefused = append(toRefused, id)
-		case s.bAll && s.cNone:
+		case bAll && cNone:
 			toAnswered = append(toAnswered, id)
 		}
 	}
@@ -810,17 +899,13 @@ func refusalFlips(pairs []pair) (toRefused, toAnswered []string) {
 // refusalExpected reports whether every paired trial of case id in the
 // candidate passes a refusal check (the case states refusal: true and the
 // candidate refused, as it should).
-func refusalExpected(pairs []pair, id string) bool {
+func refusalExpected(pairs []cpair, id string) bool {
 	seen := false
 	for _, p := range pairs {
-		if p.key.id != id || !p.c.Answered() {
+		if p.key.id != id || !p.c.answered() {
 			continue
 		}
-		ok := false
-		for _, ch := range p.c.Checks {
-			ok = ok || (ch.Kind == "refusal" && ch.Pass)
-		}
-		if !ok {
+		if !p.c.is(fRefusalPass) {
 			return false
 		}
 		seen = true
@@ -830,18 +915,18 @@ func refusalExpected(pairs []pair, id string) bool {
 
 // topScores lists the cases whose top score changed, by the mean over
 // their paired trials that have a top score in both runs.
-func topScores(pairs []pair) []ScoreDelta {
+func topScores(pairs []cpair) []ScoreDelta {
 	out := []ScoreDelta{}
 	for i := 0; i < len(pairs); {
 		j := i
 		var sb, sc float64
 		n := 0
 		for ; j < len(pairs) && pairs[j].key.id == pairs[i].key.id; j++ {
-			b, c := pairs[j].b.TopScore, pairs[j].c.TopScore
-			if b == nil || c == nil || math.IsNaN(*b) || math.IsNaN(*c) {
+			pb, pc := pairs[j].b, pairs[j].c
+			if !pb.is(fTop) || !pc.is(fTop) || math.IsNaN(pb.top) || math.IsNaN(pc.top) {
 				continue
 			}
-			sb, sc, n = sb+*b, sc+*c, n+1
+			sb, sc, n = sb+pb.top, sc+pc.top, n+1
 		}
 		if n > 0 && sb != sc {
 			b, c := sb/float64(n), sc/float64(n)
@@ -859,12 +944,12 @@ func topScores(pairs []pair) []ScoreDelta {
 	return out
 }
 
-func latency(pairs []pair) LatencyDelta {
+func latency(pairs []cpair) LatencyDelta {
 	var b, c []float64
 	for _, p := range pairs {
-		if p.b.LatencyMs != nil && p.c.LatencyMs != nil {
-			b = append(b, *p.b.LatencyMs)
-			c = append(c, *p.c.LatencyMs)
+		if p.b.is(fLatency) && p.c.is(fLatency) {
+			b = append(b, p.b.latency)
+			c = append(c, p.c.latency)
 		}
 	}
 	l := LatencyDelta{N: len(b)}
@@ -886,7 +971,8 @@ func plural(n int, one, many string) string {
 }
 
 // warnings words what limits the comparison as the remedy.
-func warnings(base, cand *assay.Run, rep *Report, o Options) []string {
+func warnings(bc, cc *Compact, rep *Report, o Options) []string {
+	base, cand := bc.Head, cc.Head
 	w := []string{}
 	if base.Status != assay.StatusComplete {
 		w = append(w, fmt.Sprintf("baseline run %s is %s: compared the cases it finished; compare against a complete run", short(base.RunID), nonEmpty(string(base.Status), "of unknown status")))
@@ -909,7 +995,7 @@ func warnings(base, cand *assay.Run, rep *Report, o Options) []string {
 	if tb, tc := trials(base), trials(cand); tb != tc {
 		w = append(w, fmt.Sprintf("trials differ (%d vs %d): compared the %d case %s present in both; run both with the same --trials", tb, tc, rep.PairedValues, plural(rep.PairedValues, "trial", "trials")))
 	}
-	if only := metricsInOne(base, cand); only != "" {
+	if only := metricsInOne(bc, cc); only != "" {
 		w = append(w, "metrics recorded by one run only were not compared ("+only+"): run both with the same metric set")
 	}
 	for _, r := range []struct {
@@ -934,13 +1020,11 @@ func warnings(base, cand *assay.Run, rep *Report, o Options) []string {
 
 // metricsInOne names the metrics that appear in the cases of one run and
 // in none of the other's.
-func metricsInOne(base, cand *assay.Run) string {
-	names := func(r *assay.Run) map[string]bool {
+func metricsInOne(base, cand *Compact) string {
+	names := func(r *Compact) map[string]bool {
 		m := map[string]bool{}
-		for _, c := range r.Cases {
-			for n := range c.Metrics {
-				m[n] = true
-			}
+		for _, n := range r.metricNames() {
+			m[n] = true
 		}
 		return m
 	}

@@ -189,6 +189,17 @@
 // below alpha; other flipped cases are listed as flaky (their record
 // varies) or unconfirmed (a stable record too short), with advice.
 //
+// # Compact runs
+//
+// A comparison reads only a few facts of each case trial: its id, trial and
+// hash, whether it was graded, passed, errored, refused, retrieved or cited
+// anything, whether a refusal check passed, its metric values, latency,
+// top score, cost, tokens and tags. Compact holds those (metric names and
+// tag pairs through per-run tables), filled one case at a time by Add, so
+// that a caller that reads a run as a stream never holds its full results.
+// RunsCompact compares two of them; Runs and Matrix make them from full
+// runs. The report is the same either way, byte for byte.
+//
 // # Warnings
 //
 // Warnings are data, worded as the remedy: an incomplete run; suites or

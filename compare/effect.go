@@ -154,13 +154,16 @@ func varianceSplit(groups [][]float64) *VarianceSplit {
 	return vs
 }
 
-// varianceSplits fills MetricDelta.Variance for every measure of rep, from
+// varianceSplits is MetricDelta.Variance for every measure of all, from
 // the per-trial paired deltas grouped by case (pairs sorted by id, then
-// trial). Nothing is set when no case has two paired trials.
-func varianceSplits(rep *Report, pairs []pair) {
-	for i := range rep.Metrics {
-		md := &rep.Metrics[i]
-		value := measureValue(md.Name, md.Rate)
+// trial): all nil when no case has two paired trials.
+func varianceSplits(base, cand *Compact, all []series, pairs []cpair) []*VarianceSplit {
+	out := make([]*VarianceSplit, len(all))
+	if caseCount(pairs) == len(pairs) {
+		return out // one paired trial per case: varianceSplit finds no split
+	}
+	for i, s := range all {
+		value := pairValue(base, cand, s.name, s.rate)
 		if value == nil {
 			continue
 		}
@@ -169,17 +172,16 @@ func varianceSplits(rep *Report, pairs []pair) {
 			b := a
 			var g []float64
 			for ; b < len(pairs) && pairs[b].key.id == pairs[a].key.id; b++ {
-				bv, bok := value(pairs[b].b)
-				cv, cok := value(pairs[b].c)
-				if bok && cok {
+				if bv, cv, ok := value(pairs[b]); ok {
 					g = append(g, cv-bv)
 				}
 			}
 			groups = append(groups, g)
 			a = b
 		}
-		md.Variance = varianceSplit(groups)
+		out[i] = varianceSplit(groups)
 	}
+	return out
 }
 
 // measureValue returns the per-trial value of a measure, as buildSeries
@@ -197,6 +199,25 @@ func measureValue(name string, isRate bool) func(r *assay.CaseResult) (float64, 
 		v, ok := r.Metrics[name]
 		return v, ok
 	}
+}
+
+// pairValue is measureValue in both cases of a compact pair: the two
+// values and whether both runs define the measure (nil for a rate that is
+// not one of rates).
+func pairValue(base, cand *Compact, name string, isRate bool) func(cpair) (float64, float64, bool) {
+	if isRate {
+		for _, r := range rates {
+			if r.name == name {
+				return func(p cpair) (float64, float64, bool) {
+					bv, bok := r.cvalue(p.b)
+					cv, cok := r.cvalue(p.c)
+					return bv, cv, bok && cok
+				}
+			}
+		}
+		return nil
+	}
+	return pairMetric(base, cand, base.metricIndex(name), cand.metricIndex(name))
 }
 
 // allEqual reports whether the values of x are equal up to the rounding

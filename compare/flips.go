@@ -99,24 +99,44 @@ func AssessFlips(in FlipInput, others int, alpha float64) FlipFamily {
 	if keep == nil {
 		keep = func(*assay.CaseResult) bool { return true }
 	}
-	hist := history(in.Base, in.Cand, in.History)
+	compact := func(run *assay.Run) *Compact {
+		head := *run
+		head.Cases = nil
+		c := &Compact{Head: &head}
+		for i := range run.Cases {
+			if r := &run.Cases[i]; r.Graded() && keep(r) {
+				c.Add(r)
+			}
+		}
+		return c
+	}
+	var hist []*Compact
+	for _, h := range history(in.Base, in.Cand, in.History) {
+		hist = append(hist, compact(h))
+	}
+	return assessFlips(compact(in.Base), compact(in.Cand), hist, in.PassToFail, in.FailToPass, others, alpha)
+}
+
+// assessFlips is AssessFlips of runs in compact form; hist are the runs
+// of the baseline's system (history).
+func assessFlips(base, cand *Compact, hist []*Compact, passToFail, failToPass []string, others int, alpha float64) FlipFamily {
 	prior := map[string]*record{}
 	within := map[string]bool{} // varied within one run's trials
-	add := func(m map[string]*record, run *assay.Run, markWithin bool) {
+	add := func(m map[string]*record, run *Compact, markWithin bool) {
 		one := map[string]*record{}
-		for i := range run.Cases {
-			r := &run.Cases[i]
-			if !r.Graded() || !keep(r) {
+		for i := range run.n {
+			r := run.at(i)
+			if !r.graded() {
 				continue
 			}
 			for _, mm := range []map[string]*record{m, one} {
-				rec := mm[r.ID]
+				rec := mm[r.id]
 				if rec == nil {
 					rec = &record{}
-					mm[r.ID] = rec
+					mm[r.id] = rec
 				}
 				rec.n++
-				if r.Passed() {
+				if r.passed() {
 					rec.pass++
 				}
 			}
@@ -129,17 +149,17 @@ func AssessFlips(in FlipInput, others int, alpha float64) FlipFamily {
 			}
 		}
 	}
-	add(prior, in.Base, true)
+	add(prior, base, true)
 	for _, h := range hist {
 		add(prior, h, true)
 	}
-	cand := map[string]*record{}
-	add(cand, in.Cand, true)
+	candRec := map[string]*record{}
+	add(candRec, cand, true)
 
 	ff := FlipFamily{flipped: map[string]bool{}, varied: map[string]bool{}}
 	ev := &ff.Evidence
 	ev.HistoryRuns = len(hist)
-	ev.PassToFail, ev.FailToPass = len(in.PassToFail), len(in.FailToPass)
+	ev.PassToFail, ev.FailToPass = len(passToFail), len(failToPass)
 	ev.P = McNemarExact(ev.PassToFail, ev.FailToPass)
 	ev.PAdjusted = ev.P
 	ev.Confirmed, ev.Flaky, ev.Unconfirmed = []CaseEvidence{}, []CaseEvidence{}, []CaseEvidence{}
@@ -154,7 +174,7 @@ func AssessFlips(in FlipInput, others int, alpha float64) FlipFamily {
 	for id := range within {
 		ff.varied[id] = true
 	}
-	tb, tc := trials(in.Base), trials(in.Cand)
+	tb, tc := trials(base.Head), trials(cand.Head)
 	ff.moreTrials = 3
 	if t := max(tb, tc); t >= 3 {
 		ff.moreTrials = 2 * t
@@ -162,9 +182,9 @@ func AssessFlips(in FlipInput, others int, alpha float64) FlipFamily {
 	switch {
 	case varied:
 		ev.Basis = "outcomes varied within trials or across runs: flips are weighed case by case"
-	case deterministicKinds[in.Base.Target.Kind] && deterministicKinds[in.Cand.Target.Kind]:
+	case deterministicKinds[base.Head.Target.Kind] && deterministicKinds[cand.Head.Target.Kind]:
 		ev.Deterministic = true
-		ev.Basis = fmt.Sprintf("%s target: deterministic", in.Cand.Target.Kind)
+		ev.Basis = fmt.Sprintf("%s target: deterministic", cand.Head.Target.Kind)
 	case tb >= 2 && tc >= 2:
 		ev.Deterministic = true
 		ev.Basis = fmt.Sprintf("no case varied within %d trials: deterministic", min(tb, tc))
@@ -175,11 +195,11 @@ func AssessFlips(in FlipInput, others int, alpha float64) FlipFamily {
 		ev.Basis = "one trial, no history: noise unknown"
 	}
 
-	for _, id := range in.PassToFail {
+	for _, id := range passToFail {
 		ff.flipped[id] = true
 	}
-	ids := make([]string, 0, len(cand))
-	for id := range cand {
+	ids := make([]string, 0, len(candRec))
+	for id := range candRec {
 		if prior[id] != nil {
 			ids = append(ids, id)
 		}
@@ -187,7 +207,7 @@ func AssessFlips(in FlipInput, others int, alpha float64) FlipFamily {
 	sort.Strings(ids)
 	var pmin []float64
 	for _, id := range ids {
-		p, c := prior[id], cand[id]
+		p, c := prior[id], candRec[id]
 		ce := CaseEvidence{ID: id, PriorPassed: p.pass, Prior: p.n, CandidatePassed: c.pass, Candidate: c.n}
 		ff.cases = append(ff.cases, ce)
 		pmin = append(pmin, fisherMin(p.n, c.n, (p.n-p.pass)+(c.n-c.pass)))

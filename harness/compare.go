@@ -54,16 +54,20 @@ func CompareRefs(ctx context.Context, st store.Reader, baseRef, candRef string, 
 			}
 		}
 	}
-	var runs [2]*assay.Run
+	var runs [2]*compare.Compact
 	var errs [2]error
 	var wg sync.WaitGroup
 	for i := range paths {
 		wg.Go(func() {
 			if paths[i] != "" {
-				runs[i], errs[i] = store.LoadRun(paths[i])
-			} else {
-				runs[i], errs[i] = st.Load(ctx, ids[i])
+				runs[i], errs[i] = LoadCompact(paths[i])
+				return
 			}
+			run, err := st.Load(ctx, ids[i])
+			if err == nil {
+				runs[i] = compare.CompactOf(run)
+			}
+			errs[i] = err
 		})
 	}
 	wg.Wait()
@@ -72,11 +76,27 @@ func CompareRefs(ctx context.Context, st store.Reader, baseRef, candRef string, 
 			return compare.Report{}, inputError(err)
 		}
 	}
-	if runs[0].Suite.Name != runs[1].Suite.Name && !co.OtherSuites {
-		return compare.Report{}, otherSuite(baseRef, runs[0].RunID, runs[0].Suite.Name, runs[1].Suite.Name)
+	b, c := runs[0].Head, runs[1].Head
+	if b.Suite.Name != c.Suite.Name && !co.OtherSuites {
+		return compare.Report{}, otherSuite(baseRef, b.RunID, b.Suite.Name, c.Suite.Name)
 	}
-	hist := History(ctx, st, runs[0], runs[1], co.History)
-	return compare.Runs(runs[0], runs[1], compare.Options{Margins: co.Margins, Multiplicity: co.Multiplicity, History: hist}), nil
+	hist := History(ctx, st, b, c, co.History)
+	return compare.RunsCompact(runs[0], runs[1], compare.Options{Margins: co.Margins, Multiplicity: co.Multiplicity, History: hist}), nil
+}
+
+// LoadCompact reads the run record at path (a run.json or its directory)
+// into the compact form a comparison reads, one case at a time
+// (store.StreamRun): the run's full results are never held, so comparing
+// two 100,000-case runs takes about the memory of their ids and measures.
+// Errors are store.LoadRun's.
+func LoadCompact(path string) (*compare.Compact, error) {
+	c := &compare.Compact{}
+	head, err := store.StreamRun(path, c.Add, func() { *c = compare.Compact{} })
+	if err != nil {
+		return nil, err
+	}
+	c.Head = head
+	return c, nil
 }
 
 // ResolvePair resolves the REFs of a baseline and a candidate run as a

@@ -194,7 +194,8 @@ type Result struct {
 	Verdicts []gate.Verdict
 	// Baseline is the Plan's baseline run; Baselines[i] the run Runs[i]
 	// was compared with (nil: not compared) and Comparisons[i] the
-	// comparison.
+	// comparison. A baseline that only the comparison read (no gate
+	// compares with it) is its record without its cases.
 	Baseline    *assay.Run
 	Baselines   []*assay.Run
 	Comparisons []*compare.Report
@@ -287,6 +288,7 @@ func Run(ctx context.Context, p Plan) (*Result, error) {
 		return res, err
 	}
 
+	ss.single = true
 	run, verdict, err := ss.runOne(ctx, nil, "", ss.base)
 	if err != nil {
 		res.Close()
@@ -295,7 +297,14 @@ func Run(ctx context.Context, p Plan) (*Result, error) {
 	res.Runs, res.Verdicts, res.Baselines = []*assay.Run{run}, []gate.Verdict{verdict}, []*assay.Run{ss.base}
 	var cmp *compare.Report
 	if ss.base != nil {
-		rep := compare.Runs(ss.base, run, compare.Options{History: ss.history(ctx, ss.base, run)})
+		own, base := ss.own, ss.baseCompact
+		if own == nil {
+			own = compare.CompactOf(run)
+		}
+		if base == nil {
+			base = compare.CompactOf(ss.base)
+		}
+		rep := compare.RunsCompact(base, own, compare.Options{History: ss.history(ctx, ss.base, run)})
 		cmp = &rep
 	}
 	res.Comparisons = []*compare.Report{cmp}
@@ -364,8 +373,16 @@ type session struct {
 	st        store.Store
 	cache     *cache.Cache
 	base      *assay.Run
-	spec      string
-	warnings  []string
+	// single is true for a run of one system (no variant matrix): its
+	// comparison with base reads the compact form of its results (own),
+	// kept as they are produced, unless the run keeps them whole anyway.
+	single bool
+	own    *compare.Compact
+	// baseCompact is the baseline in compact form when no gate reads it
+	// (compactBaseline); base is then its head, without cases.
+	baseCompact *compare.Compact
+	spec        string
+	warnings    []string
 	// noBaseline is the failure of a plan whose every gate needs the
 	// baseline it lacks (baselineOnly); nil otherwise.
 	noBaseline error
@@ -521,7 +538,9 @@ func prepareRun(ctx context.Context, f *Plan) (*session, error) {
 		return nil, planError("Baseline", "give the baseline's run.json path, or drop {NoStore} to find it in the store", "{Baseline} %s: no run store to look it up in ({NoStore})", f.Baseline)
 	}
 	if f.Baseline != "" {
-		if ss.base, _, err = LoadBaseline(ctx, ss.st, f.Baseline, s.Name); err != nil {
+		if ss.baseCompact = ss.compactBaseline(ctx, f.Baseline, s.Name); ss.baseCompact != nil {
+			ss.base = ss.baseCompact.Head
+		} else if ss.base, _, err = LoadBaseline(ctx, ss.st, f.Baseline, s.Name); err != nil {
 			if !firstRun(f.Baseline, f.AllowNoBaseline, err) || ss.shard != nil {
 				if ss.st != nil {
 					ss.st.Close()
@@ -642,7 +661,7 @@ func (ss *session) closeSpills() {
 // gate.Expr.NeedsCases) group a case's trials. It is decided from the
 // parsed expressions, not from their text.
 func (ss *session) keepCases() bool {
-	if ss.base != nil || ss.f.Trials > 1 {
+	if (ss.base != nil && !ss.single) || ss.f.Trials > 1 {
 		return true
 	}
 	for _, o := range ss.orderings {
@@ -875,7 +894,10 @@ type streamed struct {
 	tally seam.JudgeTally
 	check *judgeCheck        // the judge against its labels (nil without)
 	kept  []assay.CaseResult // when keepCases
-	dir   string             // the run's directory ("" for a store without files)
+	// own is the compact form of the results, kept instead of them for
+	// the comparison of a single run with a baseline.
+	own *compare.Compact
+	dir string // the run's directory ("" for a store without files)
 }
 
 // stream runs every case through the runner: each result goes to the
@@ -899,6 +921,8 @@ func (ss *session) stream(ctx context.Context, tgt assay.Target, run *assay.Run,
 		// Sized once: appended one by one, 100,000 kept results are
 		// copied on every doubling and held twice at its peak.
 		out.kept = make([]assay.CaseResult, 0, total)
+	} else if ss.base != nil {
+		out.own = &compare.Compact{}
 	}
 	emit(Event{Kind: Started, Total: total})
 	var mu sync.Mutex
@@ -947,6 +971,9 @@ func (ss *session) stream(ctx context.Context, tgt assay.Target, run *assay.Run,
 			}
 			if keep {
 				out.kept = append(out.kept, r)
+			}
+			if out.own != nil {
+				out.own.Add(&r)
 			}
 			return nil
 		},
@@ -1036,6 +1063,10 @@ func (ss *session) finish(ctx context.Context, run *assay.Run, st *streamed, bas
 	// The run as kept and shown: everything in it is redacted (results
 	// were already, by the runner).
 	*run = redact.Value(f.Secrets, *run)
+	if st.own != nil {
+		st.own.Head = run
+		ss.own = st.own
+	}
 	return verdict, nil
 }
 
@@ -1114,6 +1145,13 @@ func (ss *session) baselineFor(ctx context.Context, variant map[string]string) (
 // one group, prints one table across them and checks the orderings.
 func (ss *session) runMatrix(ctx context.Context, m seam.Matrix, res *Result) error {
 	f := ss.f
+	if ss.baseCompact != nil { // the variants' comparisons read it whole
+		base, _, err := LoadBaseline(ctx, ss.st, f.Baseline, ss.s.Name)
+		if err != nil {
+			return err
+		}
+		ss.base, ss.baseCompact, res.Baseline = base, nil, base
+	}
 	var orderings []gate.Ordering
 	for _, g := range m.Orderings {
 		o, err := gate.ParseOrdering(g.Expr, g.Source)
