@@ -229,8 +229,7 @@ func TestBrowserLarge(t *testing.T) {
 	if got := run(t, ctx, chromedp.Text(chromedp.ID("case-count"))); !strings.HasPrefix(got, "10000 of 100000") {
 		t.Errorf("case count after following the gate %q, want 10000 of 100000 (the failing tenth)", got)
 	}
-	var ids []string
-	ids = run(t, ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("a.case-link")).map(a => a.textContent.trim())`))
+	ids := run(t, ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("a.case-link")).map(a => a.textContent.trim())`))
 	if len(ids) != DefaultPageSize {
 		t.Errorf("%d case links on the first page of failing cases, want %d", len(ids), DefaultPageSize)
 	}
@@ -270,8 +269,7 @@ func TestBrowserLarge(t *testing.T) {
 	if h1 := run(t, ctx, chromedp.Text(chromedp.CSS("h1"))); h1 != "Case "+id+": baseline → candidate" {
 		t.Errorf("the diff link opened %q", h1)
 	}
-	var sides []string
-	sides = run(t, ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll(".side")).map(s => s.textContent)`))
+	sides := run(t, ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll(".side")).map(s => s.textContent)`))
 	if n, _ := strconv.Atoi(caseNum.FindStringSubmatch(id)[1]); synthFails(n, 0) {
 		t.Fatalf("case %s failed in the baseline too: the test needs a new failure", id)
 	}
@@ -293,8 +291,7 @@ func TestBrowserLarge(t *testing.T) {
 		t.Fatalf("the no_new_failures gate's link opened %s, not the new failures", loc)
 	}
 	checkServed(t, "compare page at its new failures", th.last(t, u.RequestURI()), time.Second)
-	var flips []string
-	flips = run(t, ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("#pass-to-fail a.diff-link")).map(a => a.textContent.trim())`))
+	flips := run(t, ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("#pass-to-fail a.diff-link")).map(a => a.textContent.trim())`))
 	if len(flips) == 0 {
 		t.Errorf("the comparison lists no new failures")
 	}
