@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/largetest"
 	"github.com/assay-eval/assay/runner"
 	"github.com/assay-eval/assay/store"
 )
@@ -25,6 +26,14 @@ func synthRun(tb testing.TB, st store.Store, n, variant int, obs bool) string {
 
 // synthRunWarned is synthRun with the run's warnings.
 func synthRunWarned(tb testing.TB, st store.Store, n, variant int, obs bool, warnings []string) string {
+	tb.Helper()
+	return synthRunOf(tb, st, n, variant, obs, func(r *assay.Run) { r.Warnings = warnings }).RunID
+}
+
+// synthRunOf is synthRun that calls finish with the run (its cases
+// without observations) before it is stored, and returns the run as
+// stored.
+func synthRunOf(tb testing.TB, st store.Store, n, variant int, obs bool, finish func(*assay.Run)) *assay.Run {
 	tb.Helper()
 	metrics := []string{"ndcg@10", "mrr"}
 	run := &assay.Run{
@@ -67,11 +76,13 @@ func synthRunWarned(tb testing.TB, st store.Store, n, variant int, obs bool, war
 	run.Summary = runner.Summarize(run.Cases, metrics)
 	run.FinishedAt = time.Now().UTC()
 	run.Status = assay.StatusComplete
-	run.Warnings = warnings
+	if finish != nil {
+		finish(run)
+	}
 	if err := w.Finish(run); err != nil {
 		tb.Fatal(err)
 	}
-	return run.RunID
+	return run
 }
 
 func benchStore(b testing.TB) store.Store {
@@ -90,13 +101,16 @@ func BenchmarkRunPage100k(b *testing.B) {
 	st := benchStore(b)
 	id := synthRun(b, st, 100_000, 0, false)
 	b.ResetTimer()
+	size := 0
 	for b.Loop() {
 		rec := httptest.NewRecorder()
 		New(st, Options{}).ServeHTTP(rec, httptest.NewRequest("GET", "/run/"+id, nil))
 		if rec.Code != 200 {
 			b.Fatal(rec.Code)
 		}
+		size = rec.Body.Len()
 	}
+	b.ReportMetric(float64(size), "HTML-bytes")
 }
 
 // BenchmarkRunPage100kFiltered is a filtered later page of the same run
@@ -138,13 +152,25 @@ func BenchmarkRunPage100kSorted(b *testing.B) {
 }
 
 // BenchmarkRunPage100kSearch searches the same run's queries and answers
-// for a new text each time (no search cached): a read of its case lines.
+// for a new text each time (no search cached): a scan of the run's text
+// index. The first search, which writes the index (a read of the run's
+// case lines), is reported apart as first-search-ms.
 func BenchmarkRunPage100kSearch(b *testing.B) {
 	st := benchStore(b)
 	id := synthRun(b, st, 100_000, 0, true)
 	h := New(st, Options{})
 	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/run/"+id+"?status=failing", nil))
+	start, cpu := time.Now(), cpuTime()
+	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/run/"+id+"?q=leak+0", nil))
+	first, firstCPU := time.Since(start), cpuTime()-cpu
+	b.ReportAllocs()
 	b.ResetTimer()
+	cpu = cpuTime()
+	defer func() {
+		b.ReportMetric(float64((cpuTime()-cpu).Milliseconds())/float64(b.N), "cpu-ms/op")
+		b.ReportMetric(float64(first.Milliseconds()), "first-search-ms")
+		b.ReportMetric(float64(firstCPU.Milliseconds()), "first-search-cpu-ms")
+	}()
 	i := 0
 	for b.Loop() {
 		i++
@@ -170,6 +196,31 @@ func BenchmarkComparePage10k(b *testing.B) {
 			b.Fatal(rec.Code, rec.Body.String())
 		}
 	}
+}
+
+// BenchmarkComparePage100k serves the compare page of two 100,000-case
+// runs with a new server each time, and reports its bytes of HTML.
+// Goals: <= 1 s, < 1 MB.
+func BenchmarkComparePage100k(b *testing.B) {
+	largetest.Skip(b, "stores two 100,000-case runs")
+	st := benchStore(b)
+	base := synthRun(b, st, 100_000, 0, false)
+	cand := synthRun(b, st, 100_000, 3, false)
+	b.ReportAllocs()
+	b.ResetTimer()
+	size := 0
+	cpu := cpuTime()
+	for b.Loop() {
+		rec := httptest.NewRecorder()
+		New(st, Options{}).ServeHTTP(rec, httptest.NewRequest("GET", "/compare?base="+base+"&cand="+cand, nil))
+		if rec.Code != 200 {
+			b.Fatal(rec.Code, rec.Body.String())
+		}
+		size = rec.Body.Len()
+	}
+	// CPU time says more than wall time on a machine shared with other work.
+	b.ReportMetric(float64((cpuTime()-cpu).Milliseconds())/float64(b.N), "cpu-ms/op")
+	b.ReportMetric(float64(size), "HTML-bytes")
 }
 
 // BenchmarkStatic1000 writes the static report of a 1,000-case run (with

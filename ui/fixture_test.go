@@ -46,6 +46,7 @@ var (
 func TestMain(m *testing.M) {
 	code := m.Run()
 	stopSharedBrowser()
+	removeLarge()
 	if fix != nil {
 		fix.st.Close()
 	}
