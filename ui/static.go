@@ -277,7 +277,6 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-
 // caseViewsOf makes the views of one case's trials (harness.CaseViews'
 // shape) from its results and its suite case.
 func caseViewsOf(results []assay.CaseResult, c *assay.Case, note string) []report.CaseView {
