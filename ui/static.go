@@ -32,8 +32,11 @@ import (
 // the cases that did not pass every trial and the changed ones, and its
 // index is paged (dir/cases-N.html, staticPageRows rows a page), the
 // index saying which pages were left out; the gates, summary and metrics
-// are on the first page only, the others linking back to it. st may be nil when the refs
-// are paths. It returns the files it
+// are on the first page only, the others linking back to it. Its case and
+// diff pages are grouped in at most 256 files a directory
+// (cases/g-XX.html#NAME, groupedPage), since a file of its own costs
+// each page a whole block of the disk. st may be nil when the refs are
+// paths. It returns the files it
 // wrote, index.html first.
 func WriteStatic(ctx context.Context, dir string, st Store, runRef, baseRef string) ([]string, error) {
 	src := newSource(st)
