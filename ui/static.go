@@ -133,7 +133,7 @@ func WriteStatic(ctx context.Context, dir string, st Store, runRef, baseRef stri
 			return groups.add("diff", id, "comparecase", sub, buildCompareCase(bc.run, c.run, id, bv, bs, bcs, cv, cs, ccs))
 		}
 	}
-	err = src.streamCases(ctx, dir, c, bc, links.diffs, func(id string, views []report.CaseView, sc *assay.Case, cs bool) error {
+	err = src.streamCases(ctx, dir, c, bc, links.diffs, links.pages, func(id string, views []report.CaseView, sc *assay.Case, cs bool) error {
 		if links.pages != nil && !links.pages[id] {
 			return nil
 		}

@@ -363,6 +363,11 @@ func TestStaticReportLargeRun(t *testing.T) {
 		if link := CasePage("q000007", &assay.Run{Summary: assay.Summary{Cases: 300}}); !anchors[link] {
 			t.Errorf("base %q: CasePage gives %s, which is no page of the report", baseRef, link)
 		}
+		// Each part holds its case whole: the failing q000007's answer
+		// (its observation, decoded for the cases with a page only).
+		if b, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(strings.Split(CasePage("q000007", &assay.Run{Summary: assay.Summary{Cases: 300}}), "#")[0]))); err != nil || !strings.Contains(string(b), "Answer 7: tokens are hashed") {
+			t.Errorf("base %q: the page of q000007 lacks its answer (%v)", baseRef, err)
+		}
 		if groupFiles > 2*256 {
 			t.Errorf("base %q: %d group files, want at most 256 a directory", baseRef, groupFiles)
 		}
