@@ -571,16 +571,11 @@ func (s *source) streamCases(ctx context.Context, dir string, c, base *cachedRun
 	return nil
 }
 
-// eachCaseLine calls fn with each case trial of the run, observations
-// included (harness.RefCases); a run with no case lines (a run.json
-// written by --json alone) gives its case rows, without observations.
-func eachCaseLine(ctx context.Context, st Store, run *assay.Run, path string, fn func(assay.CaseResult) error) error {
-	return eachCaseLineOf[bool](ctx, st, run, path, nil, fn)
-}
-
-// eachCaseLineOf is eachCaseLine with the observations of only the cases
-// in want decoded when the run's lines are files (store.ReadCasesOf); nil
-// want: every case's.
+// eachCaseLineOf calls fn with each case trial of the run, observations
+// included (harness.RefCases), or when want is not nil and the run's lines
+// are files, the observations of only the cases in want
+// (store.ReadCasesOf); a run with no case lines (a run.json written by
+// --json alone) gives its case rows, without observations.
 func eachCaseLineOf[V any](ctx context.Context, st Store, run *assay.Run, path string, want map[string]V, fn func(assay.CaseResult) error) error {
 	lines := 0
 	counted := func(r assay.CaseResult) error {
