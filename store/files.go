@@ -177,6 +177,28 @@ func ReadResults(path string, fn func(assay.CaseResult) error) error {
 
 func decodeWithObservation(b []byte, r *assay.CaseResult) error { return json.Unmarshal(b, r) }
 
+// ReadCasesOf is ReadCases with a line's observation decoded only when
+// want holds for its case id; the others' are skipped, as ReadResults
+// skips them (Observation nil). It is for a reader that needs the
+// observations of some cases of a large run (the static report's pages of
+// its failing cases): decoding an observation costs most of a line.
+func ReadCasesOf(path string, want func(id string) bool, fn func(assay.CaseResult) error) error {
+	return readCases(path, func(b []byte, r *assay.CaseResult) error {
+		var line struct {
+			*assay.CaseResult
+			Observation json.RawMessage `json:"observation"`
+		}
+		line.CaseResult = r
+		if err := json.Unmarshal(b, &line); err != nil {
+			return err
+		}
+		if len(line.Observation) == 0 || !want(r.ID) {
+			return nil
+		}
+		return json.Unmarshal(line.Observation, &r.Observation)
+	}, fn)
+}
+
 func decodeResult(b []byte, r *assay.CaseResult) error {
 	var line struct {
 		*assay.CaseResult

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -103,6 +104,35 @@ func TestReadCasesTornLastLine(t *testing.T) {
 	}
 	if strings.Join(ids, ",") != "q1,q2" {
 		t.Errorf("read %v; want q1,q2 (the torn q3 skipped)", ids)
+	}
+}
+
+// TestReadCasesOfDecodesOnlyWantedObservations: the observations of the
+// cases want names are read whole, the others' left nil, and every line's
+// result is read either way.
+func TestReadCasesOfDecodesOnlyWantedObservations(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "cases.jsonl"), `{"id":"q1","trial":0,"pass":true,"observation":{"case":"q1","answer":"one"}}
+{"id":"q2","trial":0,"pass":false,"observation":{"case":"q2","answer":"two"}}
+{"id":"q3","trial":0,"pass":false,"observation":null}
+`)
+	got := map[string]string{}
+	err := store.ReadCasesOf(dir, func(id string) bool { return id != "q1" }, func(r assay.CaseResult) error {
+		got[r.ID] = "nil"
+		if r.Observation != nil {
+			got[r.ID] = r.Observation.Answer
+		}
+		if r.Pass == nil {
+			t.Errorf("%s: its result was not read", r.ID)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := map[string]string{"q1": "nil", "q2": "two", "q3": "nil"}; !maps.Equal(got, want) {
+		t.Errorf("read %v, want %v", got, want)
 	}
 }
 

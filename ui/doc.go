@@ -107,5 +107,12 @@
 // rows a page repeats (ranking, case table, changed cases) leave out the
 // end tags HTML makes optional, and ids are set in monospace by the
 // stylesheet rather than by a <code> each; a case diff whose two rankings
-// are the same shows them in one column.
+// are the same shows them in one column. Above 2,000 cases only the cases
+// that did not pass and the changed ones get a page, and their pages are
+// grouped by the first byte of the id's SHA-256 (cases/g-XX.html#NAME,
+// diff/g-XX.html#NAME): each page's content is rendered without the
+// layout into a temporary file as its case is read, and each group's
+// file is written from it at the end, so memory holds one group, never
+// every page, and the disk holds at most 256 files a directory instead of
+// one block-rounded file per page.
 package ui

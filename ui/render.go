@@ -90,6 +90,9 @@ type staticLinks struct {
 	diffs     map[string]bool
 	// pages are the cases that have a page; nil: every case.
 	pages map[string]bool
+	// grouped: the case and diff pages are grouped in files of many
+	// (groupedPage), as in the report of a large run.
+	grouped bool
 }
 
 func (l staticLinks) Runs(string) string { return "" }
@@ -101,6 +104,9 @@ func (l staticLinks) Run(id string) string {
 }
 func (l staticLinks) Case(runID, caseID string) string {
 	if runID == l.run && (l.pages == nil || l.pages[caseID]) {
+		if l.grouped {
+			return l.root + groupedPage("cases", caseID)
+		}
 		return l.root + "cases/" + fileName(caseID) + ".html"
 	}
 	return ""
@@ -113,6 +119,9 @@ func (l staticLinks) Compare(base, cand string) string {
 }
 func (l staticLinks) CompareCase(base, cand, caseID string) string {
 	if l.base != "" && base == l.base && cand == l.run && l.diffs[caseID] {
+		if l.grouped {
+			return l.root + groupedPage("diff", caseID)
+		}
 		return l.root + "diff/" + fileName(caseID) + ".html"
 	}
 	return ""
@@ -255,12 +264,22 @@ var funcs = template.FuncMap{
 var pages = sync.OnceValue(func() map[string]*template.Template {
 	base := template.Must(template.New("layout.html").Funcs(funcs).ParseFS(files, "templates/layout.html", "templates/parts.html"))
 	m := map[string]*template.Template{}
-	for _, name := range []string{"runs", "run", "case", "compare", "comparecase", "history", "error"} {
+	for _, name := range []string{"runs", "run", "case", "compare", "comparecase", "history", "error", "group"} {
 		t := template.Must(base.Clone())
 		m[name] = template.Must(t.ParseFS(files, "templates/"+name+".html"))
 	}
 	return m
 })
+
+// renderContent writes the content of the page name with data, without
+// the layout around it: a part of a page of grouped pages.
+func renderContent(w io.Writer, name string, l linker, data any) error {
+	t, ok := pages()[name]
+	if !ok {
+		return fmt.Errorf("no page %q", name)
+	}
+	return t.ExecuteTemplate(w, "content", view{L: l, P: data})
+}
 
 // render writes the page name with data.
 func render(w io.Writer, name string, l linker, data any) error {

@@ -9,6 +9,7 @@ import (
 	"maps"
 	"net/http"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -474,8 +475,10 @@ func (s *source) caseViews(c *cachedRun, id string) ([]report.CaseView, *assay.C
 // base run's trials of the cases in diffs are kept in a temporary file in
 // dir (removed at the end) and read back one case at a time. A run
 // without case lines (a run.json written by --json alone) is written from
-// its case rows, without observations.
-func (s *source) streamCases(ctx context.Context, dir string, c, base *cachedRun, diffs map[string]bool,
+// its case rows, without observations. With only not nil, the pages of
+// only those cases are made, and only their observations (and the base's
+// of the cases in diffs) are decoded from the case lines.
+func (s *source) streamCases(ctx context.Context, dir string, c, base *cachedRun, diffs, only map[string]bool,
 	casePage func(id string, views []report.CaseView, sc *assay.Case, cs bool) error,
 	diffPage func(id string, bv []report.CaseView, bs *assay.Case, bcs bool, cv []report.CaseView, cs *assay.Case, ccs bool) error) error {
 	var spool *caseSpool
@@ -488,7 +491,7 @@ func (s *source) streamCases(ctx context.Context, dir string, c, base *cachedRun
 			return err
 		}
 		defer spool.close()
-		err = eachCaseLine(ctx, s.st, base.run, base.path, func(r assay.CaseResult) error {
+		err = eachCaseLineOf(ctx, s.st, base.run, base.path, diffs, func(r assay.CaseResult) error {
 			if !diffs[r.ID] {
 				return nil
 			}
@@ -501,7 +504,9 @@ func (s *source) streamCases(ctx context.Context, dir string, c, base *cachedRun
 	}
 	want := map[string]int{}
 	for _, r := range c.run.Cases {
-		want[r.ID]++
+		if only == nil || only[r.ID] {
+			want[r.ID]++
+		}
 	}
 	cases, cs, note := suiteCasesOf(ctx, s.st, c, want)
 	pending := map[string][]assay.CaseResult{}
@@ -521,7 +526,11 @@ func (s *source) streamCases(ctx context.Context, dir string, c, base *cachedRun
 		}
 		return diffPage(id, caseViewsOf(bres, bcases[id], bnote), bcases[id], bcs, views, cases[id], cs)
 	}
-	err := eachCaseLine(ctx, s.st, c.run, c.path, func(r assay.CaseResult) error {
+	var wantObs map[string]int
+	if only != nil {
+		wantObs = want
+	}
+	err := eachCaseLineOf(ctx, s.st, c.run, c.path, wantObs, func(r assay.CaseResult) error {
 		if done[r.ID] || want[r.ID] == 0 {
 			return nil
 		}
@@ -539,7 +548,7 @@ func (s *source) streamCases(ctx context.Context, dir string, c, base *cachedRun
 	// The cases whose trials were not all recorded in the case lines (a
 	// stopped run), in the run's order.
 	for _, id := range caseOrder(c.run.Cases) {
-		if !done[id] {
+		if !done[id] && want[id] > 0 {
 			if err := finish(id, pending[id]); err != nil {
 				return err
 			}
@@ -564,15 +573,23 @@ func (s *source) streamCases(ctx context.Context, dir string, c, base *cachedRun
 	return nil
 }
 
-// eachCaseLine calls fn with each case trial of the run, observations
-// included (harness.RefCases); a run with no case lines (a run.json
-// written by --json alone) gives its case rows, without observations.
-func eachCaseLine(ctx context.Context, st Store, run *assay.Run, path string, fn func(assay.CaseResult) error) error {
+// eachCaseLineOf calls fn with each case trial of the run, observations
+// included (harness.RefCases), or when want is not nil and the run's lines
+// are files, the observations of only the cases in want
+// (store.ReadCasesOf); a run with no case lines (a run.json written by
+// --json alone) gives its case rows, without observations.
+func eachCaseLineOf[V any](ctx context.Context, st Store, run *assay.Run, path string, want map[string]V, fn func(assay.CaseResult) error) error {
 	lines := 0
-	err := harness.RefCases(ctx, st, run, path, true, func(r assay.CaseResult) error {
+	counted := func(r assay.CaseResult) error {
 		lines++
 		return fn(r)
-	})
+	}
+	var err error
+	if want != nil && path != "" {
+		err = store.ReadCasesOf(filepath.Dir(path), func(id string) bool { _, ok := want[id]; return ok }, counted)
+	} else {
+		err = harness.RefCases(ctx, st, run, path, true, counted)
+	}
 	if errors.Is(err, fs.ErrNotExist) && lines == 0 || err == nil && lines == 0 {
 		for _, r := range run.Cases {
 			if err := fn(r); err != nil {

@@ -1,14 +1,21 @@
 package ui
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"html/template"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/internal/atomicfile"
@@ -25,8 +32,11 @@ import (
 // the cases that did not pass every trial and the changed ones, and its
 // index is paged (dir/cases-N.html, staticPageRows rows a page), the
 // index saying which pages were left out; the gates, summary and metrics
-// are on the first page only, the others linking back to it. st may be nil when the refs
-// are paths. It returns the files it
+// are on the first page only, the others linking back to it. Its case and
+// diff pages are grouped in at most 256 files a directory
+// (cases/g-XX.html#NAME, groupedPage), since a file of its own costs
+// each page a whole block of the disk. st may be nil when the refs are
+// paths. It returns the files it
 // wrote, index.html first.
 func WriteStatic(ctx context.Context, dir string, st Store, runRef, baseRef string) ([]string, error) {
 	src := newSource(st)
@@ -74,6 +84,7 @@ func WriteStatic(ctx context.Context, dir string, st Store, runRef, baseRef stri
 	index := buildRun(c, caseFilter{}, nil, 1, 0)
 	if n := countCases(c.run.Cases); n > staticFullCases {
 		links.pages = staticPages(c.run.Cases, links.diffs)
+		links.grouped = true
 		if cmp != nil {
 			// Only the changed cases with a diff page: every status
 			// change, and the headline metric's largest moves.
@@ -103,21 +114,171 @@ func WriteStatic(ctx context.Context, dir string, st Store, runRef, baseRef stri
 	}
 	sub := links
 	sub.root = "../"
-	err = src.streamCases(ctx, dir, c, bc, links.diffs, func(id string, views []report.CaseView, sc *assay.Case, cs bool) error {
+	casePage := func(id string, views []report.CaseView, sc *assay.Case, cs bool) error {
+		return write("cases/"+fileName(id)+".html", "case", sub, buildCase(c.run, id, views, sc, cs))
+	}
+	diffPage := func(id string, bv []report.CaseView, bs *assay.Case, bcs bool, cv []report.CaseView, cs *assay.Case, ccs bool) error {
+		return write("diff/"+fileName(id)+".html", "comparecase", sub, buildCompareCase(bc.run, c.run, id, bv, bs, bcs, cv, cs, ccs))
+	}
+	var groups *pageGroups
+	if links.grouped {
+		if groups, err = newPageGroups(dir); err != nil {
+			return written, err
+		}
+		defer groups.close()
+		casePage = func(id string, views []report.CaseView, sc *assay.Case, cs bool) error {
+			return groups.add("cases", id, "case", sub, buildCase(c.run, id, views, sc, cs))
+		}
+		diffPage = func(id string, bv []report.CaseView, bs *assay.Case, bcs bool, cv []report.CaseView, cs *assay.Case, ccs bool) error {
+			return groups.add("diff", id, "comparecase", sub, buildCompareCase(bc.run, c.run, id, bv, bs, bcs, cv, cs, ccs))
+		}
+	}
+	err = src.streamCases(ctx, dir, c, bc, links.diffs, links.pages, func(id string, views []report.CaseView, sc *assay.Case, cs bool) error {
 		if links.pages != nil && !links.pages[id] {
 			return nil
 		}
-		return write(CasePage(id), "case", sub, buildCase(c.run, id, views, sc, cs))
-	}, func(id string, bv []report.CaseView, bs *assay.Case, bcs bool, cv []report.CaseView, cs *assay.Case, ccs bool) error {
-		return write("diff/"+fileName(id)+".html", "comparecase", sub, buildCompareCase(bc.run, c.run, id, bv, bs, bcs, cv, cs, ccs))
+		return casePage(id, views, sc, cs)
+	}, diffPage)
+	if err != nil || groups == nil {
+		return written, err
+	}
+	short := report.ShortID(c.run.RunID)
+	err = groups.each(func(name string, parts []groupPart) error {
+		title := counts.Sprintf("cases of run %s", short)
+		if strings.HasPrefix(name, "diff/") {
+			title = counts.Sprintf("changed cases of run %s against %s", short, report.ShortID(bc.run.RunID))
+		}
+		return write(name, "group", sub, &groupData{Title: title, Parts: parts})
 	})
 	return written, err
 }
 
-// CasePage is the page of the case id in a static report, relative to
-// its directory (cases/NAME.html): what a PR comment links each case to
-// under the URL the report is served at.
-func CasePage(id string) string { return "cases/" + fileName(id) + ".html" }
+// CasePage is the page of the case id in the static report of run,
+// relative to its directory: what a PR comment links each case to under
+// the URL the report is served at. It is cases/NAME.html, or in the
+// report of a run of more than staticFullCases cases, whose case pages
+// are grouped, the case's place in its group's file
+// (cases/g-XX.html#NAME).
+func CasePage(id string, run *assay.Run) string {
+	if run != nil && staticGrouped(run) {
+		return groupedPage("cases", id)
+	}
+	return "cases/" + fileName(id) + ".html"
+}
+
+// staticGrouped reports whether the static report of run groups its case
+// and diff pages: whether it has more than staticFullCases distinct case
+// ids (its case rows, or when it holds none, its summary's results over
+// its trials per case).
+func staticGrouped(run *assay.Run) bool {
+	if len(run.Cases) > 0 {
+		return countCases(run.Cases) > staticFullCases
+	}
+	return run.Summary.Cases/max(1, run.Options.Trials) > staticFullCases
+}
+
+// groupedPage is the place of case id's page in the grouped layout of a
+// large run's report: the anchor NAME in dir/g-XX.html, XX the first
+// byte of the id's SHA-256, so that a case's place is known from its id
+// alone and the pages fill at most 256 files per directory (a file
+// system gives each file whole blocks: 10,000 pages of 4 KB took 41 MB
+// on disk, one block each).
+func groupedPage(dir, id string) string {
+	return dir + "/" + groupFile(id) + ".html#" + fileName(id)
+}
+
+func groupFile(id string) string {
+	sum := sha256.Sum256([]byte(id))
+	return "g-" + hex.EncodeToString(sum[:1])
+}
+
+// groupData is a page of grouped case or diff pages: the content of each
+// (its page's main element) under an anchor named as its file would be.
+type groupData struct {
+	Title string
+	Parts []groupPart
+}
+
+type groupPart struct {
+	ID   string
+	HTML template.HTML
+}
+
+// pageGroups keeps the rendered content of grouped pages in a temporary
+// file as they are made (a case's page is ready when its trials are read,
+// in the order of the case lines), with their offsets in memory, so that
+// each group's file is written once, at the end, without holding every
+// page in memory.
+type pageGroups struct {
+	f   *os.File
+	w   *bufio.Writer
+	off int64
+	at  map[string][]spooledPart // file name (cases/g-XX.html): its parts in order
+}
+
+type spooledPart struct {
+	id     string
+	off, n int64
+}
+
+func newPageGroups(dir string) (*pageGroups, error) {
+	f, err := os.CreateTemp(dir, ".assay-report-*.html")
+	if err != nil {
+		return nil, err
+	}
+	return &pageGroups{f: f, w: bufio.NewWriterSize(f, 1<<16), at: map[string][]spooledPart{}}, nil
+}
+
+// add renders the content of page name for case id and keeps it for the
+// group of id in dir.
+func (g *pageGroups) add(dir, id, name string, l linker, data any) error {
+	n := &countingWriter{w: g.w}
+	if err := renderContent(n, name, l, data); err != nil {
+		return fmt.Errorf("%s: %v", groupedPage(dir, id), err)
+	}
+	file := dir + "/" + groupFile(id) + ".html"
+	g.at[file] = append(g.at[file], spooledPart{fileName(id), g.off, n.n})
+	g.off += n.n
+	return nil
+}
+
+// each calls fn with each group's file name and parts, in the order of
+// the names.
+func (g *pageGroups) each(fn func(name string, parts []groupPart) error) error {
+	if err := g.w.Flush(); err != nil {
+		return err
+	}
+	for _, name := range slices.Sorted(maps.Keys(g.at)) {
+		var parts []groupPart
+		for _, p := range g.at[name] {
+			b := make([]byte, p.n)
+			if _, err := g.f.ReadAt(b, p.off); err != nil {
+				return err
+			}
+			parts = append(parts, groupPart{ID: p.id, HTML: template.HTML(b)})
+		}
+		if err := fn(name, parts); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (g *pageGroups) close() {
+	g.f.Close()
+	os.Remove(g.f.Name())
+}
+
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
 
 // caseViewsOf makes the views of one case's trials (harness.CaseViews'
 // shape) from its results and its suite case.

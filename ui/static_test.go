@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -325,7 +326,8 @@ func TestStaticReportLargeRun(t *testing.T) {
 	st := benchStore(t)
 	base := synthRun(t, st, 300, 0, true)
 	cand := synthRun(t, st, 300, 3, true) // fails q000007, q000017, ...
-	href := regexp.MustCompile(`href="([^"#]+)`)
+	href := regexp.MustCompile(`href="([^"#]+)(#[^"]*)?"`)
+	article := regexp.MustCompile(`<article id="([^"]+)"`)
 	for _, baseRef := range []string{"", base} {
 		out := t.TempDir()
 		files, err := WriteStatic(context.Background(), out, st, cand, baseRef)
@@ -334,21 +336,55 @@ func TestStaticReportLargeRun(t *testing.T) {
 		}
 		pages := map[string]bool{}
 		diffs := map[string]bool{}
+		anchors := map[string]bool{} // file#anchor of each grouped page
+		groupFiles := 0
 		for _, f := range files {
 			rel, _ := filepath.Rel(out, f)
-			if name, ok := strings.CutPrefix(rel, "cases"+string(filepath.Separator)); ok {
-				pages[name[:7]] = true
+			rel = filepath.ToSlash(rel)
+			dir, _, grouped := strings.Cut(rel, "/")
+			if !grouped || dir == "assets" {
+				continue
 			}
-			if name, ok := strings.CutPrefix(rel, "diff"+string(filepath.Separator)); ok {
-				diffs[name[:7]] = true
+			if !strings.HasPrefix(path.Base(rel), "g-") {
+				t.Errorf("base %q: %s: a page of its own, want the pages of a large run grouped in g-XX.html files", baseRef, rel)
 			}
+			groupFiles++
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range article.FindAllStringSubmatch(string(b), -1) {
+				anchors[rel+"#"+m[1]] = true
+				map[string]map[string]bool{"cases": pages, "diff": diffs}[dir][m[1][:7]] = true
+			}
+		}
+		// A PR comment's link to a failing case (ui.CasePage) names its
+		// place in its group's file.
+		if link := CasePage("q000007", &assay.Run{Summary: assay.Summary{Cases: 300}}); !anchors[link] {
+			t.Errorf("base %q: CasePage gives %s, which is no page of the report", baseRef, link)
+		}
+		// Each part holds its case whole: the failing q000007's answer
+		// (its observation, decoded for the cases with a page only).
+		if b, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(strings.Split(CasePage("q000007", &assay.Run{Summary: assay.Summary{Cases: 300}}), "#")[0]))); err != nil || !strings.Contains(string(b), "Answer 7: tokens are hashed") {
+			t.Errorf("base %q: the page of q000007 lacks its answer (%v)", baseRef, err)
+		}
+		if groupFiles > 2*256 {
+			t.Errorf("base %q: %d group files, want at most 256 a directory", baseRef, groupFiles)
+		}
+		for _, f := range files {
+			rel, _ := filepath.Rel(out, f)
 			b, err := os.ReadFile(f)
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, m := range href.FindAllStringSubmatch(string(b), -1) {
-				if _, err := os.Stat(filepath.Join(filepath.Dir(f), filepath.FromSlash(m[1]))); err != nil {
+				target := filepath.Join(filepath.Dir(f), filepath.FromSlash(m[1]))
+				if _, err := os.Stat(target); err != nil {
 					t.Errorf("base %q: %s: link %q names no file of the report", baseRef, rel, m[1])
+					continue
+				}
+				if t2, _ := filepath.Rel(out, target); m[2] != "" && strings.HasPrefix(path.Base(m[1]), "g-") && !anchors[filepath.ToSlash(t2)+m[2]] {
+					t.Errorf("base %q: %s: link %q names no page in its group's file", baseRef, rel, m[1]+m[2])
 				}
 			}
 		}

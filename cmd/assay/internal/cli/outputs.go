@@ -42,7 +42,7 @@ func writeCIOutputs(f *RunPlan, run *assay.Run, verdict gate.Verdict, cmp *compa
 			return err
 		}
 	}
-	md := func(w io.Writer) error { return report.MarkdownWith(w, run, cmp, MarkdownOptions(f.ReportURL)) }
+	md := func(w io.Writer) error { return report.MarkdownWith(w, run, cmp, MarkdownOptions(f.ReportURL, run)) }
 	if f.Markdown != "" {
 		if err := writeTo(f, f.Markdown, md); err != nil {
 			return err
@@ -71,15 +71,16 @@ func writeCIOutputs(f *RunPlan, run *assay.Run, verdict gate.Verdict, cmp *compa
 	return nil
 }
 
-// MarkdownOptions are the markdown's options for an HTML report served at
-// base (--report-url): each case listed links to base/cases/NAME.html
-// (ui.CasePage). With base "" nothing is linked.
-func MarkdownOptions(base string) report.MarkdownOptions {
+// MarkdownOptions are the markdown's options for an HTML report of run
+// served at base (--report-url): each case listed links to its page,
+// base/cases/NAME.html, or its place in a group's file in the report of a
+// large run (ui.CasePage). With base "" nothing is linked.
+func MarkdownOptions(base string, run *assay.Run) report.MarkdownOptions {
 	if base == "" {
 		return report.MarkdownOptions{}
 	}
 	base = strings.TrimSuffix(base, "/")
-	return report.MarkdownOptions{CaseURL: func(id string) string { return base + "/" + ui.CasePage(id) }}
+	return report.MarkdownOptions{CaseURL: func(id string) string { return base + "/" + ui.CasePage(id, run) }}
 }
 
 // appendTo appends what fn writes to the file at path, creating it.
