@@ -104,25 +104,25 @@ type timedHandler struct {
 	reqs []served
 }
 
-type countingWriter struct {
+type servedWriter struct {
 	http.ResponseWriter
 	code  int
 	bytes int
 }
 
-func (w *countingWriter) WriteHeader(code int) {
+func (w *servedWriter) WriteHeader(code int) {
 	w.code = code
 	w.ResponseWriter.WriteHeader(code)
 }
 
-func (w *countingWriter) Write(b []byte) (int, error) {
+func (w *servedWriter) Write(b []byte) (int, error) {
 	n, err := w.ResponseWriter.Write(b)
 	w.bytes += n
 	return n, err
 }
 
 func (th *timedHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	cw := &countingWriter{ResponseWriter: w, code: 200}
+	cw := &servedWriter{ResponseWriter: w, code: 200}
 	start := time.Now()
 	th.h.ServeHTTP(cw, r)
 	d := time.Since(start)
