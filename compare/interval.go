@@ -93,16 +93,7 @@ func newFlipTest(d []float64, exactMax, samples int, rng *rand.PCG) *flipTest {
 		if w == words-1 {
 			mask = lastMask
 		}
-		for k := range lanes {
-			r := lanes[k].Uint64()
-			t.b[k] += int32(bits.OnesCount64(r & mask))
-			s := t.a[k]
-			for q := range 8 {
-				s += tab[256*q+int(r&255)]
-				r >>= 8
-			}
-			t.a[k] = s
-		}
+		addWord8(t.a, t.b, lanes, &tab, mask)
 	}
 	for k := range lanes {
 		b := int32(m) - 2*t.b[k]
@@ -113,6 +104,27 @@ func newFlipTest(d []float64, exactMax, samples int, rng *rand.PCG) *flipTest {
 		t.b[k] = b
 	}
 	return t
+}
+
+// addWord8 draws one word from each lane, adds its 8 table lookups, 8
+// bits each, in order to the lane's sum a, and the number of its bits set
+// under mask to the lane's count b.
+func addWord8(a []float64, b []int32, lanes []rand.PCG, t *[8 * 256]float64, mask uint64) {
+	a, b = a[:len(lanes)], b[:len(lanes)]
+	for k := range lanes {
+		r := lanes[k].Uint64()
+		b[k] += int32(bits.OnesCount64(r & mask))
+		s := a[k]
+		s += t[r&255]
+		s += t[256+(r>>8)&255]
+		s += t[512+(r>>16)&255]
+		s += t[768+(r>>24)&255]
+		s += t[1024+(r>>32)&255]
+		s += t[1280+(r>>40)&255]
+		s += t[1536+(r>>48)&255]
+		s += t[1792+(r>>56)]
+		a[k] = s
+	}
 }
 
 // p is the two-sided p-value of "the mean delta is theta": the share of

@@ -112,19 +112,7 @@ func signFlipP(d []float64, exactMax, samples int, rng *rand.PCG) float64 {
 			g := 16*w + q
 			signedSums(table[16*q:16*q+16], nz[min(m, 4*g):min(m, 4*g+4)])
 		}
-		for k := range lanes {
-			r := lanes[k].Uint64()
-			s0, s1, s2, s3 := acc[k][0], acc[k][1], acc[k][2], acc[k][3]
-			for q := 0; q < 4; q++ {
-				u := table[64*q : 64*q+64]
-				s0 += u[r&15]
-				s1 += u[16+(r>>4)&15]
-				s2 += u[32+(r>>8)&15]
-				s3 += u[48+(r>>12)&15]
-				r >>= 16
-			}
-			acc[k] = [4]float64{s0, s1, s2, s3}
-		}
+		addWord4(acc, lanes, &table)
 	}
 	count := 0
 	for _, s := range acc {
@@ -133,6 +121,35 @@ func signFlipP(d []float64, exactMax, samples int, rng *rand.PCG) float64 {
 		}
 	}
 	return float64(count+1) / float64(samples+1)
+}
+
+// addWord4 draws one word from each lane and adds its 16 table lookups,
+// 4 bits each, to the lane's four accumulators: accumulator j takes groups
+// j, j+4, j+8, j+12 of the word, in that order.
+func addWord4(acc [][4]float64, lanes []rand.PCG, t *[256]float64) {
+	acc = acc[:len(lanes)]
+	for k := range lanes {
+		r := lanes[k].Uint64()
+		s := &acc[k]
+		s0, s1, s2, s3 := s[0], s[1], s[2], s[3]
+		s0 += t[r&15]
+		s1 += t[16+(r>>4)&15]
+		s2 += t[32+(r>>8)&15]
+		s3 += t[48+(r>>12)&15]
+		s0 += t[64+(r>>16)&15]
+		s1 += t[80+(r>>20)&15]
+		s2 += t[96+(r>>24)&15]
+		s3 += t[112+(r>>28)&15]
+		s0 += t[128+(r>>32)&15]
+		s1 += t[144+(r>>36)&15]
+		s2 += t[160+(r>>40)&15]
+		s3 += t[176+(r>>44)&15]
+		s0 += t[192+(r>>48)&15]
+		s1 += t[208+(r>>52)&15]
+		s2 += t[224+(r>>56)&15]
+		s3 += t[240+(r>>60)&15]
+		*s = [4]float64{s0, s1, s2, s3}
+	}
 }
 
 // signedSums fills sums (2^b slots, len(x) <= b) with the signed sums of
