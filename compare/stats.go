@@ -90,20 +90,34 @@ func signFlipP(d []float64, exactMax, samples int, rng *rand.PCG) float64 {
 		}
 		return float64(count) / float64(total)
 	}
-	// Groups of 4 deltas: a table of the 16 signed sums of each group, so a
-	// sample costs m/4 lookups driven by 4 random bits each; 16 groups
-	// (256 table slots) take one 64-bit random word. Groups past m hold
-	// zeros in every slot.
+	count := 0
+	for _, s := range signFlipSums(nz, samples, rng) {
+		if math.Abs((s[0]+s[1])+(s[2]+s[3])) >= thr {
+			count++
+		}
+	}
+	return float64(count+1) / float64(samples+1)
+}
+
+// signFlipSums draws samples random sign assignments of the non-zero
+// deltas nz and returns each one's signed sum in four parts (the sum is
+// (s[0]+s[1])+(s[2]+s[3])). Groups of 4 deltas: a table of the 16 signed
+// sums of each group, so a sample costs m/4 lookups driven by 4 random
+// bits each; 16 groups (256 table slots) take one 64-bit random word, and
+// groups past m hold zeros in every slot.
+//
+// The samples are made a word at a time: every sample draws its w-th word
+// from its own lane of the stream (the draws one sample at a time would
+// make; see pcgLanes), then adds it up through the tables of word w, which
+// are built once and stay in cache; no sample's words and no table beyond
+// the current word's are kept. Each sample keeps four accumulators, which
+// break the chain of dependent additions; each gets the same terms in the
+// same order as when the samples were made one at a time, so the sums are
+// the same to the bit.
+func signFlipSums(nz []float64, samples int, rng *rand.PCG) [][4]float64 {
+	m := len(nz)
 	groups := (m + 3) / 4
 	words := (groups + 15) / 16
-	// The samples are made a word at a time: every sample draws its w-th
-	// word from its own lane of the stream (the draws one sample at a time
-	// would make; see pcgLanes), then adds it up through the tables of
-	// word w, which are built once and stay in cache; no sample's words
-	// and no table beyond the current word's are kept. Each sample keeps
-	// four accumulators, which break the chain of dependent additions;
-	// each gets the same terms in the same order as when the samples were
-	// made one at a time, so the sums are the same to the bit.
 	lanes := pcgLanes(rng, samples, words)
 	acc := make([][4]float64, samples)
 	var table [256]float64
@@ -114,13 +128,7 @@ func signFlipP(d []float64, exactMax, samples int, rng *rand.PCG) float64 {
 		}
 		addWord4(acc, lanes, &table)
 	}
-	count := 0
-	for _, s := range acc {
-		if math.Abs((s[0]+s[1])+(s[2]+s[3])) >= thr {
-			count++
-		}
-	}
-	return float64(count+1) / float64(samples+1)
+	return acc
 }
 
 // addWord4 draws one word from each lane and adds its 16 table lookups,
