@@ -120,11 +120,16 @@ func signFlipSums(nz []float64, samples int, rng *rand.PCG) [][4]float64 {
 	words := (groups + 15) / 16
 	lanes := pcgLanes(rng, samples, words)
 	acc := make([][4]float64, samples)
-	var table [256]float64
+	var sums [16]float64
+	var table [16 * 256]float64
 	for w := range words {
 		for q := range 16 {
 			g := 16*w + q
-			signedSums(table[16*q:16*q+16], nz[min(m, 4*g):min(m, 4*g+4)])
+			signedSums(sums[:], nz[min(m, 4*g):min(m, 4*g+4)])
+			shift := 4 * (q % 2) // the group's bits in its byte
+			for v := range 256 {
+				table[256*q+v] = sums[v>>shift&15]
+			}
 		}
 		addWord4(acc, lanes, &table)
 	}
@@ -133,29 +138,41 @@ func signFlipSums(nz []float64, samples int, rng *rand.PCG) [][4]float64 {
 
 // addWord4 draws one word from each lane and adds its 16 table lookups,
 // 4 bits each, to the lane's four accumulators: accumulator j takes groups
-// j, j+4, j+8, j+12 of the word, in that order.
-func addWord4(acc [][4]float64, lanes []rand.PCG, t *[256]float64) {
+// j, j+4, j+8, j+12 of the word, in that order. t holds a table of 256
+// slots per group, indexed by the byte that holds the group's 4 bits (the
+// group's 16 sums, each repeated for every value of the byte's other 4
+// bits), so two lookups cost one byte of the word.
+func addWord4(acc [][4]float64, lanes []rand.PCG, t *[16 * 256]float64) {
 	acc = acc[:len(lanes)]
 	for k := range lanes {
 		r := lanes[k].Uint64()
 		s := &acc[k]
 		s0, s1, s2, s3 := s[0], s[1], s[2], s[3]
-		s0 += t[r&15]
-		s1 += t[16+(r>>4)&15]
-		s2 += t[32+(r>>8)&15]
-		s3 += t[48+(r>>12)&15]
-		s0 += t[64+(r>>16)&15]
-		s1 += t[80+(r>>20)&15]
-		s2 += t[96+(r>>24)&15]
-		s3 += t[112+(r>>28)&15]
-		s0 += t[128+(r>>32)&15]
-		s1 += t[144+(r>>36)&15]
-		s2 += t[160+(r>>40)&15]
-		s3 += t[176+(r>>44)&15]
-		s0 += t[192+(r>>48)&15]
-		s1 += t[208+(r>>52)&15]
-		s2 += t[224+(r>>56)&15]
-		s3 += t[240+(r>>60)&15]
+		var b uint8
+		b = uint8(r)
+		s0 += t[b]
+		s1 += t[256+int(b)]
+		b = uint8(r>>8)
+		s2 += t[512+int(b)]
+		s3 += t[768+int(b)]
+		b = uint8(r>>16)
+		s0 += t[1024+int(b)]
+		s1 += t[1280+int(b)]
+		b = uint8(r>>24)
+		s2 += t[1536+int(b)]
+		s3 += t[1792+int(b)]
+		b = uint8(r>>32)
+		s0 += t[2048+int(b)]
+		s1 += t[2304+int(b)]
+		b = uint8(r>>40)
+		s2 += t[2560+int(b)]
+		s3 += t[2816+int(b)]
+		b = uint8(r>>48)
+		s0 += t[3072+int(b)]
+		s1 += t[3328+int(b)]
+		b = uint8(r>>56)
+		s2 += t[3584+int(b)]
+		s3 += t[3840+int(b)]
 		*s = [4]float64{s0, s1, s2, s3}
 	}
 }
