@@ -323,12 +323,13 @@ func flipDeltas(r *rand.Rand, n int, kind string) []float64 {
 // TestSignFlipWordByWordChangesNothing checks the p-value, every sample's
 // sums, the interval and the state the stream is left in against the
 // one-at-a-time samplers, bit for bit, at several sizes (some ending
-// mid-word, up to 20,000 deltas at the default 10,000 samples) and kinds
+// mid-word, up to 20,000 deltas at the default 10,000 samples, and samples
+// that take three chunks, the last one short) and kinds
 // of deltas, ties and zeros included.
 func TestSignFlipWordByWordChangesNothing(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	kinds := []string{"continuous", "ties", "zeros90", "zeros999", "negzero", "allzero"}
-	sizes := []struct{ n, samples int }{{21, 10000}, {25, 7}, {64, 1}, {65, 300}, {1000, 10000}, {4097, 999}, {20000, 10000}}
+	sizes := []struct{ n, samples int }{{21, 10000}, {25, 7}, {64, 1}, {65, 300}, {1000, 10000}, {4097, 999}, {20000, 10000}, {130, 2*flipChunk + 77}}
 	for _, sz := range sizes {
 		if testing.Short() && sz.n > 5000 {
 			continue
@@ -344,7 +345,11 @@ func TestSignFlipWordByWordChangesNothing(t *testing.T) {
 			}
 			nz := nonzero(d)
 			got, gotRNG := rand.NewPCG(1, seed), rand.NewPCG(1, seed)
-			sums := signFlipSums(nz, sz.samples, got)
+			var sums [][4]float64
+			signFlipSums(nz, sz.samples, got, func(c [][4]float64) { sums = append(sums, c...) })
+			if len(sums) != sz.samples {
+				t.Fatalf("%s: %d sums, want %d", name, len(sums), sz.samples)
+			}
 			ref := signFlipSumsOneByOne(nz, sz.samples, gotRNG)
 			for k := range ref {
 				for j := range 4 {
@@ -401,10 +406,8 @@ func TestPCGLanes(t *testing.T) {
 	for _, c := range []struct{ samples, stride int }{{1, 1}, {2, 0}, {3, 1}, {5, 7}, {64, 33}, {10, 1563}} {
 		seq := rand.NewPCG(9, uint64(c.stride))
 		split := rand.NewPCG(9, uint64(c.stride))
-		lanes := pcgLanes(split, c.samples, c.stride)
-		if len(lanes) != c.samples {
-			t.Fatalf("%+v: %d lanes", c, len(lanes))
-		}
+		lanes := make([]rand.PCG, c.samples)
+		pcgLanes(split, lanes, c.stride)
 		for k := range lanes {
 			for i := range c.stride {
 				if got, want := lanes[k].Uint64(), seq.Uint64(); got != want {

@@ -71,37 +71,45 @@ func newFlipTest(d []float64, exactMax, samples int, rng *rand.PCG) *flipTest {
 	}
 	// Sample k draws its words, then its zero count, from its own lane of
 	// the stream (the draws one sample at a time would make; see
-	// pcgLanes). The samples are made a word at a time: the 8 tables of
-	// word w are built once, stay in cache while every sample adds its
-	// w-th word through them, and are then dropped, so memory follows the
-	// samples, not the deltas. Each sample's sum adds the same terms in
-	// the same order as it would alone: the sums are the same to the bit.
+	// pcgLanes). The samples are made in chunks, and those of a chunk a
+	// word at a time: the 8 tables of word w are built once a chunk, stay
+	// in cache while every sample of the chunk adds its w-th word through
+	// them, and are then dropped, so memory follows the samples, not the
+	// deltas. Each sample's sum adds the same terms in the same order as
+	// it would alone: the sums are the same to the bit.
 	stride := words
 	if zeroCDF != nil {
 		stride++
 	}
-	lanes := pcgLanes(rng, samples, stride)
 	t.a = make([]float64, samples)
 	t.b = make([]int32, samples) // set bits so far, then b
+	chunk := min(samples, flipChunk)
+	lanes := make([]rand.PCG, chunk)
 	var tab [8 * 256]float64
-	for w := range words {
-		for q := range 8 {
-			g := 8*w + q
-			signedSums(tab[256*q:256*q+256], nz[min(m, 8*g):min(m, 8*g+8)])
+	for k0 := 0; k0 < samples; k0 += chunk {
+		nb := min(chunk, samples-k0)
+		lanes := lanes[:nb]
+		a, b := t.a[k0:k0+nb], t.b[k0:k0+nb]
+		pcgLanes(rng, lanes, stride)
+		for w := range words {
+			for q := range 8 {
+				g := 8*w + q
+				signedSums(tab[256*q:256*q+256], nz[min(m, 8*g):min(m, 8*g+8)])
+			}
+			mask := ^uint64(0)
+			if w == words-1 {
+				mask = lastMask
+			}
+			addWord8(a, b, lanes, &tab, mask)
 		}
-		mask := ^uint64(0)
-		if w == words-1 {
-			mask = lastMask
+		for k := range lanes {
+			set := b[k]
+			b[k] = int32(m) - 2*set
+			if zeroCDF != nil {
+				plus := invert(zeroCDF, float64(lanes[k].Uint64()>>11)/(1<<53))
+				b[k] += int32(2*plus - z)
+			}
 		}
-		addWord8(t.a, t.b, lanes, &tab, mask)
-	}
-	for k := range lanes {
-		b := int32(m) - 2*t.b[k]
-		if zeroCDF != nil {
-			plus := invert(zeroCDF, float64(lanes[k].Uint64()>>11)/(1<<53))
-			b += int32(2*plus - z)
-		}
-		t.b[k] = b
 	}
 	return t
 }

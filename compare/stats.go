@@ -91,49 +91,67 @@ func signFlipP(d []float64, exactMax, samples int, rng *rand.PCG) float64 {
 		return float64(count) / float64(total)
 	}
 	count := 0
-	for _, s := range signFlipSums(nz, samples, rng) {
-		if math.Abs((s[0]+s[1])+(s[2]+s[3])) >= thr {
-			count++
+	signFlipSums(nz, samples, rng, func(sums [][4]float64) {
+		for _, s := range sums {
+			if math.Abs((s[0]+s[1])+(s[2]+s[3])) >= thr {
+				count++
+			}
 		}
-	}
+	})
 	return float64(count+1) / float64(samples+1)
 }
 
+// flipChunk is how many samples the sign-flip samplers make at once
+// (the default 10,000 in one chunk): their PCG lanes and sums (under 50
+// bytes a sample) stay in cache while every sample of the chunk goes
+// through one word's tables, and beyond the chunk memory does not grow
+// with the number of samples.
+const flipChunk = 16384
+
 // signFlipSums draws samples random sign assignments of the non-zero
-// deltas nz and returns each one's signed sum in four parts (the sum is
-// (s[0]+s[1])+(s[2]+s[3])). Groups of 4 deltas: a table of the 16 signed
-// sums of each group, so a sample costs m/4 lookups driven by 4 random
-// bits each; 16 groups (256 table slots) take one 64-bit random word, and
-// groups past m hold zeros in every slot.
+// deltas nz and calls each with the signed sums of successive chunks of
+// them, in sample order, each sum in four parts (the sum is
+// (s[0]+s[1])+(s[2]+s[3])); the slice is reused by the next chunk.
+// Groups of 4 deltas: a table of the 16 signed sums of each group, so a
+// sample costs m/4 lookups driven by 4 random bits each; 16 groups
+// (256 table slots) take one 64-bit random word, and groups past m hold
+// zeros in every slot.
 //
-// The samples are made a word at a time: every sample draws its w-th word
-// from its own lane of the stream (the draws one sample at a time would
-// make; see pcgLanes), then adds it up through the tables of word w, which
-// are built once and stay in cache; no sample's words and no table beyond
-// the current word's are kept. Each sample keeps four accumulators, which
-// break the chain of dependent additions; each gets the same terms in the
-// same order as when the samples were made one at a time, so the sums are
-// the same to the bit.
-func signFlipSums(nz []float64, samples int, rng *rand.PCG) [][4]float64 {
+// The samples of a chunk are made a word at a time: every sample draws
+// its w-th word from its own lane of the stream (the draws one sample at
+// a time would make; see pcgLanes), then adds it up through the tables of
+// word w, which are built once a chunk and stay in cache; no sample's
+// words and no table beyond the current word's are kept. Each sample
+// keeps four accumulators, which break the chain of dependent additions;
+// each gets the same terms in the same order as when the samples were
+// made one at a time, so the sums are the same to the bit.
+func signFlipSums(nz []float64, samples int, rng *rand.PCG, each func([][4]float64)) {
 	m := len(nz)
 	groups := (m + 3) / 4
 	words := (groups + 15) / 16
-	lanes := pcgLanes(rng, samples, words)
-	acc := make([][4]float64, samples)
+	chunk := min(samples, flipChunk)
+	lanes := make([]rand.PCG, chunk)
+	acc := make([][4]float64, chunk)
 	var sums [16]float64
 	var table [16 * 256]float64
-	for w := range words {
-		for q := range 16 {
-			g := 16*w + q
-			signedSums(sums[:], nz[min(m, 4*g):min(m, 4*g+4)])
-			shift := 4 * (q % 2) // the group's bits in its byte
-			for v := range 256 {
-				table[256*q+v] = sums[v>>shift&15]
+	for k0 := 0; k0 < samples; k0 += chunk {
+		nb := min(chunk, samples-k0)
+		lanes, acc := lanes[:nb], acc[:nb]
+		pcgLanes(rng, lanes, words)
+		clear(acc)
+		for w := range words {
+			for q := range 16 {
+				g := 16*w + q
+				signedSums(sums[:], nz[min(m, 4*g):min(m, 4*g+4)])
+				shift := 4 * (q % 2) // the group's bits in its byte
+				for v := range 256 {
+					table[256*q+v] = sums[v>>shift&15]
+				}
 			}
+			addWord4(acc, lanes, &table)
 		}
-		addWord4(acc, lanes, &table)
+		each(acc)
 	}
-	return acc
 }
 
 // addWord4 draws one word from each lane and adds its 16 table lookups,
@@ -236,24 +254,22 @@ func pcgJump(n uint64) (mul, inc u128) {
 	return mul, inc
 }
 
-// pcgLanes splits the next samples*stride draws of rng into samples
-// lanes of stride draws each: lane k draws exactly the numbers that rng's
-// draws k*stride to k*stride+stride-1 would be. A sampler whose sample k
-// takes those draws can then draw word by word across all the samples and
-// still get the numbers of drawing sample after sample. rng is left as if
-// it had made all the draws.
-func pcgLanes(rng *rand.PCG, samples, stride int) []rand.PCG {
+// pcgLanes splits the next len(lanes)*stride draws of rng into lanes of
+// stride draws each: lane k draws exactly the numbers that rng's draws
+// k*stride to k*stride+stride-1 would be. A sampler whose sample k takes
+// those draws can then draw word by word across all the samples and still
+// get the numbers of drawing sample after sample. rng is left as if it
+// had made all the draws.
+func pcgLanes(rng *rand.PCG, lanes []rand.PCG, stride int) {
 	var buf [20]byte
 	b, _ := rng.AppendBinary(buf[:0])
 	s := u128{binary.BigEndian.Uint64(b[4:12]), binary.BigEndian.Uint64(b[12:20])}
 	mul, inc := pcgJump(uint64(stride))
-	lanes := make([]rand.PCG, samples)
 	for k := range lanes {
 		lanes[k].Seed(s.hi, s.lo)
 		s = s.mul(mul).add(inc)
 	}
 	rng.Seed(s.hi, s.lo)
-	return lanes
 }
 
 // percentile returns the nearest-rank p-th percentile (p in [0, 100]) of x
