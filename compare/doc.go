@@ -77,6 +77,14 @@
 // excludes nothing on that side and the interval stops at the range's end,
 // or at 0 when 0 lies beyond it.
 //
+// Cost: the test and the interval of a measure each take time in
+// proportion to its non-zero deltas times the samples, and memory beyond
+// one copy of the deltas in proportion to the samples alone (under 1 MB
+// at 10,000 samples), however many cases there are: the samples are drawn
+// a random word at a time across all of them, each from its own stretch
+// of the PCG stream, so the numbers are those of drawing one sample after
+// the other.
+//
 // A change is significant when p < alpha (0.05) and the delta is not 0,
 // which is the same as its 95% interval excluding 0; renderers mark the
 // others "~" and print that rule. A significant change is "better" or

@@ -13,10 +13,6 @@ import (
 // samples random ones from a PCG stream fixed by the seed and the deltas.
 // For each assignment s it keeps a = sum s_i*d_i and b = sum s_i, so the
 // test statistic of the shifted deltas d_i - theta is |a - theta*b|.
-// flipBlock is how many samples the sign-flip samplers make at a time:
-// their random words for one block (8 bytes a word per sample) stay in
-// cache while the block's sums go through the tables one word at a time.
-const flipBlock = 256
 
 type flipTest struct {
 	d     []float64
@@ -58,7 +54,9 @@ func newFlipTest(d []float64, exactMax, samples int, rng *rand.PCG) *flipTest {
 	// number of non-zero deltas. The non-zero ones go in groups of 8: a
 	// table of the 256 signed sums of each group, so a sample's sum of
 	// signed deltas costs m/8 lookups, driven by 8 random bits each, and
-	// its sum of signs is m minus twice the number of set bits.
+	// its sum of signs is m minus twice the number of set bits. Item i is
+	// driven by bit i%64 of word i/64; only the last word has bits beyond
+	// m, and its groups past m hold zeros in every slot.
 	nz := nonzero(d)
 	z := n - len(nz)
 	var zeroCDF []float64
@@ -66,83 +64,75 @@ func newFlipTest(d []float64, exactMax, samples int, rng *rand.PCG) *flipTest {
 		zeroCDF = binomialCDF(z, 0.5)
 	}
 	m := len(nz)
-	groups := (m + 7) / 8
-	words := (groups + 7) / 8
-	ta := make([]float64, words*8*256)
-	for g := range groups {
-		for mask := range 256 {
-			var a float64
-			for bit := range 8 {
-				i := 8*g + bit
-				if i >= m {
-					break
-				}
-				if mask&(1<<bit) != 0 {
-					a -= nz[i]
-				} else {
-					a += nz[i]
-				}
-			}
-			ta[256*g+mask] = a
-		}
-	}
-	// Item i is driven by bit i%64 of word i/64; only the last word has
-	// bits beyond m.
+	words := (m + 63) / 64
 	lastMask := ^uint64(0)
 	if r := m % 64; r != 0 {
 		lastMask = 1<<r - 1
 	}
-	// The samples are made in blocks: a block's random words are drawn in
-	// the order one sample at a time would draw them (its words, then its
-	// zero count), then the block's sums are added up one word at a time,
-	// so that the 8 tables of a word stay in cache while every sample of
-	// the block uses them. Each sample's sum adds the same terms in the
-	// same order as it would alone: the results do not depend on the block.
-	block := min(samples, flipBlock)
-	rnd := make([]uint64, words*block)
-	zr := make([]uint64, block)
+	// Sample k draws its words, then its zero count, from its own lane of
+	// the stream (the draws one sample at a time would make; see
+	// pcgLanes). The samples are made in chunks, and those of a chunk a
+	// word at a time: the 8 tables of word w are built once a chunk, stay
+	// in cache while every sample of the chunk adds its w-th word through
+	// them, and are then dropped, so memory follows the samples, not the
+	// deltas. Each sample's sum adds the same terms in the same order as
+	// it would alone: the sums are the same to the bit.
+	stride := words
+	if zeroCDF != nil {
+		stride++
+	}
 	t.a = make([]float64, samples)
-	t.b = make([]int32, samples)
-	for k0 := 0; k0 < samples; k0 += block {
-		nb := min(block, samples-k0)
-		for k := range nb {
-			for w := range words {
-				rnd[w*block+k] = rng.Uint64()
-			}
-			if zeroCDF != nil {
-				zr[k] = rng.Uint64()
-			}
-		}
-		a := t.a[k0 : k0+nb]
+	t.b = make([]int32, samples) // set bits so far, then b
+	chunk := min(samples, flipChunk)
+	lanes := make([]rand.PCG, chunk)
+	var tab [8 * 256]float64
+	for k0 := 0; k0 < samples; k0 += chunk {
+		nb := min(chunk, samples-k0)
+		lanes := lanes[:nb]
+		a, b := t.a[k0:k0+nb], t.b[k0:k0+nb]
+		pcgLanes(rng, lanes, stride)
 		for w := range words {
-			tab := ta[256*8*w : 256*8*(w+1)]
-			for k, r := range rnd[w*block : w*block+nb] {
-				s := a[k]
-				for q := range 8 {
-					s += tab[256*q+int(r&255)]
-					r >>= 8
-				}
-				a[k] = s
+			for q := range 8 {
+				g := 8*w + q
+				signedSums(tab[256*q:256*q+256], nz[min(m, 8*g):min(m, 8*g+8)])
 			}
+			mask := ^uint64(0)
+			if w == words-1 {
+				mask = lastMask
+			}
+			addWord8(a, b, lanes, &tab, mask)
 		}
-		for k := range nb {
-			set := 0
-			for w := range words {
-				r := rnd[w*block+k]
-				if w == words-1 {
-					r &= lastMask
-				}
-				set += bits.OnesCount64(r)
-			}
-			b := int32(m - 2*set)
+		for k := range lanes {
+			set := b[k]
+			b[k] = int32(m) - 2*set
 			if zeroCDF != nil {
-				plus := invert(zeroCDF, float64(zr[k]>>11)/(1<<53))
-				b += int32(2*plus - z)
+				plus := invert(zeroCDF, float64(lanes[k].Uint64()>>11)/(1<<53))
+				b[k] += int32(2*plus - z)
 			}
-			t.b[k0+k] = b
 		}
 	}
 	return t
+}
+
+// addWord8 draws one word from each lane, adds its 8 table lookups, 8
+// bits each, in order to the lane's sum a, and the number of its bits set
+// under mask to the lane's count b.
+func addWord8(a []float64, b []int32, lanes []rand.PCG, t *[8 * 256]float64, mask uint64) {
+	a, b = a[:len(lanes)], b[:len(lanes)]
+	for k := range lanes {
+		r := lanes[k].Uint64()
+		b[k] += int32(bits.OnesCount64(r & mask))
+		s := a[k]
+		s += t[r&255]
+		s += t[256+(r>>8)&255]
+		s += t[512+(r>>16)&255]
+		s += t[768+(r>>24)&255]
+		s += t[1024+(r>>32)&255]
+		s += t[1280+(r>>40)&255]
+		s += t[1536+(r>>48)&255]
+		s += t[1792+(r>>56)]
+		a[k] = s
+	}
 }
 
 // p is the two-sided p-value of "the mean delta is theta": the share of
