@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/tidwall/gjson"
 )
 
 // ParseJSONLine reads one JSON value from line, line number n of a file,
@@ -16,8 +18,24 @@ import (
 // a larger one a String (unquoted), anything with a fraction or exponent a
 // Float. Text after the value is refused, at its position. The caller
 // bounds the line's depth and strings first (package nesting).
+//
+// A line of ASCII with no escape in its strings (most lines of a suite)
+// that json.Valid accepts is walked with gjson, which reads each string
+// and number as the bytes written: the same tree, without the decoder's
+// token-by-token allocations. Any other line, and every line that is not
+// valid JSON (so every error), goes through encoding/json's decoder.
 func ParseJSONLine(line []byte, n int) (*Node, error) {
-	p := jsonLine{line: line, n: n, dec: json.NewDecoder(bytes.NewReader(line)), ascii: isASCII(line)}
+	ascii := isASCII(line)
+	if ascii && bytes.IndexByte(line, '\\') < 0 && json.Valid(line) {
+		return validLine(gjson.ParseBytes(line), n), nil
+	}
+	return decodeLine(line, n, ascii)
+}
+
+// decodeLine is ParseJSONLine with encoding/json's decoder, token by
+// token; ascii tells whether line is all ASCII.
+func decodeLine(line []byte, n int, ascii bool) (*Node, error) {
+	p := jsonLine{line: line, n: n, dec: json.NewDecoder(bytes.NewReader(line)), ascii: ascii}
 	p.dec.UseNumber()
 	v, err := p.value()
 	if err != nil {
@@ -157,6 +175,43 @@ func (p *jsonLine) valueOf(tok json.Token, off int) (*Node, error) {
 	}
 	return out, nil
 }
+
+// validLine is the tree of v, a value of line n that json.Valid accepted,
+// written in ASCII with no escape: a string is the bytes between its
+// quotes, a column its byte offset plus one.
+func validLine(v gjson.Result, n int) *Node {
+	out := &Node{Line: n, Col: v.Index + 1}
+	switch v.Type {
+	case gjson.JSON:
+		out.Flow = true
+		if v.Raw[0] == '{' {
+			out.Kind = Map
+			v.ForEach(func(k, val gjson.Result) bool {
+				out.Keys = append(out.Keys, &Node{Kind: String, Line: n, Col: k.Index + 1, Text: unquoted(k.Raw), Quoted: true})
+				out.Vals = append(out.Vals, validLine(val, n))
+				return true
+			})
+		} else {
+			out.Kind = Seq
+			v.ForEach(func(_, it gjson.Result) bool {
+				out.Items = append(out.Items, validLine(it, n))
+				return true
+			})
+		}
+	case gjson.String:
+		out.Kind, out.Text, out.Quoted = String, unquoted(v.Raw), true
+	case gjson.Number:
+		numberNode(out, v.Raw)
+	case gjson.True, gjson.False:
+		out.Kind, out.Value, out.Text = Bool, v.Type == gjson.True, v.Raw
+	case gjson.Null:
+		out.Kind = Null
+	}
+	return out
+}
+
+// unquoted is the text of a JSON string written with no escape.
+func unquoted(raw string) string { return raw[1 : len(raw)-1] }
 
 // numberNode sets out to the number written s.
 func numberNode(out *Node, s string) {
