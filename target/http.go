@@ -136,11 +136,9 @@ func newHTTPShorthand(spec string, o Options) (assay.Target, error) {
 
 // shorthandBody is {"k": .K, "query": .Query}.
 func shorthandBody() *bodyTmpl {
-	body := &bodyTmpl{kind: bodyObject, keys: []string{"k", "query"}}
 	kT, _ := compileBody(&node{value: "{{.K}}"}, "k")
 	qT, _ := compileBody(&node{value: "{{.Query}}"}, "query")
-	body.parts = []*bodyTmpl{kT, qT}
-	return body
+	return objectBody([]string{"k", "query"}, []*bodyTmpl{kT, qT})
 }
 
 func newHTTP(spec string, o Options) *HTTP {
@@ -494,7 +492,9 @@ func (h *HTTP) once(ctx context.Context, method, u string, hdr http.Header, body
 	if err != nil {
 		return nil, -1, assay.Errorf(assay.ErrMalformed, "building the request: %s", err)
 	}
-	req.Header = hdr.Clone()
+	// hdr is this request's own (do builds it), and neither the client
+	// nor the transport changes a request's header: no copy.
+	req.Header = hdr
 	resp, err := h.client.Do(req)
 	if err != nil {
 		return nil, transientDelay(err), h.netError(ctx, actx, method, req.URL, err)

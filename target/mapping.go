@@ -120,6 +120,65 @@ type response struct {
 	header http.Header
 	json   int8             // 0 unknown, 1 valid, -1 invalid, -2 nested too deeply
 	red    *redact.Redactor // the snippet of a body that is not JSON is redacted before it is cut
+	// top are the keys of a body that is a JSON object and the value each
+	// first has, read in one pass when a path first names one key (get);
+	// topRead says whether they were read, topOK whether the body is an
+	// object.
+	top            []topValue
+	topRead, topOK bool
+}
+
+type topValue struct {
+	key string
+	val gjson.Result
+}
+
+// get is gjson.GetBytes(r.body, path), for a body checkJSON accepted. A
+// path that names one key of a body that is an object (the default map's
+// every path) is looked up among the body's keys, read once for all the
+// fields, rather than by a scan of the body per field; what it finds is
+// what gjson finds there, the first value of that key.
+func (r *response) get(path string) gjson.Result {
+	if !oneKeyPath(path) {
+		return gjson.GetBytes(r.body, path)
+	}
+	if !r.topRead {
+		r.topRead = true
+		body := gjson.ParseBytes(r.body)
+		if r.topOK = body.IsObject(); r.topOK {
+			body.ForEach(func(k, v gjson.Result) bool {
+				r.top = append(r.top, topValue{k.Str, v})
+				return true
+			})
+		}
+	}
+	if !r.topOK {
+		return gjson.GetBytes(r.body, path)
+	}
+	for _, t := range r.top {
+		if t.key == path {
+			return t.val
+		}
+	}
+	return gjson.Result{}
+}
+
+// oneKeyPath reports whether a gjson path is one key with nothing special
+// in it: a letter or _, then letters, digits, _ and -.
+func oneKeyPath(path string) bool {
+	if path == "" {
+		return false
+	}
+	for i := 0; i < len(path); i++ {
+		c := path[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_':
+		case i > 0 && (c >= '0' && c <= '9' || c == '-'):
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func (r *response) checkJSON(where string) error {
@@ -196,7 +255,7 @@ func applyMap(o *assay.Observation, fields []mapField, resp map[string]*response
 			if err := r.checkJSON(src); err != nil {
 				return err
 			}
-			res = gjson.GetBytes(r.body, f.path)
+			res = r.get(f.path)
 			if !res.Exists() || res.Type == gjson.Null {
 				continue
 			}
