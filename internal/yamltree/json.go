@@ -180,24 +180,62 @@ func (p *jsonLine) valueOf(tok json.Token, off int) (*Node, error) {
 // written in ASCII with no escape: a string is the bytes between its
 // quotes, a column its byte offset plus one.
 func validLine(v gjson.Result, n int) *Node {
-	out := &Node{Line: n, Col: v.Index + 1}
+	w := walk{n: n}
+	return w.value(v)
+}
+
+// walk builds the tree of one valid line: its nodes are cut from blocks
+// allocated a few dozen at a time (a line of a suite is a dozen nodes or
+// so), and a mapping's keys and values, a list's items, are gathered on
+// a stack of the line's own and copied out at their final length.
+type walk struct {
+	n     int
+	block []Node
+	stack []*Node
+}
+
+func (w *walk) node(v gjson.Result) *Node {
+	if len(w.block) == cap(w.block) {
+		w.block = make([]Node, 0, 32)
+	}
+	w.block = w.block[:len(w.block)+1]
+	out := &w.block[len(w.block)-1]
+	out.Line, out.Col = w.n, v.Index+1
+	return out
+}
+
+func (w *walk) value(v gjson.Result) *Node {
+	out := w.node(v)
 	switch v.Type {
 	case gjson.JSON:
 		out.Flow = true
+		base := len(w.stack)
 		if v.Raw[0] == '{' {
 			out.Kind = Map
 			v.ForEach(func(k, val gjson.Result) bool {
-				out.Keys = append(out.Keys, &Node{Kind: String, Line: n, Col: k.Index + 1, Text: unquoted(k.Raw), Quoted: true})
-				out.Vals = append(out.Vals, validLine(val, n))
+				key := w.node(k)
+				key.Kind, key.Text, key.Quoted = String, unquoted(k.Raw), true
+				w.stack = append(w.stack, key, w.value(val))
 				return true
 			})
+			if m := (len(w.stack) - base) / 2; m > 0 {
+				out.Keys, out.Vals = make([]*Node, m), make([]*Node, m)
+				for i := range m {
+					out.Keys[i], out.Vals[i] = w.stack[base+2*i], w.stack[base+2*i+1]
+				}
+			}
 		} else {
 			out.Kind = Seq
 			v.ForEach(func(_, it gjson.Result) bool {
-				out.Items = append(out.Items, validLine(it, n))
+				w.stack = append(w.stack, w.value(it))
 				return true
 			})
+			if len(w.stack) > base {
+				out.Items = append([]*Node(nil), w.stack[base:]...)
+			}
 		}
+		clear(w.stack[base:])
+		w.stack = w.stack[:base]
 	case gjson.String:
 		out.Kind, out.Text, out.Quoted = String, unquoted(v.Raw), true
 	case gjson.Number:
