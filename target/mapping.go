@@ -146,6 +146,7 @@ func (r *response) get(path string) gjson.Result {
 		r.topRead = true
 		body := gjson.ParseBytes(r.body)
 		if r.topOK = body.IsObject(); r.topOK {
+			r.top = make([]topValue, 0, 16)
 			body.ForEach(func(k, v gjson.Result) bool {
 				r.top = append(r.top, topValue{k.Str, v})
 				return true
