@@ -184,25 +184,15 @@ func validLine(v gjson.Result, n int) *Node {
 	return w.value(v)
 }
 
-// walk builds the tree of one valid line: its nodes are cut from blocks
-// allocated a few dozen at a time (a line of a suite is a dozen nodes or
-// so), and a mapping's keys and values, a list's items, are gathered on
-// a stack of the line's own and copied out at their final length.
+// walk builds the tree of one valid line: a mapping's keys and values, a
+// list's items, are gathered on a stack of the line's own and copied out
+// at their final length.
 type walk struct {
 	n     int
-	block []Node
 	stack []*Node
 }
 
-func (w *walk) node(v gjson.Result) *Node {
-	if len(w.block) == cap(w.block) {
-		w.block = make([]Node, 0, 32)
-	}
-	w.block = w.block[:len(w.block)+1]
-	out := &w.block[len(w.block)-1]
-	out.Line, out.Col = w.n, v.Index+1
-	return out
-}
+func (w *walk) node(v gjson.Result) *Node { return &Node{Line: w.n, Col: v.Index + 1} }
 
 func (w *walk) value(v gjson.Result) *Node {
 	out := w.node(v)
