@@ -128,9 +128,11 @@ type response struct {
 	topRead, topOK bool
 }
 
+// topValue is a key of a body's object, where its (first) value starts
+// and that value as written.
 type topValue struct {
-	key string
-	val gjson.Result
+	key, raw string
+	index    int
 }
 
 // get is gjson.GetBytes(r.body, path), for a body checkJSON accepted. A
@@ -146,9 +148,9 @@ func (r *response) get(path string) gjson.Result {
 		r.topRead = true
 		body := gjson.ParseBytes(r.body)
 		if r.topOK = body.IsObject(); r.topOK {
-			r.top = make([]topValue, 0, 16)
+			r.top = make([]topValue, 0, 8)
 			body.ForEach(func(k, v gjson.Result) bool {
-				r.top = append(r.top, topValue{k.Str, v})
+				r.top = append(r.top, topValue{k.Str, v.Raw, v.Index})
 				return true
 			})
 		}
@@ -158,7 +160,9 @@ func (r *response) get(path string) gjson.Result {
 	}
 	for _, t := range r.top {
 		if t.key == path {
-			return t.val
+			v := gjson.Parse(t.raw)
+			v.Index = t.index
+			return v
 		}
 	}
 	return gjson.Result{}
