@@ -476,6 +476,28 @@ func boolOf(r gjson.Result) (bool, error) {
 
 var idKeys = []string{"id", "_id", "doc_id", "docid", "docId", "document_id"}
 
+// hitKeys and citationKeys are the keys read of a retrieved document and
+// of a citation given as an object: the id keys in their order, then the
+// rest.
+var (
+	hitKeys      = [...]string{"id", "_id", "doc_id", "docid", "docId", "document_id", "score", "title", "path", "text", "content"}
+	citationKeys = [...]string{"id", "_id", "doc_id", "docid", "docId", "document_id", "title", "path", "quote"}
+)
+
+// firstValues sets out[i] to the first value of key names[i] in the
+// object o (or the zero Result): what o.Get(names[i]) finds, for names
+// that are plain keys, in one pass over o instead of one per name.
+func firstValues(o gjson.Result, names []string, out []gjson.Result) {
+	o.ForEach(func(k, v gjson.Result) bool {
+		for i, name := range names {
+			if k.Str == name && !out[i].Exists() {
+				out[i] = v
+			}
+		}
+		return true
+	})
+}
+
 func hitsOf(r gjson.Result, titles bool) ([]assay.Hit, error) {
 	if !r.IsArray() {
 		return nil, fmt.Errorf("want a list, got %s", kindOf(r))
@@ -493,18 +515,21 @@ func hitsOf(r gjson.Result, titles bool) ([]assay.Hit, error) {
 		case it.Type == gjson.Number:
 			h.ID = it.Raw
 		case it.IsObject():
-			for _, k := range idKeys {
-				if v := it.Get(k); v.Exists() && v.Type != gjson.Null {
-					h.ID = v.String()
+			var v [len(hitKeys)]gjson.Result
+			firstValues(it, hitKeys[:], v[:])
+			for _, id := range v[:len(idKeys)] {
+				if id.Exists() && id.Type != gjson.Null {
+					h.ID = id.String()
 					break
 				}
 			}
-			h.Score = it.Get("score").Float()
-			h.Title = it.Get("title").String()
-			h.Path = it.Get("path").String()
-			h.Text = it.Get("text").String()
+			rest := v[len(idKeys):]
+			h.Score = rest[0].Float()
+			h.Title = rest[1].String()
+			h.Path = rest[2].String()
+			h.Text = rest[3].String()
 			if h.Text == "" {
-				h.Text = it.Get("content").String()
+				h.Text = rest[4].String()
 			}
 			if h.ID == "" {
 				h.ID = firstNonEmpty(h.Path, h.Title)
@@ -534,15 +559,18 @@ func citationsOf(r gjson.Result) ([]assay.Citation, error) {
 		case it.Type == gjson.Number:
 			c.ID = it.Raw
 		case it.IsObject():
-			for _, k := range idKeys {
-				if v := it.Get(k); v.Exists() && v.Type != gjson.Null {
-					c.ID = v.String()
+			var v [len(citationKeys)]gjson.Result
+			firstValues(it, citationKeys[:], v[:])
+			for _, id := range v[:len(idKeys)] {
+				if id.Exists() && id.Type != gjson.Null {
+					c.ID = id.String()
 					break
 				}
 			}
-			c.Title = it.Get("title").String()
-			c.Path = it.Get("path").String()
-			c.Quote = it.Get("quote").String()
+			rest := v[len(idKeys):]
+			c.Title = rest[0].String()
+			c.Path = rest[1].String()
+			c.Quote = rest[2].String()
 		default:
 			return nil, fmt.Errorf("item %d: want an id or an object, got %s", i, kindOf(it))
 		}

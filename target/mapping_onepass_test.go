@@ -60,3 +60,34 @@ func FuzzResponseGet(f *testing.F) {
 		}
 	})
 }
+
+// TestFirstValuesIsGet: the one pass over a document or citation object
+// finds for each key what gjson's Get finds: the first of a repeated key,
+// a null, a key written with escapes; the id keys come first, in order.
+func TestFirstValuesIsGet(t *testing.T) {
+	for i, k := range idKeys {
+		if hitKeys[i] != k || citationKeys[i] != k {
+			t.Fatalf("key %d: hit %q citation %q, id %q", i, hitKeys[i], citationKeys[i], k)
+		}
+	}
+	objects := []string{
+		`{"id": "kettle.md", "score": 3.2}`,
+		`{"doc_id": null, "docid": 7, "title": "T", "title": "second", "text": "", "content": "c"}`,
+		`{"\u0069d": "escaped", "path": "a/b", "quote": {"x": 1}, "score": "2.5"}`,
+		`{}`,
+		`{"_id": [1], "document_id": "d", "docId": true}`,
+	}
+	for _, o := range objects {
+		r := gjson.Parse(o)
+		for _, names := range [][]string{hitKeys[:], citationKeys[:]} {
+			got := make([]gjson.Result, len(names))
+			firstValues(r, names, got)
+			for i, name := range names {
+				want := r.Get(name)
+				if got[i].Type != want.Type || got[i].Raw != want.Raw || got[i].Str != want.Str || got[i].Num != want.Num || got[i].Exists() != want.Exists() {
+					t.Errorf("%s: %s: %#v, Get %#v", o, name, got[i], want)
+				}
+			}
+		}
+	}
+}
