@@ -274,7 +274,7 @@ func stream(ctx context.Context, t assay.Target, src assay.Seq[assay.Case], o Op
 		errCount   int
 		drift      = map[string]bool{}
 		hookFailed bool
-		pending    = map[int]done{}
+		pending    reorder[done]
 		next       int
 		maxedOut   bool
 		cleanups   int // cases whose cleanup failed
@@ -332,13 +332,12 @@ func stream(ctx context.Context, t assay.Target, src assay.Seq[assay.Case], o Op
 	// seq order with no gap; an abandoned one (ok false: interrupted) is
 	// skipped in its turn.
 	for d := range out {
-		pending[d.seq] = d
+		pending.put(d.seq, next, d)
 		for {
-			p, found := pending[next]
+			p, found := pending.take(next)
 			if !found {
 				break
 			}
-			delete(pending, next)
 			next++
 			slots <- struct{}{}
 			if p.ok {
@@ -377,6 +376,56 @@ func stream(ctx context.Context, t assay.Target, src assay.Seq[assay.Case], o Op
 		res.Stopped = "not every case was observed"
 	}
 	return res, nil
+}
+
+// reorder holds the observations that finished before an earlier one,
+// each at its sequence number modulo the length of a ring that grows (by
+// doubling) to hold the widest span between the next to emit and the
+// latest finished: at most Window, and a few slots while observations
+// finish about in order. It replaces a map, whose inserts and deletes of
+// ever larger keys allocated about a kilobyte per case.
+type reorder[T any] struct {
+	ring []T
+	seqs []int // the sequence number held in each slot; -1 when empty
+}
+
+// put holds v, finished as number seq, while next is the next to emit
+// (next <= seq).
+func (r *reorder[T]) put(seq, next int, v T) {
+	for seq-next >= len(r.ring) {
+		r.grow()
+	}
+	i := seq % len(r.ring)
+	r.ring[i], r.seqs[i] = v, seq
+}
+
+// take removes and returns the observation numbered seq, if held.
+func (r *reorder[T]) take(seq int) (T, bool) {
+	var zero T
+	if len(r.ring) == 0 {
+		return zero, false
+	}
+	i := seq % len(r.ring)
+	if r.seqs[i] != seq {
+		return zero, false
+	}
+	v := r.ring[i]
+	r.ring[i], r.seqs[i] = zero, -1
+	return v, true
+}
+
+func (r *reorder[T]) grow() {
+	n := max(8, 2*len(r.ring))
+	ring, seqs := make([]T, n), make([]int, n)
+	for i := range seqs {
+		seqs[i] = -1
+	}
+	for i, seq := range r.seqs {
+		if seq >= 0 {
+			ring[seq%n], seqs[seq%n] = r.ring[i], seq
+		}
+	}
+	r.ring, r.seqs = ring, seqs
 }
 
 // collectMeasures adds got to ms (allocating it), a later value replacing

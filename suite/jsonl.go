@@ -18,9 +18,9 @@ import (
 // JSONL suites (package doc, "JSONL"): a .jsonl suite file is a header
 // object on its first line and one case object on each other line; a
 // native suite may instead name such a file of cases (`cases: cases.jsonl`),
-// every line of which is a case. Each line is read on its own with
-// encoding/json into the same positioned tree the YAML reader builds
-// (package yamltree), and decoded by the same decoder as a whole document,
+// every line of which is a case. Each line is read on its own into the
+// same positioned tree the YAML reader builds (yamltree.ParseJSONLine:
+// encoding/json checks it, gjson walks it), and decoded by the same decoder as a whole document,
 // so that messages and positions are those of a native suite, no line
 // goes through the YAML parser, and memory holds one line at a time.
 

@@ -95,6 +95,11 @@ type httpStep struct {
 	capture []mapField
 	forEach string     // setup only: "corpus"
 	measure []mapField // setup only: run-level measures read from the response
+
+	// fixed are the request headers without and with a body when no
+	// header value is a template (built once: header).
+	fixedOnce sync.Once
+	fixed     [2]http.Header
 }
 
 type httpHeader struct {
@@ -136,11 +141,9 @@ func newHTTPShorthand(spec string, o Options) (assay.Target, error) {
 
 // shorthandBody is {"k": .K, "query": .Query}.
 func shorthandBody() *bodyTmpl {
-	body := &bodyTmpl{kind: bodyObject, keys: []string{"k", "query"}}
 	kT, _ := compileBody(&node{value: "{{.K}}"}, "k")
 	qT, _ := compileBody(&node{value: "{{.Query}}"}, "query")
-	body.parts = []*bodyTmpl{kT, qT}
-	return body
+	return objectBody([]string{"k", "query"}, []*bodyTmpl{kT, qT})
 }
 
 func newHTTP(spec string, o Options) *HTTP {
@@ -425,19 +428,9 @@ func (h *HTTP) do(ctx context.Context, st *httpStep, d *tmplData, ex *exchange) 
 		}
 		body = buf.Bytes()
 	}
-	hdr := make(http.Header, len(st.headers)+1)
-	for _, hh := range st.headers {
-		v, err := hh.val.render(d)
-		if err != nil {
-			return nil, assay.Errorf(assay.ErrMalformed, "building header %s: %s", hh.name, err)
-		}
-		hdr.Set(hh.name, v)
-	}
-	if body != nil && !st.rawBody && hdr.Get("Content-Type") == "" {
-		hdr.Set("Content-Type", "application/json")
-	}
-	if hdr.Get("Accept") == "" {
-		hdr.Set("Accept", "application/json")
+	hdr, err := st.header(d, body != nil)
+	if err != nil {
+		return nil, err
 	}
 	for attempt := 0; ; attempt++ {
 		if h.limiter != nil {
@@ -477,6 +470,47 @@ func (h *HTTP) do(ctx context.Context, st *httpStep, d *tmplData, ex *exchange) 
 	}
 }
 
+// header is the step's request header for d, with a body or not. When
+// no header value is a template it is built once per step (for each of
+// the two) and shared by every request: no request changes it.
+func (st *httpStep) header(d *tmplData, withBody bool) (http.Header, error) {
+	st.fixedOnce.Do(func() {
+		for _, hh := range st.headers {
+			if hh.val.isTemplate() {
+				return
+			}
+		}
+		for i := range st.fixed {
+			st.fixed[i], _ = st.buildHeader(nil, i == 1)
+		}
+	})
+	if st.fixed[0] != nil {
+		if withBody {
+			return st.fixed[1], nil
+		}
+		return st.fixed[0], nil
+	}
+	return st.buildHeader(d, withBody)
+}
+
+func (st *httpStep) buildHeader(d *tmplData, withBody bool) (http.Header, error) {
+	hdr := make(http.Header, len(st.headers)+1)
+	for _, hh := range st.headers {
+		v, err := hh.val.render(d)
+		if err != nil {
+			return nil, assay.Errorf(assay.ErrMalformed, "building header %s: %s", hh.name, err)
+		}
+		hdr.Set(hh.name, v)
+	}
+	if withBody && !st.rawBody && hdr.Get("Content-Type") == "" {
+		hdr.Set("Content-Type", "application/json")
+	}
+	if hdr.Get("Accept") == "" {
+		hdr.Set("Accept", "application/json")
+	}
+	return hdr, nil
+}
+
 func (h *HTTP) backoffFor(attempt int) time.Duration {
 	return retry.Backoff(h.backoff, maxBackoff, attempt)
 }
@@ -494,7 +528,9 @@ func (h *HTTP) once(ctx context.Context, method, u string, hdr http.Header, body
 	if err != nil {
 		return nil, -1, assay.Errorf(assay.ErrMalformed, "building the request: %s", err)
 	}
-	req.Header = hdr.Clone()
+	// Neither the client nor the transport changes a request's header:
+	// hdr is shared, not copied (httpStep.header).
+	req.Header = hdr
 	resp, err := h.client.Do(req)
 	if err != nil {
 		return nil, transientDelay(err), h.netError(ctx, actx, method, req.URL, err)

@@ -120,6 +120,70 @@ type response struct {
 	header http.Header
 	json   int8             // 0 unknown, 1 valid, -1 invalid, -2 nested too deeply
 	red    *redact.Redactor // the snippet of a body that is not JSON is redacted before it is cut
+	// top are the keys of a body that is a JSON object and the value each
+	// first has, read in one pass when a path first names one key (get);
+	// topRead says whether they were read, topOK whether the body is an
+	// object.
+	top            []topValue
+	topRead, topOK bool
+}
+
+// topValue is a key of a body's object, where its (first) value starts
+// and that value as written.
+type topValue struct {
+	key, raw string
+	index    int
+}
+
+// get is gjson.GetBytes(r.body, path), for a body checkJSON accepted. A
+// path that names one key of a body that is an object (the default map's
+// every path) is looked up among the body's keys, read once for all the
+// fields, rather than by a scan of the body per field; what it finds is
+// what gjson finds there, the first value of that key.
+func (r *response) get(path string) gjson.Result {
+	if !oneKeyPath(path) {
+		return gjson.GetBytes(r.body, path)
+	}
+	if !r.topRead {
+		r.topRead = true
+		body := gjson.ParseBytes(r.body)
+		if r.topOK = body.IsObject(); r.topOK {
+			r.top = make([]topValue, 0, 8)
+			body.ForEach(func(k, v gjson.Result) bool {
+				r.top = append(r.top, topValue{k.Str, v.Raw, v.Index})
+				return true
+			})
+		}
+	}
+	if !r.topOK {
+		return gjson.GetBytes(r.body, path)
+	}
+	for _, t := range r.top {
+		if t.key == path {
+			v := gjson.Parse(t.raw)
+			v.Index = t.index
+			return v
+		}
+	}
+	return gjson.Result{}
+}
+
+// oneKeyPath reports whether a gjson path is one key with nothing special
+// in it: a letter or _, then letters, digits, _ and -.
+func oneKeyPath(path string) bool {
+	if path == "" {
+		return false
+	}
+	for i := 0; i < len(path); i++ {
+		c := path[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_':
+		case i > 0 && (c >= '0' && c <= '9' || c == '-'):
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func (r *response) checkJSON(where string) error {
@@ -196,7 +260,7 @@ func applyMap(o *assay.Observation, fields []mapField, resp map[string]*response
 			if err := r.checkJSON(src); err != nil {
 				return err
 			}
-			res = gjson.GetBytes(r.body, f.path)
+			res = r.get(f.path)
 			if !res.Exists() || res.Type == gjson.Null {
 				continue
 			}
@@ -412,6 +476,28 @@ func boolOf(r gjson.Result) (bool, error) {
 
 var idKeys = []string{"id", "_id", "doc_id", "docid", "docId", "document_id"}
 
+// hitKeys and citationKeys are the keys read of a retrieved document and
+// of a citation given as an object: the id keys in their order, then the
+// rest.
+var (
+	hitKeys      = [...]string{"id", "_id", "doc_id", "docid", "docId", "document_id", "score", "title", "path", "text", "content"}
+	citationKeys = [...]string{"id", "_id", "doc_id", "docid", "docId", "document_id", "title", "path", "quote"}
+)
+
+// firstValues sets out[i] to the first value of key names[i] in the
+// object o (or the zero Result): what o.Get(names[i]) finds, for names
+// that are plain keys, in one pass over o instead of one per name.
+func firstValues(o gjson.Result, names []string, out []gjson.Result) {
+	o.ForEach(func(k, v gjson.Result) bool {
+		for i, name := range names {
+			if k.Str == name && !out[i].Exists() {
+				out[i] = v
+			}
+		}
+		return true
+	})
+}
+
 func hitsOf(r gjson.Result, titles bool) ([]assay.Hit, error) {
 	if !r.IsArray() {
 		return nil, fmt.Errorf("want a list, got %s", kindOf(r))
@@ -429,18 +515,21 @@ func hitsOf(r gjson.Result, titles bool) ([]assay.Hit, error) {
 		case it.Type == gjson.Number:
 			h.ID = it.Raw
 		case it.IsObject():
-			for _, k := range idKeys {
-				if v := it.Get(k); v.Exists() && v.Type != gjson.Null {
-					h.ID = v.String()
+			var v [len(hitKeys)]gjson.Result
+			firstValues(it, hitKeys[:], v[:])
+			for _, id := range v[:len(idKeys)] {
+				if id.Exists() && id.Type != gjson.Null {
+					h.ID = id.String()
 					break
 				}
 			}
-			h.Score = it.Get("score").Float()
-			h.Title = it.Get("title").String()
-			h.Path = it.Get("path").String()
-			h.Text = it.Get("text").String()
+			rest := v[len(idKeys):]
+			h.Score = rest[0].Float()
+			h.Title = rest[1].String()
+			h.Path = rest[2].String()
+			h.Text = rest[3].String()
 			if h.Text == "" {
-				h.Text = it.Get("content").String()
+				h.Text = rest[4].String()
 			}
 			if h.ID == "" {
 				h.ID = firstNonEmpty(h.Path, h.Title)
@@ -470,15 +559,18 @@ func citationsOf(r gjson.Result) ([]assay.Citation, error) {
 		case it.Type == gjson.Number:
 			c.ID = it.Raw
 		case it.IsObject():
-			for _, k := range idKeys {
-				if v := it.Get(k); v.Exists() && v.Type != gjson.Null {
-					c.ID = v.String()
+			var v [len(citationKeys)]gjson.Result
+			firstValues(it, citationKeys[:], v[:])
+			for _, id := range v[:len(idKeys)] {
+				if id.Exists() && id.Type != gjson.Null {
+					c.ID = id.String()
 					break
 				}
 			}
-			c.Title = it.Get("title").String()
-			c.Path = it.Get("path").String()
-			c.Quote = it.Get("quote").String()
+			rest := v[len(idKeys):]
+			c.Title = rest[0].String()
+			c.Path = rest[1].String()
+			c.Quote = rest[2].String()
 		default:
 			return nil, fmt.Errorf("item %d: want an id or an object, got %s", i, kindOf(it))
 		}

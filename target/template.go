@@ -119,12 +119,50 @@ func cleanTmplErr(err error) string {
 // bodyTmpl is a compiled request body: a JSON value whose strings may be
 // templates.
 type bodyTmpl struct {
-	kind  bodyKind
-	raw   []byte      // literal JSON (scalars)
-	keys  []string    // object keys, sorted
-	parts []*bodyTmpl // object values (parallel to keys) or array items
-	str   strTmpl     // text template (a JSON string)
-	typed *template.Template
+	kind    bodyKind
+	raw     []byte      // literal JSON (scalars)
+	keys    []string    // object keys, sorted
+	keyJSON [][]byte    // the keys as JSON strings (parallel to keys)
+	parts   []*bodyTmpl // object values (parallel to keys) or array items
+	str     strTmpl     // text template (a JSON string)
+	typed   *template.Template
+	// field, for a typed template that is one field of the case
+	// (".Query", ".ID", ".K", ".Trial", ".Turn"), is that field: it is
+	// rendered as typed would render it, without text/template.
+	field string
+}
+
+// objectBody is the body of an object with these keys (sorted) and values.
+func objectBody(keys []string, parts []*bodyTmpl) *bodyTmpl {
+	b := &bodyTmpl{kind: bodyObject, keys: keys, parts: parts, keyJSON: make([][]byte, len(keys))}
+	for i, k := range keys {
+		b.keyJSON[i], _ = json.Marshal(k)
+	}
+	return b
+}
+
+// caseFields are the fields of tmplData a typed template of one field
+// renders without text/template (typedField).
+var caseFields = map[string]bool{".Query": true, ".ID": true, ".K": true, ".Trial": true, ".Turn": true}
+
+// typedField writes d's field b.field as the template {{(FIELD) | json}}
+// writes it: the json function's json.Marshal of the value.
+func (b *bodyTmpl) typedField(w *bytes.Buffer, d *tmplData) {
+	var v any
+	switch b.field {
+	case ".Query":
+		v = d.Query
+	case ".ID":
+		v = d.ID
+	case ".K":
+		v = d.K
+	case ".Trial":
+		v = d.Trial
+	case ".Turn":
+		v = d.Turn
+	}
+	out, _ := json.Marshal(v) // a string or an int: never an error
+	w.Write(out)
 }
 
 type bodyKind int
@@ -140,21 +178,22 @@ const (
 func compileBody(n *node, what string) (*bodyTmpl, error) {
 	switch n.kind {
 	case mapNode:
-		b := &bodyTmpl{kind: bodyObject}
 		idx := make([]int, len(n.keys))
 		for i := range idx {
 			idx[i] = i
 		}
 		sort.Slice(idx, func(a, c int) bool { return n.keys[idx[a]] < n.keys[idx[c]] })
+		var keys []string
+		var parts []*bodyTmpl
 		for _, i := range idx {
 			p, err := compileBody(n.vals[i], what+"."+n.keys[i])
 			if err != nil {
 				return nil, err
 			}
-			b.keys = append(b.keys, n.keys[i])
-			b.parts = append(b.parts, p)
+			keys = append(keys, n.keys[i])
+			parts = append(parts, p)
 		}
-		return b, nil
+		return objectBody(keys, parts), nil
 	case seqNode:
 		b := &bodyTmpl{kind: bodyArray}
 		for i, it := range n.items {
@@ -180,7 +219,11 @@ func compileBody(n *node, what string) (*bodyTmpl, error) {
 			if err := t.Execute(io.Discard, sampleData); err != nil {
 				return nil, n.errorf("%s: %s", what, cleanTmplErr(err))
 			}
-			return &bodyTmpl{kind: bodyTyped, typed: t}, nil
+			b := &bodyTmpl{kind: bodyTyped, typed: t}
+			if caseFields[pipe] {
+				b.field = pipe
+			}
+			return b, nil
 		}
 	}
 	st, err := compileStr(n, what, s)
@@ -222,8 +265,12 @@ func (b *bodyTmpl) render(w *bytes.Buffer, d *tmplData) error {
 			if i > 0 {
 				w.WriteByte(',')
 			}
-			kb, _ := json.Marshal(k)
-			w.Write(kb)
+			if i < len(b.keyJSON) {
+				w.Write(b.keyJSON[i])
+			} else {
+				kb, _ := json.Marshal(k)
+				w.Write(kb)
+			}
 			w.WriteByte(':')
 			if err := b.parts[i].render(w, d); err != nil {
 				return err
@@ -249,6 +296,10 @@ func (b *bodyTmpl) render(w *bytes.Buffer, d *tmplData) error {
 		sb, _ := json.Marshal(s)
 		w.Write(sb)
 	case bodyTyped:
+		if b.field != "" {
+			b.typedField(w, d)
+			break
+		}
 		if err := b.typed.Execute(w, d); err != nil {
 			return fmt.Errorf("%s", cleanTmplErr(err))
 		}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/tidwall/gjson"
 )
 
 // ParseJSONLine reads one JSON value from line, line number n of a file,
@@ -16,8 +18,24 @@ import (
 // a larger one a String (unquoted), anything with a fraction or exponent a
 // Float. Text after the value is refused, at its position. The caller
 // bounds the line's depth and strings first (package nesting).
+//
+// A line of ASCII with no escape in its strings (most lines of a suite)
+// that json.Valid accepts is walked with gjson, which reads each string
+// and number as the bytes written: the same tree, without the decoder's
+// token-by-token allocations. Any other line, and every line that is not
+// valid JSON (so every error), goes through encoding/json's decoder.
 func ParseJSONLine(line []byte, n int) (*Node, error) {
-	p := jsonLine{line: line, n: n, dec: json.NewDecoder(bytes.NewReader(line)), ascii: isASCII(line)}
+	ascii := isASCII(line)
+	if ascii && bytes.IndexByte(line, '\\') < 0 && json.Valid(line) {
+		return validLine(gjson.ParseBytes(line), n), nil
+	}
+	return decodeLine(line, n, ascii)
+}
+
+// decodeLine is ParseJSONLine with encoding/json's decoder, token by
+// token; ascii tells whether line is all ASCII.
+func decodeLine(line []byte, n int, ascii bool) (*Node, error) {
+	p := jsonLine{line: line, n: n, dec: json.NewDecoder(bytes.NewReader(line)), ascii: ascii}
 	p.dec.UseNumber()
 	v, err := p.value()
 	if err != nil {
@@ -157,6 +175,71 @@ func (p *jsonLine) valueOf(tok json.Token, off int) (*Node, error) {
 	}
 	return out, nil
 }
+
+// validLine is the tree of v, a value of line n that json.Valid accepted,
+// written in ASCII with no escape: a string is the bytes between its
+// quotes, a column its byte offset plus one.
+func validLine(v gjson.Result, n int) *Node {
+	w := walk{n: n}
+	return w.value(v)
+}
+
+// walk builds the tree of one valid line: a mapping's keys and values, a
+// list's items, are gathered on a stack of the line's own and copied out
+// at their final length.
+type walk struct {
+	n     int
+	stack []*Node
+}
+
+func (w *walk) node(v gjson.Result) *Node { return &Node{Line: w.n, Col: v.Index + 1} }
+
+func (w *walk) value(v gjson.Result) *Node {
+	out := w.node(v)
+	switch v.Type {
+	case gjson.JSON:
+		out.Flow = true
+		base := len(w.stack)
+		if v.Raw[0] == '{' {
+			out.Kind = Map
+			v.ForEach(func(k, val gjson.Result) bool {
+				key := w.node(k)
+				key.Kind, key.Text, key.Quoted = String, unquoted(k.Raw), true
+				w.stack = append(w.stack, key, w.value(val))
+				return true
+			})
+			if m := (len(w.stack) - base) / 2; m > 0 {
+				out.Keys, out.Vals = make([]*Node, m), make([]*Node, m)
+				for i := range m {
+					out.Keys[i], out.Vals[i] = w.stack[base+2*i], w.stack[base+2*i+1]
+				}
+			}
+		} else {
+			out.Kind = Seq
+			v.ForEach(func(_, it gjson.Result) bool {
+				w.stack = append(w.stack, w.value(it))
+				return true
+			})
+			if len(w.stack) > base {
+				out.Items = append([]*Node(nil), w.stack[base:]...)
+			}
+		}
+		clear(w.stack[base:])
+		w.stack = w.stack[:base]
+	case gjson.String:
+		out.Kind, out.Text, out.Quoted = String, unquoted(v.Raw), true
+	case gjson.Number:
+		numberNode(out, v.Raw)
+	case gjson.True, gjson.False:
+		out.Kind, out.Value, out.Text = Bool, v.Type == gjson.True, v.Raw
+	case gjson.Null:
+		out.Kind = Null
+	}
+	return out
+}
+
+// unquoted is the text of a JSON string written with no escape.
+func unquoted(raw string) string { return raw[1 : len(raw)-1] }
 
 // numberNode sets out to the number written s.
 func numberNode(out *Node, s string) {

@@ -3,9 +3,10 @@
 // column it was written at, so that each message can name file:line:col.
 //
 // Parse builds it from YAML text with goccy/go-yaml; ParseJSONLine builds
-// the same tree from one line of JSON with encoding/json, so that a JSONL
-// file is never read by the YAML parser. A reader written against the tree
-// reads both alike.
+// the same tree from one line of JSON (checked by encoding/json, walked
+// with gjson when it is plain ASCII without escapes, else decoded by
+// encoding/json), so that a JSONL file is never read by the YAML parser.
+// A reader written against the tree reads both alike.
 //
 // Tags are dropped (the value stays), anchors are kept by name and an
 // alias points to the value it names (Target), resolved in document order
