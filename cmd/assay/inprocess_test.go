@@ -209,6 +209,22 @@ func stopWorkers() {
 	workers.idle = nil
 }
 
+// trimWorkers ends idle workers past the first n (a test that ran many
+// commands at once leaves as many workers idle).
+func trimWorkers(n int) {
+	workers.mu.Lock()
+	var extra []*worker
+	if len(workers.idle) > n {
+		extra = slices.Clone(workers.idle[n:])
+		workers.idle = workers.idle[:n]
+	}
+	workers.mu.Unlock()
+	for _, w := range extra {
+		w.req.Close()
+		w.cmd.Wait()
+	}
+}
+
 // withWorkers is the tests' testing.M, stopping the workers when the
 // tests end (testscript.Main exits with what Run returns).
 type withWorkers struct{ m *testing.M }
