@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -25,19 +24,19 @@ import (
 // floors replace a higher one's).
 //
 // The race is over in milliseconds, so the test runs several rounds, each
-// on a new floors file.
+// on a new floors file. The twenty commands of a round run in twenty
+// worker processes (inprocess_test.go), each a process of its own as a
+// CI job's assay is, started once for all the rounds rather than once per
+// command.
 func TestGateRatchetConcurrent(t *testing.T) {
 	t.Parallel()
-	bin, err := exec.LookPath("assay") // the test binary as assay (testscript.Main)
-	if err != nil {
-		t.Fatalf("assay command not on PATH: %v", err)
-	}
+	defer trimWorkers(2)
 	for round := range 6 {
-		t.Run(fmt.Sprintf("round%d", round), func(t *testing.T) { ratchetRound(t, bin, uint64(round)) })
+		t.Run(fmt.Sprintf("round%d", round), func(t *testing.T) { ratchetRound(t, uint64(round)) })
 	}
 }
 
-func ratchetRound(t *testing.T, bin string, seed uint64) {
+func ratchetRound(t *testing.T, seed uint64) {
 	dir := t.TempDir()
 	floors := filepath.Join(dir, "ci", gate.DefaultFloorsFile)
 	const n = 20
@@ -68,24 +67,22 @@ func ratchetRound(t *testing.T, bin string, seed uint64) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			cmd := exec.Command(bin, "gate", filepath.Join(dir, fmt.Sprintf("run%02d.json", i)), "--floors", floors, "--ratchet")
-			cmd.Dir = dir
-			var stdout, stderr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			rq := workRequest{
+				Args: []string{"gate", filepath.Join(dir, fmt.Sprintf("run%02d.json", i)), "--floors", floors, "--ratchet"},
+				Env:  os.Environ(),
+				Dir:  dir,
+			}
 			<-start
-			err := cmd.Run()
-			code := 0
-			if ee, ok := err.(*exec.ExitError); ok {
-				code = ee.ExitCode()
-			} else if err != nil {
+			rep, err := runInWorker(rq)
+			if err != nil {
 				t.Errorf("run %d: %v", i, err)
 			}
 			// 0: held and ratcheted (or nothing rose); 1: below a floor
 			// another process raised first. Never 2 (an error).
-			if code != 0 && code != 1 {
-				t.Errorf("run %d: exit %d\n%s%s", i, code, stdout.String(), stderr.String())
+			if rep.Code != 0 && rep.Code != 1 {
+				t.Errorf("run %d: exit %d\n%s%s", i, rep.Code, rep.Stdout, rep.Stderr)
 			}
-			outs[k] = stdout.String()
+			outs[k] = string(rep.Stdout)
 		}()
 	}
 	close(start)

@@ -86,6 +86,12 @@ func serveWorker() int {
 			}()
 		}
 	}
+	// The worker is the assay process of the commands it runs: named so,
+	// a target script that looks for its assay process (by the name in
+	// /proc/PID/comm, Linux) finds the worker, not an ancestor of it. A
+	// thread may rename the group's main thread; elsewhere this fails and
+	// nothing looks.
+	os.WriteFile(fmt.Sprintf("/proc/self/task/%d/comm", os.Getpid()), []byte("assay"), 0)
 	req, rep := os.NewFile(3, "requests"), os.NewFile(4, "replies")
 	dec, enc := gob.NewDecoder(bufio.NewReader(req)), gob.NewEncoder(rep)
 	for {
@@ -207,6 +213,22 @@ func stopWorkers() {
 		w.cmd.Wait()
 	}
 	workers.idle = nil
+}
+
+// trimWorkers ends idle workers past the first n (a test that ran many
+// commands at once leaves as many workers idle).
+func trimWorkers(n int) {
+	workers.mu.Lock()
+	var extra []*worker
+	if len(workers.idle) > n {
+		extra = slices.Clone(workers.idle[n:])
+		workers.idle = workers.idle[:n]
+	}
+	workers.mu.Unlock()
+	for _, w := range extra {
+		w.req.Close()
+		w.cmd.Wait()
+	}
 }
 
 // withWorkers is the tests' testing.M, stopping the workers when the

@@ -1,18 +1,30 @@
 package main
 
 import (
+	"context"
+	"crypto/sha256"
 	"debug/buildinfo"
+	"encoding/hex"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/assay-eval/assay/internal/filelock"
 )
 
 // TestREADMECommands runs the README's install-and-run command exactly as
-// written (with GOPATH pointed at a temporary directory so the test installs
-// nothing of the user's) and checks the test command is the one .ci/run runs.
+// written (with GOPATH pointed at a directory of its own, so the test
+// installs nothing of the user's) and checks the test command is the one
+// .ci/run runs.
+//
+// That GOPATH is kept from one run of the test to the next, one per
+// checkout (readmeGOPATH), so that the go command, which installs nothing
+// when the binary in it is up to date, links the binary only when the
+// code changed: linking it was most of this test's CPU time.
 func TestREADMECommands(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -44,14 +56,15 @@ func TestREADMECommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gopath := t.TempDir()
+	gopath := readmeGOPATH(t, root)
+	store := filepath.Join(t.TempDir(), "store")
 	cmd := exec.Command("sh", "-c", install)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(),
 		"GOPATH="+gopath,
 		"GOBIN=",
 		"GOMODCACHE="+strings.TrimSpace(string(modcache)),
-		"ASSAY_STORE="+filepath.Join(gopath, "store"),
+		"ASSAY_STORE="+store,
 		"NO_COLOR=1",
 		// A fresh machine stamps the checkout's commit (-buildvcs=auto);
 		// this one's go env may turn it off.
@@ -66,7 +79,7 @@ func TestREADMECommands(t *testing.T) {
 			t.Errorf("README command output lacks %q:\n%s", want, out)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(gopath, "store", "assay.db")); err != nil {
+	if _, err := os.Stat(filepath.Join(store, "assay.db")); err != nil {
 		t.Errorf("the run was not stored: %v", err)
 	}
 
@@ -116,4 +129,29 @@ func TestREADMECommands(t *testing.T) {
 	if want := "\ncommit " + rev; !strings.Contains(string(out), want) {
 		t.Errorf("assay version lacks %q:\n%s", want, out)
 	}
+}
+
+// readmeGOPATH is the GOPATH TestREADMECommands installs into: a directory
+// of the user's cache named after the checkout at root, kept between runs
+// and locked for the test (two test runs of one checkout at once take
+// turns), or a temporary directory when the user cache cannot hold it.
+func readmeGOPATH(t *testing.T, root string) string {
+	t.Helper()
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		t.Logf("no user cache directory (%v): installing into a temporary GOPATH", err)
+		return t.TempDir()
+	}
+	sum := sha256.Sum256([]byte(root))
+	dir := filepath.Join(cache, "assay-test", "readme-gopath-"+hex.EncodeToString(sum[:8]))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Logf("%v: installing into a temporary GOPATH", err)
+		return t.TempDir()
+	}
+	lock, err := filelock.Acquire(context.Background(), dir, 10*time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { lock.Release() })
+	return dir
 }
