@@ -35,6 +35,7 @@ var arrows = []arrow{
 	{From: "harness", To: "net/http"},
 	{From: "harness", To: "text/template"},
 	{From: "assaytest", To: "net/http"},
+	{From: "assaytest", To: "github.com/assay-eval/assay/harness/opener"},
 	{From: "harness/seam", To: "github.com/assay-eval/assay/target"},
 	{From: "harness/seam", To: "github.com/assay-eval/assay/judge"},
 }
