@@ -25,7 +25,9 @@
 // Judge(opener.Judge) (package harness/opener), or a blank import of
 // opener in the test (its init registers the judge), which links the
 // judge's HTTP client into the test; without either such a suite fails
-// the test.
+// the test. A suite that states json_schema needs the validator that a
+// blank import of package grade/jsonschema registers (opener imports it);
+// without it the test fails before any case runs, naming that package.
 //
 // # Subtests and gates
 //

@@ -18,6 +18,9 @@ package opener
 import (
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/cache"
+	// Registers the validator of the json_schema check: a program that
+	// imports opener runs every kind of suite the assay command runs.
+	_ "github.com/assay-eval/assay/grade/jsonschema"
 	"github.com/assay-eval/assay/harness/seam"
 	"github.com/assay-eval/assay/judge"
 	"github.com/assay-eval/assay/target"
