@@ -255,33 +255,3 @@ func TestRunLabelsAndOtherSuiteBaseline(t *testing.T) {
 		t.Errorf("latest@main with only another suite's run: %v; want ErrNotFound naming this suite", err)
 	}
 }
-
-// The harness opens no target spec and makes no judge by itself: a plan
-// that needs one without the seam to do it is a Usage error naming the
-// field, before anything runs.
-func TestRunRefusesWhatItCannotOpen(t *testing.T) {
-	silent := assay.TargetFunc(func(_ context.Context, c assay.Case) (assay.Observation, error) {
-		return assay.Observation{Case: c.ID}, nil
-	})
-	for _, tc := range []struct {
-		name, field string
-		p           harness.Plan
-	}{
-		{"spec without Targets", "Targets", harness.Plan{SuitePath: quickstart, Target: "builtin"}},
-		{"default builtin without Targets", "Targets", harness.Plan{SuitePath: quickstart}},
-		{"judge without New", "Judge", harness.Plan{SuitePath: quickstart, System: silent,
-			Judge: harness.JudgeOptions{Config: &assay.JudgeConfig{URL: "http://127.0.0.1:1/v1", Model: "m"}}}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			res, err := harness.Run(context.Background(), tc.p)
-			if res != nil {
-				res.Close()
-				t.Fatalf("Run made a result; want a Usage error")
-			}
-			var pe *harness.PlanError
-			if harness.KindOf(err) != harness.Usage || !errors.As(err, &pe) || pe.Field != tc.field {
-				t.Fatalf("err = %v; want a Usage PlanError about %s", err, tc.field)
-			}
-		})
-	}
-}

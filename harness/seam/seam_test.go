@@ -58,9 +58,26 @@ func TestRegistry(t *testing.T) {
 	ctx := context.Background()
 	var pe *harness.PlanError
 
-	_, err := harness.Run(ctx, harness.Plan{SuitePath: path, Target: "http://127.0.0.1:1/ask"})
-	if !errors.As(err, &pe) || pe.Field != "Targets" || !strings.Contains(err.Error(), "github.com/assay-eval/assay/harness/opener") {
-		t.Fatalf("nothing registered: err = %v; want a Usage error on Targets naming package harness/opener", err)
+	silent := assay.TargetFunc(func(_ context.Context, c assay.Case) (assay.Observation, error) {
+		return assay.Observation{Case: c.ID}, nil
+	})
+	for _, tc := range []struct {
+		name, field string
+		p           harness.Plan
+	}{
+		{"spec without Targets", "Targets", harness.Plan{SuitePath: path, Target: "http://127.0.0.1:1/ask"}},
+		{"default builtin without Targets", "Targets", harness.Plan{SuitePath: "../../examples/quickstart/suite.yaml"}},
+		{"judge without New", "Judge", harness.Plan{SuitePath: path, System: silent,
+			Judge: harness.JudgeOptions{Config: &assay.JudgeConfig{URL: "http://127.0.0.1:1/v1", Model: "m"}}}},
+	} {
+		res, err := harness.Run(ctx, tc.p)
+		if res != nil {
+			res.Close()
+			t.Fatalf("%s: Run made a result; want a Usage error", tc.name)
+		}
+		if harness.KindOf(err) != harness.Usage || !errors.As(err, &pe) || pe.Field != tc.field || !strings.Contains(err.Error(), "github.com/assay-eval/assay/harness/opener") {
+			t.Fatalf("%s, nothing registered: err = %v; want a Usage error on %s naming package harness/opener", tc.name, err, tc.field)
+		}
 	}
 
 	var registered, own []string
