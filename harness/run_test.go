@@ -11,7 +11,7 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/harness"
-	"github.com/assay-eval/assay/harness/opener"
+	_ "github.com/assay-eval/assay/harness/opener" // registers the openers of target specs and the judge
 	"github.com/assay-eval/assay/store"
 	"github.com/assay-eval/assay/store/postgres"
 )
@@ -27,12 +27,6 @@ func plan(p harness.Plan) harness.Plan {
 	}
 	if p.StoreOptions.Backends == nil {
 		p.StoreOptions.Backends = backends
-	}
-	if p.Targets == nil {
-		p.Targets = opener.Targets{}
-	}
-	if p.Judge.New == nil {
-		p.Judge.New = opener.Judge
 	}
 	return p
 }
