@@ -17,8 +17,10 @@ type arrow struct {
 // renderers below the stores and the loader, the harness reaches the kinds
 // of target and the model judge only through its seams (package
 // harness/opener fills them), so that it links no HTTP client and no
-// templates, and a Go test that imports assaytest links no database
-// driver and no progress bar.
+// templates, the loader and the grader reach the JSON Schema library only
+// through the validator package grade/jsonschema registers, and a Go test
+// that imports assaytest links no database driver, no progress bar and no
+// JSON Schema library.
 var arrows = []arrow{
 	{From: "gate", To: "github.com/assay-eval/assay/runner"},
 	{From: "suite", To: "github.com/assay-eval/assay/gate"},
@@ -35,6 +37,10 @@ var arrows = []arrow{
 	{From: "harness", To: "net/http"},
 	{From: "harness", To: "text/template"},
 	{From: "assaytest", To: "net/http"},
+	{From: "assaytest", To: "github.com/assay-eval/assay/harness/opener"},
+	{From: "assaytest", To: "github.com/santhosh-tekuri/jsonschema/v6"},
+	{From: "grade", To: "github.com/santhosh-tekuri/jsonschema/v6"},
+	{From: "suite", To: "github.com/santhosh-tekuri/jsonschema/v6"},
 	{From: "harness/seam", To: "github.com/assay-eval/assay/target"},
 	{From: "harness/seam", To: "github.com/assay-eval/assay/judge"},
 }

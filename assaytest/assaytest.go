@@ -61,8 +61,9 @@ func Check(kind string, fn func(assay.Case, assay.Observation) assay.Check) Opti
 
 // Judge makes the model judge of a suite that defines one (judge:) with
 // newJudge: package opener's Judge is the one `assay run` uses. Without
-// it, a suite with a judge: fails the test (a Go test that never judges
-// does not link the judge's HTTP client).
+// it, the judge registered (a test that imports package harness/opener,
+// blank, registers opener's), else a suite with a judge: fails the test
+// (a Go test that never judges does not link the judge's HTTP client).
 func Judge(newJudge func(assay.JudgeConfig, seam.JudgeOptions) (seam.Judge, error)) Option {
 	return func(c *config) { c.newJudge = newJudge }
 }

@@ -22,8 +22,12 @@
 // (default: no store; the run is read back from a temporary file), Check
 // (a check written in Go, counted like the suite's expectations),
 // Subtests, and Judge: a suite that defines a model judge (judge:) needs
-// Judge(opener.Judge) (package harness/opener), which links the judge's
-// HTTP client into the test; without it such a suite fails the test.
+// Judge(opener.Judge) (package harness/opener), or a blank import of
+// opener in the test (its init registers the judge), which links the
+// judge's HTTP client into the test; without either such a suite fails
+// the test. A suite that states json_schema needs the validator that a
+// blank import of package grade/jsonschema registers (opener imports it);
+// without it the test fails before any case runs, naming that package.
 //
 // # Subtests and gates
 //

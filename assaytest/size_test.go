@@ -37,9 +37,11 @@ func main() {
 
 // A program importing only assaytest builds, with a plain go build, to at
 // most maxProgramBytes: the harness reaches the kinds of target and the
-// judge through its seams (package harness/opener), so a program that
-// runs a Go value links no HTTP client, no templates and no search
-// engine's target.
+// judge through its seams (package harness/opener), and the loader and
+// the grader reach the JSON Schema validator through theirs (package
+// grade/jsonschema), so a program that runs a Go value links no HTTP
+// client, no templates, no search engine's target and no JSON Schema
+// library.
 func TestProgramImportingOnlyAssaytestIsSmall(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a program")

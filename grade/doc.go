@@ -217,4 +217,11 @@
 // (Expect.JSONSchemaPath, else the written path relative to the suite's
 // directory; relative $refs resolve against the schema file). Errors name
 // the case: `kb.yaml:12: case q7: json_schema s.json: not a valid schema: ...`.
+//
+// The JSON Schema validator is not linked by this package: package
+// grade/jsonschema registers it when imported (package harness/opener
+// imports it, and so does the assay command), so that a program whose
+// suites state no json_schema links no JSON Schema library. With none
+// registered, a json_schema file is an error of NewOptions naming that
+// package.
 package grade

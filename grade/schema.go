@@ -1,33 +1,37 @@
 package grade
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
-	"slices"
-	"sort"
 	"strings"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/internal/boundedfile"
 	"github.com/assay-eval/assay/internal/nesting"
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
+	"github.com/assay-eval/assay/internal/schemaseam"
 )
+
+// Schema is a compiled JSON Schema (the registered validator's).
+type Schema = schemaseam.Schema
+
+// errNoValidator is the error of a json_schema check with no validator
+// registered.
+var errNoValidator = errors.New("no JSON Schema validator is registered: import package " + schemaseam.Import + " (a blank import registers it; package harness/opener imports it)")
 
 // SchemaCache holds compiled JSON Schemas keyed by the path they were loaded
 // from (Expect.JSONSchemaPath). It is filled before a run by NewOptions and
-// only read while grading, so it is safe for concurrent readers.
+// only read while grading, so it is safe for concurrent readers. Schemas
+// are compiled by the validator package grade/jsonschema registers;
+// without it, Load and Add fail, saying so.
 type SchemaCache struct {
-	schemas map[string]*jsonschema.Schema
+	schemas map[string]Schema
 }
 
 // NewSchemaCache returns an empty cache.
 func NewSchemaCache() *SchemaCache {
-	return &SchemaCache{schemas: map[string]*jsonschema.Schema{}}
+	return &SchemaCache{schemas: map[string]Schema{}}
 }
 
 // Load reads and compiles the schema file at path, unless it is already in
@@ -63,32 +67,26 @@ func (c *SchemaCache) Add(key string, schema []byte) error {
 }
 
 func (c *SchemaCache) add(key, abs string, data []byte) error {
+	v := schemaseam.Registered()
+	if v == nil {
+		return errNoValidator
+	}
 	if e := nesting.JSON(data); e != nil {
 		return fmt.Errorf("line %d column %d: %s", e.Line, e.Col, e.Msg)
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	sch, err := v.Compile(abs, data)
 	if err != nil {
-		return fmt.Errorf("not JSON: %v", err)
-	}
-	comp := jsonschema.NewCompiler()
-	comp.UseLoader(boundedfile.SchemaLoader)
-	comp.DefaultDraft(jsonschema.Draft2020)
-	if err := comp.AddResource(abs, doc); err != nil {
-		return oneLine(err)
-	}
-	sch, err := comp.Compile(abs)
-	if err != nil {
-		return compileError(err)
+		return err
 	}
 	if c.schemas == nil {
-		c.schemas = map[string]*jsonschema.Schema{}
+		c.schemas = map[string]Schema{}
 	}
 	c.schemas[key] = sch
 	return nil
 }
 
 // Get returns the schema stored under path, or nil.
-func (c *SchemaCache) Get(path string) *jsonschema.Schema {
+func (c *SchemaCache) Get(path string) Schema {
 	if c == nil {
 		return nil
 	}
@@ -103,26 +101,6 @@ func (c *SchemaCache) Len() int {
 	return len(c.schemas)
 }
 
-// compileError words a compile failure on one line; a schema that breaks
-// its metaschema lists the innermost failures:
-// `not a valid schema: at '/type': got string, want array`.
-func compileError(err error) error {
-	var se *jsonschema.SchemaValidationError
-	if errors.As(err, &se) {
-		var ve *jsonschema.ValidationError
-		if errors.As(se.Err, &ve) {
-			var facts []string
-			leaves(ve, &facts)
-			return errors.New("not a valid schema: " + strings.Join(facts, "; "))
-		}
-	}
-	return oneLine(err)
-}
-
-func oneLine(err error) error {
-	return fmt.Errorf("%s", strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", "; ")), " "))
-}
-
 // JSONSchema passes when the observation's JSON validates against schema.
 // The instance is obs.Fields["json"] when the target mapped one (an HTTP
 // response field), otherwise the answer parsed as one JSON value. A failing
@@ -130,17 +108,17 @@ func oneLine(err error) error {
 // `answer is not JSON: invalid character 'h' looking for beginning of value`,
 // `at '/steps/0': missing property 'query'; at '/k': got string, want integer`,
 // or `schema not loaded` when schema is nil.
-func JSONSchema(obs assay.Observation, schema *jsonschema.Schema) assay.Check {
+func JSONSchema(obs assay.Observation, schema Schema) assay.Check {
 	if schema == nil {
 		return fail(KindJSONSchema, "schema not loaded")
 	}
-	var inst any
+	var doc []byte
 	if v, ok := obs.Fields["json"]; ok {
 		b, err := json.Marshal(v)
 		if err != nil {
 			return fail(KindJSONSchema, "field json is not JSON: "+err.Error())
 		}
-		inst, _ = jsonschema.UnmarshalJSON(bytes.NewReader(b))
+		doc = b
 	} else {
 		if strings.TrimSpace(obs.Answer) == "" {
 			return fail(KindJSONSchema, "answer is not JSON: empty")
@@ -148,59 +126,18 @@ func JSONSchema(obs assay.Observation, schema *jsonschema.Schema) assay.Check {
 		if e := nesting.JSON([]byte(obs.Answer)); e != nil {
 			return fail(KindJSONSchema, fmt.Sprintf("answer JSON is %s, at line %d column %d", e.Msg, e.Line, e.Col))
 		}
-		v, err := jsonschema.UnmarshalJSON(strings.NewReader(obs.Answer))
-		if err != nil {
-			return fail(KindJSONSchema, "answer is not JSON: "+err.Error())
-		}
-		inst = v
+		doc = []byte(obs.Answer)
 	}
-	err := schema.Validate(inst)
-	if err == nil {
+	facts, err := schema.Validate(doc)
+	if err != nil {
+		return fail(KindJSONSchema, "answer is not JSON: "+err.Error())
+	}
+	if len(facts) == 0 {
 		return pass(KindJSONSchema)
 	}
-	ve, ok := err.(*jsonschema.ValidationError)
-	if !ok {
-		return fail(KindJSONSchema, oneLine(err).Error())
-	}
-	var facts []string
-	leaves(ve, &facts)
 	const show = 5
 	if len(facts) > show {
-		facts = append(facts[:show], fmt.Sprintf("(%d more)", len(facts)-show))
+		facts = append(facts[:show:show], fmt.Sprintf("(%d more)", len(facts)-show))
 	}
 	return fail(KindJSONSchema, strings.Join(facts, "; "))
-}
-
-var printer = message.NewPrinter(language.English)
-
-// leaves collects one line per innermost validation failure, sorted: the
-// library's order follows map iteration, and grading must be deterministic.
-func leaves(e *jsonschema.ValidationError, out *[]string) {
-	collect(e, out)
-	sort.Strings(*out)
-	*out = slices.Compact(*out)
-}
-
-func collect(e *jsonschema.ValidationError, out *[]string) {
-	if len(e.Causes) == 0 {
-		*out = append(*out, "at "+pointer(e.InstanceLocation)+": "+e.ErrorKind.LocalizedString(printer))
-		return
-	}
-	for _, c := range e.Causes {
-		collect(c, out)
-	}
-}
-
-// pointer writes a JSON pointer in single quotes: '/steps/0'.
-func pointer(tokens []string) string {
-	var b strings.Builder
-	b.WriteByte('\'')
-	for _, t := range tokens {
-		b.WriteByte('/')
-		t = strings.ReplaceAll(t, "~", "~0")
-		t = strings.ReplaceAll(t, "/", "~1")
-		b.WriteString(t)
-	}
-	b.WriteByte('\'')
-	return b.String()
 }

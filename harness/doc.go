@@ -28,15 +28,17 @@
 //     Plan.AllowNoBaseline; Result.NoBaseline says so.
 //  5. Resolve the target: Plan.System, else the spec Plan.Target, else
 //     builtin when the suite has a corpus; a spec is opened through
-//     Plan.Targets (package opener's Targets; a plan with a spec and none
-//     is a Usage error). A target file with variants:
+//     Plan.Targets, else the Targets registered (importing package
+//     harness/opener registers its own; a plan with a spec and none is a
+//     Usage error). A target file with variants:
 //     is a matrix: one run per variant, of one group, its orderings and
 //     variant-scoped gates checked up front.
 //  6. Open the store (Plan.StoreDir with Plan.StoreOptions; none when
 //     empty) and load the baseline (Plan.Baseline, any store.ResolveRef
 //     REF). The judge (Plan.Judge: its Config, else its File, else the
-//     suite's judge:; none with Off), made by Plan.Judge.New (package
-//     opener's Judge; a judge defined and no New is a Usage error), is
+//     suite's judge:; none with Off), made by Plan.Judge.New, else by the
+//     judge maker registered (package harness/opener's; a judge defined
+//     and none is a Usage error), is
 //     checked here, its api_key expanded
 //     through Getenv and registered with Plan.Secrets, and its cache
 //     opened under a store directory (<store>/cache, kind judge).
@@ -62,9 +64,12 @@
 //     with its baseline is a Usage error.
 //
 // The harness reaches the kinds of target and the model judge only
-// through the interfaces of package seam, which package opener implements:
-// a program that runs a Go value (package assaytest) links no HTTP
-// client, no templates and no search engine's target.
+// through the interfaces of package seam, which package opener implements
+// and registers in its init, as a database/sql driver does: a program
+// that names a target by spec imports opener (a blank import is enough;
+// the assay command does), and one that runs a Go value (package
+// assaytest) does not, so it links no HTTP client, no templates and no
+// search engine's target.
 //
 // The caller renders the Result and closes it. Plan.Strict makes any
 // graded case that did not pass a GateFailed error, gates or not. A run

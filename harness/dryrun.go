@@ -88,6 +88,7 @@ func DryRun(ctx context.Context, p Plan) (*Estimate, error) {
 		p.Now = time.Now
 	}
 	p.Cache = false // nothing is asked, so nothing is cached
+	p.registered()
 	ss, err := prepareRun(ctx, &p)
 	if err != nil {
 		return nil, err

@@ -7,21 +7,23 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/harness"
-	"github.com/assay-eval/assay/harness/opener"
+	_ "github.com/assay-eval/assay/harness/opener" // registers the openers of target specs and the judge
 	"github.com/assay-eval/assay/suite"
 )
 
 // Run the quickstart golden set against the built-in BM25 engine: nothing
-// but the suite, the target and what opens it (package opener) is set, so
-// there is no store, one trial, runner.DefaultConcurrency cases in flight
-// and the default timeout. The run is made, graded, gated and returned.
+// but the suite and the target is set, so there is no store, one trial,
+// runner.DefaultConcurrency cases in flight and the default timeout. The
+// target spec is opened by package harness/opener, which this file
+// imports blank: its init registers it, as a database/sql driver does.
+// The run is made, graded, gated and returned.
 func ExampleRun() {
 	s, err := suite.Load("../examples/quickstart/suite.yaml")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	res, err := harness.Run(context.Background(), harness.Plan{Suite: s, Target: "builtin", Targets: opener.Targets{}})
+	res, err := harness.Run(context.Background(), harness.Plan{Suite: s, Target: "builtin"})
 	if res == nil {
 		fmt.Println(err)
 		return

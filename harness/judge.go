@@ -28,9 +28,10 @@ type JudgeOptions struct {
 	// Config, when set, is the definition itself (a library caller's),
 	// used instead of File and the suite's.
 	Config *assay.JudgeConfig
-	// New makes the judge of a definition (package opener's Judge,
-	// through package judge, is the assay command's). Nil: a plan whose
-	// suite (or File, or Config) defines a judge is refused, unless Off.
+	// New makes the judge of a definition. Nil: the one registered
+	// (seam.RegisterJudge: importing package harness/opener registers
+	// its Judge, through package judge), else a plan whose suite (or
+	// File, or Config) defines a judge is refused, unless Off.
 	// The harness reaches the model judge only through it (package seam),
 	// so that a program that never judges links no HTTP client.
 	New func(cfg assay.JudgeConfig, o seam.JudgeOptions) (seam.Judge, error)
@@ -80,7 +81,7 @@ func (f *Plan) openJudge(s *assay.Suite) (*judgeSetup, error) {
 		return nil, nil
 	}
 	if jo.New == nil {
-		return nil, planError("Judge", "set Plan.Judge.New (package opener's Judge), or turn the judge off", "%s defines a judge, and the plan has nothing to make it with", judgeWhere(cfg))
+		return nil, planError("Judge", "a blank import registers it; or set Plan.Judge.New, or turn the judge off", "%s defines a judge, and the plan has nothing to make it with: import package github.com/assay-eval/assay/harness/opener", judgeWhere(cfg))
 	}
 	js := &judgeSetup{cfg: *cfg, make: jo.New, opts: seam.JudgeOptions{Getenv: f.Getenv, Secrets: f.Secrets, Repeats: jo.Repeats, AllowLiteralSecrets: f.AllowLiteralSecrets, Corpus: s.Corpus, Probes: jo.Probes}}
 	if _, err := js.make(js.cfg, js.opts); err != nil {

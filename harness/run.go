@@ -45,8 +45,9 @@ type Plan struct {
 	// only its name in the record; the caller keeps it open.
 	Target string
 	System assay.Target
-	// Targets opens Target (package opener's Targets, through package
-	// target; package seam says why it is apart); nil: only System runs.
+	// Targets opens Target (package seam says why it is apart); nil: the
+	// one registered (seam.RegisterTargets: importing package
+	// harness/opener registers its own), else only System runs.
 	Targets seam.Targets
 	// Selection: the case ids to run, KEY=VALUE tags every case run must
 	// have, and K (> 0) overrides the suite's k.
@@ -258,6 +259,7 @@ func Run(ctx context.Context, p Plan) (*Result, error) {
 		p.Now = time.Now
 	}
 	f := &p
+	f.registered()
 	ss, err := prepareRun(ctx, f)
 	if err != nil {
 		return nil, err
@@ -404,6 +406,17 @@ type session struct {
 	prices assay.PriceTable
 }
 
+// registered fills the seams the plan leaves nil with the registered
+// ones (package seam's registry, which package opener fills).
+func (f *Plan) registered() {
+	if f.Targets == nil {
+		f.Targets = seam.RegisteredTargets()
+	}
+	if f.Judge.New == nil {
+		f.Judge.New = seam.RegisteredJudge()
+	}
+}
+
 // prepareRun loads and checks everything a run needs before any case is
 // sent, so a bad suite, gate, target or store fails with exit 2 up front.
 func prepareRun(ctx context.Context, f *Plan) (*session, error) {
@@ -499,7 +512,7 @@ func prepareRun(ctx context.Context, f *Plan) (*session, error) {
 		ss.spec = "builtin"
 	}
 	if f.System == nil && f.Targets == nil {
-		return nil, planError("Targets", "set Plan.Targets (package opener's Targets), or run a Go value as Plan.System", "target %q: the plan has nothing to open a target with", ss.spec)
+		return nil, planError("Targets", "a blank import registers it; or set Plan.Targets, or run a Go value as Plan.System", "target %q: the plan has nothing to open a target with: import package github.com/assay-eval/assay/harness/opener", ss.spec)
 	}
 	ss.prices = ss.s.Prices
 	if f.System == nil {

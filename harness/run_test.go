@@ -11,7 +11,7 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/harness"
-	"github.com/assay-eval/assay/harness/opener"
+	_ "github.com/assay-eval/assay/harness/opener" // registers the openers of target specs and the judge
 	"github.com/assay-eval/assay/store"
 	"github.com/assay-eval/assay/store/postgres"
 )
@@ -27,12 +27,6 @@ func plan(p harness.Plan) harness.Plan {
 	}
 	if p.StoreOptions.Backends == nil {
 		p.StoreOptions.Backends = backends
-	}
-	if p.Targets == nil {
-		p.Targets = opener.Targets{}
-	}
-	if p.Judge.New == nil {
-		p.Judge.New = opener.Judge
 	}
 	return p
 }
@@ -253,35 +247,5 @@ func TestRunLabelsAndOtherSuiteBaseline(t *testing.T) {
 	_, err = harness.Run(ctx, plan(harness.Plan{SuitePath: other, StoreDir: dir, Baseline: "latest@main"}))
 	if !errors.Is(err, store.ErrNotFound) || !strings.Contains(err.Error(), `no complete run of suite "quickstart-copy" labelled branch=main`) {
 		t.Errorf("latest@main with only another suite's run: %v; want ErrNotFound naming this suite", err)
-	}
-}
-
-// The harness opens no target spec and makes no judge by itself: a plan
-// that needs one without the seam to do it is a Usage error naming the
-// field, before anything runs.
-func TestRunRefusesWhatItCannotOpen(t *testing.T) {
-	silent := assay.TargetFunc(func(_ context.Context, c assay.Case) (assay.Observation, error) {
-		return assay.Observation{Case: c.ID}, nil
-	})
-	for _, tc := range []struct {
-		name, field string
-		p           harness.Plan
-	}{
-		{"spec without Targets", "Targets", harness.Plan{SuitePath: quickstart, Target: "builtin"}},
-		{"default builtin without Targets", "Targets", harness.Plan{SuitePath: quickstart}},
-		{"judge without New", "Judge", harness.Plan{SuitePath: quickstart, System: silent,
-			Judge: harness.JudgeOptions{Config: &assay.JudgeConfig{URL: "http://127.0.0.1:1/v1", Model: "m"}}}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			res, err := harness.Run(context.Background(), tc.p)
-			if res != nil {
-				res.Close()
-				t.Fatalf("Run made a result; want a Usage error")
-			}
-			var pe *harness.PlanError
-			if harness.KindOf(err) != harness.Usage || !errors.As(err, &pe) || pe.Field != tc.field {
-				t.Fatalf("err = %v; want a Usage PlanError about %s", err, tc.field)
-			}
-		})
 	}
 }

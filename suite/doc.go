@@ -146,7 +146,10 @@
 //     both print the one positioned line and exit 2.
 //   - Structural errors: duplicate case ids, a missing id or query, an
 //     invalid regexp (Go RE2), an unknown metric, a json_schema file that is
-//     missing or does not compile, k < 1, an unknown gain, an inline corpus
+//     missing, not well-nested JSON or does not compile (compiled by the
+//     validator package grade/jsonschema registers when imported; with
+//     none registered, it is only read, and package grade refuses it),
+//     k < 1, an unknown gain, an inline corpus
 //     document without an id, an expectation list that is empty
 //     (`answer_includes_any: []`: it would check nothing, and the case be
 //     graded on its other expectations or not at all, without a word) or

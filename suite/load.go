@@ -1,7 +1,6 @@
 package suite
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -13,12 +12,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/corpus"
 	"github.com/assay-eval/assay/internal/boundedfile"
 	"github.com/assay-eval/assay/internal/nesting"
+	"github.com/assay-eval/assay/internal/schemaseam"
 	"github.com/assay-eval/assay/metric"
 )
 
@@ -266,7 +264,11 @@ func checkSchemas(s *assay.Suite, p *parsed) []problem {
 	return probs
 }
 
-// compileSchema returns "" when the file holds a valid JSON Schema, or why not.
+// compileSchema returns "" when the file holds a valid JSON Schema, or why
+// not. The registered validator compiles it (package grade/jsonschema
+// registers one); with none, the file is only read and checked to be
+// well-nested JSON, and package grade refuses the suite's json_schema
+// checks, saying which package to import.
 func compileSchema(full string) string {
 	f, err := boundedfile.Open(full, boundedfile.Schema)
 	if err != nil {
@@ -280,55 +282,15 @@ func compileSchema(full string) string {
 	if e := nesting.JSON(data); e != nil {
 		return fmt.Sprintf("line %d column %d: %s", e.Line, e.Col, e.Msg)
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-	if err != nil {
-		return "not JSON: " + firstLine(err.Error())
+	v := schemaseam.Registered()
+	if v == nil {
+		return ""
 	}
 	abs, err := filepath.Abs(full)
 	if err != nil {
 		abs = full
 	}
-	url := "file://" + filepath.ToSlash(abs)
-	c := jsonschema.NewCompiler()
-	c.UseLoader(boundedfile.SchemaLoader)
-	err = c.AddResource(url, doc)
-	if err == nil {
-		_, err = c.Compile(url)
-	}
-	if err != nil {
-		msg := schemaMessage(err)
-		// Name files relative to the schema's directory, not as file:// URLs.
-		msg = strings.ReplaceAll(msg, "file://"+filepath.ToSlash(filepath.Dir(abs))+"/", "")
-		return "invalid schema: " + msg
-	}
-	return ""
-}
-
-// schemaMessage is one line out of a jsonschema compile error: for a schema
-// that fails its metaschema, the first leaf of the failure tree
-// ("at '/type': got number, want string").
-func schemaMessage(err error) string {
-	var sve *jsonschema.SchemaValidationError
-	if errors.As(err, &sve) {
-		lines := strings.Split(err.Error(), "\n")
-		indent := func(l string) int { return len(l) - len(strings.TrimLeft(l, " ")) }
-		for i := 1; i < len(lines); i++ {
-			if strings.TrimSpace(lines[i]) == "" {
-				continue
-			}
-			if i+1 == len(lines) || indent(lines[i+1]) <= indent(lines[i]) {
-				return strings.TrimPrefix(strings.TrimSpace(lines[i]), "- ")
-			}
-		}
-	}
-	return firstLine(err.Error())
-}
-
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	return strings.TrimSpace(s)
+	return v.Check(abs, data)
 }
 
 // checkStructure finds the structural faults of a suite read by a foreign

@@ -1,16 +1,15 @@
 // Package opener connects the harness to the kinds of target (package
 // target) and to the model judge (package judge): it provides the seams
-// seam.Targets and harness.JudgeOptions.New. The assay command sets
-// both in every plan; a Go program sets them when its plan names a target
-// by spec, or when its suite defines a judge:
+// seam.Targets and harness.JudgeOptions.New, and registers both in its
+// init (seam.RegisterTargets, seam.RegisterJudge), so that importing it,
+// blank, is all a Go program does when its plan names a target by spec or
+// its suite defines a judge:
 //
-//	harness.Plan{
-//		SuitePath: "suite.yaml",
-//		Target:    "http://127.0.0.1:8080/ask",
-//		Targets:   opener.Targets{},
-//		Judge:     harness.JudgeOptions{New: opener.Judge},
-//	}
+//	import _ "github.com/assay-eval/assay/harness/opener"
 //
+//	harness.Run(ctx, harness.Plan{SuitePath: "suite.yaml", Target: "http://127.0.0.1:8080/ask"})
+//
+// A plan that sets Plan.Targets or Plan.Judge.New uses its own instead.
 // They are apart from the harness so that a program that only runs a Go
 // value (a test that imports package assaytest) links no HTTP client, no
 // templates and no search engine.
@@ -19,10 +18,18 @@ package opener
 import (
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/cache"
+	// Registers the validator of the json_schema check: a program that
+	// imports opener runs every kind of suite the assay command runs.
+	_ "github.com/assay-eval/assay/grade/jsonschema"
 	"github.com/assay-eval/assay/harness/seam"
 	"github.com/assay-eval/assay/judge"
 	"github.com/assay-eval/assay/target"
 )
+
+func init() {
+	seam.RegisterTargets(Targets{})
+	seam.RegisterJudge(Judge)
+}
 
 // Targets opens target specs with package target (target.Open).
 type Targets struct{}

@@ -97,3 +97,14 @@ func TestJudge(t *testing.T) {
 		t.Fatal("a bad url made a judge")
 	}
 }
+
+// Importing opener registers its Targets and Judge (its init), as a
+// database/sql driver registers itself.
+func TestInitRegisters(t *testing.T) {
+	if _, ok := seam.RegisteredTargets().(opener.Targets); !ok {
+		t.Fatalf("registered Targets = %T; want opener.Targets", seam.RegisteredTargets())
+	}
+	if seam.RegisteredJudge() == nil {
+		t.Fatal("no judge maker registered")
+	}
+}

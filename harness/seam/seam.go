@@ -1,15 +1,20 @@
 // Package seam declares what package harness plugs in rather than
 // links: the opener of target specs (Targets) and the model judge (Judge,
 // made by harness.JudgeOptions.New). Package harness/opener implements
-// them with packages target and judge; a plan sets them (the assay command
-// in every plan), and a program that only runs a Go value (a test that
-// imports package assaytest) sets neither and links none of what they
-// bring: no HTTP client, no templates, no search engine. The package holds
-// declarations only, as database/sql/driver does for database/sql.
+// them with packages target and judge and registers them in its init
+// (RegisterTargets, RegisterJudge), as a database/sql driver registers
+// itself: a program that imports opener (the assay command does, and a
+// blank import is enough) runs a plan that sets neither; a plan may still
+// set its own. A program that only runs a Go value (a test that imports
+// package assaytest) imports no opener and links none of what it brings:
+// no HTTP client, no templates, no search engine. The package holds
+// declarations and the registry only, as database/sql/driver and
+// database/sql do between them.
 package seam
 
 import (
 	"context"
+	"sync"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/cache"
@@ -18,7 +23,8 @@ import (
 
 // Targets opens the targets a plan names by SPEC (harness.Plan.Target:
 // builtin, http://..., replay:FILE, a target file, ...). Package opener's
-// Targets, through package target, is the one the assay command uses. A
+// Targets, through package target, is the one the assay command uses
+// (registered by importing package opener). A
 // plan whose System is set needs none.
 type Targets interface {
 	// Open opens the target spec names ("" is builtin).
@@ -113,4 +119,54 @@ type Judge interface {
 type JudgeTally interface {
 	Add(r *assay.CaseResult)
 	Summary() *assay.JudgeSummary
+}
+
+// NewJudge makes the judge of a definition (harness.JudgeOptions.New).
+type NewJudge = func(cfg assay.JudgeConfig, o JudgeOptions) (Judge, error)
+
+// registered holds what RegisterTargets and RegisterJudge registered.
+var registered struct {
+	sync.Mutex
+	targets Targets
+	judge   NewJudge
+}
+
+// RegisterTargets makes t the Targets of every plan that sets none, as
+// database/sql's drivers register themselves: package opener registers
+// its own in its init, so a program that imports it (blank or not) opens
+// target specs. A later call replaces an earlier one; a nil t panics.
+func RegisterTargets(t Targets) {
+	if t == nil {
+		panic("seam: RegisterTargets with nil Targets")
+	}
+	registered.Lock()
+	defer registered.Unlock()
+	registered.targets = t
+}
+
+// RegisterJudge makes newJudge the maker of the judge of every plan that
+// sets none (harness.JudgeOptions.New); package opener registers its
+// own in its init. A later call replaces an earlier one; a nil newJudge
+// panics.
+func RegisterJudge(newJudge NewJudge) {
+	if newJudge == nil {
+		panic("seam: RegisterJudge with nil func")
+	}
+	registered.Lock()
+	defer registered.Unlock()
+	registered.judge = newJudge
+}
+
+// RegisteredTargets is the Targets last registered; nil when none is.
+func RegisteredTargets() Targets {
+	registered.Lock()
+	defer registered.Unlock()
+	return registered.targets
+}
+
+// RegisteredJudge is the judge maker last registered; nil when none is.
+func RegisteredJudge() NewJudge {
+	registered.Lock()
+	defer registered.Unlock()
+	return registered.judge
 }

@@ -6,32 +6,22 @@ import (
 	"io"
 
 	"github.com/assay-eval/assay/harness"
-	"github.com/assay-eval/assay/harness/opener"
+	// Registers the openers of target specs and the model judge (package
+	// seam's registry), which every plan of the command uses.
+	_ "github.com/assay-eval/assay/harness/opener"
 	"github.com/assay-eval/assay/report"
 )
 
 // DryRun is assay run --dry-run: the plan's estimate (harness.DryRun),
 // written to w. No target is opened and no request is sent.
 func DryRun(ctx context.Context, p RunPlan, w io.Writer) error {
-	hp := withOpeners(p.Plan)
+	hp := p.Plan
 	hp.Names = FlagName
 	e, err := harness.DryRun(ctx, hp)
 	if err != nil {
 		return err
 	}
 	return WriteDryRun(w, e)
-}
-
-// withOpeners is p with the command's openers of target specs and of the
-// judge (package opener) where p has none.
-func withOpeners(p harness.Plan) harness.Plan {
-	if p.Targets == nil {
-		p.Targets = opener.Targets{}
-	}
-	if p.Judge.New == nil {
-		p.Judge.New = opener.Judge
-	}
-	return p
 }
 
 // WriteDryRun renders an estimate as the dry run's text.

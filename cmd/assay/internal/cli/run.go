@@ -58,7 +58,7 @@ func Run(ctx context.Context, p RunPlan) (*harness.Result, error) {
 	if err := p.check(); err != nil {
 		return nil, err
 	}
-	hp := withOpeners(p.Plan)
+	hp := p.Plan
 	if hp.Timeout == 0 {
 		hp.Timeout = -1 // none
 	}
