@@ -155,6 +155,13 @@ type Run struct {
 	// scoped [variant=NAME] or [KEY=VALUE] on a variant key apply to the
 	// runs of that variant only (package gate).
 	Variant map[string]string `json:"variant,omitempty"`
+	// Orderings are the orderings the matrix was run under, as written
+	// (package gate's Ordering, e.g. "ndcg@10: fast <= thorough"): each run
+	// of a matrix records them when it begins, so that a reader of the
+	// matrix's runs (the UI's runs page) can check them over the runs'
+	// summaries, the run records holding no result of them. nil for a run
+	// of no matrix, or of one without orderings.
+	Orderings []string `json:"orderings,omitempty"`
 	// Shard is set on a shard run (assay run --shard I/N): which slice of
 	// the suite it ran and the group its shards share. nil otherwise.
 	Shard *Shard `json:"shard,omitempty"`

@@ -208,3 +208,14 @@ func CheckOrderings(orderings []Ordering, runs map[string]*assay.Run) Verdict {
 	}
 	return v
 }
+
+// Final reports whether r, the result of o.Check over runs that carry no
+// cases (run headers, as a list of runs reads them), is the result Check
+// would give with the runs' cases. It is not when the metric is a paired
+// measure and the means are out of order: with the cases the paired test
+// decides, and a reversal it does not find significant does not fail the
+// ordering. A result that holds, or fails for a missing variant or an
+// undefined metric, is final.
+func (o Ordering) Final(r assay.GateResult) bool {
+	return r.Pass || !(Expr{Metric: o.Metric}).PairedMeasure() || !strings.HasPrefix(r.Detail, "broken: ")
+}

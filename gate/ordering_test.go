@@ -157,3 +157,36 @@ func FuzzParseOrdering(f *testing.F) {
 		o.Check(runs) // never panics
 	})
 }
+
+// TestOrderingFinal: over runs without their cases, a paired measure whose
+// means are out of order is not final (the paired test over the cases
+// decides); a result that holds, a run-level measure out of order, and a
+// missing variant are.
+func TestOrderingFinal(t *testing.T) {
+	t.Parallel()
+	runs := map[string]*assay.Run{
+		"fast":     variantRun("fast", 0.50, 300),
+		"balanced": variantRun("balanced", 0.58, 800),
+		"thorough": variantRun("thorough", 0.57, 2500),
+	}
+	tests := []struct {
+		spec  string
+		pass  bool
+		final bool
+	}{
+		{"ndcg@10: fast <= balanced", true, true},
+		{"ndcg@10: balanced <= thorough", false, false},
+		{"p95_latency_ms: thorough <= fast", false, true},
+		{"ndcg@10: fast <= missing", false, true},
+	}
+	for _, tt := range tests {
+		o, err := ParseOrdering(tt.spec, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := o.Check(runs)
+		if r.Pass != tt.pass || o.Final(r) != tt.final {
+			t.Errorf("%s: pass %v final %v (%s), want pass %v final %v", tt.spec, r.Pass, o.Final(r), r.Detail, tt.pass, tt.final)
+		}
+	}
+}

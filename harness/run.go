@@ -831,6 +831,13 @@ func (ss *session) newRecord(tgt assay.Target, variant map[string]string, group 
 	if run.Gain == "" {
 		run.Gain = assay.GainLinear
 	}
+	if group != "" {
+		// The orderings are known before the first variant runs, and
+		// are checked only after the last: each run records them.
+		for _, o := range ss.orderings {
+			run.Orderings = append(run.Orderings, o.Text)
+		}
+	}
 	return run
 }
 

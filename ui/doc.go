@@ -45,7 +45,13 @@
 // highlights), a run's cases with harness.RefCases. The runs page
 // reads each run's header (summary, gates, git) with store.HeadLoader when
 // the store has it (Postgres: one row), from run.json when the store keeps
-// files, else with Store.Load. The
+// files, else with Store.Load. A variant matrix's orderings are checked
+// there over its runs' headers alone (the orderings each run records,
+// assay.Run.Orderings): its result holds no case, so an ordering on a
+// metric compared case by case whose means are out of order is shown as
+// not decided, not as broken (gate.Ordering.Final), since the paired test
+// over the cases, which assay run reports, may find the reversal is noise.
+// The
 // pages format numbers as the text reports do (metrics to four decimals,
 // rates as percentages to one, latency by report's rule), so a figure on
 // a page and in the terminal read the same.

@@ -39,6 +39,7 @@ type suiteRuns struct {
 	Runs       []runRow
 	Charts     []chart
 	Base, Cand string // the default comparison: the latest two complete runs
+	cut        bool   // the suite has more runs than the page lists
 }
 
 type runRow struct {
@@ -53,7 +54,21 @@ type runRow struct {
 	// Variant its variant; the rows of one matrix are listed together.
 	Group   string
 	Variant string
-	head    *assay.Run
+	// Orderings are, on the first row of a matrix's runs, the matrix's
+	// orderings checked over its runs' summaries (nil on other rows).
+	Orderings []orderingRow
+	head      *assay.Run
+}
+
+// orderingRow is one ordering of a variant matrix as the runs page shows
+// it: State is "pass", "fail", "open" (the means are out of order and only
+// the paired test over the cases, which the page does not read, can say
+// whether that fails it) or "unchecked" (a run is missing or incomplete);
+// Detail says the values, or why it was not checked.
+type orderingRow struct {
+	Text   string
+	State  string
+	Detail string
 }
 
 // metric is the run's mean of the metric m.
@@ -84,6 +99,7 @@ func (s *server) runsPage(ctx context.Context, r *http.Request) (string, any, er
 			d.Suites = append(d.Suites, sr)
 		}
 		if len(sr.Runs) >= maxRuns {
+			sr.cut = true
 			continue
 		}
 		row := runRow{E: e}
@@ -106,6 +122,7 @@ func (s *server) runsPage(ctx context.Context, r *http.Request) (string, any, er
 	}
 	for _, sr := range d.Suites {
 		sr.Runs = groupMatrices(sr.Runs)
+		checkOrderings(sr.Runs, sr.cut)
 		// The metric columns are the newest run's that has metrics: a
 		// run still running, or stopped, has none yet and must not hide
 		// them.
@@ -158,6 +175,87 @@ func groupMatrices(rows []runRow) []runRow {
 				}
 			}
 		}
+	}
+	return out
+}
+
+// checkOrderings sets, on the first row of each matrix in rows (grouped
+// by groupMatrices), the matrix's orderings checked over the headers of
+// its runs: the orderings its runs recorded (assay.Run.Orderings), each
+// variant's run found by its variant name. No case is read. An ordering
+// naming a variant with no run among rows, or whose run is not complete,
+// is not checked, and says why; cut says the list of runs was cut short,
+// so a missing run may be an older one.
+func checkOrderings(rows []runRow, cut bool) {
+	for i := 0; i < len(rows); {
+		j := i + 1
+		for j < len(rows) && rows[i].Group != "" && rows[j].Group == rows[i].Group {
+			j++
+		}
+		if rows[i].Group != "" {
+			rows[i].Orderings = matrixOrderings(rows[i:j], cut)
+		}
+		i = j
+	}
+}
+
+// matrixOrderings checks the orderings of one matrix over its rows.
+func matrixOrderings(rows []runRow, cut bool) []orderingRow {
+	var texts []string
+	byName := map[string]*runRow{}
+	for k := range rows {
+		r := &rows[k]
+		if r.head == nil {
+			continue
+		}
+		if texts == nil {
+			texts = r.head.Orderings
+		}
+		// Should a variant have two runs, a complete one is checked.
+		if o := byName[r.Variant]; o == nil || o.E.Status != assay.StatusComplete {
+			byName[r.Variant] = r
+		}
+	}
+	var out []orderingRow
+	for _, text := range texts {
+		row := orderingRow{Text: text, State: "unchecked"}
+		o, err := gate.ParseOrdering(text, "")
+		if err != nil {
+			row.Detail = err.Error()
+			out = append(out, row)
+			continue
+		}
+		runs := map[string]*assay.Run{}
+	variants:
+		for _, v := range o.Variants {
+			r := byName[v]
+			switch {
+			case r == nil && cut:
+				row.Detail = fmt.Sprintf("no run of variant %s among the %d newest runs listed", v, maxRuns)
+			case r == nil:
+				row.Detail = fmt.Sprintf("no run of variant %s in this matrix", v)
+			case r.E.Status != assay.StatusComplete:
+				row.Detail = fmt.Sprintf("the run of variant %s (%s) is %s", v, report.ShortID(r.E.RunID), r.E.Status)
+			default:
+				runs[v] = r.head
+				continue
+			}
+			break variants
+		}
+		if row.Detail == "" {
+			res := o.Check(runs)
+			row.Detail = res.Detail
+			switch {
+			case res.Pass:
+				row.State = "pass"
+			case o.Final(res):
+				row.State = "fail"
+			default:
+				row.State = "open"
+				row.Detail = "the means are out of order (" + strings.TrimPrefix(res.Detail, "broken: ") + "), and only a significant reversal fails the ordering: the paired test over the cases, which assay run reports, decides"
+			}
+		}
+		out = append(out, row)
 	}
 	return out
 }

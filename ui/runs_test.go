@@ -128,3 +128,76 @@ func TestRunsPageGroupsMatrixVariants(t *testing.T) {
 		t.Errorf("%d rows say their matrix and variant, want 2:\n%s", n, grep(b, "run-id"))
 	}
 }
+
+// TestRunsPageMatrixOrderings: above a matrix's runs, the runs page checks
+// the orderings its runs recorded over their summaries and shows each with
+// ✓ or ✗ in words as well; an ordering whose variant has no run, or an
+// incomplete one, is not checked and says why; a paired metric whose means
+// are out of order is left to the paired test over the cases.
+func TestRunsPageMatrixOrderings(t *testing.T) {
+	st, err := store.Open(filepath.Join(t.TempDir(), "store"), store.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	t0 := time.Now().UTC()
+	at := time.Duration(0)
+	mk := func(group, variant string, ndcg, p95 float64, finish bool, orderings ...string) string {
+		at += time.Minute
+		run := &assay.Run{Suite: assay.SuiteRef{Name: "s", Fingerprint: "sha256:s"}, Target: assay.TargetInfo{Kind: "builtin"}, StartedAt: t0.Add(at),
+			Group: group, Variant: map[string]string{"mode": variant}, Orderings: orderings}
+		w, err := st.Begin(t.Context(), run)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !finish {
+			return run.RunID
+		}
+		run.Status, run.FinishedAt = assay.StatusComplete, t0.Add(at+time.Second)
+		run.Summary = assay.Summary{Cases: 5, Metrics: map[string]assay.MetricAgg{"ndcg@10": {Mean: ndcg, N: 5}}, LatencyMs: assay.Latency{P95: p95, Max: p95, N: 5}}
+		if err := w.Finish(run); err != nil {
+			t.Fatal(err)
+		}
+		return run.RunID
+	}
+	ords := []string{"ndcg@10: fast <= slow", "p95_latency_ms: slow <= fast"}
+	mk("g-done", "fast", 0.5, 100, true, ords...)
+	mk("g-done", "slow", 0.6, 900, true, ords...)
+	mk("g-stopped", "fast", 0.5, 100, true, ords[0])
+	stopped := mk("g-stopped", "slow", 0, 0, false, ords[0])
+	mk("g-alone", "fast", 0.5, 100, true, ords[0])
+	mk("g-noisy", "fast", 0.6, 100, true, ords[0])
+	mk("g-noisy", "slow", 0.59, 100, true, ords[0])
+	mk("g-none", "fast", 0.5, 100, true)
+	mk("g-none", "slow", 0.6, 100, true)
+	b := body(t, New(st, Options{}), "/")
+
+	blocks := map[string]string{}
+	for _, m := range regexp.MustCompile(`(?s)<tr class="matrix-orderings">.*?</tr>\s*<tr class="\w+">.*?run-id">[^<]+</a> <span class="small matrix">matrix <span class="mono">([^<]+)</span>`).FindAllStringSubmatch(b, -1) {
+		blocks[m[1]] = m[0][:strings.Index(m[0], "</tr>")]
+	}
+	if len(blocks) != 4 {
+		t.Fatalf("%d matrices have their orderings right above their runs, want 4 (not g-none, which recorded none):\n%s", len(blocks), grep(b, "ordering"))
+	}
+	want := map[string][]string{
+		"g-done": {
+			`<span class="good"><span aria-hidden="true">✓</span> holds</span> <span class="mono">ndcg@10: fast &lt;= slow</span> <span class="muted small">fast 0.5 &lt;= slow 0.6</span>`,
+			`<span class="bad"><span aria-hidden="true">✗</span> broken</span> <span class="mono">p95_latency_ms: slow &lt;= fast</span> <span class="muted small">broken: slow 900 is not &lt;= fast 100`,
+		},
+		"g-stopped": {`<span aria-hidden="true">–</span> not checked</span> <span class="mono">ndcg@10: fast &lt;= slow</span> <span class="muted small">the run of variant slow (` + short(stopped) + `) is incomplete</span>`},
+		"g-alone":   {`not checked</span> <span class="mono">ndcg@10: fast &lt;= slow</span> <span class="muted small">no run of variant slow in this matrix</span>`},
+		"g-noisy":   {`<span aria-hidden="true">?</span> not decided here</span> <span class="mono">ndcg@10: fast &lt;= slow</span> <span class="muted small">the means are out of order (fast 0.6 is not &lt;= slow 0.59`},
+	}
+	for g, wants := range want {
+		block, ok := blocks[short(g)]
+		if !ok {
+			t.Errorf("matrix %s: no orderings shown above its runs", g)
+			continue
+		}
+		for _, w := range wants {
+			if !strings.Contains(block, w) {
+				t.Errorf("matrix %s: want %s\nin\n%s", g, w, block)
+			}
+		}
+	}
+}
