@@ -14,7 +14,7 @@ import (
 
 // StreamRunFacts is StreamRun for a reader of the facts a comparison
 // reads (package compare's Compact): each case fn is given holds only its
-// id, trial, pass, error (whether there is one), checks (kind and pass),
+// id, trial, pass, error, checks (kind and pass),
 // metrics, latency, usage, tags, retrieved, citations, refused, top score
 // and hash; every other field is left zero. The result fn is given, and
 // its maps and checks, are reused for the next case: fn copies what it
@@ -206,7 +206,7 @@ func (f *facts) field(key string, v gjson.Result, r *assay.CaseResult) error {
 	return err
 }
 
-// check reads a check's kind and pass (its detail is not kept).
+// check reads a check's kind and pass (its detail is checked, not kept).
 func check(c gjson.Result) (ch assay.Check, err error) {
 	if !c.IsObject() {
 		return ch, errSlow
@@ -243,8 +243,10 @@ func check(c gjson.Result) (ch assay.Check, err error) {
 			ch.Kind, err = str(v)
 		case 1:
 			ch.Pass, err = boolean(v)
-		case 2:
-			_, err = str(v)
+		case 2: // checked, not kept
+			if _, ok := plainString(v); !ok {
+				err = errSlow
+			}
 		}
 		return err == nil
 	})
