@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -141,4 +142,40 @@ func FuzzStreamRunFacts(f *testing.F) {
 		}
 		sameFactsAsLoadRun(t, path)
 	})
+}
+
+// benchRecord writes a run.json of n cases shaped as a retrieval run's
+// (the form bench/compare10k writes) and returns its path.
+func benchRecord(b *testing.B, n int) string {
+	var sb strings.Builder
+	sb.WriteString(`{` + streamHead + `, "cases": [`)
+	for i := range n {
+		if i > 0 {
+			sb.WriteString(",\n")
+		}
+		fmt.Fprintf(&sb, `{"id":"q%06d","trial":0,"pass":%t,"error":null,"checks":[{"kind":"retrieves","pass":%t}],"metrics":{"hit@5":1,"map":0.2441552050762031,"mrr":0.3333333333333333,"ndcg@10":0.27128356119578123,"recall@10":1,"recall@5":1},"latency_ms":87.82429062220707,"retrieved":10,"citations":1,"refused":false,"tags":{"lang":"de"}}`, i, i%3 != 0, i%3 != 0)
+	}
+	sb.WriteString("]}")
+	path := filepath.Join(b.TempDir(), store.RunFile)
+	if err := os.WriteFile(path, []byte(sb.String()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return path
+}
+
+// BenchmarkStreamRun100k and BenchmarkStreamRunFacts100k read the same
+// 100,000-case record: every case decoded whole, and only the fields a
+// comparison reads.
+func BenchmarkStreamRun100k(b *testing.B)      { benchStream(b, store.StreamRun) }
+func BenchmarkStreamRunFacts100k(b *testing.B) { benchStream(b, store.StreamRunFacts) }
+
+func benchStream(b *testing.B, read func(string, func(*assay.CaseResult), func()) (*assay.Run, error)) {
+	path := benchRecord(b, 100_000)
+	b.ResetTimer()
+	for b.Loop() {
+		n := 0
+		if _, err := read(path, func(*assay.CaseResult) { n++ }, func() {}); err != nil || n != 100_000 {
+			b.Fatal(n, err)
+		}
+	}
 }
