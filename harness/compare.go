@@ -86,12 +86,14 @@ func CompareRefs(ctx context.Context, st store.Reader, baseRef, candRef string, 
 
 // LoadCompact reads the run record at path (a run.json or its directory)
 // into the compact form a comparison reads, one case at a time
-// (store.StreamRun): the run's full results are never held, so comparing
-// two 100,000-case runs takes about the memory of their ids and measures.
-// Errors are store.LoadRun's.
+// (store.StreamRunFacts: only the fields a comparison reads are decoded):
+// the run's full results are never held, so comparing two 100,000-case
+// runs takes about the memory of their ids and measures. Errors are
+// store.LoadRun's; a record whose only fault is a wrongly typed field no
+// comparison reads is read.
 func LoadCompact(path string) (*compare.Compact, error) {
 	c := &compare.Compact{}
-	head, err := store.StreamRun(path, c.Add, func() { *c = compare.Compact{} })
+	head, err := store.StreamRunFacts(path, c.Add, func() { *c = compare.Compact{} })
 	if err != nil {
 		return nil, err
 	}

@@ -31,8 +31,20 @@ import (
 // twice), restart is called and fn is called again with every case of the
 // run as LoadRun read it.
 func StreamRun(path string, fn func(*assay.CaseResult), restart func()) (*assay.Run, error) {
+	return streamRunWith(path, decodeCase, fn, restart)
+}
+
+// decodeCase decodes the case line raw into r, whole.
+func decodeCase(raw []byte, r *assay.CaseResult) error {
+	*r = assay.CaseResult{}
+	return json.Unmarshal(raw, r)
+}
+
+// streamRunWith is StreamRun with each case line decoded by decode (into
+// a result it may reuse from the previous line).
+func streamRunWith(path string, decode func([]byte, *assay.CaseResult) error, fn func(*assay.CaseResult), restart func()) (*assay.Run, error) {
 	file := runFile(path)
-	run, err := streamRun(file, fn)
+	run, err := streamRun(file, decode, fn)
 	if err == nil {
 		return run, nil
 	}
@@ -56,7 +68,7 @@ var errStream = errors.New("run record not read as a stream")
 // its own, and every other key is kept raw and decoded at the end as the
 // run's head. Any error is errStream or the decoder's; StreamRun replaces
 // it by LoadRun's.
-func streamRun(file string, fn func(*assay.CaseResult)) (*assay.Run, error) {
+func streamRun(file string, decode func([]byte, *assay.CaseResult) error, fn func(*assay.CaseResult)) (*assay.Run, error) {
 	f, err := boundedfile.Open(file, boundedfile.RunRecord)
 	if err != nil {
 		return nil, err
@@ -90,6 +102,7 @@ func streamRun(file string, fn func(*assay.CaseResult)) (*assay.Run, error) {
 		return nil
 	}
 	casesSeen := false
+	var r assay.CaseResult
 	for dec.More() {
 		t, err := dec.Token()
 		if err != nil {
@@ -117,8 +130,7 @@ func streamRun(file string, fn func(*assay.CaseResult)) (*assay.Run, error) {
 				if !depthOK(2) {
 					return nil, errStream
 				}
-				var r assay.CaseResult
-				if err := json.Unmarshal(raw, &r); err != nil {
+				if err := decode(raw, &r); err != nil {
 					return nil, err
 				}
 				if err := add(&r); err != nil {
