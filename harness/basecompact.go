@@ -9,7 +9,7 @@ import (
 )
 
 // compactBaseline reads the baseline REF in the compact form a comparison
-// reads (LoadCompact) when only the comparison reads it: no gate compares
+// reads (loadCompact) when only the comparison reads it: no gate compares
 // with it (delta, ratio, no_new_failures, non-inferiority), the run is not
 // a shard, and the baseline is a complete run of suite kept in a run.json
 // (a stopped run's record is completed by the store that loads it). A
@@ -42,7 +42,7 @@ func (ss *session) compactBaseline(ctx context.Context, ref, suite string) *comp
 	if path == "" {
 		return nil
 	}
-	c, err := LoadCompact(path)
+	c, err := loadCompact(path)
 	if err != nil || c.Head.Status != assay.StatusComplete || (suite != "" && c.Head.Suite.Name != suite) {
 		return nil
 	}

@@ -60,7 +60,7 @@ func CompareRefs(ctx context.Context, st store.Reader, baseRef, candRef string, 
 	for i := range paths {
 		wg.Go(func() {
 			if paths[i] != "" {
-				runs[i], errs[i] = LoadCompact(paths[i])
+				runs[i], errs[i] = loadCompact(paths[i])
 				return
 			}
 			run, err := st.Load(ctx, ids[i])
@@ -84,14 +84,14 @@ func CompareRefs(ctx context.Context, st store.Reader, baseRef, candRef string, 
 	return compare.RunsCompact(runs[0], runs[1], compare.Options{Margins: co.Margins, Multiplicity: co.Multiplicity, History: hist}), nil
 }
 
-// LoadCompact reads the run record at path (a run.json or its directory)
+// loadCompact reads the run record at path (a run.json or its directory)
 // into the compact form a comparison reads, one case at a time
 // (store.StreamRunFacts: only the fields a comparison reads are decoded):
 // the run's full results are never held, so comparing two 100,000-case
 // runs takes about the memory of their ids and measures. Errors are
 // store.LoadRun's; a record whose only fault is a wrongly typed field no
 // comparison reads is read.
-func LoadCompact(path string) (*compare.Compact, error) {
+func loadCompact(path string) (*compare.Compact, error) {
 	c := &compare.Compact{}
 	head, err := store.StreamRunFacts(path, c.Add, func() { *c = compare.Compact{} })
 	if err != nil {
