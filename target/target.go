@@ -6,31 +6,14 @@ import (
 	"strings"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/harness/seam"
 	"github.com/assay-eval/assay/internal/diag"
 	"github.com/assay-eval/assay/redact"
 )
 
-// Options are what Open needs besides the spec.
-type Options struct {
-	// Suite is the suite being run (its corpus feeds builtin; setup for_each
-	// uses it too).
-	Suite *assay.Suite
-	// Getenv expands ${VAR} in target files; nil means no environment.
-	Getenv func(string) string
-	// AllowLiteralSecrets permits literal credentials (credential-named
-	// fields, URL user info, credential query parameters and command
-	// arguments); each one let through is then a secret.
-	AllowLiteralSecrets bool
-	// Keep skips cleanup steps.
-	Keep bool
-	// Variant is the variant of a matrix this target is opened for (a
-	// target file's variants:), visible to templates as .Variant.KEY.
-	Variant map[string]string
-	// CacheDir is the content-addressed cache (package cache; the
-	// store's cache/ directory) where builtin:hybrid keeps document
-	// vectors; empty: none (every run embeds the corpus).
-	CacheDir string
-}
+// Options are what Open needs besides the spec: the harness's seam
+// type, so that the harness and this package share one.
+type Options = seam.TargetOptions
 
 // Kinds lists the target spec forms, for messages.
 var Kinds = []string{"builtin", "builtin:rm3", "builtin:hybrid", "replay:FILE", "http://HOST/PATH", "https://HOST/PATH", "command:'CMD ARGS'", "trec:RUNFILE", "trecrag:ANSWERS.jsonl", "FILE.yaml"}

@@ -38,8 +38,7 @@ var _ seam.Targets = Targets{}
 
 // Open opens the target spec names (target.Open).
 func (Targets) Open(spec string, o seam.TargetOptions) (assay.Target, error) {
-	return target.Open(spec, target.Options{Suite: o.Suite, Getenv: o.Getenv, AllowLiteralSecrets: o.AllowLiteralSecrets,
-		Keep: o.Keep, Variant: o.Variant, CacheDir: o.CacheDir})
+	return target.Open(spec, o)
 }
 
 // Matrix reads the variants: and ordering: of a target file

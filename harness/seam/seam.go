@@ -42,19 +42,28 @@ type Targets interface {
 	Cache(t assay.Target, info assay.TargetInfo, c *cache.Cache, o CacheOptions) assay.Target
 }
 
-// TargetOptions are what Targets.Open needs besides the spec.
+// TargetOptions are what Targets.Open needs besides the spec (package
+// target's Options is this type).
 type TargetOptions struct {
-	// Suite is the suite being run (its corpus feeds builtin).
+	// Suite is the suite being run (its corpus feeds builtin; setup for_each
+	// uses it too).
 	Suite *assay.Suite
-	// Getenv expands ${VAR} in target files (harness.Plan.Getenv).
+	// Getenv expands ${VAR} in target files (harness.Plan.Getenv); nil
+	// means no environment.
 	Getenv func(string) string
-	// AllowLiteralSecrets and Keep are the plan's.
+	// AllowLiteralSecrets permits literal credentials (credential-named
+	// fields, URL user info, credential query parameters and command
+	// arguments); each one let through is then a secret.
 	AllowLiteralSecrets bool
-	Keep                bool
-	// Variant is the variant of a matrix the target is opened for (nil:
-	// none).
+	// Keep skips cleanup steps.
+	Keep bool
+	// Variant is the variant of a matrix the target is opened for (a
+	// target file's variants:), visible to templates as .Variant.KEY; nil:
+	// none.
 	Variant map[string]string
-	// CacheDir is the store's cache directory ("": none).
+	// CacheDir is the content-addressed cache (package cache; the
+	// store's cache/ directory) where builtin:hybrid keeps document
+	// vectors; empty: none (every run embeds the corpus).
 	CacheDir string
 }
 
