@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/cputime"
 	"github.com/assay-eval/assay/internal/largetest"
 	"github.com/assay-eval/assay/runner"
 	"github.com/assay-eval/assay/store"
@@ -160,14 +161,14 @@ func BenchmarkRunPage100kSearch(b *testing.B) {
 	id := synthRun(b, st, 100_000, 0, true)
 	h := New(st, Options{})
 	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/run/"+id+"?status=failing", nil))
-	start, cpu := time.Now(), cpuTime()
+	start, cpu := time.Now(), cputime.Used()
 	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/run/"+id+"?q=leak+0", nil))
-	first, firstCPU := time.Since(start), cpuTime()-cpu
+	first, firstCPU := time.Since(start), cputime.Used()-cpu
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu = cpuTime()
+	cpu = cputime.Used()
 	defer func() {
-		b.ReportMetric(float64((cpuTime()-cpu).Milliseconds())/float64(b.N), "cpu-ms/op")
+		b.ReportMetric(float64((cputime.Used()-cpu).Milliseconds())/float64(b.N), "cpu-ms/op")
 		b.ReportMetric(float64(first.Milliseconds()), "first-search-ms")
 		b.ReportMetric(float64(firstCPU.Milliseconds()), "first-search-cpu-ms")
 	}()
@@ -209,7 +210,7 @@ func BenchmarkComparePage100k(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	size := 0
-	cpu := cpuTime()
+	cpu := cputime.Used()
 	for b.Loop() {
 		rec := httptest.NewRecorder()
 		New(st, Options{}).ServeHTTP(rec, httptest.NewRequest("GET", "/compare?base="+base+"&cand="+cand, nil))
@@ -219,7 +220,7 @@ func BenchmarkComparePage100k(b *testing.B) {
 		size = rec.Body.Len()
 	}
 	// CPU time says more than wall time on a machine shared with other work.
-	b.ReportMetric(float64((cpuTime()-cpu).Milliseconds())/float64(b.N), "cpu-ms/op")
+	b.ReportMetric(float64((cputime.Used()-cpu).Milliseconds())/float64(b.N), "cpu-ms/op")
 	b.ReportMetric(float64(size), "HTML-bytes")
 }
 

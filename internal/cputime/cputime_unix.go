@@ -1,15 +1,15 @@
 //go:build unix
 
-package target
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime is the CPU time (user and system) the test process has used:
-// a cost bound on it does not grow when other processes share the cores.
-func cpuTime() time.Duration {
+// Used is the CPU time (user and system) this process has used, or 0
+// where the system does not say.
+func Used() time.Duration {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
 		return 0
