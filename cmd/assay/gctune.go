@@ -37,12 +37,12 @@ func runGCTuning(getenv func(string) string) (restore func()) {
 // gcTuner raises the soft memory limit after each collection to where
 // GOGC=100 would have collected, when that is above runMemoryLimit.
 type gcTuner struct {
-	mu         sync.Mutex
-	stopped    bool
-	pct        int   // restored by stop
-	limit      int64 // restored by stop
-	sample     [1]metrics.Sample
-	lastLimit  int64
+	mu          sync.Mutex
+	stopped     bool
+	pct         int   // restored by stop
+	limit       int64 // restored by stop
+	sample      [1]metrics.Sample
+	lastLimit   int64
 	collections int
 }
 
