@@ -19,7 +19,7 @@ import (
 // collect.
 const (
 	runGCPercent   = 200
-	runMemoryLimit = 48 << 20
+	runMemoryLimit = 40 << 20
 	runGCSlack     = 8 << 20
 )
 
