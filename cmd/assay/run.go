@@ -114,6 +114,7 @@ func runRun(env *Env, path string, f *runFlags, plan *cli.RunPlan) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	defer runGCTuning(env.Getenv)()
 	p := *plan
 	probes, err := judgeProbes(p.Judge.Probes)
 	if err != nil {
