@@ -312,6 +312,23 @@ func (s *server) runPage(ctx context.Context, r *http.Request) (string, any, err
 			d.Pages = max(1, (d.Total+s.opts.PageSize-1)/s.opts.PageSize)
 		}
 	}
+	if d == nil && f.Q == "" && f.Sort == "" && f.Status != "flaky" {
+		// A filtered page of a run not loaded yet: one pass over its case
+		// lines, each read for the fields the filter needs.
+		c, fr, ok, err := s.src.filtered(ctx, r.PathValue("id"), f, page, s.opts.PageSize)
+		if err != nil {
+			return "", nil, err
+		}
+		if ok {
+			d = buildRun(c, caseFilter{}, nil, 1, 0)
+			d.Filter = f
+			d.All, d.Total = fr.all, fr.total
+			d.Page, d.Pages = max(page, 1), 1
+			if s.opts.PageSize > 0 && d.Total > 0 {
+				d.Pages = (d.Total + s.opts.PageSize - 1) / s.opts.PageSize
+			}
+		}
+	}
 	if d == nil {
 		c, err := s.src.load(ctx, r.PathValue("id"))
 		if err != nil {
@@ -502,22 +519,7 @@ func buildRun(c *cachedRun, f caseFilter, text map[string]bool, page, pageSize i
 		d.Tags = append(d.Tags, k)
 	}
 	sort.Strings(d.Tags)
-	var tagK, tagV string
-	if f.Tag != "" {
-		tagK, tagV, _ = strings.Cut(f.Tag, "=")
-	}
-	q := strings.ToLower(f.Q)
-	keep := func(cr assay.CaseResult) bool {
-		if !matchStatus(cr, f.Status, flaky[cr.ID]) {
-			return false
-		}
-		if f.Tag != "" {
-			if v, ok := cr.Tags[tagK]; !ok || v != tagV {
-				return false
-			}
-		}
-		return q == "" || text[cr.ID] || matchText(cr, q)
-	}
+	keep := f.keep(text, flaky)
 	start := 0
 	if pageSize > 0 {
 		start = (max(page, 1) - 1) * pageSize
@@ -560,6 +562,28 @@ func buildRun(c *cachedRun, f caseFilter, text map[string]bool, page, pageSize i
 		d.Pages = (d.Total + pageSize - 1) / pageSize
 	}
 	return d
+}
+
+// keep is the filter f of case rows: its status (flaky holds the flaky
+// cases), its tag and its text (text holds the ids whose query or answer
+// matched f.Q; nil: match on the rows only).
+func (f caseFilter) keep(text, flaky map[string]bool) func(assay.CaseResult) bool {
+	var tagK, tagV string
+	if f.Tag != "" {
+		tagK, tagV, _ = strings.Cut(f.Tag, "=")
+	}
+	q := strings.ToLower(f.Q)
+	return func(cr assay.CaseResult) bool {
+		if !matchStatus(cr, f.Status, flaky[cr.ID]) {
+			return false
+		}
+		if f.Tag != "" {
+			if v, ok := cr.Tags[tagK]; !ok || v != tagV {
+				return false
+			}
+		}
+		return q == "" || text[cr.ID] || matchText(cr, q)
+	}
 }
 
 // groupTrials groups a run's rows by case id, in the order of each

@@ -268,35 +268,11 @@ func (s *source) loadKey(ctx context.Context, key runKey) (*cachedRun, error) {
 // (a store without files), or the header has no summary (a stopped run,
 // whose cases come from cases.jsonl): then load serves it.
 func (s *source) peek(ctx context.Context, ref string, n int) (c *cachedRun, ok bool, err error) {
-	key, err := s.resolve(ctx, ref)
-	if err != nil || key.path == "" {
+	key, head, ok, err := s.cold(ctx, ref)
+	if !ok || err != nil {
 		return nil, false, err
 	}
 	path := key.path
-	s.mu.Lock()
-	loading := false
-	for _, c := range s.runs {
-		if c.key == key && fresh(key, c.at) {
-			select {
-			case <-c.ready:
-				s.mu.Unlock()
-				return nil, false, nil
-			default:
-				loading = true
-			}
-		}
-	}
-	s.mu.Unlock()
-	head, err := s.fileHead(path)
-	if err != nil {
-		return nil, false, err
-	}
-	if head.Status == assay.StatusIncomplete && head.Summary.Cases == 0 {
-		return nil, false, nil
-	}
-	if !loading {
-		go s.loadKey(context.Background(), key)
-	}
 	run := *head
 	var last string
 	err = store.ReadRunCases(path, func(r assay.CaseResult) error {
@@ -311,6 +287,42 @@ func (s *source) peek(ctx context.Context, ref string, n int) (c *cachedRun, ok 
 		return nil, false, err
 	}
 	return &cachedRun{key: key, path: path, run: &run}, true, nil
+}
+
+// cold resolves ref for a page made without loading the run: its key
+// and its header when it is a run with a run.json whose header has its
+// summary and that is not loaded yet, which then starts loading in the
+// background. ok is false when load serves it.
+func (s *source) cold(ctx context.Context, ref string) (key runKey, head *assay.Run, ok bool, err error) {
+	key, err = s.resolve(ctx, ref)
+	if err != nil || key.path == "" {
+		return key, nil, false, err
+	}
+	s.mu.Lock()
+	loading := false
+	for _, c := range s.runs {
+		if c.key == key && fresh(key, c.at) {
+			select {
+			case <-c.ready:
+				s.mu.Unlock()
+				return key, nil, false, nil
+			default:
+				loading = true
+			}
+		}
+	}
+	s.mu.Unlock()
+	head, err = s.fileHead(key.path)
+	if err != nil {
+		return key, nil, false, err
+	}
+	if head.Status == assay.StatusIncomplete && head.Summary.Cases == 0 {
+		return key, nil, false, nil
+	}
+	if !loading {
+		go s.loadKey(context.Background(), key)
+	}
+	return key, head, true, nil
 }
 
 // outcomes returns the outcome of each case of the run e (status over its
