@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/tidwall/gjson"
 
@@ -33,21 +34,27 @@ type filterCount struct{ total, all int }
 // serves it.
 func (s *source) filtered(ctx context.Context, ref string, f caseFilter, page, pageSize int) (*cachedRun, filterCount, bool, error) {
 	var n filterCount
-	key, head, ok, err := s.cold(ctx, ref)
-	if !ok || err != nil || head.Options.Trials > 1 {
+	key, head, start, err := s.cold(ctx, ref)
+	if start == nil || err != nil {
 		return nil, n, false, err
+	}
+	// The run loads in the background once the page is made, for the
+	// pages after it: started now, it would take the CPU from this one.
+	defer start()
+	if head.Options.Trials > 1 {
+		return nil, n, false, nil
 	}
 	run := *head
 	run.Cases = nil
 	keep := f.keep(nil, nil)
-	start := (max(page, 1) - 1) * pageSize
+	first := (max(page, 1) - 1) * pageSize
 	err = store.ReadRunCaseLines(key.path, func(line []byte) error {
 		n.all++
-		if !keep(slimCase(line)) {
+		if !keep(slimCase(line, f)) {
 			return nil
 		}
 		n.total++
-		if n.total <= start || pageSize > 0 && n.total > start+pageSize {
+		if n.total <= first || pageSize > 0 && n.total > first+pageSize {
 			return nil
 		}
 		var cr assay.CaseResult
@@ -63,30 +70,30 @@ func (s *source) filtered(ctx context.Context, ref string, f caseFilter, page, p
 	return &cachedRun{key: key, path: key.path, run: &run}, n, true, nil
 }
 
+// slimTrue and slimFalse are the pass of every slim case: read, never
+// written.
+var slimTrue, slimFalse = true, false
+
 // slimCase is the case of a run.json line with the fields the case
-// filter reads of it (status and tags): pass, error (any error object as
-// an empty one) and tags, as encoding/json would decode them.
-func slimCase(line []byte) assay.CaseResult {
+// filter f reads of it, as encoding/json would decode them: pass, error
+// (any error object as an empty one) and, when f has a tag and the
+// status matched, that tag alone.
+func slimCase(line []byte, f caseFilter) assay.CaseResult {
 	var cr assay.CaseResult
-	v := gjson.GetManyBytes(line, "id", "pass", "error", "tags")
-	cr.ID = v[0].String()
-	switch v[1].Type {
+	switch gjson.GetBytes(line, "pass").Type {
 	case gjson.True:
-		t := true
-		cr.Pass = &t
+		cr.Pass = &slimTrue
 	case gjson.False:
-		f := false
-		cr.Pass = &f
+		cr.Pass = &slimFalse
 	}
-	if v[2].Exists() && v[2].Type != gjson.Null {
+	if e := gjson.GetBytes(line, "error"); e.Exists() && e.Type != gjson.Null {
 		cr.Error = &assay.Error{}
 	}
-	if v[3].IsObject() {
-		cr.Tags = map[string]string{}
-		v[3].ForEach(func(k, val gjson.Result) bool {
-			cr.Tags[k.String()] = val.String()
-			return true
-		})
+	if f.Tag != "" && matchStatus(cr, f.Status, false) {
+		k, _, _ := strings.Cut(f.Tag, "=")
+		if v := gjson.GetBytes(line, "tags."+gjson.Escape(k)); v.Exists() {
+			cr.Tags = map[string]string{k: v.String()}
+		}
 	}
 	return cr
 }

@@ -268,10 +268,11 @@ func (s *source) loadKey(ctx context.Context, key runKey) (*cachedRun, error) {
 // (a store without files), or the header has no summary (a stopped run,
 // whose cases come from cases.jsonl): then load serves it.
 func (s *source) peek(ctx context.Context, ref string, n int) (c *cachedRun, ok bool, err error) {
-	key, head, ok, err := s.cold(ctx, ref)
-	if !ok || err != nil {
+	key, head, start, err := s.cold(ctx, ref)
+	if start == nil || err != nil {
 		return nil, false, err
 	}
+	start()
 	path := key.path
 	run := *head
 	var last string
@@ -291,12 +292,13 @@ func (s *source) peek(ctx context.Context, ref string, n int) (c *cachedRun, ok 
 
 // cold resolves ref for a page made without loading the run: its key
 // and its header when it is a run with a run.json whose header has its
-// summary and that is not loaded yet, which then starts loading in the
-// background. ok is false when load serves it.
-func (s *source) cold(ctx context.Context, ref string) (key runKey, head *assay.Run, ok bool, err error) {
+// summary and that is not loaded yet, and start, which loads it in the
+// background (unless it is loading already). start is nil when load
+// serves it.
+func (s *source) cold(ctx context.Context, ref string) (key runKey, head *assay.Run, start func(), err error) {
 	key, err = s.resolve(ctx, ref)
 	if err != nil || key.path == "" {
-		return key, nil, false, err
+		return key, nil, nil, err
 	}
 	s.mu.Lock()
 	loading := false
@@ -305,7 +307,7 @@ func (s *source) cold(ctx context.Context, ref string) (key runKey, head *assay.
 			select {
 			case <-c.ready:
 				s.mu.Unlock()
-				return key, nil, false, nil
+				return key, nil, nil, nil
 			default:
 				loading = true
 			}
@@ -314,15 +316,16 @@ func (s *source) cold(ctx context.Context, ref string) (key runKey, head *assay.
 	s.mu.Unlock()
 	head, err = s.fileHead(key.path)
 	if err != nil {
-		return key, nil, false, err
+		return key, nil, nil, err
 	}
 	if head.Status == assay.StatusIncomplete && head.Summary.Cases == 0 {
-		return key, nil, false, nil
+		return key, nil, nil, nil
 	}
-	if !loading {
-		go s.loadKey(context.Background(), key)
-	}
-	return key, head, true, nil
+	return key, head, func() {
+		if !loading {
+			go s.loadKey(context.Background(), key)
+		}
+	}, nil
 }
 
 // outcomes returns the outcome of each case of the run e (status over its
