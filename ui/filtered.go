@@ -46,8 +46,19 @@ func (s *source) filtered(ctx context.Context, ref string, f caseFilter, page, p
 	}
 	run := *head
 	run.Cases = nil
-	keep := f.keep(nil, nil)
+	if err := checkSort(&run, f.Sort); err != nil {
+		return nil, n, false, err
+	}
 	first := (max(page, 1) - 1) * pageSize
+	if f.Sort != "" {
+		cases, ok, err := sortedPage(key.path, f, first, pageSize, &n)
+		if !ok || err != nil {
+			return nil, n, false, err
+		}
+		run.Cases = cases
+		return &cachedRun{key: key, path: key.path, run: &run}, n, true, nil
+	}
+	keep := f.keep(nil, nil)
 	err = store.ReadRunCaseLines(key.path, func(line []byte) error {
 		n.all++
 		if !keep(slimCase(line, f)) {
@@ -96,4 +107,84 @@ func slimCase(line []byte, f caseFilter) assay.CaseResult {
 		}
 	}
 	return cr
+}
+
+// sortedPage is the page of the case table f selects and sorts (a row a
+// case trial, one trial a case): a first pass reads of each line what the
+// filter and the sort key need and sorts them as the loaded table is
+// sorted (sortGroups), a second decodes the page's lines. ok is false
+// when a case id repeats (its rows would be grouped into one).
+func sortedPage(path string, f caseFilter, first, pageSize int, n *filterCount) ([]assay.CaseResult, bool, error) {
+	keep := f.keep(nil, nil)
+	k := strings.TrimPrefix(f.Sort, "-")
+	var slims []assay.CaseResult
+	var lines []int
+	ids := map[string]bool{}
+	dup := false
+	err := store.ReadRunCaseLines(path, func(line []byte) error {
+		n.all++
+		cr := slimCase(line, f)
+		id := gjson.GetBytes(line, "id").String()
+		if ids[id] {
+			dup = true
+			return store.ErrStop
+		}
+		ids[id] = true
+		if !keep(cr) {
+			return nil
+		}
+		n.total++
+		cr.ID = id
+		switch k {
+		case "latency":
+			if v := gjson.GetBytes(line, "latency_ms"); v.Type == gjson.Number {
+				cr.LatencyMs = &v.Num
+			}
+		case "status", "id":
+		default:
+			if v := gjson.GetBytes(line, "metrics."+gjson.Escape(k)); v.Exists() && (v.Type == gjson.Number || v.Type == gjson.Null) {
+				cr.Metrics = map[string]float64{k: v.Num}
+			}
+		}
+		slims = append(slims, cr)
+		lines = append(lines, n.all)
+		return nil
+	})
+	if err != nil || dup {
+		return nil, false, err
+	}
+	at := make(map[*assay.CaseResult]int, len(slims))
+	groups := make([][]assay.CaseResult, len(slims))
+	for i := range slims {
+		at[&slims[i]] = lines[i]
+		groups[i] = slims[i : i+1 : i+1]
+	}
+	sortGroups(groups, f.Sort)
+	lo, hi := min(first, len(groups)), len(groups)
+	if pageSize > 0 {
+		hi = min(first+pageSize, len(groups))
+	}
+	want := map[int]int{} // line: position on the page
+	last := 0
+	for i, g := range groups[lo:hi] {
+		want[at[&g[0]]] = i
+		last = max(last, at[&g[0]])
+	}
+	page := make([]assay.CaseResult, hi-lo)
+	i := 0
+	err = store.ReadRunCaseLines(path, func(line []byte) error {
+		i++
+		if i > last {
+			return store.ErrStop
+		}
+		pos, ok := want[i]
+		if !ok {
+			return nil
+		}
+		if err := json.Unmarshal(line, &page[pos]); err != nil {
+			return fmt.Errorf("%s: case %d: %v", path, i, err)
+		}
+		return nil
+	})
+	return page, err == nil, err
 }

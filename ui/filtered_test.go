@@ -13,7 +13,7 @@ import (
 // The filtered case table of a run not loaded yet (one pass over its
 // case lines, store.ReadRunCaseLines) shows exactly the rows, counts and
 // pages of the same table once the run is loaded: every status filter,
-// a tag, both, first, middle, last and past-the-end pages.
+// a tag, both, first, middle, last and past-the-end pages, each sort.
 func TestFilteredRowsColdMatchLoaded(t *testing.T) {
 	st := benchStore(t)
 	run := synthRunOf(t, st, 1000, 2, false, func(r *assay.Run) {
@@ -24,6 +24,8 @@ func TestFilteredRowsColdMatchLoaded(t *testing.T) {
 			case 5:
 				r.Cases[i].Error = &assay.Error{Class: "timeout", Message: fmt.Sprintf("no answer in %d ms", i)}
 				r.Cases[i].Pass = nil
+				r.Cases[i].LatencyMs = nil
+				r.Cases[i].Metrics = nil
 			case 7:
 				r.Cases[i].Error = &assay.Error{Class: "http", Message: "502"}
 			}
@@ -47,6 +49,13 @@ func TestFilteredRowsColdMatchLoaded(t *testing.T) {
 				if len(q) > 0 {
 					queries = append(queries, "?"+q.Encode())
 				}
+			}
+		}
+	}
+	for _, sort := range []string{"latency", "-latency", "status", "-status", "mrr", "-ndcg@10", "id", "-id"} {
+		for _, filter := range []string{"", "status=failing&", "status=passing&tag=lang%3Dde&", "tag=category%3Dc3&"} {
+			for _, page := range []string{"", "&page=2", "&page=999"} {
+				queries = append(queries, "?"+filter+"sort="+url.QueryEscape(sort)+page)
 			}
 		}
 	}
@@ -78,6 +87,22 @@ func TestFilteredRowsColdMatchLoaded(t *testing.T) {
 	rows := min(size, total-size)
 	if n.total != total || n.all != all || len(c.run.Cases) != rows || rows <= 0 {
 		t.Errorf("filtered: %d of %d, %d rows; want %d of %d, %d rows", n.total, n.all, len(c.run.Cases), total, all, rows)
+	}
+}
+
+// A sorted table of a run not loaded yet is made by the pass too.
+func TestFilteredSortedCold(t *testing.T) {
+	st := benchStore(t)
+	id := synthRun(t, st, 500, 1, false)
+	s := New(st, Options{PageSize: 20}).(*server)
+	c, n, ok, err := s.src.filtered(context.Background(), id, caseFilter{Status: "passing", Sort: "-latency"}, 1, 20)
+	if err != nil || !ok || n.all != 500 || n.total != 450 || len(c.run.Cases) != 20 {
+		t.Fatalf("filtered: ok %v, err %v, %+v", ok, err, n)
+	}
+	for i, cr := range c.run.Cases {
+		if !cr.Passed() || i > 0 && *cr.LatencyMs > *c.run.Cases[i-1].LatencyMs {
+			t.Errorf("row %d: %s latency %v: not passing, or not slowest first", i, cr.ID, *cr.LatencyMs)
+		}
 	}
 }
 

@@ -312,7 +312,7 @@ func (s *server) runPage(ctx context.Context, r *http.Request) (string, any, err
 			d.Pages = max(1, (d.Total+s.opts.PageSize-1)/s.opts.PageSize)
 		}
 	}
-	if d == nil && f.Q == "" && f.Sort == "" && f.Status != "flaky" {
+	if d == nil && f.Q == "" && f.Status != "flaky" {
 		// A filtered page of a run not loaded yet: one pass over its case
 		// lines, each read for the fields the filter needs.
 		c, fr, ok, err := s.src.filtered(ctx, r.PathValue("id"), f, page, s.opts.PageSize)
