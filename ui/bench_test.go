@@ -140,9 +140,19 @@ func BenchmarkRunPage100kFiltered(b *testing.B) {
 // are waited for outside the timer, so one iteration does not pay for
 // the last one's.
 func BenchmarkRunPage100kFilteredCold(b *testing.B) {
+	benchCold(b, "?status=failing&tag=lang%3Dde&page=3")
+}
+
+// BenchmarkRunPage100kSortedCold is a latency gate's link on a run not
+// loaded yet: sort=-latency, page 3 (two passes over the case lines).
+func BenchmarkRunPage100kSortedCold(b *testing.B) {
+	benchCold(b, "?sort=-latency&page=3")
+}
+
+func benchCold(b *testing.B, query string) {
 	st := benchStore(b)
 	id := synthRun(b, st, 100_000, 0, false)
-	url := "/run/" + id + "?status=failing&tag=lang%3Dde&page=3"
+	url := "/run/" + id + query
 	size := 0
 	for b.Loop() {
 		h := New(st, Options{})

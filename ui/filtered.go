@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -111,16 +112,17 @@ func slimCase(line []byte, f caseFilter) assay.CaseResult {
 
 // sortedPage is the page of the case table f selects and sorts (a row a
 // case trial, one trial a case): a first pass reads of each line what the
-// filter and the sort key need and sorts them as the loaded table is
-// sorted (sortGroups), a second decodes the page's lines. ok is false
-// when a case id repeats (its rows would be grouped into one).
+// filter and the sort key need and sorts the keys as the loaded table is
+// sorted (sortValue, sortCompare), a second decodes the page's lines. ok
+// is false when a case id repeats (its rows would be grouped into one).
 func sortedPage(path string, f caseFilter, first, pageSize int, n *filterCount) ([]assay.CaseResult, bool, error) {
 	keep := f.keep(nil, nil)
+	val := sortValue(f.Sort)
 	k := strings.TrimPrefix(f.Sort, "-")
-	var slims []assay.CaseResult
-	var lines []int
+	var keys []sortKeyed
 	ids := map[string]bool{}
 	dup := false
+	g := make([]assay.CaseResult, 1)
 	err := store.ReadRunCaseLines(path, func(line []byte) error {
 		n.all++
 		cr := slimCase(line, f)
@@ -146,29 +148,24 @@ func sortedPage(path string, f caseFilter, first, pageSize int, n *filterCount) 
 				cr.Metrics = map[string]float64{k: v.Num}
 			}
 		}
-		slims = append(slims, cr)
-		lines = append(lines, n.all)
+		g[0] = cr
+		v, ok := val(g)
+		keys = append(keys, sortKeyed{id, v, ok, n.all})
 		return nil
 	})
 	if err != nil || dup {
 		return nil, false, err
 	}
-	at := make(map[*assay.CaseResult]int, len(slims))
-	groups := make([][]assay.CaseResult, len(slims))
-	for i := range slims {
-		at[&slims[i]] = lines[i]
-		groups[i] = slims[i : i+1 : i+1]
-	}
-	sortGroups(groups, f.Sort)
-	lo, hi := min(first, len(groups)), len(groups)
+	slices.SortStableFunc(keys, sortCompare(f.Sort))
+	lo, hi := min(first, len(keys)), len(keys)
 	if pageSize > 0 {
-		hi = min(first+pageSize, len(groups))
+		hi = min(first+pageSize, len(keys))
 	}
 	want := map[int]int{} // line: position on the page
 	last := 0
-	for i, g := range groups[lo:hi] {
-		want[at[&g[0]]] = i
-		last = max(last, at[&g[0]])
+	for i, key := range keys[lo:hi] {
+		want[key.at] = i
+		last = max(last, key.at)
 	}
 	page := make([]assay.CaseResult, hi-lo)
 	i := 0

@@ -621,8 +621,32 @@ func sortGroups(gs [][]assay.CaseResult, key string) {
 	if key == "" {
 		return
 	}
-	k, desc := strings.TrimPrefix(key, "-"), strings.HasPrefix(key, "-")
-	val := func(g []assay.CaseResult) (float64, bool) {
+	val := sortValue(key)
+	ks := make([]sortKeyed, len(gs))
+	for i, g := range gs {
+		v, ok := val(g)
+		ks[i] = sortKeyed{g[0].ID, v, ok, i}
+	}
+	slices.SortStableFunc(ks, sortCompare(key))
+	out := slices.Clone(gs)
+	for i := range ks {
+		gs[i] = out[ks[i].at]
+	}
+}
+
+// sortKeyed is a case's sort key: its id, its value (ok: it has one) and
+// where it was (at).
+type sortKeyed struct {
+	id string
+	v  float64
+	ok bool
+	at int
+}
+
+// sortValue is the value a case is sorted by for key (its "-" ignored).
+func sortValue(key string) func(g []assay.CaseResult) (float64, bool) {
+	k := strings.TrimPrefix(key, "-")
+	return func(g []assay.CaseResult) (float64, bool) {
 		switch k {
 		case "latency":
 			return meanOf(g, func(cr assay.CaseResult) (float64, bool) {
@@ -638,17 +662,13 @@ func sortGroups(gs [][]assay.CaseResult, key string) {
 		}
 		return meanOf(g, func(cr assay.CaseResult) (float64, bool) { v, ok := cr.Metrics[k]; return v, ok })
 	}
-	type keyed struct {
-		g  []assay.CaseResult
-		v  float64
-		ok bool
-	}
-	ks := make([]keyed, len(gs))
-	for i, g := range gs {
-		v, ok := val(g)
-		ks[i] = keyed{g, v, ok}
-	}
-	slices.SortStableFunc(ks, func(a, b keyed) int {
+}
+
+// sortCompare orders sort keys for key: the cases with no value last,
+// descending when key starts with "-"; a stable sort keeps run order.
+func sortCompare(key string) func(a, b sortKeyed) int {
+	k, desc := strings.TrimPrefix(key, "-"), strings.HasPrefix(key, "-")
+	return func(a, b sortKeyed) int {
 		if a.ok != b.ok {
 			if a.ok {
 				return -1
@@ -657,7 +677,7 @@ func sortGroups(gs [][]assay.CaseResult, key string) {
 		}
 		var c int
 		if k == "id" {
-			c = strings.Compare(a.g[0].ID, b.g[0].ID)
+			c = strings.Compare(a.id, b.id)
 		} else {
 			c = cmp.Compare(a.v, b.v)
 		}
@@ -665,9 +685,6 @@ func sortGroups(gs [][]assay.CaseResult, key string) {
 			return -c
 		}
 		return c
-	})
-	for i := range ks {
-		gs[i] = ks[i].g
 	}
 }
 
