@@ -156,7 +156,7 @@ func sortedPage(path string, f caseFilter, first, pageSize int, n *filterCount) 
 	if err != nil || dup {
 		return nil, false, err
 	}
-	slices.SortStableFunc(keys, sortCompare(f.Sort))
+	slices.SortFunc(keys, sortCompare(f.Sort))
 	lo, hi := min(first, len(keys)), len(keys)
 	if pageSize > 0 {
 		hi = min(first+pageSize, len(keys))

@@ -90,7 +90,8 @@ func TestFilteredRowsColdMatchLoaded(t *testing.T) {
 	}
 }
 
-// A sorted table of a run not loaded yet is made by the pass too.
+// A sorted table of a run not loaded yet is made by the pass too, its
+// ties in run order.
 func TestFilteredSortedCold(t *testing.T) {
 	st := benchStore(t)
 	id := synthRun(t, st, 500, 1, false)
@@ -102,6 +103,9 @@ func TestFilteredSortedCold(t *testing.T) {
 	for i, cr := range c.run.Cases {
 		if !cr.Passed() || i > 0 && *cr.LatencyMs > *c.run.Cases[i-1].LatencyMs {
 			t.Errorf("row %d: %s latency %v: not passing, or not slowest first", i, cr.ID, *cr.LatencyMs)
+		}
+		if i > 0 && *cr.LatencyMs == *c.run.Cases[i-1].LatencyMs && cr.ID < c.run.Cases[i-1].ID {
+			t.Errorf("row %d: %s after %s: ties not in run order", i, cr.ID, c.run.Cases[i-1].ID)
 		}
 	}
 }

@@ -627,7 +627,7 @@ func sortGroups(gs [][]assay.CaseResult, key string) {
 		v, ok := val(g)
 		ks[i] = sortKeyed{g[0].ID, v, ok, i}
 	}
-	slices.SortStableFunc(ks, sortCompare(key))
+	slices.SortFunc(ks, sortCompare(key))
 	out := slices.Clone(gs)
 	for i := range ks {
 		gs[i] = out[ks[i].at]
@@ -665,7 +665,7 @@ func sortValue(key string) func(g []assay.CaseResult) (float64, bool) {
 }
 
 // sortCompare orders sort keys for key: the cases with no value last,
-// descending when key starts with "-"; a stable sort keeps run order.
+// descending when key starts with "-", ties in run order (at).
 func sortCompare(key string) func(a, b sortKeyed) int {
 	k, desc := strings.TrimPrefix(key, "-"), strings.HasPrefix(key, "-")
 	return func(a, b sortKeyed) int {
@@ -682,7 +682,12 @@ func sortCompare(key string) func(a, b sortKeyed) int {
 			c = cmp.Compare(a.v, b.v)
 		}
 		if desc {
-			return -c
+			c = -c
+		}
+		if c == 0 {
+			// Ties keep run order: with it the order is total, so an
+			// unstable sort is stable.
+			return cmp.Compare(a.at, b.at)
 		}
 		return c
 	}
