@@ -71,7 +71,14 @@
 // last member of run.json, read from the file's last 64 KiB) and its first
 // rows (store.ReadRunCases) while the whole run loads in the background: a
 // 100,000-case run's first page does not wait for its run.json to be
-// decoded. A run in a store without files is loaded whole. The compare
+// decoded. A filtered or sorted page of such a run, asked for before its
+// load has finished, does not wait either (filtered.go): one pass over the
+// run.json's case lines (store.ReadRunCaseLines) reads of each line only
+// the fields of the filter and of the sort key (gjson), and decodes whole
+// only the page's lines, so the rows are the loaded run's; the background
+// load starts once that page is made. A text search, the flaky filter and
+// a run of several trials a case wait for the load. A run in a store
+// without files is loaded whole. The compare
 // page lists at most 500 changed cases (flips first); the history grid 200
 // cases a page, from each run's case outcomes, kept per run (at most 64
 // runs' worth).

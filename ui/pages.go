@@ -410,6 +410,23 @@ func (s *server) runPage(ctx context.Context, r *http.Request) (string, any, err
 			d.Pages = max(1, (d.Total+s.opts.PageSize-1)/s.opts.PageSize)
 		}
 	}
+	if d == nil && f.Q == "" && f.Status != "flaky" {
+		// A filtered page of a run not loaded yet: one pass over its case
+		// lines, each read for the fields the filter needs.
+		c, fr, ok, err := s.src.filtered(ctx, r.PathValue("id"), f, page, s.opts.PageSize)
+		if err != nil {
+			return "", nil, err
+		}
+		if ok {
+			d = buildRun(c, caseFilter{}, nil, 1, 0)
+			d.Filter = f
+			d.All, d.Total = fr.all, fr.total
+			d.Page, d.Pages = max(page, 1), 1
+			if s.opts.PageSize > 0 && d.Total > 0 {
+				d.Pages = (d.Total + s.opts.PageSize - 1) / s.opts.PageSize
+			}
+		}
+	}
 	if d == nil {
 		c, err := s.src.load(ctx, r.PathValue("id"))
 		if err != nil {
@@ -600,22 +617,7 @@ func buildRun(c *cachedRun, f caseFilter, text map[string]bool, page, pageSize i
 		d.Tags = append(d.Tags, k)
 	}
 	sort.Strings(d.Tags)
-	var tagK, tagV string
-	if f.Tag != "" {
-		tagK, tagV, _ = strings.Cut(f.Tag, "=")
-	}
-	q := strings.ToLower(f.Q)
-	keep := func(cr assay.CaseResult) bool {
-		if !matchStatus(cr, f.Status, flaky[cr.ID]) {
-			return false
-		}
-		if f.Tag != "" {
-			if v, ok := cr.Tags[tagK]; !ok || v != tagV {
-				return false
-			}
-		}
-		return q == "" || text[cr.ID] || matchText(cr, q)
-	}
+	keep := f.keep(text, flaky)
 	start := 0
 	if pageSize > 0 {
 		start = (max(page, 1) - 1) * pageSize
@@ -660,6 +662,28 @@ func buildRun(c *cachedRun, f caseFilter, text map[string]bool, page, pageSize i
 	return d
 }
 
+// keep is the filter f of case rows: its status (flaky holds the flaky
+// cases), its tag and its text (text holds the ids whose query or answer
+// matched f.Q; nil: match on the rows only).
+func (f caseFilter) keep(text, flaky map[string]bool) func(assay.CaseResult) bool {
+	var tagK, tagV string
+	if f.Tag != "" {
+		tagK, tagV, _ = strings.Cut(f.Tag, "=")
+	}
+	q := strings.ToLower(f.Q)
+	return func(cr assay.CaseResult) bool {
+		if !matchStatus(cr, f.Status, flaky[cr.ID]) {
+			return false
+		}
+		if f.Tag != "" {
+			if v, ok := cr.Tags[tagK]; !ok || v != tagV {
+				return false
+			}
+		}
+		return q == "" || text[cr.ID] || matchText(cr, q)
+	}
+}
+
 // groupTrials groups a run's rows by case id, in the order of each
 // case's first row. A case whose rows are adjacent (as a run writes
 // them) is a slice of cases, not a copy.
@@ -695,8 +719,32 @@ func sortGroups(gs [][]assay.CaseResult, key string) {
 	if key == "" {
 		return
 	}
-	k, desc := strings.TrimPrefix(key, "-"), strings.HasPrefix(key, "-")
-	val := func(g []assay.CaseResult) (float64, bool) {
+	val := sortValue(key)
+	ks := make([]sortKeyed, len(gs))
+	for i, g := range gs {
+		v, ok := val(g)
+		ks[i] = sortKeyed{g[0].ID, v, ok, i}
+	}
+	slices.SortFunc(ks, sortCompare(key))
+	out := slices.Clone(gs)
+	for i := range ks {
+		gs[i] = out[ks[i].at]
+	}
+}
+
+// sortKeyed is a case's sort key: its id, its value (ok: it has one) and
+// where it was (at).
+type sortKeyed struct {
+	id string
+	v  float64
+	ok bool
+	at int
+}
+
+// sortValue is the value a case is sorted by for key (its "-" ignored).
+func sortValue(key string) func(g []assay.CaseResult) (float64, bool) {
+	k := strings.TrimPrefix(key, "-")
+	return func(g []assay.CaseResult) (float64, bool) {
 		switch k {
 		case "latency":
 			return meanOf(g, func(cr assay.CaseResult) (float64, bool) {
@@ -712,17 +760,13 @@ func sortGroups(gs [][]assay.CaseResult, key string) {
 		}
 		return meanOf(g, func(cr assay.CaseResult) (float64, bool) { v, ok := cr.Metrics[k]; return v, ok })
 	}
-	type keyed struct {
-		g  []assay.CaseResult
-		v  float64
-		ok bool
-	}
-	ks := make([]keyed, len(gs))
-	for i, g := range gs {
-		v, ok := val(g)
-		ks[i] = keyed{g, v, ok}
-	}
-	slices.SortStableFunc(ks, func(a, b keyed) int {
+}
+
+// sortCompare orders sort keys for key: the cases with no value last,
+// descending when key starts with "-", ties in run order (at).
+func sortCompare(key string) func(a, b sortKeyed) int {
+	k, desc := strings.TrimPrefix(key, "-"), strings.HasPrefix(key, "-")
+	return func(a, b sortKeyed) int {
 		if a.ok != b.ok {
 			if a.ok {
 				return -1
@@ -731,17 +775,19 @@ func sortGroups(gs [][]assay.CaseResult, key string) {
 		}
 		var c int
 		if k == "id" {
-			c = strings.Compare(a.g[0].ID, b.g[0].ID)
+			c = strings.Compare(a.id, b.id)
 		} else {
 			c = cmp.Compare(a.v, b.v)
 		}
 		if desc {
-			return -c
+			c = -c
+		}
+		if c == 0 {
+			// Ties keep run order: with it the order is total, so an
+			// unstable sort is stable.
+			return cmp.Compare(a.at, b.at)
 		}
 		return c
-	})
-	for i := range ks {
-		gs[i] = ks[i].g
 	}
 }
 

@@ -268,35 +268,12 @@ func (s *source) loadKey(ctx context.Context, key runKey) (*cachedRun, error) {
 // (a store without files), or the header has no summary (a stopped run,
 // whose cases come from cases.jsonl): then load serves it.
 func (s *source) peek(ctx context.Context, ref string, n int) (c *cachedRun, ok bool, err error) {
-	key, err := s.resolve(ctx, ref)
-	if err != nil || key.path == "" {
+	key, head, start, err := s.cold(ctx, ref)
+	if start == nil || err != nil {
 		return nil, false, err
 	}
+	start()
 	path := key.path
-	s.mu.Lock()
-	loading := false
-	for _, c := range s.runs {
-		if c.key == key && fresh(key, c.at) {
-			select {
-			case <-c.ready:
-				s.mu.Unlock()
-				return nil, false, nil
-			default:
-				loading = true
-			}
-		}
-	}
-	s.mu.Unlock()
-	head, err := s.fileHead(path)
-	if err != nil {
-		return nil, false, err
-	}
-	if head.Status == assay.StatusIncomplete && head.Summary.Cases == 0 {
-		return nil, false, nil
-	}
-	if !loading {
-		go s.loadKey(context.Background(), key)
-	}
 	run := *head
 	var last string
 	err = store.ReadRunCases(path, func(r assay.CaseResult) error {
@@ -311,6 +288,44 @@ func (s *source) peek(ctx context.Context, ref string, n int) (c *cachedRun, ok 
 		return nil, false, err
 	}
 	return &cachedRun{key: key, path: path, run: &run}, true, nil
+}
+
+// cold resolves ref for a page made without loading the run: its key
+// and its header when it is a run with a run.json whose header has its
+// summary and that is not loaded yet, and start, which loads it in the
+// background (unless it is loading already). start is nil when load
+// serves it.
+func (s *source) cold(ctx context.Context, ref string) (key runKey, head *assay.Run, start func(), err error) {
+	key, err = s.resolve(ctx, ref)
+	if err != nil || key.path == "" {
+		return key, nil, nil, err
+	}
+	s.mu.Lock()
+	loading := false
+	for _, c := range s.runs {
+		if c.key == key && fresh(key, c.at) {
+			select {
+			case <-c.ready:
+				s.mu.Unlock()
+				return key, nil, nil, nil
+			default:
+				loading = true
+			}
+		}
+	}
+	s.mu.Unlock()
+	head, err = s.fileHead(key.path)
+	if err != nil {
+		return key, nil, nil, err
+	}
+	if head.Status == assay.StatusIncomplete && head.Summary.Cases == 0 {
+		return key, nil, nil, nil
+	}
+	return key, head, func() {
+		if !loading {
+			go s.loadKey(context.Background(), key)
+		}
+	}, nil
 }
 
 // outcomes returns the outcome of each case of the run e (status over its
