@@ -25,7 +25,21 @@ var ErrStop = errors.New("stop")
 // header is skipped unchecked (PeekRun and LoadRun check it); a file
 // whose cases are not a JSON list is an error naming the file.
 func ReadRunCases(path string, fn func(assay.CaseResult) error) error {
-	file := runFile(path)
+	return eachCase(runFile(path), func(file string, i int, dec *json.Decoder) error {
+		var c assay.CaseResult
+		if err := dec.Decode(&c); err != nil {
+			return fmt.Errorf("%s: case %d: %v", file, i, err)
+		}
+		return fn(c)
+	})
+}
+
+// eachCase walks the cases of the run record file with one decoder,
+// calling each to read the i-th case (from 1) from dec: the header's
+// other keys are skipped unchecked, "cases": null is no case, and each
+// returning ErrStop ends the walk without an error. ReadRunCases and
+// readRawCases are this walk with the case decoded whole or kept raw.
+func eachCase(file string, each func(file string, i int, dec *json.Decoder) error) error {
 	f, err := boundedfile.Open(file, boundedfile.RunRecord)
 	if err != nil {
 		return fileErr(file, err)
@@ -54,11 +68,7 @@ func ReadRunCases(path string, fn func(assay.CaseResult) error) error {
 			return fmt.Errorf("%s: cases is not a list", file)
 		}
 		for i := 1; dec.More(); i++ {
-			var c assay.CaseResult
-			if err := dec.Decode(&c); err != nil {
-				return fmt.Errorf("%s: case %d: %v", file, i, err)
-			}
-			if err := fn(c); err != nil {
+			if err := each(file, i, dec); err != nil {
 				if errors.Is(err, ErrStop) {
 					return nil
 				}
@@ -174,49 +184,14 @@ func ReadRunCaseLines(path string, fn func(c []byte) error) error {
 // readRawCases is ReadRunCaseLines of a run record not laid out a case a
 // line: each case's bytes as a decoder reads them.
 func readRawCases(file string, fn func([]byte) error) error {
-	f, err := boundedfile.Open(file, boundedfile.RunRecord)
-	if err != nil {
-		return fileErr(file, err)
-	}
-	defer f.Close()
-	dec := json.NewDecoder(bufio.NewReaderSize(f, 64<<10))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return fmt.Errorf("%s: not a run record (want a JSON object)", file)
-	}
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return fmt.Errorf("%s: %v", file, err)
+	return eachCase(file, func(file string, i int, dec *json.Decoder) error {
+		var c json.RawMessage
+		if err := dec.Decode(&c); err != nil {
+			return fmt.Errorf("%s: case %d: %v", file, i, err)
 		}
-		if key, _ := t.(string); key != "cases" {
-			var skip json.RawMessage
-			if err := dec.Decode(&skip); err != nil {
-				return fmt.Errorf("%s: %v", file, err)
-			}
-			continue
+		if len(c) == 0 || c[0] != '{' {
+			return fmt.Errorf("%s: case %d: not a JSON object", file, i)
 		}
-		if t, err := dec.Token(); err != nil || t != json.Delim('[') {
-			if t == nil && err == nil {
-				return nil // "cases": null
-			}
-			return fmt.Errorf("%s: cases is not a list", file)
-		}
-		for i := 1; dec.More(); i++ {
-			var c json.RawMessage
-			if err := dec.Decode(&c); err != nil {
-				return fmt.Errorf("%s: case %d: %v", file, i, err)
-			}
-			if len(c) == 0 || c[0] != '{' {
-				return fmt.Errorf("%s: case %d: not a JSON object", file, i)
-			}
-			if err := fn(c); err != nil {
-				if errors.Is(err, ErrStop) {
-					return nil
-				}
-				return err
-			}
-		}
-		return nil
-	}
-	return nil
+		return fn(c)
+	})
 }
