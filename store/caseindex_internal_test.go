@@ -138,3 +138,53 @@ func TestCaseIndexForms(t *testing.T) {
 		t.Errorf("ReadCase(q00000) through the first form, damage elsewhere: %v; want %v", got, want["q00000"])
 	}
 }
+
+// lineIDCases are lines lineID is given: case lines as caseLine writes
+// them, and the others (escaped or non-ASCII ids, spaces, another first
+// key, a fragment cut inside the id, not JSON at all).
+var lineIDCases = []string{
+	`{"id":"q1","trial":0}` + "\n",
+	`{"id":"","pass":true}`,
+	`{"id":"case-0001"`,
+	`{"id":"a/b c~\u007f"}`,
+	`{"id":"caf\u00e9"}`,
+	"{\"id\":\"caf\u00e9\"}",
+	`{"id":"a\"b"}`,
+	`{"id":"a\\b"}`,
+	"{\"id\":\"tab\there\"}",
+	"{\"id\":\"bad \xff utf-8\"}",
+	`{"id":"cut off`,
+	`{ "id" : "spaced" }`,
+	`{"trial":0,"id":"q1"}`,
+	`{"id":1}`,
+	`{"ID":"q1"}`,
+	`["id","q1"]`,
+	`{"id":"q1"}}}garbage`,
+	``,
+	`{`,
+}
+
+// TestLineIDSameAsDecoder: the id read without a decoder is the
+// decoder's, and a line the decoder reads no id from has none.
+func TestLineIDSameAsDecoder(t *testing.T) {
+	for _, line := range lineIDCases {
+		id, ok := lineID([]byte(line))
+		did, dok := decodeLineID([]byte(line))
+		if id != did || ok != dok {
+			t.Errorf("lineID(%q) = %q, %v; the decoder reads %q, %v", line, id, ok, did, dok)
+		}
+	}
+}
+
+func FuzzLineID(f *testing.F) {
+	for _, line := range lineIDCases {
+		f.Add([]byte(line))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		id, ok := lineID(line)
+		did, dok := decodeLineID(line)
+		if id != did || ok != dok {
+			t.Errorf("lineID(%q) = %q, %v; the decoder reads %q, %v", line, id, ok, did, dok)
+		}
+	})
+}

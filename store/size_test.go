@@ -1,8 +1,11 @@
 package store_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -139,6 +142,49 @@ func TestThousandCaseRunUnder1MB(t *testing.T) {
 	}
 	if len(run.Cases) != 1000 || n != 1000 {
 		t.Errorf("read back %d cases from run.json and %d from cases; want 1000", len(run.Cases), n)
+	}
+}
+
+// TestCasesGzipWithinATenthOfBest pins what the faster compression of
+// cases.jsonl.gz may cost in disk: at most a tenth more than the best
+// compression (gzip level 9) of the same lines in the same 64 KiB members.
+// A speed level (1) or Huffman-only coding would be 40% larger or more.
+func TestCasesGzipWithinATenthOfBest(t *testing.T) {
+	t.Parallel()
+	s, err := store.OpenFiles(t.TempDir(), store.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := saveRun(t, s, quickstartLike(t, 1000))
+	gz, err := os.ReadFile(filepath.Join(dir, store.CasesGzFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var best bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&best, gzip.BestCompression)
+	for len(plain) > 0 {
+		// Whole lines, a member once 64 KiB of them are in it.
+		n := 0
+		for n < 64<<10 && n < len(plain) {
+			n += bytes.IndexByte(plain[n:], '\n') + 1
+		}
+		zw.Reset(&best)
+		zw.Write(plain[:n])
+		zw.Close()
+		plain = plain[n:]
+	}
+	ratio := float64(len(gz)) / float64(best.Len())
+	t.Logf("cases.jsonl.gz: %d bytes; at the best compression %d (%.3f)", len(gz), best.Len(), ratio)
+	if ratio > 1.10 {
+		t.Errorf("cases.jsonl.gz is %.3f times its size at the best compression; want <= 1.10", ratio)
 	}
 }
 
