@@ -353,6 +353,46 @@ func benchReadCase(b *testing.B, n int, indexed bool) {
 	}
 }
 
+// The suite cases of a run still going (or killed: its writer is never
+// finished) reach suite-cases.jsonl within a moment of being appended,
+// buffered or not: another process reads them there.
+func TestSuiteCasesWrittenWhileTheRunGoes(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	run := storetest.NewRun("kb", time.Now())
+	w, err := store.BeginFiles(dir, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.(store.Releaser).Release()
+	sw := w.(store.SuiteCaseWriter)
+	for _, id := range []string{"q1", "q2"} {
+		if err := w.Append(storetest.Case(id, true, 1)); err != nil {
+			t.Fatal(err)
+		}
+		if err := sw.AppendSuiteCase(assay.Case{ID: id, Query: "query of " + id}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	start := time.Now()
+	for {
+		c, err := store.ReadSuiteCase(dir, "q2")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c != nil {
+			if c.Query != "query of q2" {
+				t.Errorf("ReadSuiteCase(q2) = %+v", c)
+			}
+			t.Logf("q2 read back after %v", time.Since(start))
+			return
+		}
+		if time.Since(start) > 5*time.Second {
+			t.Fatal("the suite case appended is not in suite-cases.jsonl after 5 s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // A run keeps each case as its suite stated it; ReadSuiteCase reads one
 // back through its index, and a run without them gives nil.
 func TestReadSuiteCase(t *testing.T) {

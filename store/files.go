@@ -362,6 +362,13 @@ type fileRun struct {
 	index    Indexer     // nil: none
 	docs     *docSpill   // the cases as run.json lists them
 	written  atomic.Bool // run.json lists the cases (Finish wrote it)
+
+	// suiteBuf buffers the lines of suite; suiteTimer writes them to it
+	// (suitePending: it is set to); suiteErr is the first write error.
+	suiteBuf     *bufio.Writer
+	suiteTimer   *time.Timer
+	suitePending bool
+	suiteErr     error
 }
 
 // syncEvery bounds how long appended cases stay only in the OS cache.

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/internal/nesting"
@@ -38,7 +40,11 @@ type SuiteCaseWriter interface {
 var _ SuiteCaseWriter = (*fileRun)(nil)
 
 // AppendSuiteCase implements SuiteCaseWriter: one line of
-// suite-cases.jsonl, its id first.
+// suite-cases.jsonl, its id first. The lines go through a buffer that is
+// written to the file at most suiteFlushAfter after a line entered it (and
+// by Finish and Release), not one write a case: a viewer of the run in
+// progress, or of a killed one, sees its suite cases but the last moment's
+// (a case it does not find there is read from the suite file).
 func (w *fileRun) AppendSuiteCase(c assay.Case) error {
 	b, err := json.Marshal(&c)
 	if err != nil {
@@ -50,26 +56,60 @@ func (w *fileRun) AppendSuiteCase(c assay.Case) error {
 	if w.finished {
 		return ErrFinished
 	}
+	if w.suiteErr != nil {
+		return w.suiteErr
+	}
 	if w.suite == nil {
 		f, err := os.OpenFile(filepath.Join(w.dir, SuiteCasesFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 		if err != nil {
 			return w.explain(err)
 		}
 		w.suite = f
+		w.suiteBuf = bufio.NewWriterSize(f, 32<<10)
 	}
-	if _, err := w.suite.Write(b); err != nil {
-		return w.explain(fmt.Errorf("%s: %w", w.suite.Name(), err))
+	if _, err := w.suiteBuf.Write(b); err != nil {
+		w.suiteErr = w.explain(fmt.Errorf("%s: %w", w.suite.Name(), err))
+		return w.suiteErr
+	}
+	if !w.suitePending {
+		w.suitePending = true
+		if w.suiteTimer == nil {
+			w.suiteTimer = time.AfterFunc(suiteFlushAfter, w.flushSuiteCases)
+		} else {
+			w.suiteTimer.Reset(suiteFlushAfter)
+		}
 	}
 	return nil
 }
 
-// finishSuiteCases closes suite-cases.jsonl and, when compress, gzips it
-// with its index.
+// suiteFlushAfter bounds how long an appended suite case stays in the
+// writer's buffer.
+const suiteFlushAfter = 200 * time.Millisecond
+
+// flushSuiteCases writes the buffered suite cases to the file; an error
+// is the next AppendSuiteCase's (and Finish's).
+func (w *fileRun) flushSuiteCases() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.suitePending = false
+	if w.suite == nil || w.suiteErr != nil {
+		return
+	}
+	if err := w.suiteBuf.Flush(); err != nil {
+		w.suiteErr = w.explain(fmt.Errorf("%s: %w", w.suite.Name(), err))
+	}
+}
+
+// finishSuiteCases writes what is buffered, closes suite-cases.jsonl and,
+// when compress, gzips it with its index.
 func (w *fileRun) finishSuiteCases(compress bool) error {
+	if w.suiteTimer != nil {
+		w.suiteTimer.Stop()
+	}
 	if w.suite == nil {
 		return nil
 	}
-	err := w.suite.Close()
+	err := errors.Join(w.suiteBuf.Flush(), w.suite.Close())
 	w.suite = nil
 	if err != nil || !compress {
 		return err
