@@ -98,7 +98,9 @@ func (c *Compact) at(i int) *compactCase { return &c.chunks[i/chunkSize][i%chunk
 
 // Add appends one case trial's facts; r is not kept.
 func (c *Compact) Add(r *assay.CaseResult) {
-	cc := compactCase{id: r.ID, trial: r.Trial}
+	// The id is copied: a result's id can share the memory of the whole
+	// line it was parsed from, which would then be kept for every case.
+	cc := compactCase{id: strings.Clone(r.ID), trial: r.Trial}
 	set := func(f uint16, on bool) {
 		if on {
 			cc.flags |= f

@@ -587,35 +587,62 @@ func pairUp(base, cand *assay.Run) (pairs []pair, onlyB, onlyC int) {
 
 // pairCompact is pairUp of two runs in compact form: the last of a
 // baseline's repeated (id, trial) and the first of a candidate's count.
+// Each run's case trials are sorted by (id, trial) and the two lists
+// merged, rather than mapping every key of both runs.
 func pairCompact(base, cand *Compact) (pairs []cpair, onlyB, onlyC int) {
-	bm := make(map[key]int, base.n)
-	for i := range base.n {
-		r := base.at(i)
-		bm[key{r.id, r.trial}] = i
-	}
-	seen := make(map[key]bool, cand.n)
-	pairs = make([]cpair, 0, min(base.n, cand.n))
-	for i := range cand.n {
-		r := cand.at(i)
-		k := key{r.id, r.trial}
-		if seen[k] {
-			continue
-		}
-		seen[k] = true
-		if b, ok := bm[k]; ok {
-			pairs = append(pairs, cpair{k, base.at(b), r, b, i})
-		} else {
-			onlyC++
+	bs, cs := byKey(base, false), byKey(cand, true)
+	pairs = make([]cpair, 0, min(len(bs), len(cs)))
+	i, j := 0, 0
+	for i < len(bs) && j < len(cs) {
+		b, c := base.at(int(bs[i])), cand.at(int(cs[j]))
+		switch compareKey(b, c) {
+		case -1:
+			i++
+		case 1:
+			j++
+		default:
+			pairs = append(pairs, cpair{key{c.id, c.trial}, b, c, int(bs[i]), int(cs[j])})
+			i++
+			j++
 		}
 	}
-	onlyB = len(bm) - len(pairs)
-	slices.SortFunc(pairs, func(a, b cpair) int {
-		if c := strings.Compare(a.key.id, b.key.id); c != 0 {
+	return pairs, len(bs) - len(pairs), len(cs) - len(pairs)
+}
+
+// byKey is the indexes of run's case trials in (id, trial) order, one for
+// each (id, trial): its first case trial when first, else its last.
+func byKey(run *Compact, first bool) []int32 {
+	ix := make([]int32, run.n)
+	for i := range ix {
+		ix[i] = int32(i)
+	}
+	slices.SortFunc(ix, func(a, b int32) int {
+		if c := compareKey(run.at(int(a)), run.at(int(b))); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.key.trial, b.key.trial)
+		return cmp.Compare(a, b)
 	})
-	return pairs, onlyB, onlyC
+	out := ix[:0] // written behind the reading: the previous one is kept aside
+	prev := int32(-1)
+	for _, i := range ix {
+		if prev >= 0 && compareKey(run.at(int(prev)), run.at(int(i))) == 0 {
+			if !first {
+				out[len(out)-1] = i
+			}
+		} else {
+			out = append(out, i)
+		}
+		prev = i
+	}
+	return out
+}
+
+// compareKey orders two case trials by id, then trial.
+func compareKey(a, b *compactCase) int {
+	if c := strings.Compare(a.id, b.id); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.trial, b.trial)
 }
 
 // pairMetric is the value of a metric in both cases of a pair, through
@@ -945,7 +972,7 @@ func topScores(pairs []cpair) []ScoreDelta {
 }
 
 func latency(pairs []cpair) LatencyDelta {
-	var b, c []float64
+	b, c := make([]float64, 0, len(pairs)), make([]float64, 0, len(pairs))
 	for _, p := range pairs {
 		if p.b.is(fLatency) && p.c.is(fLatency) {
 			b = append(b, p.b.latency)

@@ -207,6 +207,9 @@
 // that a caller that reads a run as a stream never holds its full results.
 // RunsCompact compares two of them; Runs and Matrix make them from full
 // runs. The report is the same either way, byte for byte.
+// PairCompact is PairMeasure on two of them (one measure's paired deltas,
+// for a gate or a segment), with a filter on the candidate's case trials
+// (Compact.Tag and Compact.ID read them).
 //
 // # Warnings
 //

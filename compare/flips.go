@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
+	"strings"
 
 	"github.com/assay-eval/assay"
 )
@@ -87,9 +87,61 @@ type FlipFamily struct {
 // recorded with several trials.
 var deterministicKinds = map[string]bool{"builtin": true, "replay": true, "trec": true}
 
-type record struct{ pass, n int }
+type record struct {
+	id      string
+	pass, n int
+}
 
 func (r record) mixed() bool { return r.pass > 0 && r.pass < r.n }
+
+// outcomesByID counts the graded outcomes of run per case id, in id order,
+// and marks in within the ids whose outcomes varied within the run.
+func outcomesByID(run *Compact, within map[string]bool) []record {
+	idx := make([]int32, 0, run.n)
+	for i := range run.n {
+		if run.at(i).graded() {
+			idx = append(idx, int32(i))
+		}
+	}
+	slices.SortFunc(idx, func(a, b int32) int { return strings.Compare(run.at(int(a)).id, run.at(int(b)).id) })
+	var out []record
+	for k, i := range idx {
+		r := run.at(int(i))
+		if k == 0 || out[len(out)-1].id != r.id {
+			if out == nil {
+				out = make([]record, 0, len(idx))
+			}
+			out = append(out, record{id: r.id})
+		}
+		rec := &out[len(out)-1]
+		rec.n++
+		if r.passed() {
+			rec.pass++
+		}
+	}
+	for _, rec := range out {
+		if rec.mixed() {
+			within[rec.id] = true
+		}
+	}
+	return slices.Clip(out)
+}
+
+// sumByID adds up the records of several runs per case id, in id order
+// (recs is reordered).
+func sumByID(recs []record) []record {
+	slices.SortFunc(recs, func(a, b record) int { return strings.Compare(a.id, b.id) })
+	var out []record
+	for _, r := range recs {
+		if len(out) > 0 && out[len(out)-1].id == r.id {
+			out[len(out)-1].pass += r.pass
+			out[len(out)-1].n += r.n
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
 
 // AssessFlips weighs the flips of in against what is known of each case's
 // noise. others is the number of members the caller's family has besides
@@ -118,43 +170,21 @@ func AssessFlips(in FlipInput, others int, alpha float64) FlipFamily {
 }
 
 // assessFlips is AssessFlips of runs in compact form; hist are the runs
-// of the baseline's system (history).
+// of the baseline's system (history). Each run's graded outcomes are
+// counted per case id over its case trials sorted by id (outcomesByID), so
+// that no map of every case id is built: at 100,000 cases the maps of the
+// records were most of the memory a comparison took at its peak.
 func assessFlips(base, cand *Compact, hist []*Compact, passToFail, failToPass []string, others int, alpha float64) FlipFamily {
-	prior := map[string]*record{}
 	within := map[string]bool{} // varied within one run's trials
-	add := func(m map[string]*record, run *Compact, markWithin bool) {
-		one := map[string]*record{}
-		for i := range run.n {
-			r := run.at(i)
-			if !r.graded() {
-				continue
-			}
-			for _, mm := range []map[string]*record{m, one} {
-				rec := mm[r.id]
-				if rec == nil {
-					rec = &record{}
-					mm[r.id] = rec
-				}
-				rec.n++
-				if r.passed() {
-					rec.pass++
-				}
-			}
+	prior := outcomesByID(base, within)
+	if len(hist) > 0 {
+		all := prior
+		for _, h := range hist {
+			all = append(all, outcomesByID(h, within)...)
 		}
-		if markWithin {
-			for id, rec := range one {
-				if rec.mixed() {
-					within[id] = true
-				}
-			}
-		}
+		prior = sumByID(all)
 	}
-	add(prior, base, true)
-	for _, h := range hist {
-		add(prior, h, true)
-	}
-	candRec := map[string]*record{}
-	add(candRec, cand, true)
+	candRec := outcomesByID(cand, within)
 
 	ff := FlipFamily{flipped: map[string]bool{}, varied: map[string]bool{}}
 	ev := &ff.Evidence
@@ -165,9 +195,9 @@ func assessFlips(base, cand *Compact, hist []*Compact, passToFail, failToPass []
 	ev.Confirmed, ev.Flaky, ev.Unconfirmed = []CaseEvidence{}, []CaseEvidence{}, []CaseEvidence{}
 
 	varied := len(within) > 0
-	for id, rec := range prior {
+	for _, rec := range prior {
 		if rec.mixed() {
-			ff.varied[id] = true
+			ff.varied[rec.id] = true
 			varied = true
 		}
 	}
@@ -198,17 +228,26 @@ func assessFlips(base, cand *Compact, hist []*Compact, passToFail, failToPass []
 	for _, id := range passToFail {
 		ff.flipped[id] = true
 	}
-	ids := make([]string, 0, len(candRec))
-	for id := range candRec {
-		if prior[id] != nil {
-			ids = append(ids, id)
-		}
-	}
-	sort.Strings(ids)
+	// The cases in both records, in id order: a merge of the two sorted
+	// lists.
 	var pmin []float64
-	for _, id := range ids {
-		p, c := prior[id], candRec[id]
-		ce := CaseEvidence{ID: id, PriorPassed: p.pass, Prior: p.n, CandidatePassed: c.pass, Candidate: c.n}
+	for i, j := 0, 0; i < len(prior) && j < len(candRec); {
+		p, c := prior[i], candRec[j]
+		switch {
+		case p.id < c.id:
+			i++
+			continue
+		case p.id > c.id:
+			j++
+			continue
+		}
+		i++
+		j++
+		if ff.cases == nil {
+			n := min(len(prior), len(candRec))
+			ff.cases, pmin = make([]CaseEvidence, 0, n), make([]float64, 0, n)
+		}
+		ce := CaseEvidence{ID: c.id, PriorPassed: p.pass, Prior: p.n, CandidatePassed: c.pass, Candidate: c.n}
 		ff.cases = append(ff.cases, ce)
 		pmin = append(pmin, fisherMin(p.n, c.n, (p.n-p.pass)+(c.n-c.pass)))
 	}
