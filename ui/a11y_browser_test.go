@@ -26,7 +26,8 @@ type axeViolation struct {
 
 // TestBrowserAccessible opens every kind of page (runs, run, a filtered
 // and sorted run, case, compare, case diff, history, a case's history, an
-// error page, and the static report's pages) at 1400 and at 390 px wide
+// error page, and the static report's pages; morePageKinds adds more) at
+// 1400 and at 390 px wide
 // and runs axe-core on it: no serious or critical violation. At 390 px
 // the page reflows: it is no wider than the window (a wide table scrolls
 // in its own box).
@@ -54,12 +55,14 @@ func TestBrowserAccessible(t *testing.T) {
 		ts.URL + "/run/no-such-run",
 	}
 	out := t.TempDir()
-	if _, err := WriteStatic(context.Background(), out, f.st, f.hCand, f.hBase); err != nil {
+	static, err := WriteStatic(context.Background(), out, f.st, f.hCand, f.hBase)
+	if err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range []string{"index.html", "compare.html"} {
 		urls = append(urls, "file://"+filepath.ToSlash(filepath.Join(out, p)))
 	}
+	urls = append(urls, morePageKinds(t, f, ts.URL, static)...)
 	for _, width := range []int64{1400, 390} {
 		// A browser for each width: each has its own time limit.
 		ctx, _ := browser(t)
