@@ -19,6 +19,10 @@ const axeRun = `axe.run(document, {resultTypes: ["violations"]}).then(r => JSON.
 		id: v.id, impact: v.impact, help: v.help,
 		nodes: v.nodes.slice(0, 3).map(n => n.target.join(" ") + ": " + n.failureSummary)}))))`
 
+// axeBatch is how many pages one browser checks within its time limit
+// (a loaded machine takes several seconds a page).
+const axeBatch = 8
+
 type axeViolation struct {
 	ID, Impact, Help string
 	Nodes            []string
@@ -64,10 +68,14 @@ func TestBrowserAccessible(t *testing.T) {
 	}
 	urls = append(urls, morePageKinds(t, f, ts.URL, static)...)
 	for _, width := range []int64{1400, 390} {
-		// A browser for each width: each has its own time limit.
-		ctx, _ := browser(t)
-		do(t, ctx, chromedp.EmulateViewport(width, 900))
-		for _, u := range urls {
+		var ctx context.Context
+		for i, u := range urls {
+			if i%axeBatch == 0 {
+				// A browser for each width and batch of pages: each
+				// has its own time limit.
+				ctx, _ = browser(t)
+				do(t, ctx, chromedp.EmulateViewport(width, 900))
+			}
 			do(t, ctx, chromedp.Navigate(u))
 			do(t, ctx, chromedp.Evaluate[chromedp.Void](string(src)))
 			raw := run(t, ctx, chromedp.Evaluate[string](axeRun, chromedp.EvalAwaitPromise))
