@@ -19,6 +19,10 @@ const axeRun = `axe.run(document, {resultTypes: ["violations"]}).then(r => JSON.
 		id: v.id, impact: v.impact, help: v.help,
 		nodes: v.nodes.slice(0, 3).map(n => n.target.join(" ") + ": " + n.failureSummary)}))))`
 
+// axeBatch is how many pages one browser checks within its time limit
+// (a loaded machine takes several seconds a page).
+const axeBatch = 8
+
 type axeViolation struct {
 	ID, Impact, Help string
 	Nodes            []string
@@ -26,7 +30,8 @@ type axeViolation struct {
 
 // TestBrowserAccessible opens every kind of page (runs, run, a filtered
 // and sorted run, case, compare, case diff, history, a case's history, an
-// error page, and the static report's pages) at 1400 and at 390 px wide
+// error page, and the static report's pages; morePageKinds adds more) at
+// 1400 and at 390 px wide
 // and runs axe-core on it: no serious or critical violation. At 390 px
 // the page reflows: it is no wider than the window (a wide table scrolls
 // in its own box).
@@ -54,17 +59,23 @@ func TestBrowserAccessible(t *testing.T) {
 		ts.URL + "/run/no-such-run",
 	}
 	out := t.TempDir()
-	if _, err := WriteStatic(context.Background(), out, f.st, f.hCand, f.hBase); err != nil {
+	static, err := WriteStatic(context.Background(), out, f.st, f.hCand, f.hBase)
+	if err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range []string{"index.html", "compare.html"} {
 		urls = append(urls, "file://"+filepath.ToSlash(filepath.Join(out, p)))
 	}
+	urls = append(urls, morePageKinds(t, f, ts.URL, static)...)
 	for _, width := range []int64{1400, 390} {
-		// A browser for each width: each has its own time limit.
-		ctx, _ := browser(t)
-		do(t, ctx, chromedp.EmulateViewport(width, 900))
-		for _, u := range urls {
+		var ctx context.Context
+		for i, u := range urls {
+			if i%axeBatch == 0 {
+				// A browser for each width and batch of pages: each
+				// has its own time limit.
+				ctx, _ = browser(t)
+				do(t, ctx, chromedp.EmulateViewport(width, 900))
+			}
 			do(t, ctx, chromedp.Navigate(u))
 			do(t, ctx, chromedp.Evaluate[chromedp.Void](string(src)))
 			raw := run(t, ctx, chromedp.Evaluate[string](axeRun, chromedp.EvalAwaitPromise))

@@ -42,7 +42,10 @@
 // prints), and a case is read whole with harness.CaseDetail (its lines
 // alone, through the run's case index when it has one, and the suite's
 // case, read once, for the expected and forbidden strings the answer
-// highlights), a run's cases with harness.RefCases. The runs page
+// highlights), a run's cases with harness.RefCases. The history of one
+// case (?case=ID) reads that case's trials of each run the same way
+// (store.ReadCase, or the store's store.CaseReader), not each run whole
+// as the grid does. The runs page
 // reads each run's header (summary, gates, git) with store.HeadLoader when
 // the store has it (Postgres: one row), from run.json when the store keeps
 // files, else with Store.Load. A variant matrix's orderings are checked

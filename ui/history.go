@@ -2,8 +2,11 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -281,7 +284,12 @@ func (s *server) historyPage(ctx context.Context, r *http.Request) (string, any,
 	var order []string
 	inOrder := map[string]bool{}
 	for i, e := range d.Runs {
-		m, err := s.src.outcomes(ctx, e, d.Head)
+		var m map[string]outcome
+		if d.Case != "" {
+			m, err = s.src.caseOutcome(ctx, e, d.Head, d.Case)
+		} else {
+			m, err = s.src.outcomes(ctx, e, d.Head)
+		}
 		if err != nil {
 			d.Missing = append(d.Missing, e.RunID+": "+err.Error())
 			continue
@@ -338,4 +346,45 @@ func (s *server) historyPage(ctx context.Context, r *http.Request) (string, any,
 		d.Next = pageURL(r.URL, page+1)
 	}
 	return "history", d, nil
+}
+
+// caseOutcome is outcomes for the history of one case: the outcome of
+// case id in the run e, alone in the map (an empty map when the run does
+// not have the case). It reads that case's trials, not the run: from the
+// outcomes cached for the grid when the run's are, else through the
+// run's case index (store.ReadCase) when the run has files, else the
+// store's store.CaseReader; a run with neither, or without case lines (a
+// run.json written alone), is read whole (outcomes).
+func (s *source) caseOutcome(ctx context.Context, e store.Entry, head, id string) (map[string]outcome, error) {
+	k := outKey{s.entryKey(e), head}
+	s.mu.Lock()
+	m, ok := s.outs[k]
+	s.mu.Unlock()
+	if ok && k.run.status == assay.StatusComplete {
+		if o, ok := m[id]; ok {
+			return map[string]outcome{id: o}, nil
+		}
+		return map[string]outcome{}, nil
+	}
+	var trials []assay.CaseResult
+	add := func(r assay.CaseResult) error {
+		trials = append(trials, r)
+		return nil
+	}
+	var err error
+	switch cr, isCR := s.st.(store.CaseReader); {
+	case k.run.path != "":
+		err = store.ReadCase(filepath.Dir(k.run.path), id, false, add)
+	case isCR:
+		err = cr.CaseTrials(ctx, e.RunID, id, false, add)
+	default:
+		return s.outcomes(ctx, e, head)
+	}
+	if errors.Is(err, fs.ErrNotExist) && len(trials) == 0 {
+		return s.outcomes(ctx, e, head)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return outcomes(trials, head), nil
 }

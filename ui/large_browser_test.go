@@ -186,11 +186,11 @@ var caseNum = regexp.MustCompile(`^q(\d{6})$`)
 // TestBrowserLarge is the UI at 100,000 cases, as a user goes from a
 // failing run to why: the run page says which gates failed, the failing
 // pass_rate gate's link opens the failing cases (and only those), a case
-// opens with its failing check, and its diff against the baseline shows
-// it passed there; the no_new_failures gate's link opens the comparison
-// with the new failures. Each page's server time is held to the goals
-// (run page 300 ms, case page and diff 100 ms, compare page 1 s, times
-// slack) and each is under 1 MB of HTML.
+// opens with its failing check, its diff against the baseline shows it
+// passed there, and so does its history; the no_new_failures gate's link
+// opens the comparison with the new failures. Each page's server time is
+// held to the goals (run page 300 ms, case page, diff and history 100 ms,
+// compare page 1 s, times slack) and each is under 1 MB of HTML.
 func TestBrowserLarge(t *testing.T) {
 	st, base, cand := getLarge(t)
 	th := &timedHandler{h: New(st, Options{})}
@@ -275,6 +275,18 @@ func TestBrowserLarge(t *testing.T) {
 	}
 	if len(sides) < 2 || !strings.Contains(sides[len(sides)-2], "✓") || !strings.Contains(sides[len(sides)-1], `missing "sha-256"`) {
 		t.Errorf("the diff does not show the case passing in the baseline and failing in the candidate: %q", sides)
+	}
+
+	// The case's history (a history cell's row), from its page: passed in
+	// the baseline, failed in the candidate.
+	do(t, ctx, chromedp.Navigate(ts.URL+L.Case(cand, id)))
+	if _, err := chromedp.RunResponse(ctx, chromedp.Click(chromedp.CSS(`p.meta a[href^="/history"]`))); err != nil {
+		t.Fatal(err)
+	}
+	checkServed(t, "case history", th.last(t, L.History("bench", id)), 100*time.Millisecond)
+	cells := run(t, ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("#history tbody td.cell")).map(c => c.className)`))
+	if len(cells) != 2 || cells[0] != "cell pass" || cells[1] != "cell fail" {
+		t.Errorf("the case's history shows %q, want it passing in the baseline and failing in the candidate", cells)
 	}
 
 	// The no_new_failures gate's link: the comparison of the two runs,
