@@ -4,9 +4,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"hash"
 	"reflect"
 	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/metric"
@@ -169,10 +171,26 @@ func CaseHash(c assay.Case, o Options) string {
 		}
 		h.Turns = append(h.Turns, th)
 	}
-	d := sha256.New()
-	if err := json.NewEncoder(d).Encode(h); err != nil {
-		return ""
+	x := caseHashers.Get().(*caseHasher)
+	x.d.Reset()
+	if err := x.enc.Encode(h); err != nil {
+		return "" // x is dropped: an encoder's write error would stay
 	}
 	var sum [sha256.Size]byte
-	return "sha256:" + hex.EncodeToString(d.Sum(sum[:0]))
+	var out [len("sha256:") + 2*sha256.Size]byte
+	hex.Encode(out[copy(out[:], "sha256:"):], x.d.Sum(sum[:0]))
+	caseHashers.Put(x)
+	return string(out[:])
 }
+
+// caseHasher is a SHA-256 digest and the JSON encoder that writes to it,
+// reused from case to case (CaseHash runs once per case and trial).
+type caseHasher struct {
+	d   hash.Hash
+	enc *json.Encoder
+}
+
+var caseHashers = sync.Pool{New: func() any {
+	d := sha256.New()
+	return &caseHasher{d: d, enc: json.NewEncoder(d)}
+}}

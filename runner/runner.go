@@ -193,7 +193,11 @@ func stream(ctx context.Context, t assay.Target, src assay.Seq[assay.Case], o Op
 	for range window {
 		slots <- struct{}{}
 	}
-	jobs := make(chan job)
+	// The feeder may read up to Concurrency cases ahead of the workers
+	// (each already holds its slot of the window): it is woken about once
+	// per few cases instead of once per case, as an unbuffered hand-over
+	// did; the cases read ahead were validated like the rest.
+	jobs := make(chan job, o.Concurrency)
 	type done struct {
 		seq int
 		c   assay.Case

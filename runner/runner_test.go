@@ -357,3 +357,44 @@ func TestStreamStopsOnASourceError(t *testing.T) {
 		t.Fatalf("%d results, want the 5 cases read before the error", n)
 	}
 }
+
+// TestStreamReadsTheSourceFewCasesAhead: while every worker waits on its
+// observation, the feeder reads at most Concurrency cases more (the jobs
+// it hands over) and holds one: a case is read from the source shortly
+// before it is run, not a window ahead.
+func TestStreamReadsTheSourceFewCasesAhead(t *testing.T) {
+	const conc = 4
+	release := make(chan struct{})
+	var started atomic.Int64
+	tgt := assay.TargetFunc(func(ctx context.Context, c assay.Case) (assay.Observation, error) {
+		started.Add(1)
+		<-release
+		return assay.Observation{Answer: "ok"}, nil
+	})
+	var read atomic.Int64
+	all := cases(100)
+	src := func(yield func(assay.Case) error) error {
+		for _, c := range all {
+			read.Add(1)
+			if err := yield(c); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	go func() {
+		deadline := time.Now().Add(10 * time.Second)
+		for started.Load() < conc && time.Now().Before(deadline) {
+			time.Sleep(time.Millisecond)
+		}
+		time.Sleep(50 * time.Millisecond) // the feeder fills what it may
+		if got, most := read.Load(), int64(2*conc+1); got > most || got < conc {
+			t.Errorf("%d cases read while %d observations wait, want %d to %d", got, conc, conc, most)
+		}
+		close(release)
+	}()
+	res, err := Stream(context.Background(), tgt, src, Options{Concurrency: conc})
+	if err != nil || !res.Complete || res.Observed != len(all) {
+		t.Fatalf("err=%v complete=%v observed=%d", err, res.Complete, res.Observed)
+	}
+}

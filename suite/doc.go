@@ -95,13 +95,16 @@
 // Stream loads a suite like LoadWith, with the same checks and the same
 // first error, but for a JSONL suite or a cases file it keeps no case: one
 // pass over the lines validates every case and sums the fingerprint, and
-// all it keeps per case while it does is a 64-bit hash of the id, to find
-// duplicates (on a hash hit, or on any fault, the suite is loaded whole by
-// LoadWith, so errors are LoadWith's). Streamed.Cases then reads the lines
-// again for each pass, and fails with "file: changed while the run was
-// reading it" when the file's size, time or cases are not those Stream
-// validated (checked before each case is yielded, so a case Stream did not
-// validate never reaches the caller). YAML and JSON suites with their cases
+// all it keeps per case is a 64-bit hash of the id, to find duplicates
+// while it reads (on a hash hit, or on any fault, the suite is loaded whole
+// by LoadWith, so errors are LoadWith's), and a 64-bit hash of each case
+// line and its number, kept for the passes that follow (8 bytes a case).
+// Streamed.Cases then reads the lines again for each pass, decoding each
+// once, and fails with "file: changed while the run was reading it" when
+// the file's size or time at the start or the end of the pass, or any of
+// its case lines, are not those Stream validated (each line is checked
+// before it is decoded, so a case Stream did not validate never reaches
+// the caller). YAML and JSON suites with their cases
 // inline, foreign formats and suites read from a pipe are loaded whole, and
 // Cases ranges over Suite.Cases. CheckManifestStreamed checks the manifest
 // from what Stream keeps: the suite's distinct json_schema files. Lint

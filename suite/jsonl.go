@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"path/filepath"
 	"strings"
@@ -58,6 +59,22 @@ type jsonlLines struct {
 	file string
 	br   *bufio.Reader
 	n    int // number of the last line read
+	// sums, when set, gets the lineSum of each case line jsonlItems reads
+	// (the header line is not one).
+	sums *[]uint64
+}
+
+// lineSeed keys lineSum: a file cannot be written to collide with what
+// one process kept of it.
+var lineSeed = maphash.MakeSeed()
+
+// lineSum is what the validating pass of a streamed suite keeps of each
+// case line: a hash of its bytes and its number, so that the run's pass
+// knows a line is the one that was validated (the same bytes at the same
+// line, hence the same case at the same position) before it decodes it,
+// without keeping the case. 8 bytes a case.
+func lineSum(line []byte, n int) uint64 {
+	return maphash.Bytes(lineSeed, line) ^ uint64(n)*0x9e3779b97f4a7c15
 }
 
 func newJSONLLines(file string, r io.Reader) *jsonlLines {
@@ -141,6 +158,9 @@ func jsonlItems(l *jsonlLines, count *int) caseSource {
 			if err != nil {
 				return err
 			}
+			if l.sums != nil {
+				*l.sums = append(*l.sums, lineSum(line, n))
+			}
 			*count++
 			if err := yield(node); err != nil {
 				return err
@@ -152,9 +172,11 @@ func jsonlItems(l *jsonlLines, count *int) caseSource {
 // decodeJSONL reads the JSONL suite file (named path) from rd: the header
 // line, then every case line, kept in the suite or, when onCase is set,
 // handed to it (see nativeDecoder.onCase); onHeader, when set, is called
-// once the header is read.
-func decodeJSONL(path string, rd io.Reader, onHeader func(*parsed) error, onCase caseFunc) (*parsed, error) {
+// once the header is read. When sums is set, it gets the lineSum of each
+// case line read.
+func decodeJSONL(path string, rd io.Reader, onHeader func(*parsed) error, onCase caseFunc, sums *[]uint64) (*parsed, error) {
 	l := newJSONLLines(path, rd)
+	l.sums = sums
 	line, n, err := l.next()
 	if errors.Is(err, io.EOF) {
 		return nil, Errorf(path, 1, 1, "empty suite file: a JSONL suite starts with the header line {\"assay\": %d, ...}", NativeVersion)
@@ -182,12 +204,15 @@ func decodeJSONL(path string, rd io.Reader, onHeader func(*parsed) error, onCase
 }
 
 // decodeCasesFile reads the cases of p (a native suite whose cases: names
-// the JSONL file casesPath) from rd, kept in p's suite or handed to onCase.
-func decodeCasesFile(p *parsed, casesPath string, rd io.Reader, onCase caseFunc) error {
+// the JSONL file casesPath) from rd, kept in p's suite or handed to onCase;
+// when sums is set, it gets the lineSum of each case line read.
+func decodeCasesFile(p *parsed, casesPath string, rd io.Reader, onCase caseFunc, sums *[]uint64) error {
 	r := &nodeReader{file: casesPath}
 	count := 0
 	d := &nativeDecoder{r: r, p: p, onCase: onCase, caseFile: casesPath}
-	if err := d.caseItems(jsonlItems(newJSONLLines(casesPath, rd), &count), 0); err != nil {
+	l := newJSONLLines(casesPath, rd)
+	l.sums = sums
+	if err := d.caseItems(jsonlItems(l, &count), 0); err != nil {
 		return err
 	}
 	if count == 0 {

@@ -115,7 +115,7 @@ func loadParsed(path string, p *parsed) (*loaded, error) {
 		if err != nil {
 			return nil, err
 		}
-		err = decodeCasesFile(p, full, f, nil)
+		err = decodeCasesFile(p, full, f, nil, nil)
 		f.Close()
 		if err != nil {
 			return nil, err
@@ -402,7 +402,7 @@ func parseFile(path string, jsonl bool) (*parsed, error) {
 			return nil, err
 		}
 		defer f.Close()
-		return decodeJSONL(path, f, nil, nil)
+		return decodeJSONL(path, f, nil, nil, nil)
 	}
 	src, err := boundedfile.ReadFile(path, boundedfile.Suite)
 	if err != nil {

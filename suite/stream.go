@@ -4,12 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"hash/maphash"
+	"io"
 	"maps"
 	"os"
 	"slices"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/internal/boundedfile"
+	"github.com/assay-eval/assay/internal/yamltree"
 )
 
 // CaseSeq yields a suite's cases in suite order; each call reads them
@@ -137,6 +139,7 @@ func streamNativeWith(path string, k fileKind, each func(s *assay.Suite, p *pars
 	compiled := map[string]string{} // resolved json_schema path -> "" or why it does not compile
 	var d caseDigest
 	var ids []uint64
+	var sums []uint64 // lineSum of each case line, for the run's pass
 	headerRead := false
 	var also caseFunc
 	var refs *refResolver
@@ -203,7 +206,7 @@ func streamNativeWith(path string, k fileKind, each func(s *assay.Suite, p *pars
 		if fi, err = f.Stat(); err != nil {
 			return nil, nil
 		}
-		if p, err = decodeJSONL(path, boundedfile.Reader(f, boundedfile.Suite), header, onCase); err != nil {
+		if p, err = decodeJSONL(path, boundedfile.Reader(f, boundedfile.Suite), header, onCase, &sums); err != nil {
 			return nil, nil
 		}
 		if !unchanged(f, fi) {
@@ -234,7 +237,7 @@ func streamNativeWith(path string, k fileKind, each func(s *assay.Suite, p *pars
 		if fi, err = f.Stat(); err != nil || !fi.Mode().IsRegular() {
 			return nil, nil
 		}
-		if decodeCasesFile(p, full, boundedfile.Reader(f, boundedfile.SuitePart), onCase) != nil || !unchanged(f, fi) {
+		if decodeCasesFile(p, full, boundedfile.Reader(f, boundedfile.SuitePart), onCase, &sums) != nil || !unchanged(f, fi) {
 			return nil, nil
 		}
 	}
@@ -256,7 +259,7 @@ func streamNativeWith(path string, k fileKind, each func(s *assay.Suite, p *pars
 	if casesPath != path {
 		st.casesFile = casesPath
 	}
-	st.Cases = streamCases(casesPath, jsonl, dir, fi, d, s.RecallOver, refs)
+	st.Cases = streamCases(casesPath, jsonl, dir, fi, sums, s.RecallOver, refs)
 	return st, nil
 }
 
@@ -268,11 +271,14 @@ func unchanged(f *os.File, fi os.FileInfo) bool {
 
 // streamCases reads the cases of the JSONL file at path (after its header
 // line when header is set), which Stream validated when it had the size
-// and time of fi and the cases summed in want. It checks the file's size
-// and time before yielding each case (one fstat). recallOver is the
-// suite's recall_over, which decides Case.Relevant; refs resolves the
-// judgments as the validating pass did.
-func streamCases(path string, header bool, dir string, fi os.FileInfo, want caseDigest, recallOver string, refs *refResolver) CaseSeq {
+// and time of fi and whose case lines had the lineSums sums. Each line is
+// checked against its sum before it is decoded, so only a case Stream
+// validated (the same bytes at the same line) is yielded, and a file that
+// changed since stops the pass before the case is run; the line is decoded
+// once here, without the checks and the digest of the validating pass.
+// recallOver is the suite's recall_over, which decides Case.Relevant;
+// refs resolves the judgments as the validating pass did.
+func streamCases(path string, header bool, dir string, fi os.FileInfo, sums []uint64, recallOver string, refs *refResolver) CaseSeq {
 	return func(yield func(assay.Case) error) error {
 		changed := fmt.Errorf("%s: changed while the run was reading it; run again", path)
 		if fi, err := boundedfile.Check(path, boundedfile.Suite); err != nil || !fi.Mode().IsRegular() {
@@ -292,34 +298,45 @@ func streamCases(path string, header bool, dir string, fi os.FileInfo, want case
 				return changed
 			}
 		}
-		var got caseDigest
 		var yerr error
 		r := &nodeReader{file: path}
 		d := &nativeDecoder{r: r, p: &parsed{suite: &assay.Suite{RecallOver: recallOver}}}
 		d.onCase = func(c assay.Case, _ fieldLines, _ []problem) error {
-			// Only a case Stream validated reaches yield: a file that
-			// changed since (or holds more cases) stops the pass before
-			// the case is run.
-			if got.n == want.n || !unchanged(f, fi) {
-				return changed
-			}
 			if c.Expect.JSONSchema != "" {
 				c.Expect.JSONSchemaPath = resolvePath(dir, c.Expect.JSONSchema)
 			}
 			refs.resolve(&c)
-			got.add(&c, dir)
 			if err := yield(c); err != nil {
 				yerr = err
 				return err
 			}
 			return nil
 		}
-		count := 0
-		err = d.caseItems(jsonlItems(l, &count), 0)
+		i := 0
+		lines := func(yield func(*ynode) error) error {
+			for {
+				line, n, err := l.next()
+				if errors.Is(err, io.EOF) {
+					return nil
+				}
+				if err != nil || i == len(sums) || lineSum(line, n) != sums[i] {
+					return changed
+				}
+				i++
+				node, err := yamltree.ParseJSONLine(line, n)
+				if err != nil {
+					return changed
+				}
+				if err := yield(node); err != nil {
+					return err
+				}
+			}
+		}
+		err = d.caseItems(lines, 0)
 		if yerr != nil {
 			return yerr
 		}
-		if err != nil || got.n != want.n || got.sum != want.sum || !unchanged(f, fi) {
+		if err != nil || i != len(sums) || !unchanged(f, fi) {
 			return changed
 		}
 		return nil

@@ -471,3 +471,62 @@ func FuzzStream(f *testing.F) {
 		sameStream(t, filepath.Join(dir, "cf.yaml"))
 	})
 }
+
+// TestStreamChecksEachLineBeforeItsCase: the run's pass checks each case
+// line against what Stream validated before the case is yielded, even when
+// the file keeps its size and time (a digest summed over the pass would
+// only see it at the end), and a line moved to another number (a blank
+// line inserted) is not the line validated: the case's position changed.
+func TestStreamChecksEachLineBeforeItsCase(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString(`{"assay": 1}` + "\n")
+	const n = 3000
+	for i := range n {
+		fmt.Fprintf(&b, `{"id": "c%04d", "query": "question number %04d"}`+"\n", i, i)
+	}
+	src := b.String()
+	for _, tc := range []struct {
+		name, edited, bad string
+	}{
+		{"same-size-same-time", strings.Replace(src, "question number 2990", "QUESTION NUMBER 2990", 1), "QUESTION NUMBER 2990"},
+		{"line-moved", strings.Replace(src, `{"id": "c2990"`, "\n"+`{"id": "c2990"`, 1), "c2990"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "suite.jsonl")
+			if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			fi, err := os.Stat(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st, err := Stream(p, LoadOptions{})
+			if err != nil || st.Suite.Cases != nil {
+				t.Fatalf("not streamed: %v", err)
+			}
+			got := 0
+			err = st.Cases(func(c assay.Case) error {
+				if got == 0 {
+					if err := os.WriteFile(p, []byte(tc.edited), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.Chtimes(p, fi.ModTime(), fi.ModTime()); err != nil {
+						t.Fatal(err)
+					}
+				}
+				got++
+				if c.ID == tc.bad || c.Query == tc.bad {
+					t.Errorf("case %d (%s %q) yielded after the file changed: it was never validated", got, c.ID, c.Query)
+				}
+				return nil
+			})
+			if want := p + ": changed while the run was reading it; run again"; err == nil || err.Error() != want {
+				t.Errorf("error %v, want %q", err, want)
+			}
+			if got != 2990 {
+				t.Errorf("%d cases yielded, want the 2,990 before the changed line", got)
+			}
+		})
+	}
+}

@@ -518,8 +518,17 @@ func (h *HTTP) backoffFor(attempt int) time.Duration {
 // once makes one attempt. retryAfter is < 0 when the failure is not
 // transient, otherwise the wait the server asked for (0 if none).
 func (h *HTTP) once(ctx context.Context, method, u string, hdr http.Header, body []byte) (*response, time.Duration, error) {
-	actx, cancel := context.WithTimeout(ctx, h.timeout)
-	defer cancel()
+	// The attempt's own deadline, unless the case's comes first (or at
+	// the same time): then the attempt ends with the case, and an error
+	// is the case's (netError asks ctx first), as it would be under a
+	// later attempt deadline; no timer is made for a deadline that cannot
+	// be reached.
+	actx := ctx
+	if dl, ok := ctx.Deadline(); !ok || time.Until(dl) > h.timeout {
+		var cancel context.CancelFunc
+		actx, cancel = context.WithTimeout(ctx, h.timeout)
+		defer cancel()
+	}
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)

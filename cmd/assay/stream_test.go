@@ -163,7 +163,8 @@ func TestRunStopsWhenTheSuiteChanges(t *testing.T) {
 // sample of the test process's heap counted what other tests and the
 // collector's timing left there, and failed 1 run in 5. With GOGC=20 the
 // peak follows what the run holds closely (what remains per case is 8
-// bytes of latency and 8 of id hash while the suite is checked): 24-25 MiB
+// bytes of latency, 8 of id hash while the suite is checked and 8 of line
+// hash for the run's pass): 24-25 MiB
 // for 5,000 cases against the built-in engine, 26-28 MiB for 50,000, over
 // 20 runs at load average 20 on 2 cores. Keeping each result (about 0.5
 // KiB) or each case would add 20 MiB or more; the bound, 6 MiB for 45,000
