@@ -11,8 +11,11 @@
 // each ran its own python3. Modules a script imports stay imported for the
 // next one (as sys.path and other interpreter state a script changes do);
 // scripts that must not see each other's state set what they rely on.
-// Checks run one at a time; the interpreter exits when the test binary
-// does (its standard input closes).
+// Checks run one at a time. A package whose tests use the oracle calls Main
+// from its TestMain: it stops the interpreter and waits for it once the
+// tests are done, so that the interpreter's CPU is counted as the test
+// binary's (by /usr/bin/time or go test's rusage), as it was when each check
+// ran a python3 of its own and waited for it.
 //
 // When /usr/bin/python3 or its scipy/statsmodels modules are missing the
 // test is skipped on a developer's machine, with the reason, and fails under
@@ -27,6 +30,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"sync"
 	"testing"
@@ -68,7 +72,8 @@ var (
 	startErr  error
 
 	mu       sync.Mutex // one check at a time
-	requests io.Writer
+	proc     *exec.Cmd
+	requests io.WriteCloser
 	replies  *bufio.Reader
 	stderr   bytes.Buffer // the interpreter's own errors, for a crash
 )
@@ -92,6 +97,7 @@ func start() {
 	}
 	replies = bufio.NewReader(out)
 	requests = in
+	proc = cmd
 	line, err := replies.ReadString('\n')
 	if line != "ready\n" {
 		if err == nil {
@@ -101,8 +107,36 @@ func start() {
 		startErr = &missingError{string(bytes.TrimSpace(stderrBytes())), err}
 		return
 	}
-	// The process is not waited for: it ends when the test binary exits
-	// and its standard input closes.
+}
+
+// Main runs the tests of m, then stops the interpreter if they started it
+// and waits for it, and exits with the tests' status. Call it from the
+// TestMain of a package whose tests use the oracle:
+//
+//	func TestMain(m *testing.M) { pyoracle.Main(m) }
+func Main(m *testing.M) {
+	code := m.Run()
+	if err := stop(); err != nil {
+		fmt.Fprintf(os.Stderr, "pyoracle: the interpreter did not stop cleanly: %v\n%s", err, stderrBytes())
+		if code == 0 {
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
+
+// stop closes the interpreter's standard input, so that it leaves its
+// loop, and waits for it.
+func stop() error {
+	mu.Lock()
+	defer mu.Unlock()
+	if proc == nil {
+		return nil
+	}
+	requests.Close()
+	err := proc.Wait()
+	proc = nil
+	return err
 }
 
 // Require skips (or, under CI, fails) tb when the oracle is not installed.
@@ -160,6 +194,9 @@ func Run(tb testing.TB, script string, in, out any) {
 func exchange(req []byte, reply any) error {
 	mu.Lock()
 	defer mu.Unlock()
+	if proc == nil {
+		return errors.New("the interpreter was stopped (pyoracle.Main has returned)")
+	}
 	if _, err := requests.Write(req); err != nil {
 		return err
 	}
