@@ -3,6 +3,20 @@
 // statistics of packages compare and gate are checked against code that
 // is not ours.
 //
+// One interpreter serves every check of a test binary: it is started at the
+// first Require or Run, imports scipy and statsmodels once, and runs each
+// script in a fresh global namespace with its own standard input and output.
+// Importing SciPy and statsmodels costs about a second of CPU, more than most
+// checks; a package with several oracle checks paid it once per check when
+// each ran its own python3. Modules a script imports stay imported for the
+// next one (as sys.path and other interpreter state a script changes do);
+// scripts that must not see each other's state set what they rely on.
+// Checks run one at a time. A package whose tests use the oracle calls Main
+// from its TestMain: it stops the interpreter and waits for it once the
+// tests are done, so that the interpreter's CPU is counted as the test
+// binary's (by /usr/bin/time or go test's rusage), as it was when each check
+// ran a python3 of its own and waited for it.
+//
 // When /usr/bin/python3 or its scipy/statsmodels modules are missing the
 // test is skipped on a developer's machine, with the reason, and fails under
 // CI (shareddata.Required), where .ci/run installs python3-scipy and
@@ -10,8 +24,13 @@
 package pyoracle
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
 	"os/exec"
 	"sync"
 	"testing"
@@ -24,27 +43,113 @@ import (
 // pyenv build, does not see them).
 const Python = "/usr/bin/python3"
 
+// server reads one request a line ({"script", "input"}), runs the script
+// with input as its standard input and answers one line: what the script
+// printed, or the traceback that stopped it.
+const server = `
+import io, json, sys, traceback
+import scipy, statsmodels
+requests, replies = sys.stdin, sys.stdout
+replies.write("ready\n")
+replies.flush()
+for line in requests:
+    req = json.loads(line)
+    out = io.StringIO()
+    sys.stdin, sys.stdout = io.StringIO(req["input"]), out
+    err = ""
+    try:
+        exec(compile(req["script"], "<oracle>", "exec"), {"__name__": "__main__"})
+    except BaseException:
+        err = traceback.format_exc()
+    finally:
+        sys.stdin, sys.stdout = requests, replies
+    replies.write(json.dumps({"out": out.getvalue(), "err": err}) + "\n")
+    replies.flush()
+`
+
 var (
-	checkOnce sync.Once
-	checkErr  error
+	startOnce sync.Once
+	startErr  error
+
+	mu       sync.Mutex // one check at a time
+	proc     *exec.Cmd
+	requests io.WriteCloser
+	replies  *bufio.Reader
+	stderr   bytes.Buffer // the interpreter's own errors, for a crash
 )
+
+func start() {
+	cmd := exec.Command(Python, "-c", server)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		startErr = err
+		return
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		startErr = err
+		return
+	}
+	cmd.Stderr = &lockedWriter{w: &stderr}
+	if err := cmd.Start(); err != nil {
+		startErr = &missingError{"", err}
+		return
+	}
+	replies = bufio.NewReader(out)
+	requests = in
+	proc = cmd
+	line, err := replies.ReadString('\n')
+	if line != "ready\n" {
+		if err == nil {
+			err = fmt.Errorf("unexpected first line %q", line)
+		}
+		err = errors.Join(err, cmd.Wait())
+		startErr = &missingError{string(bytes.TrimSpace(stderrBytes())), err}
+		return
+	}
+}
+
+// Main runs the tests of m, then stops the interpreter if they started it
+// and waits for it, and exits with the tests' status. Call it from the
+// TestMain of a package whose tests use the oracle:
+//
+//	func TestMain(m *testing.M) { pyoracle.Main(m) }
+func Main(m *testing.M) {
+	code := m.Run()
+	if err := stop(); err != nil {
+		fmt.Fprintf(os.Stderr, "pyoracle: the interpreter did not stop cleanly: %v\n%s", err, stderrBytes())
+		if code == 0 {
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
+
+// stop closes the interpreter's standard input, so that it leaves its
+// loop, and waits for it.
+func stop() error {
+	mu.Lock()
+	defer mu.Unlock()
+	if proc == nil {
+		return nil
+	}
+	requests.Close()
+	err := proc.Wait()
+	proc = nil
+	return err
+}
 
 // Require skips (or, under CI, fails) tb when the oracle is not installed.
 func Require(tb testing.TB) {
 	tb.Helper()
-	checkOnce.Do(func() {
-		out, err := exec.Command(Python, "-c", "import scipy, statsmodels").CombinedOutput()
-		if err != nil {
-			checkErr = &missingError{string(bytes.TrimSpace(out)), err}
-		}
-	})
-	if checkErr == nil {
+	startOnce.Do(start)
+	if startErr == nil {
 		return
 	}
 	if shareddata.Required() {
-		tb.Fatalf("statistical oracle missing (apt-get install -y python3-scipy python3-statsmodels): %v", checkErr)
+		tb.Fatalf("statistical oracle missing (apt-get install -y python3-scipy python3-statsmodels): %v", startErr)
 	}
-	tb.Skipf("statistical oracle missing (apt-get install -y python3-scipy python3-statsmodels): %v", checkErr)
+	tb.Skipf("statistical oracle missing (apt-get install -y python3-scipy python3-statsmodels): %v", startErr)
 }
 
 type missingError struct {
@@ -64,15 +169,58 @@ func Run(tb testing.TB, script string, in, out any) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	cmd := exec.Command(Python, "-c", script)
-	cmd.Stdin = bytes.NewReader(data)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	res, err := cmd.Output()
+	req, err := json.Marshal(struct {
+		Script string `json:"script"`
+		Input  string `json:"input"`
+	}{script, string(data)})
 	if err != nil {
-		tb.Fatalf("oracle: %v\n%s", err, stderr.String())
+		tb.Fatal(err)
 	}
-	if err := json.Unmarshal(res, out); err != nil {
-		tb.Fatalf("oracle output: %v\n%s", err, res)
+	var reply struct {
+		Out string `json:"out"`
+		Err string `json:"err"`
 	}
+	if err := exchange(append(req, '\n'), &reply); err != nil {
+		tb.Fatalf("oracle: %v\n%s", err, stderrBytes())
+	}
+	if reply.Err != "" {
+		tb.Fatalf("oracle: the script failed\n%s", reply.Err)
+	}
+	if err := json.Unmarshal([]byte(reply.Out), out); err != nil {
+		tb.Fatalf("oracle output: %v\n%s", err, reply.Out)
+	}
+}
+
+func exchange(req []byte, reply any) error {
+	mu.Lock()
+	defer mu.Unlock()
+	if proc == nil {
+		return errors.New("the interpreter was stopped (pyoracle.Main has returned)")
+	}
+	if _, err := requests.Write(req); err != nil {
+		return err
+	}
+	line, err := replies.ReadBytes('\n')
+	if err != nil {
+		return fmt.Errorf("the interpreter stopped: %w", err)
+	}
+	return json.Unmarshal(line, reply)
+}
+
+var stderrMu sync.Mutex
+
+func stderrBytes() []byte {
+	stderrMu.Lock()
+	defer stderrMu.Unlock()
+	return bytes.Clone(stderr.Bytes())
+}
+
+// lockedWriter guards the interpreter's standard error, which exec copies
+// from a goroutine of its own.
+type lockedWriter struct{ w io.Writer }
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	stderrMu.Lock()
+	defer stderrMu.Unlock()
+	return l.w.Write(p)
 }

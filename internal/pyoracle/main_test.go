@@ -1,0 +1,5 @@
+package pyoracle
+
+import "testing"
+
+func TestMain(m *testing.M) { Main(m) }
