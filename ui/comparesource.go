@@ -19,8 +19,8 @@ import (
 // The compare page reads each run in compact form (cmpRun): the facts a
 // comparison reads (compare.Compact) and each case's outcome for the
 // page's head metric, read in one pass over the run.json's case lines
-// (store.StreamRunFacts, which decodes only those fields), as `assay
-// compare` reads its runs. A run the run cache holds loaded already is
+// (store.ReadRunCaseFacts, which decodes only those fields, as `assay
+// compare` reads its runs), its header the one the UI read already. A run the run cache holds loaded already is
 // made compact from its rows instead, and a run without a run.json (a
 // store without files) or a stopped one (its summary made from the cases
 // it recorded) is loaded whole. The changed-case table's tags and first
@@ -212,26 +212,24 @@ func (c *cmpRun) fromRun(run *assay.Run, path string) {
 	c.outs, c.ids = a.done()
 }
 
-// stream makes c of the case lines of its run.json (store.StreamRunFacts:
-// the fields a comparison reads, one case at a time); h is the file's
-// header as the UI read it.
+// stream makes c of the case lines of its run.json
+// (store.ReadRunCaseFacts: the fields a comparison reads, a line at a
+// time); h is the file's header as the UI read it (fileHead).
 func (c *cmpRun) stream(h *assay.Run) error {
-	cc := &compare.Compact{}
+	run := *h
+	run.Cases = nil
+	cc := &compare.Compact{Head: &run}
 	// The header's count sizes the maps, within reason.
 	a := newOutcomeAcc(c.head, min(max(h.Summary.Cases, 0), 1<<18))
-	run, err := store.StreamRunFacts(c.key.path, func(r *assay.CaseResult) {
+	err := store.ReadRunCaseFacts(c.key.path, func(r *assay.CaseResult) error {
 		cc.Add(r)
 		a.add(r)
-	}, func() {
-		*cc = compare.Compact{}
-		a = newOutcomeAcc(c.head, 0)
+		return nil
 	})
 	if err != nil {
 		return err
 	}
-	run.Cases = nil
-	cc.Head = run
-	c.run, c.path, c.c = run, c.key.path, cc
+	c.run, c.path, c.c = &run, c.key.path, cc
 	c.outs, c.ids = a.done()
 	return nil
 }
