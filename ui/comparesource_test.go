@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/cputime"
+	"github.com/assay-eval/assay/internal/largetest"
 	"github.com/assay-eval/assay/runner"
 )
 
@@ -79,4 +81,29 @@ func TestComparePageStreamedMatchesLoaded(t *testing.T) {
 			}
 		})
 	}
+}
+
+// BenchmarkComparePage100kSegments is BenchmarkComparePage100k of runs
+// with their segments (10 tag values), whose table pairs each segment's
+// cases for pass_rate and the head metric.
+func BenchmarkComparePage100kSegments(b *testing.B) {
+	largetest.Skip(b, "stores two 100,000-case runs")
+	st := benchStore(b)
+	segments := func(r *assay.Run) { r.Segments = runner.Segments(r.Cases, r.Options.Metrics) }
+	base := synthRunOf(b, st, 100_000, 0, false, segments).RunID
+	cand := synthRunOf(b, st, 100_000, 3, false, segments).RunID
+	b.ReportAllocs()
+	b.ResetTimer()
+	size := 0
+	cpu := cputime.Used()
+	for b.Loop() {
+		rec := httptest.NewRecorder()
+		New(st, Options{}).ServeHTTP(rec, httptest.NewRequest("GET", "/compare?base="+base+"&cand="+cand, nil))
+		if rec.Code != 200 || !strings.Contains(rec.Body.String(), `<th scope="row">lang=de</th>`) {
+			b.Fatal(rec.Code, rec.Body.String())
+		}
+		size = rec.Body.Len()
+	}
+	b.ReportMetric(float64((cputime.Used()-cpu).Milliseconds())/float64(b.N), "cpu-ms/op")
+	b.ReportMetric(float64(size), "HTML-bytes")
 }

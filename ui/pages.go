@@ -1747,7 +1747,8 @@ const maxSegments = 50
 // both runs have. A segment keeps the pairs whose trials carry its tag in
 // both runs (compare.PairMeasure's keep of both sides): of two runs in
 // compact form that tag every case alike (sameTags), those whose
-// candidate trial carries it (compare.PairCompact); of others, the pairs
+// candidate trial carries it (compare.PairCompactEach, the cases paired
+// once for all segments); of others, the pairs
 // of the runs loaded whole (full).
 func segChanges(base, cand *cmpRun, head string, alpha float64, full func() (*assay.Run, *assay.Run, error)) ([]segChange, error) {
 	bs, cs := base.run.Segments, cand.run.Segments
@@ -1763,7 +1764,8 @@ func segChanges(base, cand *cmpRun, head string, alpha float64, full func() (*as
 	if alpha == 0 {
 		alpha = compare.Defaults.Alpha
 	}
-	var pair func(m, k, v string) compare.Paired
+	// pair pairs measure m over each segment.
+	var pair func(m string) []compare.Paired
 	switch {
 	case base.cases != nil && cand.cases != nil, !sameTags(base, cand):
 		b, c := &assay.Run{Cases: base.cases}, &assay.Run{Cases: cand.cases}
@@ -1773,13 +1775,21 @@ func segChanges(base, cand *cmpRun, head string, alpha float64, full func() (*as
 				return nil, err
 			}
 		}
-		pair = func(m, k, v string) compare.Paired {
-			return compare.PairMeasure(b, c, m, func(r *assay.CaseResult) bool { x, ok := r.Tags[k]; return ok && x == v })
+		pair = func(m string) []compare.Paired {
+			out := make([]compare.Paired, len(names))
+			for i, n := range names {
+				k, v, _ := strings.Cut(n, "=")
+				out[i] = compare.PairMeasure(b, c, m, func(r *assay.CaseResult) bool { x, ok := r.Tags[k]; return ok && x == v })
+			}
+			return out
 		}
 	default:
-		pair = func(m, k, v string) compare.Paired {
-			return compare.PairCompact(base.c, cand.c, m, func(i int) bool { x, ok := cand.c.Tag(i, k); return ok && x == v })
+		keeps := make([]func(int) bool, len(names))
+		for i, n := range names {
+			k, v, _ := strings.Cut(n, "=")
+			keeps[i] = func(i int) bool { x, ok := cand.c.Tag(i, k); return ok && x == v }
 		}
+		pair = func(m string) []compare.Paired { return compare.PairCompactEach(base.c, cand.c, m, keeps) }
 	}
 	measures := []string{"pass_rate"}
 	if head != "" {
@@ -1792,9 +1802,9 @@ func segChanges(base, cand *cmpRun, head string, alpha float64, full func() (*as
 	for _, m := range measures {
 		ps := make([]float64, len(names))
 		ms := make([]segMeasure, len(names))
+		pms := pair(m)
 		for i, n := range names {
-			k, v, _ := strings.Cut(n, "=")
-			pm := pair(m, k, v)
+			pm := pms[i]
 			iv := compare.DeltaInterval(pm.Deltas, alpha, compare.Options{})
 			ms[i] = segMeasure{N: iv.N, P: iv.P, Base: "-", Cand: "-", Delta: "-"}
 			ps[i] = iv.P
