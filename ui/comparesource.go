@@ -48,8 +48,14 @@ type cmpRun struct {
 // keptCompacts bounds the compact runs kept: a pair.
 const keptCompacts = 2
 
-// compareForms compares the runs base and cand (compare) and returns
-// both in compact form, their outcomes for cand's head metric.
+// compareForms is `assay compare BASE CAND` of two runs resolve made the
+// keys of (each read by its run.json or its full id, so a REF such as
+// latest is resolved once per request, not again here):
+// compare.RunsCompact of the two runs in compact form, weighed against
+// the store's earlier runs of the baseline's system (harness.History), as
+// harness.CompareRefs does. It returns the report and both runs in
+// compact form, their outcomes for cand's head metric. The reports of the
+// last few pairs are kept, so paging a flip list compares nothing again.
 func (s *source) compareForms(ctx context.Context, base, cand runKey) (compare.Report, [2]*cmpRun, error) {
 	var forms [2]*cmpRun
 	ch, err := s.cmpHead(ctx, cand)

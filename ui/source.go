@@ -67,7 +67,7 @@ type source struct {
 	// metric (the history grid), so the grid does not load its runs
 	// through the small run cache again on each request.
 	outs map[outKey]map[string]outcome
-	// reports are the last comparisons (compare), most recent last.
+	// reports are the last comparisons (compareForms), most recent last.
 	reports []cachedReport
 	// cmps are the runs last compared, in compact form (compareForms),
 	// most recently used last.
@@ -690,18 +690,6 @@ func (s *caseSpool) get(id string) ([]assay.CaseResult, error) {
 func (s *caseSpool) close() {
 	s.f.Close()
 	os.Remove(s.f.Name())
-}
-
-// compare is `assay compare BASE CAND` of two runs resolve made the keys
-// of (each read by its run.json or its full id, so a REF such as latest
-// is resolved once per request, not again here): compare.RunsCompact of
-// the two runs in compact form (compareForms), weighed against the
-// store's earlier runs of the baseline's system (harness.History), as
-// harness.CompareRefs does. The reports of the last few pairs are kept,
-// so paging a flip list compares nothing again.
-func (s *source) compare(ctx context.Context, base, cand runKey) (compare.Report, error) {
-	rep, _, err := s.compareForms(ctx, base, cand)
-	return rep, err
 }
 
 // keptReports bounds the comparisons kept.
