@@ -91,6 +91,8 @@ func TestStreamRunFactsReadsWhatLoadRunReads(t *testing.T) {
 		{name: "nothing carried over", cases: `{"id": "a", "pass": true, "latency_ms": 1, "top_score": 2, "metrics": {"mrr": 1}, "tags": {"k": "v"}, "checks": [{"kind": "refusal", "pass": true}]}, {"id": "b", "pass": false, "latency_ms": 3, "metrics": {"map": 0}}`},
 		{name: "an error", cases: `{"id": "a", "error": {"class": "timeout", "message": "slow"}}`},
 		{name: "escaped id", cases: `{"id": "a\u00e9\n"}`},
+		{name: "escaped check detail", cases: `{"id": "a", "checks": [{"kind": "answer_includes", "pass": false, "detail": "missing \"sha-256\" \u00e9"}]}`},
+		{name: "invalid UTF-8 in a check detail", cases: "{\"id\": \"a\", \"checks\": [{\"kind\": \"x\", \"pass\": true, \"detail\": \"\xff\"}]}"},
 		{name: "invalid UTF-8 in a tag", cases: "{\"id\": \"a\", \"tags\": {\"k\": \"\xff\"}}"},
 		{name: "escaped metric name", cases: `{"id": "a", "metrics": {"m\u0072r": 1}}`},
 		{name: "key in another case", cases: `{"ID": "a", "id": "b", "Pass": true}`},
@@ -145,17 +147,18 @@ func FuzzStreamRunFacts(f *testing.F) {
 }
 
 // benchRecord writes a run.json of n cases shaped as a retrieval run's
-// (the form bench/compare10k writes) and returns its path.
+// (the form bench/compare10k writes), laid out as the store writes it (a
+// case a line), and returns its path.
 func benchRecord(b *testing.B, n int) string {
 	var sb strings.Builder
-	sb.WriteString(`{` + streamHead + `, "cases": [`)
+	sb.WriteString("{\n  " + streamHead + ",\n  \"cases\": [\n")
 	for i := range n {
 		if i > 0 {
 			sb.WriteString(",\n")
 		}
-		fmt.Fprintf(&sb, `{"id":"q%06d","trial":0,"pass":%t,"error":null,"checks":[{"kind":"retrieves","pass":%t}],"metrics":{"hit@5":1,"map":0.2441552050762031,"mrr":0.3333333333333333,"ndcg@10":0.27128356119578123,"recall@10":1,"recall@5":1},"latency_ms":87.82429062220707,"retrieved":10,"citations":1,"refused":false,"tags":{"lang":"de"}}`, i, i%3 != 0, i%3 != 0)
+		fmt.Fprintf(&sb, `    {"id":"q%06d","trial":0,"pass":%t,"error":null,"checks":[{"kind":"retrieves","pass":%t}],"metrics":{"hit@5":1,"map":0.2441552050762031,"mrr":0.3333333333333333,"ndcg@10":0.27128356119578123,"recall@10":1,"recall@5":1},"latency_ms":87.82429062220707,"retrieved":10,"citations":1,"refused":false,"tags":{"lang":"de"}}`, i, i%3 != 0, i%3 != 0)
 	}
-	sb.WriteString("]}")
+	sb.WriteString("\n  ]\n}\n")
 	path := filepath.Join(b.TempDir(), store.RunFile)
 	if err := os.WriteFile(path, []byte(sb.String()), 0o644); err != nil {
 		b.Fatal(err)
@@ -175,6 +178,19 @@ func benchStream(b *testing.B, read func(string, func(*assay.CaseResult), func()
 	for b.Loop() {
 		n := 0
 		if _, err := read(path, func(*assay.CaseResult) { n++ }, func() {}); err != nil || n != 100_000 {
+			b.Fatal(n, err)
+		}
+	}
+}
+
+// BenchmarkReadRunCaseFacts100k reads the cases of the same record as
+// StreamRunFacts, a line at a time.
+func BenchmarkReadRunCaseFacts100k(b *testing.B) {
+	path := benchRecord(b, 100_000)
+	b.ResetTimer()
+	for b.Loop() {
+		n := 0
+		if err := store.ReadRunCaseFacts(path, func(*assay.CaseResult) error { n++; return nil }); err != nil || n != 100_000 {
 			b.Fatal(n, err)
 		}
 	}

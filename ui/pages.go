@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"hash/maphash"
 	"html/template"
 	"maps"
 	"math"
@@ -1536,19 +1537,24 @@ func (s *server) comparePage(ctx context.Context, r *http.Request) (string, any,
 	if err != nil {
 		return "", nil, err
 	}
-	rep, err := s.src.compare(ctx, bk, ck)
+	rep, forms, err := s.src.compareForms(ctx, bk, ck)
 	if err != nil {
 		return "", nil, err
 	}
-	bc, err := s.src.loadKey(ctx, bk)
+	d, err := buildCompareOf(rep, forms[0], forms[1], maxDiffs, func() (*assay.Run, *assay.Run, error) {
+		bc, err := s.src.loadKey(ctx, bk)
+		if err != nil {
+			return nil, nil, err
+		}
+		cc, err := s.src.loadKey(ctx, ck)
+		if err != nil {
+			return nil, nil, err
+		}
+		return bc.run, cc.run, nil
+	})
 	if err != nil {
 		return "", nil, err
 	}
-	cc, err := s.src.loadKey(ctx, ck)
-	if err != nil {
-		return "", nil, err
-	}
-	d := buildCompare(rep, bc.run, cc.run, maxDiffs)
 	if all := q.Get("flips"); all != "" {
 		if !slices.Contains(flipKinds, all) {
 			return "", nil, badRequest("flips=%q: want one of %s", all, strings.Join(flipKinds, ", "))
@@ -1595,10 +1601,25 @@ func (s *server) defaultPair(ctx context.Context, suite string) (string, string,
 }
 
 func buildCompare(rep compare.Report, base, cand *assay.Run, limit int) *compareData {
-	d := &compareData{Rep: rep, Base: base.RunID, Cand: cand.RunID, Sensitivity: report.Sensitivity(rep), ClusterNote: report.ClusterNote(rep)}
-	if names := report.MetricOrder(cand); len(names) > 0 {
-		d.Head = names[0]
+	forms := [2]*cmpRun{}
+	for i, run := range [2]*assay.Run{base, cand} {
+		forms[i] = &cmpRun{}
+		if names := report.MetricOrder(cand); len(names) > 0 {
+			forms[i].head = names[0]
+		}
+		forms[i].fromRun(run, "")
 	}
+	d, _ := buildCompareOf(rep, forms[0], forms[1], limit, nil)
+	return d
+}
+
+// buildCompareOf is the compare page of the runs base and cand in
+// compact form (their outcomes for cand's head metric). full loads both
+// runs whole, for a segment table whose runs tag a case differently
+// (sameTags); it is not called when both were loaded whole already.
+func buildCompareOf(rep compare.Report, base, cand *cmpRun, limit int, full func() (*assay.Run, *assay.Run, error)) (*compareData, error) {
+	d := &compareData{Rep: rep, Base: base.run.RunID, Cand: cand.run.RunID, Sensitivity: report.Sensitivity(rep), ClusterNote: report.ClusterNote(rep)}
+	d.Head = cand.head
 	flip := map[string]string{}
 	for _, id := range rep.Flips.PassToFail {
 		flip[id] = "pass → fail"
@@ -1606,8 +1627,8 @@ func buildCompare(rep compare.Report, base, cand *assay.Run, limit int) *compare
 	for _, id := range rep.Flips.FailToPass {
 		flip[id] = "fail → pass"
 	}
-	b, c := outcomes(base.Cases, d.Head), outcomes(cand.Cases, d.Head)
-	for _, id := range caseOrder(cand.Cases) {
+	b, c := base.outs, cand.outs
+	for _, id := range cand.ids {
 		co := c[id]
 		bo, ok := b[id]
 		if !ok {
@@ -1644,14 +1665,13 @@ func buildCompare(rep compare.Report, base, cand *assay.Run, limit int) *compare
 	}
 	sort.SliceStable(d.Diffs, func(i, j int) bool { return rank(d.Diffs[i].Flip) < rank(d.Diffs[j].Flip) })
 	listed := map[string]*diffRow{}
+	want := map[string]bool{}
 	for i := range d.Diffs {
 		listed[d.Diffs[i].ID] = &d.Diffs[i]
+		want[d.Diffs[i].ID] = true
 	}
-	for _, cr := range cand.Cases {
+	err := cand.rowsOf(want, func(cr assay.CaseResult) {
 		row := listed[cr.ID]
-		if row == nil {
-			continue
-		}
 		if row.Tags == "" {
 			var tags []string
 			for _, k := range slices.Sorted(maps.Keys(cr.Tags)) {
@@ -1662,11 +1682,16 @@ func buildCompare(rep compare.Report, base, cand *assay.Run, limit int) *compare
 		if f := factsOf(cr); row.Why == "" && len(f) > 0 {
 			row.Why = f[0]
 		}
+	})
+	if err != nil {
+		return nil, err
 	}
-	d.Gates = gateChanges(base.Gates, cand.Gates)
-	d.Segments = segChanges(base, cand, d.Head, rep.Alpha)
+	d.Gates = gateChanges(base.run.Gates, cand.run.Gates)
+	if d.Segments, err = segChanges(base, cand, d.Head, rep.Alpha, full); err != nil {
+		return nil, err
+	}
 	d.boundLists()
-	return d
+	return d, nil
 }
 
 // gateChanges pairs the two runs' gates by expression, in the
@@ -1719,19 +1744,52 @@ func gateChanges(base, cand []assay.GateResult) []gateChange {
 const maxSegments = 50
 
 // segChanges compares pass_rate and head over each segment (tag value)
-// both runs have.
-func segChanges(base, cand *assay.Run, head string, alpha float64) []segChange {
+// both runs have. A segment keeps the pairs whose trials carry its tag in
+// both runs (compare.PairMeasure's keep of both sides): of two runs in
+// compact form that tag every case alike (sameTags), those whose
+// candidate trial carries it (compare.PairCompactEach, the cases paired
+// once for all segments); of others, the pairs
+// of the runs loaded whole (full).
+func segChanges(base, cand *cmpRun, head string, alpha float64, full func() (*assay.Run, *assay.Run, error)) ([]segChange, error) {
+	bs, cs := base.run.Segments, cand.run.Segments
 	var names []string
-	for _, k := range slices.Sorted(maps.Keys(cand.Segments)) {
-		if _, ok := base.Segments[k]; ok && len(names) < maxSegments {
+	for _, k := range slices.Sorted(maps.Keys(cs)) {
+		if _, ok := bs[k]; ok && len(names) < maxSegments {
 			names = append(names, k)
 		}
 	}
 	if len(names) == 0 {
-		return nil
+		return nil, nil
 	}
 	if alpha == 0 {
 		alpha = compare.Defaults.Alpha
+	}
+	// pair pairs measure m over each segment.
+	var pair func(m string) []compare.Paired
+	switch {
+	case base.cases != nil && cand.cases != nil, !sameTags(base, cand):
+		b, c := &assay.Run{Cases: base.cases}, &assay.Run{Cases: cand.cases}
+		if base.cases == nil || cand.cases == nil {
+			var err error
+			if b, c, err = full(); err != nil {
+				return nil, err
+			}
+		}
+		pair = func(m string) []compare.Paired {
+			out := make([]compare.Paired, len(names))
+			for i, n := range names {
+				k, v, _ := strings.Cut(n, "=")
+				out[i] = compare.PairMeasure(b, c, m, func(r *assay.CaseResult) bool { x, ok := r.Tags[k]; return ok && x == v })
+			}
+			return out
+		}
+	default:
+		keeps := make([]func(int) bool, len(names))
+		for i, n := range names {
+			k, v, _ := strings.Cut(n, "=")
+			keeps[i] = func(i int) bool { x, ok := cand.c.Tag(i, k); return ok && x == v }
+		}
+		pair = func(m string) []compare.Paired { return compare.PairCompactEach(base.c, cand.c, m, keeps) }
 	}
 	measures := []string{"pass_rate"}
 	if head != "" {
@@ -1744,10 +1802,9 @@ func segChanges(base, cand *assay.Run, head string, alpha float64) []segChange {
 	for _, m := range measures {
 		ps := make([]float64, len(names))
 		ms := make([]segMeasure, len(names))
+		pms := pair(m)
 		for i, n := range names {
-			k, v, _ := strings.Cut(n, "=")
-			keep := func(r *assay.CaseResult) bool { x, ok := r.Tags[k]; return ok && x == v }
-			pm := compare.PairMeasure(base, cand, m, keep)
+			pm := pms[i]
 			iv := compare.DeltaInterval(pm.Deltas, alpha, compare.Options{})
 			ms[i] = segMeasure{N: iv.N, P: iv.P, Base: "-", Cand: "-", Delta: "-"}
 			ps[i] = iv.P
@@ -1756,7 +1813,7 @@ func segChanges(base, cand *assay.Run, head string, alpha float64) []segChange {
 			} else {
 				ms[i].Delta = fmt.Sprintf("%+.4f", iv.Delta)
 			}
-			ms[i].Base, ms[i].Cand = segValue(base.Segments[n], m), segValue(cand.Segments[n], m)
+			ms[i].Base, ms[i].Cand = segValue(bs[n], m), segValue(cs[n], m)
 			if iv.N > 0 {
 				switch {
 				case pm.Direction == "higher" && iv.Delta < 0, pm.Direction == "lower" && iv.Delta > 0:
@@ -1775,7 +1832,7 @@ func segChanges(base, cand *assay.Run, head string, alpha float64) []segChange {
 			out[i].Measures = append(out[i].Measures, ms[i])
 		}
 	}
-	return out
+	return out, nil
 }
 
 // segValue is a segment's pass rate (a percentage) or mean of a metric.
@@ -1799,6 +1856,10 @@ type outcome struct {
 	order   int // 1 + the index of the case's first row in the run
 	rows    int // trials
 	passed  int // trials that passed
+	// tags is a hash of the first trial's tags; mixedTags says another
+	// trial's differ (the segment table pairs compact runs by it).
+	tags      uint64
+	mixedTags bool
 }
 
 // trials is "2/3 pass" for a case of several trials, "" for one.
@@ -1810,46 +1871,90 @@ func (o outcome) trials() string {
 }
 
 func outcomes(cases []assay.CaseResult, head string) map[string]outcome {
-	// One pass, each case's outcome in a slice found through one map
-	// lookup a row: at 100,000 cases this is a good part of the compare
-	// page's own time.
-	idx := make(map[string]int, len(cases))
-	acc := make([]outcome, 0, len(cases))
-	ids := make([]string, 0, len(cases))
-	for i, c := range cases {
-		j, ok := idx[c.ID]
-		if !ok {
-			j = len(acc)
-			idx[c.ID] = j
-			acc = append(acc, outcome{order: i + 1})
-			ids = append(ids, c.ID)
-		}
-		o := &acc[j]
-		o.rows++
-		if c.Passed() {
-			o.passed++
-		}
-		switch st := status(c); {
-		case o.status == "":
-			o.status = st
-		case !slices.Contains(strings.Split(o.status, "/"), st):
-			o.status += "/" + st
-		}
-		if v, ok := c.Metrics[head]; ok {
-			o.head += v
-			o.n++
-			o.hasHead = true
-		}
+	a := newOutcomeAcc(head, len(cases))
+	for i := range cases {
+		a.add(&cases[i])
 	}
-	out := make(map[string]outcome, len(acc))
-	for j, id := range ids {
-		o := acc[j]
+	out, _ := a.done()
+	return out
+}
+
+// outcomeAcc makes the outcomes of a run's cases added one trial at a
+// time (a run read as a stream): one pass, each case's outcome in a
+// slice found through one map lookup a row (at 100,000 cases this is a
+// good part of the compare page's own time).
+type outcomeAcc struct {
+	head string
+	idx  map[string]int
+	acc  []outcome
+	ids  []string
+	rows int
+	h    maphash.Hash
+}
+
+func newOutcomeAcc(head string, n int) *outcomeAcc {
+	a := &outcomeAcc{head: head, idx: make(map[string]int, n), acc: make([]outcome, 0, n), ids: make([]string, 0, n)}
+	a.h.SetSeed(tagSeed)
+	return a
+}
+
+// tagSeed seeds the hashes of case tags (outcome.tags).
+var tagSeed = maphash.MakeSeed()
+
+// add counts the case trial c.
+func (a *outcomeAcc) add(c *assay.CaseResult) {
+	a.rows++
+	j, ok := a.idx[c.ID]
+	if !ok {
+		j = len(a.acc)
+		a.idx[c.ID] = j
+		a.acc = append(a.acc, outcome{order: a.rows})
+		a.ids = append(a.ids, c.ID)
+	}
+	o := &a.acc[j]
+	o.rows++
+	if c.Passed() {
+		o.passed++
+	}
+	switch st := status(*c); {
+	case o.status == "":
+		o.status = st
+	case !slices.Contains(strings.Split(o.status, "/"), st):
+		o.status += "/" + st
+	}
+	if v, ok := c.Metrics[a.head]; ok {
+		o.head += v
+		o.n++
+		o.hasHead = true
+	}
+	// The tags' hash, whatever their order: a sum of each pair's.
+	var th uint64
+	for k, v := range c.Tags {
+		a.h.Reset()
+		a.h.WriteString(k)
+		a.h.WriteByte(0)
+		a.h.WriteString(v)
+		th += a.h.Sum64()
+	}
+	if o.rows == 1 {
+		o.tags = th
+	} else if o.tags != th {
+		o.mixedTags = true
+	}
+}
+
+// done returns the outcomes by case id and the distinct case ids in
+// their order (caseOrder).
+func (a *outcomeAcc) done() (map[string]outcome, []string) {
+	out := make(map[string]outcome, len(a.acc))
+	for j, id := range a.ids {
+		o := a.acc[j]
 		if o.n > 0 {
 			o.head /= float64(o.n)
 		}
 		out[id] = o
 	}
-	return out
+	return out, a.ids
 }
 
 // caseOrder is the distinct case ids of a run in their order.

@@ -67,8 +67,11 @@ type source struct {
 	// metric (the history grid), so the grid does not load its runs
 	// through the small run cache again on each request.
 	outs map[outKey]map[string]outcome
-	// reports are the last comparisons (compare), most recent last.
+	// reports are the last comparisons (compareForms), most recent last.
 	reports []cachedReport
+	// cmps are the runs last compared, in compact form (compareForms),
+	// most recently used last.
+	cmps []*cmpRun
 }
 
 // runKey names one state of a run: its id, status and finished_at, and
@@ -687,50 +690,6 @@ func (s *caseSpool) get(id string) ([]assay.CaseResult, error) {
 func (s *caseSpool) close() {
 	s.f.Close()
 	os.Remove(s.f.Name())
-}
-
-// compare is `assay compare BASE CAND` of two runs resolve made the keys
-// of (each read by its run.json or its full id, so a REF such as latest
-// is resolved once per request, not again here): compare.Runs of the two
-// runs as the run cache holds them, weighed against the store's earlier
-// runs of the baseline's system (harness.History), as harness.CompareRefs
-// does. The runs are read once for both the comparison and the pages'
-// rows: at 100,000 cases each, decoding a run is most of the page's time.
-// The reports of the last few pairs are kept, so paging a flip list
-// compares nothing again.
-func (s *source) compare(ctx context.Context, base, cand runKey) (compare.Report, error) {
-	k := [2]runKey{base, cand}
-	s.mu.Lock()
-	for _, r := range s.reports {
-		if r.key == k && fresh(base, r.at) && fresh(cand, r.at) {
-			s.mu.Unlock()
-			return r.rep, nil
-		}
-	}
-	s.mu.Unlock()
-	var runs [2]*cachedRun
-	var errs [2]error
-	var wg sync.WaitGroup
-	for i, key := range k {
-		wg.Go(func() { runs[i], errs[i] = s.loadKey(ctx, key) })
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return compare.Report{}, err
-		}
-	}
-	// Any two runs of the store, as asked: runs of two suites are
-	// compared with the report's warning that they differ, not refused.
-	hist := harness.History(ctx, s.st, runs[0].run, runs[1].run, 0)
-	rep := compare.Runs(runs[0].run, runs[1].run, compare.Options{History: hist})
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(s.reports) >= keptReports {
-		s.reports = s.reports[1:]
-	}
-	s.reports = append(s.reports, cachedReport{k, time.Now(), rep})
-	return rep, nil
 }
 
 // keptReports bounds the comparisons kept.

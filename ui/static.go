@@ -51,12 +51,15 @@ func WriteStatic(ctx context.Context, dir string, st Store, runRef, baseRef stri
 		if bc, err = src.load(ctx, baseRef); err != nil {
 			return nil, err
 		}
-		rep, err := src.compare(ctx, bc.key, c.key)
+		rep, forms, err := src.compareForms(ctx, bc.key, c.key)
 		if err != nil {
 			return nil, err
 		}
 		links.base = bc.run.RunID
-		cmp = buildCompare(rep, bc.run, c.run, 0)
+		cmp, err = buildCompareOf(rep, forms[0], forms[1], 0, func() (*assay.Run, *assay.Run, error) { return bc.run, c.run, nil })
+		if err != nil {
+			return nil, err
+		}
 		links.diffs = staticDiffs(cmp.Diffs, maxStaticDiffs)
 	}
 	var written []string

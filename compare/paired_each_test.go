@@ -1,0 +1,37 @@
+package compare_test
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/assay-eval/assay/compare"
+)
+
+// PairCompactEach gives, filter by filter, what PairCompact gives.
+func TestPairCompactEachEqualsPairCompact(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(11, 27))
+	for round := range 30 {
+		n, trials := 1+rng.IntN(60), 1+rng.IntN(3)
+		base := genPairRun(rng, "b", n, trials, round%4 == 3)
+		cand := genPairRun(rng, "c", n+rng.IntN(5), trials, round%4 == 3)
+		cb, cc := compare.CompactOf(base), compare.CompactOf(cand)
+		lang := func(v string) func(int) bool {
+			return func(i int) bool { x, ok := cc.Tag(i, "lang"); return ok && x == v }
+		}
+		keeps := []func(int) bool{lang("de"), nil, lang("fr"), lang("xx"), func(i int) bool { return cc.ID(i) < "c020" }}
+		for _, m := range []string{"pass_rate", "error_rate", "ndcg@10", "absent"} {
+			got := compare.PairCompactEach(cb, cc, m, keeps)
+			if len(got) != len(keeps) {
+				t.Fatalf("round %d %s: %d results, want %d", round, m, len(got), len(keeps))
+			}
+			for k, keep := range keeps {
+				want := compare.PairCompact(cb, cc, m, keep)
+				if got[k].Measure != want.Measure || got[k].Direction != want.Direction || !slices.Equal(got[k].Deltas, want.Deltas) {
+					t.Errorf("round %d %s filter %d: %+v, PairCompact gives %+v", round, m, k, got[k], want)
+				}
+			}
+		}
+	}
+}
