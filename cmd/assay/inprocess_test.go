@@ -47,6 +47,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -390,4 +391,53 @@ func inProcessScripts(dir, tmp string) (string, error) {
 		}
 	}
 	return out, nil
+}
+
+// runMeasured runs one command in w, a worker the caller started for
+// itself (startWorker), and measures it as runMeasured measures a
+// process: the command's exit status, how long it took and the worker's
+// peak resident set while it ran. The peak is reset before the command
+// (/proc/PID/clear_refs, Linux), so it is the worker's resident set at the
+// start plus what the command grew it by, as a process's own peak would
+// be. A command still running after limit is ended by killing the worker
+// (the error says so, and w is not usable after it); so is a worker whose
+// peak cannot be reset, where the caller must start a process instead.
+func (w *worker) runMeasured(rq workRequest, limit time.Duration) (workReply, measured, error) {
+	pid := w.cmd.Process.Pid
+	if err := os.WriteFile(fmt.Sprintf("/proc/%d/clear_refs", pid), []byte("5"), 0); err != nil {
+		return workReply{}, measured{}, fmt.Errorf("resetting the worker's peak: %v", err)
+	}
+	type result struct {
+		rep workReply
+		err error
+	}
+	done := make(chan result, 1)
+	start := time.Now()
+	go func() {
+		var rep workReply
+		err := w.enc.Encode(rq)
+		if err == nil {
+			err = w.dec.Decode(&rep)
+		}
+		done <- result{rep, err}
+	}()
+	timer := time.NewTimer(limit)
+	defer timer.Stop()
+	select {
+	case r := <-done:
+		m := measured{code: r.rep.Code, took: time.Since(start), rssMiB: vmHWMKiB(pid) >> 10}
+		if r.err != nil {
+			// The worker died in the command (a panic): the command's
+			// exit status and output are a crashed process's.
+			w.req.Close()
+			w.cmd.Wait()
+			return workReply{Code: 2, Stderr: []byte(w.output.String())}, measured{code: 2, took: m.took}, nil
+		}
+		return r.rep, m, nil
+	case <-timer.C:
+		w.cmd.Process.Kill()
+		w.req.Close()
+		w.cmd.Wait()
+		return workReply{}, measured{code: -1, took: time.Since(start)}, fmt.Errorf("still running after %v: killed", limit)
+	}
 }
