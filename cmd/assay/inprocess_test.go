@@ -38,6 +38,7 @@ import (
 	"encoding/gob"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -439,5 +440,78 @@ func (w *worker) runMeasured(rq workRequest, limit time.Duration) (workReply, me
 		w.req.Close()
 		w.cmd.Wait()
 		return workReply{}, measured{code: -1, took: time.Since(start)}, fmt.Errorf("still running after %v: killed", limit)
+	}
+}
+
+// The CI examples' shell steps (ghstep, glstep, kubejob) run assay as a
+// program of their own, found on PATH. With a shim (testdata/workershim,
+// built once per run of the test binary) first on the PATH of those
+// steps, each such assay is a small process that hands its command to a
+// worker through a Unix socket the test process serves, not a start of
+// the test binary. shimVar names the socket in a script's environment;
+// shimDirVar the directory holding the shim; shimRealVar the test binary
+// as assay, which the shim execs for a command that reads stdin.
+const (
+	shimVar     = "ASSAY_TEST_SHIM_SOCKET"
+	shimDirVar  = "ASSAY_TEST_SHIM_DIR"
+	shimRealVar = "ASSAY_TEST_SHIM_REAL"
+)
+
+// startShim builds the shim into a directory of t's and serves its socket
+// until t ends. It returns the variables of the scripts' environment that
+// put it to use (nil, logged, when it cannot be built: the steps then run
+// the test binary).
+func startShim(t *testing.T) []string {
+	real, err := exec.LookPath("assay") // testscript.Main's copy of the test binary
+	if err != nil {
+		t.Logf("no shim for the CI steps: %v", err)
+		return nil
+	}
+	dir := t.TempDir()
+	build := exec.Command("go", "build", "-o", filepath.Join(dir, "assay"), "./testdata/workershim")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Logf("no shim for the CI steps: go build: %v\n%s", err, out)
+		return nil
+	}
+	sock := filepath.Join(dir, "s")
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Logf("no shim for the CI steps: %v", err)
+		return nil
+	}
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			go serveShim(c)
+		}
+	}()
+	return []string{shimVar + "=" + sock, shimDirVar + "=" + dir, shimRealVar + "=" + real}
+}
+
+// serveShim runs the one command a shim sends in a worker and sends back
+// how it went.
+func serveShim(c net.Conn) {
+	defer c.Close()
+	var rq workRequest
+	if err := gob.NewDecoder(c).Decode(&rq); err != nil {
+		return
+	}
+	rep, err := runInWorker(rq)
+	if err != nil {
+		rep = workReply{Code: 2, Stderr: []byte(err.Error() + "\n")}
+	}
+	gob.NewEncoder(c).Encode(rep)
+}
+
+// withShim puts the shim first on the PATH of a step the script ts runs
+// next, through set (the step's own variable setter, which restores what
+// it set when the step ends). Without a shim it does nothing.
+func withShim(ts *testscript.TestScript, set func(k, v string)) {
+	if dir := ts.Getenv(shimDirVar); dir != "" {
+		set("PATH", dir+string(filepath.ListSeparator)+ts.Getenv("PATH"))
 	}
 }
