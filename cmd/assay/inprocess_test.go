@@ -28,8 +28,12 @@ package main
 //     with GO (GOMEMLIMIT, GOGC, GODEBUG, GOMAXPROCS...): the Go runtime
 //     reads them when a process starts.
 // The `within` command always starts a process, since it measures one.
+// The `assay` of the CI examples' shell steps (ghstep, glstep, kubejob)
+// is a small shim that hands its command to a worker (startShim), and a
+// Go test may run commands in a worker of its own, measured as a process
+// is (worker.runMeasured).
 // ASSAY_TEST_EXEC=1 in the environment of go test, or -update, runs every
-// line as written.
+// line as written, and the steps' assay as the test binary.
 
 import (
 	"bufio"

@@ -22,6 +22,13 @@ import (
 	"syscall"
 )
 
+// The variables the test process sets (shimVar and shimRealVar of
+// inprocess_test.go): test plumbing, not variables of the CLI.
+const (
+	socketVar = "ASSAY_TEST_SHIM_SOCKET"
+	realVar   = "ASSAY_TEST_SHIM_REAL"
+)
+
 // request and reply are the test's workRequest and workReply (gob
 // matches them by field name).
 type request struct {
@@ -38,7 +45,7 @@ type reply struct {
 func main() {
 	for _, a := range os.Args[1:] {
 		if a == "-" || a == "/dev/stdin" {
-			real := os.Getenv("ASSAY_TEST_SHIM_REAL")
+			real := os.Getenv(realVar)
 			err := syscall.Exec(real, append([]string{"assay"}, os.Args[1:]...), os.Environ())
 			fmt.Fprintf(os.Stderr, "workershim: exec %s: %v\n", real, err)
 			os.Exit(2)
@@ -49,7 +56,7 @@ func main() {
 		fmt.Fprintf(os.Stderr, "workershim: %v\n", err)
 		os.Exit(2)
 	}
-	c, err := net.Dial("unix", os.Getenv("ASSAY_TEST_SHIM_SOCKET"))
+	c, err := net.Dial("unix", os.Getenv(socketVar))
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "workershim: %v\n", err)
 		os.Exit(2)
