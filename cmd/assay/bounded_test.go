@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -167,9 +168,47 @@ func TestBadInputFilesAreRefusedAtOnce(t *testing.T) {
 			return []string{"judgments", "import", bad(k, ".jsonl"), "--suite", "js.yaml"}
 		}, 1},
 	}
+	// The commands without a stdin of their own run one after another in a
+	// worker of this test's (inprocess_test.go), measured as a process is:
+	// its peak resident set is reset before each command, and a command
+	// still running after 10 s is ended by killing the worker. Started as a
+	// process each, the 48 commands cost about ten times the CPU, most of
+	// it starting and ending the test binary.
+	var w *worker
+	defer func() {
+		if w != nil {
+			w.req.Close()
+			w.cmd.Wait()
+		}
+	}()
+	inWorker := func(t *testing.T, args []string) (code int, out string, took time.Duration, rss int64) {
+		t.Helper()
+		if w == nil {
+			var err error
+			if w, err = startWorker(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		rep, m, err := w.runMeasured(workRequest{Args: args, Env: append(os.Environ(), "NO_COLOR=1"), Dir: dir}, 10*time.Second)
+		if err != nil || w.cmd.ProcessState != nil {
+			w = nil // killed, or died in the command
+		}
+		if err != nil {
+			return m.code, fmt.Sprintf("assay %s: %v", strings.Join(args, " "), err), m.took, 0
+		}
+		return rep.Code, string(rep.Stdout) + string(rep.Stderr), m.took, int64(m.rssMiB) << 20
+	}
 	check := func(t *testing.T, stdin *os.File, args []string, maxLines int) {
 		t.Helper()
-		code, out, took, rss := runBinary(t, dir, stdin, args...)
+		var code int
+		var out string
+		var took time.Duration
+		var rss int64
+		if stdin == nil {
+			code, out, took, rss = inWorker(t, args)
+		} else {
+			code, out, took, rss = runBinary(t, dir, stdin, args...)
+		}
 		t.Logf("exit %d in %v, max RSS %.1f MiB", code, took.Round(time.Millisecond), float64(rss)/(1<<20))
 		lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
 		if code != 2 || out == "" || len(lines) > maxLines {

@@ -216,6 +216,7 @@ func cmdGHStep(ts *testscript.TestScript, neg bool, args []string) {
 	// Each run of a step has its own $GITHUB_OUTPUT, as on GitHub.
 	output := filepath.Join(dir, id+".output")
 	ts.Check(os.WriteFile(output, nil, 0o666))
+	withShim(ts, set)
 	set("GITHUB_OUTPUT", output)
 	err = ts.Exec("bash", "-e", script)
 	for k, v := range saved {

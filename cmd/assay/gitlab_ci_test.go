@@ -179,6 +179,7 @@ func cmdGLStep(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(os.MkdirAll(dir, 0o777))
 	script := filepath.Join(dir, args[0]+".sh")
 	ts.Check(os.WriteFile(script, []byte(strings.Join(j.Script, "\n")+"\n"), 0o666))
+	withShim(ts, set)
 	err = ts.Exec("sh", "-e", script)
 	for k, v := range saved {
 		ts.Setenv(k, v)

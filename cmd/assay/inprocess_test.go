@@ -28,8 +28,12 @@ package main
 //     with GO (GOMEMLIMIT, GOGC, GODEBUG, GOMAXPROCS...): the Go runtime
 //     reads them when a process starts.
 // The `within` command always starts a process, since it measures one.
+// The `assay` of the CI examples' shell steps (ghstep, glstep, kubejob)
+// is a small shim that hands its command to a worker (startShim), and a
+// Go test may run commands in a worker of its own, measured as a process
+// is (worker.runMeasured).
 // ASSAY_TEST_EXEC=1 in the environment of go test, or -update, runs every
-// line as written.
+// line as written, and the steps' assay as the test binary.
 
 import (
 	"bufio"
@@ -38,6 +42,7 @@ import (
 	"encoding/gob"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -47,6 +52,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -390,4 +396,126 @@ func inProcessScripts(dir, tmp string) (string, error) {
 		}
 	}
 	return out, nil
+}
+
+// runMeasured runs one command in w, a worker the caller started for
+// itself (startWorker), and measures it as runMeasured measures a
+// process: the command's exit status, how long it took and the worker's
+// peak resident set while it ran. The peak is reset before the command
+// (/proc/PID/clear_refs, Linux), so it is the worker's resident set at the
+// start plus what the command grew it by, as a process's own peak would
+// be. A command still running after limit is ended by killing the worker
+// (the error says so, and w is not usable after it); so is a worker whose
+// peak cannot be reset, where the caller must start a process instead.
+func (w *worker) runMeasured(rq workRequest, limit time.Duration) (workReply, measured, error) {
+	pid := w.cmd.Process.Pid
+	if err := os.WriteFile(fmt.Sprintf("/proc/%d/clear_refs", pid), []byte("5"), 0); err != nil {
+		return workReply{}, measured{}, fmt.Errorf("resetting the worker's peak: %v", err)
+	}
+	type result struct {
+		rep workReply
+		err error
+	}
+	done := make(chan result, 1)
+	start := time.Now()
+	go func() {
+		var rep workReply
+		err := w.enc.Encode(rq)
+		if err == nil {
+			err = w.dec.Decode(&rep)
+		}
+		done <- result{rep, err}
+	}()
+	timer := time.NewTimer(limit)
+	defer timer.Stop()
+	select {
+	case r := <-done:
+		m := measured{code: r.rep.Code, took: time.Since(start), rssMiB: vmHWMKiB(pid) >> 10}
+		if r.err != nil {
+			// The worker died in the command (a panic): the command's
+			// exit status and output are a crashed process's.
+			w.req.Close()
+			w.cmd.Wait()
+			return workReply{Code: 2, Stderr: []byte(w.output.String())}, measured{code: 2, took: m.took}, nil
+		}
+		return r.rep, m, nil
+	case <-timer.C:
+		w.cmd.Process.Kill()
+		w.req.Close()
+		w.cmd.Wait()
+		return workReply{}, measured{code: -1, took: time.Since(start)}, fmt.Errorf("still running after %v: killed", limit)
+	}
+}
+
+// The CI examples' shell steps (ghstep, glstep, kubejob) run assay as a
+// program of their own, found on PATH. With a shim (testdata/workershim,
+// built once per run of the test binary) first on the PATH of those
+// steps, each such assay is a small process that hands its command to a
+// worker through a Unix socket the test process serves, not a start of
+// the test binary. shimVar names the socket in a script's environment;
+// shimDirVar the directory holding the shim; shimRealVar the test binary
+// as assay, which the shim execs for a command that reads stdin.
+const (
+	shimVar     = "ASSAY_TEST_SHIM_SOCKET"
+	shimDirVar  = "ASSAY_TEST_SHIM_DIR"
+	shimRealVar = "ASSAY_TEST_SHIM_REAL"
+)
+
+// startShim builds the shim into a directory of t's and serves its socket
+// until t ends. It returns the variables of the scripts' environment that
+// put it to use (nil, logged, when it cannot be built: the steps then run
+// the test binary).
+func startShim(t *testing.T) []string {
+	real, err := exec.LookPath("assay") // testscript.Main's copy of the test binary
+	if err != nil {
+		t.Logf("no shim for the CI steps: %v", err)
+		return nil
+	}
+	dir := t.TempDir()
+	build := exec.Command("go", "build", "-o", filepath.Join(dir, "assay"), "./testdata/workershim")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Logf("no shim for the CI steps: go build: %v\n%s", err, out)
+		return nil
+	}
+	sock := filepath.Join(dir, "s")
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Logf("no shim for the CI steps: %v", err)
+		return nil
+	}
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			go serveShim(c)
+		}
+	}()
+	return []string{shimVar + "=" + sock, shimDirVar + "=" + dir, shimRealVar + "=" + real}
+}
+
+// serveShim runs the one command a shim sends in a worker and sends back
+// how it went.
+func serveShim(c net.Conn) {
+	defer c.Close()
+	var rq workRequest
+	if err := gob.NewDecoder(c).Decode(&rq); err != nil {
+		return
+	}
+	rep, err := runInWorker(rq)
+	if err != nil {
+		rep = workReply{Code: 2, Stderr: []byte(err.Error() + "\n")}
+	}
+	gob.NewEncoder(c).Encode(rep)
+}
+
+// withShim puts the shim first on the PATH of a step the script ts runs
+// next, through set (the step's own variable setter, which restores what
+// it set when the step ends). Without a shim it does nothing.
+func withShim(ts *testscript.TestScript, set func(k, v string)) {
+	if dir := ts.Getenv(shimDirVar); dir != "" {
+		set("PATH", dir+string(filepath.ListSeparator)+ts.Getenv("PATH"))
+	}
 }

@@ -192,6 +192,7 @@ func cmdKubeJob(ts *testscript.TestScript, neg bool, args []string) {
 	for _, a := range append(append([]string(nil), command[1:]...), c.Args...) {
 		argv = append(argv, expandKube(a, env))
 	}
+	withShim(ts, set)
 	err = ts.Exec(command[0], argv...)
 	for k, v := range saved {
 		ts.Setenv(k, v)

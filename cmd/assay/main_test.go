@@ -86,12 +86,14 @@ func TestScripts(t *testing.T) {
 	root := repoRoot(t)
 	shared, sharedErr := shareddata.Find(root)
 	dir := filepath.Join(root, "testdata", "script")
+	var shimEnv []string
 	if !*update && os.Getenv(execEnvVar) != "1" {
 		var err error
 		if dir, err = inProcessScripts(dir, t.TempDir()); err != nil {
 			t.Fatal(err)
 		}
 		t.Logf("scripts rewritten to run assay in workers are in %s (%s=1 runs them as written)", dir, execEnvVar)
+		shimEnv = startShim(t)
 	}
 	testscript.Run(t, testscript.Params{
 		Dir:           dir,
@@ -100,6 +102,10 @@ func TestScripts(t *testing.T) {
 			e.Setenv("ROOT", root)
 			e.Setenv("SHARED", shared)
 			e.Setenv("NO_COLOR", "1")
+			for _, kv := range shimEnv {
+				k, v, _ := strings.Cut(kv, "=")
+				e.Setenv(k, v)
+			}
 			names := make([]string, 0, len(e.Vars))
 			for _, kv := range e.Vars {
 				if k, _, ok := strings.Cut(kv, "="); ok {

@@ -1,0 +1,76 @@
+// Command workershim is `assay` on the PATH of the shell steps of the CI
+// examples that the testscripts run (ghstep, glstep, kubejob): it sends
+// its arguments, environment and working directory to the test process
+// over the Unix socket $ASSAY_TEST_SHIM_SOCKET, which runs the command in
+// a worker (cmd/assay/inprocess_test.go), then prints the command's
+// stdout and stderr and exits with its status. A start of this program
+// costs a few milliseconds of CPU; a start of the test binary as assay
+// costs tens. A command given stdin ("-" or /dev/stdin among its
+// arguments) execs the test binary ($ASSAY_TEST_SHIM_REAL) instead: a
+// worker's commands read no stdin.
+//
+// The test process builds it (go build) once per run of the test binary;
+// it lives under testdata so that go build ./... and go vet ./... leave
+// it alone.
+package main
+
+import (
+	"encoding/gob"
+	"fmt"
+	"net"
+	"os"
+	"syscall"
+)
+
+// The variables the test process sets (shimVar and shimRealVar of
+// inprocess_test.go): test plumbing, not variables of the CLI.
+const (
+	socketVar = "ASSAY_TEST_SHIM_SOCKET"
+	realVar   = "ASSAY_TEST_SHIM_REAL"
+)
+
+// request and reply are the test's workRequest and workReply (gob
+// matches them by field name).
+type request struct {
+	Args []string
+	Env  []string
+	Dir  string
+}
+
+type reply struct {
+	Code           int
+	Stdout, Stderr []byte
+}
+
+func main() {
+	for _, a := range os.Args[1:] {
+		if a == "-" || a == "/dev/stdin" {
+			real := os.Getenv(realVar)
+			err := syscall.Exec(real, append([]string{"assay"}, os.Args[1:]...), os.Environ())
+			fmt.Fprintf(os.Stderr, "workershim: exec %s: %v\n", real, err)
+			os.Exit(2)
+		}
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "workershim: %v\n", err)
+		os.Exit(2)
+	}
+	c, err := net.Dial("unix", os.Getenv(socketVar))
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "workershim: %v\n", err)
+		os.Exit(2)
+	}
+	var rep reply
+	err = gob.NewEncoder(c).Encode(request{Args: os.Args[1:], Env: os.Environ(), Dir: dir})
+	if err == nil {
+		err = gob.NewDecoder(c).Decode(&rep)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "workershim: %v\n", err)
+		os.Exit(2)
+	}
+	os.Stdout.Write(rep.Stdout)
+	os.Stderr.Write(rep.Stderr)
+	os.Exit(rep.Code)
+}
