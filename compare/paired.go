@@ -90,3 +90,17 @@ func DeltaInterval(d []float64, alpha float64, o Options) Interval {
 	iv.Lo, iv.Hi = flipInterval(d, iv.P, alpha, o.ExactMax, o.Samples, rand.NewPCG(o.Seed, h^intervalStream))
 	return iv
 }
+
+// DeltaIntervals is DeltaInterval of each of ds, bit for bit, the tests
+// run on GOMAXPROCS workers (a segment table's measures are tens of
+// independent tests, each fixed by its own deltas and Options.Seed, so the
+// numbers do not depend on scheduling).
+func DeltaIntervals(ds [][]float64, alpha float64, o Options) []Interval {
+	out := make([]Interval, len(ds))
+	jobs := make([]func(), len(ds))
+	for i, d := range ds {
+		jobs[i] = func() { out[i] = DeltaInterval(d, alpha, o) }
+	}
+	run(jobs)
+	return out
+}

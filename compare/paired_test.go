@@ -36,3 +36,27 @@ func TestPairMeasureAgreesWithRuns(t *testing.T) {
 		t.Errorf("error_rate direction %q", d)
 	}
 }
+
+// DeltaIntervals runs its tests side by side; each must be DeltaInterval
+// of its own deltas, bit for bit, whatever order the workers take them in.
+func TestDeltaIntervalsAreDeltaIntervalEach(t *testing.T) {
+	t.Parallel()
+	var ds [][]float64
+	for k := range 9 {
+		d := make([]float64, 30+k*7)
+		for i := range d {
+			d[i] = float64((i*(k+3))%11-5) / 10
+		}
+		ds = append(ds, d)
+	}
+	ds = append(ds, nil, ds[2])
+	got := compare.DeltaIntervals(ds, 0.1, compare.Options{})
+	if len(got) != len(ds) {
+		t.Fatalf("%d intervals for %d delta sets", len(got), len(ds))
+	}
+	for i, d := range ds {
+		if want := compare.DeltaInterval(d, 0.1, compare.Options{}); got[i] != want {
+			t.Errorf("set %d: %+v, want %+v", i, got[i], want)
+		}
+	}
+}

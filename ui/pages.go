@@ -16,6 +16,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/compare"
@@ -1799,13 +1800,29 @@ func segChanges(base, cand *cmpRun, head string, alpha float64, full func() (*as
 	for i, n := range names {
 		out[i].Name = n
 	}
-	for _, m := range measures {
+	// Each measure's segments are paired at once, the measures side by
+	// side, then every segment's test is run on the cores (the tests are
+	// most of the table's time; each is fixed by its deltas alone).
+	pairs := make([][]compare.Paired, len(measures))
+	var wg sync.WaitGroup
+	for j, m := range measures {
+		wg.Go(func() { pairs[j] = pair(m) })
+	}
+	wg.Wait()
+	var ds [][]float64
+	for _, pms := range pairs {
+		for _, pm := range pms {
+			ds = append(ds, pm.Deltas)
+		}
+	}
+	ivs := compare.DeltaIntervals(ds, alpha, compare.Options{})
+	for j, m := range measures {
 		ps := make([]float64, len(names))
 		ms := make([]segMeasure, len(names))
-		pms := pair(m)
+		pms := pairs[j]
 		for i, n := range names {
 			pm := pms[i]
-			iv := compare.DeltaInterval(pm.Deltas, alpha, compare.Options{})
+			iv := ivs[j*len(names)+i]
 			ms[i] = segMeasure{N: iv.N, P: iv.P, Base: "-", Cand: "-", Delta: "-"}
 			ps[i] = iv.P
 			if iv.N == 0 {
