@@ -113,6 +113,21 @@ func TestValueDeep(t *testing.T) {
 	}
 }
 
+// A run without secrets redacts every result through Value: it must not
+// copy the result to the heap for nothing (a large struct, each case).
+func TestValueWithoutSecretsAllocatesNothing(t *testing.T) {
+	in := outer{S: "plain", P: &inner{Name: "n"}, L: []inner{{Name: "l"}}}
+	var out outer
+	for name, r := range map[string]*redact.Redactor{"nil": nil, "empty": redact.New()} {
+		if n := testing.AllocsPerRun(100, func() { out = redact.Value(r, in) }); n != 0 {
+			t.Errorf("Value with a %s redactor: %v allocations a call, want 0", name, n)
+		}
+	}
+	if out.S != "plain" || out.P != in.P {
+		t.Errorf("Value with no secret changed its value: %+v", out)
+	}
+}
+
 func TestWriterSplitsNoSecret(t *testing.T) {
 	t.Parallel()
 	r := newR()

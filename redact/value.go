@@ -15,6 +15,13 @@ func Value[T any](r *Redactor, v T) T {
 	if r.Empty() {
 		return v
 	}
+	return valueOf(r, v)
+}
+
+// valueOf is Value with a secret configured. It is apart from Value so
+// that v is copied to the heap (reflect takes its address) only here: a
+// run without secrets makes no allocation a call.
+func valueOf[T any](r *Redactor, v T) T {
 	rv := reflect.ValueOf(&v).Elem()
 	if !r.needs(rv) {
 		// Nothing to replace: no copy (most results hold no secret).

@@ -553,7 +553,11 @@ func observe(ctx context.Context, t assay.Target, c assay.Case, trial int, o Opt
 	// Graded on the raw observation; what is kept or shown is redacted.
 	r = redact.Value(o.Redactor, r)
 	if o.Judge != nil {
-		o.Judge(ctx, jc, r.Observation, &r)
+		// The judge is given a copy's address, so that r itself does not
+		// go to the heap in a run without a judge (the usual one).
+		jr := r
+		o.Judge(ctx, jc, jr.Observation, &jr)
+		r = jr
 		r.Judge, r.Checks = redact.Value(o.Redactor, r.Judge), redact.Value(o.Redactor, r.Checks)
 	}
 	return r, resolved, true

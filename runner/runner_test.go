@@ -398,3 +398,24 @@ func TestStreamReadsTheSourceFewCasesAhead(t *testing.T) {
 		t.Fatalf("err=%v complete=%v observed=%d", err, res.Complete, res.Observed)
 	}
 }
+
+// A case graded without a judge keeps its result off the heap: only the
+// judge, given its address, makes the result escape. With the judge the
+// copy it is given is the one extra allocation.
+func TestObserveWithoutAJudgeKeepsItsResultOffTheHeap(t *testing.T) {
+	ctx := context.Background()
+	c := cases(1)[0]
+	tgt := answer("ok")
+	allocs := func(o Options) float64 {
+		return testing.AllocsPerRun(200, func() {
+			if _, _, ok := observe(ctx, tgt, c, 0, o); !ok {
+				t.Fatal("observe interrupted")
+			}
+		})
+	}
+	without := allocs(Options{Timeout: time.Minute})
+	with := allocs(Options{Timeout: time.Minute, Judge: func(context.Context, assay.Case, *assay.Observation, *assay.CaseResult) {}})
+	if without >= with {
+		t.Errorf("observe made %v allocations without a judge, %v with a judge that does nothing: the result went to the heap without one", without, with)
+	}
+}
