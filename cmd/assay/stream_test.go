@@ -168,12 +168,12 @@ func TestRunStopsWhenTheSuiteChanges(t *testing.T) {
 // the larger run is most of the test's CPU, so it is no larger than the
 // bound needs. Keeping each result (about 0.5 KiB) or each case would add
 // 10 MiB or more over the 20,000 more cases; the bound, growthMiB, catches
-// 248 bytes kept per case (a 224-byte buffer and its slice header: 36 and 37
-// MiB against 30 and 29, where a run keeping nothing grows 1 to 2 MiB). A run of the larger suite past the bound is
-// measured again (at most three times, the least peak counts): a starved
-// consumer's reorder window only ever adds to a peak, memory kept per case
-// is in every run's. docs/benchmarks.md has the figures and the 100,000-case
-// ones.
+// 248 bytes kept per case (a 224-byte buffer and its slice header: 36 and
+// 37 MiB against 30 and 29, where a run that keeps nothing grows 1 to 2
+// MiB). A run of the larger suite past the bound is measured again (at
+// most three times, the least peak counts): a starved consumer's reorder
+// window only ever adds to a peak, memory kept per case is in every run's.
+// docs/benchmarks.md has the figures and the 100,000-case ones.
 func TestRunMemoryDoesNotGrowWithCases(t *testing.T) {
 	if raceEnabled {
 		t.Skip("runs 24,000 cases through a race-instrumented binary")
