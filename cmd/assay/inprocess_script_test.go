@@ -29,6 +29,8 @@ func TestInProcessScript(t *testing.T) {
 			want: "stdin in.txt\n[linux] exec cat\nexitcode 2 assay import -\nassay-worker version\n"},
 		{name: "other programs stay", in: "exec assayx a\nexec sh -c 'exec assay a'\nwithin 5 64 0 assay run s\n# exec assay a\n",
 			want: "exec assayx a\nexec sh -c 'exec assay a'\nwithin 5 64 0 assay run s\n# exec assay a\n"},
+		{name: "stand-ins that start assay", in: "exec knowlex -- assay run s\n! exec llmtest --key k -- assay run s\nexitcode 2 knowlex -- assay run s\nexec knowlex 127.0.0.1:1 &k&\nstdin x\nexec llmtest -- assay run -\n",
+			want: "shim-exec knowlex -- assay run s\n! shim-exec llmtest --key k -- assay run s\nexitcode 2 shim-exec knowlex -- assay run s\nexec knowlex 127.0.0.1:1 &k&\nstdin x\nexec llmtest -- assay run -\n"},
 		{name: "files stay", in: "exec assay run s\n-- s --\nexec assay run s\n", want: "assay-worker run s\n-- s --\nexec assay run s\n"},
 		{name: "only files", in: "-- s --\nexec assay run s\n", want: "-- s --\nexec assay run s\n"},
 		{name: "Go runtime variable: all stays", in: "exec assay version\nenv GOMEMLIMIT=64MiB\nexec assay run s\n",

@@ -27,6 +27,11 @@ package main
 //   - every line of a script that sets an environment variable starting
 //     with GO (GOMEMLIMIT, GOGC, GODEBUG, GOMAXPROCS...): the Go runtime
 //     reads them when a process starts.
+// The stand-in services that run a command of their own (`exec knowlex
+// ... -- assay ...`, `exec llmtest ... -- assay ...`, and their
+// `exitcode N` forms) still start as processes, rewritten as
+// `shim-exec NAME ...`: the shim is first on their PATH, so the `assay` they
+// start runs in a worker (cmdShimExec).
 // The `within` command always starts a process, since it measures one.
 // The `assay` of the CI examples' shell steps (ghstep, glstep, kubejob)
 // is a small shim that hands its command to a worker (startShim), and a
@@ -310,6 +315,9 @@ var (
 	scriptLine = regexp.MustCompile(`^(\s*(?:\[[^\]]*\]\s*)*)(!\s+)?(\S+)(.*)$`)
 	// exitcodeAssay is the rest of an `exitcode N assay ...` line.
 	exitcodeAssay = regexp.MustCompile(`^(\s+)(\d+)(\s+)assay(\s.*)?$`)
+	// wrapsAssay are the scripts' programs that start the command after
+	// their "--" (assay, in the scripts) as a child of their own.
+	wrapsAssay = map[string]bool{"knowlex": true, "llmtest": true}
 	// envGo is a variable of the Go runtime set by an env line.
 	envGo = regexp.MustCompile(`(^|\s)GO[A-Z]+=`)
 	// envName is a NAME=VALUE argument of an env line.
@@ -318,7 +326,9 @@ var (
 
 // inProcessScript is the text of a script (a txtar archive) with the lines
 // that run in a worker rewritten: `exec assay` as the command
-// `assay-worker`, `exitcode N assay` as `exitcode N assay-worker`. It also returns the
+// `assay-worker`, `exitcode N assay` as `exitcode N assay-worker`, and
+// `exec knowlex` or `exec llmtest` (wrapsAssay) as `shim-exec` of it (in
+// an exitcode line too). It also returns the
 // names the script's env lines set. A script that sets a GO* variable is
 // returned as it is.
 func inProcessScript(data []byte) (out []byte, envNames []string) {
@@ -356,6 +366,9 @@ func inProcessScript(data []byte) (out []byte, envNames []string) {
 			if !pendingStdin && !background && len(fields) > 0 && fields[0] == "assay" {
 				rewritten[i] = conds + bang + strings.Replace(line[len(conds)+len(bang):], "exec assay", "assay-worker", 1)
 			}
+			if !pendingStdin && !background && len(fields) > 0 && wrapsAssay[fields[0]] {
+				rewritten[i] = conds + bang + strings.Replace(line[len(conds)+len(bang):], "exec ", "shim-exec ", 1)
+			}
 			if !conditional {
 				pendingStdin = false
 			}
@@ -363,6 +376,8 @@ func inProcessScript(data []byte) (out []byte, envNames []string) {
 			if !pendingStdin {
 				if e := exitcodeAssay.FindStringSubmatch(rest); e != nil {
 					rewritten[i] = conds + bang + "exitcode" + e[1] + e[2] + e[3] + "assay-worker" + e[4]
+				} else if len(fields) > 1 && wrapsAssay[fields[1]] {
+					rewritten[i] = conds + bang + "exitcode" + strings.Replace(rest, " "+fields[1], " shim-exec "+fields[1], 1)
 				}
 			}
 			if !conditional {
@@ -518,4 +533,33 @@ func withShim(ts *testscript.TestScript, set func(k, v string)) {
 	if dir := ts.Getenv(shimDirVar); dir != "" {
 		set("PATH", dir+string(filepath.ListSeparator)+ts.Getenv("PATH"))
 	}
+}
+
+// cmdShimExec is the script command `[!] shim-exec PROGRAM ARGS...`:
+// `exec PROGRAM ARGS...` (a process, its output the script's stdout and
+// stderr) with the shim first on its PATH, so that the assay PROGRAM
+// starts runs in a worker. Without a shim it is exec.
+func cmdShimExec(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) < 1 {
+		ts.Fatalf("usage: shim-exec PROGRAM [ARGS...]")
+	}
+	err := shimExec(ts, args)
+	if err != nil {
+		ts.Logf("[%v]", err)
+	}
+	switch {
+	case err == nil && neg:
+		ts.Fatalf("unexpected command success")
+	case err != nil && !neg:
+		ts.Fatalf("unexpected command failure")
+	}
+}
+
+// shimExec runs args as a process through ts.Exec with the shim first on
+// its PATH, and puts the script's PATH back after.
+func shimExec(ts *testscript.TestScript, args []string) error {
+	path := ts.Getenv("PATH")
+	withShim(ts, ts.Setenv)
+	defer ts.Setenv("PATH", path)
+	return ts.Exec(args[0], args[1:]...)
 }

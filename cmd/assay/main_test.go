@@ -146,6 +146,10 @@ func TestScripts(t *testing.T) {
 			// (-f action.yml: of the action)
 			// (ci_workflow_test.go).
 			"ghstep": cmdGHStep,
+			// shim-exec PROGRAM ARGS... is `exec PROGRAM ARGS...` with the
+			// assay that PROGRAM starts run in a worker (inProcessScript
+			// writes it for knowlex and llmtest).
+			"shim-exec": cmdShimExec,
 			// glstep JOB runs the script: of a job of
 			// examples/ci/gitlab-ci.yml (gitlab_ci_test.go).
 			"glstep": cmdGLStep,
@@ -218,7 +222,11 @@ func TestScripts(t *testing.T) {
 				if args[1] == "assay-worker" {
 					got = runAssay(ts, args[2:])
 				} else {
-					err = ts.Exec(args[1], args[2:]...)
+					if args[1] == "shim-exec" && len(args) > 2 {
+						err = shimExec(ts, args[2:])
+					} else {
+						err = ts.Exec(args[1], args[2:]...)
+					}
 					var ee *exec.ExitError
 					if errors.As(err, &ee) {
 						got = ee.ExitCode()
