@@ -10,28 +10,7 @@ package compare
 // keeps the pairs PairMeasure's keep does. A measure no paired case
 // defines gives a Paired with no deltas.
 func PairCompact(base, cand *Compact, measure string, keep func(i int) bool) Paired {
-	direction := RateDirection(measure)
-	isRate := direction != ""
-	if !isRate {
-		direction = "higher"
-	}
-	value := pairValue(base, cand, measure, isRate)
-	pairs, _, _ := pairCompact(base, cand)
-	if keep != nil {
-		kept := pairs[:0]
-		for _, p := range pairs {
-			if keep(p.ci) {
-				kept = append(kept, p)
-			}
-		}
-		pairs = kept
-	}
-	bs, cs := caseMeans(pairs, value)
-	d := make([]float64, len(bs))
-	for i := range d {
-		d[i] = cs[i] - bs[i]
-	}
-	return Paired{Measure: measure, Direction: direction, Deltas: d}
+	return PairCompactEach(base, cand, measure, []func(int) bool{keep})[0]
 }
 
 // Tag is the value of tag key of case trial i (its index in the order Add

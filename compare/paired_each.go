@@ -1,11 +1,12 @@
 package compare
 
 // PairCompactEach is PairCompact of one measure for each filter of keeps
-// (the rows of a segment table): the cases are paired once for all of
-// them, not once a filter, and each pair's values and the case it belongs
-// to are found once. Its k-th Paired is PairCompact(base, cand, measure,
-// keeps[k]), bit for bit (each case's mean takes the same additions in the
-// same order); a nil filter keeps every pair.
+// (the rows of a segment table; PairCompact is its one-filter form): the
+// cases are paired once for all of them, not once a filter, and each
+// pair's values and the case it belongs to are found once. Its k-th
+// Paired is what PairMeasure gives on the full runs with the same filter,
+// bit for bit (each case's mean takes the same additions in the same
+// order); a nil filter keeps every pair.
 func PairCompactEach(base, cand *Compact, measure string, keeps []func(i int) bool) []Paired {
 	direction := RateDirection(measure)
 	isRate := direction != ""
