@@ -403,6 +403,9 @@ func TestStreamReadsTheSourceFewCasesAhead(t *testing.T) {
 // judge, given its address, makes the result escape. With the judge the
 // copy it is given is the one extra allocation.
 func TestObserveWithoutAJudgeKeepsItsResultOffTheHeap(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts under the race detector include its own (22 and 22 in one CI run)")
+	}
 	ctx := context.Background()
 	c := cases(1)[0]
 	tgt := answer("ok")
