@@ -167,3 +167,25 @@ func TestStalledParserBoundsChunksAhead(t *testing.T) {
 		t.Errorf("%d chunks were parsed while chunk 0 was held, want at most %d", ahead.Load(), limit)
 	}
 }
+
+// A chunk none of whose topics is in the qrels gives its buffer back as
+// soon as it is parsed; its run tag must be copied before, or the next
+// reader's bytes become the tag (a data race CI's race pass caught).
+func TestTagOfAChunkWithNoKeptTopicIsCopiedBeforeItsBufferGoesBack(t *testing.T) {
+	q, err := ParseQrels([]byte("1 0 a 1\n"), "q")
+	if err != nil {
+		t.Fatal(err)
+	}
+	poisonFreed = true
+	defer func() { poisonFreed = false }()
+	buf := getBuf()
+	line := "9 Q0 a 1 1 mytag\n"
+	n := copy(buf, line)
+	res := parseChunk(chunk{data: buf[:n]}, q, &parseScratch{parts: 1})
+	if len(res.segs) != 0 || res.lines != 1 {
+		t.Fatalf("segments %d, lines %d; want 0 and 1", len(res.segs), res.lines)
+	}
+	if string(res.tag) != "mytag" {
+		t.Errorf("tag %q, want %q", res.tag, "mytag")
+	}
+}

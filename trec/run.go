@@ -87,9 +87,18 @@ var bufPool = sync.Pool{New: func() any { b := make([]byte, chunkSize); return &
 
 func getBuf() []byte { return (*bufPool.Get().(*[]byte))[:chunkSize] }
 
+// poisonFreed, when set (by tests), makes putBuf overwrite a buffer as it
+// gives it back, so that a read of a chunk after its release shows.
+var poisonFreed bool
+
 func putBuf(b []byte) {
 	if cap(b) == chunkSize {
 		b = b[:chunkSize]
+		if poisonFreed {
+			for i := range b {
+				b[i] = 0xFF
+			}
+		}
 		bufPool.Put(&b)
 	}
 }
@@ -318,6 +327,11 @@ func parseChunk(c chunk, q *Qrels, sc *parseScratch) chunkResult {
 		}
 		return res
 	}
+	// The tag is copied before the chunk can go back to bufPool: with no
+	// kept topic, put gives the buffer to the next reader at once.
+	if res.lines > 0 {
+		res.tag = bytes.Clone(data[tagS:tagE])
+	}
 	mem.ents, mem.data = ents, data
 	mem.refs.Store(int32(len(res.segs)))
 	if len(res.segs) == 0 {
@@ -354,9 +368,6 @@ func parseChunk(c chunk, q *Qrels, sc *parseScratch) chunkResult {
 		res.segs[i].arena = arena
 		res.segs[i].mem = mem
 		sc.segOf[res.segs[i].topic] = 0
-	}
-	if res.lines > 0 {
-		res.tag = bytes.Clone(data[tagS:tagE])
 	}
 	return res
 }
