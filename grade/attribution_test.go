@@ -211,7 +211,8 @@ func FuzzAttribute(f *testing.F) {
 // TestAttributeManyCitationsIsLinear: an answer of 20,000 sentences, each
 // cited by an offset citation and a marker, and a last sentence citing
 // 200,000 distinct markers attributes in well under the time a quadratic
-// pass over its citations would take.
+// pass over its citations would take (not timed under the race detector,
+// whose instrumentation makes it take longer than that on a loaded machine).
 func TestAttributeManyCitationsIsLinear(t *testing.T) {
 	t.Parallel()
 	var b strings.Builder
@@ -234,7 +235,7 @@ func TestAttributeManyCitationsIsLinear(t *testing.T) {
 	if a == nil || len(a.Sentences) != 20001 || m[assay.MetricSupportRate] == 0 {
 		t.Fatalf("attribution of %d sentences, metrics %v", len(a.Sentences), m)
 	}
-	if d := time.Since(start); d > 20*time.Second {
+	if d := time.Since(start); d > 20*time.Second && !raceEnabled {
 		t.Fatalf("took %v", d)
 	}
 }
