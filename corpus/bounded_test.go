@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"bytes"
 	"compress/gzip"
 	"fmt"
 	"os"
@@ -11,8 +12,23 @@ import (
 	"github.com/assay-eval/assay/internal/boundedfile"
 )
 
-// writeGzip writes a .jsonl.gz of n bytes made by fill (written in chunks,
-// never held whole).
+// gzipMember is data compressed as one gzip member. A gzip reader reads
+// members written one after another as one stream, so the tests below
+// compress a repeated block once and write its member as many times as
+// they need, instead of compressing tens of megabytes afresh.
+func gzipMember(t *testing.T, data string) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write([]byte(data))
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// writeGzip writes a .jsonl.gz that decompresses to at least n bytes of
+// chunk repeated (written in 1 MiB members, never held whole).
 func writeGzip(t *testing.T, n int, chunk string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "c.jsonl.gz")
@@ -20,15 +36,14 @@ func writeGzip(t *testing.T, n int, chunk string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	zw := gzip.NewWriter(f)
 	block := strings.Repeat(chunk, (1<<20)/len(chunk))
+	member := gzipMember(t, block)
 	for written := 0; written < n; written += len(block) {
-		zw.Write([]byte(block))
+		f.Write(member)
 	}
-	if err := zw.Close(); err != nil {
+	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
-	f.Close()
 	return p
 }
 
@@ -76,7 +91,9 @@ func TestCorpusDocumentIsBounded(t *testing.T) {
 }
 
 // writeDocs writes a .jsonl.gz of n valid documents of size bytes each
-// (one repeated letter: about a thousand times smaller compressed).
+// (one repeated letter: about a thousand times smaller compressed). Each
+// line is three gzip members: its start, the text (compressed once) and
+// its end.
 func writeDocs(t *testing.T, n, size int) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "docs.jsonl.gz")
@@ -84,15 +101,16 @@ func writeDocs(t *testing.T, n, size int) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	zw := gzip.NewWriter(f)
-	text := strings.Repeat("a", size)
+	text := gzipMember(t, strings.Repeat("a", size))
+	end := gzipMember(t, "\"}\n")
 	for i := range n {
-		fmt.Fprintf(zw, "{\"id\": \"d%d\", \"text\": \"%s\"}\n", i, text)
+		f.Write(gzipMember(t, fmt.Sprintf("{\"id\": \"d%d\", \"text\": \"", i)))
+		f.Write(text)
+		f.Write(end)
 	}
-	if err := zw.Close(); err != nil {
+	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
-	f.Close()
 	return p
 }
 

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/assay-eval/assay"
@@ -23,9 +24,30 @@ type benchQuery struct {
 	Judgments map[string]int
 }
 
-// loadSciFact reads the BEIR SciFact test split (test-only loader; the
-// suite package reads BEIR directories for the CLI).
+// sciFact is the SciFact test split, read once per test binary: the
+// quality and memory tests both use it, and reading it (gzip and JSON) is
+// a good part of their CPU. Neither changes it.
+var sciFact struct {
+	sync.Mutex
+	docs []assay.Document
+	qs   []benchQuery
+}
+
+// loadSciFact is the BEIR SciFact test split (readSciFact), read the first
+// time it is asked for.
 func loadSciFact(t testing.TB) ([]assay.Document, []benchQuery) {
+	t.Helper()
+	sciFact.Lock()
+	defer sciFact.Unlock()
+	if sciFact.docs == nil {
+		sciFact.docs, sciFact.qs = readSciFact(t)
+	}
+	return sciFact.docs, sciFact.qs
+}
+
+// readSciFact reads the BEIR SciFact test split (test-only loader; the
+// suite package reads BEIR directories for the CLI).
+func readSciFact(t testing.TB) ([]assay.Document, []benchQuery) {
 	t.Helper()
 	dir := filepath.Join(sharedDir(t), "datasets", "scifact")
 	f, err := os.Open(filepath.Join(dir, "corpus.jsonl.gz"))

@@ -30,6 +30,11 @@ func readTxtar(t *testing.T, path string) map[string][]byte {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return parseTxtar(data)
+}
+
+// parseTxtar is the files of a txtar archive by name.
+func parseTxtar(data []byte) map[string][]byte {
 	files := map[string][]byte{}
 	var name string
 	var cur []byte
@@ -97,4 +102,12 @@ func jsonlForms(t *testing.T, dir, name string, src []byte) (jsonlPath, casesFil
 		}
 	}
 	return jsonlPath, casesFilePath, true
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if fixtures.dir != "" {
+		os.RemoveAll(fixtures.dir)
+	}
+	os.Exit(code)
 }

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -100,30 +101,17 @@ func TestStreamGenerated(t *testing.T) {
 }
 
 // fixtureSuites returns the repository's suites for the stream tests: the
-// native suites of the testscripts' archives (written to temporary
-// directories), suite/testdata, the examples and the seed fixtures.
+// native suites of the testscripts' archives, suite/testdata, the examples
+// and the seed fixtures. The archives that hold a native suite are written
+// once per test binary, each to a directory of its own under one temporary
+// directory that TestMain removes; the tests only read what is there.
 func fixtureSuites(t *testing.T) []string {
 	t.Helper()
-	scripts, _ := filepath.Glob("../testdata/script/*.txtar")
-	if len(scripts) == 0 {
-		t.Fatal("no testscripts found")
+	fixtures.once.Do(func() { fixtures.suites, fixtures.err = writeFixtureSuites() })
+	if fixtures.err != nil {
+		t.Fatal(fixtures.err)
 	}
-	var out []string
-	for _, script := range scripts {
-		dir := t.TempDir()
-		var suites []string
-		for name, data := range readTxtar(t, script) {
-			p := filepath.Join(dir, filepath.FromSlash(name))
-			os.MkdirAll(filepath.Dir(p), 0o755)
-			if err := os.WriteFile(p, data, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			if (strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml") || strings.HasSuffix(name, ".json")) && looksNative(data) {
-				suites = append(suites, p)
-			}
-		}
-		out = append(out, suites...)
-	}
+	out := append([]string(nil), fixtures.suites...)
 	local, _ := filepath.Glob("testdata/formats/*")
 	for _, pat := range []string{"testdata/*/*.yaml", "testdata/*/*.json", "testdata/*/*/*.yaml", "testdata/*/*/*.json", "../examples/*/*.yaml", "../../shared/seed-fixtures/*/*.yaml", "../../shared/seed-fixtures/*/*.json"} {
 		m, _ := filepath.Glob(pat)
@@ -135,6 +123,57 @@ func fixtureSuites(t *testing.T) []string {
 		}
 	}
 	return out
+}
+
+// fixtures holds the testscripts' native suites, written once (fixtureSuites).
+var fixtures struct {
+	once   sync.Once
+	dir    string
+	suites []string
+	err    error
+}
+
+// writeFixtureSuites writes every testscript archive that holds a native
+// suite to a directory of its own and returns the suites' paths.
+func writeFixtureSuites() ([]string, error) {
+	scripts, _ := filepath.Glob("../testdata/script/*.txtar")
+	if len(scripts) == 0 {
+		return nil, fmt.Errorf("no testscripts found")
+	}
+	root, err := os.MkdirTemp("", "suite-fixtures-")
+	if err != nil {
+		return nil, err
+	}
+	fixtures.dir = root
+	var out []string
+	for _, script := range scripts {
+		data, err := os.ReadFile(script)
+		if err != nil {
+			return nil, err
+		}
+		files := parseTxtar(data)
+		var suites []string
+		for name, data := range files {
+			if (strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml") || strings.HasSuffix(name, ".json")) && looksNative(data) {
+				suites = append(suites, name)
+			}
+		}
+		if len(suites) == 0 {
+			continue
+		}
+		dir := filepath.Join(root, strings.TrimSuffix(filepath.Base(script), ".txtar"))
+		for name, data := range files {
+			p := filepath.Join(dir, filepath.FromSlash(name))
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			if err := os.WriteFile(p, data, 0o644); err != nil {
+				return nil, err
+			}
+		}
+		for _, name := range suites {
+			out = append(out, filepath.Join(dir, filepath.FromSlash(name)))
+		}
+	}
+	return out, nil
 }
 
 // TestStreamFixtures runs Stream and LoadWith on the repository's suites

@@ -57,8 +57,8 @@ func TestHybridSciFactIndexingRequests(t *testing.T) {
 		t.Skip("dataset test")
 	}
 	docs := sciFactCorpus(t)
-	srv := llmtest.New(t, llmtest.Handlers{Embed: func(s string) []float32 { return hybridtest.Dense(s, 64) }})
-	s := &assay.Suite{Name: "scifact", Corpus: docs, Embeddings: &assay.ModelEndpoint{URL: srv.URL, Model: "dense-64", Batch: 128}}
+	srv := llmtest.New(t, llmtest.Handlers{Embed: func(s string) []float32 { return hybridtest.Dense(s, 8) }})
+	s := &assay.Suite{Name: "scifact", Corpus: docs, Embeddings: &assay.ModelEndpoint{URL: srv.URL, Model: "dense-8", Batch: 128}}
 	dir := t.TempDir()
 	for run, want := range []int{(len(docs) + 127) / 128, 0} {
 		srv.Reset()

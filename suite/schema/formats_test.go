@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/goccy/go-yaml"
@@ -86,35 +87,83 @@ func TestEveryFieldHasADescription(t *testing.T) {
 // returns the path of each file whose name keep accepts.
 func scriptFiles(t *testing.T, keep func(name string) bool) []string {
 	t.Helper()
-	scripts, err := filepath.Glob("../../testdata/script/*.txtar")
-	if err != nil || len(scripts) == 0 {
-		t.Fatalf("no scripts: %v", err)
-	}
 	var out []string
-	for _, script := range scripts {
-		ar, err := txtar.ParseFile(script)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var dir string
-		for _, f := range ar.Files {
-			if !keep(f.Name) {
-				continue
+	for _, ar := range scriptArchives(t) {
+		for _, name := range ar.names {
+			if keep(name) {
+				out = append(out, filepath.Join(ar.dir, filepath.FromSlash(name)))
 			}
-			if dir == "" {
-				dir = filepath.Join(t.TempDir(), strings.TrimSuffix(filepath.Base(script), ".txtar"))
-			}
-			p := filepath.Join(dir, filepath.FromSlash(f.Name))
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, p)
 		}
 	}
 	return out
+}
+
+// archive is one testscript's archive written out: the directory it was
+// written to and the names of its files, in the archive's order.
+type archive struct {
+	script, dir string
+	names       []string
+}
+
+// archives holds every testscript's archive, written once per test binary
+// under one temporary directory (TestMain removes it); the tests only read
+// what is there.
+var archives struct {
+	once sync.Once
+	root string
+	all  []archive
+	err  error
+}
+
+// scriptArchives writes every testscript's archive, each to a directory of
+// its own, the first time it is called, and returns them.
+func scriptArchives(t *testing.T) []archive {
+	t.Helper()
+	archives.once.Do(func() { archives.all, archives.err = writeArchives() })
+	if archives.err != nil {
+		t.Fatal(archives.err)
+	}
+	return archives.all
+}
+
+func writeArchives() ([]archive, error) {
+	scripts, err := filepath.Glob("../../testdata/script/*.txtar")
+	if err != nil || len(scripts) == 0 {
+		return nil, fmt.Errorf("no scripts: %v", err)
+	}
+	root, err := os.MkdirTemp("", "schema-scripts-")
+	if err != nil {
+		return nil, err
+	}
+	archives.root = root
+	var out []archive
+	for _, script := range scripts {
+		ar, err := txtar.ParseFile(script)
+		if err != nil {
+			return nil, err
+		}
+		a := archive{script: filepath.Base(script), dir: filepath.Join(root, strings.TrimSuffix(filepath.Base(script), ".txtar"))}
+		for _, f := range ar.Files {
+			p := filepath.Join(a.dir, filepath.FromSlash(f.Name))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				return nil, err
+			}
+			if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+				return nil, err
+			}
+			a.names = append(a.names, f.Name)
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if archives.root != "" {
+		os.RemoveAll(archives.root)
+	}
+	os.Exit(code)
 }
 
 // asJSON reads YAML or JSON as a value the validator takes.

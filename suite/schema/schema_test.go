@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/goccy/go-yaml"
-	"github.com/rogpeppe/go-internal/txtar"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/assay-eval/assay/suite"
@@ -130,31 +129,11 @@ func repoSuites(t *testing.T) []suiteFile {
 		return yamlFile(p) && strings.HasPrefix(filepath.Base(p), "suite")
 	})
 	walk("../testdata", yamlFile)
-	scripts, err := filepath.Glob("../../testdata/script/*.txtar")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, script := range scripts {
-		ar, err := txtar.ParseFile(script)
-		if err != nil {
-			t.Fatal(err)
-		}
-		dir := t.TempDir()
-		var names []string
-		for _, f := range ar.Files {
-			p := filepath.Join(dir, filepath.FromSlash(f.Name))
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				t.Fatal(err)
+	for _, ar := range scriptArchives(t) {
+		for _, n := range ar.names {
+			if yamlFile(n) {
+				add(ar.script+":"+n, filepath.Join(ar.dir, filepath.FromSlash(n)))
 			}
-			if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			if yamlFile(f.Name) {
-				names = append(names, f.Name)
-			}
-		}
-		for _, n := range names {
-			add(filepath.Base(script)+":"+n, filepath.Join(dir, filepath.FromSlash(n)))
 		}
 	}
 	return out
