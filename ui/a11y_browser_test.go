@@ -19,7 +19,7 @@ const axeRun = `axe.run(document, {resultTypes: ["violations"]}).then(r => JSON.
 		id: v.id, impact: v.impact, help: v.help,
 		nodes: v.nodes.slice(0, 3).map(n => n.target.join(" ") + ": " + n.failureSummary)}))))`
 
-// axeBatch is how many pages one tab checks within its time limit
+// axeBatch is how many pages are checked within one time limit
 // (a loaded machine takes several seconds a page).
 const axeBatch = 8
 
@@ -70,8 +70,7 @@ func TestBrowserAccessible(t *testing.T) {
 	// window then narrows to 390 px and it is checked again. The UI's
 	// pages have no script, so what lays them out at 390 px is their
 	// stylesheet's media queries, which follow the window as they would
-	// on a fresh load. A tab for each batch of pages: each tab has its
-	// own time limit.
+	// on a fresh load. Each batch of pages has its own time limit.
 	urls = append(urls, morePageKinds(t, f, ts.URL, static)...)
 	for start := 0; start < len(urls); start += axeBatch {
 		ctx, _ := browser(t)

@@ -24,10 +24,8 @@ func morePageKinds(t *testing.T, f *fixture, server string, static []string) []s
 
 	full, rows := staticFullCases, staticPageRows
 	staticFullCases, staticPageRows = 100, 50
-	st := benchStore(t)
-	base := synthRun(t, st, 300, 0, true)
-	cand := synthRun(t, st, 300, 3, true)
-	files, err := WriteStatic(context.Background(), t.TempDir(), st, cand, base)
+	sy := synthRuns(t)
+	files, err := WriteStatic(context.Background(), t.TempDir(), sy.st, sy.cand300, sy.base300)
 	staticFullCases, staticPageRows = full, rows
 	if err != nil {
 		t.Fatal(err)

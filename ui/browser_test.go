@@ -22,6 +22,8 @@ import (
 	"github.com/assay-eval/assay/llm/llmtest"
 	"github.com/assay-eval/assay/report"
 	"github.com/assay-eval/assay/store"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 )
@@ -71,17 +73,21 @@ func browserOptions(path, dir string, extra ...chromedp.ExecAllocatorOption) []c
 }
 
 // shared is the one Chromium the browser tests of this package share
-// (started by the first of them, stopped by TestMain): starting a browser
-// costs more CPU than most of the tests that use it.
+// (started by the first of them, stopped by TestMain), and its one tab,
+// which the tests take in turn: starting a browser costs more CPU than
+// most of the tests that use it, and a new tab in a new browser context
+// starts a renderer (about half a second of CPU on a loaded machine,
+// more than most tests' pages). tab is the browser's first tab.
 var shared struct {
 	once   sync.Once
-	ctx    context.Context // the browser's first tab; its children are new tabs
+	tab    context.Context
 	err    error
 	dir    string
 	cancel func()
 }
 
-// sharedBrowser returns the shared browser, starting it on first use.
+// sharedBrowser returns the shared browser's tab, starting the browser on
+// first use.
 func sharedBrowser(path string) (context.Context, error) {
 	shared.once.Do(func() {
 		dir, err := os.MkdirTemp("", "assay-ui-chromium-")
@@ -92,10 +98,10 @@ func sharedBrowser(path string) (context.Context, error) {
 		shared.dir = dir
 		actx, cancelA := chromedp.NewExecAllocator(context.Background(), browserOptions(path, dir)...)
 		ctx, cancelC := chromedp.NewContext(actx)
-		shared.ctx, shared.cancel = ctx, func() { cancelC(); cancelA() }
+		shared.tab, shared.cancel = ctx, func() { cancelC(); cancelA() }
 		shared.err = chromedp.Do(ctx)
 	})
-	return shared.ctx, shared.err
+	return shared.tab, shared.err
 }
 
 // stopSharedBrowser stops the shared browser, if one was started, and
@@ -109,31 +115,59 @@ func stopSharedBrowser() {
 	}
 }
 
-// browser returns a new tab of a headless Chromium, in a browser context
-// of its own (no cookies, storage or cache from another test's tabs), and
-// records every request its pages make. Without extra options the tab is
-// in the package's shared browser; extra options (flags of the browser
-// process) start a browser of the test's own with a fresh profile.
+// handOver readies the shared tab for the next test: a blank page, the
+// window's own size (no emulated viewport), and no cookies or cache from
+// an earlier test. The pages under test keep nothing else (no script, no
+// storage), and each test's servers and reports have addresses of their
+// own.
+var handOver = []chromedp.Action[chromedp.Void]{
+	chromedp.Navigate("about:blank"),
+	chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		if _, err := cdp.Call(ctx, t, emulation.ClearDeviceMetricsOverride, cdp.Empty{}); err != nil {
+			return err
+		}
+		if _, err := cdp.Call(ctx, t, network.ClearBrowserCookies, cdp.Empty{}); err != nil {
+			return err
+		}
+		_, err := cdp.Call(ctx, t, network.ClearBrowserCache, cdp.Empty{})
+		return err
+	}),
+}
+
+// browser returns a tab of a headless Chromium, with a time limit of its
+// own, and records every request its pages make from now on. Without
+// extra options it is the package's shared tab, handed over clean
+// (handOver): the browser tests do not run in parallel. Extra options
+// (flags of the browser process) start a browser of the test's own with a
+// fresh profile.
 func browser(t *testing.T, extra ...chromedp.ExecAllocatorOption) (context.Context, *requests) {
 	t.Helper()
 	path := chromium(t)
 	var ctx context.Context
-	var cancelC func()
 	if len(extra) > 0 {
 		actx, cancelA := chromedp.NewExecAllocator(context.Background(), browserOptions(path, t.TempDir(), extra...)...)
 		t.Cleanup(cancelA)
+		var cancelC func()
 		ctx, cancelC = chromedp.NewContext(actx)
+		t.Cleanup(cancelC)
 	} else {
-		root, err := sharedBrowser(path)
+		tab, err := sharedBrowser(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		ctx, cancelC = chromedp.NewContext(root, chromedp.WithNewBrowserContext())
+		ctx = tab
 	}
+	// A context derived from the tab's: its end stops this test's actions
+	// and its listener, not the tab.
 	ctx, cancelT := context.WithTimeout(ctx, 2*time.Minute)
-	t.Cleanup(func() { cancelT(); cancelC() })
+	t.Cleanup(cancelT)
 	if err := chromedp.Do(ctx); err != nil {
 		t.Fatal(err)
+	}
+	if len(extra) == 0 {
+		if err := chromedp.Do(ctx, handOver...); err != nil {
+			t.Fatal(err)
+		}
 	}
 	req := &requests{}
 	if err := chromedp.Listen(ctx, req.add); err != nil {

@@ -12,17 +12,16 @@ import (
 // headers and the case's lines (through the case index), never a run
 // whole: the run cache stays empty.
 func TestCasePagesReadOneCase(t *testing.T) {
-	st := benchStore(t)
-	base := synthRun(t, st, 3000, 0, true)
-	cand := synthRun(t, st, 3000, 3, true)
-	h := New(st, Options{})
+	sy := synthRuns(t)
+	base, cand := sy.base1000, sy.cand1000
+	h := New(sy.st, Options{})
 	s := h.(*server)
-	page := body(t, h, "/run/"+cand+"/case/q002345")
-	if !strings.Contains(page, "Answer 2345: tokens are hashed") {
+	page := body(t, h, "/run/"+cand+"/case/q000845")
+	if !strings.Contains(page, "Answer 845: tokens are hashed") {
 		t.Errorf("case page lacks the case's answer:\n%s", page)
 	}
-	diff := body(t, h, "/compare/case?base="+base+"&cand="+cand+"&id=q001234")
-	if !strings.Contains(diff, "Answer 1234: tokens are hashed") {
+	diff := body(t, h, "/compare/case?base="+base+"&cand="+cand+"&id=q000234")
+	if !strings.Contains(diff, "Answer 234: tokens are hashed") {
 		t.Errorf("case diff lacks the case's answer:\n%s", diff)
 	}
 	s.src.mu.Lock()

@@ -14,10 +14,10 @@ import (
 // case lines, store.ReadRunCaseLines) shows exactly the rows, counts and
 // pages of the same table once the run is loaded: every status filter,
 // a tag, both, first, middle, last and past-the-end pages, each sort.
-// 400 cases make 10 pages of 40: the last is page 10.
+// 200 cases make 10 pages of 20: the last is page 10.
 func TestFilteredRowsColdMatchLoaded(t *testing.T) {
 	st := benchStore(t)
-	run := synthRunOf(t, st, 400, 2, false, func(r *assay.Run) {
+	run := synthRunOf(t, st, 200, 2, false, func(r *assay.Run) {
 		for i := range r.Cases {
 			switch i % 17 {
 			case 3:
@@ -32,7 +32,7 @@ func TestFilteredRowsColdMatchLoaded(t *testing.T) {
 			}
 		}
 	})
-	const size = 40
+	const size = 20
 	warm := New(st, Options{PageSize: size})
 	if _, err := warm.(*server).src.load(context.Background(), run.RunID); err != nil {
 		t.Fatal(err)

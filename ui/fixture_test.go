@@ -3,6 +3,7 @@ package ui
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -47,6 +48,7 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	stopSharedBrowser()
 	removeLarge()
+	removeSynth()
 	if fix != nil {
 		fix.st.Close()
 	}
@@ -154,3 +156,60 @@ func (s recSink) Add(_ assay.Case, r assay.CaseResult) error {
 }
 
 func (s recSink) Close(bool) error { return s.rec.Close() }
+
+// synthStore is a store of synthetic runs (synthRun, with observations)
+// that several tests read and none writes, made once per test binary:
+// two of 300 cases (variants 0 and 3), a static report's large run when
+// staticFullCases is lowered, and two of 1,000 (variants 0 and 3), the
+// size TestStaticReportUnder5MB's bound is for.
+type synthStore struct {
+	once     sync.Once
+	err      error
+	dir      string
+	st       store.Store
+	base300  string
+	cand300  string
+	base1000 string
+	cand1000 string
+}
+
+var synth synthStore
+
+// synthRuns returns the shared store of synthetic runs, making it on
+// first use.
+func synthRuns(t *testing.T) *synthStore {
+	t.Helper()
+	synth.once.Do(func() {
+		synth.dir, synth.err = os.MkdirTemp("", "assay-ui-synth-")
+		if synth.err != nil {
+			return
+		}
+		synth.st, synth.err = store.Open(filepath.Join(synth.dir, "store"), store.OpenOptions{})
+		if synth.err != nil {
+			return
+		}
+		// synthRun fails the test that makes the store; the next test
+		// to ask finds the store incomplete (err).
+		synth.err = errors.New("the shared synthetic runs were not all stored")
+		synth.base300 = synthRun(t, synth.st, 300, 0, true)
+		synth.cand300 = synthRun(t, synth.st, 300, 3, true)
+		synth.base1000 = synthRun(t, synth.st, 1000, 0, true)
+		synth.cand1000 = synthRun(t, synth.st, 1000, 3, true)
+		synth.err = nil
+	})
+	if synth.err != nil {
+		t.Fatal(synth.err)
+	}
+	return &synth
+}
+
+// removeSynth closes and removes the shared store of synthetic runs
+// (TestMain).
+func removeSynth() {
+	if synth.st != nil {
+		synth.st.Close()
+	}
+	if synth.dir != "" {
+		os.RemoveAll(synth.dir)
+	}
+}

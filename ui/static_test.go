@@ -192,11 +192,9 @@ func TestStaticReportUnder5MB(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes 1,300 pages")
 	}
-	st := benchStore(t)
-	base := synthRun(t, st, 1000, 0, true)
-	cand := synthRun(t, st, 1000, 3, true)
+	sy := synthRuns(t)
 	out := t.TempDir()
-	written, err := WriteStatic(context.Background(), out, st, cand, base)
+	written, err := WriteStatic(context.Background(), out, sy.st, sy.cand1000, sy.base1000)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -323,9 +321,8 @@ func TestStaticReportLargeRun(t *testing.T) {
 	full, rows := staticFullCases, staticPageRows
 	staticFullCases, staticPageRows = 100, 50
 	t.Cleanup(func() { staticFullCases, staticPageRows = full, rows })
-	st := benchStore(t)
-	base := synthRun(t, st, 300, 0, true)
-	cand := synthRun(t, st, 300, 3, true) // fails q000007, q000017, ...
+	sy := synthRuns(t)
+	st, base, cand := sy.st, sy.base300, sy.cand300 // cand fails q000007, q000017, ...
 	href := regexp.MustCompile(`href="([^"#]+)(#[^"]*)?"`)
 	article := regexp.MustCompile(`<article id="([^"]+)"`)
 	for _, baseRef := range []string{"", base} {
