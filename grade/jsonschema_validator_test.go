@@ -1,4 +1,4 @@
-package jsonschema_test
+package grade_test
 
 import (
 	"path/filepath"
@@ -9,7 +9,7 @@ import (
 	"github.com/assay-eval/assay/internal/schemaseam"
 )
 
-// Importing the package registers its validator, which compiles a schema,
+// Importing package grade/jsonschema registers its validator, which compiles a schema,
 // validates documents against it (one sorted fact per failure) and words
 // what is wrong with a schema that breaks its metaschema.
 func TestRegisteredValidator(t *testing.T) {
