@@ -67,6 +67,7 @@ func checkDirectSameAsTree(t *testing.T, recallOver string, line []byte) bool {
 var plainLines = []string{
 	`{"id": "c000001", "query": "how often is the kettle descaled 1", "expect": {"answer_includes": ["month"]}}`,
 	`{"id":"a","query":""}`,
+	"\t {\"query\": \"é\", \"id\": \"ü\", \"expect\": {\"json_schema\": \"s.json\"}}",
 	`  {"query": "q", "id": "a", "k": 3, "relevant": ["d1", "d2", "d1"], "judgments": {"d2": 2, "d3": 0}}`,
 	`{"id": "a", "query": "q", "relevant": "d1", "tags": {"lang": "en", "doc": "x"}, "vars": {}, "provenance": {"trace_id": "t"}, "guards": "g", "surface": "chat", "review": "pending"}`,
 	`{"id": "a", "query": "q", "relevant": [], "judgments": {}}`,
