@@ -72,8 +72,8 @@ func (d *nativeDecoder) lineTree(item caseItem) (*ynode, error) {
 // false, and decodes nothing, unless the line is plain:
 //
 //   - valid UTF-8 with no backslash (every string is its bytes as
-//     written), within the limits of a case line (nesting.YAMLBelow) and
-//     valid JSON (json.Valid); validated skips these checks;
+//     written), valid JSON (json.Valid) and within the limits of a case
+//     line (nesting.YAMLBelow); validated skips the last two checks;
 //   - an object of case fields, each at most once and among id, query,
 //     tags, guards, k, relevant, judgments, expect, surface, vars, review
 //     and provenance, and within expect the answer, retrieval, citation,
@@ -91,7 +91,14 @@ func (d *nativeDecoder) directCase(line []byte, n int, validated bool) (assay.Ca
 	}
 	if !validated {
 		start := bytes.IndexFunc(line, func(r rune) bool { return r != ' ' && r != '\t' })
-		if start < 0 || line[start] != '{' || nesting.YAMLBelow(line, 2) != nil || !json.Valid(line) {
+		if start < 0 || line[start] != '{' || !json.Valid(line) {
+			return assay.Case{}, nil, false
+		}
+		// The limits of a case line: a line the direct decoding takes
+		// nests three levels (the case, expect, a list), far within the
+		// depth limit, and holds no string longer than itself, so only a
+		// line longer than the longest string allowed is scanned.
+		if len(line) > nesting.MaxScalar && nesting.YAMLBelow(line, 2) != nil {
 			return assay.Case{}, nil, false
 		}
 	}

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"os"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/nesting"
 )
 
 // lineDecoder is a decoder of the case lines of s.jsonl in a suite with
@@ -124,6 +126,22 @@ func TestDirectCaseSameAsTree(t *testing.T) {
 				t.Errorf("recall_over %q: line %s was taken directly", ro, line)
 			}
 		}
+	}
+}
+
+// TestDirectCaseKeepsTheLengthLimit: a query at the longest a string may
+// be (nesting.MaxScalar with its quotes) is taken directly, one byte more
+// is left to the tree, which refuses it.
+func TestDirectCaseKeepsTheLengthLimit(t *testing.T) {
+	line := func(n int) []byte { return []byte(`{"id": "a", "query": "` + strings.Repeat("x", n) + `"}`) }
+	if !checkDirectSameAsTree(t, "", line(nesting.MaxScalar-2)) {
+		t.Error("a query at the limit went through the tree")
+	}
+	if checkDirectSameAsTree(t, "", line(nesting.MaxScalar-1)) {
+		t.Error("a query longer than the limit was taken directly")
+	}
+	if _, _, _, _, err := treeLineCase("", line(nesting.MaxScalar-1), 1); err == nil {
+		t.Error("the tree took a query longer than the limit")
 	}
 }
 
