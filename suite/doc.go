@@ -49,7 +49,12 @@
 // parsed into (internal/yamltree), and decoded by the same decoder, so
 // every message about a field is the native one and every error is
 // "file:line:col: msg" in the file the line is in (the cases file for its
-// cases); a case's Source is that file and line. A line must be one JSON
+// cases); a case's Source is that file and line. A plain case line (valid
+// UTF-8 without a backslash escape, only the usual fields with their usual
+// JSON types, and nothing the decoder would report or warn about) is read
+// with gjson straight into the case instead, to the same case and field
+// lines; any other line goes through the tree, so the messages are the
+// same either way (direct.go). A line must be one JSON
 // object: YAML is refused (no unquoted keys, no anchors), a fault of JSON
 // syntax is encoding/json's message at the token it stopped on, and an
 // object or list left open at the end of the line is reported at its

@@ -23,7 +23,10 @@ import (
 // same positioned tree the YAML reader builds (yamltree.ParseJSONLine:
 // encoding/json checks it, gjson walks it), and decoded by the same decoder as a whole document,
 // so that messages and positions are those of a native suite, no line
-// goes through the YAML parser, and memory holds one line at a time.
+// goes through the YAML parser, and memory holds one line at a time. A
+// plain case line skips the tree: it is read straight into the case
+// (direct.go), to the same case, and any line it cannot take goes through
+// the tree.
 
 // isJSONLName reports whether name is that of a JSONL file (.jsonl).
 func isJSONLName(name string) bool { return strings.EqualFold(filepath.Ext(name), ".jsonl") }
@@ -142,10 +145,11 @@ func firstBytes(s []byte, n int) string {
 	return string(s)
 }
 
-// jsonlItems is the caseSource of the remaining lines of l: each is parsed
-// and handed over on its own.
+// jsonlItems is the caseSource of the remaining lines of l: each is handed
+// over on its own, to be decoded (directly when it is plain, else through
+// its tree: nativeDecoder.itemCase).
 func jsonlItems(l *jsonlLines, count *int) caseSource {
-	return func(yield func(*ynode) error) error {
+	return func(yield func(caseItem) error) error {
 		for {
 			line, n, err := l.next()
 			if errors.Is(err, io.EOF) {
@@ -154,19 +158,25 @@ func jsonlItems(l *jsonlLines, count *int) caseSource {
 			if err != nil {
 				return err
 			}
-			node, err := parseJSONLLine(l.file, n, line)
-			if err != nil {
-				return err
-			}
 			if l.sums != nil {
 				*l.sums = append(*l.sums, lineSum(line, n))
 			}
 			*count++
-			if err := yield(node); err != nil {
+			if err := yield(caseItem{line: line, n: n}); err != nil {
 				return err
 			}
 		}
 	}
+}
+
+// parseValidatedLine is the tree of line n of file, a line the validating
+// pass accepted (parseJSONLLine), read again without its checks.
+func parseValidatedLine(file string, n int, line []byte) (*ynode, error) {
+	node, err := yamltree.ParseJSONLine(line, n)
+	if err != nil {
+		return nil, fmt.Errorf("%s:%d: %v", file, n, err)
+	}
+	return node, nil
 }
 
 // decodeJSONL reads the JSONL suite file (named path) from rd: the header

@@ -203,7 +203,7 @@ var errCaseProblem = errors.New("a structural problem")
 
 // A caseSource calls yield with each case item in order, stopping at the
 // first error yield returns or at its own.
-type caseSource func(yield func(item *ynode) error) error
+type caseSource func(yield func(item caseItem) error) error
 
 func (d *nativeDecoder) prob(n *ynode, format string, args ...any) {
 	d.p.probs = append(d.p.probs, probAt(n, format, args...))
@@ -680,9 +680,9 @@ func (d *nativeDecoder) cases(f yfield) error {
 	if len(seq.Items) == 0 {
 		d.prob(f.val, "the suite has no cases")
 	}
-	return d.caseItems(func(yield func(*ynode) error) error {
+	return d.caseItems(func(yield func(caseItem) error) error {
 		for _, item := range seq.Items {
-			if err := yield(item); err != nil {
+			if err := yield(caseItem{node: item}); err != nil {
 				return err
 			}
 		}
@@ -692,16 +692,11 @@ func (d *nativeDecoder) cases(f yfield) error {
 
 // caseItems reads the n case items src yields, in order.
 func (d *nativeDecoder) caseItems(src caseSource, n int) error {
-	r := d.r
 	if d.onCase != nil {
 		i, warns := 0, len(d.p.warns)
-		return src(func(item *ynode) error {
+		return src(func(item caseItem) error {
 			probs := len(d.p.probs)
-			item, err := r.resolve(item)
-			if err != nil {
-				return err
-			}
-			c, lines, err := d.oneCase(item, i)
+			c, lines, err := d.itemCase(item, i)
 			if err != nil {
 				return err
 			}
@@ -721,14 +716,10 @@ func (d *nativeDecoder) caseItems(src caseSource, n int) error {
 	}
 	ids := make(map[string]int, n)
 	i := 0
-	return src(func(item *ynode) error {
+	return src(func(item caseItem) error {
 		probs, warns := len(d.p.probs), len(d.p.warns)
 		defer d.stampFile(probs, warns)
-		item, err := r.resolve(item)
-		if err != nil {
-			return err
-		}
-		c, lines, err := d.oneCase(item, i)
+		c, lines, err := d.itemCase(item, i)
 		if err != nil {
 			return err
 		}

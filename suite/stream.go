@@ -11,7 +11,6 @@ import (
 
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/internal/boundedfile"
-	"github.com/assay-eval/assay/internal/yamltree"
 )
 
 // CaseSeq yields a suite's cases in suite order; each call reads them
@@ -313,7 +312,7 @@ func streamCases(path string, header bool, dir string, fi os.FileInfo, sums []ui
 			return nil
 		}
 		i := 0
-		lines := func(yield func(*ynode) error) error {
+		lines := func(yield func(caseItem) error) error {
 			for {
 				line, n, err := l.next()
 				if errors.Is(err, io.EOF) {
@@ -323,11 +322,7 @@ func streamCases(path string, header bool, dir string, fi os.FileInfo, sums []ui
 					return changed
 				}
 				i++
-				node, err := yamltree.ParseJSONLine(line, n)
-				if err != nil {
-					return changed
-				}
-				if err := yield(node); err != nil {
+				if err := yield(caseItem{line: line, n: n, validated: true}); err != nil {
 					return err
 				}
 			}

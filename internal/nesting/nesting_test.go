@@ -99,6 +99,22 @@ func TestJSON(t *testing.T) {
 	}
 }
 
+// TestJSONBracketsInStrings: brackets in strings count towards whether
+// the text is scanned, never towards its depth, on either side of the
+// number of brackets that makes JSON scan.
+func TestJSONBracketsInStrings(t *testing.T) {
+	deep := strings.Repeat("[", MaxDepth) + strings.Repeat("]", MaxDepth)
+	for _, extra := range []int{0, 1, MaxDepth} {
+		src := `{"s": "` + strings.Repeat("{", extra) + `", "a": ` + deep[1:len(deep)-1] + `}`
+		if err := JSON([]byte(src)); err != nil {
+			t.Errorf("%d brackets in a string: %v", extra, err)
+		}
+		if err := JSON([]byte(`{"s": "` + strings.Repeat("[", extra) + `", "a": ` + deep + `}`)); err == nil {
+			t.Errorf("%d brackets in a string: one level too deep, and no error", extra)
+		}
+	}
+}
+
 // TestRepositoryFiles checks that no YAML or JSON file of the repository
 // is refused: the scan must not count what a parser does not.
 func TestRepositoryFiles(t *testing.T) {
