@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -123,5 +124,49 @@ func TestCaseLinesWrittenWhileTheRunGoes(t *testing.T) {
 			t.Fatalf("the cases appended are not in cases.jsonl after 5 s (read %v)", ids)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// A suite case is kept as json.Marshal writes it, one line each, and its
+// encoding allocates only the copy of the case the encoder is given (not
+// the line: it is encoded into a buffer the writer keeps).
+func TestSuiteCaseLineIsMarshalsAndReusesItsBuffer(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	run := &assay.Run{RunID: "r1", Options: assay.RunOptions{Trials: 1}}
+	w, err := BeginFiles(dir, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sw := w.(SuiteCaseWriter)
+	var want bytes.Buffer
+	c := assay.Case{ID: "q<1>", Query: "tea & <kettles>"}
+	for i := range 3 {
+		c.ID = fmt.Sprintf("q<%d>", i)
+		if err := sw.AppendSuiteCase(c); err != nil {
+			t.Fatal(err)
+		}
+		b, err := json.Marshal(&c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want.Write(append(b, '\n'))
+	}
+	allocs := testing.AllocsPerRun(200, func() {
+		if err := sw.AppendSuiteCase(c); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs > 1 {
+		t.Errorf("AppendSuiteCase allocated %.1f times a call; want at most 1", allocs)
+	}
+	if err := w.(Releaser).Release(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(filepath.Join(dir, SuiteCasesFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(got, want.Bytes()) {
+		t.Errorf("suite-cases.jsonl starts\n%s\nwant\n%s", got[:min(len(got), want.Len())], want.Bytes())
 	}
 }

@@ -376,6 +376,8 @@ type fileRun struct {
 	// suiteBuf buffers the lines of suite; suiteTimer writes them to it
 	// (suitePending: it is set to); suiteErr is the first write error.
 	suiteBuf     *bufio.Writer
+	suiteLine    bytes.Buffer // the line being appended (suiteEnc's)
+	suiteEnc     *json.Encoder
 	suiteTimer   *time.Timer
 	suitePending bool
 	suiteErr     error
