@@ -309,7 +309,7 @@ func merge(ctx context.Context, st store.Store, p MergePlan, unchecked *error) (
 	if held && len(kept) > 0 {
 		run.Cases = kept
 	} else {
-		run.CaseStream = func(yield func(assay.CaseResult) error) error { return store.ReadResults(dir, yield) }
+		run.CaseStream = readBack(rw, dir)
 		if dir == "" { // a store without files: read the results back from it
 			id := run.RunID
 			run.CaseStream = func(yield func(assay.CaseResult) error) error {

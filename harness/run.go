@@ -760,6 +760,19 @@ func (ss *session) runOne(ctx context.Context, variant map[string]string, group 
 	return run, verdict, nil
 }
 
+// readBack is the stream of the results rw wrote to its directory dir,
+// read back (a writer that buffers its lines writes them first).
+func readBack(rw store.RunWriter, dir string) assay.Seq[assay.CaseResult] {
+	return func(yield func(assay.CaseResult) error) error {
+		if f, ok := rw.(store.Flusher); ok {
+			if err := f.Flush(); err != nil {
+				return err
+			}
+		}
+		return store.ReadResults(dir, yield)
+	}
+}
+
 // documentCases lets run.json and the other outputs of a run that
 // streams its cases back from its writer write them from the bytes the
 // writer encoded when they were appended (when it keeps them), not by
@@ -918,6 +931,7 @@ type streamed struct {
 	// the comparison of a single run with a baseline.
 	own *compare.Compact
 	dir string // the run's directory ("" for a store without files)
+	rw  store.RunWriter
 }
 
 // stream runs every case through the runner: each result goes to the
@@ -926,7 +940,7 @@ type streamed struct {
 func (ss *session) stream(ctx context.Context, tgt assay.Target, run *assay.Run, b *begun, jdg seam.Judge) (*streamed, error) {
 	f := ss.f
 	keep := ss.keepCases()
-	out := &streamed{agg: runner.NewAggregator(run.Options.Metrics), dir: b.rw.Dir()}
+	out := &streamed{agg: runner.NewAggregator(run.Options.Metrics), dir: b.rw.Dir(), rw: b.rw}
 	if jdg != nil {
 		out.tally = jdg.NewTally(f.Trials > 1)
 		out.check = ss.judge.newCheck(jdg)
@@ -1053,7 +1067,7 @@ func (ss *session) finish(ctx context.Context, run *assay.Run, st *streamed, bas
 		run.Cases = st.kept
 	} else {
 		runDir := st.dir
-		run.CaseStream = func(yield func(assay.CaseResult) error) error { return store.ReadResults(runDir, yield) }
+		run.CaseStream = readBack(st.rw, runDir)
 		if runDir == "" { // a store without files: read the results back from it
 			s, id := ss.st, run.RunID
 			run.CaseStream = func(yield func(assay.CaseResult) error) error {

@@ -236,6 +236,9 @@ func TestReadCaseOfARunBeingWritten(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	if err := w.(store.Flusher).Flush(); err != nil {
+		t.Fatal(err)
+	}
 	if got := readCase(t, dir, "a"); len(got) != 2 {
 		t.Errorf("ReadCase(a) of a run being written: %d trials, want 2", len(got))
 	}

@@ -18,8 +18,10 @@
 //
 // A run command calls Begin, which creates the run directory and writes
 // run.json with status "incomplete" before any case runs; Append writes one
-// cases.jsonl line per graded case (one write each, synced at least every
-// second), and Finish writes the final run.json through a temporary file and
+// cases.jsonl line per graded case (whole lines through a buffer, written
+// at most 0.2 s after they are appended, at once when nothing was written
+// for 0.2 s, and by Flush, a Flusher's, before the run's own results are
+// read back; synced at least every second), and Finish writes the final run.json through a temporary file and
 // an atomic rename (a writer that keeps its cases encoded, CaseDocumenter,
 // copies them into it when the run is given them, rather than reading
 // cases.jsonl back), compresses cases.jsonl to cases.jsonl.gz (gzip; about a
@@ -29,8 +31,8 @@
 // a 1,000-case run against a stub takes about 0.47 MB on disk with its
 // SQLite index (run.json alone is two thirds of it). A process
 // that is killed (kill -9, Ctrl-C before Finish) therefore leaves a run that
-// is listed as incomplete, whose finished cases can still be read, and that
-// "latest" never names.
+// is listed as incomplete, whose finished cases can still be read (all but
+// those of its last 0.2 s), and that "latest" never names.
 //
 // # Reading runs
 //

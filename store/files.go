@@ -352,20 +352,32 @@ func lineCol(b []byte, off int64) (line, col int) {
 // fileRun writes one run's files; the store supplies what to do on Begin
 // and Finish for the index.
 type fileRun struct {
-	mu       sync.Mutex
-	dir      string
-	lock     *os.File // the run directory, locked from Begin to Finish
-	cases    casesFile
-	suite    *os.File // suite-cases.jsonl, once a case was appended to it
-	finished bool
-	lastSync time.Time
-	index    Indexer     // nil: none
-	docs     *docSpill   // the cases as run.json lists them
-	written  atomic.Bool // run.json lists the cases (Finish wrote it)
+	mu    sync.Mutex
+	dir   string
+	lock  *os.File // the run directory, locked from Begin to Finish
+	cases casesFile
+	// casesBuf holds the case lines not yet written to cases (whole
+	// lines, encoded there by casesEnc); casesTimer writes them
+	// casesFlushAfter after the first of them (casesPending: it is set
+	// to); casesErr is the first write error, every later Append's.
+	casesBuf     bytes.Buffer
+	casesEnc     *json.Encoder
+	casesTimer   *time.Timer
+	casesPending bool
+	casesErr     error
+	lastWrite    time.Time // of the last write to cases
+	suite        *os.File  // suite-cases.jsonl, once a case was appended to it
+	finished     bool
+	lastSync     time.Time
+	index        Indexer     // nil: none
+	docs         *docSpill   // the cases as run.json lists them
+	written      atomic.Bool // run.json lists the cases (Finish wrote it)
 
 	// suiteBuf buffers the lines of suite; suiteTimer writes them to it
 	// (suitePending: it is set to); suiteErr is the first write error.
 	suiteBuf     *bufio.Writer
+	suiteLine    bytes.Buffer // the line being appended (suiteEnc's)
+	suiteEnc     *json.Encoder
 	suiteTimer   *time.Timer
 	suitePending bool
 	suiteErr     error
@@ -373,6 +385,20 @@ type fileRun struct {
 
 // syncEvery bounds how long appended cases stay only in the OS cache.
 const syncEvery = time.Second
+
+// The case lines of a run go to cases.jsonl through a buffer of whole
+// lines, written in one write once it holds casesBufferSize bytes, at
+// most casesFlushAfter after a line entered it, before each sync, and by
+// Flush, Finish and Release; a line appended when nothing was written for
+// casesFlushAfter (a slow system's case) is written at once. A write a
+// case cost about as much as encoding it. A killed process loses at most
+// the lines of that last moment (the RunWriter contract allows about a
+// second); a reader of the file while the run goes (another process, or
+// the run's own results read back after Flush) finds whole lines only.
+const (
+	casesBufferSize = 64 << 10
+	casesFlushAfter = 200 * time.Millisecond
+)
 
 // BeginFiles records a run in the directory dir (which must not exist)
 // with no store and no index: run.json and cases.jsonl as a store writes
@@ -429,7 +455,11 @@ type scratchRun struct {
 	finished bool
 }
 
-var _ CaseDocumenter = (*scratchRun)(nil)
+var (
+	_ CaseDocumenter = (*scratchRun)(nil)
+	_ Flusher        = (*scratchRun)(nil)
+	_ Flusher        = (*fileRun)(nil)
+)
 
 func (w *scratchRun) Dir() string { return w.dir }
 
@@ -469,6 +499,20 @@ func (w *scratchRun) CaseDocuments() assay.Seq[[]byte] {
 		defer f.Close()
 		return eachLine(bufio.NewReaderSize(f, 64<<10), yield)
 	}
+}
+
+// Flush implements Flusher: the lines appended are in cases.jsonl when
+// it returns, for ReadResults before Finish.
+func (w *scratchRun) Flush() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.finished {
+		return nil
+	}
+	if err := w.w.Flush(); err != nil {
+		return explain(filepath.Dir(w.dir), fmt.Errorf("%s: %w", w.cases.Name(), err))
+	}
+	return nil
 }
 
 // Finish flushes and closes cases.jsonl; the run itself is not written.
@@ -512,7 +556,9 @@ func beginFiles(dir string, run *assay.Run) (*fileRun, error) {
 		lock.Close()
 		return nil, err
 	}
-	return &fileRun{dir: dir, lock: lock, cases: f, lastSync: time.Now(), docs: newDocSpill(dir)}, nil
+	w := &fileRun{dir: dir, lock: lock, cases: f, lastSync: time.Now(), docs: newDocSpill(dir)}
+	w.casesEnc = json.NewEncoder(&w.casesBuf)
+	return w, nil
 }
 
 // A run being written holds an exclusive flock on its directory from
@@ -561,27 +607,105 @@ func (w *fileRun) explain(err error) error {
 }
 
 func (w *fileRun) Append(r assay.CaseResult) error {
-	b, err := caseLine(r)
-	if err != nil {
-		return err
-	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.finished {
 		return ErrFinished
 	}
-	if _, err := w.cases.Write(b); err != nil {
-		return w.explain(fmt.Errorf("%s: %w", w.cases.Name(), err))
+	if w.casesErr != nil {
+		return w.casesErr
 	}
-	w.docs.add(r, b)
+	// The line is encoded into the buffer as caseLine encodes it (an
+	// Encoder writes the value whole, or nothing, with its newline).
+	start := w.casesBuf.Len()
+	if err := w.casesEnc.Encode(&r); err != nil {
+		return fmt.Errorf("case %s: %w", r.ID, err)
+	}
+	w.docs.add(r, w.casesBuf.Bytes()[start:])
 	if w.index != nil {
 		w.index.Add(r)
 	}
 	if time.Since(w.lastSync) >= syncEvery {
 		w.lastSync = time.Now()
+		if err := w.writeCases(); err != nil {
+			return err
+		}
 		if err := w.cases.Sync(); err != nil {
 			return w.explain(fmt.Errorf("%s: %w", w.cases.Name(), err))
 		}
+		return nil
+	}
+	if w.casesBuf.Len() >= casesBufferSize || !w.casesPending && time.Since(w.lastWrite) >= casesFlushAfter {
+		// A full buffer, or a writer that wrote nothing of late (a slow
+		// system's case, the first of a run): written at once.
+		return w.writeCases()
+	}
+	if !w.casesPending {
+		w.casesPending = true
+		if w.casesTimer == nil {
+			w.casesTimer = time.AfterFunc(casesFlushAfter, w.flushCasesLater)
+		} else {
+			w.casesTimer.Reset(casesFlushAfter)
+		}
+	}
+	return nil
+}
+
+// writeCases writes the buffered case lines to cases.jsonl in one write.
+// Its error is kept: every later Append, and Finish, return it. The
+// caller holds the run's lock.
+func (w *fileRun) writeCases() error {
+	if w.casesErr != nil {
+		return w.casesErr
+	}
+	if w.casesBuf.Len() == 0 {
+		return nil
+	}
+	_, err := w.cases.Write(w.casesBuf.Bytes())
+	w.casesBuf.Reset()
+	w.lastWrite = time.Now()
+	if err != nil {
+		w.casesErr = w.explain(fmt.Errorf("%s: %w", w.cases.Name(), err))
+	}
+	return w.casesErr
+}
+
+// flushCasesLater is the timer's write of the buffered case lines.
+func (w *fileRun) flushCasesLater() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.casesPending = false
+	if !w.finished {
+		w.writeCases()
+	}
+}
+
+// Flush implements Flusher: the case lines appended are in cases.jsonl
+// when it returns (not synced), for a reader of the run's directory
+// before Finish.
+func (w *fileRun) Flush() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.finished {
+		return nil
+	}
+	return w.writeCases()
+}
+
+// closeCases writes the buffered case lines, then syncs and closes
+// cases.jsonl. The caller holds the run's lock.
+func (w *fileRun) closeCases() error {
+	if w.casesTimer != nil {
+		w.casesTimer.Stop()
+	}
+	werr := w.writeCases()
+	serr := w.cases.Sync()
+	cerr := w.cases.Close()
+	if werr != nil {
+		return werr // already explained
+	}
+	if err := errors.Join(serr, cerr); err != nil {
+		return w.explain(fmt.Errorf("%s: %w", w.cases.Name(), err))
 	}
 	return nil
 }
@@ -597,10 +721,12 @@ func (w *fileRun) Release() error {
 	w.finished = true
 	defer w.lock.Close()
 	defer w.docs.close()
-	serr := w.cases.Sync()
-	cerr := w.cases.Close()
-	if err := errors.Join(serr, cerr, w.finishSuiteCases(false)); err != nil {
-		return w.explain(fmt.Errorf("%s: %w", w.cases.Name(), err))
+	cerr := w.closeCases()
+	if err := w.finishSuiteCases(false); err != nil {
+		cerr = errors.Join(cerr, w.explain(fmt.Errorf("%s: %w", w.cases.Name(), err)))
+	}
+	if cerr != nil {
+		return cerr
 	}
 	if w.index != nil {
 		if err := w.index.Release(); err != nil {
@@ -620,10 +746,8 @@ func (w *fileRun) Finish(run *assay.Run) error {
 	defer w.lock.Close()
 	defer w.docs.close()
 	Finished(run)
-	serr := w.cases.Sync()
-	cerr := w.cases.Close()
-	if err := errors.Join(serr, cerr); err != nil {
-		return w.explain(fmt.Errorf("%s: %w", w.cases.Name(), err))
+	if err := w.closeCases(); err != nil {
+		return err
 	}
 	file := filepath.Join(w.dir, RunFile)
 	doc := run

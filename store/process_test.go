@@ -20,7 +20,8 @@ import (
 
 // TestMain lets the test binary act as a second process writing into a
 // store: STORE_HELPER=write writes STORE_RUNS complete runs; =hang begins a
-// run, appends two cases, prints "ready" and waits to be killed.
+// run, appends two cases, waits past the time their lines may stay
+// buffered (RunWriter.Append), prints "ready" and waits to be killed.
 func TestMain(m *testing.M) {
 	switch os.Getenv("STORE_HELPER") {
 	case "":
@@ -83,6 +84,7 @@ func helperHang(root string) int {
 			return 3
 		}
 	}
+	time.Sleep(500 * time.Millisecond)
 	fmt.Println("ready", run.RunID)
 	time.Sleep(time.Minute)
 	return 0

@@ -54,6 +54,9 @@ func TestBeginFilesReadResults(t *testing.T) {
 			t.Errorf("%s: ReadCases observations = %v", when, answers)
 		}
 	}
+	if err := w.(store.Flusher).Flush(); err != nil {
+		t.Fatal(err)
+	}
 	check("before Finish")
 	run.Status = assay.StatusComplete
 	if err := w.Finish(run); err != nil {

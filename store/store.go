@@ -120,9 +120,10 @@ type Migrator interface {
 type RunWriter interface {
 	// Append writes one line of cases.jsonl (the CaseResult with its
 	// Observation). A killed process loses at most the cases of about the
-	// last second: the files stores write each line in one write (synced
-	// every second), Postgres commits the lines in batches at least every
-	// second. An error may be an earlier line's that could not be kept.
+	// last second: the files stores write their lines at most 0.2 s after
+	// they are appended, whole lines in one write (synced every second),
+	// Postgres commits the lines in batches at least every second. An
+	// error may be an earlier line's that could not be kept.
 	Append(r assay.CaseResult) error
 	// Finish writes the final run.json (status as given) by an atomic
 	// rename, syncs cases.jsonl and updates the index. It reads the run's
@@ -144,6 +145,14 @@ type RunWriter interface {
 // stopped in its source.
 type Releaser interface {
 	Release() error
+}
+
+// Flusher is the optional capability of a RunWriter that buffers the
+// case lines it is given (the files stores): Flush writes those appended
+// so far to the run's cases.jsonl, so that a reader of the run's
+// directory before Finish (ReadResults of Dir) finds every one.
+type Flusher interface {
+	Flush() error
 }
 
 // CaseDocumenter is the optional capability of a RunWriter that keeps

@@ -46,11 +46,6 @@ var _ SuiteCaseWriter = (*fileRun)(nil)
 // progress, or of a killed one, sees its suite cases but the last moment's
 // (a case it does not find there is read from the suite file).
 func (w *fileRun) AppendSuiteCase(c assay.Case) error {
-	b, err := json.Marshal(&c)
-	if err != nil {
-		return fmt.Errorf("case %s: %w", c.ID, err)
-	}
-	b = append(b, '\n')
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.finished {
@@ -59,6 +54,16 @@ func (w *fileRun) AppendSuiteCase(c assay.Case) error {
 	if w.suiteErr != nil {
 		return w.suiteErr
 	}
+	// The line is json.Marshal's with a newline, encoded into a buffer
+	// the writer keeps rather than a new one each case.
+	if w.suiteEnc == nil {
+		w.suiteEnc = json.NewEncoder(&w.suiteLine)
+	}
+	w.suiteLine.Reset()
+	if err := w.suiteEnc.Encode(&c); err != nil {
+		return fmt.Errorf("case %s: %w", c.ID, err)
+	}
+	b := w.suiteLine.Bytes()
 	if w.suite == nil {
 		f, err := os.OpenFile(filepath.Join(w.dir, SuiteCasesFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 		if err != nil {
