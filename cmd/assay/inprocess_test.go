@@ -29,9 +29,9 @@ package main
 //     reads them when a process starts.
 // The stand-in services that run a command of their own (`exec knowlex
 // ... -- assay ...`, `exec llmtest ... -- assay ...`, and their
-// `exitcode N` forms) still start as processes, rewritten as
-// `shim-exec NAME ...`: the shim is first on their PATH, so the `assay` they
-// start runs in a worker (cmdShimExec).
+// `exitcode N` forms) are rewritten as `shim-exec NAME ...`: the stand-in
+// runs in a worker, with the shim first on its PATH, so the `assay` it
+// starts runs in another worker (cmdShimExec).
 // The `within` command always starts a process, since it measures one.
 // The `assay` of the CI examples' shell steps (ghstep, glstep, kubejob)
 // is a small shim that hands its command to a worker (startShim), and a
@@ -45,6 +45,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/gob"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -56,9 +57,12 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/assay-eval/assay/examples/http-knowlex/kb"
+	"github.com/assay-eval/assay/llm/llmtest"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -70,14 +74,31 @@ const execEnvVar = "ASSAY_TEST_EXEC"
 
 // workRequest is one command for a worker; workReply is how it went.
 type workRequest struct {
-	Args []string
-	Env  []string // NAME=VALUE, the whole environment of the command
-	Dir  string   // its working directory
+	// Program is the program the command runs: "" is assay, the others
+	// are the stand-ins of workerPrograms.
+	Program string
+	Args    []string
+	Env     []string // NAME=VALUE, the whole environment of the command
+	Dir     string   // its working directory
 }
 
 type workReply struct {
 	Code           int
 	Stdout, Stderr []byte
+}
+
+// workerPrograms are the stand-in services a worker runs besides assay
+// (workRequest.Program): the ones that serve while a command of their
+// own runs (`knowlex ... -- CMD`, `llmtest ... -- CMD`) and hold no state
+// of the process but its working directory and environment, which the
+// worker sets for each request. The command they start inherits both.
+var workerPrograms = map[string]func(args []string, stdout, stderr io.Writer) int{
+	"knowlex": func(args []string, stdout, stderr io.Writer) int {
+		return kb.Main(args, stdout, stderr, os.Getenv, os.Environ())
+	},
+	"llmtest": func(args []string, stdout, stderr io.Writer) int {
+		return llmtest.Main(args, stdout, stderr, os.Environ())
+	},
 }
 
 // serveWorker is a worker's main: it reads requests from fd 3 and writes
@@ -103,6 +124,10 @@ func serveWorker() int {
 	// thread may rename the group's main thread; elsewhere this fails and
 	// nothing looks.
 	os.WriteFile(fmt.Sprintf("/proc/self/task/%d/comm", os.Getpid()), []byte("assay"), 0)
+	// The stand-ins a worker runs start programs of their own, which must
+	// not inherit the worker's ends of its pipes.
+	syscall.CloseOnExec(3)
+	syscall.CloseOnExec(4)
 	req, rep := os.NewFile(3, "requests"), os.NewFile(4, "replies")
 	dec, enc := gob.NewDecoder(bufio.NewReader(req)), gob.NewEncoder(rep)
 	for {
@@ -121,12 +146,20 @@ func serveWorker() int {
 			}
 		}
 		var stdout, stderr bytes.Buffer
-		code := run(context.Background(), rq.Args, &Env{
-			Stdin:  strings.NewReader(""),
-			Stdout: &stdout,
-			Stderr: &stderr,
-			Getenv: os.Getenv,
-		})
+		var code int
+		if prog, ok := workerPrograms[rq.Program]; ok {
+			code = prog(rq.Args, &stdout, &stderr)
+		} else if rq.Program != "" {
+			fmt.Fprintf(&stderr, "worker: no program %q\n", rq.Program)
+			code = 2
+		} else {
+			code = run(context.Background(), rq.Args, &Env{
+				Stdin:  strings.NewReader(""),
+				Stdout: &stdout,
+				Stderr: &stderr,
+				Getenv: os.Getenv,
+			})
+		}
 		if err := enc.Encode(workReply{Code: code, Stdout: stdout.Bytes(), Stderr: stderr.Bytes()}); err != nil {
 			return 0
 		}
@@ -536,30 +569,51 @@ func withShim(ts *testscript.TestScript, set func(k, v string)) {
 }
 
 // cmdShimExec is the script command `[!] shim-exec PROGRAM ARGS...`:
-// `exec PROGRAM ARGS...` (a process, its output the script's stdout and
-// stderr) with the shim first on its PATH, so that the assay PROGRAM
-// starts runs in a worker. Without a shim it is exec.
+// `exec PROGRAM ARGS...` with the shim first on its PATH, so that the
+// assay PROGRAM starts runs in a worker. PROGRAM (knowlex or llmtest,
+// workerPrograms) runs in a worker too, in the script's directory and
+// environment, its output the script's stdout and stderr. Without a shim
+// it is exec.
 func cmdShimExec(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) < 1 {
 		ts.Fatalf("usage: shim-exec PROGRAM [ARGS...]")
 	}
-	err := shimExec(ts, args)
-	if err != nil {
-		ts.Logf("[%v]", err)
+	code := shimExec(ts, args)
+	if code != 0 {
+		ts.Logf("[exit status %d]", code)
 	}
 	switch {
-	case err == nil && neg:
+	case code == 0 && neg:
 		ts.Fatalf("unexpected command success")
-	case err != nil && !neg:
+	case code != 0 && !neg:
 		ts.Fatalf("unexpected command failure")
 	}
 }
 
-// shimExec runs args as a process through ts.Exec with the shim first on
-// its PATH, and puts the script's PATH back after.
-func shimExec(ts *testscript.TestScript, args []string) error {
+// shimExec runs args with the shim first on its PATH (in a worker when
+// there is a shim, else as a process through ts.Exec), puts the script's
+// PATH back after, and returns the exit status.
+func shimExec(ts *testscript.TestScript, args []string) int {
 	path := ts.Getenv("PATH")
 	withShim(ts, ts.Setenv)
 	defer ts.Setenv("PATH", path)
-	return ts.Exec(args[0], args[1:]...)
+	if _, ok := workerPrograms[args[0]]; ok && ts.Getenv(shimDirVar) != "" {
+		rq := workerRequest(ts, args[1:])
+		rq.Program = args[0]
+		rep, err := runInWorker(rq)
+		if err != nil {
+			ts.Fatalf("%s: %v", args[0], err)
+		}
+		ts.Stdout().Write(rep.Stdout)
+		ts.Stderr().Write(rep.Stderr)
+		return rep.Code
+	}
+	err := ts.Exec(args[0], args[1:]...)
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	} else if err != nil {
+		ts.Fatalf("%s: %v", args[0], err)
+	}
+	return 0
 }

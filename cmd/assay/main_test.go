@@ -221,12 +221,10 @@ func TestScripts(t *testing.T) {
 				got := 0
 				if args[1] == "assay-worker" {
 					got = runAssay(ts, args[2:])
+				} else if args[1] == "shim-exec" && len(args) > 2 {
+					got = shimExec(ts, args[2:])
 				} else {
-					if args[1] == "shim-exec" && len(args) > 2 {
-						err = shimExec(ts, args[2:])
-					} else {
-						err = ts.Exec(args[1], args[2:]...)
-					}
+					err = ts.Exec(args[1], args[2:]...)
 					var ee *exec.ExitError
 					if errors.As(err, &ee) {
 						got = ee.ExitCode()
