@@ -363,8 +363,12 @@ var (
 // `exec knowlex` or `exec llmtest` (wrapsAssay) as `shim-exec` of it (in
 // an exitcode line too). It also returns the
 // names the script's env lines set. A script that sets a GO* variable is
-// returned as it is.
-func inProcessScript(data []byte) (out []byte, envNames []string) {
+// returned as it is. With withStubs, a stand-in of stubs started in the
+// background (`exec judgestub ADDR LOG &stub&`) is started as the shim's
+// assay-stub (`exec $ASSAY_TEST_STUB judgestub ADDR LOG &stub&`): a small
+// process, signalled and waited for as the stand-in's own would be, that
+// has the test process serve the stand-in on a goroutine.
+func inProcessScript(data []byte, withStubs bool) (out []byte, envNames []string) {
 	text := string(data)
 	script, files := text, ""
 	if i := strings.Index(text, "\n-- "); i >= 0 {
@@ -402,6 +406,9 @@ func inProcessScript(data []byte) (out []byte, envNames []string) {
 			if !pendingStdin && !background && len(fields) > 0 && wrapsAssay[fields[0]] {
 				rewritten[i] = conds + bang + strings.Replace(line[len(conds)+len(bang):], "exec ", "shim-exec ", 1)
 			}
+			if withStubs && !pendingStdin && background && len(fields) > 0 && stubs[fields[0]] != nil {
+				rewritten[i] = conds + bang + strings.Replace(line[len(conds)+len(bang):], "exec ", "exec $"+stubVar+" ", 1)
+			}
 			if !conditional {
 				pendingStdin = false
 			}
@@ -422,8 +429,9 @@ func inProcessScript(data []byte) (out []byte, envNames []string) {
 }
 
 // inProcessScripts writes the scripts of dir, rewritten by
-// inProcessScript, to a new directory under tmp and returns it.
-func inProcessScripts(dir, tmp string) (string, error) {
+// inProcessScript (with withStubs), to a new directory under tmp and
+// returns it.
+func inProcessScripts(dir, tmp string, withStubs bool) (string, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "*.txtar"))
 	if err != nil {
 		return "", err
@@ -437,7 +445,7 @@ func inProcessScripts(dir, tmp string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		rewritten, names := inProcessScript(data)
+		rewritten, names := inProcessScript(data, withStubs)
 		scriptEnvNames.Store(strings.TrimSuffix(filepath.Base(f), ".txtar"), names)
 		if err := os.WriteFile(filepath.Join(out, filepath.Base(f)), rewritten, 0o644); err != nil {
 			return "", err
@@ -507,6 +515,9 @@ const (
 	shimVar     = "ASSAY_TEST_SHIM_SOCKET"
 	shimDirVar  = "ASSAY_TEST_SHIM_DIR"
 	shimRealVar = "ASSAY_TEST_SHIM_REAL"
+	// stubVar names the shim as assay-stub, which scripts start in the
+	// background in place of a stand-in service's process (inProcessScript).
+	stubVar = "ASSAY_TEST_STUB"
 )
 
 // startShim builds the shim into a directory of t's and serves its socket
@@ -525,6 +536,10 @@ func startShim(t *testing.T) []string {
 		t.Logf("no shim for the CI steps: go build: %v\n%s", err, out)
 		return nil
 	}
+	if err := os.Symlink("assay", filepath.Join(dir, "assay-stub")); err != nil {
+		t.Logf("no shim for the CI steps: %v", err)
+		return nil
+	}
 	sock := filepath.Join(dir, "s")
 	l, err := net.Listen("unix", sock)
 	if err != nil {
@@ -541,15 +556,31 @@ func startShim(t *testing.T) []string {
 			go serveShim(c)
 		}
 	}()
-	return []string{shimVar + "=" + sock, shimDirVar + "=" + dir, shimRealVar + "=" + real}
+	return []string{shimVar + "=" + sock, shimDirVar + "=" + dir, shimRealVar + "=" + real, stubVar + "=" + filepath.Join(dir, "assay-stub")}
 }
 
 // serveShim runs the one command a shim sends in a worker and sends back
-// how it went.
+// how it went. A stand-in of stubs (the shim run as assay-stub) is served
+// on a goroutine of the test process until the shim closes its end of the
+// connection for writing (it was signalled) or goes.
 func serveShim(c net.Conn) {
 	defer c.Close()
 	var rq workRequest
-	if err := gob.NewDecoder(c).Decode(&rq); err != nil {
+	dec := gob.NewDecoder(c)
+	if err := dec.Decode(&rq); err != nil {
+		return
+	}
+	if _, ok := stubs[rq.Program]; ok {
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() {
+			var more workRequest
+			dec.Decode(&more) // returns when the shim closes its end
+			cancel()
+		}()
+		var stderr bytes.Buffer
+		code := serveStub(ctx, rq.Program, rq.Dir, &stderr, rq.Args)
+		cancel()
+		gob.NewEncoder(c).Encode(workReply{Code: code, Stderr: stderr.Bytes()})
 		return
 	}
 	rep, err := runInWorker(rq)
