@@ -44,7 +44,9 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/gob"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -62,6 +64,7 @@ import (
 	"time"
 
 	"github.com/assay-eval/assay/examples/http-knowlex/kb"
+	"github.com/assay-eval/assay/internal/filelock"
 	"github.com/assay-eval/assay/llm/llmtest"
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -520,7 +523,8 @@ const (
 	stubVar = "ASSAY_TEST_STUB"
 )
 
-// startShim builds the shim into a directory of t's and serves its socket
+// startShim installs the shim (installShim), links it as assay and
+// assay-stub in a directory of t's, and serves its socket
 // until t ends. It returns the variables of the scripts' environment that
 // put it to use (nil, logged, when it cannot be built: the steps then run
 // the test binary).
@@ -530,15 +534,17 @@ func startShim(t *testing.T) []string {
 		t.Logf("no shim for the CI steps: %v", err)
 		return nil
 	}
-	dir := t.TempDir()
-	build := exec.Command("go", "build", "-o", filepath.Join(dir, "assay"), "./testdata/workershim")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Logf("no shim for the CI steps: go build: %v\n%s", err, out)
-		return nil
-	}
-	if err := os.Symlink("assay", filepath.Join(dir, "assay-stub")); err != nil {
+	shim, err := installShim()
+	if err != nil {
 		t.Logf("no shim for the CI steps: %v", err)
 		return nil
+	}
+	dir := t.TempDir()
+	for _, name := range []string{"assay", "assay-stub"} {
+		if err := os.Symlink(shim, filepath.Join(dir, name)); err != nil {
+			t.Logf("no shim for the CI steps: %v", err)
+			return nil
+		}
 	}
 	sock := filepath.Join(dir, "s")
 	l, err := net.Listen("unix", sock)
@@ -557,6 +563,39 @@ func startShim(t *testing.T) []string {
 		}
 	}()
 	return []string{shimVar + "=" + sock, shimDirVar + "=" + dir, shimRealVar + "=" + real, stubVar + "=" + filepath.Join(dir, "assay-stub")}
+}
+
+// installShim installs the shim (go install) into a directory of the
+// user's cache named after this checkout, kept between runs, and returns
+// its path: the go command links it again only when its code changed,
+// where a go build would link it on every run. Without a user cache it
+// builds it into a temporary directory.
+func installShim() (string, error) {
+	dir, err := os.UserCacheDir()
+	if err == nil {
+		var wd string
+		if wd, err = os.Getwd(); err == nil {
+			sum := sha256.Sum256([]byte(wd))
+			dir = filepath.Join(dir, "assay-test", "workershim-"+hex.EncodeToString(sum[:8]))
+			err = os.MkdirAll(dir, 0o755)
+		}
+	}
+	if err != nil {
+		if dir, err = os.MkdirTemp("", "assay-workershim-"); err != nil {
+			return "", err
+		}
+	}
+	lock, err := filelock.Acquire(context.Background(), dir, 5*time.Minute)
+	if err != nil {
+		return "", err
+	}
+	defer lock.Release()
+	install := exec.Command("go", "install", "./testdata/workershim")
+	install.Env = append(os.Environ(), "GOBIN="+dir)
+	if out, err := install.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go install: %v\n%s", err, out)
+	}
+	return filepath.Join(dir, "workershim"), nil
 }
 
 // serveShim runs the one command a shim sends in a worker and sends back

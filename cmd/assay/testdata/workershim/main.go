@@ -16,7 +16,8 @@
 // then prints what the stand-in printed and exits with its status. A
 // script signals and waits for it as for the stand-in's own process.
 //
-// The test process builds it (go build) once per run of the test binary;
+// The test process installs it (go install, into the user's cache, so that
+// it is linked again only when it changed);
 // it lives under testdata so that go build ./... and go vet ./... leave
 // it alone.
 package main
