@@ -32,6 +32,8 @@ func TestInProcessScript(t *testing.T) {
 			want: "exec assayx a\nexec sh -c 'exec assay a'\nwithin 5 64 0 assay run s\n# exec assay a\n"},
 		{name: "stand-ins that start assay", in: "exec knowlex -- assay run s\n! exec llmtest --key k -- assay run s\nexitcode 2 knowlex -- assay run s\nexec knowlex 127.0.0.1:1 &k&\nstdin x\nexec llmtest -- assay run -\n",
 			want: "shim-exec knowlex -- assay run s\n! shim-exec llmtest --key k -- assay run s\nexitcode 2 shim-exec knowlex -- assay run s\nexec knowlex 127.0.0.1:1 &k&\nstdin x\nexec llmtest -- assay run -\n"},
+		{name: "stand-ins as script commands", in: "llmtest --key k -- assay run s\n! knowlex -- assay run s\nstdin x\nllmtest -- assay run -\nllmtest -- assay run s\n",
+			want: "shim-exec llmtest --key k -- assay run s\n! shim-exec knowlex -- assay run s\nstdin x\nllmtest -- assay run -\nshim-exec llmtest -- assay run s\n"},
 		{name: "background stand-ins", in: "exec judgestub 127.0.0.1:1 requests.log &stub&\n[linux] exec usagestub 127.0.0.1:2 r &u&\nexec judgestub 127.0.0.1:1 requests.log\n",
 			want:  "exec $ASSAY_TEST_STUB judgestub 127.0.0.1:1 requests.log &stub&\n[linux] exec $ASSAY_TEST_STUB usagestub 127.0.0.1:2 r &u&\nexec judgestub 127.0.0.1:1 requests.log\n",
 			stubs: true},

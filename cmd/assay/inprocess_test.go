@@ -28,8 +28,8 @@ package main
 //     with GO (GOMEMLIMIT, GOGC, GODEBUG, GOMAXPROCS...): the Go runtime
 //     reads them when a process starts.
 // The stand-in services that run a command of their own (`exec knowlex
-// ... -- assay ...`, `exec llmtest ... -- assay ...`, and their
-// `exitcode N` forms) are rewritten as `shim-exec NAME ...`: the stand-in
+// ... -- assay ...`, `exec llmtest ... -- assay ...`, their `exitcode N`
+// forms, and the same run as script commands without exec) are rewritten as `shim-exec NAME ...`: the stand-in
 // runs in a worker, with the shim first on its PATH, so the `assay` it
 // starts runs in another worker (cmdShimExec).
 // The `within` command always starts a process, since it measures one.
@@ -363,8 +363,9 @@ var (
 // inProcessScript is the text of a script (a txtar archive) with the lines
 // that run in a worker rewritten: `exec assay` as the command
 // `assay-worker`, `exitcode N assay` as `exitcode N assay-worker`, and
-// `exec knowlex` or `exec llmtest` (wrapsAssay) as `shim-exec` of it (in
-// an exitcode line too). It also returns the
+// `exec knowlex` or `exec llmtest` (wrapsAssay), or either run as a script
+// command (`llmtest ARGS...`), as `shim-exec` of it (in an exitcode line
+// too). It also returns the
 // names the script's env lines set. A script that sets a GO* variable is
 // returned as it is. With withStubs, a stand-in of stubs started in the
 // background (`exec judgestub ADDR LOG &stub&`) is started as the shim's
@@ -411,6 +412,13 @@ func inProcessScript(data []byte, withStubs bool) (out []byte, envNames []string
 			}
 			if withStubs && !pendingStdin && background && len(fields) > 0 && stubs[fields[0]] != nil {
 				rewritten[i] = conds + bang + strings.Replace(line[len(conds)+len(bang):], "exec ", "exec $"+stubVar+" ", 1)
+			}
+			if !conditional {
+				pendingStdin = false
+			}
+		case "knowlex", "llmtest": // wrapsAssay run as a script command
+			if !pendingStdin && !background {
+				rewritten[i] = conds + bang + "shim-exec " + line[len(conds)+len(bang):]
 			}
 			if !conditional {
 				pendingStdin = false
