@@ -29,9 +29,12 @@ package main
 //     reads them when a process starts.
 // The stand-in services that run a command of their own (`exec knowlex
 // ... -- assay ...`, `exec llmtest ... -- assay ...`, their `exitcode N`
-// forms, and the same run as script commands without exec) are rewritten as `shim-exec NAME ...`: the stand-in
-// runs in a worker, with the shim first on its PATH, so the `assay` it
-// starts runs in another worker (cmdShimExec).
+// forms, and the same run as script commands without exec) are rewritten
+// as `shim-exec NAME ...`: the stand-in runs in a worker, with the shim
+// first on its PATH, so the `assay` it starts runs in another worker
+// (cmdShimExec). The stand-ins started in the background (judgestub,
+// usagestub, convstub) start as the shim's assay-stub, served on a
+// goroutine of the test process (serveShim).
 // The `within` command always starts a process, since it measures one.
 // The `assay` of the CI examples' shell steps (ghstep, glstep, kubejob)
 // is a small shim that hands its command to a worker (startShim), and a
