@@ -1,21 +1,17 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
-	"os"
-	"os/signal"
 	"strings"
 	"sync"
-	"syscall"
 )
 
-// convStub is the testscript program `convstub ADDR LOG`: a stand-in chat
-// service on ADDR (127.0.0.1 only) for conversation suites, until SIGINT.
+// convStub is the handler of the testscript program `convstub ADDR LOG`
+// (serveStub): a stand-in chat service on ADDR (127.0.0.1 only) for
+// conversation suites, until SIGINT.
 // POST /chat takes {"case": ID, "turn": N, "messages": [...]}, the
 // OpenAI-style history followed by the turn's user message, and answers
 // in the observation format. It checks that it received the history: the
@@ -26,33 +22,14 @@ import (
 // is answered about the topic of an earlier message. A message holding
 // "FAIL" gets a 500. LOG gets one line per request: case, turn, number of
 // messages and the verdict.
-func convStub(args []string) int {
-	if len(args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: convstub 127.0.0.1:PORT LOG")
-		return 2
-	}
-	if host, _, err := net.SplitHostPort(args[0]); err != nil || host != "127.0.0.1" {
-		fmt.Fprintln(os.Stderr, "convstub: listen on 127.0.0.1 only")
-		return 2
-	}
-	log, err := os.Create(args[1])
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 2
-	}
-	defer log.Close()
-	ln, err := net.Listen("tcp", args[0])
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 2
-	}
+func convStub(log io.Writer) http.Handler {
 	var mu sync.Mutex
 	logf := func(format string, a ...any) {
 		mu.Lock()
 		defer mu.Unlock()
 		fmt.Fprintf(log, format+"\n", a...)
 	}
-	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var req struct {
 			Case     string            `json:"case"`
 			Turn     int               `json:"turn"`
@@ -77,16 +54,7 @@ func convStub(args []string) int {
 		logf("%s turn %d messages %d: ok", req.Case, req.Turn, len(req.Messages))
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(convStubObservation(req.Messages))
-	})}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	go func() { <-ctx.Done(); srv.Shutdown(context.Background()) }()
-	fmt.Fprintln(os.Stderr, "convstub: listening on", args[0])
-	if err := srv.Serve(ln); err != http.ErrServerClosed {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	return 0
+	})
 }
 
 type convStubMessage struct {

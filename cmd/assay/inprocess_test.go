@@ -28,10 +28,13 @@ package main
 //     with GO (GOMEMLIMIT, GOGC, GODEBUG, GOMAXPROCS...): the Go runtime
 //     reads them when a process starts.
 // The stand-in services that run a command of their own (`exec knowlex
-// ... -- assay ...`, `exec llmtest ... -- assay ...`, and their
-// `exitcode N` forms) still start as processes, rewritten as
-// `shim-exec NAME ...`: the shim is first on their PATH, so the `assay` they
-// start runs in a worker (cmdShimExec).
+// ... -- assay ...`, `exec llmtest ... -- assay ...`, their `exitcode N`
+// forms, and the same run as script commands without exec) are rewritten
+// as `shim-exec NAME ...`: the stand-in runs in a worker, with the shim
+// first on its PATH, so the `assay` it starts runs in another worker
+// (cmdShimExec). The stand-ins started in the background (judgestub,
+// usagestub, convstub) start as the shim's assay-stub, served on a
+// goroutine of the test process (serveShim).
 // The `within` command always starts a process, since it measures one.
 // The `assay` of the CI examples' shell steps (ghstep, glstep, kubejob)
 // is a small shim that hands its command to a worker (startShim), and a
@@ -44,7 +47,10 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/gob"
+	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -56,9 +62,13 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/assay-eval/assay/examples/http-knowlex/kb"
+	"github.com/assay-eval/assay/internal/filelock"
+	"github.com/assay-eval/assay/llm/llmtest"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -70,14 +80,31 @@ const execEnvVar = "ASSAY_TEST_EXEC"
 
 // workRequest is one command for a worker; workReply is how it went.
 type workRequest struct {
-	Args []string
-	Env  []string // NAME=VALUE, the whole environment of the command
-	Dir  string   // its working directory
+	// Program is the program the command runs: "" is assay, the others
+	// are the stand-ins of workerPrograms.
+	Program string
+	Args    []string
+	Env     []string // NAME=VALUE, the whole environment of the command
+	Dir     string   // its working directory
 }
 
 type workReply struct {
 	Code           int
 	Stdout, Stderr []byte
+}
+
+// workerPrograms are the stand-in services a worker runs besides assay
+// (workRequest.Program): the ones that serve while a command of their
+// own runs (`knowlex ... -- CMD`, `llmtest ... -- CMD`) and hold no state
+// of the process but its working directory and environment, which the
+// worker sets for each request. The command they start inherits both.
+var workerPrograms = map[string]func(args []string, stdout, stderr io.Writer) int{
+	"knowlex": func(args []string, stdout, stderr io.Writer) int {
+		return kb.Main(args, stdout, stderr, os.Getenv, os.Environ())
+	},
+	"llmtest": func(args []string, stdout, stderr io.Writer) int {
+		return llmtest.Main(args, stdout, stderr, os.Environ())
+	},
 }
 
 // serveWorker is a worker's main: it reads requests from fd 3 and writes
@@ -103,6 +130,10 @@ func serveWorker() int {
 	// thread may rename the group's main thread; elsewhere this fails and
 	// nothing looks.
 	os.WriteFile(fmt.Sprintf("/proc/self/task/%d/comm", os.Getpid()), []byte("assay"), 0)
+	// The stand-ins a worker runs start programs of their own, which must
+	// not inherit the worker's ends of its pipes.
+	syscall.CloseOnExec(3)
+	syscall.CloseOnExec(4)
 	req, rep := os.NewFile(3, "requests"), os.NewFile(4, "replies")
 	dec, enc := gob.NewDecoder(bufio.NewReader(req)), gob.NewEncoder(rep)
 	for {
@@ -121,12 +152,20 @@ func serveWorker() int {
 			}
 		}
 		var stdout, stderr bytes.Buffer
-		code := run(context.Background(), rq.Args, &Env{
-			Stdin:  strings.NewReader(""),
-			Stdout: &stdout,
-			Stderr: &stderr,
-			Getenv: os.Getenv,
-		})
+		var code int
+		if prog, ok := workerPrograms[rq.Program]; ok {
+			code = prog(rq.Args, &stdout, &stderr)
+		} else if rq.Program != "" {
+			fmt.Fprintf(&stderr, "worker: no program %q\n", rq.Program)
+			code = 2
+		} else {
+			code = run(context.Background(), rq.Args, &Env{
+				Stdin:  strings.NewReader(""),
+				Stdout: &stdout,
+				Stderr: &stderr,
+				Getenv: os.Getenv,
+			})
+		}
 		if err := enc.Encode(workReply{Code: code, Stdout: stdout.Bytes(), Stderr: stderr.Bytes()}); err != nil {
 			return 0
 		}
@@ -327,11 +366,16 @@ var (
 // inProcessScript is the text of a script (a txtar archive) with the lines
 // that run in a worker rewritten: `exec assay` as the command
 // `assay-worker`, `exitcode N assay` as `exitcode N assay-worker`, and
-// `exec knowlex` or `exec llmtest` (wrapsAssay) as `shim-exec` of it (in
-// an exitcode line too). It also returns the
+// `exec knowlex` or `exec llmtest` (wrapsAssay), or either run as a script
+// command (`llmtest ARGS...`), as `shim-exec` of it (in an exitcode line
+// too). It also returns the
 // names the script's env lines set. A script that sets a GO* variable is
-// returned as it is.
-func inProcessScript(data []byte) (out []byte, envNames []string) {
+// returned as it is. With withStubs, a stand-in of stubs started in the
+// background (`exec judgestub ADDR LOG &stub&`) is started as the shim's
+// assay-stub (`exec $ASSAY_TEST_STUB judgestub ADDR LOG &stub&`): a small
+// process, signalled and waited for as the stand-in's own would be, that
+// has the test process serve the stand-in on a goroutine.
+func inProcessScript(data []byte, withStubs bool) (out []byte, envNames []string) {
 	text := string(data)
 	script, files := text, ""
 	if i := strings.Index(text, "\n-- "); i >= 0 {
@@ -369,6 +413,16 @@ func inProcessScript(data []byte) (out []byte, envNames []string) {
 			if !pendingStdin && !background && len(fields) > 0 && wrapsAssay[fields[0]] {
 				rewritten[i] = conds + bang + strings.Replace(line[len(conds)+len(bang):], "exec ", "shim-exec ", 1)
 			}
+			if withStubs && !pendingStdin && background && len(fields) > 0 && stubs[fields[0]] != nil {
+				rewritten[i] = conds + bang + strings.Replace(line[len(conds)+len(bang):], "exec ", "exec $"+stubVar+" ", 1)
+			}
+			if !conditional {
+				pendingStdin = false
+			}
+		case "knowlex", "llmtest": // wrapsAssay run as a script command
+			if !pendingStdin && !background {
+				rewritten[i] = conds + bang + "shim-exec " + line[len(conds)+len(bang):]
+			}
 			if !conditional {
 				pendingStdin = false
 			}
@@ -389,8 +443,9 @@ func inProcessScript(data []byte) (out []byte, envNames []string) {
 }
 
 // inProcessScripts writes the scripts of dir, rewritten by
-// inProcessScript, to a new directory under tmp and returns it.
-func inProcessScripts(dir, tmp string) (string, error) {
+// inProcessScript (with withStubs), to a new directory under tmp and
+// returns it.
+func inProcessScripts(dir, tmp string, withStubs bool) (string, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "*.txtar"))
 	if err != nil {
 		return "", err
@@ -404,7 +459,7 @@ func inProcessScripts(dir, tmp string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		rewritten, names := inProcessScript(data)
+		rewritten, names := inProcessScript(data, withStubs)
 		scriptEnvNames.Store(strings.TrimSuffix(filepath.Base(f), ".txtar"), names)
 		if err := os.WriteFile(filepath.Join(out, filepath.Base(f)), rewritten, 0o644); err != nil {
 			return "", err
@@ -474,9 +529,13 @@ const (
 	shimVar     = "ASSAY_TEST_SHIM_SOCKET"
 	shimDirVar  = "ASSAY_TEST_SHIM_DIR"
 	shimRealVar = "ASSAY_TEST_SHIM_REAL"
+	// stubVar names the shim as assay-stub, which scripts start in the
+	// background in place of a stand-in service's process (inProcessScript).
+	stubVar = "ASSAY_TEST_STUB"
 )
 
-// startShim builds the shim into a directory of t's and serves its socket
+// startShim installs the shim (installShim), links it as assay and
+// assay-stub in a directory of t's, and serves its socket
 // until t ends. It returns the variables of the scripts' environment that
 // put it to use (nil, logged, when it cannot be built: the steps then run
 // the test binary).
@@ -486,11 +545,17 @@ func startShim(t *testing.T) []string {
 		t.Logf("no shim for the CI steps: %v", err)
 		return nil
 	}
-	dir := t.TempDir()
-	build := exec.Command("go", "build", "-o", filepath.Join(dir, "assay"), "./testdata/workershim")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Logf("no shim for the CI steps: go build: %v\n%s", err, out)
+	shim, err := installShim()
+	if err != nil {
+		t.Logf("no shim for the CI steps: %v", err)
 		return nil
+	}
+	dir := t.TempDir()
+	for _, name := range []string{"assay", "assay-stub"} {
+		if err := os.Symlink(shim, filepath.Join(dir, name)); err != nil {
+			t.Logf("no shim for the CI steps: %v", err)
+			return nil
+		}
 	}
 	sock := filepath.Join(dir, "s")
 	l, err := net.Listen("unix", sock)
@@ -508,15 +573,64 @@ func startShim(t *testing.T) []string {
 			go serveShim(c)
 		}
 	}()
-	return []string{shimVar + "=" + sock, shimDirVar + "=" + dir, shimRealVar + "=" + real}
+	return []string{shimVar + "=" + sock, shimDirVar + "=" + dir, shimRealVar + "=" + real, stubVar + "=" + filepath.Join(dir, "assay-stub")}
+}
+
+// installShim installs the shim (go install) into a directory of the
+// user's cache named after this checkout, kept between runs, and returns
+// its path: the go command links it again only when its code changed,
+// where a go build would link it on every run. Without a user cache it
+// builds it into a temporary directory.
+func installShim() (string, error) {
+	dir, err := os.UserCacheDir()
+	if err == nil {
+		var wd string
+		if wd, err = os.Getwd(); err == nil {
+			sum := sha256.Sum256([]byte(wd))
+			dir = filepath.Join(dir, "assay-test", "workershim-"+hex.EncodeToString(sum[:8]))
+			err = os.MkdirAll(dir, 0o755)
+		}
+	}
+	if err != nil {
+		if dir, err = os.MkdirTemp("", "assay-workershim-"); err != nil {
+			return "", err
+		}
+	}
+	lock, err := filelock.Acquire(context.Background(), dir, 5*time.Minute)
+	if err != nil {
+		return "", err
+	}
+	defer lock.Release()
+	install := exec.Command("go", "install", "./testdata/workershim")
+	install.Env = append(os.Environ(), "GOBIN="+dir)
+	if out, err := install.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go install: %v\n%s", err, out)
+	}
+	return filepath.Join(dir, "workershim"), nil
 }
 
 // serveShim runs the one command a shim sends in a worker and sends back
-// how it went.
+// how it went. A stand-in of stubs (the shim run as assay-stub) is served
+// on a goroutine of the test process until the shim closes its end of the
+// connection for writing (it was signalled) or goes.
 func serveShim(c net.Conn) {
 	defer c.Close()
 	var rq workRequest
-	if err := gob.NewDecoder(c).Decode(&rq); err != nil {
+	dec := gob.NewDecoder(c)
+	if err := dec.Decode(&rq); err != nil {
+		return
+	}
+	if _, ok := stubs[rq.Program]; ok {
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() {
+			var more workRequest
+			dec.Decode(&more) // returns when the shim closes its end
+			cancel()
+		}()
+		var stderr bytes.Buffer
+		code := serveStub(ctx, rq.Program, rq.Dir, &stderr, rq.Args)
+		cancel()
+		gob.NewEncoder(c).Encode(workReply{Code: code, Stderr: stderr.Bytes()})
 		return
 	}
 	rep, err := runInWorker(rq)
@@ -536,30 +650,51 @@ func withShim(ts *testscript.TestScript, set func(k, v string)) {
 }
 
 // cmdShimExec is the script command `[!] shim-exec PROGRAM ARGS...`:
-// `exec PROGRAM ARGS...` (a process, its output the script's stdout and
-// stderr) with the shim first on its PATH, so that the assay PROGRAM
-// starts runs in a worker. Without a shim it is exec.
+// `exec PROGRAM ARGS...` with the shim first on its PATH, so that the
+// assay PROGRAM starts runs in a worker. PROGRAM (knowlex or llmtest,
+// workerPrograms) runs in a worker too, in the script's directory and
+// environment, its output the script's stdout and stderr. Without a shim
+// it is exec.
 func cmdShimExec(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) < 1 {
 		ts.Fatalf("usage: shim-exec PROGRAM [ARGS...]")
 	}
-	err := shimExec(ts, args)
-	if err != nil {
-		ts.Logf("[%v]", err)
+	code := shimExec(ts, args)
+	if code != 0 {
+		ts.Logf("[exit status %d]", code)
 	}
 	switch {
-	case err == nil && neg:
+	case code == 0 && neg:
 		ts.Fatalf("unexpected command success")
-	case err != nil && !neg:
+	case code != 0 && !neg:
 		ts.Fatalf("unexpected command failure")
 	}
 }
 
-// shimExec runs args as a process through ts.Exec with the shim first on
-// its PATH, and puts the script's PATH back after.
-func shimExec(ts *testscript.TestScript, args []string) error {
+// shimExec runs args with the shim first on its PATH (in a worker when
+// there is a shim, else as a process through ts.Exec), puts the script's
+// PATH back after, and returns the exit status.
+func shimExec(ts *testscript.TestScript, args []string) int {
 	path := ts.Getenv("PATH")
 	withShim(ts, ts.Setenv)
 	defer ts.Setenv("PATH", path)
-	return ts.Exec(args[0], args[1:]...)
+	if _, ok := workerPrograms[args[0]]; ok && ts.Getenv(shimDirVar) != "" {
+		rq := workerRequest(ts, args[1:])
+		rq.Program = args[0]
+		rep, err := runInWorker(rq)
+		if err != nil {
+			ts.Fatalf("%s: %v", args[0], err)
+		}
+		ts.Stdout().Write(rep.Stdout)
+		ts.Stderr().Write(rep.Stderr)
+		return rep.Code
+	}
+	err := ts.Exec(args[0], args[1:]...)
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	} else if err != nil {
+		ts.Fatalf("%s: %v", args[0], err)
+	}
+	return 0
 }

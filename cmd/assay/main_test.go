@@ -41,12 +41,12 @@ func TestMain(m *testing.M) {
 			os.Exit(kb.Main(os.Args[1:], os.Stdout, os.Stderr, os.Getenv, os.Environ()))
 		},
 		// judgestub is a stand-in OpenAI-compatible judge (judgestub_test.go).
-		"judgestub": func() { os.Exit(judgeStub(os.Args[1:])) },
+		"judgestub": stubMain("judgestub"),
 		// convstub is a stand-in chat service that checks the history of
 		// a conversation's turns (convstub_test.go).
-		"convstub": func() { os.Exit(convStub(os.Args[1:])) },
+		"convstub": stubMain("convstub"),
 		// usagestub is a stand-in system that reports usage (usagestub_test.go).
-		"usagestub": func() { os.Exit(usageStub(os.Args[1:])) },
+		"usagestub": stubMain("usagestub"),
 		// llmtest is the OpenAI-compatible stand-in (llm/llmtest.Main).
 		"llmtest": func() { os.Exit(llmtest.Main(os.Args[1:], os.Stdout, os.Stderr, os.Environ())) },
 		// assay is the real binary's main, signals included; it also
@@ -88,12 +88,12 @@ func TestScripts(t *testing.T) {
 	dir := filepath.Join(root, "testdata", "script")
 	var shimEnv []string
 	if !*update && os.Getenv(execEnvVar) != "1" {
+		shimEnv = startShim(t)
 		var err error
-		if dir, err = inProcessScripts(dir, t.TempDir()); err != nil {
+		if dir, err = inProcessScripts(dir, t.TempDir(), shimEnv != nil); err != nil {
 			t.Fatal(err)
 		}
 		t.Logf("scripts rewritten to run assay in workers are in %s (%s=1 runs them as written)", dir, execEnvVar)
-		shimEnv = startShim(t)
 	}
 	testscript.Run(t, testscript.Params{
 		Dir:           dir,
@@ -221,12 +221,10 @@ func TestScripts(t *testing.T) {
 				got := 0
 				if args[1] == "assay-worker" {
 					got = runAssay(ts, args[2:])
+				} else if args[1] == "shim-exec" && len(args) > 2 {
+					got = shimExec(ts, args[2:])
 				} else {
-					if args[1] == "shim-exec" && len(args) > 2 {
-						err = shimExec(ts, args[2:])
-					} else {
-						err = ts.Exec(args[1], args[2:]...)
-					}
+					err = ts.Exec(args[1], args[2:]...)
 					var ee *exec.ExitError
 					if errors.As(err, &ee) {
 						got = ee.ExitCode()

@@ -1,39 +1,22 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"net"
+	"io"
 	"net/http"
-	"os"
-	"os/signal"
 	"sync"
-	"syscall"
 	"unicode/utf8"
 )
 
-// usageStub is the testscript program `usagestub ADDR LOG`: a stand-in
-// system under test on ADDR (127.0.0.1 only) that answers each POST of
-// {"query": Q} with the answer "echo: Q" and a usage of model m1: as many
-// input tokens as Q has characters and twice as many output tokens (three
-// times on the path /ask-long), so that a script can price each case by
-// hand. It writes a line per request to LOG, until SIGINT.
-func usageStub(args []string) int {
-	if len(args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: usagestub 127.0.0.1:PORT LOG")
-		return 2
-	}
-	if host, _, err := net.SplitHostPort(args[0]); err != nil || host != "127.0.0.1" {
-		fmt.Fprintln(os.Stderr, "usagestub: listen on 127.0.0.1 only")
-		return 2
-	}
-	log, err := os.Create(args[1])
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 2
-	}
-	defer log.Close()
+// usageStub is the handler of the testscript program `usagestub ADDR
+// LOG` (serveStub): a stand-in system under test on ADDR (127.0.0.1 only)
+// that answers each POST of {"query": Q} with the answer "echo: Q" and a
+// usage of model m1: as many input tokens as Q has characters and twice as
+// many output tokens (three times on the path /ask-long), so that a script
+// can price each case by hand. It writes a line per request to LOG, until
+// SIGINT.
+func usageStub(log io.Writer) http.Handler {
 	var mu sync.Mutex
 	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var req struct {
@@ -58,19 +41,5 @@ func usageStub(args []string) int {
 			"usage":   map[string]any{"model": "m1", "input_tokens": n, "output_tokens": out},
 		})
 	})
-	ln, err := net.Listen("tcp", args[0])
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 2
-	}
-	srv := &http.Server{Handler: handler}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	go func() { <-ctx.Done(); srv.Shutdown(context.Background()) }()
-	fmt.Fprintln(os.Stderr, "usagestub: listening on", args[0])
-	if err := srv.Serve(ln); err != http.ErrServerClosed {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	return 0
+	return handler
 }
