@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -26,13 +27,26 @@ import (
 
 const readerMargin = 256 << 20
 
+// binaryBase holds the binary's base peak RSS once measured: the three
+// tests share one run of `assay version` (a start of the test binary).
+var binaryBase struct {
+	mu  sync.Mutex
+	rss int64
+}
+
 // baseRSS is the peak RSS of `assay version`, the binary's base.
 func baseRSS(t *testing.T) int64 {
 	t.Helper()
+	binaryBase.mu.Lock()
+	defer binaryBase.mu.Unlock()
+	if binaryBase.rss > 0 {
+		return binaryBase.rss
+	}
 	code, out, _, rss := runBinary(t, t.TempDir(), nil, "version")
 	if code != 0 {
 		t.Fatalf("assay version: exit %d: %s", code, out)
 	}
+	binaryBase.rss = rss
 	return rss
 }
 

@@ -14,12 +14,20 @@ import (
 	"time"
 
 	"github.com/assay-eval/assay/internal/filelock"
+	"github.com/assay-eval/assay/internal/largetest"
 )
 
-// TestREADMECommands runs the README's install-and-run command exactly as
+// TestREADMECommands checks the README's two commands: the test command
+// is the one .ci/run runs, and the install-and-run command, run exactly as
 // written (with GOPATH pointed at a directory of its own, so the test
-// installs nothing of the user's) and checks the test command is the one
-// .ci/run runs.
+// installs nothing of the user's), installs a static binary that runs the
+// quickstart and names its version.
+//
+// Running the install links the 40 MB binary whenever the code changed
+// since the last run (several seconds of CPU, the most of any Go test of
+// this package), so it is one of the large tests (internal/largetest): it
+// runs when ASSAY_TEST_LARGE=1, as in the first go test pass of .ci/run;
+// the checks of the commands' text run every time.
 //
 // That GOPATH is kept from one run of the test to the next, one per
 // checkout (readmeGOPATH), so that the go command, which installs nothing
@@ -27,9 +35,6 @@ import (
 // code changed: linking it was most of this test's CPU time.
 func TestREADMECommands(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("builds and installs the binary")
-	}
 	root := repoRoot(t)
 	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
 	if err != nil {
@@ -51,6 +56,10 @@ func TestREADMECommands(t *testing.T) {
 	if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(testCmd) + `$`).Match(ci) {
 		t.Errorf(".ci/run does not run the README's test command %q", testCmd)
 	}
+	if testing.Short() {
+		t.Skip("builds and installs the binary")
+	}
+	largetest.Skip(t, "installs the binary with the go command (it links it whenever the code changed)")
 
 	modcache, err := exec.Command("go", "env", "GOMODCACHE").Output()
 	if err != nil {

@@ -259,7 +259,9 @@ func TestSecretsNeverLeaveARun(t *testing.T) {
 		script := filepath.Join(dir, "sut.sh")
 		// ok-N: an observation echoing the token; fail-N: the token, then
 		// N bytes, on stderr, and exit 3: the 2048-byte tail cuts the token
-		// at every position as N goes.
+		// at every position as N goes. The N bytes are made by the shell
+		// itself (printf's precision cuts a doubled string), so a case is
+		// one process, not three.
 		os.WriteFile(script, []byte(`#!/bin/sh
 mode=${ASSAY_QUERY%%-*}
 n=${ASSAY_QUERY#*-}
@@ -267,8 +269,9 @@ if [ "$mode" = ok ]; then
   printf '{"answer": "%s", "retrieved": [{"id": "%s"}], "versions": {"%s": "%s"}}\n' "$API_TOKEN" "$API_TOKEN" "$API_TOKEN" "$API_TOKEN"
   exit 0
 fi
-printf 'boom %s ' "$API_TOKEN" >&2
-head -c "$n" /dev/zero | tr '\0' y >&2
+pad=y
+while [ ${#pad} -lt "$n" ]; do pad=$pad$pad; done
+printf 'boom %s %.*s' "$API_TOKEN" "$n" "$pad" >&2
 exit 3
 `), 0o755)
 		tp := filepath.Join(dir, "target.yaml")

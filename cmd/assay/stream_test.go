@@ -106,14 +106,16 @@ func TestStreamedRunEqualsARunThatKeepsItsCases(t *testing.T) {
 
 // A JSONL suite file that changes while the run reads it stops the run
 // early: it is reported and stored as incomplete with what it observed
-// (exit 2), and the case added meanwhile is never sent.
+// (exit 2), and the case added meanwhile is never sent. The line is added
+// at the tenth request of 300 (each case is a request to the server), while
+// the run is still at its first cases.
 func TestRunStopsWhenTheSuiteChanges(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	suitePath := filepath.Join(dir, "s.jsonl")
 	var b strings.Builder
 	b.WriteString(`{"assay": 1, "name": "s"}` + "\n")
-	for i := range 3000 {
+	for i := range 300 {
 		fmt.Fprintf(&b, `{"id": "c%04d", "query": "q%d", "expect": {"answer_includes": ["ok"]}}`+"\n", i, i)
 	}
 	if err := os.WriteFile(suitePath, []byte(b.String()), 0o644); err != nil {
