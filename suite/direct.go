@@ -202,28 +202,12 @@ func (dd *directDecoder) decode(v gjson.Result, apart bool) (assay.Case, bool) {
 	if !dd.ok || !hasID || c.ID == "" || !hasQuery {
 		return c, false
 	}
-	// relevant merges into the judgments as oneCase merges it.
-	graded := len(c.Judgments) > 0
-	for _, id := range relevant {
-		if id == "" {
-			return c, false
-		}
-		if c.Judgments == nil {
-			c.Judgments = map[string]int{}
-		}
-		if apart {
-			c.Relevant = append(c.Relevant, id)
-		}
-		if g, ok := c.Judgments[id]; !ok {
-			if apart && graded {
-				continue
-			}
-			c.Judgments[id] = 1
-		} else if g <= 0 {
-			return c, false // a lint warning: through the tree
-		}
-	}
-	return c, true
+	// relevant merges into the judgments as oneCase merges it; an empty id
+	// (a problem) or a conflicting judgment (a warning) goes through the
+	// tree.
+	stop := func(int) bool { return false }
+	ok := mergeRelevant(&c, relevant, apart, stop, func(int, int) bool { return false })
+	return c, ok
 }
 
 // str is the string v; anything else stops the direct decoding.

@@ -827,29 +827,14 @@ func (d *nativeDecoder) oneCase(n *ynode, index int) (assay.Case, fieldLines, er
 	// With recall_over: relevant the list is the binary set and judgments:
 	// the grades (GNO's rule): a listed document gets grade 1 only when the
 	// case has no judgments at all.
-	apart := d.p.suite.RecallOver == assay.RecallOverRelevant
-	graded := len(c.Judgments) > 0
-	for i, id := range relevant {
-		if id == "" {
-			d.prob(relevantNodes[i], "relevant: empty document id")
-			continue
-		}
-		if c.Judgments == nil {
-			c.Judgments = map[string]int{}
-		}
-		if apart {
-			c.Relevant = append(c.Relevant, id)
-		}
-		if g, ok := c.Judgments[id]; !ok {
-			if apart && graded {
-				continue
-			}
-			c.Judgments[id] = 1
-		} else if g <= 0 {
-			d.p.warns = append(d.p.warns, probAt(relevantNodes[i],
-				"case %q: %q is listed in relevant but judged %d in judgments (the judgment wins)", c.ID, id, g))
-		}
-	}
+	mergeRelevant(&c, relevant, d.p.suite.RecallOver == assay.RecallOverRelevant, func(i int) bool {
+		d.prob(relevantNodes[i], "relevant: empty document id")
+		return true
+	}, func(i, g int) bool {
+		d.p.warns = append(d.p.warns, probAt(relevantNodes[i],
+			"case %q: %q is listed in relevant but judged %d in judgments (the judgment wins)", c.ID, relevant[i], g))
+		return true
+	})
 	switch {
 	case c.ID == "":
 		if _, present := lines.get("id"); present && lines.at("id:col") > 0 {
@@ -1036,4 +1021,38 @@ func resolvePath(dir, p string) string {
 		return p
 	}
 	return filepath.Join(dir, filepath.FromSlash(p))
+}
+
+// mergeRelevant merges a case's relevant list into its judgments: a listed
+// document gets grade 1 unless judged; with recall_over: relevant (apart)
+// the list is also kept as the binary set, and a listed document gets
+// grade 1 only when the case has no judgments at all. empty(i) is called
+// for an empty id and conflict(i, g) for an id judged g <= 0 (the judgment
+// wins); either returning false stops the merge, and mergeRelevant
+// returns false.
+func mergeRelevant(c *assay.Case, relevant []string, apart bool, empty func(i int) bool, conflict func(i, g int) bool) bool {
+	graded := len(c.Judgments) > 0
+	for i, id := range relevant {
+		if id == "" {
+			if !empty(i) {
+				return false
+			}
+			continue
+		}
+		if c.Judgments == nil {
+			c.Judgments = map[string]int{}
+		}
+		if apart {
+			c.Relevant = append(c.Relevant, id)
+		}
+		if g, ok := c.Judgments[id]; !ok {
+			if apart && graded {
+				continue
+			}
+			c.Judgments[id] = 1
+		} else if g <= 0 && !conflict(i, g) {
+			return false
+		}
+	}
+	return true
 }
