@@ -357,30 +357,62 @@ type fileRun struct {
 	lock  *os.File // the run directory, locked from Begin to Finish
 	cases casesFile
 	// casesBuf holds the case lines not yet written to cases (whole
-	// lines, encoded there by casesEnc); casesTimer writes them
-	// casesFlushAfter after the first of them (casesPending: it is set
-	// to); casesErr is the first write error, every later Append's.
-	casesBuf     bytes.Buffer
-	casesEnc     *json.Encoder
-	casesTimer   *time.Timer
-	casesPending bool
-	casesErr     error
-	lastWrite    time.Time // of the last write to cases
-	suite        *os.File  // suite-cases.jsonl, once a case was appended to it
-	finished     bool
-	lastSync     time.Time
-	index        Indexer     // nil: none
-	docs         *docSpill   // the cases as run.json lists them
-	written      atomic.Bool // run.json lists the cases (Finish wrote it)
+	// lines, encoded there by casesEnc); casesLater writes them
+	// casesFlushAfter after the first of them; casesErr is the first
+	// write error, every later Append's.
+	casesBuf   bytes.Buffer
+	casesEnc   *json.Encoder
+	casesLater laterFlush
+	casesErr   error
+	lastWrite  time.Time // of the last write to cases
+	suite      *os.File  // suite-cases.jsonl, once a case was appended to it
+	finished   bool
+	lastSync   time.Time
+	index      Indexer     // nil: none
+	docs       *docSpill   // the cases as run.json lists them
+	written    atomic.Bool // run.json lists the cases (Finish wrote it)
 
-	// suiteBuf buffers the lines of suite; suiteTimer writes them to it
-	// (suitePending: it is set to); suiteErr is the first write error.
-	suiteBuf     *bufio.Writer
-	suiteLine    bytes.Buffer // the line being appended (suiteEnc's)
-	suiteEnc     *json.Encoder
-	suiteTimer   *time.Timer
-	suitePending bool
-	suiteErr     error
+	// suiteBuf buffers the lines of suite; suiteLater writes them to it;
+	// suiteErr is the first write error.
+	suiteBuf   *bufio.Writer
+	suiteLine  bytes.Buffer // the line being appended (suiteEnc's)
+	suiteEnc   *json.Encoder
+	suiteLater laterFlush
+	suiteErr   error
+}
+
+// laterFlush is a buffer's timed write: armed by the first line that
+// enters the buffer, it calls its function once after a delay. Its
+// methods are called with the run's lock held, and the function takes
+// it.
+type laterFlush struct {
+	timer   *time.Timer
+	pending bool // armed and not fired yet
+}
+
+// arm calls f(w) after d unless it is armed already. (A method
+// expression, not a method value: nothing is allocated once the timer is
+// made.)
+func (l *laterFlush) arm(d time.Duration, w *fileRun, f func(*fileRun)) {
+	if l.pending {
+		return
+	}
+	l.pending = true
+	if l.timer == nil {
+		l.timer = time.AfterFunc(d, func() { f(w) })
+	} else {
+		l.timer.Reset(d)
+	}
+}
+
+// fired disarms l: the function, called, says so first.
+func (l *laterFlush) fired() { l.pending = false }
+
+// stop disarms l for good.
+func (l *laterFlush) stop() {
+	if l.timer != nil {
+		l.timer.Stop()
+	}
 }
 
 // syncEvery bounds how long appended cases stay only in the OS cache.
@@ -635,19 +667,12 @@ func (w *fileRun) Append(r assay.CaseResult) error {
 		}
 		return nil
 	}
-	if w.casesBuf.Len() >= casesBufferSize || !w.casesPending && time.Since(w.lastWrite) >= casesFlushAfter {
+	if w.casesBuf.Len() >= casesBufferSize || !w.casesLater.pending && time.Since(w.lastWrite) >= casesFlushAfter {
 		// A full buffer, or a writer that wrote nothing of late (a slow
 		// system's case, the first of a run): written at once.
 		return w.writeCases()
 	}
-	if !w.casesPending {
-		w.casesPending = true
-		if w.casesTimer == nil {
-			w.casesTimer = time.AfterFunc(casesFlushAfter, w.flushCasesLater)
-		} else {
-			w.casesTimer.Reset(casesFlushAfter)
-		}
-	}
+	w.casesLater.arm(casesFlushAfter, w, (*fileRun).flushCasesLater)
 	return nil
 }
 
@@ -674,7 +699,7 @@ func (w *fileRun) writeCases() error {
 func (w *fileRun) flushCasesLater() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.casesPending = false
+	w.casesLater.fired()
 	if !w.finished {
 		w.writeCases()
 	}
@@ -695,9 +720,7 @@ func (w *fileRun) Flush() error {
 // closeCases writes the buffered case lines, then syncs and closes
 // cases.jsonl. The caller holds the run's lock.
 func (w *fileRun) closeCases() error {
-	if w.casesTimer != nil {
-		w.casesTimer.Stop()
-	}
+	w.casesLater.stop()
 	werr := w.writeCases()
 	serr := w.cases.Sync()
 	cerr := w.cases.Close()

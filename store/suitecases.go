@@ -76,14 +76,7 @@ func (w *fileRun) AppendSuiteCase(c assay.Case) error {
 		w.suiteErr = w.explain(fmt.Errorf("%s: %w", w.suite.Name(), err))
 		return w.suiteErr
 	}
-	if !w.suitePending {
-		w.suitePending = true
-		if w.suiteTimer == nil {
-			w.suiteTimer = time.AfterFunc(suiteFlushAfter, w.flushSuiteCases)
-		} else {
-			w.suiteTimer.Reset(suiteFlushAfter)
-		}
-	}
+	w.suiteLater.arm(suiteFlushAfter, w, (*fileRun).flushSuiteCases)
 	return nil
 }
 
@@ -96,7 +89,7 @@ const suiteFlushAfter = 200 * time.Millisecond
 func (w *fileRun) flushSuiteCases() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.suitePending = false
+	w.suiteLater.fired()
 	if w.suite == nil || w.suiteErr != nil {
 		return
 	}
@@ -108,9 +101,7 @@ func (w *fileRun) flushSuiteCases() {
 // finishSuiteCases writes what is buffered, closes suite-cases.jsonl and,
 // when compress, gzips it with its index.
 func (w *fileRun) finishSuiteCases(compress bool) error {
-	if w.suiteTimer != nil {
-		w.suiteTimer.Stop()
-	}
+	w.suiteLater.stop()
 	if w.suite == nil {
 		return nil
 	}
