@@ -16,6 +16,7 @@ trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/assay" ./cmd/assay
 go build -o "$tmp/targetstub" ./bench/targetstub
 go build -o "$tmp/floor" ./bench/floor
+go build -o "$tmp/timecmd" ./bench/timecmd
 cd "$tmp"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)  $(date -u +%Y-%m-%dT%H:%MZ)"
 
@@ -27,7 +28,7 @@ one() {
   store) cmd='./assay run s'$1'.jsonl --target "$STUB_URL" -j 4 --store st --json run.json' ;;
   esac
   rm -rf st run.json floor.jsonl
-  ./targetstub -latency "$2" -- sh -c "exec /usr/bin/time -f 'TIME %U %S %e' $cmd >/dev/null" 2>&1 |
+  ./targetstub -latency "$2" -- sh -c "exec ./timecmd $cmd >/dev/null" 2>&1 |
     awk -v n="$1" -v l="$2" -v m="$3" '$1 == "TIME" { printf "%s %s %s %.3f %.3f\n", n, l, m, $2 + $3, $4 }' >> times
 }
 
