@@ -43,7 +43,12 @@
 //
 // A REF (ResolveRef) is, everywhere: a path to a run.json or its directory;
 // "latest" (newest complete run); "latest~N" (the Nth complete run before
-// the latest, same suite); or a run id or unique prefix of one.
+// the latest, same suite); or a run id or unique prefix of one. A run id
+// or prefix is looked up among the runs whose id starts with it when the
+// store can list those alone (PrefixLister: the files store reads the
+// headers of the run directories so named, store/sqlite queries its
+// index), so resolving it does not read every run; a store without it is
+// listed whole.
 //
 // # Concurrency
 //

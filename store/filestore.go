@@ -233,6 +233,7 @@ var (
 	_ RunFiler         = (*Files)(nil)
 	_ ProgressReporter = (*Files)(nil)
 	_ CaseReader       = (*Files)(nil)
+	_ PrefixLister     = (*Files)(nil)
 )
 
 // OpenFiles opens (creating dir/runs/ when needed) the files store rooted
@@ -299,8 +300,10 @@ func (s *Files) Begin(_ context.Context, run *assay.Run) (RunWriter, error) {
 	return BeginRun(s.root, run, nil, nil)
 }
 
-// heads are the headers of the runs f selects, newest first.
-func (s *Files) heads(f Filter) ([]Entry, []*assay.Run, error) {
+// heads are the headers of the runs f selects, newest first; with a
+// prefix, of the runs whose id starts with it only (the others' headers
+// are not read).
+func (s *Files) heads(f Filter, prefix string) ([]Entry, []*assay.Run, error) {
 	ids, err := RunDirs(s.root, false)
 	if err != nil {
 		return nil, nil, err
@@ -311,6 +314,9 @@ func (s *Files) heads(f Filter) ([]Entry, []*assay.Run, error) {
 	}
 	var hs []head
 	for id := range ids {
+		if !strings.HasPrefix(id, prefix) {
+			continue
+		}
 		file := filepath.Join(s.root, "runs", id, RunFile)
 		run, err := PeekRun(file)
 		if err != nil || run.RunID != id {
@@ -362,7 +368,14 @@ func entryOf(run *assay.Run, file string) Entry {
 
 // List implements Store.
 func (s *Files) List(_ context.Context, f Filter) ([]Entry, error) {
-	es, _, err := s.heads(f)
+	es, _, err := s.heads(f, "")
+	return es, err
+}
+
+// ListPrefix implements PrefixLister: it reads the headers of the run
+// directories whose name starts with prefix, not every run's.
+func (s *Files) ListPrefix(_ context.Context, prefix string) ([]Entry, error) {
+	es, _, err := s.heads(Filter{}, prefix)
 	return es, err
 }
 
@@ -398,7 +411,7 @@ func (s *Files) CaseTrials(ctx context.Context, runID, id string, withObservatio
 // Trend implements Store from the runs' headers: a metric's mean and n
 // from the summary, pass_rate with the graded results as its n.
 func (s *Files) Trend(_ context.Context, suite, metric string, limit int) ([]TrendPoint, error) {
-	_, runs, err := s.heads(Filter{Suite: suite, Status: assay.StatusComplete, NoShards: true})
+	_, runs, err := s.heads(Filter{Suite: suite, Status: assay.StatusComplete, NoShards: true}, "")
 	if err != nil {
 		return nil, err
 	}

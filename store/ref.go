@@ -126,11 +126,16 @@ func ResolveEntryIn(ctx context.Context, l Lister, ref, suite string) (Entry, er
 	if ok {
 		return resolveLatest(ctx, l, ref, lr, suite)
 	}
-	all, err := l.List(ctx, Filter{})
+	want := strings.ToLower(ref)
+	var all []Entry
+	if pl, ok := l.(PrefixLister); ok {
+		all, err = pl.ListPrefix(ctx, want)
+	} else {
+		all, err = l.List(ctx, Filter{})
+	}
 	if err != nil {
 		return Entry{}, err
 	}
-	want := strings.ToLower(ref)
 	var match []Entry
 	for _, e := range all {
 		if e.RunID == want {

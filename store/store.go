@@ -65,6 +65,18 @@ type RunFiler interface {
 	RunFile(runID string) string
 }
 
+// PrefixLister is the optional capability of a store that lists the runs
+// whose id starts with a prefix without reading every run: what
+// ResolveEntry uses for a run id or a prefix of one, so that resolving it
+// costs the same in a store of ten runs as in one of ten thousand.
+// ListPrefix returns what List(ctx, Filter{}) returns, kept to the runs
+// whose id starts with prefix (case-sensitive), newest first. The files
+// store reads the headers of the run directories named so; store/sqlite
+// asks its index.
+type PrefixLister interface {
+	ListPrefix(ctx context.Context, prefix string) ([]Entry, error)
+}
+
 // CaseReader is the optional capability of a store that reads the trials
 // of one case of a run without reading its other cases: what a case page,
 // a case diff and `assay runs show --case` read. It calls fn as Cases

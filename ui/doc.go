@@ -28,7 +28,10 @@
 // REF names a run of the store: a run id or a unique prefix of one,
 // latest or latest~N, resolved as every command resolves them
 // (store.ResolveEntry). Unlike the CLI's, a REF of the UI is never a path
-// (uiRef): anything but hex digits and dashes is a 404.
+// (uiRef): anything but hex digits and dashes is a 404. A request resolves
+// each of its REFs once, however many ways its page reads the run, and a
+// run id or prefix is resolved without reading every run's header when the
+// store can list the runs with that prefix (store.PrefixLister).
 //
 // # Where the figures come from
 //

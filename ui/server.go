@@ -123,7 +123,7 @@ func badRequest(format string, args ...any) error {
 // with its data, or an error page.
 func (s *server) page(build func(context.Context, *http.Request) (string, any, error)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		name, data, err := build(r.Context(), r)
+		name, data, err := build(withResolved(r.Context()), r)
 		var buf bytes.Buffer
 		if err == nil {
 			err = render(&buf, name, serverLinks{}, data)

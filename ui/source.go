@@ -177,10 +177,48 @@ func (s *source) entryKey(e store.Entry) runKey {
 	return runKey{id: e.RunID, status: e.Status, finished: e.FinishedAt, path: s.runFile(e)}
 }
 
+// resolved holds the REFs one request resolved (withResolved), so that a
+// page that reads its run in more than one way (the first rows, then the
+// whole run) resolves its REF once.
+type resolved struct {
+	mu   sync.Mutex
+	keys map[string]resolution
+}
+
+type resolution struct {
+	key runKey
+	err error
+}
+
+type resolvedKey struct{}
+
+// withResolved is ctx for one request: resolve remembers in it what it
+// resolved.
+func withResolved(ctx context.Context) context.Context {
+	return context.WithValue(ctx, resolvedKey{}, &resolved{keys: map[string]resolution{}})
+}
+
 // resolve turns a REF into the key of the run it names, as every command
 // resolves it: a path REF from its run.json's header, any other from the
-// store's index (store.ResolveEntry).
+// store's index (store.ResolveEntry, which asks a store.PrefixLister for
+// the runs a run id or prefix names rather than listing every run). In a
+// request's context (withResolved) a REF is resolved once.
 func (s *source) resolve(ctx context.Context, ref string) (runKey, error) {
+	rs, _ := ctx.Value(resolvedKey{}).(*resolved)
+	if rs == nil {
+		return s.resolveRef(ctx, ref)
+	}
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if r, ok := rs.keys[ref]; ok {
+		return r.key, r.err
+	}
+	key, err := s.resolveRef(ctx, ref)
+	rs.keys[ref] = resolution{key, err}
+	return key, err
+}
+
+func (s *source) resolveRef(ctx context.Context, ref string) (runKey, error) {
 	if s.strict {
 		if err := uiRef(ref); err != nil {
 			return runKey{}, err

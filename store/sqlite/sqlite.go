@@ -711,9 +711,29 @@ func (s *Store) Reindex(ctx context.Context) error {
 
 // List implements store.Store.
 func (s *Store) List(ctx context.Context, f store.Filter) ([]store.Entry, error) {
+	return s.list(ctx, f, "")
+}
+
+// ListPrefix implements store.PrefixLister: the index's rows whose run id
+// starts with prefix.
+func (s *Store) ListPrefix(ctx context.Context, prefix string) ([]store.Entry, error) {
+	return s.list(ctx, store.Filter{}, prefix)
+}
+
+var _ store.PrefixLister = (*Store)(nil)
+
+// list is List of the runs whose id starts with prefix ("": every run).
+func (s *Store) list(ctx context.Context, f store.Filter, prefix string) ([]store.Entry, error) {
 	q := `SELECT run_id, status, suite_name, suite_fingerprint, target_kind, target_spec, started_at, finished_at,
 		cases, pass_rate, headline, headline_value, dir, shard_group, shard_index, shard_count, labels FROM runs WHERE 1=1`
 	var args []any
+	if prefix != "" {
+		// instr is 1 exactly when run_id starts with prefix (a byte-wise
+		// comparison, as strings.HasPrefix; LIKE would fold case and
+		// read _ and % as patterns).
+		q += ` AND instr(run_id, ?) = 1`
+		args = append(args, prefix)
+	}
 	if f.Suite != "" {
 		q += ` AND suite_name = ?`
 		args = append(args, store.IndexText(f.Suite))

@@ -27,6 +27,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -57,6 +58,7 @@ func Run(t *testing.T, open Opener) {
 		{"latest_tilde_same_suite", testLatestTilde},
 		{"labels_round_trip_and_select_latest", testLabels},
 		{"resolve_id_prefix_and_path", testResolveID},
+		{"list_prefix_is_list_of_those_ids", testListPrefix},
 		{"unfinished_run_keeps_appended_cases", testUnfinished},
 		{"concurrent_writers_lose_nothing", testConcurrent},
 		{"load_resolves_every_ref_form", testLoad},
@@ -509,6 +511,45 @@ func testResolveID(t *testing.T, open Opener) {
 	}
 	if _, err := s.Resolve(ctx, filepath.Join(t.TempDir(), "nope", "run.json")); err == nil {
 		t.Error("missing path resolved; want an error naming it")
+	}
+}
+
+// testListPrefix: a store.PrefixLister's ListPrefix is List with no
+// filter kept to the ids starting with the prefix, in List's order (what
+// ResolveEntry reads in its place); a store without it is skipped.
+func testListPrefix(t *testing.T, open Opener) {
+	s := openStore(t, open, t.TempDir())
+	pl, ok := s.(store.PrefixLister)
+	if !ok {
+		t.Skipf("%T has no ListPrefix", s)
+	}
+	ctx := context.Background()
+	a := save(t, s, NewRun("kb", t0), Case("q1", true, 1))
+	b := save(t, s, NewRun("kb", t0.Add(time.Minute)), Case("q1", true, 1))
+	c := save(t, s, NewRun("other", t0.Add(2*time.Minute)), Case("q1", false, 0))
+	all, err := s.List(ctx, store.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"", "0", a, b[:len(b)-1], c[:9], strings.ToUpper(a), "%", "_", "ffffffff"} {
+		var want []string
+		for _, e := range all {
+			if strings.HasPrefix(e.RunID, p) {
+				want = append(want, e.RunID)
+			}
+		}
+		es, err := pl.ListPrefix(ctx, p)
+		if err != nil {
+			t.Errorf("ListPrefix(%q): %v", p, err)
+			continue
+		}
+		var got []string
+		for _, e := range es {
+			got = append(got, e.RunID)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("ListPrefix(%q) = %v; want %v", p, got, want)
+		}
 	}
 }
 
