@@ -5,6 +5,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/assay-eval/assay/internal/largetest"
 )
 
 // maxProgramBytes bounds the binary of a program that imports only
@@ -42,10 +44,19 @@ func main() {
 // grade/jsonschema), so a program that runs a Go value links no HTTP
 // client, no templates, no search engine's target and no JSON Schema
 // library.
+//
+// Linking the program is most of this package's test CPU, so this is one
+// of the large tests (internal/largetest): it runs when ASSAY_TEST_LARGE=1,
+// as in the first go test pass of .ci/run. TestNoCommandLineDependencies
+// and the root package's import-arrow test, which run every time, keep
+// the known heavy modules (pgx, modernc's SQLite, the progress bar, the
+// HTTP client, templates, the JSON Schema library) out of assaytest's
+// dependencies; this test also catches anything else heavy.
 func TestProgramImportingOnlyAssaytestIsSmall(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a program")
 	}
+	largetest.Skip(t, "builds and links a program")
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command on PATH")
 	}
