@@ -67,6 +67,9 @@ func TestCaseDigestIsMarshal(t *testing.T) {
 // TestCaseDigestAddAllocations pins the cut: adding a plain case to the
 // digest allocates nothing (json.Marshal allocated its encoding).
 func TestCaseDigestAddAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector changes what allocates (sync.Pool drops items)")
+	}
 	c := assay.Case{ID: "c000000", Query: "how often is the kettle descaled 0", Expect: assay.Expect{AnswerIncludes: []string{"month"}}}
 	var d caseDigest
 	d.add(&c, "")
