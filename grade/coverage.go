@@ -153,7 +153,10 @@ func CaseHash(c assay.Case, o Options) string {
 		if e.CaseSensitive != nil {
 			cs = *e.CaseSensitive
 		}
-		h.CaseSensitive = &cs
+		h.CaseSensitive = &boolValues[0]
+		if cs {
+			h.CaseSensitive = &boolValues[1]
+		}
 	}
 	h.Expect.CaseSensitive = nil
 	h.NoVitalZero = len(e.Nuggets) > 0 && o.NuggetNoVitalZero
@@ -173,21 +176,33 @@ func CaseHash(c assay.Case, o Options) string {
 	}
 	x := caseHashers.Get().(*caseHasher)
 	x.d.Reset()
-	if err := x.enc.Encode(h); err != nil {
-		return "" // x is dropped: an encoder's write error would stay
+	var ok bool
+	if x.buf, ok = appendHashed(x.buf[:0], &h); ok {
+		x.d.Write(x.buf)
+	} else {
+		hh := h // declared here, only the fallback pays its move to the heap
+		if err := x.enc.Encode(hh); err != nil {
+			return "" // x is dropped: an encoder's write error would stay
+		}
 	}
-	var sum [sha256.Size]byte
 	var out [len("sha256:") + 2*sha256.Size]byte
-	hex.Encode(out[copy(out[:], "sha256:"):], x.d.Sum(sum[:0]))
+	hex.Encode(out[copy(out[:], "sha256:"):], x.d.Sum(x.sum[:0]))
 	caseHashers.Put(x)
 	return string(out[:])
 }
 
-// caseHasher is a SHA-256 digest and the JSON encoder that writes to it,
+// boolValues are false and true for a pointer that costs no allocation
+// (CaseHash's resolved case sensitivity; never written through).
+var boolValues = [2]bool{false, true}
+
+// caseHasher is a SHA-256 digest, the JSON encoder that writes to it and
+// the buffer of the encoding without reflection (appendHashed),
 // reused from case to case (CaseHash runs once per case and trial).
 type caseHasher struct {
 	d   hash.Hash
 	enc *json.Encoder
+	buf []byte // appendHashed's line
+	sum [sha256.Size]byte
 }
 
 var caseHashers = sync.Pool{New: func() any {

@@ -9,6 +9,7 @@ import (
 	"github.com/assay-eval/assay"
 	"github.com/assay-eval/assay/corpus"
 	"github.com/assay-eval/assay/internal/boundedfile"
+	"github.com/assay-eval/assay/internal/canonjson"
 )
 
 // canonicalSuite is what Fingerprint hashes: everything that changes what a
@@ -30,21 +31,27 @@ type canonicalSuite struct {
 }
 
 // caseDigest is the sum modulo 2^256 of the SHA-256 of each case's
-// canonical JSON (big-endian): it does not depend on the order of the
+// canonical JSON (big-endian; json.Marshal's bytes, written without
+// reflection by canonjson.AppendCase when it can): it does not depend on the order of the
 // cases, and can be summed case by case.
 type caseDigest struct {
 	sum     [sha256.Size]byte
 	n       int
 	schemas map[string]string // json_schema as written -> its resolved path
+	buf     []byte            // the case's canonical JSON, reused from case to case
 }
 
 // add adds a case of the suite whose directory is dir.
 func (d *caseDigest) add(c *assay.Case, dir string) {
-	b, err := json.Marshal(c)
-	if err != nil { // cannot happen: a case holds only strings, numbers and maps
-		panic(err)
+	var ok bool
+	if d.buf, ok = canonjson.AppendCase(d.buf[:0], c); !ok {
+		b, err := json.Marshal(c)
+		if err != nil { // cannot happen: a case holds only strings, numbers and maps
+			panic(err)
+		}
+		d.buf = append(d.buf[:0], b...)
 	}
-	h := sha256.Sum256(b)
+	h := sha256.Sum256(d.buf)
 	carry := 0
 	for i := len(d.sum) - 1; i >= 0; i-- {
 		v := int(d.sum[i]) + int(h[i]) + carry
