@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/canonjson/canonfill"
 )
 
 // encoderLine is the line CaseHash digested before appendHashed: the
@@ -166,4 +167,26 @@ func FuzzAppendHashed(f *testing.F) {
 			t.Fatalf("\n got %s\nwant %s", got, want)
 		}
 	})
+}
+
+// TestAppendHashedWritesEveryField sets each field of the hashed form, and
+// of its expectations, in turn (package canonfill): a field added to
+// hashed or assay.Expect and not to appendHashed fails here instead of
+// leaving two different cases with one hash.
+func TestAppendHashedWritesEveryField(t *testing.T) {
+	h := hashed{Query: "q", K: 10}
+	written := 0
+	canonfill.Each(&h, func(path string) {
+		got, ok := appendHashed(nil, &h)
+		if !ok {
+			return
+		}
+		written++
+		if want := encoderLine(t, &h); !bytes.Equal(got, want) {
+			t.Errorf("%s set: appendHashed wrote\n%s\nthe encoder\n%s", path, got, want)
+		}
+	})
+	if written < 20 {
+		t.Errorf("appendHashed wrote %d of the forms with one field set; want most of them", written)
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/assay-eval/assay"
+	"github.com/assay-eval/assay/internal/canonjson/canonfill"
 )
 
 // strs are the strings random values draw from: every escape
@@ -178,4 +179,40 @@ func FuzzAppendCase(f *testing.F) {
 			t.Fatalf("\n got %s\nwant %s", got, want)
 		}
 	})
+}
+
+// TestEveryFieldIsWritten sets each field of a case and of its
+// expectations in turn (package canonfill) and checks that whatever the
+// encoders write is json.Marshal's: a field added to assay.Case or
+// assay.Expect and not to AppendCase or AppendExpect (or to Plain, when
+// it is not written) changes the hashes the encodings feed, so it fails
+// here instead of hashing two different cases alike.
+func TestEveryFieldIsWritten(t *testing.T) {
+	var c assay.Case
+	c.ID, c.Query = "a", "q"
+	written := 0
+	canonfill.Each(&c, func(path string) {
+		if got, ok := AppendCase(nil, &c); ok {
+			written++
+			want, err := json.Marshal(&c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s set: AppendCase wrote\n%s\njson.Marshal\n%s", path, got, want)
+			}
+		}
+		if got, ok := AppendExpect(nil, &c.Expect); ok {
+			want, err := json.Marshal(&c.Expect)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s set: AppendExpect wrote\n%s\njson.Marshal\n%s", path, got, want)
+			}
+		}
+	})
+	if written < 20 {
+		t.Errorf("AppendCase wrote %d of the cases with one field set; want most of them", written)
+	}
 }
