@@ -10,6 +10,7 @@
 package canonjson
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 	"unicode/utf8"
@@ -98,49 +99,32 @@ func AppendNonZero(dst []byte, key string, n int) []byte {
 // AppendStringMap appends key and m with its keys sorted, unless m is
 // empty (omitempty).
 func AppendStringMap(dst []byte, key string, m map[string]string) []byte {
-	if len(m) == 0 {
-		return dst
-	}
-	dst = append(dst, key...)
-	dst = append(dst, '{')
-	for i, k := range sortedKeys(m) {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = AppendString(dst, k)
-		dst = append(dst, ':')
-		dst = AppendString(dst, m[k])
-	}
-	return append(dst, '}')
+	return appendMap(dst, key, m, AppendString)
 }
 
 // AppendIntMap appends key and m with its keys sorted, unless m is empty
 // (omitempty).
 func AppendIntMap(dst []byte, key string, m map[string]int) []byte {
+	return appendMap(dst, key, m, func(dst []byte, n int) []byte { return strconv.AppendInt(dst, int64(n), 10) })
+}
+
+// appendMap appends key and m, its keys in the order encoding/json writes
+// them and each value written by value, unless m is empty (omitempty).
+func appendMap[V any](dst []byte, key string, m map[string]V, value func([]byte, V) []byte) []byte {
 	if len(m) == 0 {
 		return dst
 	}
 	dst = append(dst, key...)
 	dst = append(dst, '{')
-	for i, k := range sortedKeys(m) {
+	for i, k := range slices.Sorted(maps.Keys(m)) {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
 		dst = AppendString(dst, k)
 		dst = append(dst, ':')
-		dst = strconv.AppendInt(dst, int64(m[k]), 10)
+		dst = value(dst, m[k])
 	}
 	return append(dst, '}')
-}
-
-// sortedKeys returns m's keys in the order encoding/json writes them.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // AppendBoolPtr appends key and *b unless b is nil (omitempty).
