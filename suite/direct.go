@@ -263,18 +263,24 @@ func (dd *directDecoder) list(v gjson.Result) []string {
 
 // strMap is an object of strings, each key once.
 func (dd *directDecoder) strMap(v gjson.Result) map[string]string {
+	return object(dd, v, dd.str)
+}
+
+// object is an object whose values value reads (value clears dd.ok for a
+// value it does not take), each key once.
+func object[V any](dd *directDecoder, v gjson.Result, value func(gjson.Result) V) map[string]V {
 	if !v.IsObject() {
 		dd.ok = false
 		return nil
 	}
-	out := map[string]string{}
+	out := map[string]V{}
 	v.ForEach(func(k, val gjson.Result) bool {
-		if _, dup := out[k.Str]; dup || val.Type != gjson.String {
+		if _, dup := out[k.Str]; dup {
 			dd.ok = false
 			return false
 		}
-		out[k.Str] = val.Str
-		return true
+		out[k.Str] = value(val)
+		return dd.ok
 	})
 	return out
 }
@@ -308,20 +314,7 @@ func (dd *directDecoder) boolean(v gjson.Result) bool {
 
 // judgments is an object of document id to integer grade, each id once.
 func (dd *directDecoder) judgments(v gjson.Result) map[string]int {
-	if !v.IsObject() {
-		dd.ok = false
-		return nil
-	}
-	out := map[string]int{}
-	v.ForEach(func(k, val gjson.Result) bool {
-		if _, dup := out[k.Str]; dup {
-			dd.ok = false
-			return false
-		}
-		out[k.Str] = dd.integer(val)
-		return dd.ok
-	})
-	return out
+	return object(dd, v, dd.integer)
 }
 
 // expect reads the expectations the direct decoding knows into e.

@@ -337,7 +337,12 @@ func runAssay(ts *testscript.TestScript, args []string) int {
 // cmdAssay is the script command `[!] assay-worker ARGS...`: `exec assay
 // ARGS...` run in a worker.
 func cmdAssay(ts *testscript.TestScript, neg bool, args []string) {
-	code := runAssay(ts, args)
+	wantExit(ts, neg, runAssay(ts, args))
+}
+
+// wantExit logs a failing exit status as exec does, and fails the script
+// when the status is not what the command's `!` (neg) asks for.
+func wantExit(ts *testscript.TestScript, neg bool, code int) {
 	if code != 0 {
 		ts.Logf("[exit status %d]", code)
 	}
@@ -659,16 +664,7 @@ func cmdShimExec(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) < 1 {
 		ts.Fatalf("usage: shim-exec PROGRAM [ARGS...]")
 	}
-	code := shimExec(ts, args)
-	if code != 0 {
-		ts.Logf("[exit status %d]", code)
-	}
-	switch {
-	case code == 0 && neg:
-		ts.Fatalf("unexpected command success")
-	case code != 0 && !neg:
-		ts.Fatalf("unexpected command failure")
-	}
+	wantExit(ts, neg, shimExec(ts, args))
 }
 
 // shimExec runs args with the shim first on its PATH (in a worker when
